@@ -1,0 +1,78 @@
+// Column helpers shared by ChunkEncoder and ChunkDecoder: the delta and sparse-column
+// conventions of trace.proto, in one place. Internal to proto/.
+#ifndef PROF_PROTO_COLUMNS_H_
+#define PROF_PROTO_COLUMNS_H_
+
+#include <cstdint>
+
+#include "proto/trace.pb.h"
+
+namespace prof {
+namespace columns {
+
+// Wrapping difference, so any two uint64 values round-trip through a sint64 delta.
+inline int64_t TakeDelta(uint64_t value, uint64_t* previous) {
+  const int64_t delta = static_cast<int64_t>(value - *previous);
+  *previous = value;
+  return delta;
+}
+
+inline uint64_t ApplyDelta(int64_t delta, uint64_t* previous) {
+  *previous += static_cast<uint64_t>(delta);
+  return *previous;
+}
+
+// Appends `value` at `row` of a block to a sparse column. Rows must increase.
+class SparseAppender {
+ public:
+  void Append(trace::SparseColumn* column, uint32_t row, uint64_t value) {
+    column->add_index_delta(row - last_row_);
+    column->add_value(value);
+    last_row_ = row;
+  }
+
+ private:
+  uint32_t last_row_ = 0;
+};
+
+// Walks a sparse column row by row while a block is decoded.
+class SparseCursor {
+ public:
+  // `rows` is the block's row count. A malformed column (sizes differ, rows out of order
+  // or past the block) is ignored as a whole and reported by valid() == false.
+  SparseCursor(const trace::SparseColumn& column, int rows) : column_(column) {
+    valid_ = column.index_delta_size() == column.value_size();
+    uint64_t row = 0;
+    for (int i = 0; valid_ && i < column.index_delta_size(); ++i) {
+      const uint32_t delta = column.index_delta(i);
+      if (i > 0 && delta == 0) valid_ = false;
+      row += delta;
+      if (row >= static_cast<uint64_t>(rows)) valid_ = false;
+    }
+    next_row_ = (valid_ && column.index_delta_size() > 0) ? column.index_delta(0) : kNoRow;
+  }
+
+  bool valid() const { return valid_; }
+
+  // The value at `row`, if the column has one; call with rows 0, 1, 2, ... in order.
+  bool At(uint32_t row, uint64_t* value) {
+    if (row != next_row_) return false;
+    *value = column_.value(position_++);
+    next_row_ = position_ < column_.index_delta_size()
+                    ? next_row_ + column_.index_delta(position_)
+                    : kNoRow;
+    return true;
+  }
+
+ private:
+  static constexpr uint64_t kNoRow = ~uint64_t{0};
+  const trace::SparseColumn& column_;
+  bool valid_ = true;
+  int position_ = 0;
+  uint64_t next_row_ = kNoRow;
+};
+
+}  // namespace columns
+}  // namespace prof
+
+#endif  // PROF_PROTO_COLUMNS_H_

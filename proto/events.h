@@ -1,0 +1,178 @@
+// Plain, absolute-valued event records: what ChunkEncoder takes and ChunkDecoder gives.
+// They hide the column layout, delta encoding and sparse columns of trace.proto, so the
+// agent and the analyzer never touch those. Names are interned ids (StringId); 0 = none.
+//
+// Plain data, trivially copyable (except the definitions), safe to copy across threads.
+#ifndef PROF_PROTO_EVENTS_H_
+#define PROF_PROTO_EVENTS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "proto/trace.pb.h"
+
+namespace prof {
+
+using StringId = uint32_t;
+using KernelConfigId = uint32_t;
+using CommunicatorId = uint32_t;
+using CallStackId = uint32_t;
+
+struct ApiCallEvent {
+  uint64_t thread_id = 0;
+  trace::ClockDomain clock = trace::CLOCK_DOMAIN_HOST_MONOTONIC;
+  uint64_t start_ns = 0;
+  uint64_t duration_ns = 0;
+  StringId name = 0;
+  uint64_t correlation_id = 0;
+  trace::ApiDomain domain = trace::API_DOMAIN_RUNTIME;
+  int64_t status = 0;  // 0: success
+  std::optional<uint64_t> stream;
+  uint64_t bytes = 0;  // 0: not recorded
+  trace::CopyKind copy_kind = trace::COPY_KIND_UNKNOWN;
+  KernelConfigId kernel_config = 0;
+  CallStackId call_stack = 0;
+};
+
+struct HostRangeEvent {
+  uint64_t thread_id = 0;
+  trace::ClockDomain clock = trace::CLOCK_DOMAIN_HOST_MONOTONIC;
+  uint64_t start_ns = 0;
+  uint64_t duration_ns = 0;
+  StringId name = 0;
+  trace::RangeKind kind = trace::RANGE_KIND_NVTX_PUSH_POP;
+  StringId domain = 0;  // NVTX domain; 0: default domain
+};
+
+struct StepEvent {
+  uint64_t thread_id = 0;
+  trace::ClockDomain clock = trace::CLOCK_DOMAIN_HOST_MONOTONIC;
+  uint64_t start_ns = 0;
+  uint64_t duration_ns = 0;
+  int64_t step_number = 0;
+  int64_t sample_count = 0;  // <= 0: unknown
+};
+
+struct NcclCallEvent {
+  uint64_t thread_id = 0;
+  trace::ClockDomain clock = trace::CLOCK_DOMAIN_HOST_MONOTONIC;
+  uint64_t start_ns = 0;
+  uint64_t duration_ns = 0;
+  trace::NcclOperation operation = trace::NCCL_OPERATION_UNSPECIFIED;
+  uint64_t count = 0;
+  uint32_t data_type = 0;
+  uint64_t bytes = 0;
+  CommunicatorId communicator = 0;
+  int64_t sequence_number = 0;
+  uint64_t stream = 0;
+  std::optional<int64_t> root_or_peer;
+  std::optional<uint32_t> reduction_op;
+};
+
+struct MemoryEvent {
+  uint64_t thread_id = 0;
+  trace::ClockDomain clock = trace::CLOCK_DOMAIN_HOST_MONOTONIC;
+  uint64_t time_ns = 0;
+  trace::MemoryOperation operation = trace::MEMORY_OPERATION_ALLOCATE;
+  uint64_t address = 0;
+  uint64_t bytes = 0;
+  int32_t device = -1;
+  trace::MemoryKind kind = trace::MEMORY_KIND_UNKNOWN;
+  std::optional<uint64_t> stream;
+  CallStackId call_stack = 0;
+};
+
+// Where a device record ran; the grouping key of StreamEvents.
+struct StreamKey {
+  uint32_t device = 0;
+  uint32_t context = 0;
+  uint32_t stream = 0;
+  trace::ClockDomain clock = trace::CLOCK_DOMAIN_CUPTI;
+
+  bool operator==(const StreamKey& other) const {
+    return device == other.device && context == other.context && stream == other.stream &&
+           clock == other.clock;
+  }
+};
+
+struct KernelEvent {
+  StreamKey where;
+  uint64_t start_ns = 0;
+  uint64_t duration_ns = 0;
+  KernelConfigId config = 0;
+  uint64_t correlation_id = 0;
+  std::optional<uint64_t> graph_id;
+  std::optional<uint64_t> graph_node_id;
+  std::optional<uint32_t> launch_type;
+};
+
+struct MemcpyEvent {
+  StreamKey where;
+  uint64_t start_ns = 0;
+  uint64_t duration_ns = 0;
+  uint64_t bytes = 0;
+  trace::CopyKind copy_kind = trace::COPY_KIND_UNKNOWN;
+  trace::MemoryKind source_kind = trace::MEMORY_KIND_UNKNOWN;
+  trace::MemoryKind destination_kind = trace::MEMORY_KIND_UNKNOWN;
+  uint64_t correlation_id = 0;
+};
+
+struct MemsetEvent {
+  StreamKey where;
+  uint64_t start_ns = 0;
+  uint64_t duration_ns = 0;
+  uint64_t bytes = 0;
+  uint32_t value = 0;
+  uint64_t correlation_id = 0;
+};
+
+struct SynchronizationEvent {
+  StreamKey where;
+  uint64_t start_ns = 0;
+  uint64_t duration_ns = 0;
+  trace::SynchronizationKind kind = trace::SYNCHRONIZATION_KIND_UNKNOWN;
+  uint64_t correlation_id = 0;
+  std::optional<uint64_t> event_id;
+};
+
+// The value of an interned kernel launch configuration (without its id).
+struct KernelConfigValue {
+  StringId name = 0;
+  uint32_t grid[3] = {0, 0, 0};
+  uint32_t block[3] = {0, 0, 0};
+  uint32_t static_shared_memory = 0;
+  uint32_t dynamic_shared_memory = 0;
+  uint32_t registers_per_thread = 0;
+
+  bool operator==(const KernelConfigValue& other) const {
+    return name == other.name && grid[0] == other.grid[0] && grid[1] == other.grid[1] &&
+           grid[2] == other.grid[2] && block[0] == other.block[0] &&
+           block[1] == other.block[1] && block[2] == other.block[2] &&
+           static_shared_memory == other.static_shared_memory &&
+           dynamic_shared_memory == other.dynamic_shared_memory &&
+           registers_per_thread == other.registers_per_thread;
+  }
+  template <typename H>
+  friend H AbslHashValue(H hash, const KernelConfigValue& value) {
+    return H::combine(std::move(hash), value.name, value.grid[0], value.grid[1], value.grid[2],
+                      value.block[0], value.block[1], value.block[2],
+                      value.static_shared_memory, value.dynamic_shared_memory,
+                      value.registers_per_thread);
+  }
+};
+
+struct CommunicatorValue {
+  uint64_t comm_hash = 0;
+  int32_t rank = -1;
+  int32_t rank_count = 0;
+  int32_t device = -1;
+  uint64_t init_start_ns = 0;
+  uint64_t init_duration_ns = 0;
+};
+
+}  // namespace prof
+
+#endif  // PROF_PROTO_EVENTS_H_

@@ -1,0 +1,48 @@
+// The interned definitions of one trace file (strings, kernel configurations, NCCL
+// communicators, call stacks) as ChunkDecoder meets them. A reference to an id whose
+// definition was in a lost chunk resolves to a placeholder and is counted.
+//
+// Not thread-safe; one per file being read.
+#ifndef PROF_PROTO_FILE_DICTIONARY_H_
+#define PROF_PROTO_FILE_DICTIONARY_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
+#include "proto/events.h"
+#include "proto/trace.pb.h"
+
+namespace prof {
+
+class FileDictionary {
+ public:
+  // Records the definitions carried by `chunk`.
+  void AddDefinitions(const trace::Chunk& chunk);
+
+  // "" for id 0; "<unknown string N>" (counted) for an id never defined.
+  absl::string_view String(StringId id);
+  // nullptr (counted) for an unknown id.
+  const KernelConfigValue* KernelConfig(KernelConfigId id);
+  const CommunicatorValue* Communicator(CommunicatorId id);
+  const std::vector<uint64_t>* CallStack(CallStackId id);
+
+  size_t string_count() const { return strings_.size(); }
+  // References to ids whose definition never arrived (a lost chunk).
+  uint64_t unknown_references() const { return unknown_references_; }
+
+ private:
+  std::vector<std::string> strings_;  // strings_[id - 1]
+  std::vector<bool> string_defined_;
+  absl::flat_hash_map<KernelConfigId, KernelConfigValue> kernel_configs_;
+  absl::flat_hash_map<CommunicatorId, CommunicatorValue> communicators_;
+  absl::flat_hash_map<CallStackId, std::vector<uint64_t>> call_stacks_;
+  absl::flat_hash_map<StringId, std::string> placeholders_;
+  uint64_t unknown_references_ = 0;
+};
+
+}  // namespace prof
+
+#endif  // PROF_PROTO_FILE_DICTIONARY_H_

@@ -1,0 +1,33 @@
+"""A repository rule wrapping a library installed by a Debian -dev package.
+
+Headers live in /usr/include (already on the compiler's search path); the rule asks
+pkg-config for the link flags, so a library upgrade that renames or adds a shared
+object does not break the build. The result is one target, @NAME//:NAME.
+"""
+
+def _system_library_impl(repository_ctx):
+    modules = repository_ctx.attr.pkg_config_modules
+    result = repository_ctx.execute(["pkg-config", "--libs"] + modules)
+    if result.return_code != 0:
+        fail("pkg-config could not find {}: {} (run ./scripts/setup.sh)".format(
+            " ".join(modules),
+            result.stderr.strip(),
+        ))
+    linkopts = [flag for flag in result.stdout.strip().split(" ") if flag]
+    repository_ctx.file("WORKSPACE", 'workspace(name = "{}")\n'.format(repository_ctx.name))
+    repository_ctx.file("BUILD.bazel", """
+package(default_visibility = ["//visibility:public"])
+
+cc_library(
+    name = "{name}",
+    linkopts = {linkopts},
+)
+""".format(name = repository_ctx.name, linkopts = repr(linkopts)))
+
+system_library = repository_rule(
+    implementation = _system_library_impl,
+    attrs = {
+        "pkg_config_modules": attr.string_list(mandatory = True),
+    },
+    local = True,
+)
