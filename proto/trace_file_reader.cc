@@ -65,6 +65,7 @@ absl::Status TraceFileReader::ReadPreambleAndHeader() {
   FrameHeader frame;
   const uint8_t* payload = nullptr;
   const uint64_t header_offset = file_offset_;
+  const uint64_t issues_before = report_.issue_count;
   if (!NextFrame(&frame, &payload)) {
     report_.Add({ReadIssue::Kind::kUnreadableHeader, header_offset, 0, "no intact frame found"});
     return absl::OkStatus();
@@ -80,8 +81,10 @@ absl::Status TraceFileReader::ReadPreambleAndHeader() {
     }
     return absl::OkStatus();
   }
-  report_.Add({ReadIssue::Kind::kUnreadableHeader, header_offset, 0,
-               "the first intact frame is not a valid header"});
+  if (report_.issue_count == issues_before) {  // else the damage is already reported
+    report_.Add({ReadIssue::Kind::kUnreadableHeader, header_offset, 0,
+                 "the first intact frame is not a valid header"});
+  }
   if (frame.type == FrameType::kChunk) {
     have_pending_chunk_ = DecodeChunk(frame, payload, &pending_chunk_);
   }
@@ -149,9 +152,10 @@ bool TraceFileReader::NextFrame(FrameHeader* frame, const uint8_t** payload) {
     if (Crc32c(at + kFrameHeaderSize, frame->payload_size) != frame->payload_crc) {
       // The frame header passed its own checksum, so its size is trusted: skip the frame.
       CloseSkippedRegion();
-      report_.Add({ReadIssue::Kind::kCorruptChunk, file_offset_, frame->payload_size,
-                   "payload checksum mismatch"});
-      ++report_.chunks_missing;
+      const bool is_chunk = frame->type == FrameType::kChunk;
+      report_.Add({is_chunk ? ReadIssue::Kind::kCorruptChunk : ReadIssue::Kind::kUnreadableHeader,
+                   file_offset_, frame->payload_size, "payload checksum mismatch"});
+      if (is_chunk) ++report_.chunks_missing;
       report_.bytes_skipped += kFrameHeaderSize + frame->payload_size;
       Consume(kFrameHeaderSize + frame->payload_size);
       continue;

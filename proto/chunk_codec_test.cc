@@ -1,0 +1,186 @@
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "proto/chunk_decoder.h"
+#include "proto/chunk_encoder.h"
+#include "proto/file_dictionary.h"
+#include "proto/testing/event_strings.h"
+#include "proto/testing/sample_trace.h"
+
+namespace prof {
+namespace {
+
+using testing::RecordingSink;
+
+// Serializes and parses `chunk`, as the file would, then decodes it.
+ChunkDecodeStats DecodeThroughBytes(const trace::Chunk& chunk, FileDictionary* dictionary,
+                                    RecordingSink* sink) {
+  std::string bytes;
+  REQUIRE(chunk.SerializeToString(&bytes));
+  trace::Chunk parsed;
+  REQUIRE(parsed.ParseFromString(bytes));
+  dictionary->AddDefinitions(parsed);
+  return DecodeChunk(parsed, sink);
+}
+
+std::vector<std::string> Sorted(std::vector<std::string> lines) {
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+TEST_CASE("every event kind round-trips with and without its optional fields") {
+  ChunkEncoder encoder;
+  std::vector<std::string> expected;
+  testing::AddEveryEventKind(&encoder, 7, 40, &expected);
+  REQUIRE(encoder.pending_events() == expected.size());
+
+  FileDictionary dictionary;
+  RecordingSink sink;
+  const ChunkDecodeStats stats = DecodeThroughBytes(encoder.Finish(true), &dictionary, &sink);
+  CHECK(stats.malformed_blocks == 0);
+  CHECK(stats.malformed_columns == 0);
+  CHECK(stats.events == expected.size());
+  CHECK(Sorted(sink.events) == Sorted(expected));
+  CHECK(encoder.pending_events() == 0);
+}
+
+TEST_CASE("interned values are defined once per file and resolve in later chunks") {
+  ChunkEncoder encoder;
+  const StringId gemm = encoder.InternString("gemm");
+  CHECK(encoder.InternString("gemm") == gemm);
+  KernelConfigValue config;
+  config.name = gemm;
+  config.grid[0] = 80;
+  config.block[0] = 128;
+  const KernelConfigId config_id = encoder.InternKernelConfig(config);
+  CHECK(encoder.InternKernelConfig(config) == config_id);
+  const trace::Chunk first = encoder.Finish(false);
+  CHECK(first.strings_size() == 1);
+  CHECK(first.kernel_configs_size() == 1);
+
+  const StringId relu = encoder.InternString("relu");
+  CHECK(encoder.InternString("gemm") == gemm);
+  const trace::Chunk second = encoder.Finish(true);
+  CHECK(second.strings_size() == 1);
+  CHECK(second.first_string_id() == relu);
+  CHECK(second.kernel_configs_size() == 0);
+  CHECK(first.sequence() == 0);
+  CHECK(second.sequence() == 1);
+  CHECK(second.last_chunk());
+
+  FileDictionary dictionary;
+  dictionary.AddDefinitions(first);
+  dictionary.AddDefinitions(second);
+  CHECK(dictionary.String(gemm) == "gemm");
+  CHECK(dictionary.String(relu) == "relu");
+  CHECK(dictionary.String(0).empty());
+  REQUIRE(dictionary.KernelConfig(config_id) != nullptr);
+  CHECK(dictionary.KernelConfig(config_id)->grid[0] == 80);
+  CHECK(dictionary.unknown_references() == 0);
+}
+
+TEST_CASE("ids defined in a lost chunk resolve to placeholders and are counted") {
+  ChunkEncoder encoder;
+  encoder.InternString("lost");
+  encoder.Finish(false);  // never reaches the dictionary
+  const StringId kept = encoder.InternString("kept");
+  FileDictionary dictionary;
+  dictionary.AddDefinitions(encoder.Finish(true));
+  CHECK(dictionary.String(kept) == "kept");
+  CHECK(dictionary.String(1) == "<unknown string 1>");
+  CHECK(dictionary.KernelConfig(9) == nullptr);
+  CHECK(dictionary.Communicator(3) == nullptr);
+  CHECK(dictionary.CallStack(4) == nullptr);
+  CHECK(dictionary.unknown_references() == 4);
+}
+
+TEST_CASE("a block whose columns disagree is skipped whole and counted") {
+  ChunkEncoder encoder;
+  std::vector<std::string> expected;
+  testing::AddEveryEventKind(&encoder, 3, 4, &expected);
+  trace::Chunk chunk = encoder.Finish(true);
+  REQUIRE(chunk.streams_size() > 0);
+  trace::Kernels* kernels = chunk.mutable_streams(0)->mutable_kernels();
+  const int damaged_rows = kernels->duration_ns_size();
+  REQUIRE(damaged_rows > 0);
+  kernels->mutable_duration_ns()->RemoveLast();
+
+  FileDictionary dictionary;
+  RecordingSink sink;
+  const ChunkDecodeStats stats = DecodeThroughBytes(chunk, &dictionary, &sink);
+  CHECK(stats.malformed_blocks == 1);
+  CHECK(stats.events == expected.size() - damaged_rows);
+  CHECK(stats.first_problem.find("kernels") != std::string::npos);
+}
+
+TEST_CASE("a malformed sparse column is ignored and counted, its block still decodes") {
+  ChunkEncoder encoder;
+  ApiCallEvent call;
+  call.thread_id = 1;
+  call.stream = 5;
+  encoder.AddApiCall(call);
+  trace::Chunk chunk = encoder.Finish(true);
+  trace::SparseColumn* stream =
+      chunk.mutable_threads(0)->mutable_api_calls()->mutable_stream();
+  stream->set_index_delta(0, 3);  // row 3 of a one-row block
+
+  FileDictionary dictionary;
+  RecordingSink sink;
+  const ChunkDecodeStats stats = DecodeThroughBytes(chunk, &dictionary, &sink);
+  CHECK(stats.malformed_columns == 1);
+  REQUIRE(sink.events.size() == 1);
+  CHECK(sink.events[0].find("stream=-") != std::string::npos);
+}
+
+TEST_CASE("names, losses, anchors and process info are carried") {
+  ChunkEncoder encoder;
+  encoder.SetThreadName(77, "dataloader");
+  encoder.SetProcess("python3", 1);
+  encoder.AddLoss(trace::LOSS_KIND_CUPTI_DROPPED, 12);
+  encoder.AddLoss(trace::LOSS_KIND_HOST_BUFFER_FULL, 0);  // nothing lost: not written
+  trace::ClockAnchor anchor;
+  anchor.set_host_monotonic_ns(10);
+  anchor.set_cupti_ns(20);
+  encoder.AddClockAnchor(anchor);
+  FileDictionary dictionary;
+  RecordingSink sink;
+  DecodeThroughBytes(encoder.Finish(true), &dictionary, &sink);
+  CHECK(Sorted(sink.other) == Sorted({"thread 77 name=1", "process name=2 parent=1",
+                                      "loss kind=2 count=12", "anchor mono=10 real=0 cupti=20"}));
+  CHECK(dictionary.String(1) == "dataloader");
+}
+
+TEST_CASE("a realistic mix stays well under 16 bytes per event") {
+  ChunkEncoder encoder;
+  uint64_t now = 1000000;
+  for (int i = 0; i < 10000; ++i) {
+    ApiCallEvent launch;
+    launch.thread_id = 9;
+    launch.start_ns = now;
+    launch.duration_ns = 3000 + i % 7;
+    launch.name = encoder.InternString("cudaLaunchKernel");
+    launch.correlation_id = i + 1;
+    encoder.AddApiCall(launch);
+    KernelEvent kernel;
+    kernel.where = StreamKey{0, 1, 7, trace::CLOCK_DOMAIN_CUPTI};
+    kernel.start_ns = now + 5000;
+    kernel.duration_ns = 20000 + (i % 13) * 100;
+    KernelConfigValue config;
+    config.name = encoder.InternString("kernel" + std::to_string(i % 20));
+    kernel.config = encoder.InternKernelConfig(config);
+    kernel.correlation_id = i + 1;
+    encoder.AddKernel(kernel);
+    now += 25000;
+  }
+  std::string bytes;
+  encoder.Finish(true).SerializeToString(&bytes);
+  const double per_event = static_cast<double>(bytes.size()) / 20000;
+  INFO("bytes per event: " << per_event);
+  CHECK(per_event < 16);
+}
+
+}  // namespace
+}  // namespace prof
