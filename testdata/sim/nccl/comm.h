@@ -16,6 +16,9 @@ struct ncclComm {
   int rank = 0;
   int nranks = 0;
   int device = 0;
+  // True for communicators of ncclCommInitAll, whose kernels go to their own device
+  // rather than the caller's current one.
+  bool owns_device_switch = false;
   uint64_t comm_hash = 0;  // hash of the unique id, identical on every rank
   std::unique_ptr<simnccl::ShmSegment> segment;
 
