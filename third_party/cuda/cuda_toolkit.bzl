@@ -24,12 +24,16 @@ cc_library(
             "include/*.h",
             "include/*.hpp",
             "include/nvtx3/**",
+            "include/cccl/nv/**",
             "include/crt/*.h",
             "include/crt/*.hpp",
         ],
         allow_empty = False,
     ),
-    includes = ["include"],
+    includes = [
+        "include",
+        "include/cccl",  # <nv/target>, used by cuda_fp16.h (through nccl.h)
+    ],
 )
 """)
 

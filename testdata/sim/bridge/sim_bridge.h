@@ -13,8 +13,9 @@
 
 extern "C" {
 
-// Matches CUpti_CallbackDomain's values (RUNTIME_API = 1, DRIVER_API = 2).
-enum SimApiDomain : uint32_t { kSimDomainRuntime = 1, kSimDomainDriver = 2 };
+// Matches CUpti_CallbackDomain's values (DRIVER_API = 1, RUNTIME_API = 2); the simulated
+// CUPTI static_asserts this.
+enum SimApiDomain : uint32_t { kSimDomainDriver = 1, kSimDomainRuntime = 2 };
 
 // One runtime or driver API call; the same object is passed to enter and exit, so the
 // correlation_data slot persists between them like CUPTI's correlationData.

@@ -167,7 +167,7 @@ constexpr ErrorDescription kDescriptions[] = {
     {cudaErrorInvalidResourceHandle, "invalid resource handle"},
     {cudaErrorNoDevice, "no CUDA-capable device is detected"},
     {cudaErrorNotReady, "device not ready"},
-    {cudaErrorIllegalState, "operation not permitted when stream is capturing"},
+    {cudaErrorIllegalState, "the operation cannot be performed in the present state"},
     {cudaErrorStreamCaptureUnsupported, "operation not permitted when stream is capturing"},
     {cudaErrorStreamCaptureInvalidated,
      "operation failed due to a previous error during capture"},

@@ -83,6 +83,11 @@ cudaError_t EnqueueWork(cudaStream_t handle, NullStream null_stream, const WorkI
     std::lock_guard<std::mutex> lock(state.mutex);
     Stream* stream = ResolveStream(state, handle, null_stream);
     if (stream == nullptr) return cudaErrorInvalidResourceHandle;
+    if (stream->capture != nullptr && item.blocks_host) {
+      // A synchronous call on a capturing stream is illegal and spoils the capture.
+      stream->capture->invalidated = true;
+      return cudaErrorStreamCaptureUnsupported;
+    }
     if (stream->capture != nullptr) {
       stream->capture->nodes.push_back(item);
       local.captured = true;

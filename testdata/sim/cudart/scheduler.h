@@ -37,7 +37,8 @@ struct EnqueueResult {
 
 // Enqueues one item (or appends it to the stream's capture), applies its memory effect
 // when executed, reports it to CUPTI and remembers it as the thread's last item.
-// Errors: cudaErrorInvalidResourceHandle for an unknown stream.
+// Errors: cudaErrorInvalidResourceHandle for an unknown stream;
+// cudaErrorStreamCaptureUnsupported for a synchronous item on a capturing stream.
 cudaError_t EnqueueWork(cudaStream_t stream, NullStream null_stream, const WorkItem& item,
                         uint32_t correlation_id, uint64_t not_before_ns,
                         EnqueueResult* result = nullptr);

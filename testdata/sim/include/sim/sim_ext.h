@@ -71,8 +71,8 @@ const void* simRegisterKernel(const char* name);
  */
 int simLastEnqueuedItem(uint64_t* start_ns, uint64_t* end_ns, uint32_t* correlation_id);
 
-/* The stream id CUPTI reports for `stream` (the legacy default stream is 7, like real CUDA
- * reports for the NULL stream of the primary context; per-thread default stream is 13+). */
+/* The stream id CUPTI reports for `stream` (NULL: the legacy default stream, whose id is 7
+ * like on real CUDA; created and per-thread streams count up from 13). 0 if unknown. */
 uint32_t simStreamId(cudaStream_t stream);
 
 #ifdef __cplusplus

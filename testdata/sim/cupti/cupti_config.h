@@ -1,0 +1,25 @@
+// Settings of the simulated CUPTI, read once from SIM_CUPTI_* variables (see README.md).
+#ifndef PROF_TESTDATA_SIM_CUPTI_CUPTI_CONFIG_H_
+#define PROF_TESTDATA_SIM_CUPTI_CUPTI_CONFIG_H_
+
+#include <cstdint>
+
+namespace simcupti {
+
+struct CuptiConfig {
+  uint64_t drop_every = 0;               // SIM_CUPTI_DROP_EVERY: drop every N-th record
+  bool late_buffers = false;             // SIM_CUPTI_LATE_BUFFERS: deliver only at flush
+  bool partial_buffers = false;          // SIM_CUPTI_PARTIAL_BUFFERS: few records per buffer
+  bool other_subscriber = false;         // SIM_CUPTI_OTHER_SUBSCRIBER: cuptiSubscribe fails
+  int64_t clock_offset_ns = 5000000000000;  // SIM_CUPTI_CLOCK_OFFSET_NS: CUPTI - monotonic
+  uint64_t flush_period_ms = 20;         // SIM_CUPTI_FLUSH_PERIOD_MS: background delivery
+};
+
+const CuptiConfig& Config();
+
+// Records per buffer when SIM_CUPTI_PARTIAL_BUFFERS=1.
+constexpr uint32_t kPartialBufferRecords = 3;
+
+}  // namespace simcupti
+
+#endif  // PROF_TESTDATA_SIM_CUPTI_CUPTI_CONFIG_H_
