@@ -1,0 +1,71 @@
+// The agent's configuration, read once from PROF_* environment variables. A bad value
+// never stops the program: it becomes one warning naming the variable, the value and the
+// value used instead, and parsing goes on.
+//
+//   std::vector<std::string> warnings;
+//   prof::Config config = prof::ParseConfig(prof::ProcessEnvironment(), &warnings);
+#ifndef PROF_AGENT_CONTROL_CONFIG_H_
+#define PROF_AGENT_CONTROL_CONFIG_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "agent/control/log.h"
+#include "agent/control/schedule.h"
+
+namespace prof {
+
+// What PROF_ACTIVITIES may select (bits).
+enum Activity : uint32_t {
+  kActivityCudaApi = 1u << 0,  // runtime and driver API calls
+  kActivityKernel = 1u << 1,
+  kActivityMemcpy = 1u << 2,
+  kActivityMemset = 1u << 3,
+  kActivityNccl = 1u << 4,
+  kActivityNvtx = 1u << 5,
+  kActivityMemory = 1u << 6,  // allocations and frees
+  kActivitySync = 1u << 7,
+  kActivityAll = (1u << 8) - 1,
+};
+
+// A PROF_STEP_MARKER rule: a step ends at every `every`-th call of `api`, or at every
+// launch of a kernel whose name matches the glob `kernel_glob`.
+struct StepMarkerRule {
+  std::string api;
+  int64_t every = 1;
+  std::string kernel_glob;
+};
+
+struct Config {
+  bool disabled = false;
+  Schedule schedule;
+  std::string output_dir = "./profiler_log";
+  std::string worker_name;
+  uint32_t activities = kActivityAll;
+  bool timer_only = false;
+  std::vector<StepMarkerRule> step_markers;
+  std::string cupti_library;
+  uint64_t buffer_bytes = 128ull << 20;
+  LogLevel log_level = LogLevel::kWarn;
+  bool stacks = false;
+
+  // Every PROF_* variable as applied, for the trace header.
+  std::map<std::string, std::string> applied;
+};
+
+using EnvironmentLookup = std::function<const char*(const char* name)>;
+
+// getenv, for the real process.
+EnvironmentLookup ProcessEnvironment();
+
+Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string>* warnings);
+
+// Matches `text` against a glob with * and ?.
+bool GlobMatch(const char* glob, const char* text);
+
+}  // namespace prof
+
+#endif  // PROF_AGENT_CONTROL_CONFIG_H_

@@ -1,0 +1,89 @@
+#include "agent/control/session.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+
+#include "agent/control/log.h"
+#include "agent/cupti/cupti_source.h"
+#include "agent/record/clock.h"
+
+namespace prof {
+namespace {
+
+constexpr uint64_t kShutdownTimeoutNs = 3000000000ull;  // exit never waits longer
+
+int EnvironmentInt(const char* name, int fallback) {
+  const char* value = std::getenv(name);
+  return (value && *value) ? std::atoi(value) : fallback;
+}
+
+std::string CommandLine() {
+  std::ifstream file("/proc/self/cmdline", std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  for (char& c : bytes) {
+    if (c == '\0') c = ' ';
+  }
+  while (!bytes.empty() && bytes.back() == ' ') bytes.pop_back();
+  return bytes;
+}
+
+}  // namespace
+
+std::atomic<Session*> Session::current_{nullptr};
+
+trace::FileHeader MakeProcessHeader(const Config& config) {
+  trace::FileHeader header;
+  header.set_agent_version("libprof 0.1");
+  char host[256] = "unknown";
+  gethostname(host, sizeof(host) - 1);
+  header.set_host_name(host);
+  header.set_pid(getpid());
+  header.set_rank(EnvironmentInt("RANK", EnvironmentInt("OMPI_COMM_WORLD_RANK", -1)));
+  header.set_world_size(EnvironmentInt("WORLD_SIZE", EnvironmentInt("OMPI_COMM_WORLD_SIZE", 0)));
+  header.set_local_rank(EnvironmentInt("LOCAL_RANK", -1));
+  header.set_worker_name(config.worker_name);
+  for (const auto& [name, value] : config.applied) (*header.mutable_config())[name] = value;
+  header.set_command_line(CommandLine());
+  return header;
+}
+
+Session::Session(const Config& config, uint64_t start_ns) : config_(config) {
+  std::unique_ptr<DeviceActivitySource> device;
+  const uint32_t device_kinds = kActivityKernel | kActivityMemcpy | kActivityMemset | kActivitySync;
+  if (!config_.timer_only && (config_.activities & device_kinds)) {
+    device = MakeCuptiSource(config_);
+  }
+  writer_ = std::make_unique<TraceWriter>(config_, MakeProcessHeader(config_), std::move(device));
+  steps_ = std::make_unique<StepController>(config_.schedule, writer_.get(), start_ns);
+  steps_->Begin();
+}
+
+void Session::Shutdown() {
+  if (shut_down_.exchange(true)) return;
+  const int64_t steps = steps_->steps_seen();
+  steps_->Start();
+  steps_->End();
+  if (!config_.schedule.record_everything && steps == 0) {
+    Log(LogLevel::kWarn,
+        "PROF_SCHEDULE is set but the program marked no step (prof_step, an NVTX range named "
+        "ProfileStep, or PROF_STEP_MARKER), so only step 0 was scheduled");
+  }
+  if (!writer_->Shutdown(kShutdownTimeoutNs)) {
+    Log(LogLevel::kWarn, "the final flush did not finish in time; the trace ends at its last "
+                         "complete chunk");
+  }
+}
+
+bool Session::CountMarkerCall() {
+  for (const StepMarkerRule& rule : config_.step_markers) {
+    if (!rule.api.empty()) {
+      return (marker_calls_.fetch_add(1, std::memory_order_relaxed) + 1) % rule.every == 0;
+    }
+  }
+  return false;
+}
+
+}  // namespace prof

@@ -1,0 +1,110 @@
+#include "agent/control/step_controller.h"
+
+#include "agent/record/clock.h"
+#include "agent/record/recorder.h"
+
+namespace prof {
+namespace {
+
+bool IsRecording(StepState state) {
+  return state == StepState::kRecord || state == StepState::kRecordAndReturn;
+}
+
+}  // namespace
+
+StepController::StepController(const Schedule& schedule, TraceWriter* writer, uint64_t start_ns)
+    : schedule_(schedule), writer_(writer), step_start_ns_(start_ns) {}
+
+int64_t StepController::current_step() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return step_;
+}
+
+void StepController::Begin() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  state_ = schedule_.StateOf(0);
+  Transition(StepState::kClosed, state_, step_start_ns_);
+}
+
+void StepController::Start() {
+  if (started_flag_.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (started_) return;
+  started_ = true;
+  started_flag_.store(true, std::memory_order_release);
+  if (device_enabled_) writer_->SetDeviceEnabled(true);
+  if (pending_open_) writer_->OpenWindow(pending_spec_);
+  pending_open_ = false;
+}
+
+void StepController::Step(int64_t samples) {
+  Start();
+  const uint64_t now = MonotonicNs();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (ended_) return;
+  steps_seen_.fetch_add(1, std::memory_order_relaxed);
+  if (IsRecording(state_)) {
+    size_t size;
+    if (Record* record = BeginRecord(RecordKind::kStep, nullptr, &size)) {
+      record->start_ns = step_start_ns_;
+      record->end_ns = now;
+      record->args[0] = static_cast<uint64_t>(step_);
+      record->args[1] = static_cast<uint64_t>(samples);
+      CommitRecord(size);
+    }
+  }
+  const StepState previous = state_;
+  ++step_;
+  state_ = schedule_.StateOf(step_);
+  step_start_ns_ = now;
+  Transition(previous, state_, now);
+}
+
+void StepController::End() {
+  // The step in progress at exit is recorded like a completed one, ending now.
+  Step(0);
+  std::lock_guard<std::mutex> lock(mutex_);
+  ended_ = true;
+  if (window_open_) {
+    SetRecording(false);
+    writer_->CloseWindow(MonotonicNs());
+    window_open_ = false;
+  }
+}
+
+// Called with mutex_ held.
+void StepController::Transition(StepState previous, StepState next, uint64_t now_ns) {
+  const bool is_recording = IsRecording(next);
+  if (window_open_ && (!is_recording || previous == StepState::kRecordAndReturn)) {
+    SetRecording(false);
+    writer_->CloseWindow(now_ns);
+    window_open_ = false;
+  }
+  // Device activity: subscribed from READY (or a window without one) until CLOSED.
+  const bool want_device = next != StepState::kClosed;
+  if (want_device != device_enabled_) {
+    device_enabled_ = want_device;
+    if (started_) writer_->SetDeviceEnabled(want_device);
+  }
+  if (is_recording && !window_open_) OpenWindow(now_ns);
+}
+
+// Called with mutex_ held.
+void StepController::OpenWindow(uint64_t now_ns) {
+  WindowSpec spec;
+  spec.index = next_window_++;
+  spec.open_ns = now_ns;
+  const int64_t cycle = schedule_.CycleOf(step_);
+  spec.first_step = schedule_.record_everything ? 0 : schedule_.WindowFirstStep(cycle);
+  spec.end_step = schedule_.record_everything ? 0 : schedule_.WindowEndStep(cycle);
+  window_open_ = true;
+  if (started_) {
+    writer_->OpenWindow(spec);
+  } else {
+    pending_open_ = true;
+    pending_spec_ = spec;
+  }
+  SetRecording(true);
+}
+
+}  // namespace prof

@@ -1,0 +1,71 @@
+// What every hook shares: the export attribute, the one-branch fast path, and the
+// step-marker check. Each hook: resolve the real function, return straight to it when
+// the agent is idle, otherwise time it and append one record.
+#ifndef PROF_AGENT_HOOKS_HOOK_SUPPORT_H_
+#define PROF_AGENT_HOOKS_HOOK_SUPPORT_H_
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "agent/record/recorder.h"
+
+#define PROF_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace prof {
+
+namespace internal {
+// PROF_STEP_MARKER: the api id that ends a step (kApiNone: none), and whether a kernel
+// glob rule exists. Set once at start-up, before any hook runs.
+extern uint16_t g_marker_api;
+extern bool g_marker_kernels;
+}  // namespace internal
+
+// The hooks' idle test: one relaxed load and one predictable branch while nothing is
+// recorded and no marker rule exists (the CLOSED state).
+inline bool HookIdle() {
+  return internal::g_hook_mode.load(std::memory_order_relaxed) == 0;
+}
+
+// Marker ids of NCCL calls: kApiCount + NcclOperation, so one id space covers both.
+uint16_t NcclMarkerApiId(const std::string& name);
+
+// Slow path of the marker rules (counts calls; may end a step).
+void OnMarkerApiCall(uint16_t api);
+void OnMarkerKernelLaunch(const void* function);
+
+inline void CheckMarkers(uint16_t api, const void* function) {
+  if (!(internal::g_hook_mode.load(std::memory_order_relaxed) & internal::kModeMarkers)) return;
+  if (internal::g_marker_api == api) OnMarkerApiCall(api);
+  if (internal::g_marker_kernels && function) OnMarkerKernelLaunch(function);
+}
+
+// Packs a stream handle for ApiArguments (0 means "no stream argument").
+inline uint64_t StreamArgument(const void* stream) {
+  return reinterpret_cast<uint64_t>(stream) + 1;
+}
+
+namespace internal {
+// PROF_ACTIVITIES as a bit set (Activity in config.h). Set once at start-up.
+extern uint32_t g_activities;
+}  // namespace internal
+
+inline bool ActivityEnabled(uint32_t activity) { return internal::g_activities & activity; }
+
+// Times `call` and records it as `api` (when recording; with only marker rules active
+// the call is not timed).
+template <typename Result, typename Call>
+Result TimedApiCall(uint16_t api, const ApiArguments& arguments, Call&& call) {
+  CheckMarkers(api, arguments.function);
+  if (!Recording()) return call();
+  ClearCorrelationId();
+  const uint64_t start = MonotonicNs();
+  const Result result = call();
+  const uint64_t end = MonotonicNs();
+  RecordApiCall(api, start, end, static_cast<int32_t>(result), arguments);
+  return result;
+}
+
+}  // namespace prof
+
+#endif  // PROF_AGENT_HOOKS_HOOK_SUPPORT_H_

@@ -1,0 +1,136 @@
+#include "agent/record/buffer_registry.h"
+
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <mutex>
+#include <new>
+#include <vector>
+
+namespace prof {
+namespace internal {
+thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
+}  // namespace internal
+
+namespace {
+
+thread_local uint64_t t_thread_id __attribute__((tls_model("initial-exec"))) = 0;
+// Set once the slow path failed on this thread, so later records fail fast.
+thread_local bool t_over_budget __attribute__((tls_model("initial-exec"))) = false;
+
+struct Registry {
+  std::mutex mutex;
+  std::vector<ThreadBuffer*> buffers;  // guarded by mutex
+  size_t total_bytes = 128u << 20;
+  size_t buffer_bytes = 4u << 20;
+  std::atomic<uint64_t> thread_limit_drops{0};
+  pthread_key_t exit_key;
+  std::atomic<void (*)()> first_buffer_callback{nullptr};
+  std::atomic<bool> first_buffer_seen{false};
+};
+
+// Never destroyed: threads may record while the process exits.
+Registry& TheRegistry() {
+  static Registry* registry = [] {
+    auto* created = new Registry;
+    // Runs when a thread exits: the writer frees the buffer after draining it.
+    pthread_key_create(&created->exit_key, [](void* buffer) {
+      static_cast<ThreadBuffer*>(buffer)->owner_exited.store(true, std::memory_order_release);
+    });
+    return created;
+  }();
+  return *registry;
+}
+
+}  // namespace
+
+void ConfigureBuffers(size_t total_bytes, size_t buffer_bytes) {
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  registry.total_bytes = total_bytes;
+  registry.buffer_bytes = buffer_bytes;
+}
+
+uint64_t CurrentThreadId() {
+  if (t_thread_id == 0) t_thread_id = static_cast<uint64_t>(syscall(SYS_gettid));
+  return t_thread_id;
+}
+
+ThreadBuffer* internal::CreateCurrentThreadBuffer() {
+  Registry& registry = TheRegistry();
+  if (t_over_budget) {
+    registry.thread_limit_drops.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
+  ThreadBuffer* buffer = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    if ((registry.buffers.size() + 1) * registry.buffer_bytes <= registry.total_bytes) {
+      buffer = new (std::nothrow) ThreadBuffer(CurrentThreadId(), registry.buffer_bytes);
+      if (buffer) registry.buffers.push_back(buffer);
+    }
+  }
+  if (!buffer) {
+    t_over_budget = true;
+    registry.thread_limit_drops.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
+  pthread_setspecific(registry.exit_key, buffer);
+  t_buffer = buffer;
+  if (!registry.first_buffer_seen.exchange(true)) {
+    if (auto callback = registry.first_buffer_callback.load()) callback();
+  }
+  return buffer;
+}
+
+void SetFirstBufferCallback(void (*callback)()) {
+  TheRegistry().first_buffer_callback.store(callback);
+}
+
+void ForEachBuffer(const std::function<void(ThreadBuffer&)>& visit) {
+  Registry& registry = TheRegistry();
+  std::vector<ThreadBuffer*> snapshot;
+  {
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    snapshot = registry.buffers;
+  }
+  // Buffers are only freed by this (the writer) thread, so the snapshot stays valid.
+  for (ThreadBuffer* buffer : snapshot) visit(*buffer);
+}
+
+void ReclaimExitedBuffers() {
+  Registry& registry = TheRegistry();
+  std::vector<ThreadBuffer*> freed;
+  {
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    std::vector<ThreadBuffer*> kept;
+    for (ThreadBuffer* buffer : registry.buffers) {
+      const bool done = buffer->owner_exited.load(std::memory_order_acquire) && buffer->empty();
+      (done ? freed : kept).push_back(buffer);
+    }
+    registry.buffers.swap(kept);
+  }
+  for (ThreadBuffer* buffer : freed) delete buffer;
+}
+
+uint64_t TakeThreadLimitDrops() {
+  return TheRegistry().thread_limit_drops.exchange(0, std::memory_order_relaxed);
+}
+
+void ResetBuffersAfterFork() {
+  Registry& registry = TheRegistry();
+  // Only this thread exists in the child; the mutex may have been held by a thread that
+  // is gone, so it is rebuilt rather than locked. The inherited buffers are leaked: their
+  // records are the parent's, and freeing them is not worth the risk.
+  new (&registry.mutex) std::mutex();
+  registry.buffers.clear();
+  internal::t_buffer = nullptr;
+  t_thread_id = 0;
+  t_over_budget = false;
+  registry.thread_limit_drops.store(0);
+  registry.first_buffer_seen.store(false);
+}
+
+}  // namespace prof

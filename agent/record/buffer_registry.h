@@ -1,0 +1,54 @@
+// Owns every thread's ThreadBuffer. The hot path finds its buffer through one initial-exec
+// thread-local pointer; the first record of a thread takes the slow path, which allocates
+// the buffer (if the PROF_BUFFER_MB budget allows) and registers it under a mutex.
+//
+// Thread safety: CurrentThreadBuffer() from any thread; ForEachBuffer and Reclaim from
+// the writer thread. Fork: ResetAfterFork() in the child discards every inherited buffer
+// (their records belong to the parent's trace) without touching the parent's mutex.
+#ifndef PROF_AGENT_RECORD_BUFFER_REGISTRY_H_
+#define PROF_AGENT_RECORD_BUFFER_REGISTRY_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+#include "agent/record/thread_buffer.h"
+
+namespace prof {
+
+// Sets the budget: buffers of `buffer_bytes` each, at most `total_bytes` in all.
+void ConfigureBuffers(size_t total_bytes, size_t buffer_bytes);
+
+namespace internal {
+extern thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec")));
+ThreadBuffer* CreateCurrentThreadBuffer();
+}  // namespace internal
+
+// The calling thread's buffer, or nullptr when the budget is exhausted (counted).
+inline ThreadBuffer* CurrentThreadBuffer() {
+  ThreadBuffer* buffer = internal::t_buffer;
+  return buffer ? buffer : internal::CreateCurrentThreadBuffer();
+}
+
+// Writer thread: visits every registered buffer (live or exited).
+void ForEachBuffer(const std::function<void(ThreadBuffer&)>& visit);
+
+// Writer thread: frees buffers whose thread exited and that are fully drained.
+void ReclaimExitedBuffers();
+
+// Records lost because a thread found no buffer (budget exhausted); reading resets it.
+uint64_t TakeThreadLimitDrops();
+
+// Called once, after the process's first buffer exists (outside any agent lock): the
+// session starts its writer there, since the constructor may not create threads.
+void SetFirstBufferCallback(void (*callback)());
+
+// In a forked child, before anything else records.
+void ResetBuffersAfterFork();
+
+// The kernel thread id of the caller (cached per thread).
+uint64_t CurrentThreadId();
+
+}  // namespace prof
+
+#endif  // PROF_AGENT_RECORD_BUFFER_REGISTRY_H_

@@ -1,0 +1,76 @@
+// The fixed-layout records that hooks append to their thread's buffer. Plain data: the
+// hot path fills one with no allocation, locking or formatting, and the writer thread
+// turns it into trace events later. Names that hooks cannot know cheaply (kernel names)
+// are resolved by the writer from the raw pointer stored here.
+#ifndef PROF_AGENT_RECORD_RECORD_H_
+#define PROF_AGENT_RECORD_RECORD_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace prof {
+
+// Append-only: the numbering is internal but keep it stable for readability of dumps.
+enum class RecordKind : uint8_t {
+  kPadding = 0,      // fills the end of the ring before it wraps
+  kApiCall = 1,      // CUDA runtime / driver call (api = ApiId)
+  kRangePush = 2,    // name follows; subkind = RangeKind
+  kRangePop = 3,     // subkind = RangeKind
+  kRangeStart = 4,   // NVTX start/end ranges: correlation = range id; name follows
+  kRangeEnd = 5,     // correlation = range id
+  kMark = 6,         // name follows
+  kStep = 7,         // start/end of the ended step; args[0] = step number, args[1] = samples
+  kNcclCall = 8,     // api = NcclOperation, args below
+  kMemory = 9,       // allocation / free
+  kThreadName = 10,  // name follows
+};
+
+// kApiCall subkind: which API family the call belongs to.
+constexpr uint8_t kApiSubkindRuntime = 0;
+constexpr uint8_t kApiSubkindDriver = 1;
+
+// Arguments of each kind, in Record::args:
+//  kApiCall:   api = ApiId, or kApiNone with the function's name inline (calls seen only
+//              through CUPTI callbacks); subkind = kApiSubkind*; [0] stream (+1, 0 = none)
+//              [1] bytes  [2] copy kind (+1)  [3] kernel function pointer; geometry in
+//              `launch`
+//  kNcclCall:  api = NcclOperation; [0] count  [1] data type | reduction op << 8
+//              | has root or peer << 16 | has reduction op << 17  [2] root or peer
+//              [3] stream; launch.grid[0..1] = communicator pointer, launch.block[0..1] =
+//              bytes
+//  kMemory:    [0] address  [1] bytes  [2] device + 1 (0 = host)  [3] stream (+1, 0 = none)
+//              subkind = MemoryKind, flags bit 0 = free
+//  kStep:      [0] step number  [1] sample count
+struct LaunchGeometry {
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t shared_memory;
+  uint32_t reserved;
+};
+
+struct Record {
+  uint16_t size;  // bytes including the trailing name, a multiple of 8
+  RecordKind kind;
+  uint8_t subkind;
+  uint16_t api;
+  uint16_t flags;
+  int32_t status;
+  uint32_t name_length;  // bytes of the name after the record (without NUL)
+  uint64_t start_ns;
+  uint64_t end_ns;
+  uint64_t correlation_id;
+  uint64_t args[4];
+  LaunchGeometry launch;
+
+  const char* name() const { return reinterpret_cast<const char*>(this + 1); }
+};
+
+static_assert(sizeof(Record) % 8 == 0, "records are 8-byte aligned in the ring");
+
+constexpr size_t RecordSize(size_t name_length) {
+  return (sizeof(Record) + name_length + 1 + 7) & ~size_t{7};
+}
+
+}  // namespace prof
+
+#endif  // PROF_AGENT_RECORD_RECORD_H_

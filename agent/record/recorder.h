@@ -1,0 +1,114 @@
+// The hot path: what every hook calls. In order: one relaxed load of the recording flag
+// (the only cost while not recording), two timestamps, one append to the calling thread's
+// buffer. No lock, no allocation (after a thread's first record), no system call, no
+// formatting. Names are copied raw; the writer thread interns them.
+//
+//   if (!prof::Recording()) return real(args...);
+//   const uint64_t start = prof::MonotonicNs();
+//   auto result = real(args...);
+//   prof::RecordApiCall(kApiCudaMemcpy, start, prof::MonotonicNs(), result, ...);
+#ifndef PROF_AGENT_RECORD_RECORDER_H_
+#define PROF_AGENT_RECORD_RECORDER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+
+#include "agent/record/buffer_registry.h"
+#include "agent/record/clock.h"
+#include "agent/record/record.h"
+
+namespace prof {
+
+namespace internal {
+// Bit kModeRecording: a window records (set by the step controller). Bit kModeMarkers:
+// PROF_STEP_MARKER rules exist (set at start-up). Read by every hook: while it is 0 a
+// hook costs one load and one predictable branch.
+constexpr uint8_t kModeRecording = 1;
+constexpr uint8_t kModeMarkers = 2;
+extern std::atomic<uint8_t> g_hook_mode;
+// Correlation id of the CUDA call in progress on this thread, set by CUPTI's API-enter
+// callback (0 when CUPTI is not subscribed).
+extern thread_local uint64_t t_correlation_id __attribute__((tls_model("initial-exec")));
+}  // namespace internal
+
+inline bool Recording() {
+  return internal::g_hook_mode.load(std::memory_order_relaxed) & internal::kModeRecording;
+}
+
+inline void SetRecording(bool recording) {
+  if (recording) {
+    internal::g_hook_mode.fetch_or(internal::kModeRecording, std::memory_order_relaxed);
+  } else {
+    internal::g_hook_mode.fetch_and(~internal::kModeRecording, std::memory_order_relaxed);
+  }
+}
+
+// Before calling the real function: forget the previous call's correlation id.
+inline void ClearCorrelationId() { internal::t_correlation_id = 0; }
+inline uint64_t CurrentCorrelationId() { return internal::t_correlation_id; }
+
+// Appends a record with `name` (may be null) copied after it; returns nullptr when the
+// buffer is full (counted there). Call CommitRecord with the same size after filling it.
+inline Record* BeginRecord(RecordKind kind, const char* name, size_t* size) {
+  const size_t name_length = name ? std::strlen(name) : 0;
+  *size = RecordSize(name_length);
+  ThreadBuffer* buffer = CurrentThreadBuffer();
+  if (!buffer) return nullptr;
+  Record* record = buffer->Reserve(*size);
+  if (!record) return nullptr;
+  record->size = static_cast<uint16_t>(*size);
+  record->kind = kind;
+  record->subkind = 0;
+  record->api = 0;
+  record->flags = 0;
+  record->status = 0;
+  record->name_length = static_cast<uint32_t>(name_length);
+  record->correlation_id = 0;
+  if (name_length) std::memcpy(const_cast<char*>(record->name()), name, name_length);
+  const_cast<char*>(record->name())[name_length] = '\0';
+  return record;
+}
+
+inline void CommitRecord(size_t size) { internal::t_buffer->Commit(size); }
+
+// Names longer than this are cut (and the record's name_length says the full length was
+// longer): a record must fit the ring's 16-bit size field.
+constexpr size_t kMaxNameLength = 4096;
+
+// A CUDA runtime/driver API call with its arguments (see record.h for the layout).
+struct ApiArguments {
+  uint64_t stream_plus_one = 0;
+  uint64_t bytes = 0;
+  uint64_t copy_kind = 0;
+  const void* function = nullptr;
+  const LaunchGeometry* launch = nullptr;
+};
+
+inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int32_t status,
+                          const ApiArguments& arguments) {
+  size_t size;
+  Record* record = BeginRecord(RecordKind::kApiCall, nullptr, &size);
+  if (!record) return;
+  record->api = api;
+  record->status = status;
+  record->start_ns = start_ns;
+  record->end_ns = end_ns;
+  record->correlation_id = internal::t_correlation_id;
+  record->args[0] = arguments.stream_plus_one;
+  record->args[1] = arguments.bytes;
+  record->args[2] = arguments.copy_kind;
+  record->args[3] = reinterpret_cast<uint64_t>(arguments.function);
+  if (arguments.launch) record->launch = *arguments.launch;
+  CommitRecord(size);
+}
+
+// A named instant or boundary (range push/pop, marks, thread names) at `time_ns`.
+// `domain` (NVTX domain name, null for the default) must outlive the process: it is kept
+// as a pointer and read by the writer.
+void RecordNamed(RecordKind kind, uint8_t subkind, const char* name, uint64_t time_ns,
+                 uint64_t range_id, const char* domain = nullptr);
+
+}  // namespace prof
+
+#endif  // PROF_AGENT_RECORD_RECORDER_H_

@@ -1,0 +1,216 @@
+#include "agent/writer/record_converter.h"
+
+#include "agent/record/api_ids.h"
+#include "agent/record/kernel_names.h"
+#include "agent/record/nccl_registry.h"
+
+namespace prof {
+namespace {
+
+// cudaMemcpyKind (+1 in the record; 0 = none) to the trace's CopyKind.
+trace::CopyKind CopyKindOf(uint64_t stored) {
+  switch (stored) {
+    case 1: return trace::COPY_KIND_HOST_TO_HOST;
+    case 2: return trace::COPY_KIND_HOST_TO_DEVICE;
+    case 3: return trace::COPY_KIND_DEVICE_TO_HOST;
+    case 4: return trace::COPY_KIND_DEVICE_TO_DEVICE;
+    case 5: return trace::COPY_KIND_DEFAULT;
+    default: return trace::COPY_KIND_UNKNOWN;
+  }
+}
+
+// Range and mark records carry their NVTX domain as a pointer to a never-freed string.
+std::string DomainOf(const Record& record) {
+  const char* domain = reinterpret_cast<const char*>(record.args[0]);
+  return domain ? std::string(domain) : std::string();
+}
+
+}  // namespace
+
+void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& window) {
+  ChunkEncoder& encoder = window.encoder();
+  switch (record.kind) {
+    case RecordKind::kApiCall:
+      AddApiCall(thread_id, record, window);
+      return;
+    case RecordKind::kNcclCall:
+      AddNcclCall(thread_id, record, window);
+      return;
+    case RecordKind::kMemory:
+      AddMemory(thread_id, record, window);
+      return;
+    case RecordKind::kRangePush:
+      stacks_[thread_id].push_back(OpenRange{record.name(), DomainOf(record), record.subkind,
+                                             record.start_ns, thread_id, window.spec().index,
+                                             false});
+      return;
+    case RecordKind::kRangePop: {
+      auto& stack = stacks_[thread_id];
+      if (stack.empty()) {
+        window.AddLoss(trace::LOSS_KIND_RANGE_UNMATCHED_POP, 1);
+        return;
+      }
+      const OpenRange range = std::move(stack.back());
+      stack.pop_back();
+      EndRange(range, record.start_ns, window);
+      return;
+    }
+    case RecordKind::kRangeStart:
+      started_[record.correlation_id] = OpenRange{record.name(), DomainOf(record),
+                                                  record.subkind, record.start_ns, thread_id,
+                                                  window.spec().index, false};
+      return;
+    case RecordKind::kRangeEnd: {
+      auto it = started_.find(record.correlation_id);
+      if (it == started_.end()) {
+        window.AddLoss(trace::LOSS_KIND_RANGE_UNMATCHED_POP, 1);
+        return;
+      }
+      const OpenRange range = std::move(it->second);
+      started_.erase(it);
+      EndRange(range, record.start_ns, window);
+      return;
+    }
+    case RecordKind::kMark: {
+      HostRangeEvent mark;
+      mark.thread_id = thread_id;
+      mark.start_ns = record.start_ns;
+      mark.name = encoder.InternString(record.name());
+      mark.kind = trace::RANGE_KIND_MARK;
+      const std::string domain = DomainOf(record);
+      if (!domain.empty()) mark.domain = encoder.InternString(domain);
+      encoder.AddHostRange(mark);
+      return;
+    }
+    case RecordKind::kStep: {
+      StepEvent step;
+      step.thread_id = thread_id;
+      step.start_ns = record.start_ns;
+      step.duration_ns = record.end_ns - record.start_ns;
+      step.step_number = static_cast<int64_t>(record.args[0]);
+      step.sample_count = static_cast<int64_t>(record.args[1]);
+      encoder.AddStep(step);
+      return;
+    }
+    case RecordKind::kThreadName:
+      encoder.SetThreadName(thread_id, record.name());
+      return;
+    case RecordKind::kPadding:
+      return;
+  }
+}
+
+void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record, WindowFile& window) {
+  ChunkEncoder& encoder = window.encoder();
+  ApiCallEvent call;
+  call.thread_id = thread_id;
+  call.start_ns = record.start_ns;
+  call.duration_ns = record.end_ns - record.start_ns;
+  // Calls seen only through CUPTI callbacks carry their name inline (api = kApiNone).
+  call.name = encoder.InternString(record.name_length ? record.name() : ApiName(record.api));
+  if (record.subkind == kApiSubkindDriver) call.domain = trace::API_DOMAIN_DRIVER;
+  call.correlation_id = record.correlation_id;
+  call.status = record.status;
+  if (record.args[0] != 0) call.stream = record.args[0] - 1;
+  call.bytes = record.args[1];
+  call.copy_kind = CopyKindOf(record.args[2]);
+  if (record.args[3] != 0) {
+    const void* function = reinterpret_cast<const void*>(record.args[3]);
+    auto [it, inserted] = kernel_names_.try_emplace(function);
+    if (inserted) it->second = KernelNameOf(function);
+    KernelConfigValue config;
+    config.name = encoder.InternString(it->second);
+    for (int i = 0; i < 3; ++i) {
+      config.grid[i] = record.launch.grid[i];
+      config.block[i] = record.launch.block[i];
+    }
+    config.dynamic_shared_memory = record.launch.shared_memory;
+    call.kernel_config = encoder.InternKernelConfig(config);
+  }
+  if (record.correlation_id > window.max_correlation_id) {
+    window.max_correlation_id = record.correlation_id;
+  }
+  encoder.AddApiCall(call);
+}
+
+CommunicatorId RecordConverter::CommunicatorIn(WindowFile& window, const void* comm) {
+  auto [it, inserted] = communicator_ids_.try_emplace({window.spec().index, comm}, 0);
+  if (inserted) {
+    CommunicatorValue value;
+    if (!LookupCommunicator(comm, &value)) value.comm_hash = reinterpret_cast<uint64_t>(comm);
+    it->second = window.encoder().AddCommunicator(value);
+  }
+  return it->second;
+}
+
+void RecordConverter::AddNcclCall(uint64_t thread_id, const Record& record, WindowFile& window) {
+  const void* comm = reinterpret_cast<const void*>(record.launch.grid[0] |
+                                                   (uint64_t{record.launch.grid[1]} << 32));
+  NcclCallEvent call;
+  call.thread_id = thread_id;
+  call.start_ns = record.start_ns;
+  call.duration_ns = record.end_ns - record.start_ns;
+  call.operation = static_cast<trace::NcclOperation>(record.api);
+  call.count = record.args[0];
+  call.data_type = static_cast<uint32_t>(record.args[1] & 0xFF);
+  call.bytes = record.launch.block[0] | (uint64_t{record.launch.block[1]} << 32);
+  call.stream = record.args[3];
+  const bool is_group = call.operation == trace::NCCL_OPERATION_GROUP_START ||
+                        call.operation == trace::NCCL_OPERATION_GROUP_END;
+  if (!is_group) {
+    call.communicator = CommunicatorIn(window, comm);
+    call.sequence_number = ++nccl_sequence_[comm];
+    if (record.args[1] & (1u << 16)) call.root_or_peer = static_cast<int64_t>(record.args[2]);
+    if (record.args[1] & (1u << 17)) call.reduction_op = (record.args[1] >> 8) & 0xFF;
+  }
+  window.encoder().AddNcclCall(call);
+}
+
+void RecordConverter::AddMemory(uint64_t thread_id, const Record& record, WindowFile& window) {
+  MemoryEvent event;
+  event.thread_id = thread_id;
+  event.time_ns = record.start_ns;
+  event.operation = (record.flags & 1) ? trace::MEMORY_OPERATION_FREE
+                                       : trace::MEMORY_OPERATION_ALLOCATE;
+  event.address = record.args[0];
+  event.bytes = record.args[1];
+  event.device = static_cast<int32_t>(record.args[2]) - 1;
+  event.kind = static_cast<trace::MemoryKind>(record.subkind);
+  if (record.args[3] != 0) event.stream = record.args[3] - 1;
+  window.encoder().AddMemory(event);
+}
+
+void RecordConverter::EndRange(const OpenRange& range, uint64_t end_ns, WindowFile& current) {
+  if (range.written) return;  // already written, clipped, when its window closed
+  WindowFile* window =
+      range.window == current.spec().index ? &current : window_by_index_(range.window);
+  if (window) WriteRange(range, end_ns, *window);
+}
+
+void RecordConverter::WriteRange(const OpenRange& range, uint64_t end_ns, WindowFile& window) {
+  HostRangeEvent event;
+  event.thread_id = range.thread_id;
+  event.start_ns = range.start_ns;
+  event.duration_ns = end_ns > range.start_ns ? end_ns - range.start_ns : 0;
+  event.name = window.encoder().InternString(range.name);
+  event.kind = static_cast<trace::RangeKind>(range.kind);
+  if (!range.domain.empty()) event.domain = window.encoder().InternString(range.domain);
+  window.encoder().AddHostRange(event);
+}
+
+void RecordConverter::CloseOpenRanges(WindowFile& window) {
+  uint64_t clipped = 0;
+  auto close = [&](OpenRange& range) {
+    if (range.written || range.window != window.spec().index) return;
+    WriteRange(range, window.close_ns, window);
+    range.written = true;
+    ++clipped;
+  };
+  for (auto& [thread, stack] : stacks_) {
+    for (OpenRange& range : stack) close(range);
+  }
+  for (auto& [id, range] : started_) close(range);
+  window.AddLoss(trace::LOSS_KIND_RANGE_OPEN_AT_END, clipped);
+}
+
+}  // namespace prof

@@ -1,0 +1,61 @@
+// Turns the raw records drained from thread buffers into trace events in a window's
+// encoder: interns API and kernel names, builds kernel launch configurations, pairs range
+// pushes with pops (per thread) and NVTX starts with ends (across threads), and defines
+// NCCL communicators in each file that uses them. Writer thread only.
+#ifndef PROF_AGENT_WRITER_RECORD_CONVERTER_H_
+#define PROF_AGENT_WRITER_RECORD_CONVERTER_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "agent/record/record.h"
+#include "agent/writer/window_file.h"
+
+namespace prof {
+
+class RecordConverter {
+ public:
+  // Finds an unfinished window by index (nullptr when it is gone).
+  using WindowByIndex = std::function<WindowFile*(uint32_t index)>;
+  explicit RecordConverter(WindowByIndex window_by_index)
+      : window_by_index_(std::move(window_by_index)) {}
+
+  void Add(uint64_t thread_id, const Record& record, WindowFile& window);
+
+  // Before `window` is finished: ranges it opened that never closed are written ending at
+  // the window's close and counted; their later pops are ignored.
+  void CloseOpenRanges(WindowFile& window);
+
+ private:
+  struct OpenRange {
+    std::string name;
+    std::string domain;
+    uint8_t kind = 0;
+    uint64_t start_ns = 0;
+    uint64_t thread_id = 0;
+    uint32_t window = 0;
+    bool written = false;  // already written by CloseOpenRanges
+  };
+
+  void AddApiCall(uint64_t thread_id, const Record& record, WindowFile& window);
+  void AddNcclCall(uint64_t thread_id, const Record& record, WindowFile& window);
+  void AddMemory(uint64_t thread_id, const Record& record, WindowFile& window);
+  void EndRange(const OpenRange& range, uint64_t end_ns, WindowFile& current);
+  void WriteRange(const OpenRange& range, uint64_t end_ns, WindowFile& window);
+  CommunicatorId CommunicatorIn(WindowFile& window, const void* comm);
+
+  WindowByIndex window_by_index_;
+  absl::flat_hash_map<uint64_t, std::vector<OpenRange>> stacks_;   // by thread
+  absl::flat_hash_map<uint64_t, OpenRange> started_;               // by NVTX range id
+  absl::flat_hash_map<const void*, std::string> kernel_names_;     // cache
+  // (window index, communicator pointer) -> id in that window's file
+  absl::flat_hash_map<std::pair<uint32_t, const void*>, CommunicatorId> communicator_ids_;
+  absl::flat_hash_map<const void*, int64_t> nccl_sequence_;
+};
+
+}  // namespace prof
+
+#endif  // PROF_AGENT_WRITER_RECORD_CONVERTER_H_

@@ -1,0 +1,250 @@
+#include "agent/writer/trace_writer.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <sys/prctl.h>
+
+#include <chrono>
+
+#include "absl/strings/str_format.h"
+#include "agent/control/log.h"
+#include "agent/record/buffer_registry.h"
+#include "agent/record/clock.h"
+#include "agent/writer/emergency_flush.h"
+
+namespace prof {
+namespace {
+
+constexpr auto kDrainPeriod = std::chrono::milliseconds(10);
+constexpr uint64_t kFlushPeriodNs = 100000000;   // a crash loses at most ~100 ms
+constexpr uint64_t kChunkEvents = 65536;         // or this many events, whichever first
+constexpr uint64_t kCloseGraceNs = 30000000;     // late records of a closed window
+
+trace::ClockAnchor HostAnchor(const char* reason) {
+  trace::ClockAnchor anchor;
+  const uint64_t before = MonotonicNs();
+  anchor.set_host_realtime_ns(RealtimeNs());
+  const uint64_t after = MonotonicNs();
+  anchor.set_host_monotonic_ns(before + (after - before) / 2);
+  anchor.set_uncertainty_ns((after - before) / 2);
+  anchor.set_reason(reason);
+  return anchor;
+}
+
+}  // namespace
+
+TraceWriter::TraceWriter(const Config& config, trace::FileHeader header,
+                         std::unique_ptr<DeviceActivitySource> device)
+    : config_(config),
+      header_(std::move(header)),
+      device_(std::move(device)),
+      converter_([this](uint32_t index) { return WindowByIndex(index); }) {}
+
+TraceWriter::~TraceWriter() = default;
+
+std::string TraceWriter::PathOf(uint32_t index) const {
+  return absl::StrFormat("%s/%s.window_%d.prof.pb", config_.output_dir, config_.worker_name,
+                         index);
+}
+
+void TraceWriter::OpenWindow(const WindowSpec& spec) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  commands_.push_back({Command::kOpen, spec, spec.open_ns});
+  EnsureThread();
+  wake_.notify_one();
+}
+
+void TraceWriter::CloseWindow(uint64_t close_ns) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  commands_.push_back({Command::kClose, {}, close_ns});
+  wake_.notify_one();
+}
+
+void TraceWriter::SetDeviceEnabled(bool enabled) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  commands_.push_back({enabled ? Command::kEnableDevice : Command::kDisableDevice, {}, 0});
+  EnsureThread();
+  wake_.notify_one();
+}
+
+// Called with mutex_ held.
+void TraceWriter::EnsureThread() {
+  if (thread_started_ || stopping_) return;
+  // The writer must not run the program's signal handlers: block everything while the
+  // thread is created so it inherits a full mask.
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &previous);
+  // pthread_create rather than std::thread: a failure must be a return value here, never
+  // an exception in the host program.
+  pthread_t thread;
+  const int error = pthread_create(
+      &thread, nullptr,
+      [](void* writer) -> void* {
+        static_cast<TraceWriter*>(writer)->Run();
+        return nullptr;
+      },
+      this);
+  if (error == 0) {
+    pthread_detach(thread);
+    thread_started_ = true;
+  } else {
+    Log(LogLevel::kWarn, "cannot start the writer thread; nothing will be recorded");
+  }
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+}
+
+void TraceWriter::Run() {
+  prctl(PR_SET_NAME, "prof-writer", 0, 0, 0);
+  MarkWriterRunning(true);
+  while (true) {
+    std::vector<Command> commands;
+    bool stopping = false;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait_for(lock, kDrainPeriod, [this] { return !commands_.empty() || stopping_; });
+      commands.swap(commands_);
+      stopping = stopping_;
+    }
+    RunCommands(commands);
+    DrainHostRecords();
+    if (device_enabled_) device_->Drain(*this);
+    if (EmergencyFlushRequested()) {
+      // A terminating signal: the process ends as soon as we acknowledge.
+      FinishWindows(true);
+      AcknowledgeEmergencyFlush();
+      break;
+    }
+    FinishWindows(stopping);
+    if (stopping) break;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  done_ = true;
+  finished_.notify_all();
+}
+
+void TraceWriter::RunCommands(std::vector<Command>& commands) {
+  for (const Command& command : commands) {
+    // Records made before the command belong to the windows as they were.
+    DrainHostRecords();
+    switch (command.kind) {
+      case Command::kOpen: {
+        trace::FileHeader header = header_;
+        *header.add_clock_anchors() = HostAnchor("window open");
+        if (device_enabled_) *header.add_clock_anchors() = device_->Anchor("window open");
+        windows_.push_back(
+            std::make_unique<WindowFile>(command.spec, PathOf(command.spec.index), header));
+        break;
+      }
+      case Command::kClose:
+        for (auto& window : windows_) {
+          if (window->closing) continue;
+          window->closing = true;
+          window->close_ns = command.time_ns;
+          window->finalize_after_ns = MonotonicNs() + kCloseGraceNs;
+        }
+        break;
+      case Command::kEnableDevice:
+        if (!device_enabled_ && device_) device_enabled_ = device_->Enable();
+        break;
+      case Command::kDisableDevice:
+        if (device_enabled_) {
+          device_->Flush(true);
+          device_->Drain(*this);
+          device_->Disable();
+          device_enabled_ = false;
+        }
+        break;
+    }
+  }
+}
+
+void TraceWriter::DrainHostRecords() {
+  ForEachBuffer([this](ThreadBuffer& buffer) {
+    const uint64_t thread_id = buffer.thread_id();
+    buffer.Drain([&](const Record& record) {
+      WindowFile* window = WindowAt(record.start_ns);
+      if (window) converter_.Add(thread_id, record, *window);
+    });
+    const uint64_t dropped = buffer.TakeDropped();
+    if (dropped && !windows_.empty()) {
+      windows_.back()->AddLoss(trace::LOSS_KIND_HOST_BUFFER_FULL, dropped);
+    }
+  });
+  const uint64_t no_buffer = TakeThreadLimitDrops();
+  if (no_buffer && !windows_.empty()) {
+    windows_.back()->AddLoss(trace::LOSS_KIND_THREAD_LIMIT, no_buffer);
+  }
+  ReclaimExitedBuffers();
+}
+
+void TraceWriter::FinishWindows(bool everything) {
+  const uint64_t now = MonotonicNs();
+  const bool periodic = now - last_flush_ns_ >= kFlushPeriodNs;
+  if (periodic) last_flush_ns_ = now;
+  const bool finishing_any =
+      everything || (!windows_.empty() && windows_.front()->closing &&
+                     now >= windows_.front()->finalize_after_ns);
+  if (finishing_any && device_enabled_) {
+    device_->Flush(true);
+    device_->Drain(*this);
+  }
+  while (!windows_.empty()) {
+    WindowFile& window = *windows_.front();
+    const bool finish = everything || (window.closing && now >= window.finalize_after_ns);
+    if (!finish) break;
+    if (!window.closing) window.close_ns = now;
+    converter_.CloseOpenRanges(window);
+    window.encoder().AddClockAnchor(HostAnchor("window close"));
+    if (device_enabled_) window.encoder().AddClockAnchor(device_->Anchor("window close"));
+    window.Finish();
+    windows_.pop_front();
+  }
+  for (auto& window : windows_) {
+    if (periodic || window->encoder().pending_events() >= kChunkEvents) window->Flush(false);
+  }
+}
+
+WindowFile* TraceWriter::WindowAt(uint64_t host_time_ns) {
+  if (windows_.empty()) return nullptr;
+  for (auto it = windows_.rbegin(); it != windows_.rend(); ++it) {
+    if ((*it)->spec().open_ns <= host_time_ns) return it->get();
+  }
+  return windows_.front().get();
+}
+
+WindowFile* TraceWriter::WindowByIndex(uint32_t index) {
+  for (auto& window : windows_) {
+    if (window->spec().index == index) return window.get();
+  }
+  return nullptr;
+}
+
+WindowFile* TraceWriter::WindowFor(uint64_t correlation_id, uint64_t host_time_ns) {
+  if (correlation_id != 0) {
+    for (auto& window : windows_) {
+      if (correlation_id <= window->max_correlation_id) return window.get();
+    }
+  }
+  return WindowAt(host_time_ns);
+}
+
+bool TraceWriter::Shutdown(uint64_t timeout_ns) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!thread_started_) {
+    // Nothing ever opened a window, or the thread could not start: finish inline.
+    std::vector<Command> commands;
+    commands.swap(commands_);
+    stopping_ = true;
+    lock.unlock();
+    RunCommands(commands);
+    DrainHostRecords();
+    FinishWindows(true);
+    return true;
+  }
+  stopping_ = true;
+  wake_.notify_one();
+  return finished_.wait_for(lock, std::chrono::nanoseconds(timeout_ns), [this] { return done_; });
+}
+
+}  // namespace prof

@@ -1,0 +1,86 @@
+// The writer thread: drains every thread's buffer, converts records into the open
+// windows' files, finalizes each window's file once it has ended, and at exit finishes
+// everything within a time bound. The only thread that encodes or does file I/O.
+//
+// Thread safety: OpenWindow, CloseWindow, SetDeviceEnabled and Shutdown may be called from
+// any thread (they queue a command); everything else runs on the writer thread.
+#ifndef PROF_AGENT_WRITER_TRACE_WRITER_H_
+#define PROF_AGENT_WRITER_TRACE_WRITER_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "agent/control/config.h"
+#include "agent/writer/device_source.h"
+#include "agent/writer/record_converter.h"
+#include "agent/writer/window_file.h"
+#include "proto/trace.pb.h"
+
+namespace prof {
+
+class TraceWriter : public WindowRouter {
+ public:
+  // `header` carries the process identity and configuration; `device` may be null.
+  TraceWriter(const Config& config, trace::FileHeader header,
+              std::unique_ptr<DeviceActivitySource> device);
+  ~TraceWriter() override;
+
+  void OpenWindow(const WindowSpec& spec);
+  void CloseWindow(uint64_t close_ns);
+  void SetDeviceEnabled(bool enabled);
+
+  // Drains and finishes every window; returns false if `timeout_ns` passed first (the
+  // files then end at their last complete chunk).
+  bool Shutdown(uint64_t timeout_ns);
+
+  // WindowRouter (writer thread).
+  WindowFile* WindowFor(uint64_t correlation_id, uint64_t host_time_ns) override;
+
+  // The path the window with `index` is written to.
+  std::string PathOf(uint32_t index) const;
+
+ private:
+  struct Command {
+    enum Kind { kOpen, kClose, kEnableDevice, kDisableDevice } kind;
+    WindowSpec spec;
+    uint64_t time_ns = 0;
+  };
+
+  void EnsureThread();
+ public:
+  void Run();  // the thread's body (public for the pthread trampoline only)
+
+ private:
+  void RunCommands(std::vector<Command>& commands);
+  void DrainHostRecords();
+  void FinishWindows(bool everything);
+  WindowFile* WindowAt(uint64_t host_time_ns);
+  WindowFile* WindowByIndex(uint32_t index);
+
+  const Config config_;
+  const trace::FileHeader header_;
+  std::unique_ptr<DeviceActivitySource> device_;
+  bool device_enabled_ = false;
+
+  std::mutex mutex_;  // guards the fields up to `done_`
+  std::condition_variable wake_;
+  std::condition_variable finished_;
+  std::vector<Command> commands_;
+  bool stopping_ = false;
+  bool done_ = false;
+  bool thread_started_ = false;
+
+  // Writer thread only.
+  std::deque<std::unique_ptr<WindowFile>> windows_;
+  RecordConverter converter_;
+  uint64_t last_flush_ns_ = 0;
+};
+
+}  // namespace prof
+
+#endif  // PROF_AGENT_WRITER_TRACE_WRITER_H_

@@ -1,0 +1,81 @@
+#include "agent/writer/window_file.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+
+#include "agent/control/log.h"
+
+namespace prof {
+namespace {
+
+// mkdir -p; true when the folder exists afterwards.
+bool MakeFolders(const std::string& path) {
+  for (size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
+    const std::string prefix = path.substr(0, slash);
+    if (!prefix.empty() && ::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) return false;
+    if (slash == std::string::npos) return true;
+  }
+}
+
+std::string FolderOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+}  // namespace
+
+WindowFile::WindowFile(const WindowSpec& spec, const std::string& path,
+                       trace::FileHeader header)
+    : spec_(spec), path_(path), header_(std::move(header)) {
+  header_.set_window_index(spec.index);
+  header_.set_window_first_step(spec.first_step);
+  header_.set_window_end_step(spec.end_step);
+}
+
+bool WindowFile::EnsureOpen() {
+  if (writer_) return true;
+  if (failed_) return false;
+  MakeFolders(FolderOf(path_));
+  auto writer = TraceFileWriter::Create(path_, header_);
+  if (!writer.ok()) {
+    failed_ = true;
+    Log(LogLevel::kWarn, "cannot write the trace (%s); this window is not recorded",
+        std::string(writer.status().message()).c_str());
+    return false;
+  }
+  writer_ = std::move(*writer);
+  return true;
+}
+
+void WindowFile::Flush(bool force) {
+  if (finished_ || (!force && encoder_.pending_events() == 0)) return;
+  const uint64_t events = encoder_.pending_events();
+  const trace::Chunk& chunk = encoder_.Finish(false);
+  if (!EnsureOpen()) return;
+  absl::Status status = writer_->AppendChunk(chunk);
+  if (!status.ok()) {
+    // Counted in the next chunk that makes it to disk (if any does).
+    events_lost_ += events;
+    encoder_.AddLoss(trace::LOSS_KIND_WRITE_FAILED, events);
+    Log(LogLevel::kWarn, "%s", std::string(status.message()).c_str());
+  }
+}
+
+void WindowFile::Finish() {
+  if (finished_) return;
+  const bool any_file = writer_ != nullptr;
+  if (!any_file && encoder_.pending_events() == 0) {
+    finished_ = true;  // nothing was ever recorded in this window: no file
+    return;
+  }
+  const trace::Chunk& chunk = encoder_.Finish(true);
+  finished_ = true;
+  if (!EnsureOpen()) return;
+  absl::Status status = writer_->AppendChunk(chunk);
+  if (status.ok()) status = writer_->Close();
+  if (!status.ok()) Log(LogLevel::kWarn, "%s", std::string(status.message()).c_str());
+  Log(LogLevel::kInfo, "wrote %s", path_.c_str());
+}
+
+}  // namespace prof

@@ -1,0 +1,60 @@
+// One recording window's trace file: its encoder (interning is per file), the file
+// itself (created at the first chunk, so a window that records nothing leaves no file),
+// and the losses to report in it. Used only by the writer thread.
+#ifndef PROF_AGENT_WRITER_WINDOW_FILE_H_
+#define PROF_AGENT_WRITER_WINDOW_FILE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "proto/chunk_encoder.h"
+#include "proto/trace.pb.h"
+#include "proto/trace_file_writer.h"
+
+namespace prof {
+
+struct WindowSpec {
+  uint32_t index = 0;
+  uint64_t open_ns = 0;
+  int64_t first_step = 0;
+  int64_t end_step = 0;
+};
+
+class WindowFile {
+ public:
+  // `header` is complete except for the window fields, filled from `spec`.
+  WindowFile(const WindowSpec& spec, const std::string& path, trace::FileHeader header);
+
+  const WindowSpec& spec() const { return spec_; }
+  const std::string& path() const { return path_; }
+  ChunkEncoder& encoder() { return encoder_; }
+
+  void AddLoss(trace::LossKind kind, uint64_t count) { encoder_.AddLoss(kind, count); }
+
+  // Writes the pending events as a chunk (when there are any, or when `force`).
+  void Flush(bool force);
+  // Writes the last chunk and closes the file.
+  void Finish();
+
+  bool closing = false;         // the window ended; finalize once the grace period passed
+  uint64_t close_ns = 0;
+  uint64_t finalize_after_ns = 0;
+  uint64_t max_correlation_id = 0;  // of host API calls in this window
+
+ private:
+  bool EnsureOpen();
+
+  WindowSpec spec_;
+  std::string path_;
+  trace::FileHeader header_;
+  ChunkEncoder encoder_;
+  std::unique_ptr<TraceFileWriter> writer_;
+  bool failed_ = false;
+  bool finished_ = false;
+  uint64_t events_lost_ = 0;
+};
+
+}  // namespace prof
+
+#endif  // PROF_AGENT_WRITER_WINDOW_FILE_H_

@@ -1,0 +1,86 @@
+#include "testdata/workloads/common/device_actions.h"
+
+#include <sim/sim_ext.h>
+#include <sim/sim_nccl_ext.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace workloads {
+
+Kernel RegisterKernel(const std::string& name) {
+  Kernel kernel{name, simRegisterKernel(name.c_str())};
+  if (kernel.host_function == nullptr) {
+    std::fprintf(stderr, "simRegisterKernel(%s) failed\n", name.c_str());
+    std::exit(3);
+  }
+  return kernel;
+}
+
+void CheckCuda(cudaError_t status, const char* what) {
+  if (status == cudaSuccess) return;
+  std::fprintf(stderr, "%s failed: %s\n", what, cudaGetErrorString(status));
+  std::exit(4);
+}
+
+void CheckNccl(ncclResult_t status, const char* what, ncclComm_t comm) {
+  if (status == ncclSuccess) return;
+  std::fprintf(stderr, "%s failed: %s (%s)\n", what, ncclGetErrorString(status),
+               ncclGetLastError(comm));
+  std::exit(5);
+}
+
+const char* CopyKindName(cudaMemcpyKind kind) {
+  switch (kind) {
+    case cudaMemcpyHostToDevice: return "HtoD";
+    case cudaMemcpyDeviceToHost: return "DtoH";
+    case cudaMemcpyDeviceToDevice: return "DtoD";
+    case cudaMemcpyHostToHost: return "HtoH";
+    default: return "Default";
+  }
+}
+
+void DeviceActions::LaunchUnrecorded(const Kernel& kernel, dim3 grid, dim3 block,
+                                     cudaStream_t stream) {
+  // The simulator never runs kernel bodies, but real kernels take arguments: pass some.
+  void* pointer_argument = nullptr;
+  int size_argument = 0;
+  void* arguments[] = {&pointer_argument, &size_argument};
+  CheckCuda(cudaLaunchKernel(kernel.host_function, grid, block, arguments, 0, stream),
+            kernel.name.c_str());
+}
+
+void DeviceActions::Launch(const Kernel& kernel, dim3 grid, dim3 block, cudaStream_t stream) {
+  LaunchUnrecorded(kernel, grid, block, stream);
+  truth_->RecordKernel(kernel.name, simKernelDurationNs(kernel.name.c_str(), grid, block),
+                       "cudart");
+}
+
+void DeviceActions::CopyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
+                              cudaStream_t stream) {
+  CheckCuda(cudaMemcpyAsync(dst, src, bytes, kind, stream), "cudaMemcpyAsync");
+  truth_->RecordCopy(CopyKindName(kind), bytes, simCopyDurationNs(bytes, kind));
+}
+
+void DeviceActions::CopySync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
+  CheckCuda(cudaMemcpy(dst, src, bytes, kind), "cudaMemcpy");
+  truth_->RecordCopy(CopyKindName(kind), bytes, simCopyDurationNs(bytes, kind));
+}
+
+void DeviceActions::MemsetAsync(void* dst, int value, size_t bytes, cudaStream_t stream) {
+  CheckCuda(cudaMemsetAsync(dst, value, bytes, stream), "cudaMemsetAsync");
+  truth_->RecordMemset(bytes, simMemsetDurationNs(bytes));
+}
+
+void DeviceActions::AllReduce(const float* send, float* recv, size_t count, ncclComm_t comm,
+                              cudaStream_t stream) {
+  CheckNccl(ncclAllReduce(send, recv, count, ncclFloat32, ncclSum, comm, stream),
+            "ncclAllReduce", comm);
+  truth_->RecordCollective("AllReduce", count, count * sizeof(float));
+  simNcclLaunchInfo launch;
+  if (simNcclLastLaunches(&launch, 1) == 1) {
+    truth_->RecordKernel(launch.kernel_name, launch.duration_ns, "nccl");
+  }
+}
+
+}  // namespace workloads

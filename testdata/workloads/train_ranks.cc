@@ -1,0 +1,175 @@
+// `train_ranks`: data-parallel training on N simulated GPUs, one process per rank, each
+// with its own NCCL communicator. Gradient buckets are all-reduced on a separate
+// communication stream while backward continues (cudaStreamWaitEvent orders them), and
+// the optimizer waits for the all-reduces, like PyTorch DDP.
+//
+//   train_ranks --ranks N [--steps N] [--batch-size B] [--seed S] [--truth PATH]
+//       forks N rank processes itself;
+//   RANK=r WORLD_SIZE=n [LOCAL_RANK=l] train_ranks [...]   (e.g. under torchrun)
+//       one rank per process; rank 0 passes the NCCL id through a rendezvous file
+//       (--rendezvous PATH, default $SIM_RENDEZVOUS_FILE or /tmp/sim-nccl-rendezvous.*).
+// Each rank writes its own truth file: "{rank}" in the path is replaced by the rank,
+// otherwise ".rank<N>" is inserted before ".json". Exit status is non-zero if any rank
+// failed.
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "testdata/workloads/common/device_actions.h"
+#include "testdata/workloads/common/flags.h"
+#include "testdata/workloads/common/prof_api.h"
+#include "testdata/workloads/common/rendezvous.h"
+#include "testdata/workloads/common/training_model.h"
+#include "testdata/workloads/common/truth_recorder.h"
+
+namespace {
+
+using workloads::CheckCuda;
+using workloads::CheckNccl;
+
+struct RankSetup {
+  int rank = 0;
+  int world_size = 1;
+  int local_rank = 0;
+  ncclUniqueId id;
+};
+
+int EnvInt(const char* name, int fallback) {
+  const char* text = std::getenv(name);
+  return text != nullptr && *text != '\0' ? std::atoi(text) : fallback;
+}
+
+// After the loop: all-reduce each rank's (rank + 1) and check the sum, so a run whose
+// communication is numerically wrong fails instead of writing a plausible truth.
+bool ValidateAllReduce(workloads::DeviceActions* device, const RankSetup& setup,
+                       ncclComm_t comm, cudaStream_t stream) {
+  float* value = nullptr;
+  CheckCuda(cudaMalloc(reinterpret_cast<void**>(&value), sizeof(float)), "cudaMalloc");
+  const float mine = static_cast<float>(setup.rank + 1);
+  device->CopyAsync(value, &mine, sizeof(float), cudaMemcpyHostToDevice, stream);
+  device->AllReduce(value, value, 1, comm, stream);
+  CheckCuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  float sum = 0.0f;
+  device->CopySync(&sum, value, sizeof(float), cudaMemcpyDeviceToHost);
+  cudaFree(value);
+  const float expected = setup.world_size * (setup.world_size + 1) / 2.0f;
+  if (sum != expected) {
+    std::fprintf(stderr, "rank %d: all-reduce gave %g, expected %g\n", setup.rank, sum, expected);
+    return false;
+  }
+  return true;
+}
+
+// DDP-style wiring: each gradient bucket is all-reduced on the communication stream as
+// soon as backward produced it; the optimizer waits for the last all-reduce.
+void WireGradientAllReduce(workloads::TrainingModel* model, workloads::DeviceActions* device,
+                           ncclComm_t comm, cudaStream_t comm_stream, cudaEvent_t comm_done) {
+  model->set_bucket_ready_hook([=](const workloads::GradientBucket& bucket) {
+    CheckCuda(cudaStreamWaitEvent(comm_stream, bucket.ready, 0), "cudaStreamWaitEvent");
+    device->AllReduce(bucket.gradients, bucket.gradients, bucket.count, comm, comm_stream);
+  });
+  model->set_before_optimizer_hook([=] {
+    CheckCuda(cudaEventRecord(comm_done, comm_stream), "cudaEventRecord");
+    CheckCuda(cudaStreamWaitEvent(model->compute_stream(), comm_done, 0), "cudaStreamWaitEvent");
+  });
+}
+
+void TrainLoop(workloads::TrainingModel* model, workloads::ProfApi* prof, int64_t steps,
+               int batch_size) {
+  for (int64_t step = 0; step < steps; ++step) {
+    prof->BeginStep();
+    model->LoadBatch(step);
+    model->Forward();
+    model->Backward();
+    model->Optimize();
+    model->FetchLoss();
+    prof->RangePush("log_metrics");
+    prof->RangePop();
+    prof->Step(batch_size);
+  }
+}
+
+int RunRank(const RankSetup& setup, const workloads::Flags& flags, const std::string& truth_path) {
+  int devices = 1;
+  if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) {
+    CheckCuda(cudaSetDevice(setup.local_rank % devices), "cudaSetDevice");
+  }
+  workloads::TruthRecorder truth("train_ranks", setup.rank, setup.world_size);
+  for (const auto& flag : flags.all()) truth.SetArg(flag.first, flag.second);
+  workloads::ProfApi prof(&truth);
+  workloads::DeviceActions device(&truth);
+  ncclComm_t comm = nullptr;
+  CheckNccl(ncclCommInitRank(&comm, setup.world_size, setup.id, setup.rank), "ncclCommInitRank",
+            nullptr);
+  workloads::RemoveRendezvousFile(setup.rank, flags.String("rendezvous"));
+  cudaStream_t comm_stream;
+  cudaEvent_t comm_done;
+  CheckCuda(cudaStreamCreateWithFlags(&comm_stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  CheckCuda(cudaEventCreateWithFlags(&comm_done, cudaEventDisableTiming), "cudaEventCreate");
+  workloads::ModelShape shape;
+  shape.batch_size = static_cast<int>(flags.Int("batch-size"));
+  bool valid = false;
+  {
+    workloads::TrainingModel model(&device, shape, flags.Int("seed") + setup.rank);
+    WireGradientAllReduce(&model, &device, comm, comm_stream, comm_done);
+    TrainLoop(&model, &prof, flags.Int("steps"), shape.batch_size);
+    valid = ValidateAllReduce(&device, setup, comm, comm_stream);
+  }
+  CheckCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  ncclCommDestroy(comm);
+  cudaEventDestroy(comm_done);
+  cudaStreamDestroy(comm_stream);
+  const bool written = truth.WriteFile(workloads::PerRankPath(truth_path, setup.rank));
+  return valid && written ? 0 : 1;
+}
+
+// --ranks N: fork one process per rank (before any CUDA call in this process) and wait.
+int LaunchRanks(int nranks, const workloads::Flags& flags, const std::string& truth_path) {
+  RankSetup setup;
+  setup.world_size = nranks;
+  CheckNccl(ncclGetUniqueId(&setup.id), "ncclGetUniqueId", nullptr);
+  std::vector<pid_t> children;
+  for (int rank = 0; rank < nranks; ++rank) {
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) return 1;
+    if (pid == 0) {
+      setup.rank = setup.local_rank = rank;
+      std::exit(RunRank(setup, flags, truth_path));
+    }
+    children.push_back(pid);
+  }
+  int failures = 0;
+  for (int rank = 0; rank < nranks; ++rank) {
+    int status = 0;
+    waitpid(children[rank], &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      std::fprintf(stderr, "train_ranks: rank %d failed (status 0x%x)\n", rank, status);
+      ++failures;
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string truth_path = workloads::TruthPathFromArgsOrEnv(argc, argv);
+  const workloads::Flags flags(
+      argc, argv,
+      {{"steps", "10"}, {"batch-size", "32"}, {"seed", "1"}, {"ranks", "0"}, {"truth", ""},
+       {"rendezvous", workloads::DefaultRendezvousPath()}});
+  if (flags.Int("ranks") > 0) return LaunchRanks(static_cast<int>(flags.Int("ranks")), flags, truth_path);
+  RankSetup setup;
+  setup.rank = EnvInt("RANK", 0);
+  setup.world_size = EnvInt("WORLD_SIZE", 1);
+  setup.local_rank = EnvInt("LOCAL_RANK", setup.rank);
+  if (!workloads::ShareUniqueId(setup.rank, flags.String("rendezvous"), 30000, &setup.id)) return 1;
+  return RunRank(setup, flags, truth_path);
+}
