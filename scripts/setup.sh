@@ -7,6 +7,7 @@ packages=(
   bazel-bootstrap bazel-rules-java bazel-platforms bazel-skylib  # the build
   libabsl-dev libprotobuf-dev protobuf-compiler libfmt-dev libcli11-dev  # libraries
   catch2 libunwind-dev pkg-config g++  # tests, stacks, link flags, compiler
+  python3  # workload truth checks
 )
 
 missing=()

@@ -1,5 +1,6 @@
 // The simulator-only extension API (testdata/sim/include/sim/sim_ext.h) and the stream
 // lookup the simulated CUPTI uses.
+#include <dlfcn.h>
 #include "sim/sim_ext.h"
 
 #include <cupti_driver_cbid.h>
@@ -81,7 +82,20 @@ SIM_EXPORT double simTimeScale(void) { return sim::Config().time_scale; }
 SIM_EXPORT uint64_t simSeed(void) { return sim::Config().seed; }
 
 SIM_EXPORT const void* simRegisterKernel(const char* name) {
-  return sim::RegisterNamedKernel(name);
+  const void* stub = sim::RegisterNamedKernel(name);
+  if (stub == nullptr) return nullptr;
+  // Announce the kernel the way nvcc-generated code does: through the dynamic symbol
+  // __cudaRegisterFunction, so a preloaded profiler sees the registration (and learns the
+  // name) exactly as it would in a real program. Registering again here is idempotent.
+  using RegisterFunction = void (*)(void**, const char*, char*, const char*, int, uint3*,
+                                    uint3*, dim3*, dim3*, int*);
+  static const auto announce =
+      reinterpret_cast<RegisterFunction>(dlsym(RTLD_DEFAULT, "__cudaRegisterFunction"));
+  if (announce != nullptr) {
+    announce(nullptr, static_cast<const char*>(stub), const_cast<char*>(name), name, -1,
+             nullptr, nullptr, nullptr, nullptr, nullptr);
+  }
+  return stub;
 }
 
 SIM_EXPORT int simLastEnqueuedItem(uint64_t* start_ns, uint64_t* end_ns,

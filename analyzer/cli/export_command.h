@@ -1,0 +1,22 @@
+// `profanalyze export PATH... -o out.json`: Chrome trace-event JSON of every process.
+#ifndef PROF_ANALYZER_CLI_EXPORT_COMMAND_H_
+#define PROF_ANALYZER_CLI_EXPORT_COMMAND_H_
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace prof::analyzer {
+
+struct ExportCommandOptions {
+  std::vector<std::string> paths;
+  std::string output;
+};
+
+CLI::App* AddExportCommand(CLI::App* app, ExportCommandOptions* options);
+int RunExportCommand(const ExportCommandOptions& options);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_CLI_EXPORT_COMMAND_H_

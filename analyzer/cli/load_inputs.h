@@ -1,0 +1,30 @@
+// Reads every trace file named by the PATH arguments in parallel (a small thread pool),
+// groups the files by process (host, pid, rank) and merges each group's windows into one
+// model. Shows a progress line on stderr while reading when stderr is a terminal.
+#ifndef PROF_ANALYZER_CLI_LOAD_INPUTS_H_
+#define PROF_ANALYZER_CLI_LOAD_INPUTS_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "analyzer/model/trace_model.h"
+
+namespace prof::analyzer {
+
+struct LoadedInputs {
+  std::vector<TraceModel> processes;       // by rank, then host and pid
+  std::vector<std::string> unreadable;     // one message per file that could not be read
+  size_t files_read = 0;
+};
+
+// Errors: a PATH that does not exist. Files that fail to read are listed in `unreadable`.
+absl::StatusOr<LoadedInputs> LoadInputs(const std::vector<std::string>& paths, int threads = 0);
+
+// Runs `work(i)` for i in [0, count) on up to `threads` threads (0: hardware threads).
+void ParallelFor(size_t count, int threads, const std::function<void(size_t)>& work);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_CLI_LOAD_INPUTS_H_

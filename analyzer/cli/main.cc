@@ -1,0 +1,44 @@
+// profanalyze: parses the command line and dispatches to one subcommand. Nothing else.
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "analyzer/cli/export_command.h"
+#include "analyzer/cli/info_command.h"
+#include "analyzer/cli/summary_command.h"
+
+int main(int argc, char** argv) {
+  using namespace prof::analyzer;
+  CLI::App app{"profanalyze: summaries, exports and data quality of libprof traces"};
+  app.name("profanalyze");
+  SummaryCommandOptions summary;
+  ExportCommandOptions export_options;
+  InfoCommandOptions info;
+  AddSummaryOptions(&app, &summary);
+  CLI::App* export_command = AddExportCommand(&app, &export_options);
+  CLI::App* info_command = AddInfoCommand(&app, &info);
+  // `compare` (issue 6) will register here the same way.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "profanalyze: %s (see --help)\n", e.what());
+    return 2;
+  }
+  try {
+    if (export_command->parsed()) return RunExportCommand(export_options);
+    if (info_command->parsed()) return RunInfoCommand(info);
+    if (summary.paths.empty()) {
+      std::fprintf(stderr, "profanalyze: give at least one trace file or folder (see --help)\n");
+      return 2;
+    }
+    return RunSummaryCommand(summary);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "profanalyze: internal error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,92 @@
+#include "analyzer/cli/summary_command.h"
+
+#include <cstdio>
+#include <map>
+#include <optional>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "analyzer/cli/load_inputs.h"
+#include "analyzer/render/json_renderer.h"
+#include "analyzer/render/report_text.h"
+#include "analyzer/render/text_renderer.h"
+#include "analyzer/summary/report.h"
+
+namespace prof::analyzer {
+namespace {
+
+const std::map<std::string, SortKey>& SortKeys() {
+  static const auto* keys = new std::map<std::string, SortKey>{
+      {"CPUTotal", SortKey::kCpuTotal}, {"CPUAvg", SortKey::kCpuAvg}, {"CPUMax", SortKey::kCpuMax},
+      {"CPUMin", SortKey::kCpuMin},     {"GPUTotal", SortKey::kGpuTotal}, {"GPUAvg", SortKey::kGpuAvg},
+      {"GPUMax", SortKey::kGpuMax},     {"GPUMin", SortKey::kGpuMin}};
+  return *keys;
+}
+
+}  // namespace
+
+void AddSummaryOptions(CLI::App* app, SummaryCommandOptions* options) {
+  app->add_option("PATH", options->paths, "trace files or folders of them");
+  std::vector<std::string> keys;
+  for (const auto& entry : SortKeys()) keys.push_back(entry.first);
+  app->add_option("--sorted-by", options->sorted_by, "sort key of the Operator, Kernel, UserDefined and CUDA API tables")
+      ->check(CLI::IsMember(keys));
+  app->add_option("--views", options->views,
+                  "comma-separated tables: device,overview,model,distributed,operator,kernel,"
+                  "memory_manipulation,userdefined,perf,cuda_api,nccl,memory,data_quality");
+  app->add_flag("--op-detail,!--no-op-detail", options->op_detail, "inner ranges and kernels under each operator");
+  app->add_flag("--thread-sep", options->thread_sep, "one Operator/UserDefined group per thread");
+  app->add_option("--time-unit", options->time_unit, "time unit of the tables")
+      ->check(CLI::IsMember({"s", "ms", "us", "ns"}));
+  app->add_option("--top", options->top, "at most N rows in the name tables (0: all)")->check(CLI::NonNegativeNumber);
+  app->add_option("--perf-skip", options->perf_skip, "warm-up steps the Perf Summary skips (default: 10 if more than 10 steps)")
+      ->check(CLI::NonNegativeNumber);
+  app->add_option("--rank", options->rank, "print only this rank's tables");
+  app->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}));
+  app->add_option("--threads", options->threads, "reader threads (0: one per core)")->check(CLI::NonNegativeNumber);
+}
+
+int RunSummaryCommand(const SummaryCommandOptions& options) {
+  SummaryOptions summary;
+  summary.sorted_by = SortKeys().at(options.sorted_by);
+  summary.op_detail = options.op_detail;
+  summary.thread_sep = options.thread_sep;
+  summary.top = options.top;
+  summary.perf_skip = options.perf_skip;
+  ViewSet views = AllViews();
+  if (!options.views.empty()) {
+    absl::StatusOr<ViewSet> parsed = ParseViews(options.views);
+    if (!parsed.ok()) {
+      std::fprintf(stderr, "profanalyze: %s\n", std::string(parsed.status().message()).c_str());
+      return 2;
+    }
+    views = *parsed;
+  }
+  absl::StatusOr<LoadedInputs> inputs = LoadInputs(options.paths, options.threads);
+  if (!inputs.ok()) {
+    std::fprintf(stderr, "profanalyze: %s\n", std::string(inputs.status().message()).c_str());
+    return 1;
+  }
+  for (const std::string& message : inputs->unreadable) std::fprintf(stderr, "profanalyze: %s\n", message.c_str());
+  if (inputs->processes.empty()) {
+    std::fprintf(stderr, "profanalyze: nothing could be read\n");
+    return 1;
+  }
+  std::vector<ProcessReport> reports(inputs->processes.size());
+  ParallelFor(reports.size(), options.threads, [&](size_t i) {
+    reports[i] = BuildProcessReport(std::move(inputs->processes[i]), summary, views);
+  });
+  uint64_t events = 0;
+  for (const ProcessReport& report : reports) events += report.event_count;
+  if (events == 0) std::fprintf(stderr, "profanalyze: the trace holds no events (empty recording window)\n");
+  std::optional<SummaryTable> ranks;
+  if (reports.size() > 1 && views.count(View::kDistributed)) ranks = RankSummary(reports);
+  if (options.format == "json") {
+    std::fputs(RenderReportsJson(reports, ranks, inputs->unreadable).c_str(), stdout);
+  } else {
+    std::fputs(RenderReportsText(reports, ranks, *ParseTimeUnit(options.time_unit), options.rank).c_str(), stdout);
+  }
+  return 0;
+}
+
+}  // namespace prof::analyzer

@@ -1,0 +1,34 @@
+// `profanalyze PATH...`: the summary tables of every process found, as text or JSON.
+#ifndef PROF_ANALYZER_CLI_SUMMARY_COMMAND_H_
+#define PROF_ANALYZER_CLI_SUMMARY_COMMAND_H_
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace prof::analyzer {
+
+struct SummaryCommandOptions {
+  std::vector<std::string> paths;
+  std::string sorted_by = "CPUTotal";
+  std::string views;
+  bool op_detail = true;
+  bool thread_sep = false;
+  std::string time_unit = "ms";
+  int top = 0;
+  int perf_skip = -1;
+  int rank = -1;  // print only this rank's tables (the cross-rank table stays)
+  std::string format = "text";
+  int threads = 0;
+};
+
+// Adds the summary options and PATH positional to `app` (the top-level command).
+void AddSummaryOptions(CLI::App* app, SummaryCommandOptions* options);
+
+// Exit status: 0 when something was read, 1 when nothing could be, 2 on a bad option value.
+int RunSummaryCommand(const SummaryCommandOptions& options);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_CLI_SUMMARY_COMMAND_H_

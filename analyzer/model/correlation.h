@@ -1,0 +1,17 @@
+// Links each device record (kernel, copy, memset, synchronization) to the API call that
+// launched it through the correlation id, and counts the records whose call is missing.
+// Runs once per model after clock conversion; AppendModel re-runs it after a merge.
+#ifndef PROF_ANALYZER_MODEL_CORRELATION_H_
+#define PROF_ANALYZER_MODEL_CORRELATION_H_
+
+#include "analyzer/model/trace_model.h"
+
+namespace prof::analyzer {
+
+// Sets DeviceActivity::api_call and recounts quality.unmatched_device_records and
+// quality.duplicate_correlation_ids. When two calls share an id the later one wins.
+void LinkDeviceActivitiesToApiCalls(TraceModel* model);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_MODEL_CORRELATION_H_

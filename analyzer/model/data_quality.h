@@ -1,0 +1,45 @@
+// Everything that keeps an analysis from being exact, counted by the stage that noticed
+// it and shown in the Data quality section whenever any count is non-zero.
+//
+// Plain data; merged with Add() when several files or windows form one process.
+#ifndef PROF_ANALYZER_MODEL_DATA_QUALITY_H_
+#define PROF_ANALYZER_MODEL_DATA_QUALITY_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace prof::analyzer {
+
+struct DataQuality {
+  // Records the agent could not write, by LossKind name.
+  std::map<std::string, uint64_t> losses;
+  // Reader: per-file lines ("file: offset N: corrupt chunk ..."), and counts.
+  std::vector<std::string> reader_issues;
+  uint64_t chunks_missing = 0;
+  uint64_t bytes_skipped = 0;
+  uint64_t files_without_last_chunk = 0;
+  uint64_t malformed_blocks = 0;
+  uint64_t malformed_columns = 0;
+  uint64_t unknown_dictionary_references = 0;
+  // Correlation: device records whose launching call is not in the trace, by kind name.
+  std::map<std::string, uint64_t> unmatched_device_records;
+  uint64_t duplicate_correlation_ids = 0;
+  // Tree: ranges partially overlapping an enclosing range on their thread (re-parented),
+  // and API calls that start inside a range but end after it.
+  uint64_t reparented_ranges = 0;
+  uint64_t straddling_api_calls = 0;
+  uint64_t frees_without_allocation = 0;
+  // Clock alignment, one line per file, and whether any file had no CUPTI anchor.
+  std::vector<std::string> clock_lines;
+  bool cupti_clock_assumed_equal = false;
+
+  void Add(const DataQuality& other);
+  // True when nothing above needs to be shown (clock lines alone are not a problem).
+  bool Perfect() const;
+};
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_MODEL_DATA_QUALITY_H_

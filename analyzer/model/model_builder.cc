@@ -1,0 +1,246 @@
+#include "analyzer/model/model_builder.h"
+
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "analyzer/model/clock_alignment.h"
+#include "analyzer/model/correlation.h"
+#include "analyzer/model/kernel_names.h"
+
+namespace prof::analyzer {
+namespace {
+
+constexpr NameId kUnresolved = ~NameId{0};
+
+// Model phases are recognized by name, as paddle's Python lane names them.
+RangeType PhaseType(absl::string_view name) {
+  const std::string lower = absl::AsciiStrToLower(name);
+  if (absl::StartsWith(lower, "dataloader")) return RangeType::kDataloader;
+  if (absl::StartsWith(lower, "forward")) return RangeType::kForward;
+  if (absl::StartsWith(lower, "backward")) return RangeType::kBackward;
+  if (absl::StartsWith(lower, "optimiz")) return RangeType::kOptimization;
+  return RangeType::kUserDefined;
+}
+
+std::string FormatCallStack(const std::vector<uint64_t>& frames) {
+  std::string text;
+  for (size_t i = 0; i < frames.size() && i < 4; ++i) {
+    absl::StrAppend(&text, i ? " < " : "", absl::StrFormat("0x%x", frames[i]));
+  }
+  return text;
+}
+
+}  // namespace
+
+ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& header)
+    : dictionary_(dictionary) {
+  model_.identity.host = header.host_name();
+  model_.identity.pid = header.pid();
+  model_.identity.rank = header.rank();
+  model_.identity.world_size = header.world_size();
+  model_.identity.worker_name = header.worker_name();
+  anchors_.assign(header.clock_anchors().begin(), header.clock_anchors().end());
+  model_.headers.push_back(header);
+}
+
+NameId ModelBuilder::Name(StringId file_id) {
+  if (file_id == 0) return 0;
+  if (file_id >= name_of_file_id_.size()) name_of_file_id_.resize(file_id + 1, kUnresolved);
+  NameId& name = name_of_file_id_[file_id];
+  if (name == kUnresolved) name = model_.names.Intern(dictionary_->String(file_id));
+  return name;
+}
+
+void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
+  ApiCall call;
+  call.thread_id = event.thread_id;
+  call.start_ns = event.start_ns;
+  call.end_ns = event.start_ns + event.duration_ns;
+  call.correlation_id = event.correlation_id;
+  call.name = Name(event.name);
+  call.driver = event.domain == trace::API_DOMAIN_DRIVER;
+  call.failed = event.status != 0;
+  call.cupti_clock = event.clock == trace::CLOCK_DOMAIN_CUPTI;
+  model_.api_calls.push_back(call);
+  ++model_.event_count;
+}
+
+void ModelBuilder::OnHostRange(const HostRangeEvent& event) {
+  HostRange range;
+  range.thread_id = event.thread_id;
+  range.start_ns = event.start_ns;
+  range.end_ns = event.start_ns + event.duration_ns;
+  range.name = Name(event.name);
+  range.cupti_clock = event.clock == trace::CLOCK_DOMAIN_CUPTI;
+  switch (event.kind) {
+    case trace::RANGE_KIND_MODEL_PHASE: range.type = PhaseType(model_.names.Get(range.name)); break;
+    case trace::RANGE_KIND_OPERATOR: range.type = RangeType::kOperator; break;
+    case trace::RANGE_KIND_USER: range.type = RangeType::kUserDefined; break;
+    case trace::RANGE_KIND_MARK: range.type = RangeType::kMark; break;
+    default: range.type = RangeType::kNvtx; break;
+  }
+  model_.ranges.push_back(range);
+  ++model_.event_count;
+}
+
+void ModelBuilder::OnStep(const StepEvent& event) {
+  HostRange range;
+  range.thread_id = event.thread_id;
+  range.start_ns = event.start_ns;
+  range.end_ns = event.start_ns + event.duration_ns;
+  range.name = model_.names.Intern(absl::StrCat("ProfileStep#", event.step_number));
+  range.type = RangeType::kProfileStep;
+  range.step_number = event.step_number;
+  range.sample_count = event.sample_count;
+  range.cupti_clock = event.clock == trace::CLOCK_DOMAIN_CUPTI;
+  model_.ranges.push_back(range);
+  ++model_.event_count;
+}
+
+void ModelBuilder::OnNcclCall(const NcclCallEvent& event) {
+  NcclCall call;
+  call.thread_id = event.thread_id;
+  call.start_ns = event.start_ns;
+  call.end_ns = event.start_ns + event.duration_ns;
+  call.bytes = event.bytes;
+  call.operation = event.operation;
+  call.cupti_clock = event.clock == trace::CLOCK_DOMAIN_CUPTI;
+  if (const CommunicatorValue* comm = dictionary_->Communicator(event.communicator)) {
+    call.comm_hash = comm->comm_hash;
+    call.rank_count = comm->rank_count;
+  }
+  model_.nccl_calls.push_back(call);
+  ++model_.event_count;
+}
+
+void ModelBuilder::OnMemory(const MemoryEvent& event) {
+  MemoryRecord record;
+  record.time_ns = event.time_ns;
+  record.address = event.address;
+  record.bytes = event.bytes;
+  record.thread_id = event.thread_id;
+  record.device = event.device;
+  record.allocate = event.operation == trace::MEMORY_OPERATION_ALLOCATE;
+  record.kind = event.kind;
+  record.cupti_clock = event.clock == trace::CLOCK_DOMAIN_CUPTI;
+  if (event.call_stack != 0) {
+    if (const std::vector<uint64_t>* frames = dictionary_->CallStack(event.call_stack)) {
+      record.call_stack = FormatCallStack(*frames);
+    }
+  }
+  model_.memory.push_back(std::move(record));
+  ++model_.event_count;
+}
+
+void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity) {
+  if (config >= kernel_name_of_config_.size()) {
+    kernel_name_of_config_.resize(config + 1, KernelName{0, false});
+  }
+  KernelName& cached = kernel_name_of_config_[config];
+  if (cached.name == 0) {
+    const KernelConfigValue* value = dictionary_->KernelConfig(config);
+    const absl::string_view raw =
+        value ? dictionary_->String(value->name) : absl::string_view("<unknown kernel>");
+    cached.name = model_.names.Intern(DemangleKernelName(raw));
+    cached.nccl = IsNcclKernelName(raw) || IsNcclKernelName(model_.names.Get(cached.name));
+  }
+  activity->name = cached.name;
+  activity->nccl = cached.nccl;
+}
+
+void ModelBuilder::AddDevice(DeviceActivity activity, const StreamKey& where) {
+  activity.device = where.device;
+  activity.stream = where.stream;
+  activity.cupti_clock = where.clock == trace::CLOCK_DOMAIN_CUPTI;
+  model_.device_activities.push_back(activity);
+  ++model_.event_count;
+}
+
+void ModelBuilder::OnKernel(const KernelEvent& event) {
+  DeviceActivity activity;
+  activity.kind = DeviceKind::kKernel;
+  activity.start_ns = event.start_ns;
+  activity.end_ns = event.start_ns + event.duration_ns;
+  activity.correlation_id = event.correlation_id;
+  SetKernelName(event.config, &activity);
+  AddDevice(activity, event.where);
+}
+
+void ModelBuilder::OnMemcpy(const MemcpyEvent& event) {
+  DeviceActivity activity;
+  activity.kind = DeviceKind::kMemcpy;
+  activity.start_ns = event.start_ns;
+  activity.end_ns = event.start_ns + event.duration_ns;
+  activity.correlation_id = event.correlation_id;
+  activity.bytes = event.bytes;
+  activity.name = model_.names.Intern(
+      MemcpyName(event.copy_kind, event.source_kind, event.destination_kind));
+  AddDevice(activity, event.where);
+}
+
+void ModelBuilder::OnMemset(const MemsetEvent& event) {
+  DeviceActivity activity;
+  activity.kind = DeviceKind::kMemset;
+  activity.start_ns = event.start_ns;
+  activity.end_ns = event.start_ns + event.duration_ns;
+  activity.correlation_id = event.correlation_id;
+  activity.bytes = event.bytes;
+  activity.name = model_.names.Intern("MEMSET");
+  AddDevice(activity, event.where);
+}
+
+void ModelBuilder::OnSynchronization(const SynchronizationEvent& event) {
+  DeviceActivity activity;
+  activity.kind = DeviceKind::kSynchronization;
+  activity.start_ns = event.start_ns;
+  activity.end_ns = event.start_ns + event.duration_ns;
+  activity.correlation_id = event.correlation_id;
+  activity.name = model_.names.Intern(
+      absl::StrCat("SYNC_", trace::SynchronizationKind_Name(event.kind).substr(21)));
+  AddDevice(activity, event.where);
+}
+
+void ModelBuilder::OnThreadName(uint64_t thread_id, StringId name) {
+  model_.thread_names[thread_id] = Name(name);
+}
+
+void ModelBuilder::OnLoss(trace::LossKind kind, uint64_t count) {
+  model_.quality.losses[trace::LossKind_Name(kind)] += count;
+}
+
+void ModelBuilder::OnClockAnchor(const trace::ClockAnchor& anchor) { anchors_.push_back(anchor); }
+
+void ModelBuilder::ConvertClocks() {
+  const CuptiToHostClock clock(anchors_);
+  uint64_t converted = 0;
+  auto convert = [&](auto& records, auto start, auto end) {
+    for (auto& record : records) {
+      if (!record.cupti_clock) continue;
+      record.*start = clock.ToHost(record.*start);
+      if constexpr (!std::is_same_v<decltype(end), std::nullptr_t>) record.*end = clock.ToHost(record.*end);
+      record.cupti_clock = false;
+      ++converted;
+    }
+  };
+  convert(model_.ranges, &HostRange::start_ns, &HostRange::end_ns);
+  convert(model_.api_calls, &ApiCall::start_ns, &ApiCall::end_ns);
+  convert(model_.nccl_calls, &NcclCall::start_ns, &NcclCall::end_ns);
+  convert(model_.memory, &MemoryRecord::time_ns, nullptr);
+  convert(model_.device_activities, &DeviceActivity::start_ns, &DeviceActivity::end_ns);
+  if (!clock.aligned() && converted > 0) model_.quality.cupti_clock_assumed_equal = true;
+  model_.quality.clock_lines.push_back(clock.Describe());
+}
+
+TraceModel ModelBuilder::Finish(const std::string& file_label) {
+  ConvertClocks();
+  model_.quality.clock_lines.back() = absl::StrCat(file_label, ": ", model_.quality.clock_lines.back());
+  model_.files.push_back(file_label);
+  model_.quality.unknown_dictionary_references += dictionary_->unknown_references();
+  LinkDeviceActivitiesToApiCalls(&model_);
+  return std::move(model_);
+}
+
+}  // namespace prof::analyzer

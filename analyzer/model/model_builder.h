@@ -1,0 +1,66 @@
+// Builds the TraceModel of one trace file from decoded events (an EventSink fed by the
+// reader), then, in Finish(), moves every CUPTI timestamp onto the host clock and links
+// device records to their launching API calls.
+//
+// One builder per file and thread; the FileDictionary must outlive it.
+//
+//   FileDictionary dictionary;
+//   ModelBuilder builder(&dictionary, header);
+//   ... dictionary.AddDefinitions(chunk); DecodeChunk(chunk, &builder); ...
+//   TraceModel model = std::move(builder).Finish();
+#ifndef PROF_ANALYZER_MODEL_MODEL_BUILDER_H_
+#define PROF_ANALYZER_MODEL_MODEL_BUILDER_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "analyzer/model/trace_model.h"
+#include "proto/chunk_decoder.h"
+#include "proto/file_dictionary.h"
+#include "proto/trace.pb.h"
+
+namespace prof::analyzer {
+
+class ModelBuilder : public EventSink {
+ public:
+  ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& header);
+
+  void OnApiCall(const ApiCallEvent& event) override;
+  void OnHostRange(const HostRangeEvent& event) override;
+  void OnStep(const StepEvent& event) override;
+  void OnNcclCall(const NcclCallEvent& event) override;
+  void OnMemory(const MemoryEvent& event) override;
+  void OnKernel(const KernelEvent& event) override;
+  void OnMemcpy(const MemcpyEvent& event) override;
+  void OnMemset(const MemsetEvent& event) override;
+  void OnSynchronization(const SynchronizationEvent& event) override;
+  void OnThreadName(uint64_t thread_id, StringId name) override;
+  void OnLoss(trace::LossKind kind, uint64_t count) override;
+  void OnClockAnchor(const trace::ClockAnchor& anchor) override;
+
+  DataQuality& quality() { return model_.quality; }
+
+  // Converts clocks, correlates, and hands the model over. Call once.
+  TraceModel Finish(const std::string& file_label);
+
+ private:
+  NameId Name(StringId file_id);
+  void SetKernelName(KernelConfigId config, DeviceActivity* activity);
+  void AddDevice(DeviceActivity activity, const StreamKey& where);
+  void ConvertClocks();
+
+  FileDictionary* dictionary_;
+  TraceModel model_;
+  std::vector<trace::ClockAnchor> anchors_;
+  // File string id -> model NameId, filled on first use (kUnresolved until then).
+  std::vector<NameId> name_of_file_id_;
+  struct KernelName {
+    NameId name;
+    bool nccl;
+  };
+  std::vector<KernelName> kernel_name_of_config_;  // by KernelConfigId; name 0 = unresolved
+};
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_MODEL_MODEL_BUILDER_H_

@@ -1,0 +1,34 @@
+#include "analyzer/model/model_merge.h"
+
+#include <vector>
+
+namespace prof::analyzer {
+
+void AppendModel(TraceModel&& from, TraceModel* into) {
+  std::vector<NameId> remap(from.names.size());
+  for (NameId id = 0; id < from.names.size(); ++id) remap[id] = into->names.Intern(from.names.Get(id));
+
+  for (HostRange range : from.ranges) {
+    range.name = remap[range.name];
+    into->ranges.push_back(range);
+  }
+  const int32_t call_offset = static_cast<int32_t>(into->api_calls.size());
+  for (ApiCall call : from.api_calls) {
+    call.name = remap[call.name];
+    into->api_calls.push_back(call);
+  }
+  for (DeviceActivity activity : from.device_activities) {
+    activity.name = remap[activity.name];
+    if (activity.api_call != kNoIndex) activity.api_call += call_offset;
+    into->device_activities.push_back(activity);
+  }
+  into->nccl_calls.insert(into->nccl_calls.end(), from.nccl_calls.begin(), from.nccl_calls.end());
+  for (MemoryRecord& record : from.memory) into->memory.push_back(std::move(record));
+  for (const auto& [thread, name] : from.thread_names) into->thread_names[thread] = remap[name];
+  into->files.insert(into->files.end(), from.files.begin(), from.files.end());
+  into->headers.insert(into->headers.end(), from.headers.begin(), from.headers.end());
+  into->quality.Add(from.quality);
+  into->event_count += from.event_count;
+}
+
+}  // namespace prof::analyzer

@@ -1,0 +1,96 @@
+#include <catch2/catch.hpp>
+
+#include "analyzer/model/clock_alignment.h"
+#include "analyzer/model/kernel_names.h"
+#include "analyzer/model/model_merge.h"
+#include "analyzer/testing/analyze.h"
+#include "analyzer/testing/test_trace.h"
+
+namespace prof::analyzer {
+namespace {
+
+trace::ClockAnchor Anchor(uint64_t host, uint64_t cupti) {
+  trace::ClockAnchor anchor;
+  anchor.set_host_monotonic_ns(host);
+  anchor.set_cupti_ns(cupti);
+  return anchor;
+}
+
+TEST_CASE("CUPTI times move onto the host clock: offset, interpolation, nearest anchor outside") {
+  const CuptiToHostClock clock({Anchor(1000, 5000), Anchor(3000, 7100)});  // drift: 100 ns over 2000
+  CHECK(clock.aligned());
+  CHECK(clock.ToHost(5000) == 1000);
+  CHECK(clock.ToHost(7100) == 3000);
+  CHECK(clock.ToHost(6050) == 2000);  // offset -4000 .. -4100 halfway: -4050
+  CHECK(clock.ToHost(4000) == 0);     // before the first anchor: its offset
+  CHECK(clock.ToHost(8100) == 4000);  // after the last: its offset
+}
+
+TEST_CASE("without a CUPTI anchor the clocks are assumed equal and that is reported") {
+  const CuptiToHostClock clock({Anchor(1000, 0)});
+  CHECK_FALSE(clock.aligned());
+  CHECK(clock.ToHost(123456) == 123456);
+  CHECK(clock.Describe().find("assumed equal") != std::string::npos);
+}
+
+TEST_CASE("kernel names are demangled and both NCCL generations recognized") {
+  CHECK(DemangleKernelName("_Z11gemm_kernelILi128EEvPKfS1_Pfiii") ==
+        "void gemm_kernel<128>(float const*, float const*, float*, int, int, int)");
+  CHECK(DemangleKernelName("volta_sgemm_128x64_nn") == "volta_sgemm_128x64_nn");
+  CHECK(DemangleKernelName("_Z13not_valid") == "_Z13not_valid");  // kept as is
+  CHECK(IsNcclKernelName("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"));
+  CHECK(IsNcclKernelName("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
+  CHECK(IsNcclKernelName("_Z31ncclDevKernel_AllGather_RING_LL24ncclDevKernelArgsStorageILm4096EE"));
+  CHECK_FALSE(IsNcclKernelName("nccl_like_gemm"));
+  CHECK(std::string(MemcpyName(trace::COPY_KIND_DEFAULT, trace::MEMORY_KIND_PINNED, trace::MEMORY_KIND_DEVICE)) ==
+        "MEMCPY_HtoD");
+}
+
+TEST_CASE("a file's device records are aligned to host time through its anchors") {
+  testing::TestTrace anchored(-1, 1, 7000000, true);
+  anchored.Launch(1, 100, 110, "k", 0, 7, 200, 300);
+  const TraceModel model = testing::LoadOrDie(anchored.Write("anchored.pb"));
+  REQUIRE(model.device_activities.size() == 1);
+  CHECK(model.device_activities[0].start_ns == 200);
+  CHECK(model.device_activities[0].end_ns == 300);
+  CHECK(model.device_activities[0].api_call == 0);
+  CHECK_FALSE(model.quality.cupti_clock_assumed_equal);
+
+  testing::TestTrace unanchored(-1, 1, 7000000, false);
+  unanchored.Launch(1, 100, 110, "k", 0, 7, 200, 300);
+  const TraceModel shifted = testing::LoadOrDie(unanchored.Write("unanchored.pb"));
+  CHECK(shifted.device_activities[0].start_ns == 7000200);
+  CHECK(shifted.quality.cupti_clock_assumed_equal);
+}
+
+TEST_CASE("device records without their launching call are counted, not dropped") {
+  testing::TestTrace trace;
+  trace.Launch(1, 100, 110, "k", 0, 7, 200, 300);
+  trace.Kernel("orphan", 0, 7, 400, 450, 999999);
+  trace.Memcpy(0, 7, 500, 550, 64, trace::COPY_KIND_HOST_TO_DEVICE, 0);
+  const TraceModel model = testing::LoadOrDie(trace.Write("unmatched.pb"));
+  REQUIRE(model.device_activities.size() == 3);
+  CHECK(model.quality.unmatched_device_records.at("Kernel") == 1);
+  CHECK(model.quality.unmatched_device_records.at("Memcpy") == 1);
+  CHECK(model.device_activities[1].api_call == kNoIndex);
+}
+
+TEST_CASE("windows of one process merge with names re-interned and launch links kept") {
+  testing::TestTrace first;
+  first.Launch(1, 100, 110, "alpha", 0, 7, 200, 300);
+  testing::TestTrace second;
+  second.ApiCall(1, "cudaMemsetAsync", 1000, 1010, 50);
+  second.Launch(1, 2000, 2010, "beta", 0, 7, 2100, 2300);
+  TraceModel merged = testing::LoadOrDie(first.Write("w0.pb"));
+  AppendModel(testing::LoadOrDie(second.Write("w1.pb")), &merged);
+  REQUIRE(merged.device_activities.size() == 2);
+  const DeviceActivity& beta = merged.device_activities[1];
+  CHECK(merged.names.Get(beta.name) == "beta");
+  REQUIRE(beta.api_call == 2);
+  CHECK(merged.names.Get(merged.api_calls[beta.api_call].name) == "cudaLaunchKernel");
+  CHECK(merged.files.size() == 2);
+  CHECK(merged.event_count == 5);
+}
+
+}  // namespace
+}  // namespace prof::analyzer

@@ -1,0 +1,257 @@
+#include "analyzer/render/chrome_exporter.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "analyzer/render/json_writer.h"
+
+namespace prof::analyzer {
+namespace {
+
+// GPU "processes" get ids far from real pids.
+int64_t GpuPid(size_t model_index, uint32_t device) {
+  return 1000000000 + static_cast<int64_t>(model_index) * 1000 + device;
+}
+
+class ChromeWriter {
+ public:
+  ChromeWriter(std::FILE* out, uint64_t origin_ns, ChromeExportFigures* figures)
+      : json_(out), origin_(origin_ns), figures_(figures) {}
+
+  void Begin() {
+    json_.BeginObject();
+    json_.Key("displayTimeUnit");
+    json_.String("ms");
+    json_.Key("traceEvents");
+    json_.BeginArray();
+  }
+  bool End() {
+    json_.EndArray();
+    json_.EndObject();
+    json_.Newline();
+    json_.Flush();
+    return !json_.failed();
+  }
+
+  // Opens an event object with the common fields; the caller adds args and closes it.
+  void Event(const char* phase, absl::string_view name, absl::string_view category, int64_t pid,
+             uint64_t tid, uint64_t start_ns) {
+    json_.Newline();
+    json_.BeginObject();
+    json_.Key("ph");
+    json_.String(phase);
+    json_.Key("name");
+    json_.String(name);
+    if (!category.empty()) {
+      json_.Key("cat");
+      json_.String(category);
+    }
+    json_.Key("pid");
+    json_.Int(pid);
+    json_.Key("tid");
+    json_.Uint(tid);
+    json_.Key("ts");
+    json_.Double(Micros(start_ns), 3);
+    ++figures_->trace_events;
+  }
+  void Duration(uint64_t start_ns, uint64_t end_ns) {
+    json_.Key("dur");
+    json_.Double((end_ns - start_ns) / 1000.0, 3);
+  }
+  void Metadata(const char* name, int64_t pid, uint64_t tid, absl::string_view value, bool thread) {
+    json_.Newline();
+    json_.BeginObject();
+    json_.Key("ph");
+    json_.String("M");
+    json_.Key("name");
+    json_.String(name);
+    json_.Key("pid");
+    json_.Int(pid);
+    if (thread) {
+      json_.Key("tid");
+      json_.Uint(tid);
+    }
+    json_.Key("args");
+    json_.BeginObject();
+    json_.Key("name");
+    json_.String(value);
+    json_.EndObject();
+    json_.EndObject();
+  }
+  JsonWriter& json() { return json_; }
+  ChromeExportFigures* figures() { return figures_; }
+
+ private:
+  double Micros(uint64_t ns) const { return (static_cast<double>(ns) - static_cast<double>(origin_)) / 1000.0; }
+
+  JsonWriter json_;
+  uint64_t origin_;
+  ChromeExportFigures* figures_;
+};
+
+uint64_t Origin(const std::vector<const TraceModel*>& models) {
+  uint64_t origin = std::numeric_limits<uint64_t>::max();
+  for (const TraceModel* model : models) {
+    for (const HostRange& r : model->ranges) origin = std::min(origin, r.start_ns);
+    for (const ApiCall& c : model->api_calls) origin = std::min(origin, c.start_ns);
+    for (const DeviceActivity& d : model->device_activities) origin = std::min(origin, d.start_ns);
+  }
+  return origin == std::numeric_limits<uint64_t>::max() ? 0 : origin;
+}
+
+void WriteHostEvents(const TraceModel& model, ChromeWriter* writer) {
+  const int64_t pid = model.identity.pid;
+  for (const HostRange& range : model.ranges) {
+    const bool mark = range.type == RangeType::kMark;
+    writer->Event(mark ? "i" : "X", model.names.Get(range.name), RangeTypeName(range.type), pid,
+                  range.thread_id, range.start_ns);
+    if (mark) {
+      writer->json().Key("s");
+      writer->json().String("t");
+    } else {
+      writer->Duration(range.start_ns, range.end_ns);
+    }
+    writer->json().EndObject();
+  }
+  for (const NcclCall& call : model.nccl_calls) {
+    writer->Event("X", trace::NcclOperation_Name(call.operation), "nccl", pid, call.thread_id, call.start_ns);
+    writer->Duration(call.start_ns, call.end_ns);
+    writer->json().Key("args");
+    writer->json().BeginObject();
+    writer->json().Key("bytes");
+    writer->json().Uint(call.bytes);
+    writer->json().EndObject();
+    writer->json().EndObject();
+  }
+}
+
+// Flow ids must be unique across processes; correlation ids are only unique in one.
+uint64_t FlowId(size_t model_index, uint64_t correlation_id) {
+  return (static_cast<uint64_t>(model_index) << 40) + correlation_id;
+}
+
+void WriteApiCalls(const TraceModel& model, size_t model_index, const std::vector<bool>& launched,
+                   ChromeWriter* writer) {
+  const int64_t pid = model.identity.pid;
+  for (size_t i = 0; i < model.api_calls.size(); ++i) {
+    const ApiCall& call = model.api_calls[i];
+    writer->Event("X", model.names.Get(call.name), call.driver ? "cuda_driver" : "cuda_runtime", pid,
+                  call.thread_id, call.start_ns);
+    writer->Duration(call.start_ns, call.end_ns);
+    writer->json().Key("args");
+    writer->json().BeginObject();
+    writer->json().Key("correlation");
+    writer->json().Uint(call.correlation_id);
+    writer->json().EndObject();
+    writer->json().EndObject();
+    if (!launched[i]) continue;
+    writer->Event("s", "launch", "async", pid, call.thread_id, call.start_ns);
+    writer->json().Key("id");
+    writer->json().Uint(FlowId(model_index, call.correlation_id));
+    writer->json().EndObject();
+    ++writer->figures()->flows;
+  }
+}
+
+void WriteDeviceActivities(const TraceModel& model, size_t model_index, ChromeWriter* writer) {
+  for (const DeviceActivity& activity : model.device_activities) {
+    const int64_t pid = GpuPid(model_index, activity.device);
+    writer->Event("X", model.names.Get(activity.name), DeviceKindName(activity.kind), pid, activity.stream,
+                  activity.start_ns);
+    writer->Duration(activity.start_ns, activity.end_ns);
+    writer->json().Key("args");
+    writer->json().BeginObject();
+    writer->json().Key("correlation");
+    writer->json().Uint(activity.correlation_id);
+    if (activity.bytes) {
+      writer->json().Key("bytes");
+      writer->json().Uint(activity.bytes);
+    }
+    writer->json().EndObject();
+    writer->json().EndObject();
+    if (activity.api_call == kNoIndex) continue;
+    writer->Event("f", "launch", "async", pid, activity.stream, activity.start_ns);
+    writer->json().Key("id");
+    writer->json().Uint(FlowId(model_index, activity.correlation_id));
+    writer->json().Key("bp");
+    writer->json().String("e");
+    writer->json().EndObject();
+  }
+}
+
+void WriteMemoryCounters(const TraceModel& model, ChromeWriter* writer) {
+  std::vector<const MemoryRecord*> records;
+  for (const MemoryRecord& record : model.memory) records.push_back(&record);
+  std::stable_sort(records.begin(), records.end(),
+                   [](const MemoryRecord* a, const MemoryRecord* b) { return a->time_ns < b->time_ns; });
+  absl::flat_hash_map<uint64_t, std::pair<int32_t, uint64_t>> live;  // address -> device, bytes
+  absl::flat_hash_map<int32_t, uint64_t> live_bytes;
+  for (const MemoryRecord* record : records) {
+    int32_t device = record->device;
+    if (record->allocate) {
+      live[record->address] = {device, record->bytes};
+      live_bytes[device] += record->bytes;
+    } else {
+      auto it = live.find(record->address);
+      if (it == live.end()) continue;
+      device = it->second.first;
+      live_bytes[device] -= it->second.second;
+      live.erase(it);
+    }
+    const std::string name = device >= 0 ? absl::StrCat("memory GPU", device) : std::string("memory Host");
+    writer->Event("C", name, "memory", model.identity.pid, record->thread_id, record->time_ns);
+    writer->json().Key("args");
+    writer->json().BeginObject();
+    writer->json().Key("bytes");
+    writer->json().Uint(live_bytes[device]);
+    writer->json().EndObject();
+    writer->json().EndObject();
+  }
+}
+
+void WriteNames(const TraceModel& model, size_t model_index, ChromeWriter* writer) {
+  const int64_t pid = model.identity.pid;
+  const std::string rank = model.identity.rank >= 0 ? absl::StrCat(" rank ", model.identity.rank) : "";
+  writer->Metadata("process_name", pid, 0, absl::StrCat("Process ", pid, " (CPU)", rank), false);
+  for (const auto& [thread, name] : model.thread_names) {
+    writer->Metadata("thread_name", pid, thread, absl::StrCat("thread ", thread, ":", model.names.Get(name)), true);
+  }
+  std::set<std::pair<uint32_t, uint32_t>> streams;
+  for (const DeviceActivity& activity : model.device_activities) streams.insert({activity.device, activity.stream});
+  std::set<uint32_t> devices;
+  for (const auto& [device, stream] : streams) {
+    if (devices.insert(device).second) {
+      writer->Metadata("process_name", GpuPid(model_index, device), 0, absl::StrCat("GPU ", device, rank), false);
+    }
+    writer->Metadata("thread_name", GpuPid(model_index, device), stream, absl::StrCat("stream ", stream), true);
+  }
+}
+
+}  // namespace
+
+absl::Status ExportChromeTrace(const std::vector<const TraceModel*>& models, std::FILE* out,
+                               ChromeExportFigures* figures) {
+  ChromeWriter writer(out, Origin(models), figures);
+  writer.Begin();
+  for (size_t index = 0; index < models.size(); ++index) {
+    const TraceModel& model = *models[index];
+    std::vector<bool> launched(model.api_calls.size(), false);
+    for (const DeviceActivity& activity : model.device_activities) {
+      if (activity.api_call != kNoIndex) launched[activity.api_call] = true;
+    }
+    WriteNames(model, index, &writer);
+    WriteHostEvents(model, &writer);
+    WriteApiCalls(model, index, launched, &writer);
+    WriteDeviceActivities(model, index, &writer);
+    WriteMemoryCounters(model, &writer);
+  }
+  if (!writer.End()) return absl::DataLossError("could not write the whole export (disk full?)");
+  return absl::OkStatus();
+}
+
+}  // namespace prof::analyzer

@@ -1,0 +1,75 @@
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "analyzer/render/chrome_exporter.h"
+#include "analyzer/render/json_renderer.h"
+#include "analyzer/render/text_renderer.h"
+#include "analyzer/testing/analyze.h"
+#include "analyzer/testing/scenarios.h"
+#include "analyzer/testing/test_trace.h"
+
+namespace prof::analyzer {
+namespace {
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::stringstream stream(text);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST_CASE("text layout follows paddle: title centring, widths, two trailing spaces") {
+  const ProcessReport report = testing::Analyze(testing::WriteRankTrace("text.pb", 0, 10000000));
+  const std::vector<std::string> model = Lines(RenderTable(*testing::FindTable(report, "model"), TimeUnit::kMilliseconds));
+  CHECK(model[0] == std::string(47, '-') + "Model Summary" + std::string(47, '-'));  // L = 107
+  CHECK(model[1] == "Time unit: ms");
+  CHECK(model[7] == "  Forward        12      48.00 / 4.00 / 4.00 / 4.00 / 40.00        "
+                    "23.76 / 1.98 / 1.98 / 1.98 / 66.44        ");
+  CHECK(model[7].size() == 107 + 2);
+  CHECK(model[10].rfind("  Others         -       12.00 / - / - / - / 10.00", 0) == 0);
+  const std::vector<std::string> device = Lines(RenderTable(*testing::FindTable(report, "device"), TimeUnit::kMilliseconds));
+  CHECK(device[0] == "-------------------Device Summary-------------------");
+}
+
+TEST_CASE("time units convert; ratios print in percent") {
+  CHECK(FormatCell(Cell::Time(1.5e6), TimeUnit::kMilliseconds) == "1.50");
+  CHECK(FormatCell(Cell::Time(1.5e6), TimeUnit::kSeconds) == "0.00");
+  CHECK(FormatCell(Cell::Time(1500), TimeUnit::kMicroseconds) == "1.50");
+  CHECK(FormatCell(Cell::Ratio(0.1234), TimeUnit::kSeconds) == "12.34");
+  CHECK(FormatCell(Cell::DashStats(), TimeUnit::kSeconds) == "- / - / - / - / -");
+  CHECK(!ParseTimeUnit("min").ok());
+}
+
+TEST_CASE("JSON holds the table numbers in ns with the schema version") {
+  std::vector<ProcessReport> reports;
+  reports.push_back(testing::Analyze(testing::WriteTrainingStepTrace("json.pb")));
+  const std::string json = RenderReportsJson(reports, std::nullopt, {});
+  CHECK(json.find("\"schema\":\"profanalyze.summary\",\"version\":1") != std::string::npos);
+  CHECK(json.find("{\"name\":\"gemm\",\"calls\":2,\"gpu\":{\"total_ns\":150.0,\"avg_ns\":75.0,\"max_ns\":100.0,"
+                  "\"min_ns\":50.0,\"ratio_pct\":37.5000},\"depth\":0}") != std::string::npos);
+  CHECK(json.find("\"name\":\"Others\",\"calls\":null,\"cpu\":{\"total_ns\":200.0,\"avg_ns\":null") != std::string::npos);
+}
+
+TEST_CASE("Chrome export: processes, streams and a launch flow per matched device record") {
+  const TraceModel model = testing::LoadOrDie(testing::WriteTrainingStepTrace("chrome.pb"));
+  const std::string path = testing::TempPath("chrome.json");
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  REQUIRE(out != nullptr);
+  ChromeExportFigures figures;
+  REQUIRE(ExportChromeTrace({&model}, out, &figures).ok());
+  std::fclose(out);
+  CHECK(figures.flows == 4);  // four launches matched; the orphan has no arrow
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string json = text.str();
+  CHECK(json.find("\"name\":\"process_name\",\"pid\":1000000000,\"args\":{\"name\":\"GPU 0\"}") != std::string::npos);
+  CHECK(json.find("\"ph\":\"f\",\"name\":\"launch\"") != std::string::npos);
+  CHECK(json.find("\"ph\":\"i\",\"name\":\"checkpoint\"") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace prof::analyzer

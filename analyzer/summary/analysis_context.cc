@@ -1,0 +1,95 @@
+#include "analyzer/summary/analysis_context.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace prof::analyzer {
+namespace {
+
+// The host-side span of everything recorded, for traces without steps.
+IntervalList SpanOfEvents(const TraceModel& model) {
+  uint64_t first = std::numeric_limits<uint64_t>::max();
+  uint64_t last = 0;
+  auto extend = [&](uint64_t start, uint64_t end) {
+    first = std::min(first, start);
+    last = std::max(last, end);
+  };
+  for (const HostRange& range : model.ranges) extend(range.start_ns, range.end_ns);
+  for (const ApiCall& call : model.api_calls) extend(call.start_ns, call.end_ns);
+  for (const DeviceActivity& activity : model.device_activities) extend(activity.start_ns, activity.end_ns);
+  for (const NcclCall& call : model.nccl_calls) extend(call.start_ns, call.end_ns);
+  if (first >= last) return {};
+  return {{first, last}};
+}
+
+void SumStepDeviceTime(AnalysisContext* context) {
+  const TraceModel& model = *context->model;
+  context->kernel_ns_per_step.assign(context->steps.size(), 0);
+  context->device_ns_per_step.assign(context->steps.size(), 0);
+  for (const DeviceActivity& activity : model.device_activities) {
+    if (activity.api_call == kNoIndex || activity.kind == DeviceKind::kSynchronization) continue;
+    const int step = FindStep(*context, model.api_calls[activity.api_call].start_ns);
+    if (step < 0) continue;
+    const uint64_t duration = activity.end_ns - activity.start_ns;
+    context->device_ns_per_step[step] += duration;
+    context->step_device_ns += duration;
+    if (activity.kind != DeviceKind::kKernel) continue;
+    context->kernel_ns_per_step[step] += duration;
+    context->step_kernel_ns += duration;
+  }
+}
+
+}  // namespace
+
+AnalysisContext MakeAnalysisContext(const TraceModel& model, const RangeTree& tree,
+                                    const SummaryOptions& options) {
+  AnalysisContext context;
+  context.model = &model;
+  context.tree = &tree;
+  context.options = options;
+  IntervalList step_intervals;
+  for (uint32_t i = 0; i < model.ranges.size(); ++i) {
+    if (model.ranges[i].type != RangeType::kProfileStep) continue;
+    context.steps.push_back(i);
+    step_intervals.push_back({model.ranges[i].start_ns, model.ranges[i].end_ns});
+  }
+  std::stable_sort(context.steps.begin(), context.steps.end(), [&](uint32_t a, uint32_t b) {
+    return model.ranges[a].start_ns < model.ranges[b].start_ns;
+  });
+  context.has_steps = !context.steps.empty();
+  context.window = context.has_steps ? MergeIntervals(std::move(step_intervals)) : SpanOfEvents(model);
+  context.total_ns = TotalLength(context.window);
+  SumStepDeviceTime(&context);
+  return context;
+}
+
+int FindStep(const AnalysisContext& context, uint64_t time_ns) {
+  const std::vector<HostRange>& ranges = context.model->ranges;
+  auto after = std::upper_bound(context.steps.begin(), context.steps.end(), time_ns,
+                                [&](uint64_t t, uint32_t step) { return t < ranges[step].start_ns; });
+  // Steps do not overlap in practice; look back a little in case they do.
+  for (int back = 0; back < 2 && after != context.steps.begin(); ++back) {
+    --after;
+    const HostRange& step = ranges[*after];
+    if (time_ns >= step.start_ns && time_ns < step.end_ns) return static_cast<int>(after - context.steps.begin());
+  }
+  return -1;
+}
+
+double SortValue(SortKey key, const DurationStats& cpu, const DurationStats& gpu) {
+  switch (key) {
+    case SortKey::kCpuTotal: return cpu.total;
+    case SortKey::kCpuAvg: return cpu.Average();
+    case SortKey::kCpuMax: return cpu.max;
+    case SortKey::kCpuMin: return cpu.min;
+    case SortKey::kGpuTotal: return gpu.total;
+    case SortKey::kGpuAvg: return gpu.Average();
+    case SortKey::kGpuMax: return gpu.max;
+    case SortKey::kGpuMin: return gpu.min;
+  }
+  return 0;
+}
+
+bool SortsAscending(SortKey key) { return key == SortKey::kCpuMin || key == SortKey::kGpuMin; }
+
+}  // namespace prof::analyzer

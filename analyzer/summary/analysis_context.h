@@ -1,0 +1,95 @@
+// What every summary reads: the model, its range tree, the options, and the figures
+// several tables share (the step windows, T, the step GPU times G and GG). Built once per
+// process by MakeAnalysisContext; read-only afterwards.
+#ifndef PROF_ANALYZER_SUMMARY_ANALYSIS_CONTEXT_H_
+#define PROF_ANALYZER_SUMMARY_ANALYSIS_CONTEXT_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/model/trace_model.h"
+#include "analyzer/summary/intervals.h"
+#include "analyzer/summary/summary_table.h"
+#include "analyzer/tree/range_tree.h"
+
+namespace prof::analyzer {
+
+enum class SortKey { kCpuTotal, kCpuAvg, kCpuMax, kCpuMin, kGpuTotal, kGpuAvg, kGpuMax, kGpuMin };
+
+struct SummaryOptions {
+  SortKey sorted_by = SortKey::kCpuTotal;
+  bool op_detail = true;
+  bool thread_sep = false;
+  int top = 0;         // rows per name table; 0: all
+  int perf_skip = -1;  // warm-up steps the Perf Summary skips; -1: automatic (README)
+};
+
+struct AnalysisContext {
+  const TraceModel* model = nullptr;
+  const RangeTree* tree = nullptr;
+  SummaryOptions options;
+  // Union of the steps; without steps, the span of all host-side events.
+  IntervalList window;
+  uint64_t total_ns = 0;  // T: the length of `window`
+  bool has_steps = false;
+  std::vector<uint32_t> steps;  // indices of the step ranges, by start time
+  // Kernel time (G) and all device time (GG) launched by calls starting inside a step.
+  uint64_t step_kernel_ns = 0;
+  uint64_t step_device_ns = 0;
+  std::vector<uint64_t> kernel_ns_per_step;  // parallel to `steps`
+  std::vector<uint64_t> device_ns_per_step;
+};
+
+AnalysisContext MakeAnalysisContext(const TraceModel& model, const RangeTree& tree,
+                                    const SummaryOptions& options);
+
+// Index into context.steps of the step holding `time_ns`, or -1.
+int FindStep(const AnalysisContext& context, uint64_t time_ns);
+
+// Accumulates calls / total / max / min of durations (ns).
+struct DurationStats {
+  uint64_t calls = 0;
+  double total = 0;
+  double max = 0;
+  double min = 0;
+
+  void Add(double duration) {
+    max = calls == 0 ? duration : std::max(max, duration);
+    min = calls == 0 ? duration : std::min(min, duration);
+    total += duration;
+    ++calls;
+  }
+  void Merge(const DurationStats& other) {
+    if (other.calls == 0) return;
+    max = calls == 0 ? other.max : std::max(max, other.max);
+    min = calls == 0 ? other.min : std::min(min, other.min);
+    total += other.total;
+    calls += other.calls;
+  }
+  double Average() const { return calls ? total / calls : 0; }
+  // The composite cell value; `denominator` 0 gives a 0 ratio.
+  TimeStats ToStats(double denominator) const {
+    TimeStats stats;
+    stats.total_ns = total;
+    stats.avg_ns = Average();
+    stats.max_ns = max;
+    stats.min_ns = min;
+    stats.ratio = denominator > 0 ? total / denominator : 0;
+    return stats;
+  }
+};
+
+inline double SafeRatio(double numerator, double denominator) {
+  return denominator > 0 ? numerator / denominator : 0;
+}
+
+// Sort value of an item with the given CPU and GPU stats (paddle's SortedKeys).
+double SortValue(SortKey key, const DurationStats& cpu, const DurationStats& gpu);
+// True for the *Min keys, which sort ascending.
+bool SortsAscending(SortKey key);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_SUMMARY_ANALYSIS_CONTEXT_H_

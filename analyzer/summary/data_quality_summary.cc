@@ -1,0 +1,61 @@
+#include "analyzer/summary/data_quality_summary.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace prof::analyzer {
+namespace {
+
+constexpr size_t kMaxIssueLines = 20;
+
+void AddCount(const std::string& item, uint64_t count, const std::string& detail, SummaryTable* table) {
+  if (count == 0) return;
+  table->AddRow({Cell::Text(item), Cell::Count(count), Cell::Text(detail)});
+}
+
+}  // namespace
+
+std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
+  if (quality.Perfect()) return std::nullopt;
+  SummaryTable table;
+  table.key = "data_quality";
+  table.title = "Data Quality";
+  table.time_unit_line = false;
+  table.columns = {{"Item", "item", 36}, {"Count", "count", 8}, {"Detail", "detail", 10}};
+  for (const auto& [kind, count] : quality.losses) {
+    AddCount(absl::StrCat("records lost by the agent: ", kind), count, "counted by the agent, never written", &table);
+  }
+  AddCount("chunks missing or corrupt", quality.chunks_missing, "their events are not in any table", &table);
+  AddCount("bytes skipped by the reader", quality.bytes_skipped, "damaged or truncated regions", &table);
+  AddCount("files without the final chunk", quality.files_without_last_chunk,
+           "the program ended before the window closed (crash, kill)", &table);
+  AddCount("malformed blocks skipped", quality.malformed_blocks, "columns of different lengths", &table);
+  AddCount("malformed columns ignored", quality.malformed_columns, "rows lose an optional value", &table);
+  AddCount("references to undefined names", quality.unknown_dictionary_references,
+           "shown as <unknown string N>", &table);
+  for (const auto& [kind, count] : quality.unmatched_device_records) {
+    AddCount(absl::StrCat("unmatched correlation ids: ", kind), count,
+             "launching call not recorded: in Kernel/Overview/Device, not under any range", &table);
+  }
+  AddCount("duplicate correlation ids", quality.duplicate_correlation_ids, "the later call wins", &table);
+  AddCount("re-parented ranges", quality.reparented_ranges,
+           "overlapped their enclosing range; moved to the innermost range holding them", &table);
+  AddCount("API calls ending after their range", quality.straddling_api_calls,
+           "attributed to the range holding their start", &table);
+  AddCount("frees without allocation", quality.frees_without_allocation, "ignored by the Memory Summary", &table);
+  if (quality.cupti_clock_assumed_equal) {
+    table.AddRow({Cell::Text("CUPTI clock not anchored"), Cell::Count(1),
+                  Cell::Text("no CUPTI anchor: CUPTI and host clocks assumed equal")});
+  }
+  for (size_t i = 0; i < quality.reader_issues.size() && i < kMaxIssueLines; ++i) {
+    table.epilogue.push_back(absl::StrCat("reader: ", quality.reader_issues[i]));
+  }
+  if (quality.reader_issues.size() > kMaxIssueLines) {
+    table.epilogue.push_back(absl::StrFormat("reader: ... %d more", quality.reader_issues.size() - kMaxIssueLines));
+  }
+  for (const std::string& line : quality.clock_lines) table.epilogue.push_back(absl::StrCat("clock: ", line));
+  table.ending = TableEnding::kBlank;
+  return table;
+}
+
+}  // namespace prof::analyzer

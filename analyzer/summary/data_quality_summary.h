@@ -1,0 +1,17 @@
+// Data quality section: every count of DataQuality that is not zero, the reader's issue
+// lines and the clock anchors used. Returned only when something is not perfect.
+#ifndef PROF_ANALYZER_SUMMARY_DATA_QUALITY_SUMMARY_H_
+#define PROF_ANALYZER_SUMMARY_DATA_QUALITY_SUMMARY_H_
+
+#include <optional>
+
+#include "analyzer/model/data_quality.h"
+#include "analyzer/summary/summary_table.h"
+
+namespace prof::analyzer {
+
+std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_SUMMARY_DATA_QUALITY_SUMMARY_H_

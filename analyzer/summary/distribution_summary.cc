@@ -1,0 +1,87 @@
+#include "analyzer/summary/distribution_summary.h"
+
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+
+namespace prof::analyzer {
+namespace {
+
+uint64_t DistinctCount(IntervalList intervals) {
+  std::sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) {
+    return a.start != b.start ? a.start < b.start : a.end < b.end;
+  });
+  return std::unique(intervals.begin(), intervals.end()) - intervals.begin();
+}
+
+}  // namespace
+
+bool IsCommunicationOperatorName(absl::string_view name) {
+  const std::string lower = absl::AsciiStrToLower(name);
+  for (const char* pattern : {"allreduce", "all_reduce", "broadcast", "allgather", "all_gather",
+                              "reducescatter", "reduce_scatter", "alltoall", "all_to_all", "rpc"}) {
+    if (absl::StrContains(lower, pattern)) return true;
+  }
+  return false;
+}
+
+CommunicationFigures ComputeCommunication(const AnalysisContext& context) {
+  const TraceModel& model = *context.model;
+  IntervalList host, gpu, computation;
+  for (const NcclCall& call : model.nccl_calls) {
+    if (call.operation == trace::NCCL_OPERATION_GROUP_START ||
+        call.operation == trace::NCCL_OPERATION_GROUP_END) {
+      continue;
+    }
+    host.push_back({call.start_ns, call.end_ns});
+  }
+  for (const HostRange& range : model.ranges) {
+    if (range.type == RangeType::kOperator && IsCommunicationOperatorName(model.names.Get(range.name))) {
+      host.push_back({range.start_ns, range.end_ns});
+    }
+  }
+  for (const DeviceActivity& activity : model.device_activities) {
+    if (activity.kind != DeviceKind::kKernel) continue;
+    (activity.nccl ? gpu : computation).push_back({activity.start_ns, activity.end_ns});
+  }
+  CommunicationFigures figures;
+  figures.host_calls = DistinctCount(host);
+  figures.gpu_calls = DistinctCount(gpu);
+  figures.host = IntersectIntervals(MergeIntervals(std::move(host)), context.window);
+  figures.gpu = IntersectIntervals(MergeIntervals(std::move(gpu)), context.window);
+  figures.communication = UniteIntervals(figures.host, figures.gpu);
+  figures.computation = IntersectIntervals(MergeIntervals(std::move(computation)), context.window);
+  figures.overlap = IntersectIntervals(figures.communication, figures.computation);
+  return figures;
+}
+
+std::optional<SummaryTable> DistributionSummary(const AnalysisContext& context,
+                                                const CommunicationFigures& figures) {
+  if (figures.communication.empty()) return std::nullopt;
+  SummaryTable table;
+  table.key = "distributed";
+  table.title = "Distribution Summary";
+  table.columns = {{"Name", "name", 25, false},
+                   {"Total Time", "time_ns", 25, false},
+                   {"Ratio (%)", "ratio_pct", 25, false}};
+  const double total = static_cast<double>(context.total_ns);
+  table.AddRow({Cell::Text(context.has_steps ? "ProfileStep" : "Trace span"), Cell::Time(total),
+                Cell::Ratio(total > 0 ? 1.0 : 0.0)});
+  auto add = [&](const char* name, const IntervalList& intervals) {
+    const double length = static_cast<double>(TotalLength(intervals));
+    table.AddRow({Cell::Text(name), Cell::Time(length), Cell::Ratio(SafeRatio(length, total))}, 2);
+  };
+  add("Communication", figures.communication);
+  add("Computation", figures.computation);
+  add("Overlap", figures.overlap);
+  table.ending = TableEnding::kNote;
+  table.note = {
+      "Communication: NCCL calls and collective operators on the host, and NCCL kernels",
+      "(ncclKernel_* and ncclDevKernel_*) on the GPU, merged.",
+      "Computation: all other kernels, merged over streams and devices.",
+      "Overlap: the time when communication and computation run at once."};
+  return table;
+}
+
+}  // namespace prof::analyzer

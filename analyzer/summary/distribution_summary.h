@@ -1,0 +1,37 @@
+// Distribution Summary: communication (NCCL calls and communication operators on the
+// host, NCCL kernels of both name generations on the GPU), computation (all other
+// kernels) and their overlap, as unions clipped to the step windows, over T. Printed
+// only when there is communication.
+#ifndef PROF_ANALYZER_SUMMARY_DISTRIBUTION_SUMMARY_H_
+#define PROF_ANALYZER_SUMMARY_DISTRIBUTION_SUMMARY_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "absl/strings/string_view.h"
+#include "analyzer/summary/analysis_context.h"
+#include "analyzer/summary/summary_table.h"
+
+namespace prof::analyzer {
+
+struct CommunicationFigures {
+  IntervalList host;        // NCCL calls and communication operators
+  uint64_t host_calls = 0;  // distinct intervals
+  IntervalList gpu;         // NCCL kernels
+  uint64_t gpu_calls = 0;
+  IntervalList communication;  // host ∪ gpu
+  IntervalList computation;    // non-NCCL kernels
+  IntervalList overlap;        // communication ∩ computation
+};
+
+// Operator names that are collectives (lower-cased substrings, both spellings).
+bool IsCommunicationOperatorName(absl::string_view name);
+
+CommunicationFigures ComputeCommunication(const AnalysisContext& context);
+
+std::optional<SummaryTable> DistributionSummary(const AnalysisContext& context,
+                                                const CommunicationFigures& figures);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_SUMMARY_DISTRIBUTION_SUMMARY_H_

@@ -1,0 +1,46 @@
+#include "analyzer/summary/kernel_summary.h"
+
+#include "analyzer/summary/named_items.h"
+
+namespace prof::analyzer {
+namespace {
+
+SortKey KernelSortKey(SortKey key) {
+  switch (key) {
+    case SortKey::kGpuAvg:
+    case SortKey::kGpuMax:
+    case SortKey::kGpuMin: return key;
+    default: return SortKey::kGpuTotal;
+  }
+}
+
+}  // namespace
+
+std::optional<SummaryTable> KernelSummary(const AnalysisContext& context) {
+  NamedItems<NamedItem> kernels;
+  double all_kernels = 0;
+  for (const DeviceActivity& activity : context.model->device_activities) {
+    if (activity.kind != DeviceKind::kKernel) continue;
+    const double duration = static_cast<double>(activity.end_ns - activity.start_ns);
+    kernels.Get(activity.name).gpu.Add(duration);
+    all_kernels += duration;
+  }
+  if (kernels.empty()) return std::nullopt;
+  SummaryTable table;
+  table.key = "kernel";
+  table.title = "Kernel Summary";
+  table.columns = {{"Name", "name", 90, false},
+                   {"Calls", "calls", 6},
+                   {"GPU Total / Avg / Max / Min / Ratio(%)", "gpu", 40}};
+  std::vector<size_t> order = SortedOrder(kernels.items(), KernelSortKey(context.options.sorted_by));
+  KeepTop(context.options.top, &order);
+  for (size_t index : order) {
+    const NamedItem& item = kernels.items()[index];
+    const std::string name = KernelDisplayName(context.model->names.Get(item.name));
+    table.AddRow({Cell::Text(Shorten(name, 90)), Cell::Count(item.gpu.calls),
+                  Cell::Stats(item.gpu.ToStats(all_kernels))});
+  }
+  return table;
+}
+
+}  // namespace prof::analyzer

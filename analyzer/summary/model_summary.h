@@ -1,0 +1,29 @@
+// Model Summary: ProfileStep and the top-most Dataloader / Forward / Backward /
+// Optimization ranges (a phase nested in another phase is hidden, as in paddle), with
+// CPU time (sum of durations, ratio over T) and kernel time launched inside (ratio over
+// the steps' kernel time G), and the Others row (T - phases, G - phases; may be negative).
+#ifndef PROF_ANALYZER_SUMMARY_MODEL_SUMMARY_H_
+#define PROF_ANALYZER_SUMMARY_MODEL_SUMMARY_H_
+
+#include <array>
+#include <optional>
+
+#include "analyzer/summary/analysis_context.h"
+#include "analyzer/summary/summary_table.h"
+
+namespace prof::analyzer {
+
+// Per-phase totals, also used by the Overview's phase rows.
+struct ModelPhaseTotals {
+  // Indexed by RangeType value for kProfileStep .. kOptimization.
+  std::array<DurationStats, 5> cpu;
+  std::array<DurationStats, 5> gpu;
+};
+
+ModelPhaseTotals ComputeModelPhaseTotals(const AnalysisContext& context);
+
+std::optional<SummaryTable> ModelSummary(const AnalysisContext& context);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_SUMMARY_MODEL_SUMMARY_H_

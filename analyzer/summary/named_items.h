@@ -1,0 +1,68 @@
+// Per-name aggregation shared by the Operator, Kernel, Memory Manipulation and
+// UserDefined tables: items in first-seen order, a stable sort by paddle's SortedKeys,
+// and paddle's display-name shortening. State grows with distinct names, not events.
+#ifndef PROF_ANALYZER_SUMMARY_NAMED_ITEMS_H_
+#define PROF_ANALYZER_SUMMARY_NAMED_ITEMS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "analyzer/model/string_pool.h"
+#include "analyzer/summary/analysis_context.h"
+
+namespace prof::analyzer {
+
+struct NamedItem {
+  NameId name = 0;
+  DurationStats cpu;
+  DurationStats gpu;  // all device activity ("general GPU time") unless a table says otherwise
+};
+
+// Items keyed by name, remembering first-seen order.
+template <typename Item>
+class NamedItems {
+ public:
+  Item& Get(NameId name) {
+    auto [it, inserted] = index_.try_emplace(name, items_.size());
+    if (inserted) {
+      items_.emplace_back();
+      items_.back().name = name;
+    }
+    return items_[it->second];
+  }
+  const std::vector<Item>& items() const { return items_; }
+  std::vector<Item>& items() { return items_; }
+  bool empty() const { return items_.empty(); }
+
+ private:
+  absl::flat_hash_map<NameId, size_t> index_;
+  std::vector<Item> items_;
+};
+
+// Indices of `items` in display order for `key` (stable: ties keep first-seen order).
+template <typename Item>
+std::vector<size_t> SortedOrder(const std::vector<Item>& items, SortKey key) {
+  std::vector<size_t> order(items.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const bool ascending = SortsAscending(key);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const double x = SortValue(key, items[a].cpu, items[a].gpu);
+    const double y = SortValue(key, items[b].cpu, items[b].gpu);
+    return ascending ? x < y : x > y;
+  });
+  return order;
+}
+
+// Cuts `name` to `width` characters: the first width-3 and "..." (paddle's rule).
+std::string Shorten(absl::string_view name, size_t width);
+
+// paddle's kernel display name: "prefix<...>(args)" loses "(args)".
+std::string KernelDisplayName(absl::string_view name);
+
+// Keeps at most `top` entries of `order` (0: all).
+void KeepTop(int top, std::vector<size_t>* order);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_SUMMARY_NAMED_ITEMS_H_

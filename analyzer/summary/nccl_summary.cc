@@ -1,0 +1,116 @@
+#include "analyzer/summary/nccl_summary.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace prof::analyzer {
+namespace {
+
+std::string SizeLabel(uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit < 4) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return absl::StrCat(bytes, units[unit]);
+}
+
+// GPU time of the NCCL kernels launched inside each NCCL call (same thread).
+std::vector<uint64_t> KernelTimePerCall(const TraceModel& model) {
+  std::vector<uint32_t> order(model.nccl_calls.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto key = [&](uint32_t i) { return std::make_pair(model.nccl_calls[i].thread_id, model.nccl_calls[i].start_ns); };
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+  std::vector<uint64_t> kernel_ns(model.nccl_calls.size(), 0);
+  for (const DeviceActivity& activity : model.device_activities) {
+    if (!activity.nccl || activity.api_call == kNoIndex) continue;
+    const ApiCall& launch = model.api_calls[activity.api_call];
+    auto it = std::upper_bound(order.begin(), order.end(), std::make_pair(launch.thread_id, launch.start_ns),
+                               [&](const std::pair<uint64_t, uint64_t>& value, uint32_t i) { return value < key(i); });
+    if (it == order.begin()) continue;
+    const NcclCall& call = model.nccl_calls[*(it - 1)];
+    if (call.thread_id != launch.thread_id || launch.start_ns > call.end_ns) continue;
+    kernel_ns[*(it - 1)] += activity.end_ns - activity.start_ns;
+  }
+  return kernel_ns;
+}
+
+struct Bucket {
+  DurationStats time;
+  double bytes = 0;
+  int ranks = 0;
+  uint64_t host_timed = 0;
+};
+
+}  // namespace
+
+double BusBandwidthFactor(trace::NcclOperation operation, int ranks) {
+  if (ranks <= 0) return 1;
+  const double n = ranks;
+  switch (operation) {
+    case trace::NCCL_OPERATION_ALL_REDUCE: return 2 * (n - 1) / n;
+    case trace::NCCL_OPERATION_ALL_GATHER:
+    case trace::NCCL_OPERATION_REDUCE_SCATTER:
+    case trace::NCCL_OPERATION_ALL_TO_ALL: return (n - 1) / n;
+    default: return 1;
+  }
+}
+
+std::string MessageSizeBucket(uint64_t bytes) {
+  if (bytes < 1024) return "<1KiB";
+  uint64_t low = 1024;
+  while (low <= bytes / 4 && low < (uint64_t{1} << 30)) low *= 4;
+  if (low >= (uint64_t{1} << 30)) return ">=1GiB";
+  return absl::StrCat(SizeLabel(low), "-", SizeLabel(low * 4));
+}
+
+std::optional<SummaryTable> NcclSummary(const AnalysisContext& context) {
+  const TraceModel& model = *context.model;
+  const std::vector<uint64_t> kernel_ns = KernelTimePerCall(model);
+  std::map<std::tuple<int, uint64_t, std::string>, Bucket> buckets;  // op, bucket floor, label
+  double all_time = 0;
+  uint64_t host_timed = 0;
+  for (size_t i = 0; i < model.nccl_calls.size(); ++i) {
+    const NcclCall& call = model.nccl_calls[i];
+    if (call.operation == trace::NCCL_OPERATION_GROUP_START || call.operation == trace::NCCL_OPERATION_GROUP_END) continue;
+    const bool linked = kernel_ns[i] > 0;
+    const double time = linked ? kernel_ns[i] : static_cast<double>(call.end_ns - call.start_ns);
+    uint64_t floor = call.bytes < 1024 ? 0 : 1024;
+    while (floor && floor <= call.bytes / 4 && floor < (uint64_t{1} << 30)) floor *= 4;
+    Bucket& bucket = buckets[{call.operation, floor, MessageSizeBucket(call.bytes)}];
+    bucket.time.Add(time);
+    bucket.bytes += call.bytes;
+    bucket.ranks = std::max(bucket.ranks, call.rank_count);
+    bucket.host_timed += !linked;
+    host_timed += !linked;
+    all_time += time;
+  }
+  if (buckets.empty()) return std::nullopt;
+  SummaryTable table;
+  table.key = "nccl";
+  table.title = "NCCL Summary";
+  table.columns = {{"Collective", "collective", 14}, {"Size", "size_bucket", 12}, {"Calls", "calls", 6},
+                   {"Time Total / Avg / Max / Min / Ratio(%)", "time", 40}, {"Bytes", "bytes", 12},
+                   {"AlgBW (GB/s)", "algbw_gbps", 12}, {"BusBW (GB/s)", "busbw_gbps", 12}, {"Ranks", "ranks", 5}};
+  for (const auto& [key, bucket] : buckets) {
+    const auto operation = static_cast<trace::NcclOperation>(std::get<0>(key));
+    const double algbw = SafeRatio(bucket.bytes, bucket.time.total);  // bytes/ns = GB/s
+    table.AddRow({Cell::Text(trace::NcclOperation_Name(operation).substr(15)), Cell::Text(std::get<2>(key)),
+                  Cell::Count(bucket.time.calls), Cell::Stats(bucket.time.ToStats(all_time)), Cell::Bytes(bucket.bytes),
+                  Cell::Number(algbw, 2), Cell::Number(algbw * BusBandwidthFactor(operation, bucket.ranks), 2),
+                  Cell::Count(bucket.ranks)});
+  }
+  table.ending = TableEnding::kNote;
+  table.note = {"Time: GPU time of the NCCL kernels launched inside the call; AlgBW = bytes / time;",
+                "BusBW = AlgBW x nccl-tests factor for the communicator's rank count (Ranks; 0: unknown).",
+                absl::StrFormat("%d call(s) had no linked NCCL kernel and are timed by their host duration.", host_timed)};
+  return table;
+}
+
+}  // namespace prof::analyzer

@@ -1,0 +1,28 @@
+// NCCL Summary: per collective and message-size bucket (powers of 4 from 1 KiB): calls,
+// time, bytes, algorithm bandwidth (bytes / time) and bus bandwidth (algbw times the
+// nccl-tests factor: all-reduce 2(n-1)/n; all-gather, reduce-scatter, all-to-all (n-1)/n;
+// others 1). A call's time is the GPU time of the NCCL kernels launched inside it on the
+// same thread, or its host duration when no kernel could be linked (counted in the note).
+#ifndef PROF_ANALYZER_SUMMARY_NCCL_SUMMARY_H_
+#define PROF_ANALYZER_SUMMARY_NCCL_SUMMARY_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "analyzer/summary/analysis_context.h"
+#include "analyzer/summary/summary_table.h"
+
+namespace prof::analyzer {
+
+// nccl-tests' bus bandwidth factor for `operation` over `ranks` ranks (1 when unknown).
+double BusBandwidthFactor(trace::NcclOperation operation, int ranks);
+
+// "1KiB-4KiB", "<1KiB", ">=1GiB".
+std::string MessageSizeBucket(uint64_t bytes);
+
+std::optional<SummaryTable> NcclSummary(const AnalysisContext& context);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_SUMMARY_NCCL_SUMMARY_H_

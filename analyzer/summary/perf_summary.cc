@@ -1,0 +1,92 @@
+#include "analyzer/summary/perf_summary.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+
+namespace prof::analyzer {
+namespace {
+
+// Dataloader time inside each step, clipped to the step.
+std::vector<double> ReaderCostPerStep(const AnalysisContext& context) {
+  const std::vector<HostRange>& ranges = context.model->ranges;
+  std::vector<double> reader(context.steps.size(), 0);
+  for (const HostRange& range : ranges) {
+    if (range.type != RangeType::kDataloader) continue;
+    int step = FindStep(context, range.start_ns);
+    for (; step >= 0 && step < static_cast<int>(context.steps.size()); ++step) {
+      const HostRange& window = ranges[context.steps[step]];
+      if (window.start_ns >= range.end_ns) break;
+      const uint64_t start = std::max(window.start_ns, range.start_ns);
+      const uint64_t end = std::min(window.end_ns, range.end_ns);
+      if (end > start) reader[step] += (end - start) * 1e-9;
+    }
+  }
+  return reader;
+}
+
+struct SecondsStats {
+  double total = 0, max = 0, min = 0;
+  int count = 0;
+  void Add(double value) {
+    max = count == 0 ? value : std::max(max, value);
+    min = count == 0 ? value : std::min(min, value);
+    total += value;
+    ++count;
+  }
+};
+
+void AddRow(const char* name, double avg, const SecondsStats& stats, SummaryTable* table) {
+  table->AddRow({Cell::Text(name), Cell::Number(avg, 5), Cell::Number(stats.max, 5),
+                 Cell::Number(stats.min, 5)});
+}
+
+}  // namespace
+
+int PerfSkippedSteps(int step_count, int perf_skip) {
+  if (perf_skip >= 0) return std::min(perf_skip, step_count);
+  return step_count > 10 ? 10 : 0;
+}
+
+std::optional<SummaryTable> PerfSummary(const AnalysisContext& context) {
+  const int count = static_cast<int>(context.steps.size());
+  const int skip = PerfSkippedSteps(count, context.options.perf_skip);
+  if (count - skip <= 0) return std::nullopt;
+  const std::vector<double> reader_per_step = ReaderCostPerStep(context);
+  bool samples_mode = true;
+  for (int i = skip; i < count; ++i) samples_mode &= context.model->ranges[context.steps[i]].sample_count > 0;
+
+  SecondsStats batch, reader, speed;
+  double samples = 0;
+  for (int i = skip; i < count; ++i) {
+    const HostRange& step = context.model->ranges[context.steps[i]];
+    const double seconds = (step.end_ns - step.start_ns) * 1e-9;
+    const double work = samples_mode ? static_cast<double>(step.sample_count) : 1.0;
+    batch.Add(seconds);
+    reader.Add(reader_per_step[i]);
+    samples += work;
+    if (seconds > 0) speed.Add(work / seconds);
+  }
+  const int kept = count - skip;
+  const double batch_avg = batch.total / kept;
+  const double reader_avg = reader.total / kept;
+
+  SummaryTable table;
+  table.key = "perf";
+  table.title = "Perf Summary";
+  table.style = TableStyle::kPerf;
+  table.time_unit_line = false;
+  table.columns = {{"", "name", 15}, {"avg", "avg", 15}, {"max", "max", 15}, {"min", "min", 15}};
+  table.preamble.push_back(absl::StrFormat(
+      "Steps: %d recorded, first %d skipped as warm-up (--perf-skip), %d measured", count, skip, kept));
+  if (reader_avg > 0) table.preamble.push_back(absl::StrFormat("Reader Ratio: %.3f%%", 100 * reader_avg / batch_avg));
+  table.preamble.push_back(absl::StrFormat("Time Unit: s, IPS Unit: %s", samples_mode ? "samples/s" : "steps/s"));
+  if (reader_avg > 0) AddRow("reader_cost", reader_avg, reader, &table);
+  AddRow("batch_cost", batch_avg, batch, &table);
+  AddRow("ips", batch.total > 0 ? samples / batch.total : 0, speed, &table);
+  table.ending = TableEnding::kBlank;
+  return table;
+}
+
+}  // namespace prof::analyzer

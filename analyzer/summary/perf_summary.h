@@ -1,0 +1,24 @@
+// Perf Summary (paddle's benchmark table) from the recorded steps: batch_cost = step
+// duration, reader_cost = Dataloader time inside the step (any thread), ips = steps or
+// samples per second. Unlike paddle: averages divide by the number of steps they sum, min
+// and max are both tracked for every step (no inf), zero-length steps are left out of
+// the speed extremes, and the warm-up skip is explicit (printed, --perf-skip).
+#ifndef PROF_ANALYZER_SUMMARY_PERF_SUMMARY_H_
+#define PROF_ANALYZER_SUMMARY_PERF_SUMMARY_H_
+
+#include <optional>
+
+#include "analyzer/summary/analysis_context.h"
+#include "analyzer/summary/summary_table.h"
+
+namespace prof::analyzer {
+
+// The warm-up steps skipped for `step_count` steps under `perf_skip` (-1: automatic:
+// paddle's 10 when more than 10 steps were recorded, otherwise none).
+int PerfSkippedSteps(int step_count, int perf_skip);
+
+std::optional<SummaryTable> PerfSummary(const AnalysisContext& context);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_SUMMARY_PERF_SUMMARY_H_

@@ -1,0 +1,49 @@
+// Builds every table of one process (an analysis unit) in print order, and the figures
+// the cross-rank table needs. The only place that knows which summaries exist.
+//
+//   ProcessReport report = BuildProcessReport(std::move(model), options, AllViews());
+#ifndef PROF_ANALYZER_SUMMARY_REPORT_H_
+#define PROF_ANALYZER_SUMMARY_REPORT_H_
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "analyzer/model/trace_model.h"
+#include "analyzer/summary/analysis_context.h"
+#include "analyzer/summary/summary_table.h"
+
+namespace prof::analyzer {
+
+enum class View {
+  kDevice, kOverview, kModel, kDistributed, kOperator, kKernel, kMemoryManipulation,
+  kUserDefined, kPerf, kCudaApi, kNccl, kMemory, kDataQuality,
+};
+using ViewSet = std::set<View>;
+ViewSet AllViews();
+// Accepts our names (device, overview, ..., data_quality) and paddle's (DeviceView, ...).
+absl::StatusOr<ViewSet> ParseViews(const std::string& list);
+
+struct ProcessReport {
+  ProcessIdentity identity;
+  std::vector<std::string> files;
+  uint64_t event_count = 0;
+  std::vector<SummaryTable> tables;
+  // For the cross-rank table.
+  uint64_t step_count = 0;
+  uint64_t total_ns = 0;  // T
+  uint64_t communication_ns = 0;
+  uint64_t computation_ns = 0;
+  uint64_t overlap_ns = 0;
+};
+
+ProcessReport BuildProcessReport(TraceModel model, const SummaryOptions& options, const ViewSet& views);
+
+// One row per process and the slowest one named; needs at least two reports.
+SummaryTable RankSummary(const std::vector<ProcessReport>& reports);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_SUMMARY_REPORT_H_

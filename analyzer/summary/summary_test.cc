@@ -1,0 +1,144 @@
+#include <catch2/catch.hpp>
+
+#include "analyzer/summary/intervals.h"
+#include "analyzer/summary/named_items.h"
+#include "analyzer/testing/analyze.h"
+#include "analyzer/testing/scenarios.h"
+#include "analyzer/testing/test_trace.h"
+
+namespace prof::analyzer {
+namespace {
+
+using testing::FindRow;
+using testing::FindTable;
+
+const Row& RowOf(const ProcessReport& report, const std::string& table, const std::string& name) {
+  const SummaryTable* found = FindTable(report, table);
+  REQUIRE(found != nullptr);
+  const Row* row = FindRow(*found, name);
+  REQUIRE(row != nullptr);
+  return *row;
+}
+
+std::vector<std::string> FirstColumn(const SummaryTable& table) {
+  std::vector<std::string> names;
+  for (const Row& row : table.rows) {
+    if (row.kind == Row::Kind::kData) names.push_back(row.cells[0].text);
+  }
+  return names;
+}
+
+TEST_CASE("interval merging: touching ranges merge, union and intersection") {
+  const IntervalList merged = MergeIntervals({{5, 15}, {20, 50}, {15, 18}, {30, 40}});
+  REQUIRE(merged.size() == 2);
+  CHECK(merged[0] == Interval{5, 18});
+  CHECK(TotalLength(merged) == 43);
+  CHECK(TotalLength(UniteIntervals({{0, 10}}, {{10, 20}, {30, 40}})) == 30);
+  const IntervalList both = IntersectIntervals({{0, 100}}, {{10, 20}, {90, 120}});
+  CHECK(TotalLength(both) == 20);
+}
+
+TEST_CASE("device and overview: unions across threads and streams, clipped to the step") {
+  const ProcessReport report = testing::Analyze(testing::WriteTrainingStepTrace("overview.pb"));
+  CHECK(RowOf(report, "device", "GPU0").cells[1].value == Approx(0.25));
+  const SummaryTable& overview = *FindTable(report, "overview");
+  CHECK(FirstColumn(overview) == std::vector<std::string>{"ProfileStep", "Operator", "Forward", "Backward",
+                                                          "UserDefined", "Dataloader", "Optimization",
+                                                          "CudaRuntime", "Kernel"});
+  CHECK(FindRow(overview, "Operator")->cells[2].value == 330);  // [120,350] + thread 2 [500,600]
+  CHECK(FindRow(overview, "Operator")->cells[1].value == 3);
+  CHECK(FindRow(overview, "CudaRuntime")->cells[2].value == 24);  // the late call is outside
+  CHECK(FindRow(overview, "Kernel")->cells[1].value == 4);
+  CHECK(FindRow(overview, "Kernel")->cells[2].value == 250);
+  CHECK(FindRow(overview, "Kernel")->cells[3].value == Approx(0.25));
+}
+
+TEST_CASE("model: top-most phases, GPU over the step's kernels, Others row") {
+  const ProcessReport report = testing::Analyze(testing::WriteTrainingStepTrace("model.pb"));
+  const Row& step = RowOf(report, "model", "ProfileStep");
+  CHECK(step.cells[2].stats.total_ns == 1000);
+  CHECK(step.cells[3].stats.total_ns == 250);
+  const Row& forward = RowOf(report, "model", "Forward");
+  CHECK(forward.indent == 2);
+  CHECK(forward.cells[2].stats.ratio == Approx(0.30));
+  CHECK(forward.cells[3].stats.total_ns == 200);
+  CHECK(forward.cells[3].stats.ratio == Approx(0.80));
+  CHECK(RowOf(report, "model", "Backward").cells[3].stats.total_ns == 0);  // launch was on thread 2
+  const Row& others = RowOf(report, "model", "Others");
+  CHECK(others.cells[1].kind == Cell::Kind::kDash);
+  CHECK(others.cells[2].stats.total_ns == 200);
+  CHECK(others.cells[2].stats.only_total);
+  CHECK(others.cells[3].stats.total_ns == 50);
+  CHECK(others.cells[3].stats.ratio == Approx(0.20));
+}
+
+TEST_CASE("operator: nested operators, inner rows and launched kernels") {
+  SummaryOptions options;
+  const ProcessReport report = testing::Analyze(testing::WriteTrainingStepTrace("operator.pb"), options);
+  const SummaryTable& table = *FindTable(report, "operator");
+  CHECK(FirstColumn(table) ==
+        std::vector<std::string>{"matmul", "matmul::compute", "gemm", "gemm", "add", "linear"});
+  const Row& matmul = *FindRow(table, "matmul");
+  CHECK(matmul.cells[1].value == 2);
+  CHECK(matmul.cells[2].stats.total_ns == 250);
+  CHECK(matmul.cells[2].stats.max_ns == 150);
+  CHECK(matmul.cells[2].stats.ratio == Approx(250.0 / 480));  // the group sum counts linear too
+  CHECK(matmul.cells[3].stats.total_ns == 250);
+  CHECK(matmul.cells[3].stats.ratio == Approx(250.0 / 450));
+  const Row& inner = *FindRow(table, "matmul::compute");
+  CHECK(inner.indent == 2);
+  CHECK(inner.cells[2].stats.ratio == Approx(130.0 / 250));
+  CHECK(inner.cells[3].stats.total_ns == 100);
+  CHECK(table.rows[3].indent == 4);  // gemm under the inner row
+  CHECK(table.rows[3].cells[3].stats.ratio == Approx(1.0));
+  // Op-level records in file order (device records are grouped by stream): thread 2's
+  // gemm on stream 7, then add on stream 8.
+  CHECK(table.rows[4].cells[3].stats.ratio == Approx(50.0 / 250));
+  CHECK(table.rows[5].cells[0].text == "add");
+  CHECK(table.rows[5].cells[3].stats.ratio == Approx(100.0 / 250));
+  CHECK(FindRow(table, "linear")->cells[3].stats.total_ns == 200);
+
+  options.op_detail = false;
+  options.sorted_by = SortKey::kCpuMin;
+  const ProcessReport brief = testing::Analyze(testing::WriteTrainingStepTrace("operator2.pb"), options);
+  CHECK(FirstColumn(*FindTable(brief, "operator")) == std::vector<std::string>{"matmul", "linear"});
+  options.thread_sep = true;
+  const ProcessReport threads = testing::Analyze(testing::WriteTrainingStepTrace("operator3.pb"), options);
+  CHECK(FindTable(threads, "operator")->rows[0].title == "Thread: 1");
+}
+
+TEST_CASE("kernel: every kernel, also unmatched and outside steps, over all kernel time") {
+  SummaryOptions options;
+  options.sorted_by = SortKey::kGpuMax;
+  const ProcessReport report = testing::Analyze(testing::WriteTrainingStepTrace("kernel.pb"), options);
+  const SummaryTable& table = *FindTable(report, "kernel");
+  CHECK(FirstColumn(table) == std::vector<std::string>{"gemm", "late", "add", "orphan"});  // max ties: file order
+  CHECK(FindRow(table, "gemm")->cells[2].stats.total_ns == 150);
+  CHECK(FindRow(table, "gemm")->cells[2].stats.ratio == Approx(150.0 / 400));
+  CHECK(KernelDisplayName("void foo<int>(float*, int)") == "void foo<int>");
+  CHECK(KernelDisplayName("bar(int)") == "bar(int)");
+  CHECK(Shorten(std::string(100, 'x'), 90).size() == 90);
+}
+
+TEST_CASE("data quality names the unmatched kernel; user ranges feed UserDefined") {
+  const ProcessReport report = testing::Analyze(testing::WriteTrainingStepTrace("quality.pb"));
+  CHECK(RowOf(report, "data_quality", "unmatched correlation ids: Kernel").cells[1].value == 1);
+  CHECK(RowOf(report, "userdefined", "matmul::compute").cells[2].stats.ratio == Approx(0.13));
+  CHECK(FindTable(report, "memory_manipulation") == nullptr);
+  CHECK(FindTable(report, "distributed") == nullptr);
+}
+
+TEST_CASE("a trace without steps prints what it can and never divides by zero") {
+  testing::TestTrace trace;
+  trace.Launch(1, 0, 10, "k", 0, 7, 20, 30);
+  const ProcessReport report = testing::Analyze(trace.Write("stepless.pb"));
+  CHECK(FindTable(report, "perf") == nullptr);
+  CHECK(FindTable(report, "model") == nullptr);
+  CHECK(RowOf(report, "kernel", "k").cells[2].stats.ratio == Approx(1.0));
+  CHECK(RowOf(report, "device", "GPU0").cells[1].value == Approx(10.0 / 30));  // T = the span
+  testing::TestTrace empty;
+  CHECK(testing::Analyze(empty.Write("nothing.pb")).tables.empty());
+}
+
+}  // namespace
+}  // namespace prof::analyzer

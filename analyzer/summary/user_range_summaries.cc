@@ -1,0 +1,85 @@
+#include "analyzer/summary/user_range_summaries.h"
+
+#include <map>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "analyzer/summary/named_items.h"
+
+namespace prof::analyzer {
+namespace {
+
+std::vector<Column> Columns() {
+  return {{"Name", "name", 4},
+          {"Calls", "calls", 6},
+          {"CPU Total / Avg / Max / Min / Ratio(%)", "cpu", 40},
+          {"GPU Total / Avg / Max / Min / Ratio(%)", "gpu", 40}};
+}
+
+void AddItemRow(const AnalysisContext& context, const NamedItem& item, SummaryTable* table) {
+  table->AddRow({Cell::Text(std::string(context.model->names.Get(item.name))),
+                 Cell::Count(item.cpu.calls),
+                 Cell::Stats(item.cpu.ToStats(static_cast<double>(context.total_ns))),
+                 Cell::Stats(item.gpu.ToStats(static_cast<double>(context.step_device_ns)))});
+}
+
+void AddRange(const AnalysisContext& context, uint32_t index, NamedItems<NamedItem>* items) {
+  const HostRange& range = context.model->ranges[index];
+  NamedItem& item = items->Get(range.name);
+  item.cpu.Add(static_cast<double>(range.end_ns - range.start_ns));
+  item.gpu.Add(static_cast<double>(context.tree->device_ns[index]));
+}
+
+}  // namespace
+
+bool IsMemoryManipulationName(absl::string_view name) {
+  const std::string lower = absl::AsciiStrToLower(name);
+  return absl::StrContains(lower, "memcpy") || absl::StrContains(lower, "memorycopy") ||
+         absl::StrContains(lower, "memset");
+}
+
+std::optional<SummaryTable> MemoryManipulationSummary(const AnalysisContext& context) {
+  NamedItems<NamedItem> items;
+  for (uint32_t index : context.tree->preorder) {
+    const HostRange& range = context.model->ranges[index];
+    if (range.type != RangeType::kUserDefined && range.type != RangeType::kNvtx) continue;
+    if (IsMemoryManipulationName(context.model->names.Get(range.name))) AddRange(context, index, &items);
+  }
+  if (items.empty()) return std::nullopt;
+  SummaryTable table;
+  table.key = "memory_manipulation";
+  table.title = "Memory Manipulation Summary";
+  table.columns = Columns();
+  std::vector<size_t> order(items.items().size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  KeepTop(context.options.top, &order);
+  for (size_t index : order) AddItemRow(context, items.items()[index], &table);
+  return table;
+}
+
+std::optional<SummaryTable> UserDefinedSummary(const AnalysisContext& context) {
+  std::map<uint64_t, NamedItems<NamedItem>> groups;
+  for (uint32_t index : context.tree->preorder) {
+    const HostRange& range = context.model->ranges[index];
+    if (range.type != RangeType::kUserDefined) continue;
+    if (IsMemoryManipulationName(context.model->names.Get(range.name))) continue;
+    AddRange(context, index, &groups[context.options.thread_sep ? range.thread_id : 0]);
+  }
+  if (groups.empty()) return std::nullopt;
+  SummaryTable table;
+  table.key = "userdefined";
+  table.title = "UserDefined Summary";
+  table.columns = Columns();
+  for (const auto& [thread, items] : groups) {
+    table.AddTitle(context.options.thread_sep ? absl::StrCat("Thread: ", thread)
+                                              : std::string("Thread: All threads merged"));
+    std::vector<size_t> order = SortedOrder(items.items(), context.options.sorted_by);
+    KeepTop(context.options.top, &order);
+    for (size_t index : order) AddItemRow(context, items.items()[index], &table);
+  }
+  table.ending = TableEnding::kBlank;
+  return table;
+}
+
+}  // namespace prof::analyzer

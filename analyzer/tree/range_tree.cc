@@ -1,0 +1,128 @@
+#include "analyzer/tree/range_tree.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace prof::analyzer {
+namespace {
+
+// Orders ranges thread by thread, enclosing ranges before the ranges they hold.
+std::vector<uint32_t> SortedRanges(const std::vector<HostRange>& ranges) {
+  std::vector<uint32_t> order;
+  order.reserve(ranges.size());
+  for (uint32_t i = 0; i < ranges.size(); ++i) {
+    if (ranges[i].type != RangeType::kMark) order.push_back(i);
+  }
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const HostRange& x = ranges[a];
+    const HostRange& y = ranges[b];
+    return std::make_tuple(x.thread_id, x.start_ns, y.end_ns, a) <
+           std::make_tuple(y.thread_id, y.start_ns, x.end_ns, b);
+  });
+  return order;
+}
+
+// Stack nesting of one model's ranges; fills tree->parent.
+void NestRanges(const std::vector<HostRange>& ranges, RangeTree* tree, DataQuality* quality) {
+  std::vector<uint32_t> open;
+  uint64_t thread = 0;
+  for (uint32_t index : tree->preorder) {
+    const HostRange& range = ranges[index];
+    if (open.empty() || range.thread_id != thread) open.clear();
+    thread = range.thread_id;
+    while (!open.empty() && range.start_ns >= ranges[open.back()].end_ns) open.pop_back();
+    int32_t parent = open.empty() ? kNoIndex : static_cast<int32_t>(open.back());
+    if (parent != kNoIndex && range.end_ns > ranges[parent].end_ns) {
+      // Partial overlap: the innermost open range that holds it whole becomes the parent.
+      ++quality->reparented_ranges;
+      parent = kNoIndex;
+      for (auto it = open.rbegin(); it != open.rend(); ++it) {
+        if (ranges[*it].end_ns >= range.end_ns) {
+          parent = static_cast<int32_t>(*it);
+          break;
+        }
+      }
+    }
+    tree->parent[index] = parent;
+    open.push_back(index);
+  }
+}
+
+std::vector<uint32_t> SortedCalls(const std::vector<ApiCall>& calls) {
+  std::vector<uint32_t> order(calls.size());
+  for (uint32_t i = 0; i < calls.size(); ++i) order[i] = i;
+  auto before = [&](uint32_t a, uint32_t b) {
+    return std::tie(calls[a].thread_id, calls[a].start_ns) <
+           std::tie(calls[b].thread_id, calls[b].start_ns);
+  };
+  // The agent writes each thread's calls in time order; skip the sort when it did.
+  if (!std::is_sorted(order.begin(), order.end(), before)) {
+    std::stable_sort(order.begin(), order.end(), before);
+  }
+  return order;
+}
+
+// Sweeps ranges (pre-order) and calls (by start) of each thread together.
+void AttributeCalls(TraceModel* model, const RangeTree& tree) {
+  const std::vector<HostRange>& ranges = model->ranges;
+  const std::vector<uint32_t> calls = SortedCalls(model->api_calls);
+  size_t next_range = 0;
+  int32_t current = kNoIndex;
+  uint64_t thread = ~uint64_t{0};
+  for (uint32_t call_index : calls) {
+    ApiCall& call = model->api_calls[call_index];
+    if (call.thread_id != thread) {
+      thread = call.thread_id;
+      current = kNoIndex;
+      while (next_range < tree.preorder.size() && ranges[tree.preorder[next_range]].thread_id < thread) {
+        ++next_range;
+      }
+    }
+    // Open every range of this thread that starts at or before the call.
+    while (next_range < tree.preorder.size()) {
+      const HostRange& range = ranges[tree.preorder[next_range]];
+      if (range.thread_id != thread || range.start_ns > call.start_ns) break;
+      current = static_cast<int32_t>(tree.preorder[next_range++]);
+    }
+    while (current != kNoIndex && call.start_ns >= ranges[current].end_ns) current = tree.parent[current];
+    call.parent_range = current;
+    if (current != kNoIndex && call.end_ns > ranges[current].end_ns) ++model->quality.straddling_api_calls;
+  }
+}
+
+void SumDeviceTime(const TraceModel& model, RangeTree* tree) {
+  for (const DeviceActivity& activity : model.device_activities) {
+    if (activity.api_call == kNoIndex || activity.kind == DeviceKind::kSynchronization) continue;
+    const int32_t range = model.api_calls[activity.api_call].parent_range;
+    if (range == kNoIndex) continue;
+    const uint64_t duration = activity.end_ns - activity.start_ns;
+    tree->device_ns[range] += duration;
+    if (activity.kind == DeviceKind::kKernel) tree->kernel_ns[range] += duration;
+  }
+  // Children follow their parents in pre-order, so a reverse sweep sums whole subtrees.
+  for (auto it = tree->preorder.rbegin(); it != tree->preorder.rend(); ++it) {
+    const int32_t parent = tree->parent[*it];
+    if (parent == kNoIndex) continue;
+    tree->device_ns[parent] += tree->device_ns[*it];
+    tree->kernel_ns[parent] += tree->kernel_ns[*it];
+  }
+}
+
+}  // namespace
+
+RangeTree BuildRangeTree(TraceModel* model) {
+  RangeTree tree;
+  const size_t count = model->ranges.size();
+  tree.parent.assign(count, kNoIndex);
+  tree.kernel_ns.assign(count, 0);
+  tree.device_ns.assign(count, 0);
+  tree.preorder = SortedRanges(model->ranges);
+  model->quality.reparented_ranges = 0;
+  model->quality.straddling_api_calls = 0;
+  NestRanges(model->ranges, &tree, &model->quality);
+  AttributeCalls(model, tree);
+  SumDeviceTime(*model, &tree);
+  return tree;
+}
+
+}  // namespace prof::analyzer
