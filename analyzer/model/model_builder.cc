@@ -25,6 +25,14 @@ RangeType PhaseType(absl::string_view name) {
   return RangeType::kUserDefined;
 }
 
+// NVTX ranges: a range named like a model phase is that phase (programs that cannot call
+// the agent mark phases with NVTX); any other NVTX range is shown as an operator, which is
+// what framework NVTX annotations (PyTorch's emit_nvtx, Paddle's, Megatron's) mark.
+RangeType NvtxRangeType(absl::string_view name) {
+  const RangeType phase = PhaseType(name);
+  return phase == RangeType::kUserDefined ? RangeType::kOperator : phase;
+}
+
 std::string FormatCallStack(const std::vector<uint64_t>& frames) {
   std::string text;
   for (size_t i = 0; i < frames.size() && i < 4; ++i) {
@@ -80,7 +88,7 @@ void ModelBuilder::OnHostRange(const HostRangeEvent& event) {
     case trace::RANGE_KIND_OPERATOR: range.type = RangeType::kOperator; break;
     case trace::RANGE_KIND_USER: range.type = RangeType::kUserDefined; break;
     case trace::RANGE_KIND_MARK: range.type = RangeType::kMark; break;
-    default: range.type = RangeType::kNvtx; break;
+    default: range.type = NvtxRangeType(model_.names.Get(range.name)); break;
   }
   model_.ranges.push_back(range);
   ++model_.event_count;
