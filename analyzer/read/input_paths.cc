@@ -25,11 +25,13 @@ absl::StatusOr<std::vector<std::string>> ExpandInputPaths(const std::vector<std:
     std::vector<std::string> found;
     for (const fs::directory_entry& entry : fs::directory_iterator(path, error)) {
       const std::string name = entry.path().filename().string();
-      if (name.empty() || name[0] == '.' || !entry.is_regular_file(error)) continue;
+      // A run folder also holds logs and exports: only *.pb files are traces there.
+      const bool trace_name = name.size() > 3 && name.compare(name.size() - 3, 3, ".pb") == 0;
+      if (name[0] == '.' || !trace_name || !entry.is_regular_file(error)) continue;
       found.push_back(entry.path().string());
     }
     if (error) return absl::UnavailableError(absl::StrCat(path, ": ", error.message()));
-    if (found.empty()) return absl::NotFoundError(absl::StrCat(path, ": folder holds no files"));
+    if (found.empty()) return absl::NotFoundError(absl::StrCat(path, ": folder holds no trace files (*.pb)"));
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
   }
