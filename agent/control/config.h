@@ -51,6 +51,9 @@ struct Config {
   uint64_t buffer_bytes = 128ull << 20;
   LogLevel log_level = LogLevel::kWarn;
   bool stacks = false;
+  // Set in forked children: a window file is written only once it holds CUDA or NCCL
+  // activity, so worker processes that never touch the GPU leave no file behind.
+  bool files_need_cuda_activity = false;
 
   // Every PROF_* variable as applied, for the trace header.
   std::map<std::string, std::string> applied;

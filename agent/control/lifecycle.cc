@@ -31,11 +31,13 @@ uint32_t g_activities = kActivityAll;
 
 namespace {
 
-constexpr int kTerminatingSignals[] = {SIGTERM, SIGINT, SIGHUP};
+// SIGABRT covers uncaught C++ exceptions (std::terminate calls abort()).
+constexpr int kTerminatingSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGABRT};
 
-// Per-thread buffers: each 1/32 of the budget, between 256 KiB and 8 MiB.
+// Per-thread buffers: each 1/64 of the budget (2 MiB of the default 128, about 20k
+// records), between 256 KiB and 8 MiB.
 size_t BufferBytesFor(uint64_t budget) {
-  const uint64_t share = budget / 32;
+  const uint64_t share = budget / 64;
   return static_cast<size_t>(share < (256u << 10) ? (256u << 10)
                                                   : share > (8u << 20) ? (8u << 20) : share);
 }
@@ -117,6 +119,8 @@ void AfterForkInChild() {
   Config config = parent->config();
   config.worker_name = absl::StrFormat("%s_child_%d", parent->config().worker_name, getpid());
   config.applied["PROF_WORKER_NAME"] = config.worker_name;
+  // A worker that never uses CUDA (a DataLoader worker) leaves no file behind.
+  config.files_need_cuda_activity = true;
   Session::Install(new Session(config, MonotonicNs()));  // the parent's is left alone
 }
 

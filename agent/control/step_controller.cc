@@ -32,9 +32,10 @@ void StepController::Start() {
   if (started_) return;
   started_ = true;
   started_flag_.store(true, std::memory_order_release);
-  if (device_enabled_) writer_->SetDeviceEnabled(true);
+  // The window first: records made so far belong to it.
   if (pending_open_) writer_->OpenWindow(pending_spec_);
   pending_open_ = false;
+  if (device_enabled_) writer_->SetDeviceEnabled(true);
 }
 
 void StepController::Step(int64_t samples) {

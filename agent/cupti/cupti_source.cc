@@ -1,8 +1,269 @@
+// The DeviceActivitySource backed by CUPTI: finds and loads libcupti on the first Enable,
+// subscribes to the runtime/driver API callbacks, enables the activity kinds the
+// configuration asks for, and turns completed buffers into trace events.
+//
+// Thread safety: every method runs on the writer thread (DeviceActivitySource's
+// contract). CUPTI is only called from here, never while an agent lock is held.
 #include "agent/cupti/cupti_source.h"
 
-namespace prof {
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
 
-// Replaced by the CUPTI adapter (in progress); until then only host activity is recorded.
-std::unique_ptr<DeviceActivitySource> MakeCuptiSource(const Config&) { return nullptr; }
+#include "agent/control/log.h"
+#include "agent/cupti/activity_buffers.h"
+#include "agent/cupti/activity_converter.h"
+#include "agent/cupti/api_callbacks.h"
+#include "agent/cupti/clock_anchor.h"
+#include "agent/cupti/cupti_library.h"
+#include "agent/cupti/cupti_locator.h"
+#include "agent/cupti/fork_guard.h"
+#include "agent/record/clock.h"
+
+namespace prof {
+namespace {
+
+constexpr size_t kActivityBufferBytes = 4u << 20;
+constexpr uint32_t kOldestUsableVersion = 18;  // CUDA 12.0: Kernel9, same prefix as Kernel10
+constexpr uint32_t kRefusableVersion = 27;     // CUDA 12.9: a refused buffer is safe
+constexpr uint64_t kClockRefreshNs = 1000000000;  // tracks NTP slew of CUPTI's realtime clock
+
+struct KindChoice {
+  uint32_t activity;  // PROF_ACTIVITIES bit
+  CUpti_ActivityKind kind;
+};
+
+// CONCURRENT_KERNEL, never KERNEL: the latter serializes the program's kernels.
+constexpr KindChoice kKindChoices[] = {
+    {kActivityKernel, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL},
+    {kActivityMemcpy, CUPTI_ACTIVITY_KIND_MEMCPY},
+    {kActivityMemset, CUPTI_ACTIVITY_KIND_MEMSET},
+    {kActivitySync, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION},
+};
+
+class CuptiSource : public DeviceActivitySource {
+ public:
+  explicit CuptiSource(const Config& config) : config_(config) {}
+
+  bool Enable() override;
+  void Disable() override;
+  void Flush(bool forced) override;
+  void Drain(WindowRouter& router) override;
+  trace::ClockAnchor Anchor(const char* reason) override;
+
+ private:
+  bool Usable() const { return enabled_ && !CuptiInheritedFromParent(); }
+  bool Fail(const char* format, ...) __attribute__((format(printf, 2, 3)));
+  bool LoadLibrary();
+  bool CheckVersion(uint32_t* version);
+  bool Subscribe();
+  bool EnableKinds();
+  void Unsubscribe();
+  void RefreshClockOffset(bool always);
+  void AddLosses(WindowRouter& router, const ConversionCounts& counts);
+
+  const Config config_;
+  std::unique_ptr<CuptiLibrary> library_;
+  std::unique_ptr<ActivityConverter> converter_;
+  CUpti_SubscriberHandle subscriber_ = nullptr;
+  std::vector<CUpti_ActivityKind> enabled_kinds_;
+  bool enabled_ = false;
+  bool warned_ = false;
+  uint64_t clock_measured_ns_ = 0;
+};
+
+// One warning for the first failure; repeats (a later window's Enable) only at info.
+bool CuptiSource::Fail(const char* format, ...) {
+  char message[768];
+  va_list arguments;
+  va_start(arguments, format);
+  std::vsnprintf(message, sizeof(message), format, arguments);
+  va_end(arguments);
+  Log(warned_ ? LogLevel::kInfo : LogLevel::kWarn,
+      "%s; device activity (kernels, copies, memsets, syncs) is not recorded, host tracing "
+      "goes on", message);
+  warned_ = true;
+  return false;
+}
+
+bool CuptiSource::LoadLibrary() {
+  if (library_) return true;
+  std::string first_error;
+  for (const CuptiCandidate& candidate : CuptiCandidates(config_.cupti_library)) {
+    auto library = std::make_unique<CuptiLibrary>();
+    std::string error;
+    if (LoadCuptiLibrary(candidate.path, candidate.only_if_loaded, library.get(), &error)) {
+      library_ = std::move(library);
+      NoteCuptiLoaded();
+      return true;
+    }
+    if (first_error.empty()) first_error = error;
+  }
+  if (!config_.cupti_library.empty()) {
+    return Fail("cannot load CUPTI from PROF_CUPTI_LIB=%s (%s)", config_.cupti_library.c_str(),
+                first_error.c_str());
+  }
+  return Fail("no libcupti found (looked next to the loaded libcudart, in $CUDA_HOME/lib64, "
+              "/usr/local/cuda/lib64 and the library path; set PROF_CUPTI_LIB)");
+}
+
+bool CuptiSource::CheckVersion(uint32_t* version) {
+  const CUptiResult result = library_->GetVersion(version);
+  if (result != CUPTI_SUCCESS) {
+    return Fail("cuptiGetVersion failed in %s (%s)", library_->path.c_str(),
+                library_->ResultText(result).c_str());
+  }
+  if (*version < kOldestUsableVersion) {
+    return Fail("%s has CUPTI API version %u, older than CUDA 12's (%u)",
+                library_->path.c_str(), *version, kOldestUsableVersion);
+  }
+  return true;
+}
+
+bool CuptiSource::Subscribe() {
+  CUptiResult result = library_->Subscribe(&subscriber_, &OnApiCallback, nullptr);
+  if (result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    subscriber_ = nullptr;
+    return Fail("another tool (Nsight Systems, Nsight Compute, torch.profiler, a debugger) "
+                "already subscribed to CUPTI, which allows one subscriber (%s)",
+                library_->ResultText(result).c_str());
+  }
+  if (result != CUPTI_SUCCESS) {
+    subscriber_ = nullptr;
+    return Fail("cuptiSubscribe failed (%s)", library_->ResultText(result).c_str());
+  }
+  for (CUpti_CallbackDomain domain : {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API}) {
+    result = library_->EnableDomain(1, subscriber_, domain);
+    if (result != CUPTI_SUCCESS) {
+      Unsubscribe();
+      return Fail("cuptiEnableDomain failed (%s)", library_->ResultText(result).c_str());
+    }
+  }
+  result = library_->ActivityRegisterCallbacks(&OnBufferRequested, &OnBufferCompleted);
+  if (result != CUPTI_SUCCESS) {
+    Unsubscribe();
+    return Fail("cuptiActivityRegisterCallbacks failed (%s)",
+                library_->ResultText(result).c_str());
+  }
+  return true;
+}
+
+void CuptiSource::Unsubscribe() {
+  if (!subscriber_) return;
+  library_->Unsubscribe(subscriber_);
+  subscriber_ = nullptr;
+}
+
+// The kinds PROF_ACTIVITIES selects; a kind CUPTI refuses is left out (one info line),
+// failing only when none could be enabled.
+bool CuptiSource::EnableKinds() {
+  enabled_kinds_.clear();
+  std::string refused;
+  for (const KindChoice& choice : kKindChoices) {
+    if (!(config_.activities & choice.activity)) continue;
+    const CUptiResult result = library_->ActivityEnable(choice.kind);
+    if (result == CUPTI_SUCCESS) {
+      enabled_kinds_.push_back(choice.kind);
+    } else {
+      refused += " " + std::to_string(static_cast<int>(choice.kind)) + ":" +
+                 library_->ResultText(result);
+    }
+  }
+  if (enabled_kinds_.empty()) {
+    Unsubscribe();
+    return Fail("CUPTI enabled no activity kind (refused:%s)", refused.c_str());
+  }
+  if (!refused.empty()) Log(LogLevel::kInfo, "CUPTI refused activity kinds:%s", refused.c_str());
+  return true;
+}
+
+bool CuptiSource::Enable() {
+  if (enabled_) return true;
+  if (CuptiInheritedFromParent()) {
+    return Fail("CUPTI was loaded by the parent process and cannot be used after fork()");
+  }
+  uint32_t version = 0;
+  if (!LoadLibrary() || !CheckVersion(&version)) return false;
+  // Records completed after the previous window's last drain belong to no window.
+  RecycleBuffers(TakeCompletedBuffers());
+  const size_t max_buffers = std::max<size_t>(2, config_.buffer_bytes / 4 / kActivityBufferBytes);
+  ConfigureActivityBuffers(kActivityBufferBytes, max_buffers, version >= kRefusableVersion);
+  StartApiCallbacks((config_.activities & kActivityCudaApi) != 0);
+  if (!Subscribe()) return false;
+  converter_ = std::make_unique<ActivityConverter>(library_->ActivityGetNextRecord);
+  RefreshClockOffset(/*always=*/true);
+  if (!EnableKinds()) return false;
+  enabled_ = true;
+  Log(LogLevel::kInfo, "recording device activity with %s (CUPTI API version %u)",
+      library_->path.c_str(), version);
+  return true;
+}
+
+void CuptiSource::Disable() {
+  if (!Usable()) return;
+  for (CUpti_ActivityKind kind : enabled_kinds_) library_->ActivityDisable(kind);
+  enabled_kinds_.clear();
+  library_->ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  Unsubscribe();
+  enabled_ = false;
+}
+
+void CuptiSource::Flush(bool forced) {
+  if (!Usable()) return;
+  library_->ActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+}
+
+void CuptiSource::Drain(WindowRouter& router) {
+  if (!Usable()) return;
+  RefreshClockOffset(/*always=*/false);
+  const std::vector<ActivityBuffer> buffers = TakeCompletedBuffers();
+  ConversionCounts counts;
+  for (const ActivityBuffer& buffer : buffers) converter_->ConvertBuffer(buffer, router, &counts);
+  RecycleBuffers(buffers);
+  AddLosses(router, counts);
+}
+
+// Drops CUPTI counted (buffers refused, device buffers full) and records that never got
+// timestamps go into the newest window: they happened while it was open.
+void CuptiSource::AddLosses(WindowRouter& router, const ConversionCounts& counts) {
+  size_t dropped = 0;
+  if (library_->ActivityGetNumDroppedRecords(nullptr, 0, &dropped) != CUPTI_SUCCESS) dropped = 0;
+  const uint64_t lost = dropped + counts.incomplete;
+  if (lost == 0 && counts.corrupt_buffers == 0) return;
+  WindowFile* newest = router.WindowFor(0, MonotonicNs());
+  if (!newest) return;
+  if (lost) newest->AddLoss(trace::LOSS_KIND_CUPTI_DROPPED, lost);
+  if (counts.corrupt_buffers) {
+    newest->AddLoss(trace::LOSS_KIND_CUPTI_BUFFER_LOST, counts.corrupt_buffers);
+  }
+}
+
+void CuptiSource::RefreshClockOffset(bool always) {
+  const uint64_t now = MonotonicNs();
+  if (!always && now - clock_measured_ns_ < kClockRefreshNs) return;
+  Anchor("clock offset");
+}
+
+trace::ClockAnchor CuptiSource::Anchor(const char* reason) {
+  if (!library_ || CuptiInheritedFromParent() || !converter_) {
+    return MeasureCuptiAnchor(nullptr, reason);
+  }
+  trace::ClockAnchor anchor = MeasureCuptiAnchor(library_->GetTimestamp, reason);
+  if (anchor.cupti_ns() != 0) {
+    converter_->SetClockOffset(CuptiMinusHostNs(anchor));
+    clock_measured_ns_ = anchor.host_monotonic_ns();
+  }
+  return anchor;
+}
+
+}  // namespace
+
+std::unique_ptr<DeviceActivitySource> MakeCuptiSource(const Config& config) {
+  InstallCuptiForkHandler();
+  return std::make_unique<CuptiSource>(config);
+}
 
 }  // namespace prof

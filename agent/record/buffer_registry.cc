@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -17,8 +18,16 @@ thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec"))) =
 namespace {
 
 thread_local uint64_t t_thread_id __attribute__((tls_model("initial-exec"))) = 0;
-// Set once the slow path failed on this thread, so later records fail fast.
-thread_local bool t_over_budget __attribute__((tls_model("initial-exec"))) = false;
+// After the slow path failed on this thread, it is not retried before this time (so a
+// thread over budget does not take the mutex on every record).
+thread_local uint64_t t_retry_after_ns __attribute__((tls_model("initial-exec"))) = 0;
+constexpr uint64_t kRetryDelayNs = 1000000;
+
+uint64_t NowNs() {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<uint64_t>(now.tv_sec) * 1000000000ull + now.tv_nsec;
+}
 
 struct Registry {
   std::mutex mutex;
@@ -35,7 +44,7 @@ struct Registry {
 Registry& TheRegistry() {
   static Registry* registry = [] {
     auto* created = new Registry;
-    // Runs when a thread exits: the writer frees the buffer after draining it.
+    // Runs when a thread exits: once drained, the buffer can be adopted by a new thread.
     pthread_key_create(&created->exit_key, [](void* buffer) {
       static_cast<ThreadBuffer*>(buffer)->owner_exited.store(true, std::memory_order_release);
     });
@@ -58,25 +67,42 @@ uint64_t CurrentThreadId() {
   return t_thread_id;
 }
 
+namespace {
+
+// A drained buffer of an exited thread, adopted by the calling thread; or a new buffer
+// when the budget allows; or nullptr. Called with the registry's mutex held.
+ThreadBuffer* AdoptOrAllocate(Registry& registry) {
+  for (ThreadBuffer* buffer : registry.buffers) {
+    if (buffer->owner_exited.load(std::memory_order_acquire) && buffer->empty()) {
+      buffer->Adopt(CurrentThreadId());
+      return buffer;
+    }
+  }
+  if ((registry.buffers.size() + 1) * registry.buffer_bytes > registry.total_bytes) return nullptr;
+  auto* buffer = new (std::nothrow) ThreadBuffer(CurrentThreadId(), registry.buffer_bytes);
+  if (buffer) registry.buffers.push_back(buffer);
+  return buffer;
+}
+
+}  // namespace
+
 ThreadBuffer* internal::CreateCurrentThreadBuffer() {
   Registry& registry = TheRegistry();
-  if (t_over_budget) {
+  if (t_retry_after_ns != 0 && NowNs() < t_retry_after_ns) {
     registry.thread_limit_drops.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
   ThreadBuffer* buffer = nullptr;
   {
     std::lock_guard<std::mutex> lock(registry.mutex);
-    if ((registry.buffers.size() + 1) * registry.buffer_bytes <= registry.total_bytes) {
-      buffer = new (std::nothrow) ThreadBuffer(CurrentThreadId(), registry.buffer_bytes);
-      if (buffer) registry.buffers.push_back(buffer);
-    }
+    buffer = AdoptOrAllocate(registry);
   }
   if (!buffer) {
-    t_over_budget = true;
+    t_retry_after_ns = NowNs() + kRetryDelayNs;
     registry.thread_limit_drops.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
+  t_retry_after_ns = 0;
   pthread_setspecific(registry.exit_key, buffer);
   t_buffer = buffer;
   if (!registry.first_buffer_seen.exchange(true)) {
@@ -100,21 +126,6 @@ void ForEachBuffer(const std::function<void(ThreadBuffer&)>& visit) {
   for (ThreadBuffer* buffer : snapshot) visit(*buffer);
 }
 
-void ReclaimExitedBuffers() {
-  Registry& registry = TheRegistry();
-  std::vector<ThreadBuffer*> freed;
-  {
-    std::lock_guard<std::mutex> lock(registry.mutex);
-    std::vector<ThreadBuffer*> kept;
-    for (ThreadBuffer* buffer : registry.buffers) {
-      const bool done = buffer->owner_exited.load(std::memory_order_acquire) && buffer->empty();
-      (done ? freed : kept).push_back(buffer);
-    }
-    registry.buffers.swap(kept);
-  }
-  for (ThreadBuffer* buffer : freed) delete buffer;
-}
-
 uint64_t TakeThreadLimitDrops() {
   return TheRegistry().thread_limit_drops.exchange(0, std::memory_order_relaxed);
 }
@@ -128,7 +139,7 @@ void ResetBuffersAfterFork() {
   registry.buffers.clear();
   internal::t_buffer = nullptr;
   t_thread_id = 0;
-  t_over_budget = false;
+  t_retry_after_ns = 0;
   registry.thread_limit_drops.store(0);
   registry.first_buffer_seen.store(false);
 }

@@ -24,7 +24,8 @@ extern thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exe
 ThreadBuffer* CreateCurrentThreadBuffer();
 }  // namespace internal
 
-// The calling thread's buffer, or nullptr when the budget is exhausted (counted).
+// The calling thread's buffer, or nullptr when the budget is exhausted (counted). Buffers
+// of exited threads are reused once drained, so short-lived threads do not use it up.
 inline ThreadBuffer* CurrentThreadBuffer() {
   ThreadBuffer* buffer = internal::t_buffer;
   return buffer ? buffer : internal::CreateCurrentThreadBuffer();
@@ -32,9 +33,6 @@ inline ThreadBuffer* CurrentThreadBuffer() {
 
 // Writer thread: visits every registered buffer (live or exited).
 void ForEachBuffer(const std::function<void(ThreadBuffer&)>& visit);
-
-// Writer thread: frees buffers whose thread exited and that are fully drained.
-void ReclaimExitedBuffers();
 
 // Records lost because a thread found no buffer (budget exhausted); reading resets it.
 uint64_t TakeThreadLimitDrops();

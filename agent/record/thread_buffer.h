@@ -20,7 +20,14 @@ class ThreadBuffer {
  public:
   ThreadBuffer(uint64_t thread_id, size_t capacity_bytes);
 
-  uint64_t thread_id() const { return thread_id_; }
+  uint64_t thread_id() const { return thread_id_.load(std::memory_order_acquire); }
+
+  // A new thread takes over a buffer whose owner exited and whose records are all
+  // drained; called under the registry's mutex.
+  void Adopt(uint64_t thread_id) {
+    thread_id_.store(thread_id, std::memory_order_release);
+    owner_exited.store(false, std::memory_order_release);
+  }
 
   // Space for a record of `size` bytes (a multiple of 8), or nullptr when full (counted).
   Record* Reserve(size_t size) {
@@ -74,13 +81,13 @@ class ThreadBuffer {
     return head_.load(std::memory_order_acquire) == tail_.load(std::memory_order_acquire);
   }
 
-  // Set when the owning thread has exited; the writer frees the buffer once drained.
+  // Set when the owning thread has exited; once drained, a new thread may adopt it.
   std::atomic<bool> owner_exited{false};
 
  private:
   Record* At(size_t offset) { return reinterpret_cast<Record*>(bytes_ + offset); }
 
-  const uint64_t thread_id_;
+  std::atomic<uint64_t> thread_id_;
   const size_t capacity_;
   std::unique_ptr<uint64_t[]> words_;  // the ring; uint64_t keeps records 8-byte aligned
   uint8_t* const bytes_;

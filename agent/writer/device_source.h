@@ -16,7 +16,8 @@ class WindowRouter {
  public:
   virtual ~WindowRouter() = default;
   // The window whose API calls include `correlation_id`; else the one open at
-  // `host_time_ns`; nullptr when no window is left.
+  // `host_time_ns`; nullptr when the record must be discarded: no window is left, or it
+  // was launched during the READY warm-up step before the window opened.
   virtual WindowFile* WindowFor(uint64_t correlation_id, uint64_t host_time_ns) = 0;
 };
 

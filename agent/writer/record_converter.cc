@@ -29,6 +29,9 @@ std::string DomainOf(const Record& record) {
 
 void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& window) {
   ChunkEncoder& encoder = window.encoder();
+  if (record.kind == RecordKind::kApiCall || record.kind == RecordKind::kNcclCall) {
+    window.cuda_activity_seen = true;
+  }
   switch (record.kind) {
     case RecordKind::kApiCall:
       AddApiCall(thread_id, record, window);
@@ -127,8 +130,13 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record, Windo
     config.dynamic_shared_memory = record.launch.shared_memory;
     call.kernel_config = encoder.InternKernelConfig(config);
   }
-  if (record.correlation_id > window.max_correlation_id) {
-    window.max_correlation_id = record.correlation_id;
+  if (record.correlation_id != 0) {
+    if (window.min_correlation_id == 0 || record.correlation_id < window.min_correlation_id) {
+      window.min_correlation_id = record.correlation_id;
+    }
+    if (record.correlation_id > window.max_correlation_id) {
+      window.max_correlation_id = record.correlation_id;
+    }
   }
   encoder.AddApiCall(call);
 }

@@ -15,7 +15,11 @@
 namespace prof {
 namespace {
 
-constexpr auto kDrainPeriod = std::chrono::milliseconds(10);
+// The writer drains every 10 ms, and every 1 ms while records flow fast, so a thread's
+// 2 MiB ring (about 20k records) does not fill even at several million launches a second.
+constexpr auto kIdleDrainPeriod = std::chrono::milliseconds(10);
+constexpr auto kBusyDrainPeriod = std::chrono::milliseconds(1);
+constexpr uint64_t kBusyRecords = 2000;
 constexpr uint64_t kFlushPeriodNs = 100000000;   // a crash loses at most ~100 ms
 constexpr uint64_t kChunkEvents = 65536;         // or this many events, whichever first
 constexpr uint64_t kCloseGraceNs = 30000000;     // late records of a closed window
@@ -88,6 +92,8 @@ void TraceWriter::EnsureThread() {
   if (error == 0) {
     pthread_detach(thread);
     thread_started_ = true;
+    // From now on a terminating signal waits for this thread, even if it has not run yet.
+    MarkWriterRunning(true);
   } else {
     Log(LogLevel::kWarn, "cannot start the writer thread; nothing will be recorded");
   }
@@ -96,13 +102,16 @@ void TraceWriter::EnsureThread() {
 
 void TraceWriter::Run() {
   prctl(PR_SET_NAME, "prof-writer", 0, 0, 0);
-  MarkWriterRunning(true);
+  uint64_t drained_before = 0;
   while (true) {
     std::vector<Command> commands;
     bool stopping = false;
+    const bool busy = records_drained_ - drained_before > kBusyRecords;
+    drained_before = records_drained_;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait_for(lock, kDrainPeriod, [this] { return !commands_.empty() || stopping_; });
+      wake_.wait_for(lock, busy ? kBusyDrainPeriod : kIdleDrainPeriod,
+                     [this] { return !commands_.empty() || stopping_; });
       commands.swap(commands_);
       stopping = stopping_;
     }
@@ -118,6 +127,7 @@ void TraceWriter::Run() {
     FinishWindows(stopping);
     if (stopping) break;
   }
+  Log(LogLevel::kDebug, "writer: %lu records drained", static_cast<unsigned long>(records_drained_));
   std::lock_guard<std::mutex> lock(mutex_);
   done_ = true;
   finished_.notify_all();
@@ -129,14 +139,18 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
     DrainHostRecords();
     switch (command.kind) {
       case Command::kOpen: {
+        Log(LogLevel::kDebug, "writer: window %u opens at %lu", command.spec.index,
+            static_cast<unsigned long>(command.spec.open_ns));
         trace::FileHeader header = header_;
         *header.add_clock_anchors() = HostAnchor("window open");
         if (device_enabled_) *header.add_clock_anchors() = device_->Anchor("window open");
-        windows_.push_back(
-            std::make_unique<WindowFile>(command.spec, PathOf(command.spec.index), header));
+        windows_.push_back(std::make_unique<WindowFile>(command.spec, PathOf(command.spec.index),
+                                                        header, config_.files_need_cuda_activity));
         break;
       }
       case Command::kClose:
+        Log(LogLevel::kDebug, "writer: windows close at %lu",
+            static_cast<unsigned long>(command.time_ns));
         for (auto& window : windows_) {
           if (window->closing) continue;
           window->closing = true;
@@ -160,11 +174,13 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
 }
 
 void TraceWriter::DrainHostRecords() {
+  // With no window open, records wait in their buffers for the next one rather than being
+  // thrown away (a record can be made just before its window is handed to the writer).
+  if (windows_.empty()) return;
   ForEachBuffer([this](ThreadBuffer& buffer) {
     const uint64_t thread_id = buffer.thread_id();
-    buffer.Drain([&](const Record& record) {
-      WindowFile* window = WindowAt(record.start_ns);
-      if (window) converter_.Add(thread_id, record, *window);
+    records_drained_ += buffer.Drain([&](const Record& record) {
+      converter_.Add(thread_id, record, *WindowAt(record.start_ns));
     });
     const uint64_t dropped = buffer.TakeDropped();
     if (dropped && !windows_.empty()) {
@@ -175,7 +191,6 @@ void TraceWriter::DrainHostRecords() {
   if (no_buffer && !windows_.empty()) {
     windows_.back()->AddLoss(trace::LOSS_KIND_THREAD_LIMIT, no_buffer);
   }
-  ReclaimExitedBuffers();
 }
 
 void TraceWriter::FinishWindows(bool everything) {
@@ -221,7 +236,14 @@ WindowFile* TraceWriter::WindowByIndex(uint32_t index) {
 }
 
 WindowFile* TraceWriter::WindowFor(uint64_t correlation_id, uint64_t host_time_ns) {
-  if (correlation_id != 0) {
+  if (correlation_id != 0 && !windows_.empty()) {
+    // Launched before the first window's first recorded call: READY-step warm-up activity,
+    // discarded by design (CUPTI is subscribed a step early so the window starts warm).
+    const WindowFile& first = *windows_.front();
+    if (first.min_correlation_id != 0 && correlation_id < first.min_correlation_id &&
+        host_time_ns < first.spec().open_ns) {
+      return nullptr;
+    }
     for (auto& window : windows_) {
       if (correlation_id <= window->max_correlation_id) return window.get();
     }

@@ -79,6 +79,7 @@ class TraceWriter : public WindowRouter {
   std::deque<std::unique_ptr<WindowFile>> windows_;
   RecordConverter converter_;
   uint64_t last_flush_ns_ = 0;
+  uint64_t records_drained_ = 0;
 };
 
 }  // namespace prof

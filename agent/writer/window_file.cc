@@ -26,8 +26,9 @@ std::string FolderOf(const std::string& path) {
 }  // namespace
 
 WindowFile::WindowFile(const WindowSpec& spec, const std::string& path,
-                       trace::FileHeader header)
-    : spec_(spec), path_(path), header_(std::move(header)) {
+                       trace::FileHeader header, bool needs_cuda_activity)
+    : spec_(spec), path_(path), header_(std::move(header)),
+      needs_cuda_activity_(needs_cuda_activity) {
   header_.set_window_index(spec.index);
   header_.set_window_first_step(spec.first_step);
   header_.set_window_end_step(spec.end_step);
@@ -48,8 +49,17 @@ bool WindowFile::EnsureOpen() {
   return true;
 }
 
+// Past this many events a window that needs CUDA activity is written anyway, so memory
+// stays bounded in a long-lived process that records only host ranges.
+constexpr uint64_t kMaxEventsWithoutCuda = 1u << 20;
+
+bool WindowFile::Withheld() const {
+  return needs_cuda_activity_ && !cuda_activity_seen &&
+         encoder_.pending_events() < kMaxEventsWithoutCuda;
+}
+
 void WindowFile::Flush(bool force) {
-  if (finished_ || (!force && encoder_.pending_events() == 0)) return;
+  if (finished_ || (!force && encoder_.pending_events() == 0) || Withheld()) return;
   const uint64_t events = encoder_.pending_events();
   const trace::Chunk& chunk = encoder_.Finish(false);
   if (!EnsureOpen()) return;
@@ -65,7 +75,8 @@ void WindowFile::Flush(bool force) {
 void WindowFile::Finish() {
   if (finished_) return;
   const bool any_file = writer_ != nullptr;
-  if (!any_file && encoder_.pending_events() == 0) {
+  const bool nothing = encoder_.pending_events() == 0 && !has_losses_;
+  if (!any_file && (nothing || Withheld())) {
     finished_ = true;  // nothing was ever recorded in this window: no file
     return;
   }

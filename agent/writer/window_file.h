@@ -24,13 +24,19 @@ struct WindowSpec {
 class WindowFile {
  public:
   // `header` is complete except for the window fields, filled from `spec`.
-  WindowFile(const WindowSpec& spec, const std::string& path, trace::FileHeader header);
+  WindowFile(const WindowSpec& spec, const std::string& path, trace::FileHeader header,
+             bool needs_cuda_activity = false);
 
   const WindowSpec& spec() const { return spec_; }
   const std::string& path() const { return path_; }
   ChunkEncoder& encoder() { return encoder_; }
 
-  void AddLoss(trace::LossKind kind, uint64_t count) { encoder_.AddLoss(kind, count); }
+  // A window with losses writes a file even if no event reached it, so the loss is shown.
+  void AddLoss(trace::LossKind kind, uint64_t count) {
+    if (count == 0) return;
+    encoder_.AddLoss(kind, count);
+    has_losses_ = true;
+  }
 
   // Writes the pending events as a chunk (when there are any, or when `force`).
   void Flush(bool force);
@@ -40,16 +46,22 @@ class WindowFile {
   bool closing = false;         // the window ended; finalize once the grace period passed
   uint64_t close_ns = 0;
   uint64_t finalize_after_ns = 0;
-  uint64_t max_correlation_id = 0;  // of host API calls in this window
+  uint64_t min_correlation_id = 0;  // of host API calls in this window (0: none yet)
+  uint64_t max_correlation_id = 0;
+  bool cuda_activity_seen = false;  // set by the converter on CUDA/NCCL records
 
  private:
   bool EnsureOpen();
+  // True while the file must not be written yet (no CUDA activity in a child's window).
+  bool Withheld() const;
 
   WindowSpec spec_;
   std::string path_;
   trace::FileHeader header_;
   ChunkEncoder encoder_;
   std::unique_ptr<TraceFileWriter> writer_;
+  bool needs_cuda_activity_ = false;
+  bool has_losses_ = false;
   bool failed_ = false;
   bool finished_ = false;
   uint64_t events_lost_ = 0;

@@ -1,0 +1,62 @@
+#include "agent/cupti/cupti_locator.h"
+
+#include <link.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace prof {
+namespace {
+
+struct PrefixSearch {
+  const char* prefix;
+  std::string found;
+};
+
+int MatchLoadedObject(struct dl_phdr_info* info, size_t, void* data) {
+  auto* search = static_cast<PrefixSearch*>(data);
+  if (!info->dlpi_name || !*info->dlpi_name) return 0;
+  const char* slash = std::strrchr(info->dlpi_name, '/');
+  const char* file = slash ? slash + 1 : info->dlpi_name;
+  if (std::strncmp(file, search->prefix, std::strlen(search->prefix)) != 0) return 0;
+  search->found = info->dlpi_name;
+  return 1;  // stop iterating
+}
+
+std::string FolderOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
+// Both the versioned soname (what CUDA 13 installs) and the development link.
+void AddFolder(const std::string& folder, std::vector<CuptiCandidate>* candidates) {
+  if (folder.empty()) return;
+  candidates->push_back({folder + "/libcupti.so.13", false});
+  candidates->push_back({folder + "/libcupti.so", false});
+}
+
+}  // namespace
+
+std::string LoadedLibraryPath(const char* prefix) {
+  PrefixSearch search{prefix, {}};
+  dl_iterate_phdr(&MatchLoadedObject, &search);
+  return search.found;
+}
+
+std::vector<CuptiCandidate> CuptiCandidates(const std::string& explicit_path) {
+  if (!explicit_path.empty()) return {{explicit_path, false}};
+  std::vector<CuptiCandidate> candidates;
+  const std::string loaded_cupti = LoadedLibraryPath("libcupti.so");
+  if (!loaded_cupti.empty()) candidates.push_back({loaded_cupti, true});
+  const std::string cudart_folder = FolderOf(LoadedLibraryPath("libcudart.so"));
+  AddFolder(cudart_folder, &candidates);
+  // pip wheels: nvidia/cuda_runtime/lib/libcudart.so.13 next to nvidia/cuda_cupti/lib.
+  if (!cudart_folder.empty()) AddFolder(cudart_folder + "/../../cuda_cupti/lib", &candidates);
+  const char* cuda_home = std::getenv("CUDA_HOME");
+  if (cuda_home && *cuda_home) AddFolder(std::string(cuda_home) + "/lib64", &candidates);
+  AddFolder("/usr/local/cuda/lib64", &candidates);
+  candidates.push_back({"libcupti.so.13", false});  // LD_LIBRARY_PATH, ldconfig
+  return candidates;
+}
+
+}  // namespace prof

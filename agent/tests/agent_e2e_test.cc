@@ -1,0 +1,223 @@
+// libprof.so preloaded into real programs on the simulated CUDA platform: the trace must
+// hold exactly what the program did (the workloads' ground truth), and the program must
+// run as it would without the agent, whatever way it ends.
+#include <signal.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "agent/tests/program_runner.h"
+#include "agent/tests/trace_summary.h"
+#include "agent/tests/truth_file.h"
+#include "proto/trace.pb.h"
+
+namespace prof::testing {
+namespace {
+
+RunOptions UnderAgent(const std::string& output, std::map<std::string, std::string> extra = {}) {
+  RunOptions options;
+  options.environment = {{"LD_PRELOAD", Runfile("agent/libprof.so")},
+                         {"PROF_OUTPUT_DIR", output},
+                         {"PROF_CUPTI_LIB", Runfile("testdata/sim/libcupti.so.13")}};
+  for (auto& [name, value] : extra) options.environment[name] = value;
+  return options;
+}
+
+std::map<std::string, uint64_t> Merge(std::map<std::string, uint64_t> a,
+                                      const std::map<std::string, uint64_t>& b) {
+  for (const auto& [name, count] : b) a[name] += count;
+  return a;
+}
+
+uint64_t Total(const std::map<std::string, uint64_t>& counts) {
+  uint64_t total = 0;
+  for (const auto& [name, count] : counts) total += count;
+  return total;
+}
+
+TEST_CASE("train: every launch, copy, range, mark and step of the ground truth") {
+  const std::string output = FreshFolder("train");
+  const std::string truth_path = output + "/../train_truth.json";
+  const RunResult run = RunProgram(Runfile("testdata/workloads/train"),
+                                   {"--steps", "5", "--truth", truth_path}, UnderAgent(output));
+  INFO(run.standard_error);
+  REQUIRE(run.exit_code == 0);
+  const TruthFile truth(truth_path);
+  REQUIRE(truth.ok());
+  TraceSummary trace = SummarizeFolder(output);
+  REQUIRE(trace.files.size() == 1);
+  CHECK(trace.files[0].complete);
+  CHECK(trace.launches == truth.Counts({"totals", "kernels", "by_name"}, "count"));
+  CHECK(trace.ranges == Merge(truth.Counts({"totals", "nvtx_ranges", "by_name"}, ""),
+                              truth.Counts({"totals", "user_ranges", "by_name"}, "")));
+  CHECK(trace.marks == truth.Counts({"totals", "marks", "by_name"}, ""));
+  CHECK(trace.memcpy_bytes_by_kind[trace::COPY_KIND_HOST_TO_DEVICE] ==
+        truth.Number({"totals", "memcpy", "by_kind", "HtoD", "bytes"}));
+  CHECK(trace.memcpy_bytes_by_kind[trace::COPY_KIND_DEVICE_TO_HOST] ==
+        truth.Number({"totals", "memcpy", "by_kind", "DtoH", "bytes"}));
+  // Five prof_step calls, plus the step still open at exit (paddle's stop() closes it too).
+  CHECK(trace.step_numbers == std::vector<int64_t>{0, 1, 2, 3, 4, 5});
+  CHECK(trace.step_samples[0] == truth.StepNumber(0, {"num_samples"}));
+  CHECK(trace.losses.empty());
+  CHECK(trace.unknown_references == 0);
+}
+
+TEST_CASE("PROF_SCHEDULE=1:4 records exactly steps 1, 2 and 3") {
+  const std::string output = FreshFolder("schedule");
+  const std::string truth_path = output + "/../schedule_truth.json";
+  const RunResult run =
+      RunProgram(Runfile("testdata/workloads/train"), {"--steps", "6", "--truth", truth_path},
+                 UnderAgent(output, {{"PROF_SCHEDULE", "1:4"}}));
+  INFO(run.standard_error);
+  REQUIRE(run.exit_code == 0);
+  const TruthFile truth(truth_path);
+  TraceSummary trace = SummarizeFolder(output);
+  REQUIRE(trace.files.size() == 1);
+  CHECK(trace.files[0].complete);
+  CHECK(trace.step_numbers == std::vector<int64_t>{1, 2, 3});
+  uint64_t launches = 0;
+  for (int step = 1; step <= 3; ++step) launches += truth.StepNumber(step, {"kernels", "count"});
+  CHECK(Total(trace.launches) == launches);
+  CHECK(trace.ranges["Forward"] == 3);
+}
+
+TEST_CASE("a schedule with repeat writes one complete file per window") {
+  const std::string output = FreshFolder("windows");
+  const RunResult run = RunProgram(Runfile("testdata/workloads/train"), {"--steps", "9"},
+                                   UnderAgent(output, {{"PROF_SCHEDULE", "closed=1,ready=1,record=2,repeat=2"}}));
+  REQUIRE(run.exit_code == 0);
+  TraceSummary trace = SummarizeFolder(output);
+  REQUIRE(trace.files.size() == 2);
+  CHECK(trace.files[0].complete);
+  CHECK(trace.files[1].complete);
+  CHECK(trace.files[0].window_index == 0);
+  CHECK(trace.files[1].window_index == 1);
+  CHECK(trace.step_numbers == std::vector<int64_t>{2, 3, 6, 7});
+}
+
+TEST_CASE("exit paths keep the program's own outcome and a readable trace") {
+  struct Case {
+    const char* mode;
+    int signal_after_ready;
+    int exit_code;
+    int signal;
+    bool complete;
+  };
+  const Case cases[] = {
+      {"normal", 0, 0, 0, true},          {"exit-from-thread", 0, 7, 0, true},
+      {"exception", 0, -1, SIGABRT, true}, {"run-until-killed", SIGTERM, -1, SIGTERM, true},
+      {"run-until-killed", SIGINT, -1, SIGINT, true},
+      {"run-until-killed", SIGKILL, -1, SIGKILL, false},
+  };
+  for (const Case& c : cases) {
+    const std::string output = FreshFolder(std::string("exit_") + c.mode);
+    RunOptions options = UnderAgent(output);
+    options.signal_after_ready = c.signal_after_ready;
+    const RunResult run = RunProgram(Runfile("agent/tests/lifecycle_program"), {c.mode}, options);
+    INFO(c.mode << " signal " << c.signal_after_ready << ": " << run.standard_error);
+    CHECK(run.exit_code == c.exit_code);
+    CHECK(run.signal == c.signal);
+    CHECK_FALSE(run.timed_out);
+    TraceSummary trace = SummarizeFolder(output);
+    REQUIRE(trace.files.size() == 1);
+    CHECK(trace.files[0].complete == c.complete);
+    CHECK(trace.files[0].chunks >= 1);
+    CHECK(trace.launches["lifecycle_kernel"] > 0);
+  }
+}
+
+TEST_CASE("_exit: the trace is readable up to its last flushed chunk") {
+  const std::string output = FreshFolder("underscore_exit");
+  const RunResult run =
+      RunProgram(Runfile("agent/tests/lifecycle_program"), {"_exit", "30"}, UnderAgent(output));
+  CHECK(run.exit_code == 5);
+  TraceSummary trace = SummarizeFolder(output);
+  for (const FileSummary& file : trace.files) {
+    CHECK(file.chunks >= 1);
+    CHECK_FALSE(file.complete);
+  }
+}
+
+TEST_CASE("fork: each CUDA-using process writes its own file, the parent's is whole") {
+  const std::string output = FreshFolder("fork");
+  const std::string truth_path = output + "/../fork_truth.json";
+  const RunResult run = RunProgram(Runfile("testdata/workloads/threads_fork_graph"),
+                                   {"--threads", "4", "--truth", truth_path}, UnderAgent(output));
+  INFO(run.standard_error);
+  REQUIRE(run.exit_code == 0);
+  TraceSummary trace = SummarizeFolder(output);
+  REQUIRE(trace.files.size() == 2);  // the parent and the CUDA-using child
+  CHECK(trace.files[0].pid != trace.files[1].pid);
+  const TruthFile parent(truth_path);
+  const TruthFile child(output + "/../fork_truth.child_cuda.json");
+  REQUIRE(parent.ok());
+  REQUIRE(child.ok());
+  // Graph replays run kernels without launch calls; the launches made while capturing are
+  // real calls whose kernels only run at replay.
+  const double graph_nodes = parent.Number({"graph", "nodes"});
+  const double replayed = graph_nodes * parent.Number({"graph", "replays"});
+  CHECK(Total(trace.launches) == parent.Number({"totals", "kernels", "count"}) - replayed +
+                                     graph_nodes + child.Number({"totals", "kernels", "count"}));
+}
+
+TEST_CASE("16 threads launching at once lose nothing") {
+  const std::string output = FreshFolder("threads");
+  const std::string truth_path = output + "/../threads_truth.json";
+  const RunResult run =
+      RunProgram(Runfile("testdata/workloads/launch_stress"),
+                 {"--threads", "16", "--launches", "160000", "--truth", truth_path},
+                 UnderAgent(output));
+  REQUIRE(run.exit_code == 0);
+  const TruthFile truth(truth_path);
+  TraceSummary trace = SummarizeFolder(output);
+  CHECK(Total(trace.launches) == truth.Number({"totals", "kernels", "count"}));
+  CHECK(trace.losses.empty());
+}
+
+TEST_CASE("a budget too small for the run counts every record it could not keep") {
+  const std::string output = FreshFolder("tiny_budget");
+  const std::string truth_path = output + "/../tiny_truth.json";
+  const RunResult run =
+      RunProgram(Runfile("testdata/workloads/launch_stress"),
+                 {"--threads", "8", "--launches", "400000", "--truth", truth_path},
+                 UnderAgent(output, {{"PROF_BUFFER_MB", "1"}}));
+  REQUIRE(run.exit_code == 0);
+  const TruthFile truth(truth_path);
+  TraceSummary trace = SummarizeFolder(output);
+  const uint64_t lost = trace.losses[trace::LOSS_KIND_HOST_BUFFER_FULL] +
+                        trace.losses[trace::LOSS_KIND_THREAD_LIMIT];
+  CHECK(lost > 0);
+  CHECK(Total(trace.launches) + lost >= truth.Number({"totals", "kernels", "count"}));
+}
+
+TEST_CASE("bad settings: one line naming the problem, and the program runs on") {
+  SECTION("a bad value") {
+    const std::string output = FreshFolder("bad_value");
+    const RunResult run = RunProgram(Runfile("agent/tests/lifecycle_program"), {"normal"},
+                                     UnderAgent(output, {{"PROF_BUFFER_MB", "lots"}}));
+    CHECK(run.exit_code == 0);
+    CHECK(run.standard_error ==
+          "libprof: PROF_BUFFER_MB='lots' is not a number of MiB in 1..65536; using 128\n");
+    CHECK(SummarizeFolder(output).files.size() == 1);
+  }
+  SECTION("an output folder that cannot be written") {
+    const RunResult run = RunProgram(Runfile("agent/tests/lifecycle_program"), {"normal"},
+                                     UnderAgent("/proc/no/such/folder"));
+    CHECK(run.exit_code == 0);
+    CHECK(std::count(run.standard_error.begin(), run.standard_error.end(), '\n') == 1);
+    CHECK(run.standard_error.find("cannot write the trace") != std::string::npos);
+  }
+  SECTION("PROF_DISABLE=1 records nothing") {
+    const std::string output = FreshFolder("disabled");
+    const RunResult run = RunProgram(Runfile("agent/tests/lifecycle_program"), {"normal"},
+                                     UnderAgent(output, {{"PROF_DISABLE", "1"}}));
+    CHECK(run.exit_code == 0);
+    CHECK(SummarizeFolder(output).files.empty());
+  }
+}
+
+}  // namespace
+}  // namespace prof::testing

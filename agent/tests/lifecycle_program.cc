@@ -1,0 +1,59 @@
+// A CUDA program (on the simulated runtime) that ends in the way argv[1] names, for the
+// agent's exit-path tests: normal, exit-from-thread, exception, _exit, run-until-killed.
+// It launches kernels in steps marked through the agent's C API (looked up at run time).
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#include "sim/sim_ext.h"
+
+namespace {
+
+void Step(int64_t samples) {
+  using StepFunction = void (*)(int64_t);
+  static auto step = reinterpret_cast<StepFunction>(dlsym(RTLD_DEFAULT, "prof_step"));
+  if (step) step(samples);
+}
+
+void LaunchSteps(int steps, int launches_per_step) {
+  const void* kernel = simRegisterKernel("lifecycle_kernel");
+  void* device = nullptr;
+  cudaMalloc(&device, 4096);
+  for (int step = 0; step < steps; ++step) {
+    for (int i = 0; i < launches_per_step; ++i) {
+      cudaLaunchKernel(kernel, dim3(4), dim3(128), nullptr, 0, nullptr);
+    }
+    cudaDeviceSynchronize();
+    Step(32);
+  }
+  cudaFree(device);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "normal";
+  const int steps = argc > 2 ? std::atoi(argv[2]) : 4;
+  if (std::strcmp(mode, "run-until-killed") == 0) {
+    std::printf("ready\n");
+    std::fflush(stdout);
+    for (;;) LaunchSteps(1, 50);
+  }
+  LaunchSteps(steps, 10);
+  if (std::strcmp(mode, "exit-from-thread") == 0) {
+    std::thread([] { std::exit(7); }).join();
+  }
+  if (std::strcmp(mode, "exception") == 0) throw std::runtime_error("uncaught on purpose");
+  if (std::strcmp(mode, "_exit") == 0) {
+    usleep(300000);  // long enough for the writer's periodic flush
+    _exit(5);
+  }
+  return 0;
+}

@@ -1,0 +1,102 @@
+#include "agent/tests/trace_summary.h"
+
+#include <dirent.h>
+
+#include <algorithm>
+
+#include "proto/chunk_decoder.h"
+#include "proto/file_dictionary.h"
+#include "proto/trace_file_reader.h"
+
+namespace prof::testing {
+namespace {
+
+class SummarySink : public EventSink {
+ public:
+  SummarySink(FileDictionary* dictionary, TraceSummary* summary)
+      : dictionary_(dictionary), summary_(summary) {}
+
+  void OnApiCall(const ApiCallEvent& e) override {
+    ++summary_->api_calls[std::string(dictionary_->String(e.name))];
+    if (e.kernel_config) {
+      const KernelConfigValue* config = dictionary_->KernelConfig(e.kernel_config);
+      if (config) ++summary_->launches[std::string(dictionary_->String(config->name))];
+    }
+    if (e.copy_kind != trace::COPY_KIND_UNKNOWN) summary_->memcpy_bytes_by_kind[e.copy_kind] += e.bytes;
+  }
+  void OnHostRange(const HostRangeEvent& e) override {
+    const std::string name(dictionary_->String(e.name));
+    if (e.kind == trace::RANGE_KIND_MARK) {
+      ++summary_->marks[name];
+    } else {
+      ++summary_->ranges[name];
+    }
+    ++summary_->ranges_by_kind[e.kind];
+  }
+  void OnStep(const StepEvent& e) override {
+    summary_->step_numbers.push_back(e.step_number);
+    summary_->step_samples.push_back(e.sample_count);
+  }
+  void OnNcclCall(const NcclCallEvent& e) override { ++summary_->nccl_calls[e.operation]; }
+  void OnMemory(const MemoryEvent&) override { ++summary_->memory_events; }
+  void OnKernel(const KernelEvent& e) override {
+    const KernelConfigValue* config = dictionary_->KernelConfig(e.config);
+    const std::string name = config ? std::string(dictionary_->String(config->name)) : "?";
+    ++summary_->kernels[name];
+    summary_->kernel_ns[name] += e.duration_ns;
+  }
+  void OnMemcpy(const MemcpyEvent&) override { ++summary_->device_memcpys; }
+  void OnLoss(trace::LossKind kind, uint64_t count) override { summary_->losses[kind] += count; }
+
+ private:
+  FileDictionary* dictionary_;
+  TraceSummary* summary_;
+};
+
+void SummarizeFile(const std::string& path, TraceSummary* summary) {
+  FileSummary file;
+  file.path = path;
+  auto reader = TraceFileReader::Open(path);
+  if (!reader.ok()) {
+    file.issues.push_back(std::string(reader.status().message()));
+    summary->files.push_back(file);
+    return;
+  }
+  file.pid = (*reader)->header().pid();
+  file.window_index = (*reader)->header().window_index();
+  FileDictionary dictionary;
+  SummarySink sink(&dictionary, summary);
+  trace::Chunk chunk;
+  while ((*reader)->Next(&chunk)) {
+    dictionary.AddDefinitions(chunk);
+    const ChunkDecodeStats stats = DecodeChunk(chunk, &sink);
+    summary->malformed_blocks += stats.malformed_blocks + stats.malformed_columns;
+    if (summary->first_decode_problem.empty()) summary->first_decode_problem = stats.first_problem;
+  }
+  file.chunks = (*reader)->report().chunks_read;
+  file.complete = (*reader)->report().complete();
+  file.issues = (*reader)->report().Describe();
+  summary->unknown_references += dictionary.unknown_references();
+  summary->files.push_back(file);
+}
+
+}  // namespace
+
+TraceSummary SummarizeFolder(const std::string& folder) {
+  TraceSummary summary;
+  std::vector<std::string> paths;
+  if (DIR* directory = opendir(folder.c_str())) {
+    while (dirent* entry = readdir(directory)) {
+      const std::string name = entry->d_name;
+      if (name.size() > 8 && name.substr(name.size() - 8) == ".prof.pb") {
+        paths.push_back(folder + "/" + name);
+      }
+    }
+    closedir(directory);
+  }
+  std::sort(paths.begin(), paths.end());
+  for (const std::string& path : paths) SummarizeFile(path, &summary);
+  return summary;
+}
+
+}  // namespace prof::testing

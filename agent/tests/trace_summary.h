@@ -1,0 +1,48 @@
+// Test support: reads every trace file in a folder and counts what it holds, by kind and
+// name, so end-to-end tests can compare a recorded run with the program's ground truth.
+#ifndef PROF_AGENT_TESTS_TRACE_SUMMARY_H_
+#define PROF_AGENT_TESTS_TRACE_SUMMARY_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace prof::testing {
+
+struct FileSummary {
+  std::string path;
+  bool complete = false;     // read whole, with the final chunk
+  uint64_t chunks = 0;
+  int64_t pid = 0;
+  uint32_t window_index = 0;
+  std::vector<std::string> issues;
+};
+
+struct TraceSummary {
+  std::vector<FileSummary> files;
+  std::map<std::string, uint64_t> api_calls;         // by API name
+  std::map<std::string, uint64_t> launches;          // API launches by kernel name
+  std::map<std::string, uint64_t> kernels;           // device records by kernel name
+  std::map<std::string, uint64_t> kernel_ns;         // device time by kernel name
+  std::map<std::string, uint64_t> ranges;            // host ranges by name (not marks)
+  std::map<std::string, uint64_t> marks;
+  std::map<int, uint64_t> ranges_by_kind;            // RangeKind -> count
+  std::map<int, uint64_t> memcpy_bytes_by_kind;      // API calls: CopyKind -> bytes
+  std::map<int, uint64_t> nccl_calls;                // NcclOperation -> count
+  std::map<int, uint64_t> losses;                    // LossKind -> count
+  std::vector<int64_t> step_numbers;
+  std::vector<int64_t> step_samples;
+  uint64_t memory_events = 0;
+  uint64_t device_memcpys = 0;
+  uint64_t unknown_references = 0;
+  uint64_t malformed_blocks = 0;  // decoder: blocks skipped because their columns disagree
+  std::string first_decode_problem;
+};
+
+// Reads every *.prof.pb file under `folder`.
+TraceSummary SummarizeFolder(const std::string& folder);
+
+}  // namespace prof::testing
+
+#endif  // PROF_AGENT_TESTS_TRACE_SUMMARY_H_
