@@ -8,14 +8,32 @@
 
 namespace {
 
+// Per thread: depth of the C API's range stack and, per depth, whether that push was
+// recorded, so each pop is recorded exactly when its push was (PROF_TIMER_ONLY keeps only
+// Dataloader phases; a window may open or close between a push and its pop).
+thread_local int t_depth __attribute__((tls_model("initial-exec"))) = 0;
+thread_local uint64_t t_recorded __attribute__((tls_model("initial-exec"))) = 0;
+
 void Push(prof::trace::RangeKind kind, const char* name) {
-  if (!prof::Recording()) return;
-  prof::RecordNamed(prof::RecordKind::kRangePush, kind, name ? name : "", prof::MonotonicNs(), 0);
+  const int depth = t_depth++;
+  bool record = prof::Recording();
+  if (prof::ActivityEnabled(prof::kActivityTimerOnly) && !prof::IsDataloaderName(name)) {
+    record = false;
+  }
+  if (depth < 64) {
+    t_recorded = record ? t_recorded | (uint64_t{1} << depth) : t_recorded & ~(uint64_t{1} << depth);
+  }
+  if (record) {
+    prof::RecordNamed(prof::RecordKind::kRangePush, kind, name ? name : "", prof::MonotonicNs(), 0);
+  }
 }
 
 void Pop() {
-  if (!prof::Recording()) return;
-  prof::RecordNamed(prof::RecordKind::kRangePop, 0, nullptr, prof::MonotonicNs(), 0);
+  const int depth = t_depth > 0 ? --t_depth : -1;
+  const bool pushed_recorded = depth < 0 || depth >= 64 || ((t_recorded >> depth) & 1);
+  if (pushed_recorded && prof::Recording()) {
+    prof::RecordNamed(prof::RecordKind::kRangePop, 0, nullptr, prof::MonotonicNs(), 0);
+  }
 }
 
 }  // namespace

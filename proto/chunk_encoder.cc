@@ -74,7 +74,8 @@ KernelConfigId ChunkEncoder::InternKernelConfig(const KernelConfigValue& value) 
   return id;
 }
 
-CallStackId ChunkEncoder::InternCallStack(absl::Span<const uint64_t> frame_addresses) {
+CallStackId ChunkEncoder::InternCallStack(absl::Span<const uint64_t> frame_addresses,
+                                          absl::Span<const std::string> frame_names) {
   std::vector<uint64_t> key(frame_addresses.begin(), frame_addresses.end());
   auto it = call_stack_ids_.find(key);
   if (it != call_stack_ids_.end()) return it->second;
@@ -82,6 +83,7 @@ CallStackId ChunkEncoder::InternCallStack(absl::Span<const uint64_t> frame_addre
   trace::CallStack* stack = chunk_.add_call_stacks();
   stack->set_id(id);
   for (uint64_t address : key) stack->add_frame_addresses(address);
+  for (const std::string& name : frame_names) stack->add_frame_name_ids(InternString(name));
   call_stack_ids_.emplace(std::move(key), id);
   return id;
 }

@@ -37,7 +37,9 @@ class ChunkEncoder {
   // Interning: the first call for a value defines it in the current chunk.
   StringId InternString(absl::string_view value);
   KernelConfigId InternKernelConfig(const KernelConfigValue& value);
-  CallStackId InternCallStack(absl::Span<const uint64_t> frame_addresses);
+  // `frame_names` (optional, one per address) are the symbolized frames.
+  CallStackId InternCallStack(absl::Span<const uint64_t> frame_addresses,
+                              absl::Span<const std::string> frame_names = {});
   // Every communicator initialization gets its own id.
   CommunicatorId AddCommunicator(const CommunicatorValue& value);
 

@@ -46,6 +46,8 @@ void FileDictionary::AddDefinitions(const trace::Chunk& chunk) {
   for (const trace::CallStack& stack : chunk.call_stacks()) {
     call_stacks_[stack.id()].assign(stack.frame_addresses().begin(),
                                     stack.frame_addresses().end());
+    call_stack_names_[stack.id()].assign(stack.frame_name_ids().begin(),
+                                         stack.frame_name_ids().end());
   }
 }
 
@@ -77,6 +79,14 @@ const std::vector<uint64_t>* FileDictionary::CallStack(CallStackId id) {
   if (it != call_stacks_.end()) return &it->second;
   ++unknown_references_;
   return nullptr;
+}
+
+std::vector<std::string> FileDictionary::CallStackNames(CallStackId id) {
+  std::vector<std::string> names;
+  auto it = call_stack_names_.find(id);
+  if (it == call_stack_names_.end()) return names;
+  for (StringId name : it->second) names.emplace_back(String(name));
+  return names;
 }
 
 }  // namespace prof

@@ -28,6 +28,8 @@ class FileDictionary {
   const KernelConfigValue* KernelConfig(KernelConfigId id);
   const CommunicatorValue* Communicator(CommunicatorId id);
   const std::vector<uint64_t>* CallStack(CallStackId id);
+  // Symbolized frame names of a stack (empty when the agent recorded addresses only).
+  std::vector<std::string> CallStackNames(CallStackId id);
 
   size_t string_count() const { return strings_.size(); }
   // References to ids whose definition never arrived (a lost chunk).
@@ -39,6 +41,7 @@ class FileDictionary {
   absl::flat_hash_map<KernelConfigId, KernelConfigValue> kernel_configs_;
   absl::flat_hash_map<CommunicatorId, CommunicatorValue> communicators_;
   absl::flat_hash_map<CallStackId, std::vector<uint64_t>> call_stacks_;
+  absl::flat_hash_map<CallStackId, std::vector<StringId>> call_stack_names_;
   absl::flat_hash_map<StringId, std::string> placeholders_;
   uint64_t unknown_references_ = 0;
 };

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -166,6 +167,7 @@ Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string
   }
   config.applied["PROF_ACTIVITIES"] = absl::StrFormat("0x%x", config.activities);
   config.timer_only = parser.Flag("PROF_TIMER_ONLY", false);
+  if (config.timer_only) config.activities = kActivityTimerOnly;
   if (const char* value = parser.Get("PROF_STEP_MARKER")) {
     ParseStepMarkers(&parser, value, &config);
     config.applied["PROF_STEP_MARKER"] = value;
@@ -173,6 +175,10 @@ Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string
   config.cupti_library = parser.Text("PROF_CUPTI_LIB", "");
   config.stacks = parser.Flag("PROF_STACKS", false);
   return config;
+}
+
+bool IsDataloaderName(const char* name) {
+  return name && absl::StartsWithIgnoreCase(name, "dataloader");
 }
 
 bool GlobMatch(const char* glob, const char* text) {

@@ -29,7 +29,13 @@ enum Activity : uint32_t {
   kActivityMemory = 1u << 6,  // allocations and frees
   kActivitySync = 1u << 7,
   kActivityAll = (1u << 8) - 1,
+  // PROF_TIMER_ONLY: only steps and Dataloader ranges (for the Perf Summary's
+  // reader_cost), nothing else; not part of kActivityAll.
+  kActivityTimerOnly = 1u << 8,
 };
+
+// True for the names of data-loading ranges ("Dataloader", "DataLoader#2", ...).
+bool IsDataloaderName(const char* name);
 
 // A PROF_STEP_MARKER rule: a step ends at every `every`-th call of `api`, or at every
 // launch of a kernel whose name matches the glob `kernel_glob`.

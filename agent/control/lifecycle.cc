@@ -17,6 +17,7 @@
 #include "agent/hooks/hook_support.h"
 #include "agent/record/api_ids.h"
 #include "agent/record/buffer_registry.h"
+#include "agent/record/call_stack.h"
 #include "agent/record/clock.h"
 #include "agent/record/kernel_names.h"
 #include "agent/record/nccl_registry.h"
@@ -133,7 +134,11 @@ __attribute__((constructor)) void InitializeAgent() {
   internal::g_activities = config.activities;
   ConfigureBuffers(config.buffer_bytes, BufferBytesFor(config.buffer_bytes));
   ApplyStepMarkers(config);
-  if (config.activities & kActivityNvtx) OfferNvtxInjection();
+  if (config.activities & (kActivityNvtx | kActivityTimerOnly)) OfferNvtxInjection();
+  const char* why_no_stacks = nullptr;
+  if (config.stacks && !EnableCallStacks(&why_no_stacks)) {
+    Log(LogLevel::kWarn, "PROF_STACKS=1 but %s; recording without call stacks", why_no_stacks);
+  }
   SetFirstBufferCallback(&StartSession);
   Session::Install(new Session(config, MonotonicNs()));  // lives until the process ends
   pthread_atfork(nullptr, nullptr, &AfterForkInChild);

@@ -18,11 +18,14 @@ int CurrentDevice() {
 void RecordMemory(bool is_free, const void* address, size_t bytes, int device,
                   trace::MemoryKind kind, const void* stream, bool has_stream) {
   if (!Recording() || !ActivityEnabled(kActivityMemory) || !address) return;
+  uint64_t frames[kMaxStackFrames];
+  const int frame_count = !is_free && internal::g_stacks ? CaptureCallStack(frames, kMaxStackFrames) : 0;
   size_t size;
-  Record* record = BeginRecord(RecordKind::kMemory, nullptr, &size);
+  Record* record = BeginRecord(RecordKind::kMemory, nullptr, &size, frame_count * 8);
   if (!record) return;
+  if (frame_count) AttachFrames(record, frames, frame_count);
   record->subkind = static_cast<uint8_t>(kind);
-  record->flags = is_free ? 1 : 0;
+  record->flags |= is_free ? 1 : 0;  // after AttachFrames, which set the stack bits
   record->start_ns = record->end_ns = MonotonicNs();
   record->args[0] = reinterpret_cast<uint64_t>(address);
   record->args[1] = bytes;

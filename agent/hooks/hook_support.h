@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "agent/control/config.h"
 #include "agent/record/recorder.h"
 
 #define PROF_EXPORT extern "C" __attribute__((visibility("default")))
@@ -57,7 +58,7 @@ inline bool ActivityEnabled(uint32_t activity) { return internal::g_activities &
 template <typename Result, typename Call>
 Result TimedApiCall(uint16_t api, const ApiArguments& arguments, Call&& call) {
   CheckMarkers(api, arguments.function);
-  if (!Recording()) return call();
+  if (!Recording() || !ActivityEnabled(kActivityCudaApi)) return call();
   ClearCorrelationId();
   const uint64_t start = MonotonicNs();
   const Result result = call();

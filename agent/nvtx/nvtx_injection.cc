@@ -23,6 +23,8 @@ namespace {
 thread_local int t_depth __attribute__((tls_model("initial-exec"))) = 0;
 // Bit d set: the range pushed at depth d is a ProfileStep range (not recorded).
 thread_local uint64_t t_step_ranges __attribute__((tls_model("initial-exec"))) = 0;
+// Bit d set: the push at depth d was recorded, so its pop must be too.
+thread_local uint64_t t_recorded_ranges __attribute__((tls_model("initial-exec"))) = 0;
 std::atomic<uint64_t> g_next_range_id{1};
 
 // Interned, never freed: registered strings and domain names are handed out as pointers.
@@ -56,6 +58,12 @@ void EndStep() {
 
 bool RecordingNvtx() { return Recording() && ActivityEnabled(kActivityNvtx); }
 
+// Ranges are recorded with NVTX on; with PROF_TIMER_ONLY only Dataloader ranges are.
+bool RecordingRange(const char* name) {
+  return RecordingNvtx() ||
+         (Recording() && ActivityEnabled(kActivityTimerOnly) && IsDataloaderName(name));
+}
+
 int Push(const char* name, const char* domain) {
   const int depth = t_depth++;
   if (IsStepName(name)) {
@@ -64,7 +72,13 @@ int Push(const char* name, const char* domain) {
     return depth;
   }
   if (depth < 64) t_step_ranges &= ~(uint64_t{1} << depth);
-  if (RecordingNvtx()) {
+  // Depth d's pop is recorded only if its push was (bit set in t_recorded_ranges).
+  const bool recorded = RecordingRange(name);
+  if (depth < 64) {
+    t_recorded_ranges = recorded ? t_recorded_ranges | (uint64_t{1} << depth)
+                                 : t_recorded_ranges & ~(uint64_t{1} << depth);
+  }
+  if (recorded) {
     RecordNamed(RecordKind::kRangePush, trace::RANGE_KIND_NVTX_PUSH_POP, name, MonotonicNs(), 0,
                 domain);
   }
@@ -78,7 +92,10 @@ int Pop() {
   }
   const int depth = --t_depth;
   const bool step = depth < 64 && (t_step_ranges >> depth) & 1;
-  if (!step && RecordingNvtx()) RecordNamed(RecordKind::kRangePop, 0, nullptr, MonotonicNs(), 0);
+  const bool pushed_recorded = depth >= 64 || (t_recorded_ranges >> depth) & 1;
+  if (!step && pushed_recorded && Recording()) {
+    RecordNamed(RecordKind::kRangePop, 0, nullptr, MonotonicNs(), 0);
+  }
   return depth;
 }
 

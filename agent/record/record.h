@@ -25,6 +25,10 @@ enum class RecordKind : uint8_t {
   kThreadName = 10,  // name follows
 };
 
+// Record::flags bit: return addresses follow the record's name (PROF_STACKS=1); their
+// count is in the flags' high byte. See FramesOf().
+constexpr uint16_t kRecordHasStack = 2;
+
 // kApiCall subkind: which API family the call belongs to.
 constexpr uint8_t kApiSubkindRuntime = 0;
 constexpr uint8_t kApiSubkindDriver = 1;
@@ -69,6 +73,15 @@ static_assert(sizeof(Record) % 8 == 0, "records are 8-byte aligned in the ring")
 
 constexpr size_t RecordSize(size_t name_length) {
   return (sizeof(Record) + name_length + 1 + 7) & ~size_t{7};
+}
+
+// The call stack stored after a record's name (kRecordHasStack).
+inline const uint64_t* FramesOf(const Record& record) {
+  return reinterpret_cast<const uint64_t*>(reinterpret_cast<const char*>(&record) +
+                                           RecordSize(record.name_length));
+}
+inline int FrameCountOf(const Record& record) {
+  return (record.flags & kRecordHasStack) ? record.flags >> 8 : 0;
 }
 
 }  // namespace prof

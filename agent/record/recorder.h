@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "agent/record/buffer_registry.h"
+#include "agent/record/call_stack.h"
 #include "agent/record/clock.h"
 #include "agent/record/record.h"
 
@@ -50,9 +51,10 @@ inline uint64_t CurrentCorrelationId() { return internal::t_correlation_id; }
 
 // Appends a record with `name` (may be null) copied after it; returns nullptr when the
 // buffer is full (counted there). Call CommitRecord with the same size after filling it.
-inline Record* BeginRecord(RecordKind kind, const char* name, size_t* size) {
+inline Record* BeginRecord(RecordKind kind, const char* name, size_t* size,
+                           size_t extra_bytes = 0) {
   const size_t name_length = name ? std::strlen(name) : 0;
-  *size = RecordSize(name_length);
+  *size = RecordSize(name_length) + extra_bytes;
   ThreadBuffer* buffer = CurrentThreadBuffer();
   if (!buffer) return nullptr;
   Record* record = buffer->Reserve(*size);
@@ -72,6 +74,12 @@ inline Record* BeginRecord(RecordKind kind, const char* name, size_t* size) {
 
 inline void CommitRecord(size_t size) { internal::t_buffer->Commit(size); }
 
+// Stores `count` frames after the record's name (space reserved by BeginRecord).
+inline void AttachFrames(Record* record, const uint64_t* frames, int count) {
+  std::memcpy(const_cast<uint64_t*>(FramesOf(*record)), frames, count * sizeof(uint64_t));
+  record->flags |= kRecordHasStack | static_cast<uint16_t>(count << 8);
+}
+
 // Names longer than this are cut (and the record's name_length says the full length was
 // longer): a record must fit the ring's 16-bit size field.
 constexpr size_t kMaxNameLength = 4096;
@@ -87,9 +95,14 @@ struct ApiArguments {
 
 inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int32_t status,
                           const ApiArguments& arguments) {
+  // Launch sites get a call stack with PROF_STACKS=1 (one predictable branch otherwise).
+  uint64_t frames[kMaxStackFrames];
+  const int frame_count =
+      internal::g_stacks && arguments.function ? CaptureCallStack(frames, kMaxStackFrames) : 0;
   size_t size;
-  Record* record = BeginRecord(RecordKind::kApiCall, nullptr, &size);
+  Record* record = BeginRecord(RecordKind::kApiCall, nullptr, &size, frame_count * 8);
   if (!record) return;
+  if (frame_count) AttachFrames(record, frames, frame_count);
   record->api = api;
   record->status = status;
   record->start_ns = start_ns;

@@ -65,6 +65,62 @@ TEST_CASE("train: every launch, copy, range, mark and step of the ground truth")
   CHECK(trace.unknown_references == 0);
 }
 
+TEST_CASE("train: every kernel's device record, with the model's exact duration") {
+  const std::string output = FreshFolder("train_device");
+  const std::string truth_path = output + "/../train_device_truth.json";
+  const RunResult run = RunProgram(Runfile("testdata/workloads/train"),
+                                   {"--steps", "4", "--truth", truth_path}, UnderAgent(output));
+  INFO(run.standard_error);
+  REQUIRE(run.exit_code == 0);
+  const TruthFile truth(truth_path);
+  TraceSummary trace = SummarizeFolder(output);
+  REQUIRE(trace.files.size() == 1);
+  CHECK(trace.kernels == truth.Counts({"totals", "kernels", "by_name"}, "count"));
+  CHECK(trace.kernel_ns == truth.Counts({"totals", "kernels", "by_name"}, "total_ns"));
+  CHECK(trace.device_memcpys == truth.Number({"totals", "memcpy", "count"}));
+  CHECK(trace.losses.empty());
+}
+
+TEST_CASE("PROF_ACTIVITIES and PROF_TIMER_ONLY select what is recorded") {
+  SECTION("nvtx only: ranges, no calls, no device records") {
+    const std::string output = FreshFolder("nvtx_only");
+    const RunResult run = RunProgram(Runfile("testdata/workloads/train"), {"--steps", "3"},
+                                     UnderAgent(output, {{"PROF_ACTIVITIES", "nvtx"}}));
+    REQUIRE(run.exit_code == 0);
+    TraceSummary trace = SummarizeFolder(output);
+    CHECK(trace.api_calls.empty());
+    CHECK(trace.kernels.empty());
+    CHECK(trace.ranges["Forward"] == 3);
+  }
+  SECTION("timer only: steps and Dataloader ranges, nothing else") {
+    const std::string output = FreshFolder("timer_only");
+    const RunResult run = RunProgram(Runfile("testdata/workloads/train"), {"--steps", "3"},
+                                     UnderAgent(output, {{"PROF_TIMER_ONLY", "1"}}));
+    REQUIRE(run.exit_code == 0);
+    TraceSummary trace = SummarizeFolder(output);
+    CHECK(trace.api_calls.empty());
+    CHECK(trace.kernels.empty());
+    CHECK(trace.ranges == std::map<std::string, uint64_t>{{"Dataloader", 3}});
+    CHECK(trace.step_numbers.size() == 4);
+    CHECK(trace.losses.empty());
+  }
+}
+
+TEST_CASE("PROF_STACKS=1: launch and allocation sites carry symbolized stacks") {
+  const std::string output = FreshFolder("stacks");
+  const RunResult run = RunProgram(Runfile("agent/tests/lifecycle_program"), {"normal"},
+                                   UnderAgent(output, {{"PROF_STACKS", "1"}}));
+  INFO(run.standard_error);
+  REQUIRE(run.exit_code == 0);
+  TraceSummary trace = SummarizeFolder(output);
+  CHECK(trace.events_with_stack == 41);  // 40 launches and one cudaMalloc
+  CHECK(trace.named_stack_frames > 0);
+  std::string frames;
+  for (const std::string& frame : trace.sample_stack) frames += frame + "\n";
+  INFO(frames);
+  CHECK(frames.find("main") != std::string::npos);
+}
+
 TEST_CASE("PROF_SCHEDULE=1:4 records exactly steps 1, 2 and 3") {
   const std::string output = FreshFolder("schedule");
   const std::string truth_path = output + "/../schedule_truth.json";

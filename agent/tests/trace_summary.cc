@@ -23,6 +23,7 @@ class SummarySink : public EventSink {
       if (config) ++summary_->launches[std::string(dictionary_->String(config->name))];
     }
     if (e.copy_kind != trace::COPY_KIND_UNKNOWN) summary_->memcpy_bytes_by_kind[e.copy_kind] += e.bytes;
+    CountStack(e.call_stack);
   }
   void OnHostRange(const HostRangeEvent& e) override {
     const std::string name(dictionary_->String(e.name));
@@ -38,7 +39,10 @@ class SummarySink : public EventSink {
     summary_->step_samples.push_back(e.sample_count);
   }
   void OnNcclCall(const NcclCallEvent& e) override { ++summary_->nccl_calls[e.operation]; }
-  void OnMemory(const MemoryEvent&) override { ++summary_->memory_events; }
+  void OnMemory(const MemoryEvent& e) override {
+    ++summary_->memory_events;
+    CountStack(e.call_stack);
+  }
   void OnKernel(const KernelEvent& e) override {
     const KernelConfigValue* config = dictionary_->KernelConfig(e.config);
     const std::string name = config ? std::string(dictionary_->String(config->name)) : "?";
@@ -49,6 +53,14 @@ class SummarySink : public EventSink {
   void OnLoss(trace::LossKind kind, uint64_t count) override { summary_->losses[kind] += count; }
 
  private:
+  void CountStack(CallStackId stack) {
+    if (stack == 0) return;
+    ++summary_->events_with_stack;
+    const std::vector<std::string> names = dictionary_->CallStackNames(stack);
+    summary_->named_stack_frames += names.size();
+    if (summary_->sample_stack.empty()) summary_->sample_stack = names;
+  }
+
   FileDictionary* dictionary_;
   TraceSummary* summary_;
 };

@@ -34,6 +34,9 @@ struct TraceSummary {
   std::vector<int64_t> step_numbers;
   std::vector<int64_t> step_samples;
   uint64_t memory_events = 0;
+  uint64_t events_with_stack = 0;      // API calls and allocations carrying a call stack
+  uint64_t named_stack_frames = 0;     // frames symbolized by the agent
+  std::vector<std::string> sample_stack;  // the first stack's frame names
   uint64_t device_memcpys = 0;
   uint64_t unknown_references = 0;
   uint64_t malformed_blocks = 0;  // decoder: blocks skipped because their columns disagree

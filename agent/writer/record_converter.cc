@@ -1,5 +1,13 @@
 #include "agent/writer/record_converter.h"
 
+#include <cxxabi.h>
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "absl/strings/str_format.h"
+#include "absl/types/span.h"
 #include "agent/record/api_ids.h"
 #include "agent/record/kernel_names.h"
 #include "agent/record/nccl_registry.h"
@@ -17,6 +25,23 @@ trace::CopyKind CopyKindOf(uint64_t stored) {
     case 5: return trace::COPY_KIND_DEFAULT;
     default: return trace::COPY_KIND_UNKNOWN;
   }
+}
+
+// "function+0x1c (libfoo.so)" from the dynamic symbol table; "libfoo.so+0x1234" without.
+std::string SymbolOf(uint64_t address) {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void*>(address), &info)) return absl::StrFormat("0x%x", address);
+  const char* module = info.dli_fname ? std::strrchr(info.dli_fname, '/') : nullptr;
+  module = module ? module + 1 : (info.dli_fname ? info.dli_fname : "?");
+  if (info.dli_sname) {
+    int status = 0;
+    char* demangled = abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status);
+    const std::string name = status == 0 && demangled ? demangled : info.dli_sname;
+    std::free(demangled);
+    return absl::StrFormat("%s+0x%x (%s)", name,
+                           address - reinterpret_cast<uint64_t>(info.dli_saddr), module);
+  }
+  return absl::StrFormat("%s+0x%x", module, address - reinterpret_cast<uint64_t>(info.dli_fbase));
 }
 
 // Range and mark records carry their NVTX domain as a pointer to a never-freed string.
@@ -130,6 +155,7 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record, Windo
     config.dynamic_shared_memory = record.launch.shared_memory;
     call.kernel_config = encoder.InternKernelConfig(config);
   }
+  call.call_stack = StackOf(record, encoder);
   if (record.correlation_id != 0) {
     if (window.min_correlation_id == 0 || record.correlation_id < window.min_correlation_id) {
       window.min_correlation_id = record.correlation_id;
@@ -185,7 +211,22 @@ void RecordConverter::AddMemory(uint64_t thread_id, const Record& record, Window
   event.device = static_cast<int32_t>(record.args[2]) - 1;
   event.kind = static_cast<trace::MemoryKind>(record.subkind);
   if (record.args[3] != 0) event.stream = record.args[3] - 1;
+  event.call_stack = StackOf(record, window.encoder());
   window.encoder().AddMemory(event);
+}
+
+CallStackId RecordConverter::StackOf(const Record& record, ChunkEncoder& encoder) {
+  const int count = FrameCountOf(record);
+  if (count == 0) return 0;
+  const uint64_t* frames = FramesOf(record);
+  std::vector<std::string> names;
+  names.reserve(count);
+  for (int i = 0; i < count; ++i) {
+    auto [it, inserted] = frame_names_.try_emplace(frames[i]);
+    if (inserted) it->second = SymbolOf(frames[i]);
+    names.push_back(it->second);
+  }
+  return encoder.InternCallStack(absl::MakeConstSpan(frames, count), names);
 }
 
 void RecordConverter::EndRange(const OpenRange& range, uint64_t end_ns, WindowFile& current) {

@@ -46,6 +46,8 @@ class RecordConverter {
   void EndRange(const OpenRange& range, uint64_t end_ns, WindowFile& current);
   void WriteRange(const OpenRange& range, uint64_t end_ns, WindowFile& window);
   CommunicatorId CommunicatorIn(WindowFile& window, const void* comm);
+  // The interned call stack of a record made with PROF_STACKS=1 (0 without one).
+  CallStackId StackOf(const Record& record, ChunkEncoder& encoder);
 
   WindowByIndex window_by_index_;
   absl::flat_hash_map<uint64_t, std::vector<OpenRange>> stacks_;   // by thread
@@ -54,6 +56,7 @@ class RecordConverter {
   // (window index, communicator pointer) -> id in that window's file
   absl::flat_hash_map<std::pair<uint32_t, const void*>, CommunicatorId> communicator_ids_;
   absl::flat_hash_map<const void*, int64_t> nccl_sequence_;
+  absl::flat_hash_map<uint64_t, std::string> frame_names_;  // symbolized return addresses
 };
 
 }  // namespace prof
