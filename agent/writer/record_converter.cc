@@ -135,26 +135,14 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record, Windo
   call.start_ns = record.start_ns;
   call.duration_ns = record.end_ns - record.start_ns;
   // Calls seen only through CUPTI callbacks carry their name inline (api = kApiNone).
-  call.name = encoder.InternString(record.name_length ? record.name() : ApiName(record.api));
+  call.name = record.name_length ? encoder.InternString(record.name()) : ApiNameIn(window, record.api);
   if (record.subkind == kApiSubkindDriver) call.domain = trace::API_DOMAIN_DRIVER;
   call.correlation_id = record.correlation_id;
   call.status = record.status;
   if (record.args[0] != 0) call.stream = record.args[0] - 1;
   call.bytes = record.args[1];
   call.copy_kind = CopyKindOf(record.args[2]);
-  if (record.args[3] != 0) {
-    const void* function = reinterpret_cast<const void*>(record.args[3]);
-    auto [it, inserted] = kernel_names_.try_emplace(function);
-    if (inserted) it->second = KernelNameOf(function);
-    KernelConfigValue config;
-    config.name = encoder.InternString(it->second);
-    for (int i = 0; i < 3; ++i) {
-      config.grid[i] = record.launch.grid[i];
-      config.block[i] = record.launch.block[i];
-    }
-    config.dynamic_shared_memory = record.launch.shared_memory;
-    call.kernel_config = encoder.InternKernelConfig(config);
-  }
+  if (record.args[3] != 0) call.kernel_config = LaunchConfigIn(window, record);
   call.call_stack = StackOf(record, encoder);
   if (record.correlation_id != 0) {
     if (window.min_correlation_id == 0 || record.correlation_id < window.min_correlation_id) {
@@ -165,6 +153,31 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record, Windo
     }
   }
   encoder.AddApiCall(call);
+}
+
+StringId RecordConverter::ApiNameIn(WindowFile& window, uint16_t api) {
+  if (window.api_name_ids.size() <= api) window.api_name_ids.resize(api + 1, 0);
+  StringId& id = window.api_name_ids[api];
+  if (id == 0) id = window.encoder().InternString(ApiName(api));
+  return id;
+}
+
+KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const Record& record) {
+  const void* function = reinterpret_cast<const void*>(record.args[3]);
+  auto [cached, inserted] =
+      window.launch_configs.try_emplace(WindowFile::LaunchKey{function, record.launch}, 0);
+  if (!inserted) return cached->second;
+  auto [named, new_name] = kernel_names_.try_emplace(function);
+  if (new_name) named->second = KernelNameOf(function);
+  KernelConfigValue config;
+  config.name = window.encoder().InternString(named->second);
+  for (int i = 0; i < 3; ++i) {
+    config.grid[i] = record.launch.grid[i];
+    config.block[i] = record.launch.block[i];
+  }
+  config.dynamic_shared_memory = record.launch.shared_memory;
+  cached->second = window.encoder().InternKernelConfig(config);
+  return cached->second;
 }
 
 CommunicatorId RecordConverter::CommunicatorIn(WindowFile& window, const void* comm) {

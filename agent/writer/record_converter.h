@@ -46,6 +46,8 @@ class RecordConverter {
   void EndRange(const OpenRange& range, uint64_t end_ns, WindowFile& current);
   void WriteRange(const OpenRange& range, uint64_t end_ns, WindowFile& window);
   CommunicatorId CommunicatorIn(WindowFile& window, const void* comm);
+  StringId ApiNameIn(WindowFile& window, uint16_t api);
+  KernelConfigId LaunchConfigIn(WindowFile& window, const Record& record);
   // The interned call stack of a record made with PROF_STACKS=1 (0 without one).
   CallStackId StackOf(const Record& record, ChunkEncoder& encoder);
 

@@ -8,6 +8,12 @@
 #include <memory>
 #include <string>
 
+#include <cstring>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
+#include "agent/record/record.h"
 #include "proto/chunk_encoder.h"
 #include "proto/trace.pb.h"
 #include "proto/trace_file_writer.h"
@@ -49,6 +55,25 @@ class WindowFile {
   uint64_t min_correlation_id = 0;  // of host API calls in this window (0: none yet)
   uint64_t max_correlation_id = 0;
   bool cuda_activity_seen = false;  // set by the converter on CUDA/NCCL records
+
+  // Interning shortcuts of this file (ids are per file), so the converter does not hash a
+  // name per launch: API id -> string id, (kernel function, geometry) -> configuration id.
+  struct LaunchKey {
+    const void* function;
+    LaunchGeometry geometry;
+    bool operator==(const LaunchKey& other) const {
+      return function == other.function &&
+             std::memcmp(&geometry, &other.geometry, sizeof(geometry)) == 0;
+    }
+    template <typename H>
+    friend H AbslHashValue(H hash, const LaunchKey& key) {
+      return H::combine(std::move(hash), key.function,
+                        absl::string_view(reinterpret_cast<const char*>(&key.geometry),
+                                          sizeof(key.geometry)));
+    }
+  };
+  std::vector<StringId> api_name_ids;  // by ApiId; 0 = not interned yet
+  absl::flat_hash_map<LaunchKey, KernelConfigId> launch_configs;
 
  private:
   bool EnsureOpen();

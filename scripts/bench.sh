@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The project's figures, each beside its goal and a baseline measured in the same run.
+# Never part of the tests' pass/fail.  ./scripts/bench.sh [--quick]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+
+bazel build -c opt --noshow_progress //:libprof.so //proto:trace_format_benchmark \
+  //agent/bench:hook_cost_benchmark //testdata/sim:libcupti.so.13 \
+  //testdata/workloads:train //testdata/workloads:launch_stress 2>&1 | grep -E "^(ERROR|FAILED)" || true
+bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
+agent="$bin/agent/libprof.so"
+cupti="$bin/testdata/sim/libcupti.so.13"
+scratch="$(mktemp -d /tmp/prof-bench.XXXXXX)"
+trap 'rm -rf "$scratch"' EXIT
+
+echo "== machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"
+
+echo
+echo "== trace format (proto/trace_format_benchmark)"
+events=10000000
+[ $quick = 1 ] && events=2000000
+"$bin/proto/trace_format_benchmark" --events=$events
+
+echo
+echo "== agent: added host cost per intercepted call (median of 2M calls, interposed vs direct)"
+echo "   goals: CLOSED <= 10 ns, RECORD <= 100 ns; READY: CUPTI subscribed, nothing recorded"
+common=(PROF_OUTPUT_DIR="$scratch/hooks" PROF_CUPTI_LIB="$cupti" PROF_LOG_LEVEL=error)
+env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=skip_first=1000000,record=1 \
+  "$bin/agent/bench/hook_cost_benchmark" CLOSED
+env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=closed=1,ready=1000000,record=1 \
+  "$bin/agent/bench/hook_cost_benchmark" READY
+env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=skip_first=1,record=1000000 \
+  "$bin/agent/bench/hook_cost_benchmark" RECORD
+
+# Median step time (ms) of a workload's truth file, skipping the first 3 steps.
+median_step_ms() {
+  python3 -c '
+import json, statistics, sys
+steps = json.load(open(sys.argv[1]))["steps"][3:]
+print("%.4f" % statistics.median((s["end_ns"] - s["start_ns"]) / 1e6 for s in steps))' "$1"
+}
+launch_rate() {
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["args"]["measured_launches_per_second"])' "$1"
+}
+
+echo
+echo "== agent: slowdown of whole workloads (alternating runs, median of medians)"
+runs=5
+[ $quick = 1 ] && runs=3
+for mode in without CLOSED RECORD; do : > "$scratch/$mode.train"; : > "$scratch/$mode.launch"; done
+for run in $(seq $runs); do
+  for mode in without CLOSED RECORD; do
+    case $mode in
+      without) preload=() ;;
+      CLOSED) preload=(LD_PRELOAD="$agent" PROF_SCHEDULE=skip_first=1000000,record=1) ;;
+      RECORD) preload=(LD_PRELOAD="$agent") ;;
+    esac
+    rm -rf "$scratch/out"
+    env "${common[@]}" PROF_OUTPUT_DIR="$scratch/out" "${preload[@]}" \
+      "$bin/testdata/workloads/train" --steps 40 --truth "$scratch/t.json" >/dev/null 2>&1
+    median_step_ms "$scratch/t.json" >> "$scratch/$mode.train"
+    rm -rf "$scratch/out"
+    env "${common[@]}" PROF_OUTPUT_DIR="$scratch/out" "${preload[@]}" \
+      "$bin/testdata/workloads/launch_stress" --launches 200000 --truth "$scratch/l.json" >/dev/null 2>&1
+    launch_rate "$scratch/l.json" >> "$scratch/$mode.launch"
+  done
+done
+python3 - "$scratch" <<'PY'
+import statistics, sys
+folder = sys.argv[1]
+def median(name):
+    return statistics.median(float(x) for x in open(f"{folder}/{name}") if x.strip())
+base_step, base_rate = median("without.train"), median("without.launch")
+print(f"   {'':8} {'train: step ms':>15} {'slowdown':>9}   {'launch_stress: launches/s':>26} {'slowdown':>9}")
+print(f"   {'without':8} {base_step:15.3f} {'':>9}   {base_rate:26.0f}")
+for mode, goal in (("CLOSED", "not measurable"), ("RECORD", "<= 1% (3% launch-bound)")):
+    step, rate = median(f"{mode}.train"), median(f"{mode}.launch")
+    print(f"   {mode:8} {step:15.3f} {100 * (step / base_step - 1):+8.2f}%   {rate:26.0f} {100 * (base_rate / rate - 1):+8.2f}%   goal {goal}")
+PY
+if [ -x analyzer/bench/run_benchmark.sh ]; then
+  echo
+  echo "== analyzer (analyzer/bench/run_benchmark.sh)"
+  analyzer/bench/run_benchmark.sh $([ $quick = 1 ] && echo --quick)
+fi
