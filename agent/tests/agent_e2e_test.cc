@@ -60,6 +60,8 @@ TEST_CASE("train: every launch, copy, range, mark and step of the ground truth")
         truth.Number({"totals", "memcpy", "by_kind", "DtoH", "bytes"}));
   // Five prof_step calls, plus the step still open at exit (paddle's stop() closes it too).
   CHECK(trace.step_numbers == std::vector<int64_t>{0, 1, 2, 3, 4, 5});
+  CHECK(trace.process_names == std::vector<std::string>{"train"});
+  CHECK(std::count(trace.thread_names.begin(), trace.thread_names.end(), "train") == 1);
   CHECK(trace.step_samples[0] == truth.StepNumber(0, {"num_samples"}));
   CHECK(trace.losses.empty());
   CHECK(trace.unknown_references == 0);

@@ -51,6 +51,12 @@ class SummarySink : public EventSink {
   }
   void OnMemcpy(const MemcpyEvent&) override { ++summary_->device_memcpys; }
   void OnLoss(trace::LossKind kind, uint64_t count) override { summary_->losses[kind] += count; }
+  void OnThreadName(uint64_t, StringId name) override {
+    summary_->thread_names.emplace_back(dictionary_->String(name));
+  }
+  void OnProcess(StringId name, int64_t) override {
+    summary_->process_names.emplace_back(dictionary_->String(name));
+  }
 
  private:
   void CountStack(CallStackId stack) {

@@ -31,6 +31,8 @@ struct TraceSummary {
   std::map<int, uint64_t> memcpy_bytes_by_kind;      // API calls: CopyKind -> bytes
   std::map<int, uint64_t> nccl_calls;                // NcclOperation -> count
   std::map<int, uint64_t> losses;                    // LossKind -> count
+  std::vector<std::string> thread_names;
+  std::vector<std::string> process_names;
   std::vector<int64_t> step_numbers;
   std::vector<int64_t> step_samples;
   uint64_t memory_events = 0;

@@ -4,7 +4,10 @@
 #include <signal.h>
 #include <sys/prctl.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <fstream>
 
 #include "absl/strings/str_format.h"
 #include "agent/control/log.h"
@@ -33,6 +36,14 @@ trace::ClockAnchor HostAnchor(const char* reason) {
   anchor.set_uncertainty_ns((after - before) / 2);
   anchor.set_reason(reason);
   return anchor;
+}
+
+// The kernel's name of a thread of this process ("python3", "pt_autograd_0", ...).
+std::string ThreadNameOf(uint64_t thread_id) {
+  std::ifstream file(absl::StrFormat("/proc/self/task/%d/comm", thread_id));
+  std::string name;
+  std::getline(file, name);
+  return name;
 }
 
 }  // namespace
@@ -146,6 +157,7 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
         if (device_enabled_) *header.add_clock_anchors() = device_->Anchor("window open");
         windows_.push_back(std::make_unique<WindowFile>(command.spec, PathOf(command.spec.index),
                                                         header, config_.files_need_cuda_activity));
+        windows_.back()->encoder().SetProcess(ThreadNameOf(getpid()), getppid());
         break;
       }
       case Command::kClose:
@@ -179,6 +191,7 @@ void TraceWriter::DrainHostRecords() {
   if (windows_.empty()) return;
   ForEachBuffer([this](ThreadBuffer& buffer) {
     const uint64_t thread_id = buffer.thread_id();
+    if (!buffer.empty()) NameThread(thread_id, *windows_.back());
     records_drained_ += buffer.Drain([&](const Record& record) {
       converter_.Add(thread_id, record, *WindowAt(record.start_ns));
     });
@@ -218,6 +231,12 @@ void TraceWriter::FinishWindows(bool everything) {
   for (auto& window : windows_) {
     if (periodic || window->encoder().pending_events() >= kChunkEvents) window->Flush(false);
   }
+}
+
+void TraceWriter::NameThread(uint64_t thread_id, WindowFile& window) {
+  if (!window.named_threads.insert(thread_id).second) return;
+  const std::string name = ThreadNameOf(thread_id);
+  if (!name.empty()) window.encoder().SetThreadName(thread_id, name);
 }
 
 WindowFile* TraceWriter::WindowAt(uint64_t host_time_ns) {

@@ -60,6 +60,7 @@ class TraceWriter : public WindowRouter {
   void DrainHostRecords();
   void FinishWindows(bool everything);
   WindowFile* WindowAt(uint64_t host_time_ns);
+  void NameThread(uint64_t thread_id, WindowFile& window);
   WindowFile* WindowByIndex(uint32_t index);
 
   const Config config_;

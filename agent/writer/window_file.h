@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/string_view.h"
 #include "agent/record/record.h"
 #include "proto/chunk_encoder.h"
@@ -73,6 +74,7 @@ class WindowFile {
     }
   };
   std::vector<StringId> api_name_ids;  // by ApiId; 0 = not interned yet
+  absl::flat_hash_set<uint64_t> named_threads;  // threads whose name this file holds
   absl::flat_hash_map<LaunchKey, KernelConfigId> launch_configs;
 
  private:
