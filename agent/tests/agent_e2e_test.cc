@@ -199,6 +199,34 @@ TEST_CASE("_exit: the trace is readable up to its last flushed chunk") {
   }
 }
 
+TEST_CASE("exec: the new image runs and returns its own status") {
+  const std::string output = FreshFolder("exec");
+  const RunResult run =
+      RunProgram(Runfile("agent/tests/lifecycle_program"), {"exec"}, UnderAgent(output));
+  INFO(run.standard_error);
+  CHECK(run.exit_code == 3);
+  const TraceSummary trace = SummarizeFolder(output);
+  REQUIRE(trace.files.size() == 1);  // the shell records nothing, so writes no file
+  CHECK(trace.files[0].chunks >= 1);
+}
+
+TEST_CASE("a full disk: one warning, the program's own exit, a readable partial trace") {
+  const std::string output = FreshFolder("full_disk");
+  // ulimit -f caps file size: the writer's writes fail with EFBIG (it blocks SIGXFSZ, so
+  // only its write fails) while the program goes on.
+  const std::string command = "ulimit -f 4; exec '" + Runfile("agent/tests/lifecycle_program") +
+                              "' normal 400";
+  const RunResult run = RunProgram("/bin/sh", {"-c", command}, UnderAgent(output));
+  INFO(run.standard_error);
+  CHECK(run.exit_code == 0);
+  CHECK(std::count(run.standard_error.begin(), run.standard_error.end(), '\n') == 1);
+  CHECK(run.standard_error.find("File too large") != std::string::npos);
+  const TraceSummary trace = SummarizeFolder(output);
+  REQUIRE(trace.files.size() == 1);
+  CHECK_FALSE(trace.files[0].complete);
+  CHECK(trace.files[0].issues.size() >= 1);
+}
+
 TEST_CASE("fork: each CUDA-using process writes its own file, the parent's is whole") {
   const std::string output = FreshFolder("fork");
   const std::string truth_path = output + "/../fork_truth.json";

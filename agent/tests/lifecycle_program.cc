@@ -51,6 +51,11 @@ int main(int argc, char** argv) {
     std::thread([] { std::exit(7); }).join();
   }
   if (std::strcmp(mode, "exception") == 0) throw std::runtime_error("uncaught on purpose");
+  if (std::strcmp(mode, "exec") == 0) {
+    usleep(300000);  // long enough for the writer's periodic flush
+    execl("/bin/sh", "sh", "-c", "exit 3", static_cast<char*>(nullptr));
+    return 99;
+  }
   if (std::strcmp(mode, "_exit") == 0) {
     usleep(300000);  // long enough for the writer's periodic flush
     _exit(5);

@@ -58,6 +58,13 @@ bool WindowFile::Withheld() const {
          encoder_.pending_events() < kMaxEventsWithoutCuda;
 }
 
+void WindowFile::WarnWriteFailure(const absl::Status& status) {
+  if (write_failure_reported_) return;
+  write_failure_reported_ = true;
+  Log(LogLevel::kWarn, "%s; the trace ends at its last complete chunk",
+      std::string(status.message()).c_str());
+}
+
 void WindowFile::Flush(bool force) {
   if (finished_ || (!force && encoder_.pending_events() == 0) || Withheld()) return;
   const uint64_t events = encoder_.pending_events();
@@ -65,10 +72,10 @@ void WindowFile::Flush(bool force) {
   if (!EnsureOpen()) return;
   absl::Status status = writer_->AppendChunk(chunk);
   if (!status.ok()) {
-    // Counted in the next chunk that makes it to disk (if any does).
+    // Counted in the next chunk that makes it to disk (if any does); one warning per file.
     events_lost_ += events;
     encoder_.AddLoss(trace::LOSS_KIND_WRITE_FAILED, events);
-    Log(LogLevel::kWarn, "%s", std::string(status.message()).c_str());
+    WarnWriteFailure(status);
   }
 }
 
@@ -85,7 +92,7 @@ void WindowFile::Finish() {
   if (!EnsureOpen()) return;
   absl::Status status = writer_->AppendChunk(chunk);
   if (status.ok()) status = writer_->Close();
-  if (!status.ok()) Log(LogLevel::kWarn, "%s", std::string(status.message()).c_str());
+  if (!status.ok()) WarnWriteFailure(status);
   Log(LogLevel::kInfo, "wrote %s", path_.c_str());
 }
 

@@ -79,6 +79,7 @@ class WindowFile {
 
  private:
   bool EnsureOpen();
+  void WarnWriteFailure(const absl::Status& status);
   // True while the file must not be written yet (no CUDA activity in a child's window).
   bool Withheld() const;
 
@@ -90,6 +91,7 @@ class WindowFile {
   bool needs_cuda_activity_ = false;
   bool has_losses_ = false;
   bool failed_ = false;
+  bool write_failure_reported_ = false;
   bool finished_ = false;
   uint64_t events_lost_ = 0;
 };
