@@ -10,7 +10,7 @@
 #include <mutex>
 #include <string>
 
-#include "absl/container/flat_hash_set.h"
+#include "absl/container/node_hash_set.h"
 #include "agent/control/config.h"
 #include "agent/control/session.h"
 #include "agent/hooks/hook_support.h"
@@ -27,10 +27,11 @@ thread_local uint64_t t_step_ranges __attribute__((tls_model("initial-exec"))) =
 thread_local uint64_t t_recorded_ranges __attribute__((tls_model("initial-exec"))) = 0;
 std::atomic<uint64_t> g_next_range_id{1};
 
-// Interned, never freed: registered strings and domain names are handed out as pointers.
+// Interned, never freed: registered strings and domain names are handed out as pointers,
+// so the set must be node-based (a flat set moves its strings when it grows).
 const char* Intern(const char* text) {
   static std::mutex* mutex = new std::mutex;
-  static auto* strings = new absl::flat_hash_set<std::string>;
+  static auto* strings = new absl::node_hash_set<std::string>;
   std::lock_guard<std::mutex> lock(*mutex);
   return strings->insert(text ? text : "").first->c_str();
 }

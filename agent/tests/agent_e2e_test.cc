@@ -123,6 +123,26 @@ TEST_CASE("PROF_STACKS=1: launch and allocation sites carry symbolized stacks") 
   CHECK(frames.find("main") != std::string::npos);
 }
 
+TEST_CASE("NVTX: domains, registered strings, ranges across threads, ProfileStep steps") {
+  const std::string output = FreshFolder("nvtx");
+  const RunResult run = RunProgram(Runfile("agent/tests/nvtx_program"), {}, UnderAgent(output));
+  INFO(run.standard_error);
+  REQUIRE(run.exit_code == 0);
+  TraceSummary trace = SummarizeFolder(output);
+  REQUIRE(trace.files.size() == 1);
+  // Three ProfileStep ranges end steps 0..2; the step open at exit is step 3.
+  CHECK(trace.step_numbers == std::vector<int64_t>{0, 1, 2, 3});
+  CHECK(trace.ranges == std::map<std::string, uint64_t>{
+                            {"Forward", 3}, {"async_copy", 3}, {"op_0", 1}, {"op_50", 1},
+                            {"op_100", 1}});
+  CHECK(trace.ranges_by_domain == std::map<std::string, uint64_t>{
+                                      {"my_library/op_0", 1}, {"my_library/op_50", 1},
+                                      {"my_library/op_100", 1}});
+  CHECK(trace.marks == std::map<std::string, uint64_t>{{"checkpoint", 3}});
+  CHECK(std::count(trace.thread_names.begin(), trace.thread_names.end(), "nvtx_main") == 1);
+  CHECK(trace.losses.empty());
+}
+
 TEST_CASE("PROF_SCHEDULE=1:4 records exactly steps 1, 2 and 3") {
   const std::string output = FreshFolder("schedule");
   const std::string truth_path = output + "/../schedule_truth.json";

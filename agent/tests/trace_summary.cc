@@ -27,6 +27,9 @@ class SummarySink : public EventSink {
   }
   void OnHostRange(const HostRangeEvent& e) override {
     const std::string name(dictionary_->String(e.name));
+    if (e.domain != 0) {
+      ++summary_->ranges_by_domain[std::string(dictionary_->String(e.domain)) + "/" + name];
+    }
     if (e.kind == trace::RANGE_KIND_MARK) {
       ++summary_->marks[name];
     } else {

@@ -27,6 +27,7 @@ struct TraceSummary {
   std::map<std::string, uint64_t> kernel_ns;         // device time by kernel name
   std::map<std::string, uint64_t> ranges;            // host ranges by name (not marks)
   std::map<std::string, uint64_t> marks;
+  std::map<std::string, uint64_t> ranges_by_domain;  // "domain/name" for non-default domains
   std::map<int, uint64_t> ranges_by_kind;            // RangeKind -> count
   std::map<int, uint64_t> memcpy_bytes_by_kind;      // API calls: CopyKind -> bytes
   std::map<int, uint64_t> nccl_calls;                // NcclOperation -> count

@@ -1,0 +1,28 @@
+// When libprof.so is loaded into a Python interpreter, makes the interpreter import the
+// helper package shipped beside the library (agent/python/): the package's folder is
+// prepended to PYTHONPATH, whose sitecustomize installs the PyTorch hooks. This works
+// because the library constructor runs before the interpreter's main() reads PYTHONPATH.
+//
+// Where the folder is: PROF_PYTHON_PATH when set, else `python/` in the folder of the
+// loaded libprof.so (where Bazel puts it: bazel-bin/agent/python/). PROF_PYTHON=0 turns
+// this off. Processes that are not Python are left alone.
+#ifndef PROF_AGENT_CONTROL_PYTHON_BOOTSTRAP_H_
+#define PROF_AGENT_CONTROL_PYTHON_BOOTSTRAP_H_
+
+#include <string>
+
+namespace prof {
+
+// True when the executable's or argv[0]'s base name starts with "python".
+bool IsPythonProcess();
+
+// `entry` prepended to the colon-separated `path`, unless it is one of its entries already
+// (a Python child of a profiled Python process inherits the parent's PYTHONPATH).
+std::string PrependPathEntry(const std::string& entry, const char* path);
+
+// Called from the library constructor: sets PYTHONPATH in a Python process, or does nothing.
+void OfferPythonHelper();
+
+}  // namespace prof
+
+#endif  // PROF_AGENT_CONTROL_PYTHON_BOOTSTRAP_H_
