@@ -139,7 +139,7 @@ __attribute__((constructor)) void InitializeAgent() {
   if (config.stacks && !EnableCallStacks(&why_no_stacks)) {
     Log(LogLevel::kWarn, "PROF_STACKS=1 but %s; recording without call stacks", why_no_stacks);
   }
-  SetFirstBufferCallback(&StartSession);
+  SetSessionStartCallback(&StartSession);
   Session::Install(new Session(config, MonotonicNs()));  // lives until the process ends
   pthread_atfork(nullptr, nullptr, &AfterForkInChild);
   std::atexit(&AtExit);

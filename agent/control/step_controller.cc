@@ -32,10 +32,11 @@ void StepController::Start() {
   if (started_) return;
   started_ = true;
   started_flag_.store(true, std::memory_order_release);
-  // The window first: records made so far belong to it.
+  // CUPTI first and synchronously (the program's first recorded call is waiting for us),
+  // then the window, which starts the writer thread.
+  if (device_enabled_) writer_->EnableDeviceNow();
   if (pending_open_) writer_->OpenWindow(pending_spec_);
   pending_open_ = false;
-  if (device_enabled_) writer_->SetDeviceEnabled(true);
 }
 
 void StepController::Step(int64_t samples) {

@@ -59,6 +59,7 @@ template <typename Result, typename Call>
 Result TimedApiCall(uint16_t api, const ApiArguments& arguments, Call&& call) {
   CheckMarkers(api, arguments.function);
   if (!Recording() || !ActivityEnabled(kActivityCudaApi)) return call();
+  EnsureSessionStarted();  // before the first real call, so CUPTI sees its device work
   ClearCorrelationId();
   const uint64_t start = MonotonicNs();
   const Result result = call();

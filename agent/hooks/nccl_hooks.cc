@@ -56,6 +56,7 @@ template <typename Call>
 ncclResult_t TimedNccl(const NcclCall& call, Call&& real) {
   CheckMarkers(static_cast<uint16_t>(kApiCount + call.operation), nullptr);
   if (!Recording() || !ActivityEnabled(kActivityNccl)) return real();
+  EnsureSessionStarted();
   const uint64_t start = MonotonicNs();
   const ncclResult_t result = real();
   const uint64_t end = MonotonicNs();

@@ -36,8 +36,8 @@ struct Registry {
   size_t buffer_bytes = 4u << 20;
   std::atomic<uint64_t> thread_limit_drops{0};
   pthread_key_t exit_key;
-  std::atomic<void (*)()> first_buffer_callback{nullptr};
-  std::atomic<bool> first_buffer_seen{false};
+  std::atomic<void (*)()> session_start_callback{nullptr};
+  std::mutex start_mutex;  // held while the callback runs
 };
 
 // Never destroyed: threads may record while the process exits.
@@ -105,14 +105,29 @@ ThreadBuffer* internal::CreateCurrentThreadBuffer() {
   t_retry_after_ns = 0;
   pthread_setspecific(registry.exit_key, buffer);
   t_buffer = buffer;
-  if (!registry.first_buffer_seen.exchange(true)) {
-    if (auto callback = registry.first_buffer_callback.load()) callback();
-  }
+  EnsureSessionStarted();
   return buffer;
 }
 
-void SetFirstBufferCallback(void (*callback)()) {
-  TheRegistry().first_buffer_callback.store(callback);
+void SetSessionStartCallback(void (*callback)()) {
+  TheRegistry().session_start_callback.store(callback);
+}
+
+std::atomic<bool> internal::g_session_started{false};
+
+// Set on the thread running the start: a CUDA call or record made by the start itself
+// (CUPTI calling back while it is enabled) must not wait for the start to finish.
+thread_local bool t_starting_session __attribute__((tls_model("initial-exec"))) = false;
+
+void internal::StartSessionSlow() {
+  if (t_starting_session) return;
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.start_mutex);
+  if (g_session_started.load(std::memory_order_acquire)) return;
+  t_starting_session = true;
+  if (auto callback = registry.session_start_callback.load()) callback();
+  t_starting_session = false;
+  g_session_started.store(true, std::memory_order_release);
 }
 
 void ForEachBuffer(const std::function<void(ThreadBuffer&)>& visit) {
@@ -141,7 +156,8 @@ void ResetBuffersAfterFork() {
   t_thread_id = 0;
   t_retry_after_ns = 0;
   registry.thread_limit_drops.store(0);
-  registry.first_buffer_seen.store(false);
+  new (&registry.start_mutex) std::mutex();
+  internal::g_session_started.store(false);
 }
 
 }  // namespace prof

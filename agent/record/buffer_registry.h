@@ -8,6 +8,7 @@
 #ifndef PROF_AGENT_RECORD_BUFFER_REGISTRY_H_
 #define PROF_AGENT_RECORD_BUFFER_REGISTRY_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -37,9 +38,21 @@ void ForEachBuffer(const std::function<void(ThreadBuffer&)>& visit);
 // Records lost because a thread found no buffer (budget exhausted); reading resets it.
 uint64_t TakeThreadLimitDrops();
 
-// Called once, after the process's first buffer exists (outside any agent lock): the
-// session starts its writer there, since the constructor may not create threads.
-void SetFirstBufferCallback(void (*callback)());
+// The session's start (writer thread, CUPTI, the first window) cannot run in the library
+// constructor, so it runs once, at the first recorded CUDA call or record: `callback` is
+// called exactly once per process (again in a forked child), and other threads wait for
+// it to finish so their first records find the session started.
+void SetSessionStartCallback(void (*callback)());
+
+namespace internal {
+extern std::atomic<bool> g_session_started;
+void StartSessionSlow();
+}  // namespace internal
+
+// One load on the recording path; the first call runs the session's start.
+inline void EnsureSessionStarted() {
+  if (!internal::g_session_started.load(std::memory_order_acquire)) internal::StartSessionSlow();
+}
 
 // In a forked child, before anything else records.
 void ResetBuffersAfterFork();

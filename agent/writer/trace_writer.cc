@@ -76,9 +76,28 @@ void TraceWriter::CloseWindow(uint64_t close_ns) {
 }
 
 void TraceWriter::SetDeviceEnabled(bool enabled) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   commands_.push_back({enabled ? Command::kEnableDevice : Command::kDisableDevice, {}, 0});
+  const uint64_t ticket = ++device_commands_sent_;
   EnsureThread();
+  wake_.notify_one();
+  // Subscribing must be done before the caller's next step records (READY exists for
+  // this), so wait for the writer, boundedly; turning off needs no wait.
+  if (enabled && thread_started_) {
+    device_done_.wait_for(lock, std::chrono::seconds(2),
+                          [&] { return device_commands_done_ >= ticket || done_; });
+  }
+}
+
+void TraceWriter::EnableDeviceNow() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!thread_started_ && !stopping_) {
+    // No writer thread yet: nothing else touches the device source.
+    if (!device_enabled_ && device_) device_enabled_ = device_->Enable();
+    return;
+  }
+  commands_.push_back({Command::kEnableDevice, {}, 0});
+  ++device_commands_sent_;
   wake_.notify_one();
 }
 
@@ -142,6 +161,7 @@ void TraceWriter::Run() {
   std::lock_guard<std::mutex> lock(mutex_);
   done_ = true;
   finished_.notify_all();
+  device_done_.notify_all();
 }
 
 void TraceWriter::RunCommands(std::vector<Command>& commands) {
@@ -172,6 +192,7 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
         break;
       case Command::kEnableDevice:
         if (!device_enabled_ && device_) device_enabled_ = device_->Enable();
+        AcknowledgeDeviceCommand();
         break;
       case Command::kDisableDevice:
         if (device_enabled_) {
@@ -180,9 +201,16 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
           device_->Disable();
           device_enabled_ = false;
         }
+        AcknowledgeDeviceCommand();
         break;
     }
   }
+}
+
+void TraceWriter::AcknowledgeDeviceCommand() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++device_commands_done_;
+  device_done_.notify_all();
 }
 
 void TraceWriter::DrainHostRecords() {

@@ -33,6 +33,9 @@ class TraceWriter : public WindowRouter {
   void OpenWindow(const WindowSpec& spec);
   void CloseWindow(uint64_t close_ns);
   void SetDeviceEnabled(bool enabled);
+  // Like SetDeviceEnabled(true), but subscribes now, on the calling thread, when the writer
+  // thread does not exist yet (the session's start), so no device work is missed.
+  void EnableDeviceNow();
 
   // Drains and finishes every window; returns false if `timeout_ns` passed first (the
   // files then end at their last complete chunk).
@@ -58,6 +61,7 @@ class TraceWriter : public WindowRouter {
  private:
   void RunCommands(std::vector<Command>& commands);
   void DrainHostRecords();
+  void AcknowledgeDeviceCommand();
   void FinishWindows(bool everything);
   WindowFile* WindowAt(uint64_t host_time_ns);
   void NameThread(uint64_t thread_id, WindowFile& window);
@@ -71,6 +75,9 @@ class TraceWriter : public WindowRouter {
   std::mutex mutex_;  // guards the fields up to `done_`
   std::condition_variable wake_;
   std::condition_variable finished_;
+  std::condition_variable device_done_;  // a device command was carried out
+  uint64_t device_commands_sent_ = 0;
+  uint64_t device_commands_done_ = 0;
   std::vector<Command> commands_;
   bool stopping_ = false;
   bool done_ = false;

@@ -227,8 +227,15 @@ void ModelBuilder::ConvertClocks() {
   auto convert = [&](auto& records, auto start, auto end) {
     for (auto& record : records) {
       if (!record.cupti_clock) continue;
-      record.*start = clock.ToHost(record.*start);
-      if constexpr (!std::is_same_v<decltype(end), std::nullptr_t>) record.*end = clock.ToHost(record.*end);
+      // Only the start moves to the host clock; the duration is kept exactly as measured
+      // (converting both ends through the interpolated anchors could change it by 1 ns).
+      if constexpr (!std::is_same_v<decltype(end), std::nullptr_t>) {
+        const uint64_t duration = record.*end - record.*start;
+        record.*start = clock.ToHost(record.*start);
+        record.*end = record.*start + duration;
+      } else {
+        record.*start = clock.ToHost(record.*start);
+      }
       record.cupti_clock = false;
       ++converted;
     }

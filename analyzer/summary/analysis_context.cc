@@ -22,13 +22,38 @@ IntervalList SpanOfEvents(const TraceModel& model) {
   return {{first, last}};
 }
 
+// FindStep with a memory: launches arrive mostly in time order, so the step of the
+// previous one usually holds the next one too and the binary search is skipped.
+class StepCursor {
+ public:
+  explicit StepCursor(const AnalysisContext& context) : context_(context) {}
+  int Find(uint64_t time_ns) {
+    if (last_ >= 0) {
+      const std::vector<HostRange>& ranges = context_.model->ranges;
+      const HostRange& step = ranges[context_.steps[last_]];
+      // The same answer as FindStep: the next step must not have started yet.
+      const bool next_started = last_ + 1 < static_cast<int>(context_.steps.size()) &&
+                                ranges[context_.steps[last_ + 1]].start_ns <= time_ns;
+      if (time_ns >= step.start_ns && time_ns < step.end_ns && !next_started) return last_;
+    }
+    const int found = FindStep(context_, time_ns);
+    if (found >= 0) last_ = found;
+    return found;
+  }
+
+ private:
+  const AnalysisContext& context_;
+  int last_ = -1;
+};
+
 void SumStepDeviceTime(AnalysisContext* context) {
   const TraceModel& model = *context->model;
   context->kernel_ns_per_step.assign(context->steps.size(), 0);
   context->device_ns_per_step.assign(context->steps.size(), 0);
+  StepCursor cursor(*context);
   for (const DeviceActivity& activity : model.device_activities) {
     if (activity.api_call == kNoIndex || activity.kind == DeviceKind::kSynchronization) continue;
-    const int step = FindStep(*context, model.api_calls[activity.api_call].start_ns);
+    const int step = cursor.Find(model.api_calls[activity.api_call].start_ns);
     if (step < 0) continue;
     const uint64_t duration = activity.end_ns - activity.start_ns;
     context->device_ns_per_step[step] += duration;

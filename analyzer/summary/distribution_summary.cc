@@ -36,10 +36,13 @@ CommunicationFigures ComputeCommunication(const AnalysisContext& context) {
     }
     host.push_back({call.start_ns, call.end_ns});
   }
+  // The name test lowercases and searches ten patterns: once per name, not per range.
+  std::vector<int8_t> communication_name(model.names.size(), -1);
   for (const HostRange& range : model.ranges) {
-    if (range.type == RangeType::kOperator && IsCommunicationOperatorName(model.names.Get(range.name))) {
-      host.push_back({range.start_ns, range.end_ns});
-    }
+    if (range.type != RangeType::kOperator) continue;
+    int8_t& known = communication_name[range.name];
+    if (known < 0) known = IsCommunicationOperatorName(model.names.Get(range.name));
+    if (known) host.push_back({range.start_ns, range.end_ns});
   }
   for (const DeviceActivity& activity : model.device_activities) {
     if (activity.kind != DeviceKind::kKernel) continue;

@@ -11,15 +11,18 @@ IntervalList MergeIntervals(IntervalList intervals) {
   if (!std::is_sorted(intervals.begin(), intervals.end(), by_start)) {
     std::sort(intervals.begin(), intervals.end(), by_start);
   }
-  IntervalList merged;
-  for (const Interval& next : intervals) {
-    if (!merged.empty() && next.start <= merged.back().end) {
-      merged.back().end = std::max(merged.back().end, next.end);
+  // Merged in place: the input's storage is reused, so a union of N intervals needs 16 N
+  // bytes, not twice that.
+  size_t kept = 0;
+  for (size_t i = 0; i < intervals.size(); ++i) {
+    if (kept > 0 && intervals[i].start <= intervals[kept - 1].end) {
+      intervals[kept - 1].end = std::max(intervals[kept - 1].end, intervals[i].end);
     } else {
-      merged.push_back(next);
+      intervals[kept++] = intervals[i];
     }
   }
-  return merged;
+  intervals.resize(kept);
+  return intervals;
 }
 
 IntervalList UniteIntervals(const IntervalList& a, const IntervalList& b) {

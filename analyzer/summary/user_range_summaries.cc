@@ -24,6 +24,20 @@ void AddItemRow(const AnalysisContext& context, const NamedItem& item, SummaryTa
                  Cell::Stats(item.gpu.ToStats(static_cast<double>(context.step_device_ns)))});
 }
 
+// IsMemoryManipulationName lowercases and searches: once per name, not per range.
+class MemoryManipulationNames {
+ public:
+  explicit MemoryManipulationNames(const StringPool& names) : names_(names), known_(names.size(), -1) {}
+  bool Contains(NameId name) {
+    if (known_[name] < 0) known_[name] = IsMemoryManipulationName(names_.Get(name));
+    return known_[name] != 0;
+  }
+
+ private:
+  const StringPool& names_;
+  std::vector<int8_t> known_;
+};
+
 void AddRange(const AnalysisContext& context, uint32_t index, NamedItems<NamedItem>* items) {
   const HostRange& range = context.model->ranges[index];
   NamedItem& item = items->Get(range.name);
@@ -41,10 +55,11 @@ bool IsMemoryManipulationName(absl::string_view name) {
 
 std::optional<SummaryTable> MemoryManipulationSummary(const AnalysisContext& context) {
   NamedItems<NamedItem> items;
+  MemoryManipulationNames memory_names(context.model->names);
   for (uint32_t index : context.tree->preorder) {
     const HostRange& range = context.model->ranges[index];
     if (range.type != RangeType::kUserDefined && range.type != RangeType::kNvtx) continue;
-    if (IsMemoryManipulationName(context.model->names.Get(range.name))) AddRange(context, index, &items);
+    if (memory_names.Contains(range.name)) AddRange(context, index, &items);
   }
   if (items.empty()) return std::nullopt;
   SummaryTable table;
@@ -60,10 +75,11 @@ std::optional<SummaryTable> MemoryManipulationSummary(const AnalysisContext& con
 
 std::optional<SummaryTable> UserDefinedSummary(const AnalysisContext& context) {
   std::map<uint64_t, NamedItems<NamedItem>> groups;
+  MemoryManipulationNames memory_names(context.model->names);
   for (uint32_t index : context.tree->preorder) {
     const HostRange& range = context.model->ranges[index];
     if (range.type != RangeType::kUserDefined) continue;
-    if (IsMemoryManipulationName(context.model->names.Get(range.name))) continue;
+    if (memory_names.Contains(range.name)) continue;
     AddRange(context, index, &groups[context.options.thread_sep ? range.thread_id : 0]);
   }
   if (groups.empty()) return std::nullopt;

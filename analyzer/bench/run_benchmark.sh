@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The analyzer benchmark (figures, not a test): writes a synthetic trace of N events
+# (analyzer_benchmark --write), times `profanalyze --format json` on it (file -> all
+# tables, one thread) and, as the baseline, the same Kernel Summary computed by pandas
+# (kernel_summary_pandas.py) from the Chrome JSON export of the same trace.
+#
+#   analyzer/bench/run_benchmark.sh [--events N] [--baseline-events N] [--workdir DIR] [--no-baseline]
+#   BAZEL_STARTUP="--output_user_root=/tmp/x" BAZEL_BUILD_FLAGS="--symlink_prefix=/" \
+#     analyzer/bench/run_benchmark.sh
+#
+# "Per core" = events / (user + system CPU seconds) of the one-thread run, so a busy
+# machine does not distort it; wall seconds are printed beside. pandas needs about
+# 1.5 KB of memory per event; when the trace would not fit in 40 % of MemAvailable (or is
+# larger than --baseline-events) the baseline runs on a smaller trace (printed) and
+# profanalyze is timed on that one too, so the ratio always compares the same file.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+events=10000000
+work="${TMPDIR:-/tmp}/prof-analyzer-bench"
+baseline=1
+baseline_cap=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --events) events="$2"; shift 2 ;;
+    --workdir) work="$2"; shift 2 ;;
+    --baseline-events) baseline_cap="$2"; shift 2 ;;
+    --no-baseline) baseline=0; shift ;;
+    *) echo "unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+if [ ! -x /usr/bin/time ]; then
+  echo "run_benchmark.sh needs GNU time at /usr/bin/time (Debian: apt-get install time)" >&2
+  exit 2
+fi
+python="${PYTHON:-/usr/bin/python3}"   # Debian's python3-pandas is for the system python
+[ -x "$python" ] || python=python3
+
+bazel ${BAZEL_STARTUP:-} build -c opt ${BAZEL_BUILD_FLAGS:-} --noshow_progress //analyzer/bench:analyzer_benchmark \
+  //analyzer/cli:profanalyze >&2
+bin="$(bazel ${BAZEL_STARTUP:-} info -c opt ${BAZEL_BUILD_FLAGS:-} bazel-bin 2>/dev/null)"
+mkdir -p "$work"
+
+# Runs a command under GNU time; prints "cpu_seconds wall_seconds peak_rss_kib".
+measure() {
+  local out="$work/time.txt"
+  /usr/bin/time -f "%U %S %e %M" -o "$out" "$@" >"$work/stdout.txt"
+  awk '{ printf "%.2f %.2f %d\n", $1 + $2, $3, $4 }' "$out"
+}
+
+# Writes a trace of about $1 events to $2; prints the exact event count.
+write_trace() { "$bin/analyzer/bench/analyzer_benchmark" --events="$1" --write="$2"; }
+
+profanalyze_figures() {  # trace events label
+  read -r cpu wall rss < <(measure "$bin/analyzer/cli/profanalyze" "$1" --format json --threads 1)
+  printf '%-44s %s\n' "profanalyze ($3): CPU s / wall s" "$cpu / $wall"
+  printf '%-44s %.2f\n' "profanalyze ($3): M events/s per core" "$(awk -v e="$2" -v s="$cpu" 'BEGIN{print e/s/1e6}')"
+  printf '%-44s %d\n' "profanalyze ($3): peak RSS, MiB" $((rss / 1024))
+  profanalyze_cpu="$cpu"; profanalyze_rss="$rss"
+}
+
+trace="$work/trace.pb"
+written="$(write_trace "$events" "$trace")"
+echo "== analyzer benchmark: $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m)"
+printf '%-44s %s\n' "events" "$written"
+printf '%-44s %s (%.1f bytes/event)\n' "trace file size, bytes" "$(stat -c %s "$trace")" \
+  "$(awk -v b="$(stat -c %s "$trace")" -v e="$written" 'BEGIN{print b/e}')"
+profanalyze_figures "$trace" "$written" "full trace"
+
+if [ "$baseline" = 0 ]; then exit 0; fi
+if ! "$python" -c "import pandas" 2>/dev/null; then
+  echo "note: pandas is not installed for $python (Debian: apt-get install -y python3-pandas); baseline skipped"
+  exit 0
+fi
+available_kib="$(awk '/MemAvailable/ {print $2}' /proc/meminfo)"
+fit_events=$((available_kib * 4 / 10 * 1024 / 1536))
+if [ "$baseline_cap" -gt 0 ] && [ "$baseline_cap" -lt "$fit_events" ]; then fit_events="$baseline_cap"; fi
+baseline_trace="$trace"; baseline_events="$written"; label="full trace"
+if [ "$fit_events" -lt "$written" ]; then
+  baseline_trace="$work/baseline.pb"
+  baseline_events="$(write_trace "$fit_events" "$baseline_trace")"
+  label="$baseline_events events"
+  echo "note: pandas would need about $((written * 3 / 2 / 1024 / 1024)) GiB for the full trace" \
+       "(limit: $fit_events events); the baseline compares both tools on a $baseline_events-event trace"
+  profanalyze_figures "$baseline_trace" "$baseline_events" "$label"
+fi
+"$bin/analyzer/cli/profanalyze" export "$baseline_trace" -o "$work/trace.json" >&2
+printf '%-44s %s\n' "Chrome JSON export ($label), bytes" "$(stat -c %s "$work/trace.json")"
+read -r pcpu pwall prss < <(measure "$python" analyzer/bench/kernel_summary_pandas.py "$work/trace.json" --top 5)
+printf '%-44s %s / %s\n' "pandas kernel summary ($label): CPU s / wall s" "$pcpu" "$pwall"
+printf '%-44s %d\n' "pandas kernel summary ($label): peak RSS, MiB" $((prss / 1024))
+printf '%-44s %.1fx CPU time, %.1fx peak RSS\n' "pandas / profanalyze (same trace)" \
+  "$(awk -v a="$pcpu" -v b="$profanalyze_cpu" 'BEGIN{print a/b}')" \
+  "$(awk -v a="$prss" -v b="$profanalyze_rss" 'BEGIN{print a/b}')"
+grep "kernel records" "$work/stdout.txt" || true
+rm -f "$work/trace.json" "$work/baseline.pb"

@@ -1,0 +1,92 @@
+#include "analyzer/e2e/analyzed_run.h"
+
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_replace.h"
+#include "analyzer/cli/load_inputs.h"
+#include "analyzer/summary/named_items.h"
+
+namespace prof::analyzer::e2e {
+namespace {
+
+const SummaryTable* FindTable(const ProcessReport& report, const std::string& key) {
+  for (const SummaryTable& table : report.tables) {
+    if (table.key == key) return &table;
+  }
+  return nullptr;
+}
+
+template <typename Visit>
+void ForEachDataRow(const ProcessReport& report, const std::string& key, Visit visit) {
+  const SummaryTable* table = FindTable(report, key);
+  if (!table) return;
+  for (const Row& row : table->rows) {
+    if (row.kind == Row::Kind::kData && !row.cells.empty()) visit(row);
+  }
+}
+
+// Copies and kernels straight from the model's columns (before the report takes it).
+void ReadModelColumns(const TraceModel& model, ProcessFigures* figures) {
+  for (const DeviceActivity& activity : model.device_activities) {
+    const std::string name(model.names.Get(activity.name));
+    if (activity.kind == DeviceKind::kKernel) {
+      CountAndTime& kernel = figures->kernels[name];
+      ++kernel.count;
+      kernel.total_ns += activity.end_ns - activity.start_ns;
+    } else if (activity.kind == DeviceKind::kMemcpy && absl::StartsWith(name, "MEMCPY_")) {
+      CountAndBytes& copy = figures->memcpy_by_kind[name.substr(7)];
+      ++copy.count;
+      copy.bytes += activity.bytes;
+    }
+  }
+}
+
+void ReadTables(ProcessFigures* figures) {
+  const ProcessReport& report = figures->report;
+  ForEachDataRow(report, "kernel", [&](const Row& row) {
+    CountAndTime& kernel = figures->kernel_rows[row.cells[0].text];  // equal names add up
+    kernel.count += static_cast<uint64_t>(row.cells[1].value);
+    kernel.total_ns += static_cast<uint64_t>(row.cells[2].stats.total_ns);
+    kernel.ratio += row.cells[2].stats.ratio;
+  });
+  ForEachDataRow(report, "model", [&](const Row& row) {
+    const TimeStats& gpu = row.cells[3].stats;
+    figures->model_rows[row.cells[0].text] = {static_cast<uint64_t>(row.cells[1].value), gpu.total_ns,
+                                              gpu.max_ns, gpu.min_ns, gpu.ratio};
+  });
+  ForEachDataRow(report, "nccl", [&](const Row& row) {
+    CountAndBytes& collective = figures->collectives[CollectiveKey(row.cells[0].text)];
+    collective.count += static_cast<uint64_t>(row.cells[2].value);
+    collective.bytes += static_cast<uint64_t>(row.cells[4].value);
+  });
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<ProcessFigures>> AnalyzeFolder(const std::string& folder) {
+  absl::StatusOr<LoadedInputs> inputs = LoadInputs({folder}, 1);
+  if (!inputs.ok()) return inputs.status();
+  std::vector<ProcessFigures> processes;
+  for (TraceModel& model : inputs->processes) {
+    ProcessFigures figures;
+    figures.rank = model.identity.rank;
+    ReadModelColumns(model, &figures);
+    figures.report = BuildProcessReport(std::move(model), SummaryOptions{}, AllViews());
+    figures.step_count = figures.report.step_count;
+    ReadTables(&figures);
+    processes.push_back(std::move(figures));
+  }
+  return processes;
+}
+
+std::string KernelRowName(const std::string& demangled) {
+  return Shorten(KernelDisplayName(demangled), 90);
+}
+
+std::string CollectiveKey(const std::string& name) {
+  return absl::AsciiStrToUpper(absl::StrReplaceAll(name, {{"_", ""}}));
+}
+
+}  // namespace prof::analyzer::e2e

@@ -1,0 +1,57 @@
+// Test support: the analyzer's figures for a folder of recorded traces, taken from the
+// tables a user reads (Kernel, Model, NCCL Summary) and, where no table shows a number
+// per item (copies by direction, kernels by full demangled name), from the event model
+// the tables are computed from. Golden tests compare these with the workload's truth.
+#ifndef PROF_ANALYZER_E2E_ANALYZED_RUN_H_
+#define PROF_ANALYZER_E2E_ANALYZED_RUN_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "analyzer/e2e/workload_truth.h"
+#include "analyzer/summary/report.h"
+
+namespace prof::analyzer::e2e {
+
+struct CountAndTime {
+  uint64_t count = 0;
+  uint64_t total_ns = 0;
+  double ratio = 0;  // share of all kernel time (fraction); Kernel Summary rows only
+};
+
+// One Model Summary row.
+struct PhaseRow {
+  uint64_t calls = 0;
+  double gpu_total_ns = 0;
+  double gpu_max_ns = 0;
+  double gpu_min_ns = 0;
+  double gpu_ratio = 0;
+};
+
+struct ProcessFigures {
+  int rank = -1;
+  std::map<std::string, CountAndTime> kernel_rows;   // Kernel Summary, by display name
+  std::map<std::string, CountAndTime> kernels;       // model: by full demangled name
+  std::map<std::string, CountAndBytes> memcpy_by_kind;  // model: "HtoD", "DtoH", ...
+  std::map<std::string, CountAndBytes> collectives;  // NCCL Summary, size buckets summed
+  std::map<std::string, PhaseRow> model_rows;        // Model Summary, by row name
+  uint64_t step_count = 0;
+  ProcessReport report;
+};
+
+// Reads every trace in `folder` with the analyzer's own loader (files grouped by
+// process, by rank) and builds all tables with default options.
+absl::StatusOr<std::vector<ProcessFigures>> AnalyzeFolder(const std::string& folder);
+
+// The Kernel Summary row name of a kernel the truth lists by its demangled name.
+std::string KernelRowName(const std::string& demangled);
+
+// "AllReduce" (truth) and "ALL_REDUCE" (NCCL Summary) both give "ALLREDUCE".
+std::string CollectiveKey(const std::string& name);
+
+}  // namespace prof::analyzer::e2e
+
+#endif  // PROF_ANALYZER_E2E_ANALYZED_RUN_H_

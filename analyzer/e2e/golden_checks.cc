@@ -1,0 +1,91 @@
+#include "analyzer/e2e/golden_checks.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <catch2/catch.hpp>
+
+namespace prof::analyzer::e2e {
+namespace {
+
+std::map<std::string, CountAndTime> TruthByDemangledName(const TruthSection& truth) {
+  std::map<std::string, CountAndTime> kernels;
+  for (const auto& [mangled, kernel] : truth.kernels) {
+    if (kernel.count == 0) continue;
+    CountAndTime& entry = kernels[kernel.demangled];
+    entry.count += kernel.count;
+    entry.total_ns += kernel.total_ns;
+  }
+  return kernels;
+}
+
+// The truth grouped the way the Kernel Summary groups rows, with each row's share.
+std::map<std::string, CountAndTime> TruthByRowName(const TruthSection& truth) {
+  std::map<std::string, CountAndTime> rows;
+  for (const auto& [demangled, kernel] : TruthByDemangledName(truth)) {
+    CountAndTime& row = rows[KernelRowName(demangled)];
+    row.count += kernel.count;
+    row.total_ns += kernel.total_ns;
+  }
+  for (auto& [name, row] : rows) row.ratio = static_cast<double>(row.total_ns) / truth.kernel_total_ns;
+  return rows;
+}
+
+}  // namespace
+
+bool WithinOneBasisPoint(double a, double b) {
+  return std::fabs(a - b) <= 1e-4 * std::max(std::fabs(a), std::fabs(b));
+}
+
+void CheckKernels(const ProcessFigures& analyzed, const TruthSection& truth) {
+  REQUIRE(truth.kernel_total_ns > 0);
+  const std::map<std::string, CountAndTime> by_name = TruthByDemangledName(truth);
+  REQUIRE(analyzed.kernels.size() == by_name.size());
+  for (const auto& [name, expected] : by_name) {
+    INFO("kernel " << name);
+    auto found = analyzed.kernels.find(name);
+    REQUIRE(found != analyzed.kernels.end());
+    CHECK(found->second.count == expected.count);
+    CHECK(found->second.total_ns == expected.total_ns);
+  }
+  const std::map<std::string, CountAndTime> rows = TruthByRowName(truth);
+  REQUIRE(analyzed.kernel_rows.size() == rows.size());
+  for (const auto& [name, expected] : rows) {
+    INFO("Kernel Summary row " << name);
+    auto found = analyzed.kernel_rows.find(name);
+    REQUIRE(found != analyzed.kernel_rows.end());
+    CHECK(found->second.count == expected.count);
+    CHECK(found->second.total_ns == expected.total_ns);
+    INFO("ratio " << found->second.ratio << " expected " << expected.ratio);
+    CHECK(WithinOneBasisPoint(found->second.ratio, expected.ratio));
+  }
+}
+
+void CheckCopies(const ProcessFigures& analyzed, const TruthSection& truth) {
+  std::map<std::string, CountAndBytes> expected;
+  for (const auto& [kind, copies] : truth.memcpy_by_kind) {
+    if (copies.count > 0) expected[kind] = copies;
+  }
+  CHECK(analyzed.memcpy_by_kind == expected);
+}
+
+void CheckCollectives(const ProcessFigures& analyzed, const TruthSection& truth) {
+  std::map<std::string, CountAndBytes> expected;
+  for (const auto& [op, calls] : truth.collectives) {
+    if (calls.count > 0) expected[CollectiveKey(op)] = calls;
+  }
+  CHECK(analyzed.collectives == expected);
+}
+
+void CheckPhaseCalls(const ProcessFigures& analyzed, const TruthSection& truth) {
+  for (const char* phase : {"Dataloader", "Forward", "Backward", "Optimization"}) {
+    INFO("Model Summary row " << phase);
+    auto expected = truth.nvtx_ranges.find(phase);
+    REQUIRE(expected != truth.nvtx_ranges.end());
+    auto found = analyzed.model_rows.find(phase);
+    REQUIRE(found != analyzed.model_rows.end());
+    CHECK(found->second.calls == expected->second);
+  }
+}
+
+}  // namespace prof::analyzer::e2e
