@@ -219,6 +219,41 @@ TEST_CASE("_exit: the trace is readable up to its last flushed chunk") {
   }
 }
 
+TEST_CASE("a runtime loaded through an RTLD_LOCAL dlopen chain is still intercepted") {
+  const std::string output = FreshFolder("rtld_local");
+  const RunResult run = RunProgram(Runfile("agent/tests/rtld_local_program"),
+                                   {Runfile("agent/tests/local_launcher.so")}, UnderAgent(output));
+  INFO(run.standard_error);
+  REQUIRE(run.exit_code == 0);
+  TraceSummary trace = SummarizeFolder(output);
+  CHECK(trace.launches["local_library_kernel"] == 25);
+  CHECK(trace.kernels["local_library_kernel"] == 25);
+}
+
+TEST_CASE("PROF_STEP_MARKER rules end steps in programs that mark none") {
+  SECTION("every call of an API") {
+    const std::string output = FreshFolder("marker_api");
+    const RunResult run =
+        RunProgram(Runfile("agent/tests/lifecycle_program"), {"normal", "4", "nosteps"},
+                   UnderAgent(output, {{"PROF_STEP_MARKER", "api:cudaDeviceSynchronize"}}));
+    REQUIRE(run.exit_code == 0);
+    TraceSummary trace = SummarizeFolder(output);
+    // One synchronize per loop: steps 0..3, then the step open at exit.
+    CHECK(trace.step_numbers == std::vector<int64_t>{0, 1, 2, 3, 4});
+  }
+  SECTION("every launch of a matching kernel, with a schedule") {
+    const std::string output = FreshFolder("marker_kernel");
+    const RunResult run = RunProgram(
+        Runfile("agent/tests/lifecycle_program"), {"normal", "4", "nosteps"},
+        UnderAgent(output, {{"PROF_STEP_MARKER", "kernel:lifecycle_*"}, {"PROF_SCHEDULE", "2:5"}}));
+    REQUIRE(run.exit_code == 0);
+    TraceSummary trace = SummarizeFolder(output);
+    // 40 launches, each ending a step; steps 2, 3 and 4 are recorded, one launch each.
+    CHECK(trace.step_numbers == std::vector<int64_t>{2, 3, 4});
+    CHECK(trace.launches["lifecycle_kernel"] == 3);
+  }
+}
+
 TEST_CASE("exec: the new image runs and returns its own status") {
   const std::string output = FreshFolder("exec");
   const RunResult run =

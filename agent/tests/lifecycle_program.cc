@@ -16,6 +16,8 @@
 
 namespace {
 
+bool g_no_steps = false;  // argv[3] == "nosteps": leave step boundaries to PROF_STEP_MARKER
+
 void Step(int64_t samples) {
   using StepFunction = void (*)(int64_t);
   static auto step = reinterpret_cast<StepFunction>(dlsym(RTLD_DEFAULT, "prof_step"));
@@ -31,7 +33,7 @@ void LaunchSteps(int steps, int launches_per_step) {
       cudaLaunchKernel(kernel, dim3(4), dim3(128), nullptr, 0, nullptr);
     }
     cudaDeviceSynchronize();
-    Step(32);
+    if (!g_no_steps) Step(32);
   }
   cudaFree(device);
 }
@@ -41,6 +43,7 @@ void LaunchSteps(int steps, int launches_per_step) {
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "normal";
   const int steps = argc > 2 ? std::atoi(argv[2]) : 4;
+  g_no_steps = argc > 3 && std::strcmp(argv[3], "nosteps") == 0;
   if (std::strcmp(mode, "run-until-killed") == 0) {
     std::printf("ready\n");
     std::fflush(stdout);
