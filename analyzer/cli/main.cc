@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "analyzer/cli/compare_command.h"
 #include "analyzer/cli/export_command.h"
 #include "analyzer/cli/info_command.h"
 #include "analyzer/cli/summary_command.h"
@@ -18,7 +19,8 @@ int main(int argc, char** argv) {
   AddSummaryOptions(&app, &summary);
   CLI::App* export_command = AddExportCommand(&app, &export_options);
   CLI::App* info_command = AddInfoCommand(&app, &info);
-  // `compare` (issue 6) will register here the same way.
+  CompareCommandOptions compare;
+  CLI::App* compare_command = AddCompareCommand(&app, &compare);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -32,6 +34,7 @@ int main(int argc, char** argv) {
   try {
     if (export_command->parsed()) return RunExportCommand(export_options);
     if (info_command->parsed()) return RunInfoCommand(info);
+    if (compare_command->parsed()) return RunCompareCommand(compare);
     if (summary.paths.empty()) {
       std::fprintf(stderr, "profanalyze: give at least one trace file or folder (see --help)\n");
       return 2;

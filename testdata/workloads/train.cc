@@ -3,6 +3,7 @@
 // (or $SIM_TRUTH). Runs unchanged with or without the profiler agent preloaded.
 //
 //   train [--steps N] [--batch-size B] [--seed S] [--truth PATH]
+//         [--slow-kernel NAME:FACTOR] [--extra-sync N]   (fault injection, off by default)
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -34,7 +35,7 @@ void LogProgress(workloads::ProfApi* prof, int64_t step, float loss) {
 int main(int argc, char** argv) {
   const std::string truth_path = workloads::TruthPathFromArgsOrEnv(argc, argv);
   const Flags flags(argc, argv,
-                    {{"steps", "20"}, {"batch-size", "32"}, {"seed", "1"}, {"truth", ""}});
+                    {{"steps", "20"}, {"batch-size", "32"}, {"seed", "1"}, {"slow-kernel", ""}, {"extra-sync", "0"}, {"truth", ""}});
   workloads::TruthRecorder truth("train", 0, 1);
   for (const auto& flag : flags.all()) truth.SetArg(flag.first, flag.second);
   workloads::ProfApi prof(&truth);
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
   const int64_t steps = flags.Int("steps");
   {
     workloads::TrainingModel model(&device, shape, static_cast<uint64_t>(flags.Int("seed")));
+    model.set_faults(workloads::FaultsFromFlags(flags));
     for (int64_t step = 0; step < steps; ++step) {
       prof.BeginStep();
       model.LoadBatch(step);

@@ -4,6 +4,7 @@
 // the optimizer waits for the all-reduces, like PyTorch DDP.
 //
 //   train_ranks --ranks N [--steps N] [--batch-size B] [--seed S] [--truth PATH]
+//       [--slow-kernel NAME:FACTOR] [--extra-sync N]   (fault injection, off by default)
 //       forks N rank processes itself;
 //   RANK=r WORLD_SIZE=n [LOCAL_RANK=l] train_ranks [...]   (e.g. under torchrun)
 //       one rank per process; rank 0 passes the NCCL id through a rendezvous file
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "testdata/workloads/common/device_actions.h"
+#include "testdata/workloads/common/fault_injection.h"
 #include "testdata/workloads/common/flags.h"
 #include "testdata/workloads/common/prof_api.h"
 #include "testdata/workloads/common/rendezvous.h"
@@ -117,6 +119,7 @@ int RunRank(const RankSetup& setup, const workloads::Flags& flags, const std::st
   bool valid = false;
   {
     workloads::TrainingModel model(&device, shape, flags.Int("seed") + setup.rank);
+    model.set_faults(workloads::FaultsFromFlags(flags));
     WireGradientAllReduce(&model, &device, comm, comm_stream, comm_done);
     TrainLoop(&model, &prof, flags.Int("steps"), shape.batch_size);
     valid = ValidateAllReduce(&device, setup, comm, comm_stream);
@@ -163,7 +166,7 @@ int main(int argc, char** argv) {
   const std::string truth_path = workloads::TruthPathFromArgsOrEnv(argc, argv);
   const workloads::Flags flags(
       argc, argv,
-      {{"steps", "10"}, {"batch-size", "32"}, {"seed", "1"}, {"ranks", "0"}, {"truth", ""},
+      {{"steps", "10"}, {"batch-size", "32"}, {"seed", "1"}, {"slow-kernel", ""}, {"extra-sync", "0"}, {"ranks", "0"}, {"truth", ""},
        {"rendezvous", workloads::DefaultRendezvousPath()}});
   if (flags.Int("ranks") > 0) return LaunchRanks(static_cast<int>(flags.Int("ranks")), flags, truth_path);
   RankSetup setup;

@@ -3,6 +3,7 @@
 #include <sim/sim_ext.h>
 #include <sim/sim_nccl_ext.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -54,6 +55,14 @@ void DeviceActions::Launch(const Kernel& kernel, dim3 grid, dim3 block, cudaStre
   LaunchUnrecorded(kernel, grid, block, stream);
   truth_->RecordKernel(kernel.name, simKernelDurationNs(kernel.name.c_str(), grid, block),
                        "cudart");
+}
+
+void DeviceActions::LaunchSlowed(const Kernel& kernel, dim3 grid, dim3 block, cudaStream_t stream,
+                                 double factor) {
+  const uint64_t duration =
+      static_cast<uint64_t>(std::llround(simKernelDurationNs(kernel.name.c_str(), grid, block) * factor));
+  CheckCuda(simLaunchNamedKernel(kernel.name.c_str(), grid, block, 0, stream, duration, 0), kernel.name.c_str());
+  truth_->RecordKernel(kernel.name, duration, "cudart");
 }
 
 void DeviceActions::CopyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,

@@ -93,6 +93,10 @@ dim3 TrainingModel::GridFor(int64_t elements) const {
 }
 
 void TrainingModel::Run(const Kernel& kernel, int64_t elements) {
+  if (!faults_.slow_kernel.empty() && kernel.name.find(faults_.slow_kernel) != std::string::npos) {
+    device_->LaunchSlowed(kernel, GridFor(elements), dim3(256, 1, 1), stream_, faults_.slow_factor);
+    return;
+  }
   device_->Launch(kernel, GridFor(elements), dim3(256, 1, 1), stream_);
 }
 
@@ -137,6 +141,9 @@ void TrainingModel::Forward() {
   {
     NvtxScope op(truth, "mean");
     Run(kernels_[kMean], batch);
+  }
+  for (int i = 0; i < faults_.extra_syncs; ++i) {
+    CheckCuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
   }
 }
 

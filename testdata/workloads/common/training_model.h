@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "testdata/workloads/common/device_actions.h"
+#include "testdata/workloads/common/fault_injection.h"
 #include "testdata/workloads/common/truth_recorder.h"
 
 namespace workloads {
@@ -49,6 +50,9 @@ class TrainingModel {
     before_optimizer_hook_ = std::move(hook);
   }
 
+  // Opt-in regressions (fault_injection.h); none by default.
+  void set_faults(const FaultInjection& faults) { faults_ = faults; }
+
   void LoadBatch(int64_t step);  // Dataloader range (host wait) + H2D copies
   void Forward();
   void Backward();
@@ -78,6 +82,7 @@ class TrainingModel {
   float* device_loss_ = nullptr;
   std::function<void(const GradientBucket&)> bucket_ready_hook_;
   std::function<void()> before_optimizer_hook_;
+  FaultInjection faults_;
 };
 
 }  // namespace workloads

@@ -1,0 +1,109 @@
+#include "analyzer/compare/run_profile.h"
+
+#include <algorithm>
+#include <atomic>
+#include <functional>
+#include <thread>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "analyzer/compare/step_metrics.h"
+#include "analyzer/summary/analysis_context.h"
+#include "analyzer/summary/data_quality_summary.h"
+#include "analyzer/tree/range_tree.h"
+
+namespace prof::analyzer::compare {
+namespace {
+
+struct ProcessResult {
+  ProcessStepMetrics metrics;
+  std::string quality_note;  // empty when the data is perfect
+};
+
+ProcessResult AnalyseProcess(TraceModel model, const NameOptions& names) {
+  const RangeTree tree = BuildRangeTree(&model);
+  const AnalysisContext context = MakeAnalysisContext(model, tree, SummaryOptions{});
+  ProcessResult result;
+  result.metrics = ExtractStepMetrics(context, names);
+  if (DataQualitySummary(model.quality)) {
+    result.quality_note = absl::StrCat("rank ", model.identity.rank, " (pid ", model.identity.pid,
+                                       "): the trace has data-quality issues; see `profanalyze info`");
+  }
+  return result;
+}
+
+// Whole-run ratios have no value where absent; times and counts are zero there.
+double AbsentValue(MetricFamily family) {
+  return family == MetricFamily::kBusBw || family == MetricFamily::kGpuUtil ? MissingValue() : 0.0;
+}
+
+// Mean over the processes that have the step; missing values are left out.
+void AverageAcrossProcesses(const std::vector<ProcessResult>& results, RunProfile* profile) {
+  std::set<int64_t> step_set;
+  std::set<MetricKey> keys;
+  for (const ProcessResult& result : results) {
+    step_set.insert(result.metrics.step_numbers.begin(), result.metrics.step_numbers.end());
+    for (const auto& entry : result.metrics.series) keys.insert(entry.first);
+  }
+  profile->step_numbers.assign(step_set.begin(), step_set.end());
+  const size_t steps = profile->step_numbers.size();
+  for (const MetricKey& key : keys) {
+    std::vector<double> sum(steps, 0.0);
+    std::vector<int> count(steps, 0);
+    for (const ProcessResult& result : results) {
+      auto series = result.metrics.series.find(key);
+      for (size_t i = 0; i < result.metrics.step_numbers.size(); ++i) {
+        const double value = series != result.metrics.series.end() ? series->second[i] : AbsentValue(key.family);
+        if (IsMissing(value)) continue;
+        const size_t at = std::lower_bound(profile->step_numbers.begin(), profile->step_numbers.end(),
+                                           result.metrics.step_numbers[i]) - profile->step_numbers.begin();
+        sum[at] += value;
+        ++count[at];
+      }
+    }
+    std::vector<double>& values = profile->values[key];
+    for (size_t i = 0; i < steps; ++i) values.push_back(count[i] ? sum[i] / count[i] : MissingValue());
+  }
+}
+
+// Runs work(i) for every process on up to `threads` threads (0: one per core).
+void ForEachProcess(size_t count, int threads, const std::function<void(size_t)>& work) {
+  const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const size_t workers = std::min<size_t>(threads > 0 ? threads : cores, count);
+  std::atomic<size_t> next{0};
+  auto drain = [&] {
+    for (size_t i = next++; i < count; i = next++) work(i);
+  };
+  std::vector<std::thread> pool;
+  for (size_t w = 1; w < workers; ++w) pool.emplace_back(drain);
+  drain();
+  for (std::thread& thread : pool) thread.join();
+}
+
+void DropWarmUp(int skip_first, RunProfile* profile) {
+  const size_t skip = std::min<size_t>(std::max(skip_first, 0), profile->step_numbers.size());
+  if (skip == 0) return;
+  profile->step_numbers.erase(profile->step_numbers.begin(), profile->step_numbers.begin() + skip);
+  for (auto& entry : profile->values) entry.second.erase(entry.second.begin(), entry.second.begin() + skip);
+}
+
+}  // namespace
+
+RunProfile BuildRunProfile(std::vector<TraceModel> processes, const ProfileOptions& options) {
+  RunProfile profile;
+  profile.process_count = static_cast<int>(processes.size());
+  for (const TraceModel& model : processes) profile.event_count += model.event_count;
+  std::vector<ProcessResult> results(processes.size());
+  ForEachProcess(processes.size(), options.threads,
+              [&](size_t i) { results[i] = AnalyseProcess(std::move(processes[i]), options.names); });
+  for (const ProcessResult& result : results) {
+    if (!result.quality_note.empty()) profile.notes.push_back(result.quality_note);
+    if (result.metrics.step_numbers.empty()) profile.notes.push_back("a process has no steps (nothing to compare)");
+  }
+  AverageAcrossProcesses(results, &profile);
+  DropWarmUp(options.skip_first, &profile);
+  return profile;
+}
+
+}  // namespace prof::analyzer::compare

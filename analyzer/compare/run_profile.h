@@ -1,0 +1,38 @@
+// The aggregate compare works on: for one run (every process of a BASE or NEW argument),
+// one value per step for every metric. Processes (ranks) are aligned by step number and
+// averaged, so a 2-rank run gives one distribution per metric, not two. Built from the
+// loaded models with the analyzer's own tree and analysis context; the raw events are
+// dropped once the profile exists.
+#ifndef PROF_ANALYZER_COMPARE_RUN_PROFILE_H_
+#define PROF_ANALYZER_COMPARE_RUN_PROFILE_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analyzer/compare/kernel_name_normalizer.h"
+#include "analyzer/compare/metric.h"
+#include "analyzer/model/trace_model.h"
+
+namespace prof::analyzer::compare {
+
+struct ProfileOptions {
+  NameOptions names;
+  int skip_first = 0;  // warm-up steps left out (after aligning the ranks)
+  int threads = 0;     // processes analysed in parallel (0: one per core)
+};
+
+struct RunProfile {
+  int process_count = 0;
+  uint64_t event_count = 0;
+  std::vector<int64_t> step_numbers;                // the steps kept, in order
+  std::map<MetricKey, std::vector<double>> values;  // each parallel to step_numbers
+  std::vector<std::string> notes;                   // data-quality and alignment remarks
+};
+
+RunProfile BuildRunProfile(std::vector<TraceModel> processes, const ProfileOptions& options);
+
+}  // namespace prof::analyzer::compare
+
+#endif  // PROF_ANALYZER_COMPARE_RUN_PROFILE_H_
