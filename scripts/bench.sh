@@ -80,6 +80,12 @@ for mode, goal in (("CLOSED", "not measurable"), ("RECORD", "<= 1% (3% launch-bo
     step, rate = median(f"{mode}.train"), median(f"{mode}.launch")
     print(f"   {mode:8} {step:15.3f} {100 * (step / base_step - 1):+8.2f}%   {rate:26.0f} {100 * (base_rate / rate - 1):+8.2f}%   goal {goal}")
 PY
+echo
+echo "== compare: time to compare two 10-step runs of the 2-rank demo (analyzer/compare/bench_compare.sh)"
+bazel build -c opt --noshow_progress //:profanalyze //testdata/workloads:train_ranks 2>&1 \
+  | grep -E "^(ERROR|FAILED)" || true
+analyzer/compare/bench_compare.sh "$bin"
+
 if [ -x analyzer/bench/run_benchmark.sh ]; then
   echo
   echo "== analyzer (analyzer/bench/run_benchmark.sh)"
