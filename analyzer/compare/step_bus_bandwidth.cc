@@ -4,32 +4,12 @@
 #include <utility>
 
 #include "analyzer/compare/step_metrics.h"
+#include "analyzer/model/nccl_kernel_time.h"
 #include "analyzer/summary/nccl_summary.h"
 
 namespace prof::analyzer::compare {
 namespace {
 
-// GPU time of the NCCL kernels launched inside each NCCL call: the kernel's launching API
-// call runs on the call's thread between its start and end (NCCL calls carry no
-// correlation id).
-std::vector<uint64_t> KernelTimePerCall(const TraceModel& model) {
-  std::vector<uint32_t> order(model.nccl_calls.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  auto key = [&](uint32_t i) { return std::make_pair(model.nccl_calls[i].thread_id, model.nccl_calls[i].start_ns); };
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
-  std::vector<uint64_t> kernel_ns(model.nccl_calls.size(), 0);
-  for (const DeviceActivity& activity : model.device_activities) {
-    if (!activity.nccl || activity.api_call == kNoIndex) continue;
-    const ApiCall& launch = model.api_calls[activity.api_call];
-    auto it = std::upper_bound(order.begin(), order.end(), std::make_pair(launch.thread_id, launch.start_ns),
-                               [&](const std::pair<uint64_t, uint64_t>& value, uint32_t i) { return value < key(i); });
-    if (it == order.begin()) continue;
-    const NcclCall& call = model.nccl_calls[*(it - 1)];
-    if (call.thread_id != launch.thread_id || launch.start_ns > call.end_ns) continue;
-    kernel_ns[*(it - 1)] += activity.end_ns - activity.start_ns;
-  }
-  return kernel_ns;
-}
 
 struct Traffic {
   std::vector<double> bus_bytes;  // bytes x factor, per step
@@ -45,7 +25,7 @@ std::string CollectiveName(trace::NcclOperation operation) {
 
 std::map<std::string, std::vector<double>> StepBusBandwidth(const AnalysisContext& context) {
   const TraceModel& model = *context.model;
-  const std::vector<uint64_t> kernel_ns = KernelTimePerCall(model);
+  const std::vector<uint64_t> kernel_ns = NcclKernelTimePerCall(model);
   std::map<std::string, Traffic> traffic;
   for (size_t i = 0; i < model.nccl_calls.size(); ++i) {
     const NcclCall& call = model.nccl_calls[i];

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "analyzer/model/nccl_kernel_time.h"
 
 namespace prof::analyzer {
 namespace {
@@ -21,25 +22,6 @@ std::string SizeLabel(uint64_t bytes) {
   return absl::StrCat(bytes, units[unit]);
 }
 
-// GPU time of the NCCL kernels launched inside each NCCL call (same thread).
-std::vector<uint64_t> KernelTimePerCall(const TraceModel& model) {
-  std::vector<uint32_t> order(model.nccl_calls.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  auto key = [&](uint32_t i) { return std::make_pair(model.nccl_calls[i].thread_id, model.nccl_calls[i].start_ns); };
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
-  std::vector<uint64_t> kernel_ns(model.nccl_calls.size(), 0);
-  for (const DeviceActivity& activity : model.device_activities) {
-    if (!activity.nccl || activity.api_call == kNoIndex) continue;
-    const ApiCall& launch = model.api_calls[activity.api_call];
-    auto it = std::upper_bound(order.begin(), order.end(), std::make_pair(launch.thread_id, launch.start_ns),
-                               [&](const std::pair<uint64_t, uint64_t>& value, uint32_t i) { return value < key(i); });
-    if (it == order.begin()) continue;
-    const NcclCall& call = model.nccl_calls[*(it - 1)];
-    if (call.thread_id != launch.thread_id || launch.start_ns > call.end_ns) continue;
-    kernel_ns[*(it - 1)] += activity.end_ns - activity.start_ns;
-  }
-  return kernel_ns;
-}
 
 struct Bucket {
   DurationStats time;
@@ -72,7 +54,7 @@ std::string MessageSizeBucket(uint64_t bytes) {
 
 std::optional<SummaryTable> NcclSummary(const AnalysisContext& context) {
   const TraceModel& model = *context.model;
-  const std::vector<uint64_t> kernel_ns = KernelTimePerCall(model);
+  const std::vector<uint64_t> kernel_ns = NcclKernelTimePerCall(model);
   std::map<std::tuple<int, uint64_t, std::string>, Bucket> buckets;  // op, bucket floor, label
   double all_time = 0;
   uint64_t host_timed = 0;

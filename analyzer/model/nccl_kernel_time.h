@@ -1,0 +1,19 @@
+// GPU time of the NCCL kernels each recorded NCCL call launched. NCCL calls carry no
+// correlation id, so a kernel belongs to the call on its launching thread whose time span
+// holds the launching API call. Used by the NCCL Summary and by compare's bus bandwidth.
+#ifndef PROF_ANALYZER_MODEL_NCCL_KERNEL_TIME_H_
+#define PROF_ANALYZER_MODEL_NCCL_KERNEL_TIME_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "analyzer/model/trace_model.h"
+
+namespace prof::analyzer {
+
+// One entry per model.nccl_calls row: the summed duration of its NCCL kernels (0: none).
+std::vector<uint64_t> NcclKernelTimePerCall(const TraceModel& model);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_MODEL_NCCL_KERNEL_TIME_H_
