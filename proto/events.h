@@ -47,13 +47,16 @@ struct HostRangeEvent {
   StringId domain = 0;  // NVTX domain; 0: default domain
 };
 
+// StepEvent::sample_count of the step the agent closed when the program ended.
+inline constexpr int64_t kStepOpenAtExit = -1;
+
 struct StepEvent {
   uint64_t thread_id = 0;
   trace::ClockDomain clock = trace::CLOCK_DOMAIN_HOST_MONOTONIC;
   uint64_t start_ns = 0;
   uint64_t duration_ns = 0;
   int64_t step_number = 0;
-  int64_t sample_count = 0;  // <= 0: unknown
+  int64_t sample_count = 0;  // > 0: samples; 0: unknown; kStepOpenAtExit: closed at exit
 };
 
 struct NcclCallEvent {

@@ -8,6 +8,7 @@ packages=(
   libabsl-dev libprotobuf-dev protobuf-compiler libfmt-dev libcli11-dev  # libraries
   catch2 libunwind-dev pkg-config g++  # tests, stacks, link flags, compiler
   python3  # workload truth checks
+  python3-torch  # the Python helper's tests: Debian's CPU PyTorch for /usr/bin/python3
 )
 
 missing=()

@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "agent/control/config.h"
 #include "agent/control/log.h"
+#include "agent/control/python_bootstrap.h"
 #include "agent/control/session.h"
 #include "agent/hooks/hook_support.h"
 #include "agent/record/api_ids.h"
@@ -135,6 +136,7 @@ __attribute__((constructor)) void InitializeAgent() {
   ConfigureBuffers(config.buffer_bytes, BufferBytesFor(config.buffer_bytes));
   ApplyStepMarkers(config);
   if (config.activities & (kActivityNvtx | kActivityTimerOnly)) OfferNvtxInjection();
+  OfferPythonHelper();  // before the interpreter's main() reads PYTHONPATH
   const char* why_no_stacks = nullptr;
   if (config.stacks && !EnableCallStacks(&why_no_stacks)) {
     Log(LogLevel::kWarn, "PROF_STACKS=1 but %s; recording without call stacks", why_no_stacks);

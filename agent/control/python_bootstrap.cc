@@ -12,11 +12,6 @@
 namespace prof {
 namespace {
 
-bool BaseNameStartsWithPython(const char* path) {
-  const char* slash = std::strrchr(path, '/');
-  return std::strncmp(slash ? slash + 1 : path, "python", 6) == 0;
-}
-
 // argv[0], read from /proc because a library constructor gets no arguments portably.
 std::string ProgramArgumentZero() {
   char buffer[4096];
@@ -54,15 +49,27 @@ bool HelperWanted() {
 
 }  // namespace
 
+bool IsPythonInterpreterName(const char* path) {
+  const char* slash = std::strrchr(path, '/');
+  const char* name = slash ? slash + 1 : path;
+  if (std::strncmp(name, "python", 6) != 0) return false;
+  const char* suffix = name + 6;
+  while ((*suffix >= '0' && *suffix <= '9') || *suffix == '.') ++suffix;
+  for (const char* allowed : {"", "d", "m", "u", "w", "dm", "-dbg"}) {
+    if (std::strcmp(suffix, allowed) == 0) return true;
+  }
+  return false;
+}
+
 bool IsPythonProcess() {
   char executable[4096];
   const ssize_t length = readlink("/proc/self/exe", executable, sizeof(executable) - 1);
   if (length > 0) {
     executable[length] = '\0';
-    if (BaseNameStartsWithPython(executable)) return true;
+    if (IsPythonInterpreterName(executable)) return true;
   }
   const std::string argument_zero = ProgramArgumentZero();
-  return !argument_zero.empty() && BaseNameStartsWithPython(argument_zero.c_str());
+  return !argument_zero.empty() && IsPythonInterpreterName(argument_zero.c_str());
 }
 
 std::string PrependPathEntry(const std::string& entry, const char* path) {
@@ -72,9 +79,7 @@ std::string PrependPathEntry(const std::string& entry, const char* path) {
   while (begin <= existing.size()) {
     size_t end = existing.find(':', begin);
     if (end == std::string::npos) end = existing.size();
-    if (existing.compare(begin, end - begin, entry) == 0 && end - begin == entry.size()) {
-      return existing;
-    }
+    if (existing.compare(begin, end - begin, entry) == 0) return existing;
     begin = end + 1;
   }
   return entry + ":" + existing;

@@ -13,7 +13,12 @@
 
 namespace prof {
 
-// True when the executable's or argv[0]'s base name starts with "python".
+// True for an interpreter's file name: "python", then a version ("3", "3.11") and one of
+// CPython's build suffixes ("d", "m", "u", "w", "-dbg"), e.g. python3.11-dbg. A program
+// whose name merely starts with "python" (python_tool) is not one.
+bool IsPythonInterpreterName(const char* path);
+
+// True when the executable's or argv[0]'s base name is an interpreter's.
 bool IsPythonProcess();
 
 // `entry` prepended to the colon-separated `path`, unless it is one of its entries already

@@ -63,8 +63,9 @@ void StepController::Step(int64_t samples) {
 }
 
 void StepController::End() {
-  // The step in progress at exit is recorded like a completed one, ending now.
-  Step(0);
+  // The step in progress at exit is recorded, ending now, and marked as such: it is the
+  // program's teardown, which the Perf Summary does not count as an iteration.
+  Step(kStepOpenAtExit);
   std::lock_guard<std::mutex> lock(mutex_);
   ended_ = true;
   if (window_open_) {

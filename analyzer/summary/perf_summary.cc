@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "proto/events.h"
 
 namespace prof::analyzer {
 namespace {
@@ -50,7 +51,12 @@ int PerfSkippedSteps(int step_count, int perf_skip) {
 }
 
 std::optional<SummaryTable> PerfSummary(const AnalysisContext& context) {
-  const int count = static_cast<int>(context.steps.size());
+  // The step the agent closed at exit is the program's teardown, not an iteration (paddle's
+  // benchmark timer never sees it either): left out here, shown in the other tables.
+  int count = static_cast<int>(context.steps.size());
+  const bool closed_at_exit =
+      count > 0 && context.model->ranges[context.steps[count - 1]].sample_count == kStepOpenAtExit;
+  if (closed_at_exit) --count;
   const int skip = PerfSkippedSteps(count, context.options.perf_skip);
   if (count - skip <= 0) return std::nullopt;
   const std::vector<double> reader_per_step = ReaderCostPerStep(context);
@@ -79,7 +85,8 @@ std::optional<SummaryTable> PerfSummary(const AnalysisContext& context) {
   table.time_unit_line = false;
   table.columns = {{"", "name", 15}, {"avg", "avg", 15}, {"max", "max", 15}, {"min", "min", 15}};
   table.preamble.push_back(absl::StrFormat(
-      "Steps: %d recorded, first %d skipped as warm-up (--perf-skip), %d measured", count, skip, kept));
+      "Steps: %d recorded, first %d skipped as warm-up (--perf-skip), %d measured%s", count, skip,
+      kept, closed_at_exit ? " (the step still open at exit is not counted)" : ""));
   if (reader_avg > 0) table.preamble.push_back(absl::StrFormat("Reader Ratio: %.3f%%", 100 * reader_avg / batch_avg));
   table.preamble.push_back(absl::StrFormat("Time Unit: s, IPS Unit: %s", samples_mode ? "samples/s" : "steps/s"));
   if (reader_avg > 0) AddRow("reader_cost", reader_avg, reader, &table);

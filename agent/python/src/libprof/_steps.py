@@ -1,0 +1,104 @@
+"""Step boundaries: the explicit step() and the automatic one after an optimizer step.
+
+An automatic boundary (PyTorch hooks) is due after the outermost optimizer step and is
+placed where the next iteration begins: at the next model phase (usually the next batch
+fetch), or at interpreter exit. So everything the loop does after optimizer.step()
+(logging, loss.item()) belongs to its step, as with paddle's step() at the end of the
+loop, and an explicit step() made there replaces it. Its sample count is the samples of
+the batches fetched since the previous boundary. When a DataLoader is in use, an
+optimizer step with no batch fetched since the previous boundary makes no new one: two
+optimizers stepping on one batch (a GAN) make one step. Fetches from another dataset (an
+evaluation loop) restart the count. The first explicit step() hands the boundaries to the
+program for good.
+"""
+import atexit
+import os
+
+from libprof import _capi
+from libprof._timer import StepTimer
+
+
+class StepBoundaries:
+    def __init__(self):
+        self.automatic = True
+        self.timer = StepTimer()
+        self._dataloader_seen = False
+        self._due = False            # an automatic boundary waits for the next phase
+        self._due_samples = None
+        self._forget_batches()
+
+    def _forget_batches(self):
+        self._batches = 0
+        self._samples = 0
+        self._samples_known = True
+        self._dataset = None
+
+    def batch_fetched(self, dataset, samples, started, seconds):
+        self.timer.reader_finished(started, seconds)
+        self._dataloader_seen = True
+        if self._dataset is not None and dataset is not self._dataset:
+            self._forget_batches()
+        self._dataset = dataset
+        self._batches += 1
+        if samples is None:
+            self._samples_known = False
+        else:
+            self._samples += samples
+
+    def optimizer_stepped(self):
+        if not self.automatic or self._due:
+            return
+        if self._dataloader_seen and self._batches == 0:
+            return
+        known = self._batches > 0 and self._samples_known
+        self._due = True
+        self._due_samples = self._samples if known else None
+        self._forget_batches()
+
+    def place_due_boundary(self):
+        """Called where a new iteration begins; cheap when no boundary is due."""
+        if self._due:
+            self._due = False
+            self._end_step(self._due_samples)
+
+    def explicit_step(self, num_samples):
+        self.automatic = False
+        self._due = False
+        self._end_step(num_samples)
+        self._forget_batches()
+
+    def _end_step(self, samples):
+        _capi.step(samples if samples and samples > 0 else 0)
+        self.timer.step_ended(samples)
+
+
+boundaries = StepBoundaries()
+
+
+def _place_due_boundary_at_exit():
+    boundaries.place_due_boundary()
+
+
+def _fresh_in_child():
+    global boundaries
+    boundaries = StepBoundaries()  # a forked child's steps are its own
+
+
+atexit.register(_place_due_boundary_at_exit)
+os.register_at_fork(after_in_child=_fresh_in_child)
+
+
+def step(num_samples=None):
+    """Ends the current step (paddle.profiler.Profiler.step). num_samples: the samples
+    (e.g. the batch size) the step processed, for samples/s; None when unknown."""
+    if _capi.AGENT_LOADED:
+        boundaries.explicit_step(num_samples)
+
+
+def step_info(unit="samples"):
+    """paddle's step_info: " reader_cost: X s batch_cost: Y s ips: Z <unit>/s", averaged
+    over the steps since the previous call (parts that are zero are left out). "" without
+    the agent."""
+    if not _capi.AGENT_LOADED:
+        return ""
+    return boundaries.timer.step_info(unit if unit else "samples")

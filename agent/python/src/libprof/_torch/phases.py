@@ -1,0 +1,56 @@
+"""The model phase open on each thread. Only a thread's outermost phase is recorded: a
+phase hook that finds one open calls straight through (one attribute test), which keeps
+the cost of the many nested nn.Module calls of a forward pass low. An outermost phase is
+also where a due step boundary is placed (see _steps)."""
+import threading
+
+from libprof import _capi, _guard, _process, _steps
+
+
+class _ThreadPhase(threading.local):
+    open = False          # a phase is open on this thread
+    optimizer_depth = 0   # nested optimizer steps (a subclass calling super().step())
+    seen = False          # this thread has run a phase hook before
+
+
+current = _ThreadPhase()
+_first_use_in_thread = []  # callables run on a thread's first phase (operators' mode)
+
+
+def on_first_use_in_thread(callback):
+    _first_use_in_thread.append(callback)
+
+
+def hooks_live():
+    """False once the helper failed, and in DataLoader workers."""
+    return _guard.active and not _process.in_dataloader_worker()
+
+
+def enter(name):
+    """Opens phase `name` unless one is open on this thread; True when it did."""
+    state = current
+    if state.open:
+        return False
+    _steps.boundaries.place_due_boundary()  # a new iteration may begin here
+    if not state.seen:
+        state.seen = True
+        for callback in _first_use_in_thread:
+            callback()
+    state.open = True
+    _capi.phase_push(name)
+    return True
+
+
+def leave():
+    current.open = False
+    _capi.phase_pop()
+
+
+def run_in_phase(name, function, args, kwargs):
+    """function(*args, **kwargs) inside phase `name` (when it is the outermost)."""
+    opened = _guard.guarded(enter, name)
+    try:
+        return function(*args, **kwargs)
+    finally:
+        if opened:
+            _guard.guarded(leave)

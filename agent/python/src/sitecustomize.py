@@ -1,0 +1,43 @@
+"""Put first on PYTHONPATH by libprof.so in Python processes (agent/control/python_bootstrap).
+
+Arms the helper's PyTorch hooks, then runs the sitecustomize that this file hides (the
+program's own, or the distribution's), so both take effect as if this one were not there.
+"""
+import os
+import sys
+
+
+def _arm_libprof():
+    try:
+        import libprof._autostart
+        libprof._autostart.arm()
+    except Exception as error:  # never stop the interpreter from starting
+        sys.stderr.write("libprof: the Python helper did not start (%s: %s)\n"
+                         % (type(error).__name__, error))
+
+
+def _is_this_folder(entry, here):
+    folder = os.path.abspath(entry or os.getcwd())
+    return folder == here or os.path.realpath(folder) == os.path.realpath(here)
+
+
+def _run_hidden_sitecustomize():
+    """Runs the next sitecustomize on sys.path and leaves it as sys.modules['sitecustomize'].
+
+    Its exceptions propagate: site.py then reports them exactly as it would have.
+    """
+    import importlib.machinery
+    import importlib.util
+    here = os.path.dirname(os.path.abspath(__file__))
+    search_path = [entry for entry in sys.path if not _is_this_folder(entry, here)]
+    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", search_path)
+    if spec is None or spec.loader is None:
+        return
+    module = importlib.util.module_from_spec(spec)
+    # The import system hands back whatever sys.modules holds once this file has run.
+    sys.modules["sitecustomize"] = module
+    spec.loader.exec_module(module)
+
+
+_arm_libprof()
+_run_hidden_sitecustomize()

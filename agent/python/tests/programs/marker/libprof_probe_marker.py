@@ -1,0 +1,1 @@
+"""Importable only from the program's own PYTHONPATH entry."""

@@ -1,0 +1,30 @@
+"""PROF_PYTHON=0: the agent leaves Python alone (no helper, no phases, no steps but the
+one open at exit), and the program runs as usual."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import agent_runner  # noqa: E402
+
+
+class PythonOffTest(unittest.TestCase):
+    def test_no_helper_no_phases(self):
+        agent_runner.require_torch(self)
+        arguments = [agent_runner.program("train.py"), "3", "4"]
+        plain = agent_runner.run_python(arguments, agent=False)
+        profiled = agent_runner.run_python(arguments, environment={"PROF_PYTHON": "0"})
+        self.assertEqual(profiled.returncode, 0, profiled.stderr)
+        self.assertEqual(profiled.stdout, plain.stdout)
+        facts = agent_runner.trace_facts(profiled.output_dir)
+        self.assertNotIn("RANGE_KIND_MODEL_PHASE", facts["ranges_by_kind"])
+        self.assertEqual(facts["steps"], [0])
+
+    def test_the_helper_is_not_imported(self):
+        run = agent_runner.run_python([agent_runner.program("report_site.py")],
+                                      environment={"PROF_PYTHON": "0"})
+        self.assertIn("libprof armed: False", run.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
