@@ -1,5 +1,8 @@
 #include "analyzer/summary/model_summary.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 
 namespace prof::analyzer {
@@ -21,6 +24,38 @@ std::vector<Cell> PhaseRow(const char* name, const DurationStats& cpu, const Dur
 
 }  // namespace
 
+// True when `range` or one of its ancestors on its thread is a model phase.
+bool InsidePhase(const AnalysisContext& context, int32_t range) {
+  for (; range != kNoIndex; range = context.tree->parent[range]) {
+    if (IsModelPhase(context.model->ranges[range].type)) return true;
+  }
+  return false;
+}
+
+// Kernel time launched by threads that have no phase of their own at that moment, given
+// to the top-level phase open then (on another thread): PyTorch runs backward kernels on
+// its autograd threads while Backward is open on the training thread. Indexed like
+// `phases` (top-level phases sorted by start).
+std::vector<uint64_t> KernelTimeFromOtherThreads(const AnalysisContext& context,
+                                                 const std::vector<uint32_t>& phases) {
+  const TraceModel& model = *context.model;
+  std::vector<uint64_t> extra(phases.size(), 0);
+  for (const DeviceActivity& activity : model.device_activities) {
+    if (activity.kind != DeviceKind::kKernel || activity.api_call == kNoIndex) continue;
+    const ApiCall& call = model.api_calls[activity.api_call];
+    if (InsidePhase(context, call.parent_range)) continue;  // counted on its own thread
+    auto after = std::upper_bound(phases.begin(), phases.end(), call.start_ns,
+                                  [&](uint64_t time, uint32_t index) {
+                                    return time < model.ranges[index].start_ns;
+                                  });
+    if (after == phases.begin()) continue;
+    const HostRange& phase = model.ranges[*(after - 1)];
+    if (phase.thread_id == call.thread_id || call.start_ns >= phase.end_ns) continue;
+    extra[after - 1 - phases.begin()] += activity.end_ns - activity.start_ns;
+  }
+  return extra;
+}
+
 ModelPhaseTotals ComputeModelPhaseTotals(const AnalysisContext& context) {
   ModelPhaseTotals totals;
   const std::vector<HostRange>& ranges = context.model->ranges;
@@ -29,12 +64,18 @@ ModelPhaseTotals ComputeModelPhaseTotals(const AnalysisContext& context) {
     totals.cpu[0].Add(step.end_ns - step.start_ns);
     totals.gpu[0].Add(context.kernel_ns_per_step[i]);
   }
+  std::vector<uint32_t> phases;
   for (uint32_t index : context.tree->preorder) {
-    const HostRange& range = ranges[index];
-    if (!IsModelPhase(range.type) || HasPhaseAncestor(context, index)) continue;
+    if (IsModelPhase(ranges[index].type) && !HasPhaseAncestor(context, index)) phases.push_back(index);
+  }
+  std::sort(phases.begin(), phases.end(),
+            [&](uint32_t a, uint32_t b) { return ranges[a].start_ns < ranges[b].start_ns; });
+  const std::vector<uint64_t> extra = KernelTimeFromOtherThreads(context, phases);
+  for (size_t i = 0; i < phases.size(); ++i) {
+    const HostRange& range = ranges[phases[i]];
     const int slot = static_cast<int>(range.type);
     totals.cpu[slot].Add(range.end_ns - range.start_ns);
-    totals.gpu[slot].Add(context.tree->kernel_ns[index]);
+    totals.gpu[slot].Add(context.tree->kernel_ns[phases[i]] + extra[i]);
   }
   return totals;
 }
@@ -70,7 +111,8 @@ std::optional<SummaryTable> ModelSummary(const AnalysisContext& context) {
   table.AddRow({Cell::Text("Others"), Cell::Dash(), Cell::Stats(others_cpu), Cell::Stats(others_gpu)}, 2);
   table.ending = TableEnding::kNote;
   table.note = {
-      "GPU Total is the kernel time launched by calls inside the phase on the same thread",
+      "GPU Total is the kernel time launched inside the phase: by calls on its thread, and by",
+      "threads with no phase of their own while it is open (PyTorch's autograd threads)",
       "(kernels on different streams are summed, not merged). The ProfileStep row counts",
       "the kernels whose launching call started inside a step, on any thread.",
       "Others = ProfileStep - the phases above; it is negative when phases run outside steps."};
