@@ -19,6 +19,7 @@
 #include "agent/record/api_ids.h"
 #include "agent/record/buffer_registry.h"
 #include "agent/record/call_stack.h"
+#include "agent/record/cuda_presence.h"
 #include "agent/record/clock.h"
 #include "agent/record/kernel_names.h"
 #include "agent/record/nccl_registry.h"
@@ -77,6 +78,10 @@ void StartSession() {
   if (Session* session = Session::Current()) session->Start();
 }
 
+void EnableDeferredDevice() {
+  if (Session* session = Session::Current()) session->steps().EnableDeferredDevice();
+}
+
 void AtExit() {
   if (Session* session = Session::Current()) session->Shutdown();
 }
@@ -118,6 +123,7 @@ void AfterForkInChild() {
   ResetKernelNamesAfterFork();
   ResetCommunicatorsAfterFork();
   ResetEmergencyFlushAfterFork();
+  internal::g_device_deferred.store(false);
   Config config = parent->config();
   config.worker_name = absl::StrFormat("%s_child_%d", parent->config().worker_name, getpid());
   config.applied["PROF_WORKER_NAME"] = config.worker_name;
@@ -142,6 +148,7 @@ __attribute__((constructor)) void InitializeAgent() {
     Log(LogLevel::kWarn, "PROF_STACKS=1 but %s; recording without call stacks", why_no_stacks);
   }
   SetSessionStartCallback(&StartSession);
+  internal::g_enable_deferred_device = &EnableDeferredDevice;
   Session::Install(new Session(config, MonotonicNs()));  // lives until the process ends
   pthread_atfork(nullptr, nullptr, &AfterForkInChild);
   std::atexit(&AtExit);

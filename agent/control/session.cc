@@ -64,7 +64,9 @@ Session::Session(const Config& config, uint64_t start_ns) : config_(config) {
 void Session::Shutdown() {
   if (shut_down_.exchange(true)) return;
   const int64_t steps = steps_->steps_seen();
-  steps_->Start();
+  // A process that recorded nothing and marked no step (a shell, a compiler, a tool run
+  // under the same LD_PRELOAD) leaves no file and does not touch CUDA or CUPTI.
+  if (!steps_->started()) return;
   steps_->End();
   if (!config_.schedule.record_everything && steps == 0) {
     Log(LogLevel::kWarn,

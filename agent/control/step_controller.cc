@@ -1,6 +1,7 @@
 #include "agent/control/step_controller.h"
 
 #include "agent/record/clock.h"
+#include "agent/record/cuda_presence.h"
 #include "agent/record/recorder.h"
 
 namespace prof {
@@ -34,7 +35,7 @@ void StepController::Start() {
   started_flag_.store(true, std::memory_order_release);
   // CUPTI first and synchronously (the program's first recorded call is waiting for us),
   // then the window, which starts the writer thread.
-  if (device_enabled_) writer_->EnableDeviceNow();
+  if (device_enabled_) RequestDeviceActivity(/*now=*/true);
   if (pending_open_) writer_->OpenWindow(pending_spec_);
   pending_open_ = false;
 }
@@ -87,9 +88,32 @@ void StepController::Transition(StepState previous, StepState next, uint64_t now
   const bool want_device = next != StepState::kClosed;
   if (want_device != device_enabled_) {
     device_enabled_ = want_device;
-    if (started_) writer_->SetDeviceEnabled(want_device);
+    if (started_ && want_device) RequestDeviceActivity(/*now=*/false);
+    if (started_ && !want_device) {
+      internal::g_device_deferred.store(false);
+      writer_->SetDeviceEnabled(false);
+    }
   }
   if (is_recording && !window_open_) OpenWindow(now_ns);
+}
+
+// Called with mutex_ held. Subscribes device activity now if the process has loaded
+// CUDA, else leaves it to the first intercepted CUDA call (cuda_presence.h).
+void StepController::RequestDeviceActivity(bool before_writer_thread) {
+  if (!CudaLibraryLoaded()) {
+    internal::g_device_deferred.store(true);
+    return;
+  }
+  if (before_writer_thread) {
+    writer_->EnableDeviceNow();
+  } else {
+    writer_->SetDeviceEnabled(true);
+  }
+}
+
+void StepController::EnableDeferredDevice() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (device_enabled_ && started_) writer_->SetDeviceEnabled(true);
 }
 
 // Called with mutex_ held.

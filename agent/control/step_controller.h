@@ -34,11 +34,17 @@ class StepController {
   void End();
 
   int64_t steps_seen() const { return steps_seen_.load(std::memory_order_relaxed); }
+  // True once Start() ran: something was recorded or a step was marked.
+  bool started() const { return started_flag_.load(std::memory_order_acquire); }
+
+  // Subscribes device activity that was deferred until the process used CUDA.
+  void EnableDeferredDevice();
   int64_t current_step() const;
 
  private:
   void Transition(StepState previous, StepState next, uint64_t now_ns);
   void OpenWindow(uint64_t now_ns);
+  void RequestDeviceActivity(bool before_writer_thread);
 
   const Schedule schedule_;
   TraceWriter* const writer_;

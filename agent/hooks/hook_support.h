@@ -9,6 +9,7 @@
 #include <string>
 
 #include "agent/control/config.h"
+#include "agent/record/cuda_presence.h"
 #include "agent/record/recorder.h"
 
 #define PROF_EXPORT extern "C" __attribute__((visibility("default")))
@@ -60,6 +61,7 @@ Result TimedApiCall(uint16_t api, const ApiArguments& arguments, Call&& call) {
   CheckMarkers(api, arguments.function);
   if (!Recording() || !ActivityEnabled(kActivityCudaApi)) return call();
   EnsureSessionStarted();  // before the first real call, so CUPTI sees its device work
+  EnableDeferredDeviceActivity();
   ClearCorrelationId();
   const uint64_t start = MonotonicNs();
   const Result result = call();

@@ -57,6 +57,7 @@ ncclResult_t TimedNccl(const NcclCall& call, Call&& real) {
   CheckMarkers(static_cast<uint16_t>(kApiCount + call.operation), nullptr);
   if (!Recording() || !ActivityEnabled(kActivityNccl)) return real();
   EnsureSessionStarted();
+  EnableDeferredDeviceActivity();
   const uint64_t start = MonotonicNs();
   const ncclResult_t result = real();
   const uint64_t end = MonotonicNs();

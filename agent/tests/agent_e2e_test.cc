@@ -254,6 +254,15 @@ TEST_CASE("PROF_STEP_MARKER rules end steps in programs that mark none") {
   }
 }
 
+TEST_CASE("a process that never uses CUDA: its own exit, no output, no file") {
+  const std::string output = FreshFolder("no_cuda");
+  const RunResult run = RunProgram("/bin/sh", {"-c", "echo hi | tr a-z A-Z >/dev/null; exit 4"},
+                                   UnderAgent(output));
+  CHECK(run.exit_code == 4);
+  CHECK(run.standard_error.empty());
+  CHECK(SummarizeFolder(output).files.empty());
+}
+
 TEST_CASE("exec: the new image runs and returns its own status") {
   const std::string output = FreshFolder("exec");
   const RunResult run =
