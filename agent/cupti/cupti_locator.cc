@@ -1,27 +1,12 @@
 #include "agent/cupti/cupti_locator.h"
 
-#include <link.h>
-
 #include <cstdlib>
 #include <cstring>
 
+#include "agent/record/cuda_presence.h"
+
 namespace prof {
 namespace {
-
-struct PrefixSearch {
-  const char* prefix;
-  std::string found;
-};
-
-int MatchLoadedObject(struct dl_phdr_info* info, size_t, void* data) {
-  auto* search = static_cast<PrefixSearch*>(data);
-  if (!info->dlpi_name || !*info->dlpi_name) return 0;
-  const char* slash = std::strrchr(info->dlpi_name, '/');
-  const char* file = slash ? slash + 1 : info->dlpi_name;
-  if (std::strncmp(file, search->prefix, std::strlen(search->prefix)) != 0) return 0;
-  search->found = info->dlpi_name;
-  return 1;  // stop iterating
-}
 
 std::string FolderOf(const std::string& path) {
   const size_t slash = path.rfind('/');
@@ -36,12 +21,6 @@ void AddFolder(const std::string& folder, std::vector<CuptiCandidate>* candidate
 }
 
 }  // namespace
-
-std::string LoadedLibraryPath(const char* prefix) {
-  PrefixSearch search{prefix, {}};
-  dl_iterate_phdr(&MatchLoadedObject, &search);
-  return search.found;
-}
 
 std::vector<CuptiCandidate> CuptiCandidates(const std::string& explicit_path) {
   if (!explicit_path.empty()) return {{explicit_path, false}};

@@ -21,9 +21,6 @@ struct CuptiCandidate {
 
 std::vector<CuptiCandidate> CuptiCandidates(const std::string& explicit_path);
 
-// The path of the first loaded object whose file name starts with `prefix` ("" if none).
-std::string LoadedLibraryPath(const char* prefix);
-
 }  // namespace prof
 
 #endif  // PROF_AGENT_CUPTI_CUPTI_LOCATOR_H_

@@ -10,17 +10,33 @@ std::atomic<bool> g_device_deferred{false};
 void (*g_enable_deferred_device)() = nullptr;
 }  // namespace internal
 
+namespace {
+
+struct PrefixSearch {
+  const char* prefix;
+  std::string found;
+};
+
+int MatchLoadedObject(struct dl_phdr_info* info, size_t, void* data) {
+  auto* search = static_cast<PrefixSearch*>(data);
+  if (!info->dlpi_name || !*info->dlpi_name) return 0;
+  const char* slash = std::strrchr(info->dlpi_name, '/');
+  const char* file = slash ? slash + 1 : info->dlpi_name;
+  if (std::strncmp(file, search->prefix, std::strlen(search->prefix)) != 0) return 0;
+  search->found = info->dlpi_name;
+  return 1;  // stop iterating
+}
+
+}  // namespace
+
+std::string LoadedLibraryPath(const char* prefix) {
+  PrefixSearch search{prefix, {}};
+  dl_iterate_phdr(&MatchLoadedObject, &search);
+  return search.found;
+}
+
 bool CudaLibraryLoaded() {
-  return dl_iterate_phdr(
-             [](struct dl_phdr_info* object, size_t, void*) -> int {
-               const char* name = object->dlpi_name;
-               if (!name || !*name) return 0;
-               const char* base = std::strrchr(name, '/');
-               base = base ? base + 1 : name;
-               return std::strncmp(base, "libcudart", 9) == 0 ||
-                      std::strncmp(base, "libcuda.so", 10) == 0;
-             },
-             nullptr) != 0;
+  return !LoadedLibraryPath("libcudart").empty() || !LoadedLibraryPath("libcuda.so").empty();
 }
 
 }  // namespace prof

@@ -6,10 +6,14 @@
 #define PROF_AGENT_RECORD_CUDA_PRESENCE_H_
 
 #include <atomic>
+#include <string>
 
 namespace prof {
 
+// The path of the first loaded object whose file name starts with `prefix` ("" if none).
 // Scans the loaded objects (dl_iterate_phdr); not for the hot path.
+std::string LoadedLibraryPath(const char* prefix);
+
 bool CudaLibraryLoaded();
 
 namespace internal {

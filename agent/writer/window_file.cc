@@ -73,7 +73,6 @@ void WindowFile::Flush(bool force) {
   absl::Status status = writer_->AppendChunk(chunk);
   if (!status.ok()) {
     // Counted in the next chunk that makes it to disk (if any does); one warning per file.
-    events_lost_ += events;
     encoder_.AddLoss(trace::LOSS_KIND_WRITE_FAILED, events);
     WarnWriteFailure(status);
   }

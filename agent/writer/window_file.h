@@ -93,7 +93,6 @@ class WindowFile {
   bool failed_ = false;
   bool write_failure_reported_ = false;
   bool finished_ = false;
-  uint64_t events_lost_ = 0;
 };
 
 }  // namespace prof
