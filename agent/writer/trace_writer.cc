@@ -166,8 +166,12 @@ void TraceWriter::Run() {
 
 void TraceWriter::RunCommands(std::vector<Command>& commands) {
   for (const Command& command : commands) {
-    // Records made before the command belong to the windows as they were.
-    DrainHostRecords();
+    // Records made before a close or a device change belong to the windows as they were.
+    // Not so before an open: the writer handles a command some time after the step
+    // controller issued it, so the buffers may already hold records made inside the new
+    // window (the first Dataloader range of its first step, say). Those are drained once
+    // the window exists, and WindowAt routes every record by its start time.
+    if (command.kind != Command::kOpen) DrainHostRecords();
     switch (command.kind) {
       case Command::kOpen: {
         Log(LogLevel::kDebug, "writer: window %u opens at %lu", command.spec.index,

@@ -1,61 +1,18 @@
 #include "analyzer/cli/load_inputs.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <cstdio>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <thread>
 #include <tuple>
 
+#include "analyzer/cli/progress_line.h"
 #include "analyzer/model/model_merge.h"
 #include "analyzer/read/input_paths.h"
 #include "analyzer/read/trace_file_loader.h"
 
 namespace prof::analyzer {
-namespace {
-
-// Prints "reading N files: M events" on stderr every 200 ms while alive, if a terminal.
-class ProgressLine {
- public:
-  ProgressLine(size_t files, const std::atomic<uint64_t>* events) : files_(files), events_(events) {
-    if (!isatty(STDERR_FILENO)) return;
-    thread_ = std::thread([this] { Run(); });
-  }
-  ~ProgressLine() {
-    if (!thread_.joinable()) return;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      done_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-    std::fprintf(stderr, "\r\033[K");
-  }
-
- private:
-  void Run() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    while (!wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return done_; })) {
-      std::fprintf(stderr, "\rprofanalyze: reading %zu file(s): %.1fM events", files_,
-                   events_->load(std::memory_order_relaxed) / 1e6);
-    }
-  }
-
-  size_t files_;
-  const std::atomic<uint64_t>* events_;
-  std::thread thread_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool done_ = false;
-};
-
-}  // namespace
 
 void ParallelFor(size_t count, int threads, const std::function<void(size_t)>& work) {
   size_t workers = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());

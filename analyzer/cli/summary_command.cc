@@ -6,7 +6,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "analyzer/cli/load_inputs.h"
+#include "analyzer/cli/analyze_inputs.h"
 #include "analyzer/render/json_renderer.h"
 #include "analyzer/render/report_text.h"
 #include "analyzer/render/text_renderer.h"
@@ -62,20 +62,17 @@ int RunSummaryCommand(const SummaryCommandOptions& options) {
     }
     views = *parsed;
   }
-  absl::StatusOr<LoadedInputs> inputs = LoadInputs(options.paths, options.threads);
+  absl::StatusOr<AnalyzedInputs> inputs = AnalyzeInputs(options.paths, summary, views, options.threads);
   if (!inputs.ok()) {
     std::fprintf(stderr, "profanalyze: %s\n", std::string(inputs.status().message()).c_str());
     return 1;
   }
   for (const std::string& message : inputs->unreadable) std::fprintf(stderr, "profanalyze: %s\n", message.c_str());
-  if (inputs->processes.empty()) {
+  if (inputs->reports.empty()) {
     std::fprintf(stderr, "profanalyze: nothing could be read\n");
     return 1;
   }
-  std::vector<ProcessReport> reports(inputs->processes.size());
-  ParallelFor(reports.size(), options.threads, [&](size_t i) {
-    reports[i] = BuildProcessReport(std::move(inputs->processes[i]), summary, views);
-  });
+  const std::vector<ProcessReport>& reports = inputs->reports;
   uint64_t events = 0;
   for (const ProcessReport& report : reports) events += report.event_count;
   if (events == 0) std::fprintf(stderr, "profanalyze: the trace holds no events (empty recording window)\n");

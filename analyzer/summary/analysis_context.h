@@ -1,6 +1,8 @@
-// What every summary reads: the model, its range tree, the options, and the figures
-// several tables share (the step windows, T, the step GPU times G and GG). Built once per
-// process by MakeAnalysisContext; read-only afterwards.
+// What every summary reads while it accumulates one recording window: the window's model,
+// its range tree, the options, and the figures several tables share (the step windows, T,
+// the step GPU times G and GG). Built once per window by MakeAnalysisContext; read-only
+// afterwards. RunTotals sums the shared figures over the windows of a process, for the
+// renderers.
 #ifndef PROF_ANALYZER_SUMMARY_ANALYSIS_CONTEXT_H_
 #define PROF_ANALYZER_SUMMARY_ANALYSIS_CONTEXT_H_
 
@@ -44,6 +46,31 @@ struct AnalysisContext {
 
 AnalysisContext MakeAnalysisContext(const TraceModel& model, const RangeTree& tree,
                                     const SummaryOptions& options);
+
+// The shared figures of every window of a process so far. Windows never overlap in time,
+// so lengths and counts add up.
+struct RunTotals {
+  uint64_t total_ns = 0;  // T
+  bool has_steps = false;
+  uint64_t step_count = 0;
+  uint64_t step_kernel_ns = 0;  // G
+  uint64_t step_device_ns = 0;  // GG
+
+  void Add(const AnalysisContext& window) {
+    total_ns += window.total_ns;
+    has_steps |= window.has_steps;
+    step_count += window.steps.size();
+    step_kernel_ns += window.step_kernel_ns;
+    step_device_ns += window.step_device_ns;
+  }
+};
+
+// What a renderer reads besides its own figures.
+struct RenderContext {
+  const StringPool* names = nullptr;  // the process's names (every window's ids)
+  const RunTotals* totals = nullptr;
+  SummaryOptions options;
+};
 
 // Index into context.steps of the step holding `time_ns`, or -1.
 int FindStep(const AnalysisContext& context, uint64_t time_ns);

@@ -7,14 +7,6 @@
 namespace prof::analyzer {
 namespace {
 
-struct ApiItem {
-  NameId name = 0;
-  DurationStats cpu;
-  DurationStats gpu;  // unused; keeps SortedOrder's shape
-  double sum_of_squares = 0;
-  uint64_t failed = 0;
-};
-
 SortKey ApiSortKey(SortKey key) {
   switch (key) {
     case SortKey::kCpuAvg:
@@ -33,17 +25,19 @@ double StandardDeviation(const ApiItem& item) {
 
 }  // namespace
 
-std::optional<SummaryTable> CudaApiSummary(const AnalysisContext& context) {
-  NamedItems<ApiItem> items;
-  double all_calls = 0;
-  for (const ApiCall& call : context.model->api_calls) {
-    ApiItem& item = items.Get(call.name);
+void AddApiFigures(const AnalysisContext& window, ApiFigures* figures) {
+  for (const ApiCall& call : window.model->api_calls) {
+    ApiItem& item = figures->calls.Get(call.name);
     const double duration = static_cast<double>(call.end_ns - call.start_ns);
     item.cpu.Add(duration);
     item.sum_of_squares += duration * duration;
     item.failed += call.failed;
-    all_calls += duration;
+    figures->all_calls_ns += duration;
   }
+}
+
+std::optional<SummaryTable> CudaApiSummary(const ApiFigures& figures, const RenderContext& context) {
+  const NamedItems<ApiItem>& items = figures.calls;
   if (items.empty()) return std::nullopt;
   SummaryTable table;
   table.key = "cuda_api";
@@ -57,9 +51,9 @@ std::optional<SummaryTable> CudaApiSummary(const AnalysisContext& context) {
   KeepTop(context.options.top, &order);
   for (size_t index : order) {
     const ApiItem& item = items.items()[index];
-    table.AddRow({Cell::Text(std::string(context.model->names.Get(item.name))),
+    table.AddRow({Cell::Text(std::string(context.names->Get(item.name))),
                   Cell::Count(item.cpu.calls), Cell::Count(item.failed),
-                  Cell::Stats(item.cpu.ToStats(all_calls)), Cell::Time(StandardDeviation(item))});
+                  Cell::Stats(item.cpu.ToStats(figures.all_calls_ns)), Cell::Time(StandardDeviation(item))});
   }
   table.ending = TableEnding::kNote;
   table.note = {"Host time inside each CUDA runtime or driver API call, all calls of the trace.",

@@ -8,11 +8,27 @@
 #include <optional>
 
 #include "analyzer/summary/analysis_context.h"
+#include "analyzer/summary/named_items.h"
 #include "analyzer/summary/summary_table.h"
 
 namespace prof::analyzer {
 
-std::optional<SummaryTable> CudaApiSummary(const AnalysisContext& context);
+struct ApiItem {
+  NameId name = 0;
+  DurationStats cpu;
+  DurationStats gpu;  // unused; keeps SortedOrder's shape
+  double sum_of_squares = 0;
+  uint64_t failed = 0;
+};
+
+struct ApiFigures {
+  NamedItems<ApiItem> calls;
+  double all_calls_ns = 0;
+};
+
+// Adds one window's API calls.
+void AddApiFigures(const AnalysisContext& window, ApiFigures* figures);
+std::optional<SummaryTable> CudaApiSummary(const ApiFigures& figures, const RenderContext& context);
 
 }  // namespace prof::analyzer
 

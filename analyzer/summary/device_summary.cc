@@ -16,20 +16,25 @@ IntervalList DeviceActivityUnion(const AnalysisContext& context, DeviceKind kind
   return IntersectIntervals(MergeIntervals(std::move(intervals)), context.window);
 }
 
-std::optional<SummaryTable> DeviceSummary(const AnalysisContext& context) {
+void AddDeviceFigures(const AnalysisContext& window, DeviceFigures* figures) {
+  std::set<uint32_t> devices;
+  for (const DeviceActivity& activity : window.model->device_activities) {
+    if (activity.kind == DeviceKind::kKernel) devices.insert(activity.device);
+  }
+  for (uint32_t device : devices) {
+    figures->kernel_busy_ns[device] += TotalLength(DeviceActivityUnion(window, DeviceKind::kKernel, device));
+  }
+}
+
+std::optional<SummaryTable> DeviceSummary(const DeviceFigures& figures, const RenderContext& context) {
   SummaryTable table;
   table.key = "device";
   table.title = "Device Summary";
   table.time_unit_line = false;
   table.columns = {{"Device", "device", 30, false}, {"Utilization (%)", "utilization_pct", 20, false}};
-  std::set<uint32_t> devices;
-  for (const DeviceActivity& activity : context.model->device_activities) {
-    if (activity.kind == DeviceKind::kKernel) devices.insert(activity.device);
-  }
-  for (uint32_t device : devices) {
-    const uint64_t busy = TotalLength(DeviceActivityUnion(context, DeviceKind::kKernel, device));
+  for (const auto& [device, busy] : figures.kernel_busy_ns) {
     table.AddRow({Cell::Text(absl::StrCat("GPU", device)),
-                  Cell::Ratio(SafeRatio(busy, context.total_ns))});
+                  Cell::Ratio(SafeRatio(busy, context.totals->total_ns))});
   }
   table.ending = TableEnding::kNote;
   table.note = {

@@ -4,6 +4,8 @@
 #ifndef PROF_ANALYZER_SUMMARY_DEVICE_SUMMARY_H_
 #define PROF_ANALYZER_SUMMARY_DEVICE_SUMMARY_H_
 
+#include <cstdint>
+#include <map>
 #include <optional>
 
 #include "analyzer/summary/analysis_context.h"
@@ -11,7 +13,13 @@
 
 namespace prof::analyzer {
 
-std::optional<SummaryTable> DeviceSummary(const AnalysisContext& context);
+struct DeviceFigures {
+  std::map<uint32_t, uint64_t> kernel_busy_ns;  // by device
+};
+
+// Adds one window's busy time per device.
+void AddDeviceFigures(const AnalysisContext& window, DeviceFigures* figures);
+std::optional<SummaryTable> DeviceSummary(const DeviceFigures& figures, const RenderContext& context);
 
 // Union of the activities of `kind` (all devices and streams), clipped to the window.
 IntervalList DeviceActivityUnion(const AnalysisContext& context, DeviceKind kind,

@@ -59,25 +59,37 @@ CommunicationFigures ComputeCommunication(const AnalysisContext& context) {
   return figures;
 }
 
-std::optional<SummaryTable> DistributionSummary(const AnalysisContext& context,
-                                                const CommunicationFigures& figures) {
-  if (figures.communication.empty()) return std::nullopt;
+void CommunicationTotals::Add(const CommunicationFigures& window) {
+  host_ns += TotalLength(window.host);
+  host_calls += window.host_calls;
+  gpu_ns += TotalLength(window.gpu);
+  gpu_calls += window.gpu_calls;
+  communication_ns += TotalLength(window.communication);
+  computation_ns += TotalLength(window.computation);
+  overlap_ns += TotalLength(window.overlap);
+  any_host |= !window.host.empty();
+  any_gpu |= !window.gpu.empty();
+  any_communication |= !window.communication.empty();
+}
+
+std::optional<SummaryTable> DistributionSummary(const CommunicationTotals& totals, const RenderContext& context) {
+  if (!totals.any_communication) return std::nullopt;
   SummaryTable table;
   table.key = "distributed";
   table.title = "Distribution Summary";
   table.columns = {{"Name", "name", 25, false},
                    {"Total Time", "time_ns", 25, false},
                    {"Ratio (%)", "ratio_pct", 25, false}};
-  const double total = static_cast<double>(context.total_ns);
-  table.AddRow({Cell::Text(context.has_steps ? "ProfileStep" : "Trace span"), Cell::Time(total),
+  const double total = static_cast<double>(context.totals->total_ns);
+  table.AddRow({Cell::Text(context.totals->has_steps ? "ProfileStep" : "Trace span"), Cell::Time(total),
                 Cell::Ratio(total > 0 ? 1.0 : 0.0)});
-  auto add = [&](const char* name, const IntervalList& intervals) {
-    const double length = static_cast<double>(TotalLength(intervals));
+  auto add = [&](const char* name, uint64_t length_ns) {
+    const double length = static_cast<double>(length_ns);
     table.AddRow({Cell::Text(name), Cell::Time(length), Cell::Ratio(SafeRatio(length, total))}, 2);
   };
-  add("Communication", figures.communication);
-  add("Computation", figures.computation);
-  add("Overlap", figures.overlap);
+  add("Communication", totals.communication_ns);
+  add("Computation", totals.computation_ns);
+  add("Overlap", totals.overlap_ns);
   table.ending = TableEnding::kNote;
   table.note = {
       "Communication: NCCL calls and collective operators on the host, and NCCL kernels",

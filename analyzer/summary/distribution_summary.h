@@ -27,10 +27,27 @@ struct CommunicationFigures {
 // Operator names that are collectives (lower-cased substrings, both spellings).
 bool IsCommunicationOperatorName(absl::string_view name);
 
-CommunicationFigures ComputeCommunication(const AnalysisContext& context);
+// One window's unions.
+CommunicationFigures ComputeCommunication(const AnalysisContext& window);
 
-std::optional<SummaryTable> DistributionSummary(const AnalysisContext& context,
-                                                const CommunicationFigures& figures);
+// The lengths and counts of every window's unions, summed.
+struct CommunicationTotals {
+  uint64_t host_ns = 0;
+  uint64_t host_calls = 0;
+  uint64_t gpu_ns = 0;
+  uint64_t gpu_calls = 0;
+  uint64_t communication_ns = 0;
+  uint64_t computation_ns = 0;
+  uint64_t overlap_ns = 0;
+  // Some window's union (clipped to its steps) is not empty.
+  bool any_host = false;
+  bool any_gpu = false;
+  bool any_communication = false;
+
+  void Add(const CommunicationFigures& window);
+};
+
+std::optional<SummaryTable> DistributionSummary(const CommunicationTotals& totals, const RenderContext& context);
 
 }  // namespace prof::analyzer
 

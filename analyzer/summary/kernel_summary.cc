@@ -16,15 +16,17 @@ SortKey KernelSortKey(SortKey key) {
 
 }  // namespace
 
-std::optional<SummaryTable> KernelSummary(const AnalysisContext& context) {
-  NamedItems<NamedItem> kernels;
-  double all_kernels = 0;
-  for (const DeviceActivity& activity : context.model->device_activities) {
+void AddKernelFigures(const AnalysisContext& window, KernelFigures* figures) {
+  for (const DeviceActivity& activity : window.model->device_activities) {
     if (activity.kind != DeviceKind::kKernel) continue;
     const double duration = static_cast<double>(activity.end_ns - activity.start_ns);
-    kernels.Get(activity.name).gpu.Add(duration);
-    all_kernels += duration;
+    figures->kernels.Get(activity.name).gpu.Add(duration);
+    figures->all_kernels_ns += duration;
   }
+}
+
+std::optional<SummaryTable> KernelSummary(const KernelFigures& figures, const RenderContext& context) {
+  const NamedItems<NamedItem>& kernels = figures.kernels;
   if (kernels.empty()) return std::nullopt;
   SummaryTable table;
   table.key = "kernel";
@@ -36,9 +38,9 @@ std::optional<SummaryTable> KernelSummary(const AnalysisContext& context) {
   KeepTop(context.options.top, &order);
   for (size_t index : order) {
     const NamedItem& item = kernels.items()[index];
-    const std::string name = KernelDisplayName(context.model->names.Get(item.name));
+    const std::string name = KernelDisplayName(context.names->Get(item.name));
     table.AddRow({Cell::Text(Shorten(name, 90)), Cell::Count(item.gpu.calls),
-                  Cell::Stats(item.gpu.ToStats(all_kernels))});
+                  Cell::Stats(item.gpu.ToStats(figures.all_kernels_ns))});
   }
   return table;
 }

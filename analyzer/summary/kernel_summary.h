@@ -7,11 +7,19 @@
 #include <optional>
 
 #include "analyzer/summary/analysis_context.h"
+#include "analyzer/summary/named_items.h"
 #include "analyzer/summary/summary_table.h"
 
 namespace prof::analyzer {
 
-std::optional<SummaryTable> KernelSummary(const AnalysisContext& context);
+struct KernelFigures {
+  NamedItems<NamedItem> kernels;  // gpu only
+  double all_kernels_ns = 0;
+};
+
+// Adds one window's kernels.
+void AddKernelFigures(const AnalysisContext& window, KernelFigures* figures);
+std::optional<SummaryTable> KernelSummary(const KernelFigures& figures, const RenderContext& context);
 
 }  // namespace prof::analyzer
 

@@ -42,23 +42,22 @@ SummaryTable PlaceTable(const MemoryFigures& figures) {
   return table;
 }
 
-SummaryTable StepTable(const AnalysisContext& context, const MemoryFigures& figures) {
+SummaryTable StepTable(const MemoryFigures& figures) {
   SummaryTable table;
   table.key = "memory_steps";
   table.title = "Memory High-Water Mark per Step";
   table.time_unit_line = false;
   table.columns = {{"Step", "step", 16}, {"Place", "place", 12}, {"High-Water Size", "high_water_bytes", 16}};
-  for (size_t step = 0; step < figures.step_high_water.size(); ++step) {
-    for (const auto& [place, bytes] : figures.step_high_water[step]) {
-      table.AddRow({Cell::Text(std::string(context.model->names.Get(context.model->ranges[context.steps[step]].name))),
-                    Cell::Text(place), Cell::Bytes(bytes)});
+  for (const StepHighWater& step : figures.step_high_water) {
+    for (const auto& [place, bytes] : step.places) {
+      table.AddRow({Cell::Text(step.step), Cell::Text(place), Cell::Bytes(bytes)});
     }
   }
   table.ending = TableEnding::kBlank;
   return table;
 }
 
-SummaryTable LeakTable(const AnalysisContext& context, const MemoryFigures& figures) {
+SummaryTable LeakTable(const MemoryFigures& figures, const RenderContext& context) {
   SummaryTable table;
   table.key = "memory_alive";
   table.title = "Memory Blocks Alive at the End (leak candidates)";
@@ -66,14 +65,15 @@ SummaryTable LeakTable(const AnalysisContext& context, const MemoryFigures& figu
   table.columns = {{"Address", "address", 18}, {"Place", "place", 8}, {"Kind", "kind", 12},
                    {"Size", "bytes", 12}, {"Call Stack", "call_stack", 10}};
   const size_t limit = context.options.top > 0 ? context.options.top : 20;
-  for (size_t i = 0; i < figures.alive_at_end.size() && i < limit; ++i) {
-    const MemoryRecord& record = context.model->memory[figures.alive_at_end[i]];
+  const std::vector<const MemoryRecord*> alive = figures.AliveBlocks();
+  for (size_t i = 0; i < alive.size() && i < limit; ++i) {
+    const MemoryRecord& record = *alive[i];
     table.AddRow({Cell::Text(absl::StrFormat("0x%x", record.address)), Cell::Text(PlaceName(record)),
                   Cell::Text(trace::MemoryKind_Name(record.kind).substr(12)), Cell::Bytes(record.bytes),
                   Cell::Text(record.call_stack.empty() ? "-" : record.call_stack)});
   }
-  if (figures.alive_at_end.size() > limit) {
-    table.epilogue.push_back(absl::StrFormat("... and %d more block(s).", figures.alive_at_end.size() - limit));
+  if (alive.size() > limit) {
+    table.epilogue.push_back(absl::StrFormat("... and %d more block(s).", alive.size() - limit));
   }
   table.ending = TableEnding::kBlank;
   return table;
@@ -81,55 +81,60 @@ SummaryTable LeakTable(const AnalysisContext& context, const MemoryFigures& figu
 
 }  // namespace
 
-MemoryFigures ComputeMemoryFigures(const AnalysisContext& context) {
-  const TraceModel& model = *context.model;
-  MemoryFigures figures;
-  figures.step_high_water.resize(context.steps.size());
-  absl::flat_hash_map<uint64_t, uint32_t> live;  // address -> allocation record
+std::vector<const MemoryRecord*> MemoryFigures::AliveBlocks() const {
+  std::vector<const MemoryRecord*> alive;
+  for (const auto& entry : live) alive.push_back(&entry.second);
+  std::sort(alive.begin(), alive.end(), [](const MemoryRecord* a, const MemoryRecord* b) {
+    if (a->bytes != b->bytes) return a->bytes > b->bytes;
+    return a->time_ns != b->time_ns ? a->time_ns < b->time_ns : a->address < b->address;
+  });
+  return alive;
+}
+
+void AddMemoryFigures(const AnalysisContext& window, MemoryFigures* figures) {
+  const TraceModel& model = *window.model;
+  const size_t first_step = figures->step_high_water.size();
+  for (uint32_t step : window.steps) {
+    figures->step_high_water.push_back({std::string(model.names.Get(model.ranges[step].name)), {}});
+  }
   for (uint32_t index : ByTime(model.memory)) {
     const MemoryRecord& record = model.memory[index];
     const std::string place = PlaceName(record);
-    MemoryPlace& figure = figures.places[place];
+    MemoryPlace& figure = figures->places[place];
     if (record.allocate) {
       ++figure.allocations;
       figure.allocated_bytes += record.bytes;
       figure.live_bytes += record.bytes;
-      live[record.address] = index;
+      figures->live[record.address] = record;
     } else {
-      auto it = live.find(record.address);
-      if (it == live.end()) {
-        ++figures.frees_without_allocation;
+      auto it = figures->live.find(record.address);
+      if (it == figures->live.end()) {
+        ++figures->frees_without_allocation;
         continue;
       }
-      const MemoryRecord& allocation = model.memory[it->second];
-      MemoryPlace& owner = figures.places[PlaceName(allocation)];
+      MemoryPlace& owner = figures->places[PlaceName(it->second)];
       ++owner.frees;
-      owner.freed_bytes += allocation.bytes;
-      owner.live_bytes -= allocation.bytes;
-      live.erase(it);
+      owner.freed_bytes += it->second.bytes;
+      owner.live_bytes -= it->second.bytes;
+      figures->live.erase(it);
     }
     figure.peak_bytes = std::max(figure.peak_bytes, figure.live_bytes);
-    const int step = FindStep(context, record.time_ns);
+    const int step = FindStep(window, record.time_ns);
     if (step >= 0) {
-      uint64_t& high = figures.step_high_water[step][place];
+      uint64_t& high = figures->step_high_water[first_step + step].places[place];
       high = std::max(high, figure.live_bytes);
     }
   }
-  for (const auto& entry : live) figures.alive_at_end.push_back(entry.second);
-  std::sort(figures.alive_at_end.begin(), figures.alive_at_end.end(), [&](uint32_t a, uint32_t b) {
-    return model.memory[a].bytes != model.memory[b].bytes ? model.memory[a].bytes > model.memory[b].bytes : a < b;
-  });
-  return figures;
 }
 
-std::vector<SummaryTable> MemorySummaries(const AnalysisContext& context, const MemoryFigures& figures) {
+std::vector<SummaryTable> MemorySummaries(const MemoryFigures& figures, const RenderContext& context) {
   std::vector<SummaryTable> tables;
   if (figures.places.empty()) return tables;
   tables.push_back(PlaceTable(figures));
   bool any_step = false;
-  for (const auto& step : figures.step_high_water) any_step |= !step.empty();
-  if (any_step) tables.push_back(StepTable(context, figures));
-  if (!figures.alive_at_end.empty()) tables.push_back(LeakTable(context, figures));
+  for (const StepHighWater& step : figures.step_high_water) any_step |= !step.places.empty();
+  if (any_step) tables.push_back(StepTable(figures));
+  if (!figures.live.empty()) tables.push_back(LeakTable(figures, context));
   return tables;
 }
 

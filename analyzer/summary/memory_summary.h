@@ -1,7 +1,8 @@
 // Memory Summary of the allocations the agent recorded (cudaMalloc*, cudaHostAlloc, ...):
 // per place (GPU<d> or Host) the counts, bytes, peak of live bytes; the high-water mark of
 // each step; and the blocks still alive at the end of the trace (leak candidates, largest
-// first, with call stacks where recorded). Frees are paired with allocations by address.
+// first, with call stacks where recorded). Frees are paired with allocations by address,
+// also across windows: the blocks alive at the end of one window are carried into the next.
 #ifndef PROF_ANALYZER_SUMMARY_MEMORY_SUMMARY_H_
 #define PROF_ANALYZER_SUMMARY_MEMORY_SUMMARY_H_
 
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "analyzer/summary/analysis_context.h"
 #include "analyzer/summary/summary_table.h"
 
@@ -24,18 +26,28 @@ struct MemoryPlace {
   uint64_t live_bytes = 0;  // at the end
 };
 
-struct MemoryFigures {
-  std::map<std::string, MemoryPlace> places;
-  // Per step (parallel to context.steps), per place: the high-water mark.
-  std::vector<std::map<std::string, uint64_t>> step_high_water;
-  std::vector<uint32_t> alive_at_end;  // indices into model.memory, largest first
-  uint64_t frees_without_allocation = 0;
+struct StepHighWater {
+  std::string step;                        // the step's name
+  std::map<std::string, uint64_t> places;  // place -> high-water mark inside the step
 };
 
-MemoryFigures ComputeMemoryFigures(const AnalysisContext& context);
+// Fed the windows of a process in time order. State grows with the live blocks, the
+// places and the steps, not with the allocations.
+struct MemoryFigures {
+  std::map<std::string, MemoryPlace> places;
+  std::vector<StepHighWater> step_high_water;  // every step of every window, in order
+  absl::flat_hash_map<uint64_t, MemoryRecord> live;  // address -> its allocation
+  uint64_t frees_without_allocation = 0;
+
+  // The live blocks, largest first (then oldest first).
+  std::vector<const MemoryRecord*> AliveBlocks() const;
+};
+
+// Adds one window's allocations and frees; windows must come in time order.
+void AddMemoryFigures(const AnalysisContext& window, MemoryFigures* figures);
 
 // The place tables; empty when no allocation was recorded.
-std::vector<SummaryTable> MemorySummaries(const AnalysisContext& context, const MemoryFigures& figures);
+std::vector<SummaryTable> MemorySummaries(const MemoryFigures& figures, const RenderContext& context);
 
 }  // namespace prof::analyzer
 

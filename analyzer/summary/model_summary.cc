@@ -56,8 +56,8 @@ std::vector<uint64_t> KernelTimeFromOtherThreads(const AnalysisContext& context,
   return extra;
 }
 
-ModelPhaseTotals ComputeModelPhaseTotals(const AnalysisContext& context) {
-  ModelPhaseTotals totals;
+void AddModelPhaseTotals(const AnalysisContext& context, ModelPhaseTotals* totals_out) {
+  ModelPhaseTotals& totals = *totals_out;
   const std::vector<HostRange>& ranges = context.model->ranges;
   for (size_t i = 0; i < context.steps.size(); ++i) {
     const HostRange& step = ranges[context.steps[i]];
@@ -77,11 +77,9 @@ ModelPhaseTotals ComputeModelPhaseTotals(const AnalysisContext& context) {
     totals.cpu[slot].Add(range.end_ns - range.start_ns);
     totals.gpu[slot].Add(context.tree->kernel_ns[phases[i]] + extra[i]);
   }
-  return totals;
 }
 
-std::optional<SummaryTable> ModelSummary(const AnalysisContext& context) {
-  const ModelPhaseTotals totals = ComputeModelPhaseTotals(context);
+std::optional<SummaryTable> ModelSummary(const ModelPhaseTotals& totals, const RenderContext& context) {
   int items = 0;
   for (const DurationStats& stats : totals.cpu) items += stats.calls > 0;
   if (items < 2) return std::nullopt;  // paddle needs two distinct items
@@ -93,8 +91,8 @@ std::optional<SummaryTable> ModelSummary(const AnalysisContext& context) {
                    {"Calls", "calls", 6},
                    {"CPU Total / Avg / Max / Min / Ratio(%)", "cpu", 40},
                    {"GPU Total / Avg / Max / Min / Ratio(%)", "gpu", 40}};
-  const double total = static_cast<double>(context.total_ns);
-  const double gpu_total = static_cast<double>(context.step_kernel_ns);
+  const double total = static_cast<double>(context.totals->total_ns);
+  const double gpu_total = static_cast<double>(context.totals->step_kernel_ns);
   double other_cpu = total;
   double other_gpu = gpu_total;
   for (int slot = 0; slot < 5; ++slot) {

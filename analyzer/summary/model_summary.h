@@ -20,9 +20,10 @@ struct ModelPhaseTotals {
   std::array<DurationStats, 5> gpu;
 };
 
-ModelPhaseTotals ComputeModelPhaseTotals(const AnalysisContext& context);
+// Adds one window's steps and top-level phases.
+void AddModelPhaseTotals(const AnalysisContext& window, ModelPhaseTotals* totals);
 
-std::optional<SummaryTable> ModelSummary(const AnalysisContext& context);
+std::optional<SummaryTable> ModelSummary(const ModelPhaseTotals& totals, const RenderContext& context);
 
 }  // namespace prof::analyzer
 

@@ -22,14 +22,6 @@ std::string SizeLabel(uint64_t bytes) {
   return absl::StrCat(bytes, units[unit]);
 }
 
-
-struct Bucket {
-  DurationStats time;
-  double bytes = 0;
-  int ranks = 0;
-  uint64_t host_timed = 0;
-};
-
 }  // namespace
 
 double BusBandwidthFactor(trace::NcclOperation operation, int ranks) {
@@ -52,12 +44,9 @@ std::string MessageSizeBucket(uint64_t bytes) {
   return absl::StrCat(SizeLabel(low), "-", SizeLabel(low * 4));
 }
 
-std::optional<SummaryTable> NcclSummary(const AnalysisContext& context) {
-  const TraceModel& model = *context.model;
+void AddNcclFigures(const AnalysisContext& window, NcclFigures* figures) {
+  const TraceModel& model = *window.model;
   const std::vector<uint64_t> kernel_ns = NcclKernelTimePerCall(model);
-  std::map<std::tuple<int, uint64_t, std::string>, Bucket> buckets;  // op, bucket floor, label
-  double all_time = 0;
-  uint64_t host_timed = 0;
   for (size_t i = 0; i < model.nccl_calls.size(); ++i) {
     const NcclCall& call = model.nccl_calls[i];
     if (call.operation == trace::NCCL_OPERATION_GROUP_START || call.operation == trace::NCCL_OPERATION_GROUP_END) continue;
@@ -65,33 +54,37 @@ std::optional<SummaryTable> NcclSummary(const AnalysisContext& context) {
     const double time = linked ? kernel_ns[i] : static_cast<double>(call.end_ns - call.start_ns);
     uint64_t floor = call.bytes < 1024 ? 0 : 1024;
     while (floor && floor <= call.bytes / 4 && floor < (uint64_t{1} << 30)) floor *= 4;
-    Bucket& bucket = buckets[{call.operation, floor, MessageSizeBucket(call.bytes)}];
+    NcclBucket& bucket = figures->buckets[{call.operation, floor, MessageSizeBucket(call.bytes)}];
     bucket.time.Add(time);
     bucket.bytes += call.bytes;
     bucket.ranks = std::max(bucket.ranks, call.rank_count);
     bucket.host_timed += !linked;
-    host_timed += !linked;
-    all_time += time;
+    figures->host_timed += !linked;
+    figures->all_time_ns += time;
   }
-  if (buckets.empty()) return std::nullopt;
+}
+
+std::optional<SummaryTable> NcclSummary(const NcclFigures& figures) {
+  if (figures.buckets.empty()) return std::nullopt;
   SummaryTable table;
   table.key = "nccl";
   table.title = "NCCL Summary";
   table.columns = {{"Collective", "collective", 14}, {"Size", "size_bucket", 12}, {"Calls", "calls", 6},
                    {"Time Total / Avg / Max / Min / Ratio(%)", "time", 40}, {"Bytes", "bytes", 12},
                    {"AlgBW (GB/s)", "algbw_gbps", 12}, {"BusBW (GB/s)", "busbw_gbps", 12}, {"Ranks", "ranks", 5}};
-  for (const auto& [key, bucket] : buckets) {
+  for (const auto& [key, bucket] : figures.buckets) {
     const auto operation = static_cast<trace::NcclOperation>(std::get<0>(key));
     const double algbw = SafeRatio(bucket.bytes, bucket.time.total);  // bytes/ns = GB/s
     table.AddRow({Cell::Text(trace::NcclOperation_Name(operation).substr(15)), Cell::Text(std::get<2>(key)),
-                  Cell::Count(bucket.time.calls), Cell::Stats(bucket.time.ToStats(all_time)), Cell::Bytes(bucket.bytes),
+                  Cell::Count(bucket.time.calls), Cell::Stats(bucket.time.ToStats(figures.all_time_ns)), Cell::Bytes(bucket.bytes),
                   Cell::Number(algbw, 2), Cell::Number(algbw * BusBandwidthFactor(operation, bucket.ranks), 2),
                   Cell::Count(bucket.ranks)});
   }
   table.ending = TableEnding::kNote;
   table.note = {"Time: GPU time of the NCCL kernels launched inside the call; AlgBW = bytes / time;",
                 "BusBW = AlgBW x nccl-tests factor for the communicator's rank count (Ranks; 0: unknown).",
-                absl::StrFormat("%d call(s) had no linked NCCL kernel and are timed by their host duration.", host_timed)};
+                absl::StrFormat("%d call(s) had no linked NCCL kernel and are timed by their host duration.",
+                                figures.host_timed)};
   return table;
 }
 

@@ -7,8 +7,10 @@
 #define PROF_ANALYZER_SUMMARY_NCCL_SUMMARY_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "analyzer/summary/analysis_context.h"
 #include "analyzer/summary/summary_table.h"
@@ -21,7 +23,23 @@ double BusBandwidthFactor(trace::NcclOperation operation, int ranks);
 // "1KiB-4KiB", "<1KiB", ">=1GiB".
 std::string MessageSizeBucket(uint64_t bytes);
 
-std::optional<SummaryTable> NcclSummary(const AnalysisContext& context);
+struct NcclBucket {
+  DurationStats time;
+  double bytes = 0;
+  int ranks = 0;
+  uint64_t host_timed = 0;
+};
+
+struct NcclFigures {
+  // By (operation, bucket floor in bytes, bucket label).
+  std::map<std::tuple<int, uint64_t, std::string>, NcclBucket> buckets;
+  double all_time_ns = 0;
+  uint64_t host_timed = 0;  // calls with no linked kernel
+};
+
+// Adds one window's collectives.
+void AddNcclFigures(const AnalysisContext& window, NcclFigures* figures);
+std::optional<SummaryTable> NcclSummary(const NcclFigures& figures);
 
 }  // namespace prof::analyzer
 

@@ -8,34 +8,17 @@
 namespace prof::analyzer {
 namespace {
 
-struct InnerItem {
-  NameId name = 0;
-  DurationStats cpu;
-  DurationStats gpu;
-  NamedItems<NamedItem> devices;
-};
-
-struct OperatorItem {
-  NameId name = 0;
-  DurationStats cpu;
-  DurationStats gpu;
-  NamedItems<InnerItem> inners;
-  NamedItems<NamedItem> devices;
-};
-
-using OperatorGroups = std::map<uint64_t, NamedItems<OperatorItem>>;
-
 bool IsOperator(const TraceModel& model, int32_t range) {
   return range != kNoIndex && model.ranges[range].type == RangeType::kOperator;
 }
 
-OperatorItem& ItemOf(const AnalysisContext& context, OperatorGroups* groups, int32_t op) {
+OperatorItem& ItemOf(const AnalysisContext& context, OperatorFigures* groups, int32_t op) {
   const HostRange& range = context.model->ranges[op];
   const uint64_t group = context.options.thread_sep ? range.thread_id : 0;
   return (*groups)[group].Get(range.name);
 }
 
-void CollectRanges(const AnalysisContext& context, OperatorGroups* groups) {
+void CollectRanges(const AnalysisContext& context, OperatorFigures* groups) {
   const TraceModel& model = *context.model;
   for (uint32_t index : context.tree->preorder) {
     const HostRange& range = model.ranges[index];
@@ -49,14 +32,14 @@ void CollectRanges(const AnalysisContext& context, OperatorGroups* groups) {
     }
     const int32_t parent = context.tree->parent[index];
     if (!IsOperator(model, parent)) continue;
-    InnerItem& inner = ItemOf(context, groups, parent).inners.Get(range.name);
+    OperatorInnerItem& inner = ItemOf(context, groups, parent).inners.Get(range.name);
     inner.cpu.Add(duration);
     inner.gpu.Add(device);
   }
 }
 
 // Device records launched directly by an operator or by one of its inner ranges.
-void CollectDeviceRecords(const AnalysisContext& context, OperatorGroups* groups) {
+void CollectDeviceRecords(const AnalysisContext& context, OperatorFigures* groups) {
   const TraceModel& model = *context.model;
   for (const DeviceActivity& activity : model.device_activities) {
     if (activity.api_call == kNoIndex || activity.kind == DeviceKind::kSynchronization) continue;
@@ -69,28 +52,28 @@ void CollectDeviceRecords(const AnalysisContext& context, OperatorGroups* groups
     }
     const int32_t parent = context.tree->parent[range];
     if (!IsOperator(model, parent)) continue;
-    InnerItem& inner = ItemOf(context, groups, parent).inners.Get(model.ranges[range].name);
+    OperatorInnerItem& inner = ItemOf(context, groups, parent).inners.Get(model.ranges[range].name);
     inner.devices.Get(activity.name).gpu.Add(duration);
   }
 }
 
-void AddDeviceRows(const AnalysisContext& context, const NamedItems<NamedItem>& devices,
+void AddDeviceRows(const RenderContext& context, const NamedItems<NamedItem>& devices,
                    double parent_gpu, int indent, SummaryTable* table) {
   for (const NamedItem& device : devices.items()) {
-    const std::string name(context.model->names.Get(device.name));
+    const std::string name(context.names->Get(device.name));
     table->AddRow({Cell::Text(Shorten(name, 52 - indent)), Cell::Count(device.gpu.calls),
                    Cell::DashStats(), Cell::Stats(device.gpu.ToStats(parent_gpu))},
                   indent);
   }
 }
 
-void AddOperatorRows(const AnalysisContext& context, const OperatorItem& op, double group_cpu,
+void AddOperatorRows(const RenderContext& context, const OperatorItem& op, double group_cpu,
                      double group_gpu, SummaryTable* table) {
-  const StringPool& names = context.model->names;
+  const StringPool& names = *context.names;
   table->AddRow({Cell::Text(std::string(names.Get(op.name))), Cell::Count(op.cpu.calls),
                  Cell::Stats(op.cpu.ToStats(group_cpu)), Cell::Stats(op.gpu.ToStats(group_gpu))});
   if (!context.options.op_detail) return;
-  for (const InnerItem& inner : op.inners.items()) {
+  for (const OperatorInnerItem& inner : op.inners.items()) {
     table->AddRow({Cell::Text(Shorten(names.Get(inner.name), 50)), Cell::Count(inner.cpu.calls),
                    Cell::Stats(inner.cpu.ToStats(op.cpu.total)),
                    Cell::Stats(inner.gpu.ToStats(op.gpu.total))},
@@ -102,11 +85,13 @@ void AddOperatorRows(const AnalysisContext& context, const OperatorItem& op, dou
 
 }  // namespace
 
-std::optional<SummaryTable> OperatorSummary(const AnalysisContext& context) {
-  OperatorGroups groups;
-  CollectRanges(context, &groups);
+void AddOperatorFigures(const AnalysisContext& window, OperatorFigures* figures) {
+  CollectRanges(window, figures);
+  CollectDeviceRecords(window, figures);
+}
+
+std::optional<SummaryTable> OperatorSummary(const OperatorFigures& groups, const RenderContext& context) {
   if (groups.empty()) return std::nullopt;
-  CollectDeviceRecords(context, &groups);
 
   SummaryTable table;
   table.key = "operator";

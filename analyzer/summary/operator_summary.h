@@ -6,14 +6,37 @@
 #ifndef PROF_ANALYZER_SUMMARY_OPERATOR_SUMMARY_H_
 #define PROF_ANALYZER_SUMMARY_OPERATOR_SUMMARY_H_
 
+#include <cstdint>
+#include <map>
 #include <optional>
 
 #include "analyzer/summary/analysis_context.h"
+#include "analyzer/summary/named_items.h"
 #include "analyzer/summary/summary_table.h"
 
 namespace prof::analyzer {
 
-std::optional<SummaryTable> OperatorSummary(const AnalysisContext& context);
+struct OperatorInnerItem {
+  NameId name = 0;
+  DurationStats cpu;
+  DurationStats gpu;
+  NamedItems<NamedItem> devices;
+};
+
+struct OperatorItem {
+  NameId name = 0;
+  DurationStats cpu;
+  DurationStats gpu;
+  NamedItems<OperatorInnerItem> inners;
+  NamedItems<NamedItem> devices;
+};
+
+// By thread id with thread_sep, otherwise one group (0).
+using OperatorFigures = std::map<uint64_t, NamedItems<OperatorItem>>;
+
+// Adds one window's operators.
+void AddOperatorFigures(const AnalysisContext& window, OperatorFigures* figures);
+std::optional<SummaryTable> OperatorSummary(const OperatorFigures& figures, const RenderContext& context);
 
 }  // namespace prof::analyzer
 

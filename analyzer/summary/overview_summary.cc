@@ -10,6 +10,9 @@
 namespace prof::analyzer {
 namespace {
 
+constexpr RangeType kHostRangeTypes[] = {RangeType::kOperator, RangeType::kUserDefined, RangeType::kNvtx};
+constexpr DeviceKind kDeviceKinds[] = {DeviceKind::kKernel, DeviceKind::kMemcpy, DeviceKind::kMemset};
+
 struct OverviewItem {
   std::string name;
   uint64_t calls = 0;
@@ -22,65 +25,76 @@ bool Overlaps(const IntervalList& window, uint64_t start, uint64_t end) {
   return it != window.end() && (it->start < end || (start == end && it->start <= start));
 }
 
-// Union of a set of intervals clipped to the window, with the count of those inside it.
-OverviewItem Item(const std::string& name, IntervalList intervals, const IntervalList& window) {
-  OverviewItem item{name};
-  for (const Interval& interval : intervals) item.calls += Overlaps(window, interval.start, interval.end);
-  item.time_ns = TotalLength(IntersectIntervals(MergeIntervals(std::move(intervals)), window));
-  return item;
+// Adds the union of `intervals` clipped to the window, and the count of those inside it.
+void AddUnion(IntervalList intervals, const IntervalList& window, OverviewUnion* item) {
+  if (intervals.empty()) return;
+  item->present = true;
+  for (const Interval& interval : intervals) item->calls += Overlaps(window, interval.start, interval.end);
+  item->time_ns += TotalLength(IntersectIntervals(MergeIntervals(std::move(intervals)), window));
 }
 
-std::vector<OverviewItem> CpuItems(const AnalysisContext& context,
-                                   const CommunicationFigures& communication) {
-  const TraceModel& model = *context.model;
+std::vector<OverviewItem> CpuItems(const OverviewFigures& figures, const ModelPhaseTotals& phases,
+                                   const CommunicationTotals& communication, const RunTotals& totals) {
   std::vector<OverviewItem> items;
-  const ModelPhaseTotals phases = ComputeModelPhaseTotals(context);
-  if (context.has_steps) items.push_back({"ProfileStep", context.steps.size(), double(context.total_ns)});
-  for (RangeType type : {RangeType::kOperator, RangeType::kUserDefined, RangeType::kNvtx}) {
-    IntervalList intervals;
-    for (const HostRange& range : model.ranges) {
-      if (range.type == type) intervals.push_back({range.start_ns, range.end_ns});
-    }
-    if (!intervals.empty()) items.push_back(Item(RangeTypeName(type), std::move(intervals), context.window));
+  if (totals.has_steps) items.push_back({"ProfileStep", totals.step_count, double(totals.total_ns)});
+  for (size_t slot = 0; slot < 3; ++slot) {
+    const OverviewUnion& item = figures.host[slot];
+    if (item.present) items.push_back({RangeTypeName(kHostRangeTypes[slot]), item.calls, double(item.time_ns)});
   }
   for (int slot = 1; slot < 5; ++slot) {
     if (phases.cpu[slot].calls == 0) continue;
     items.push_back({RangeTypeName(static_cast<RangeType>(slot)), phases.cpu[slot].calls,
                      phases.cpu[slot].total});
   }
-  IntervalList calls;
-  for (const ApiCall& call : model.api_calls) calls.push_back({call.start_ns, call.end_ns});
-  if (!calls.empty()) items.push_back(Item("CudaRuntime", std::move(calls), context.window));
-  if (!communication.host.empty()) {
-    items.push_back({"Communication", communication.host_calls, double(TotalLength(communication.host))});
+  if (figures.host[3].present) items.push_back({"CudaRuntime", figures.host[3].calls, double(figures.host[3].time_ns)});
+  if (communication.any_host) {
+    items.push_back({"Communication", communication.host_calls, double(communication.host_ns)});
   }
   std::stable_sort(items.begin(), items.end(),
                    [](const OverviewItem& a, const OverviewItem& b) { return a.time_ns > b.time_ns; });
   return items;
 }
 
-std::vector<OverviewItem> GpuItems(const AnalysisContext& context,
-                                   const CommunicationFigures& communication) {
+std::vector<OverviewItem> GpuItems(const OverviewFigures& figures, const CommunicationTotals& communication) {
   std::vector<OverviewItem> items;
-  for (DeviceKind kind : {DeviceKind::kKernel, DeviceKind::kMemcpy, DeviceKind::kMemset}) {
-    uint64_t calls = 0;
-    for (const DeviceActivity& activity : context.model->device_activities) {
-      calls += activity.kind == kind && Overlaps(context.window, activity.start_ns, activity.end_ns);
-    }
-    if (calls == 0) continue;
-    items.push_back({DeviceKindName(kind), calls,
-                     double(TotalLength(DeviceActivityUnion(context, kind)))});
+  for (size_t slot = 0; slot < 3; ++slot) {
+    const OverviewUnion& item = figures.device[slot];
+    if (item.calls > 0) items.push_back({DeviceKindName(kDeviceKinds[slot]), item.calls, double(item.time_ns)});
   }
-  if (!communication.gpu.empty()) {
-    items.push_back({"Communication", communication.gpu_calls, double(TotalLength(communication.gpu))});
+  if (communication.any_gpu) {
+    items.push_back({"Communication", communication.gpu_calls, double(communication.gpu_ns)});
   }
   return items;
 }
 
 }  // namespace
 
-std::optional<SummaryTable> OverviewSummary(const AnalysisContext& context,
-                                            const CommunicationFigures& communication) {
+void AddOverviewFigures(const AnalysisContext& window, OverviewFigures* figures) {
+  const TraceModel& model = *window.model;
+  for (size_t slot = 0; slot < 3; ++slot) {
+    IntervalList intervals;
+    for (const HostRange& range : model.ranges) {
+      if (range.type == kHostRangeTypes[slot]) intervals.push_back({range.start_ns, range.end_ns});
+    }
+    AddUnion(std::move(intervals), window.window, &figures->host[slot]);
+  }
+  IntervalList calls;
+  for (const ApiCall& call : model.api_calls) calls.push_back({call.start_ns, call.end_ns});
+  AddUnion(std::move(calls), window.window, &figures->host[3]);
+  for (size_t slot = 0; slot < 3; ++slot) {
+    uint64_t calls_inside = 0;
+    for (const DeviceActivity& activity : model.device_activities) {
+      calls_inside += activity.kind == kDeviceKinds[slot] && Overlaps(window.window, activity.start_ns, activity.end_ns);
+    }
+    if (calls_inside == 0) continue;
+    figures->device[slot].calls += calls_inside;
+    figures->device[slot].time_ns += TotalLength(DeviceActivityUnion(window, kDeviceKinds[slot]));
+  }
+}
+
+std::optional<SummaryTable> OverviewSummary(const OverviewFigures& figures, const ModelPhaseTotals& phases,
+                                            const CommunicationTotals& communication,
+                                            const RenderContext& context) {
   SummaryTable table;
   table.key = "overview";
   table.title = "Overview Summary";
@@ -88,16 +102,16 @@ std::optional<SummaryTable> OverviewSummary(const AnalysisContext& context,
                    {"Calls", "calls", 25, false},
                    {"CPU Time", "time_ns", 25, false},
                    {"Ratio (%)", "ratio_pct", 25, false}};
-  const double total = static_cast<double>(context.total_ns);
+  const double total = static_cast<double>(context.totals->total_ns);
   bool first = true;
-  for (const OverviewItem& item : CpuItems(context, communication)) {
+  for (const OverviewItem& item : CpuItems(figures, phases, communication, *context.totals)) {
     Row& row = table.AddRow({Cell::Text(item.name), Cell::Count(item.calls), Cell::Time(item.time_ns),
                              Cell::Ratio(SafeRatio(item.time_ns, total))},
                             first ? 0 : 2);
     row.group = "cpu";
     first = false;
   }
-  const std::vector<OverviewItem> gpu = GpuItems(context, communication);
+  const std::vector<OverviewItem> gpu = GpuItems(figures, communication);
   if (!gpu.empty()) {
     table.AddSeparator();
     Row header;

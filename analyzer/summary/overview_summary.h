@@ -4,16 +4,36 @@
 #ifndef PROF_ANALYZER_SUMMARY_OVERVIEW_SUMMARY_H_
 #define PROF_ANALYZER_SUMMARY_OVERVIEW_SUMMARY_H_
 
+#include <array>
+#include <cstdint>
 #include <optional>
 
 #include "analyzer/summary/analysis_context.h"
 #include "analyzer/summary/distribution_summary.h"
+#include "analyzer/summary/model_summary.h"
 #include "analyzer/summary/summary_table.h"
 
 namespace prof::analyzer {
 
-std::optional<SummaryTable> OverviewSummary(const AnalysisContext& context,
-                                            const CommunicationFigures& communication);
+struct OverviewUnion {
+  bool present = false;  // some event of the type exists (inside the steps or not)
+  uint64_t calls = 0;    // events overlapping the steps
+  uint64_t time_ns = 0;  // their union clipped to the steps
+};
+
+struct OverviewFigures {
+  std::array<OverviewUnion, 4> host;    // Operator, UserDefined, Nvtx ranges; CUDA API calls
+  std::array<OverviewUnion, 3> device;  // kernels, copies, memsets
+};
+
+// Adds one window's unions.
+void AddOverviewFigures(const AnalysisContext& window, OverviewFigures* figures);
+
+// The phase rows come from the Model Summary's totals, the Communication rows from the
+// Distribution Summary's.
+std::optional<SummaryTable> OverviewSummary(const OverviewFigures& figures, const ModelPhaseTotals& phases,
+                                            const CommunicationTotals& communication,
+                                            const RenderContext& context);
 
 }  // namespace prof::analyzer
 

@@ -50,27 +50,33 @@ int PerfSkippedSteps(int step_count, int perf_skip) {
   return step_count > 10 ? 10 : 0;
 }
 
-std::optional<SummaryTable> PerfSummary(const AnalysisContext& context) {
+void AddPerfFigures(const AnalysisContext& window, PerfFigures* figures) {
+  const std::vector<double> reader_per_step = ReaderCostPerStep(window);
+  for (size_t i = 0; i < window.steps.size(); ++i) {
+    const HostRange& step = window.model->ranges[window.steps[i]];
+    figures->steps.push_back({step.end_ns - step.start_ns, reader_per_step[i], step.sample_count});
+  }
+}
+
+std::optional<SummaryTable> PerfSummary(const PerfFigures& figures, const RenderContext& context) {
   // The step the agent closed at exit is the program's teardown, not an iteration (paddle's
   // benchmark timer never sees it either): left out here, shown in the other tables.
-  int count = static_cast<int>(context.steps.size());
-  const bool closed_at_exit =
-      count > 0 && context.model->ranges[context.steps[count - 1]].sample_count == kStepOpenAtExit;
+  const std::vector<PerfStep>& steps = figures.steps;
+  int count = static_cast<int>(steps.size());
+  const bool closed_at_exit = count > 0 && steps[count - 1].sample_count == kStepOpenAtExit;
   if (closed_at_exit) --count;
   const int skip = PerfSkippedSteps(count, context.options.perf_skip);
   if (count - skip <= 0) return std::nullopt;
-  const std::vector<double> reader_per_step = ReaderCostPerStep(context);
   bool samples_mode = true;
-  for (int i = skip; i < count; ++i) samples_mode &= context.model->ranges[context.steps[i]].sample_count > 0;
+  for (int i = skip; i < count; ++i) samples_mode &= steps[i].sample_count > 0;
 
   SecondsStats batch, reader, speed;
   double samples = 0;
   for (int i = skip; i < count; ++i) {
-    const HostRange& step = context.model->ranges[context.steps[i]];
-    const double seconds = (step.end_ns - step.start_ns) * 1e-9;
-    const double work = samples_mode ? static_cast<double>(step.sample_count) : 1.0;
+    const double seconds = steps[i].duration_ns * 1e-9;
+    const double work = samples_mode ? static_cast<double>(steps[i].sample_count) : 1.0;
     batch.Add(seconds);
-    reader.Add(reader_per_step[i]);
+    reader.Add(steps[i].reader_seconds);
     samples += work;
     if (seconds > 0) speed.Add(work / seconds);
   }

@@ -6,7 +6,9 @@
 #ifndef PROF_ANALYZER_SUMMARY_PERF_SUMMARY_H_
 #define PROF_ANALYZER_SUMMARY_PERF_SUMMARY_H_
 
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "analyzer/summary/analysis_context.h"
 #include "analyzer/summary/summary_table.h"
@@ -17,7 +19,19 @@ namespace prof::analyzer {
 // paddle's 10 when more than 10 steps were recorded, otherwise none).
 int PerfSkippedSteps(int step_count, int perf_skip);
 
-std::optional<SummaryTable> PerfSummary(const AnalysisContext& context);
+struct PerfStep {
+  uint64_t duration_ns = 0;
+  double reader_seconds = 0;  // Dataloader time inside the step
+  int64_t sample_count = 0;   // <= 0: unknown; kStepOpenAtExit: closed by the agent at exit
+};
+
+struct PerfFigures {
+  std::vector<PerfStep> steps;  // every window's steps, in time order
+};
+
+// Appends one window's steps.
+void AddPerfFigures(const AnalysisContext& window, PerfFigures* figures);
+std::optional<SummaryTable> PerfSummary(const PerfFigures& figures, const RenderContext& context);
 
 }  // namespace prof::analyzer
 

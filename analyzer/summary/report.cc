@@ -80,41 +80,121 @@ absl::StatusOr<ViewSet> ParseViews(const std::string& list) {
   return views;
 }
 
-ProcessReport BuildProcessReport(TraceModel model, const SummaryOptions& options, const ViewSet& views) {
-  const RangeTree tree = BuildRangeTree(&model);
-  const AnalysisContext context = MakeAnalysisContext(model, tree, options);
-  const MemoryFigures memory = ComputeMemoryFigures(context);
-  model.quality.frees_without_allocation = memory.frees_without_allocation;
-  const CommunicationFigures communication = ComputeCommunication(context);
+struct ProcessAnalysis::Figures {
+  ProcessIdentity identity;
+  std::vector<std::string> files;
+  uint64_t event_count = 0;
+  size_t windows = 0;
+  StringPool names;  // every window's names; the figures' NameIds point here
+  DataQuality quality;
+  RunTotals totals;
+  DeviceFigures device;
+  OverviewFigures overview;
+  ModelPhaseTotals phases;
+  CommunicationTotals communication;
+  OperatorFigures operators;
+  KernelFigures kernels;
+  UserRangeFigures user_ranges;
+  PerfFigures perf;
+  ApiFigures api;
+  NcclFigures nccl;
+  MemoryFigures memory;
+};
 
-  ProcessReport report;
-  report.identity = model.identity;
-  report.files = model.files;
-  report.event_count = model.event_count;
-  report.step_count = context.steps.size();
-  report.total_ns = context.total_ns;
-  report.communication_ns = TotalLength(communication.communication);
-  report.computation_ns = TotalLength(communication.computation);
-  report.overlap_ns = TotalLength(communication.overlap);
+namespace {
 
-  std::vector<SummaryTable>& tables = report.tables;
-  auto wants = [&](View view) { return views.count(view) > 0; };
-  if (wants(View::kDevice)) AddIfPresent(DeviceSummary(context), &tables);
-  if (wants(View::kOverview)) AddIfPresent(OverviewSummary(context, communication), &tables);
-  if (wants(View::kModel)) AddIfPresent(ModelSummary(context), &tables);
-  if (wants(View::kDistributed)) AddIfPresent(DistributionSummary(context, communication), &tables);
-  if (wants(View::kOperator)) AddIfPresent(OperatorSummary(context), &tables);
-  if (wants(View::kKernel)) AddIfPresent(KernelSummary(context), &tables);
-  if (wants(View::kMemoryManipulation)) AddIfPresent(MemoryManipulationSummary(context), &tables);
-  if (wants(View::kUserDefined)) AddIfPresent(UserDefinedSummary(context), &tables);
-  if (wants(View::kPerf)) AddIfPresent(PerfSummary(context), &tables);
-  if (wants(View::kCudaApi)) AddIfPresent(CudaApiSummary(context), &tables);
-  if (wants(View::kNccl)) AddIfPresent(NcclSummary(context), &tables);
-  if (wants(View::kMemory)) {
-    for (SummaryTable& table : MemorySummaries(context, memory)) AddIfPresent(std::move(table), &tables);
+// Rewrites the window's name ids into the process's pool.
+void RemapNames(StringPool* process_names, TraceModel* window) {
+  std::vector<NameId> remap(window->names.size());
+  for (NameId id = 0; id < window->names.size(); ++id) remap[id] = process_names->Intern(window->names.Get(id));
+  for (HostRange& range : window->ranges) range.name = remap[range.name];
+  for (ApiCall& call : window->api_calls) call.name = remap[call.name];
+  for (DeviceActivity& activity : window->device_activities) activity.name = remap[activity.name];
+  for (auto& entry : window->thread_names) entry.second = remap[entry.second];
+}
+
+}  // namespace
+
+ProcessAnalysis::ProcessAnalysis(const SummaryOptions& options, const ViewSet& views)
+    : options_(options), views_(views), figures_(std::make_unique<Figures>()) {}
+ProcessAnalysis::~ProcessAnalysis() = default;
+ProcessAnalysis::ProcessAnalysis(ProcessAnalysis&&) = default;
+ProcessAnalysis& ProcessAnalysis::operator=(ProcessAnalysis&&) = default;
+
+void ProcessAnalysis::AddWindow(TraceModel window) {
+  Figures& figures = *figures_;
+  if (figures.windows++ == 0) {
+    figures.identity = window.identity;
+    figures.names = std::move(window.names);  // the first window's ids stay as they are
+  } else {
+    RemapNames(&figures.names, &window);
   }
-  if (wants(View::kDataQuality)) AddIfPresent(DataQualitySummary(model.quality), &tables);
+  // The window reads names through its model; lend it the process's pool meanwhile.
+  std::swap(window.names, figures.names);
+  const RangeTree tree = BuildRangeTree(&window);
+  const AnalysisContext context = MakeAnalysisContext(window, tree, options_);
+  auto wants = [&](View view) { return views_.count(view) > 0; };
+  figures.totals.Add(context);
+  // Always: the Data quality section counts unpaired frees, the rank table needs these.
+  AddMemoryFigures(context, &figures.memory);
+  figures.communication.Add(ComputeCommunication(context));
+  if (wants(View::kDevice)) AddDeviceFigures(context, &figures.device);
+  if (wants(View::kOverview)) AddOverviewFigures(context, &figures.overview);
+  if (wants(View::kModel) || wants(View::kOverview)) AddModelPhaseTotals(context, &figures.phases);
+  if (wants(View::kOperator)) AddOperatorFigures(context, &figures.operators);
+  if (wants(View::kKernel)) AddKernelFigures(context, &figures.kernels);
+  if (wants(View::kMemoryManipulation) || wants(View::kUserDefined)) {
+    AddUserRangeFigures(context, &figures.user_ranges);
+  }
+  if (wants(View::kPerf)) AddPerfFigures(context, &figures.perf);
+  if (wants(View::kCudaApi)) AddApiFigures(context, &figures.api);
+  if (wants(View::kNccl)) AddNcclFigures(context, &figures.nccl);
+  figures.quality.Add(window.quality);
+  figures.files.insert(figures.files.end(), window.files.begin(), window.files.end());
+  figures.event_count += window.event_count;
+  std::swap(window.names, figures.names);
+}
+
+ProcessReport ProcessAnalysis::Finish() && {
+  Figures& figures = *figures_;
+  figures.quality.frees_without_allocation = figures.memory.frees_without_allocation;
+  ProcessReport report;
+  report.identity = figures.identity;
+  report.files = figures.files;
+  report.event_count = figures.event_count;
+  report.step_count = figures.totals.step_count;
+  report.total_ns = figures.totals.total_ns;
+  report.communication_ns = figures.communication.communication_ns;
+  report.computation_ns = figures.communication.computation_ns;
+  report.overlap_ns = figures.communication.overlap_ns;
+
+  const RenderContext context{&figures.names, &figures.totals, options_};
+  std::vector<SummaryTable>& tables = report.tables;
+  auto wants = [&](View view) { return views_.count(view) > 0; };
+  if (wants(View::kDevice)) AddIfPresent(DeviceSummary(figures.device, context), &tables);
+  if (wants(View::kOverview)) {
+    AddIfPresent(OverviewSummary(figures.overview, figures.phases, figures.communication, context), &tables);
+  }
+  if (wants(View::kModel)) AddIfPresent(ModelSummary(figures.phases, context), &tables);
+  if (wants(View::kDistributed)) AddIfPresent(DistributionSummary(figures.communication, context), &tables);
+  if (wants(View::kOperator)) AddIfPresent(OperatorSummary(figures.operators, context), &tables);
+  if (wants(View::kKernel)) AddIfPresent(KernelSummary(figures.kernels, context), &tables);
+  if (wants(View::kMemoryManipulation)) AddIfPresent(MemoryManipulationSummary(figures.user_ranges, context), &tables);
+  if (wants(View::kUserDefined)) AddIfPresent(UserDefinedSummary(figures.user_ranges, context), &tables);
+  if (wants(View::kPerf)) AddIfPresent(PerfSummary(figures.perf, context), &tables);
+  if (wants(View::kCudaApi)) AddIfPresent(CudaApiSummary(figures.api, context), &tables);
+  if (wants(View::kNccl)) AddIfPresent(NcclSummary(figures.nccl), &tables);
+  if (wants(View::kMemory)) {
+    for (SummaryTable& table : MemorySummaries(figures.memory, context)) AddIfPresent(std::move(table), &tables);
+  }
+  if (wants(View::kDataQuality)) AddIfPresent(DataQualitySummary(figures.quality), &tables);
   return report;
+}
+
+ProcessReport BuildProcessReport(TraceModel model, const SummaryOptions& options, const ViewSet& views) {
+  ProcessAnalysis analysis(options, views);
+  analysis.AddWindow(std::move(model));
+  return std::move(analysis).Finish();
 }
 
 }  // namespace prof::analyzer

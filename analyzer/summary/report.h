@@ -1,7 +1,13 @@
 // Builds every table of one process (an analysis unit) in print order, and the figures
 // the cross-rank table needs. The only place that knows which summaries exist.
 //
-//   ProcessReport report = BuildProcessReport(std::move(model), options, AllViews());
+// A process is analyzed one recording window (trace file) at a time: each window's model
+// and range tree live only while its figures are added, so memory holds one window's
+// events plus figures that grow with names, steps and live allocations.
+//
+//   ProcessAnalysis analysis(options, AllViews());
+//   for (each window file of the process, in window order) analysis.AddWindow(LoadTraceFile(...));
+//   ProcessReport report = std::move(analysis).Finish();
 #ifndef PROF_ANALYZER_SUMMARY_REPORT_H_
 #define PROF_ANALYZER_SUMMARY_REPORT_H_
 
@@ -9,6 +15,8 @@
 #include <set>
 #include <string>
 #include <vector>
+
+#include <memory>
 
 #include "absl/status/statusor.h"
 #include "analyzer/model/trace_model.h"
@@ -39,6 +47,26 @@ struct ProcessReport {
   uint64_t overlap_ns = 0;
 };
 
+class ProcessAnalysis {
+ public:
+  ProcessAnalysis(const SummaryOptions& options, const ViewSet& views);
+  ~ProcessAnalysis();
+  ProcessAnalysis(ProcessAnalysis&&);
+  ProcessAnalysis& operator=(ProcessAnalysis&&);
+
+  // Windows of one process, in time order (window_index); the model is dropped after.
+  void AddWindow(TraceModel window);
+  ProcessReport Finish() &&;
+
+ private:
+  struct Figures;  // every summary's figures (report.cc)
+
+  SummaryOptions options_;
+  ViewSet views_;
+  std::unique_ptr<Figures> figures_;
+};
+
+// One model (one window, or windows already merged into one) to its report.
 ProcessReport BuildProcessReport(TraceModel model, const SummaryOptions& options, const ViewSet& views);
 
 // One row per process and the slowest one named; needs at least two reports.

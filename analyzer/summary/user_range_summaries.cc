@@ -17,11 +17,11 @@ std::vector<Column> Columns() {
           {"GPU Total / Avg / Max / Min / Ratio(%)", "gpu", 40}};
 }
 
-void AddItemRow(const AnalysisContext& context, const NamedItem& item, SummaryTable* table) {
-  table->AddRow({Cell::Text(std::string(context.model->names.Get(item.name))),
+void AddItemRow(const RenderContext& context, const NamedItem& item, SummaryTable* table) {
+  table->AddRow({Cell::Text(std::string(context.names->Get(item.name))),
                  Cell::Count(item.cpu.calls),
-                 Cell::Stats(item.cpu.ToStats(static_cast<double>(context.total_ns))),
-                 Cell::Stats(item.gpu.ToStats(static_cast<double>(context.step_device_ns)))});
+                 Cell::Stats(item.cpu.ToStats(static_cast<double>(context.totals->total_ns))),
+                 Cell::Stats(item.gpu.ToStats(static_cast<double>(context.totals->step_device_ns)))});
 }
 
 // IsMemoryManipulationName lowercases and searches: once per name, not per range.
@@ -53,14 +53,21 @@ bool IsMemoryManipulationName(absl::string_view name) {
          absl::StrContains(lower, "memset");
 }
 
-std::optional<SummaryTable> MemoryManipulationSummary(const AnalysisContext& context) {
-  NamedItems<NamedItem> items;
-  MemoryManipulationNames memory_names(context.model->names);
-  for (uint32_t index : context.tree->preorder) {
-    const HostRange& range = context.model->ranges[index];
+void AddUserRangeFigures(const AnalysisContext& window, UserRangeFigures* figures) {
+  MemoryManipulationNames memory_names(window.model->names);
+  for (uint32_t index : window.tree->preorder) {
+    const HostRange& range = window.model->ranges[index];
     if (range.type != RangeType::kUserDefined && range.type != RangeType::kNvtx) continue;
-    if (memory_names.Contains(range.name)) AddRange(context, index, &items);
+    if (memory_names.Contains(range.name)) {
+      AddRange(window, index, &figures->memory_manipulation);
+    } else if (range.type == RangeType::kUserDefined) {
+      AddRange(window, index, &figures->user_defined[window.options.thread_sep ? range.thread_id : 0]);
+    }
   }
+}
+
+std::optional<SummaryTable> MemoryManipulationSummary(const UserRangeFigures& figures, const RenderContext& context) {
+  const NamedItems<NamedItem>& items = figures.memory_manipulation;
   if (items.empty()) return std::nullopt;
   SummaryTable table;
   table.key = "memory_manipulation";
@@ -73,15 +80,8 @@ std::optional<SummaryTable> MemoryManipulationSummary(const AnalysisContext& con
   return table;
 }
 
-std::optional<SummaryTable> UserDefinedSummary(const AnalysisContext& context) {
-  std::map<uint64_t, NamedItems<NamedItem>> groups;
-  MemoryManipulationNames memory_names(context.model->names);
-  for (uint32_t index : context.tree->preorder) {
-    const HostRange& range = context.model->ranges[index];
-    if (range.type != RangeType::kUserDefined) continue;
-    if (memory_names.Contains(range.name)) continue;
-    AddRange(context, index, &groups[context.options.thread_sep ? range.thread_id : 0]);
-  }
+std::optional<SummaryTable> UserDefinedSummary(const UserRangeFigures& figures, const RenderContext& context) {
+  const std::map<uint64_t, NamedItems<NamedItem>>& groups = figures.user_defined;
   if (groups.empty()) return std::nullopt;
   SummaryTable table;
   table.key = "userdefined";

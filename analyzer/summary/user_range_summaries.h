@@ -6,18 +6,28 @@
 #ifndef PROF_ANALYZER_SUMMARY_USER_RANGE_SUMMARIES_H_
 #define PROF_ANALYZER_SUMMARY_USER_RANGE_SUMMARIES_H_
 
+#include <cstdint>
+#include <map>
 #include <optional>
 
 #include "absl/strings/string_view.h"
 #include "analyzer/summary/analysis_context.h"
+#include "analyzer/summary/named_items.h"
 #include "analyzer/summary/summary_table.h"
 
 namespace prof::analyzer {
 
 bool IsMemoryManipulationName(absl::string_view name);
 
-std::optional<SummaryTable> MemoryManipulationSummary(const AnalysisContext& context);
-std::optional<SummaryTable> UserDefinedSummary(const AnalysisContext& context);
+struct UserRangeFigures {
+  NamedItems<NamedItem> memory_manipulation;
+  std::map<uint64_t, NamedItems<NamedItem>> user_defined;  // by thread with thread_sep, else 0
+};
+
+// Adds one window's user and NVTX ranges.
+void AddUserRangeFigures(const AnalysisContext& window, UserRangeFigures* figures);
+std::optional<SummaryTable> MemoryManipulationSummary(const UserRangeFigures& figures, const RenderContext& context);
+std::optional<SummaryTable> UserDefinedSummary(const UserRangeFigures& figures, const RenderContext& context);
 
 }  // namespace prof::analyzer
 

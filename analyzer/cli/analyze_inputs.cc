@@ -1,0 +1,93 @@
+#include "analyzer/cli/analyze_inputs.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <optional>
+#include <tuple>
+
+#include "analyzer/cli/load_inputs.h"
+#include "analyzer/cli/progress_line.h"
+#include "analyzer/read/input_paths.h"
+#include "analyzer/read/trace_file_loader.h"
+#include "proto/trace_file_reader.h"
+
+namespace prof::analyzer {
+namespace {
+
+using ProcessKey = std::tuple<int32_t, std::string, int64_t>;  // rank, host, pid
+
+struct WindowFile {
+  uint32_t window_index = 0;
+  std::string path;
+};
+
+// The process and window of every file, from its header alone.
+std::map<ProcessKey, std::vector<WindowFile>> GroupByProcess(const std::vector<std::string>& files,
+                                                             std::vector<std::string>* unreadable) {
+  std::map<ProcessKey, std::vector<WindowFile>> processes;
+  for (const std::string& path : files) {
+    absl::StatusOr<std::unique_ptr<TraceFileReader>> reader = TraceFileReader::Open(path);
+    if (!reader.ok()) {
+      unreadable->push_back(std::string(reader.status().message()));
+      continue;
+    }
+    const trace::FileHeader& header = (*reader)->header();
+    processes[{header.rank(), header.host_name(), header.pid()}].push_back({header.window_index(), path});
+  }
+  for (auto& [key, windows] : processes) {
+    std::stable_sort(windows.begin(), windows.end(),
+                     [](const WindowFile& a, const WindowFile& b) { return a.window_index < b.window_index; });
+  }
+  return processes;
+}
+
+struct ProcessResult {
+  std::optional<ProcessReport> report;  // absent when no window could be read
+  std::vector<std::string> unreadable;
+  size_t files_read = 0;
+};
+
+ProcessResult AnalyzeProcess(const std::vector<WindowFile>& windows, const SummaryOptions& options,
+                             const ViewSet& views, std::atomic<uint64_t>* events) {
+  ProcessResult result;
+  ProcessAnalysis analysis(options, views);
+  for (const WindowFile& window : windows) {
+    absl::StatusOr<TraceModel> model = LoadTraceFile(window.path, events);
+    if (!model.ok()) {
+      result.unreadable.push_back(std::string(model.status().message()));
+      continue;
+    }
+    ++result.files_read;
+    analysis.AddWindow(*std::move(model));  // the window's events are freed here
+  }
+  if (result.files_read > 0) result.report = std::move(analysis).Finish();
+  return result;
+}
+
+}  // namespace
+
+absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& paths, const SummaryOptions& options,
+                                             const ViewSet& views, int threads) {
+  absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths(paths);
+  if (!files.ok()) return files.status();
+  AnalyzedInputs analyzed;
+  const std::map<ProcessKey, std::vector<WindowFile>> processes = GroupByProcess(*files, &analyzed.unreadable);
+  std::vector<const std::vector<WindowFile>*> work;
+  for (const auto& [key, windows] : processes) work.push_back(&windows);
+  std::vector<ProcessResult> results(work.size());
+  std::atomic<uint64_t> events{0};
+  {
+    ProgressLine progress(files->size(), &events);
+    ParallelFor(work.size(), threads, [&](size_t i) { results[i] = AnalyzeProcess(*work[i], options, views, &events); });
+  }
+  for (ProcessResult& result : results) {  // already in (rank, host, pid) order
+    analyzed.unreadable.insert(analyzed.unreadable.end(), result.unreadable.begin(), result.unreadable.end());
+    analyzed.files_read += result.files_read;
+    if (result.report) analyzed.reports.push_back(std::move(*result.report));
+  }
+  return analyzed;
+}
+
+}  // namespace prof::analyzer

@@ -1,0 +1,84 @@
+// A cycling schedule writes one trace file per recording window. profanalyze analyzes a
+// process one window at a time (AnalyzeInputs: each window's events are dropped once its
+// figures are added); the tables must equal those of all windows merged into one model
+// first (LoadInputs + BuildProcessReport), number for number.
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "absl/strings/str_split.h"
+#include "analyzer/cli/analyze_inputs.h"
+#include "analyzer/cli/load_inputs.h"
+#include "analyzer/e2e/workload_runner.h"
+#include "analyzer/read/input_paths.h"
+#include "analyzer/read/trace_file_loader.h"
+#include "analyzer/render/report_text.h"
+#include "analyzer/summary/report.h"
+
+namespace prof::analyzer::e2e {
+namespace {
+
+// The first line where the two texts differ, for the failure message.
+std::string FirstDifference(const std::string& a, const std::string& b) {
+  const std::vector<std::string> left = absl::StrSplit(a, '\n');
+  const std::vector<std::string> right = absl::StrSplit(b, '\n');
+  for (size_t i = 0; i < left.size() && i < right.size(); ++i) {
+    if (left[i] != right[i]) return "line " + std::to_string(i + 1) + ":\n  " + left[i] + "\n  " + right[i];
+  }
+  return left.size() == right.size() ? "" : "lengths differ";
+}
+
+TEST_CASE("windows analyzed one at a time give the tables of the merged windows") {
+  const std::string output = FreshFolder("windowed");
+  const absl::Status run = RunUnderAgent(
+      {{Runfile("testdata/workloads/train"),
+        {"--steps", "14", "--batch-size", "8"},
+        {{"PROF_SCHEDULE", "closed=1,ready=1,record=2,repeat=3"}}}},
+      output);
+  INFO(run.ToString());
+  REQUIRE(run.ok());
+
+  // Each window's file holds its own steps' ranges: every step starts with a Dataloader
+  // range, and the first one of a window is recorded into that window even when the
+  // writer learns of the window after the range has ended.
+  absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths({output});
+  REQUIRE(files.ok());
+  REQUIRE(files->size() == 3);
+  for (const std::string& file : *files) {
+    absl::StatusOr<TraceModel> window = LoadTraceFile(file);
+    REQUIRE(window.ok());
+    int steps = 0, dataloaders = 0;
+    for (const HostRange& range : window->ranges) {
+      steps += range.type == RangeType::kProfileStep;
+      dataloaders += range.type == RangeType::kDataloader;
+    }
+    INFO(file);
+    CHECK(steps == 2);
+    CHECK(dataloaders == 2);
+  }
+
+  const ViewSet views = AllViews();
+  absl::StatusOr<AnalyzedInputs> streamed = AnalyzeInputs({output}, SummaryOptions{}, views, 1);
+  REQUIRE(streamed.ok());
+  REQUIRE(streamed->reports.size() == 1);
+  CHECK(streamed->files_read == 3);
+  CHECK(streamed->reports[0].files.size() == 3);
+  CHECK(streamed->reports[0].step_count == 6);
+
+  absl::StatusOr<LoadedInputs> loaded = LoadInputs({output}, 1);
+  REQUIRE(loaded.ok());
+  REQUIRE(loaded->processes.size() == 1);
+  std::vector<ProcessReport> merged;
+  merged.push_back(BuildProcessReport(std::move(loaded->processes[0]), SummaryOptions{}, views));
+
+  const std::string streamed_text = RenderReportsText(streamed->reports, std::nullopt, TimeUnit::kMicroseconds);
+  const std::string merged_text = RenderReportsText(merged, std::nullopt, TimeUnit::kMicroseconds);
+  INFO(FirstDifference(streamed_text, merged_text));
+  CHECK(streamed_text == merged_text);
+  CHECK(streamed_text.find("Kernel Summary") != std::string::npos);
+  CHECK(streamed_text.find("Steps: 6 recorded") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace prof::analyzer::e2e
