@@ -8,12 +8,17 @@
 //   bazel run -c opt //analyzer/bench:analyzer_benchmark -- --events=10000000
 //   analyzer_benchmark --events=10000000 --write=/tmp/t.pb   (writes the trace, keeps it,
 //                                                            analyzes nothing; see run_benchmark.sh)
+//   analyzer_benchmark --events=10000000 --windows=10 --write=/tmp/run
+//       (the same timeline cut at step boundaries into 10 window files of one process, in
+//        the folder /tmp/run, as a cycling PROF_SCHEDULE writes them)
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <random>
 #include <string>
 
@@ -31,7 +36,13 @@ constexpr uint64_t kThread = 31337;
 
 class SyntheticTrace {
  public:
-  explicit SyntheticTrace(ChunkEncoder* encoder) : encoder_(encoder) {
+  explicit SyntheticTrace(ChunkEncoder* encoder) { Rebind(encoder); }
+
+  // Continues the same timeline in another file: names are interned per file.
+  void Rebind(ChunkEncoder* encoder) {
+    encoder_ = encoder;
+    kernels_.clear();
+    operators_.clear();
     for (int i = 0; i < 30; ++i) {
       KernelConfigValue config;
       config.name = encoder_->InternString(absl::StrFormat("void kernel_%d<float, %d>(float*, int)", i, i * 7));
@@ -73,7 +84,9 @@ class SyntheticTrace {
     encoder_->AddApiCall(call);
     now_ += call.duration_ns + 500;
     const uint64_t start = std::max(device_ready_, call.start_ns + kCuptiOffset + 3000);
-    const uint64_t duration = 2000 + random_() % 200000;
+    // About as long as the host spends per launch, so the GPU keeps up (as CUDA forces it
+    // to: a full launch queue blocks the host) instead of falling ever further behind.
+    const uint64_t duration = 1000 + random_() % 9000;
     device_ready_ = start + duration;
     const StreamKey where{0, 1, static_cast<uint32_t>(7 + kind), trace::CLOCK_DOMAIN_CUPTI};
     if (kind == 0) {
@@ -120,25 +133,36 @@ class SyntheticTrace {
   int64_t step_number_ = 0;
 };
 
-// Returns the number of events written (steps included).
-uint64_t WriteTrace(const std::string& path, uint64_t events) {
+// Writes about `events` events into `windows` files (one: the file `path`; more: window
+// files in the folder `path`), each window ending on a step boundary. Returns the number
+// of events written (steps included).
+uint64_t WriteTrace(const std::string& path, uint64_t events, int windows) {
   trace::FileHeader header;
   header.set_host_name("bench");
   header.set_pid(1);
   trace::ClockAnchor* anchor = header.add_clock_anchors();
   anchor->set_host_monotonic_ns(1000000000);
   anchor->set_cupti_ns(1000000000 + kCuptiOffset);
-  auto writer = TraceFileWriter::Create(path, header);
-  if (!writer.ok()) std::exit(1);
-  ChunkEncoder encoder;
-  SyntheticTrace trace(&encoder);
+  std::unique_ptr<SyntheticTrace> trace;
   uint64_t written = 0;
-  while (written < events) {
-    written += trace.AddGroup();
-    if (encoder.pending_events() >= 65536) (*writer)->AppendChunk(encoder.Finish(false)).IgnoreError();
+  for (int window = 0; window < windows && written < events; ++window) {
+    header.set_window_index(window);
+    const std::string file = windows == 1 ? path : absl::StrFormat("%s/bench.window_%d.prof.pb", path, window);
+    auto writer = TraceFileWriter::Create(file, header);
+    if (!writer.ok()) std::exit(1);
+    ChunkEncoder encoder;
+    if (trace) trace->Rebind(&encoder); else trace = std::make_unique<SyntheticTrace>(&encoder);
+    const uint64_t window_end = events * (window + 1) / windows;
+    bool step_ended = false;
+    while (written < events && (written < window_end || !step_ended)) {
+      const int added = trace->AddGroup();
+      written += added;
+      step_ended = added == 21;
+      if (encoder.pending_events() >= 65536) (*writer)->AppendChunk(encoder.Finish(false)).IgnoreError();
+    }
+    (*writer)->AppendChunk(encoder.Finish(true)).IgnoreError();
+    (*writer)->Close().IgnoreError();
   }
-  (*writer)->AppendChunk(encoder.Finish(true)).IgnoreError();
-  (*writer)->Close().IgnoreError();
   return written;
 }
 
@@ -165,17 +189,19 @@ long PeakRssMiB() {
 int main(int argc, char** argv) {
   uint64_t events = 10000000;
   std::string write_only;
+  int windows = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
     if (argument.rfind("--events=", 0) == 0) events = std::strtoull(argument.c_str() + 9, nullptr, 10);
     if (argument.rfind("--write=", 0) == 0) write_only = argument.substr(8);
+    if (argument.rfind("--windows=", 0) == 0) windows = std::max(1, std::atoi(argument.c_str() + 10));
   }
   if (!write_only.empty()) {
-    std::printf("%llu\n", static_cast<unsigned long long>(prof::analyzer::WriteTrace(write_only, events)));
+    std::printf("%llu\n", static_cast<unsigned long long>(prof::analyzer::WriteTrace(write_only, events, windows)));
     return 0;
   }
   const std::string path = absl::StrFormat("/tmp/analyzer_benchmark.%d.pb", getpid());
-  const uint64_t written = prof::analyzer::WriteTrace(path, events);
+  const uint64_t written = prof::analyzer::WriteTrace(path, events, 1);
   const long rss_before = prof::analyzer::PeakRssMiB();
 
   const double cpu_start = prof::analyzer::CpuSeconds();
