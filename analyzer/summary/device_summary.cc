@@ -1,28 +1,22 @@
 #include "analyzer/summary/device_summary.h"
 
-#include <set>
+#include <map>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
 namespace prof::analyzer {
 
-IntervalList DeviceActivityUnion(const AnalysisContext& context, DeviceKind kind, int device) {
-  IntervalList intervals;
-  for (const DeviceActivity& activity : context.model->device_activities) {
-    if (activity.kind != kind) continue;
-    if (device >= 0 && activity.device != static_cast<uint32_t>(device)) continue;
-    intervals.push_back({activity.start_ns, activity.end_ns});
-  }
-  return IntersectIntervals(MergeIntervals(std::move(intervals)), context.window);
-}
-
-void AddDeviceFigures(const AnalysisContext& window, DeviceFigures* figures) {
-  std::set<uint32_t> devices;
+void AddDeviceFigures(const AnalysisContext& window, WindowCarry* carry, DeviceFigures* figures) {
+  std::map<uint32_t, std::vector<CarriedInterval>> kernels;  // by device
+  for (uint32_t device : carry->CarriedDevices()) kernels[device];
   for (const DeviceActivity& activity : window.model->device_activities) {
-    if (activity.kind == DeviceKind::kKernel) devices.insert(activity.device);
+    if (activity.kind != DeviceKind::kKernel) continue;
+    kernels[activity.device].push_back({activity.start_ns, activity.end_ns, activity.device});
   }
-  for (uint32_t device : devices) {
-    figures->kernel_busy_ns[device] += TotalLength(DeviceActivityUnion(window, DeviceKind::kKernel, device));
+  for (auto& [device, own] : kernels) {
+    const ClippedUnion busy = carry->Union(window, UnionKind::kKernelsByDevice, std::move(own), device);
+    figures->kernel_busy_ns[device] += TotalLength(busy.intervals);
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "analyzer/summary/analysis_context.h"
 #include "analyzer/summary/summary_table.h"
+#include "analyzer/summary/window_carry.h"
 
 namespace prof::analyzer {
 
@@ -17,13 +18,9 @@ struct DeviceFigures {
   std::map<uint32_t, uint64_t> kernel_busy_ns;  // by device
 };
 
-// Adds one window's busy time per device.
-void AddDeviceFigures(const AnalysisContext& window, DeviceFigures* figures);
+// Adds one window's busy time per device (with the kernels carried into it).
+void AddDeviceFigures(const AnalysisContext& window, WindowCarry* carry, DeviceFigures* figures);
 std::optional<SummaryTable> DeviceSummary(const DeviceFigures& figures, const RenderContext& context);
-
-// Union of the activities of `kind` (all devices and streams), clipped to the window.
-IntervalList DeviceActivityUnion(const AnalysisContext& context, DeviceKind kind,
-                                 int device = -1);
 
 }  // namespace prof::analyzer
 

@@ -8,11 +8,13 @@
 namespace prof::analyzer {
 namespace {
 
-uint64_t DistinctCount(IntervalList intervals) {
-  std::sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) {
-    return a.start != b.start ? a.start < b.start : a.end < b.end;
-  });
-  return std::unique(intervals.begin(), intervals.end()) - intervals.begin();
+uint64_t DistinctCount(std::vector<CarriedInterval> intervals) {
+  auto key = [](const CarriedInterval& i) { return std::make_pair(i.start, i.end); };
+  std::sort(intervals.begin(), intervals.end(),
+            [&](const CarriedInterval& a, const CarriedInterval& b) { return key(a) < key(b); });
+  return std::unique(intervals.begin(), intervals.end(),
+                     [&](const CarriedInterval& a, const CarriedInterval& b) { return key(a) == key(b); }) -
+         intervals.begin();
 }
 
 }  // namespace
@@ -26,9 +28,9 @@ bool IsCommunicationOperatorName(absl::string_view name) {
   return false;
 }
 
-CommunicationFigures ComputeCommunication(const AnalysisContext& context) {
+CommunicationFigures ComputeCommunication(const AnalysisContext& context, WindowCarry* carry) {
   const TraceModel& model = *context.model;
-  IntervalList host, gpu, computation;
+  std::vector<CarriedInterval> host, gpu, computation;
   for (const NcclCall& call : model.nccl_calls) {
     if (call.operation == trace::NCCL_OPERATION_GROUP_START ||
         call.operation == trace::NCCL_OPERATION_GROUP_END) {
@@ -51,10 +53,10 @@ CommunicationFigures ComputeCommunication(const AnalysisContext& context) {
   CommunicationFigures figures;
   figures.host_calls = DistinctCount(host);
   figures.gpu_calls = DistinctCount(gpu);
-  figures.host = IntersectIntervals(MergeIntervals(std::move(host)), context.window);
-  figures.gpu = IntersectIntervals(MergeIntervals(std::move(gpu)), context.window);
+  figures.host = carry->Union(context, UnionKind::kCommunicationHost, std::move(host)).intervals;
+  figures.gpu = carry->Union(context, UnionKind::kCommunicationGpu, std::move(gpu)).intervals;
   figures.communication = UniteIntervals(figures.host, figures.gpu);
-  figures.computation = IntersectIntervals(MergeIntervals(std::move(computation)), context.window);
+  figures.computation = carry->Union(context, UnionKind::kComputation, std::move(computation)).intervals;
   figures.overlap = IntersectIntervals(figures.communication, figures.computation);
   return figures;
 }

@@ -11,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "analyzer/summary/analysis_context.h"
 #include "analyzer/summary/summary_table.h"
+#include "analyzer/summary/window_carry.h"
 
 namespace prof::analyzer {
 
@@ -27,8 +28,8 @@ struct CommunicationFigures {
 // Operator names that are collectives (lower-cased substrings, both spellings).
 bool IsCommunicationOperatorName(absl::string_view name);
 
-// One window's unions.
-CommunicationFigures ComputeCommunication(const AnalysisContext& window);
+// One window's unions (with the work carried into it).
+CommunicationFigures ComputeCommunication(const AnalysisContext& window, WindowCarry* carry);
 
 // The lengths and counts of every window's unions, summed.
 struct CommunicationTotals {

@@ -11,7 +11,9 @@ namespace prof::analyzer {
 namespace {
 
 constexpr RangeType kHostRangeTypes[] = {RangeType::kOperator, RangeType::kUserDefined, RangeType::kNvtx};
+constexpr UnionKind kHostUnions[] = {UnionKind::kOperatorRanges, UnionKind::kUserRanges, UnionKind::kNvtxRanges};
 constexpr DeviceKind kDeviceKinds[] = {DeviceKind::kKernel, DeviceKind::kMemcpy, DeviceKind::kMemset};
+constexpr UnionKind kDeviceUnions[] = {UnionKind::kKernels, UnionKind::kMemcpys, UnionKind::kMemsets};
 
 struct OverviewItem {
   std::string name;
@@ -19,18 +21,14 @@ struct OverviewItem {
   double time_ns = 0;
 };
 
-bool Overlaps(const IntervalList& window, uint64_t start, uint64_t end) {
-  auto it = std::upper_bound(window.begin(), window.end(), start,
-                             [](uint64_t t, const Interval& i) { return t < i.end; });
-  return it != window.end() && (it->start < end || (start == end && it->start <= start));
-}
-
-// Adds the union of `intervals` clipped to the window, and the count of those inside it.
-void AddUnion(IntervalList intervals, const IntervalList& window, OverviewUnion* item) {
-  if (intervals.empty()) return;
-  item->present = true;
-  for (const Interval& interval : intervals) item->calls += Overlaps(window, interval.start, interval.end);
-  item->time_ns += TotalLength(IntersectIntervals(MergeIntervals(std::move(intervals)), window));
+// Adds the union of a window's events of one kind (and the work carried in) clipped to
+// the steps, and the count of events inside them.
+void AddUnion(const AnalysisContext& window, UnionKind kind, std::vector<CarriedInterval> own,
+              WindowCarry* carry, OverviewUnion* item) {
+  item->present |= !own.empty();
+  const ClippedUnion clipped = carry->Union(window, kind, std::move(own));
+  item->calls += clipped.calls;
+  item->time_ns += TotalLength(clipped.intervals);
 }
 
 std::vector<OverviewItem> CpuItems(const OverviewFigures& figures, const ModelPhaseTotals& phases,
@@ -69,26 +67,24 @@ std::vector<OverviewItem> GpuItems(const OverviewFigures& figures, const Communi
 
 }  // namespace
 
-void AddOverviewFigures(const AnalysisContext& window, OverviewFigures* figures) {
+void AddOverviewFigures(const AnalysisContext& window, WindowCarry* carry, OverviewFigures* figures) {
   const TraceModel& model = *window.model;
   for (size_t slot = 0; slot < 3; ++slot) {
-    IntervalList intervals;
+    std::vector<CarriedInterval> own;
     for (const HostRange& range : model.ranges) {
-      if (range.type == kHostRangeTypes[slot]) intervals.push_back({range.start_ns, range.end_ns});
+      if (range.type == kHostRangeTypes[slot]) own.push_back({range.start_ns, range.end_ns});
     }
-    AddUnion(std::move(intervals), window.window, &figures->host[slot]);
+    AddUnion(window, kHostUnions[slot], std::move(own), carry, &figures->host[slot]);
   }
-  IntervalList calls;
+  std::vector<CarriedInterval> calls;
   for (const ApiCall& call : model.api_calls) calls.push_back({call.start_ns, call.end_ns});
-  AddUnion(std::move(calls), window.window, &figures->host[3]);
+  AddUnion(window, UnionKind::kApiCalls, std::move(calls), carry, &figures->host[3]);
   for (size_t slot = 0; slot < 3; ++slot) {
-    uint64_t calls_inside = 0;
+    std::vector<CarriedInterval> own;
     for (const DeviceActivity& activity : model.device_activities) {
-      calls_inside += activity.kind == kDeviceKinds[slot] && Overlaps(window.window, activity.start_ns, activity.end_ns);
+      if (activity.kind == kDeviceKinds[slot]) own.push_back({activity.start_ns, activity.end_ns, activity.device});
     }
-    if (calls_inside == 0) continue;
-    figures->device[slot].calls += calls_inside;
-    figures->device[slot].time_ns += TotalLength(DeviceActivityUnion(window, kDeviceKinds[slot]));
+    AddUnion(window, kDeviceUnions[slot], std::move(own), carry, &figures->device[slot]);
   }
 }
 

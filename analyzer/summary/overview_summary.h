@@ -12,6 +12,7 @@
 #include "analyzer/summary/distribution_summary.h"
 #include "analyzer/summary/model_summary.h"
 #include "analyzer/summary/summary_table.h"
+#include "analyzer/summary/window_carry.h"
 
 namespace prof::analyzer {
 
@@ -26,8 +27,8 @@ struct OverviewFigures {
   std::array<OverviewUnion, 3> device;  // kernels, copies, memsets
 };
 
-// Adds one window's unions.
-void AddOverviewFigures(const AnalysisContext& window, OverviewFigures* figures);
+// Adds one window's unions (with the work carried into it).
+void AddOverviewFigures(const AnalysisContext& window, WindowCarry* carry, OverviewFigures* figures);
 
 // The phase rows come from the Model Summary's totals, the Communication rows from the
 // Distribution Summary's.

@@ -99,6 +99,7 @@ struct ProcessAnalysis::Figures {
   ApiFigures api;
   NcclFigures nccl;
   MemoryFigures memory;
+  WindowCarry carry;
 };
 
 namespace {
@@ -137,9 +138,9 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
   figures.totals.Add(context);
   // Always: the Data quality section counts unpaired frees, the rank table needs these.
   AddMemoryFigures(context, &figures.memory);
-  figures.communication.Add(ComputeCommunication(context));
-  if (wants(View::kDevice)) AddDeviceFigures(context, &figures.device);
-  if (wants(View::kOverview)) AddOverviewFigures(context, &figures.overview);
+  figures.communication.Add(ComputeCommunication(context, &figures.carry));
+  if (wants(View::kDevice)) AddDeviceFigures(context, &figures.carry, &figures.device);
+  if (wants(View::kOverview)) AddOverviewFigures(context, &figures.carry, &figures.overview);
   if (wants(View::kModel) || wants(View::kOverview)) AddModelPhaseTotals(context, &figures.phases);
   if (wants(View::kOperator)) AddOperatorFigures(context, &figures.operators);
   if (wants(View::kKernel)) AddKernelFigures(context, &figures.kernels);
@@ -152,6 +153,7 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
   figures.quality.Add(window.quality);
   figures.files.insert(figures.files.end(), window.files.begin(), window.files.end());
   figures.event_count += window.event_count;
+  figures.carry.NextWindow();
   std::swap(window.names, figures.names);
 }
 
