@@ -130,6 +130,16 @@ void ParseNumbers(ConfigParser* parser, Config* config) {
     }
   }
   config->applied["PROF_BUFFER_MB"] = absl::StrCat(config->buffer_bytes >> 20);
+  if (const char* value = parser->Get("PROF_STEPS_PER_FILE")) {
+    int64_t steps = 0;
+    if (absl::SimpleAtoi(value, &steps) && steps >= 0 && steps <= 1000000000) {
+      config->steps_per_file = steps;
+    } else {
+      parser->Warn("PROF_STEPS_PER_FILE", value, "is not a number of steps in 0..1000000000 (0: no limit)",
+                   absl::StrCat(config->steps_per_file));
+    }
+  }
+  config->applied["PROF_STEPS_PER_FILE"] = absl::StrCat(config->steps_per_file);
   if (const char* value = parser->Get("PROF_LOG_LEVEL")) {
     const std::string lower = absl::AsciiStrToLower(value);
     if (lower == "error") config->log_level = LogLevel::kError;

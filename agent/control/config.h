@@ -55,6 +55,10 @@ struct Config {
   std::vector<StepMarkerRule> step_markers;
   std::string cupti_library;
   uint64_t buffer_bytes = 128ull << 20;
+  // PROF_STEPS_PER_FILE: a recording window longer than this many steps continues in a
+  // new file at the step boundary, so the analyzer, which holds one file's events at a
+  // time, needs memory for this many steps only. 0: one file per window.
+  int64_t steps_per_file = 500;
   LogLevel log_level = LogLevel::kWarn;
   bool stacks = false;
   // Set in forked children: a window file is written only once it holds CUDA or NCCL

@@ -28,6 +28,7 @@ TEST_CASE("defaults when nothing is set") {
   CHECK(config.worker_name.find("host_") == 0);
   CHECK(config.activities == kActivityAll);
   CHECK(config.buffer_bytes == (128ull << 20));
+  CHECK(config.steps_per_file == 500);
   CHECK(config.log_level == LogLevel::kWarn);
 }
 
@@ -41,6 +42,7 @@ TEST_CASE("every variable is read") {
                                    {"PROF_STEP_MARKER", "api:cudaGraphLaunch:2;kernel:*sgd*"},
                                    {"PROF_CUPTI_LIB", "/opt/libcupti.so"},
                                    {"PROF_BUFFER_MB", "16"},
+                                   {"PROF_STEPS_PER_FILE", "0"},
                                    {"PROF_LOG_LEVEL", "debug"},
                                    {"PROF_STACKS", "yes"}},
                                   &warnings);
@@ -58,6 +60,7 @@ TEST_CASE("every variable is read") {
   CHECK(config.step_markers[1].kernel_glob == "*sgd*");
   CHECK(config.cupti_library == "/opt/libcupti.so");
   CHECK(config.buffer_bytes == (16ull << 20));
+  CHECK(config.steps_per_file == 0);
   CHECK(config.log_level == LogLevel::kDebug);
   CHECK(config.stacks);
   CHECK(config.applied.at("PROF_SCHEDULE") == "skip_first=2,closed=0,ready=0,record=3,repeat=0");
@@ -67,17 +70,22 @@ TEST_CASE("a bad value is one warning naming the variable, the value and what is
   std::vector<std::string> warnings;
   const Config config = ParseWith({{"PROF_SCHEDULE", "record=0"},
                                    {"PROF_BUFFER_MB", "lots"},
+                                   {"PROF_STEPS_PER_FILE", "-3"},
                                    {"PROF_DISABLE", "maybe"},
                                    {"PROF_ACTIVITIES", "kernels"},
                                    {"PROF_STEP_MARKER", "every:3"},
                                    {"PROF_LOG_LEVEL", "loud"}},
                                   &warnings);
-  REQUIRE(warnings.size() == 7);  // PROF_ACTIVITIES: the unknown item, then "selects nothing"
+  REQUIRE(warnings.size() == 8);  // PROF_ACTIVITIES: the unknown item, then "selects nothing"
   CHECK(std::find(warnings.begin(), warnings.end(),
                   "PROF_SCHEDULE='record=0' record must be > 0; using every step") != warnings.end());
   CHECK(std::find(warnings.begin(), warnings.end(),
                   "PROF_BUFFER_MB='lots' is not a number of MiB in 1..65536; using 128") !=
         warnings.end());
+  CHECK(std::find(warnings.begin(), warnings.end(),
+                  "PROF_STEPS_PER_FILE='-3' is not a number of steps in 0..1000000000 (0: no limit); using 500") !=
+        warnings.end());
+  CHECK(config.steps_per_file == 500);
   CHECK(config.schedule.record_everything);
   CHECK(config.buffer_bytes == (128ull << 20));
   CHECK_FALSE(config.disabled);

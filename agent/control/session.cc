@@ -57,7 +57,8 @@ Session::Session(const Config& config, uint64_t start_ns) : config_(config) {
     device = MakeCuptiSource(config_);
   }
   writer_ = std::make_unique<TraceWriter>(config_, MakeProcessHeader(config_), std::move(device));
-  steps_ = std::make_unique<StepController>(config_.schedule, writer_.get(), start_ns);
+  steps_ = std::make_unique<StepController>(config_.schedule, writer_.get(), start_ns,
+                                            config_.steps_per_file);
   steps_->Begin();
 }
 

@@ -13,8 +13,9 @@ bool IsRecording(StepState state) {
 
 }  // namespace
 
-StepController::StepController(const Schedule& schedule, TraceWriter* writer, uint64_t start_ns)
-    : schedule_(schedule), writer_(writer), step_start_ns_(start_ns) {}
+StepController::StepController(const Schedule& schedule, TraceWriter* writer, uint64_t start_ns,
+                               int64_t steps_per_file)
+    : schedule_(schedule), writer_(writer), steps_per_file_(steps_per_file), step_start_ns_(start_ns) {}
 
 int64_t StepController::current_step() const {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -64,6 +65,10 @@ void StepController::Step(int64_t samples) {
 }
 
 void StepController::End() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ending_ = true;  // the window closes below: no new file for the last step
+  }
   // The step in progress at exit is recorded, ending now, and marked as such: it is the
   // program's teardown, which the Perf Summary does not count as an iteration.
   Step(kStepOpenAtExit);
@@ -83,6 +88,15 @@ void StepController::Transition(StepState previous, StepState next, uint64_t now
     SetRecording(false);
     writer_->CloseWindow(now_ns);
     window_open_ = false;
+  } else if (window_open_ && !ending_ && steps_per_file_ > 0 && step_ - file_first_step_ >= steps_per_file_) {
+    // The window goes on in a new file. The recording flag stays on: hooks keep recording
+    // across the boundary, and the writer routes each record by its start time. Before
+    // Start() nothing was recorded, so the first file simply begins later.
+    if (started_) {
+      writer_->SplitWindow(now_ns, NextWindowSpec(now_ns));
+    } else {
+      file_first_step_ = step_;
+    }
   }
   // Device activity: subscribed from READY (or a window without one) until CLOSED.
   const bool want_device = next != StepState::kClosed;
@@ -116,14 +130,21 @@ void StepController::EnableDeferredDevice() {
   if (device_enabled_ && started_) writer_->SetDeviceEnabled(true);
 }
 
-// Called with mutex_ held.
-void StepController::OpenWindow(uint64_t now_ns) {
+// Called with mutex_ held. The next file's spec, starting at the current step.
+WindowSpec StepController::NextWindowSpec(uint64_t now_ns) {
   WindowSpec spec;
   spec.index = next_window_++;
   spec.open_ns = now_ns;
   const int64_t cycle = schedule_.CycleOf(step_);
   spec.first_step = schedule_.record_everything ? 0 : schedule_.WindowFirstStep(cycle);
   spec.end_step = schedule_.record_everything ? 0 : schedule_.WindowEndStep(cycle);
+  file_first_step_ = step_;
+  return spec;
+}
+
+// Called with mutex_ held.
+void StepController::OpenWindow(uint64_t now_ns) {
+  const WindowSpec spec = NextWindowSpec(now_ns);
   window_open_ = true;
   if (started_) {
     writer_->OpenWindow(spec);

@@ -192,7 +192,9 @@ TEST_CASE("exit paths keep the program's own outcome and a readable trace") {
   };
   for (const Case& c : cases) {
     const std::string output = FreshFolder(std::string("exit_") + c.mode);
-    RunOptions options = UnderAgent(output);
+    // One file for the whole run (run-until-killed makes more steps than a file holds by
+    // default): the check reads the file the signal interrupted.
+    RunOptions options = UnderAgent(output, {{"PROF_STEPS_PER_FILE", "0"}});
     options.signal_after_ready = c.signal_after_ready;
     const RunResult run = RunProgram(Runfile("agent/tests/lifecycle_program"), {c.mode}, options);
     INFO(c.mode << " signal " << c.signal_after_ready << ": " << run.standard_error);

@@ -75,6 +75,14 @@ void TraceWriter::CloseWindow(uint64_t close_ns) {
   wake_.notify_one();
 }
 
+void TraceWriter::SplitWindow(uint64_t split_ns, const WindowSpec& next) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  commands_.push_back({Command::kClose, {}, split_ns});
+  commands_.push_back({Command::kOpen, next, next.open_ns});
+  EnsureThread();
+  wake_.notify_one();
+}
+
 void TraceWriter::SetDeviceEnabled(bool enabled) {
   std::unique_lock<std::mutex> lock(mutex_);
   commands_.push_back({enabled ? Command::kEnableDevice : Command::kDisableDevice, {}, 0});
@@ -166,12 +174,13 @@ void TraceWriter::Run() {
 
 void TraceWriter::RunCommands(std::vector<Command>& commands) {
   for (const Command& command : commands) {
-    // Records made before a close or a device change belong to the windows as they were.
-    // Not so before an open: the writer handles a command some time after the step
-    // controller issued it, so the buffers may already hold records made inside the new
-    // window (the first Dataloader range of its first step, say). Those are drained once
-    // the window exists, and WindowAt routes every record by its start time.
-    if (command.kind != Command::kOpen) DrainHostRecords();
+    // Host records go to windows by their start time (WindowAt), and a closed window takes
+    // late records until it is finalized, so opening and closing need no drain first: the
+    // writer handles a command some time after the step controller issued it, and the
+    // buffers may already hold records made after it (the first Dataloader range of a new
+    // window, or of the next file of a split window). Device commands do drain first:
+    // device records find their window through the API calls' correlation ids.
+    if (command.kind != Command::kOpen && command.kind != Command::kClose) DrainHostRecords();
     switch (command.kind) {
       case Command::kOpen: {
         Log(LogLevel::kDebug, "writer: window %u opens at %lu", command.spec.index,

@@ -32,6 +32,9 @@ class TraceWriter : public WindowRouter {
 
   void OpenWindow(const WindowSpec& spec);
   void CloseWindow(uint64_t close_ns);
+  // Closes every open window and opens `next` in one step (a long window continuing in a
+  // new file): the writer sees both commands together, so no record falls between them.
+  void SplitWindow(uint64_t split_ns, const WindowSpec& next);
   void SetDeviceEnabled(bool enabled);
   // Like SetDeviceEnabled(true), but subscribes now, on the calling thread, when the writer
   // thread does not exist yet (the session's start), so no device work is missed.

@@ -5,6 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_replace.h"
+#include "analyzer/cli/analyze_inputs.h"
 #include "analyzer/cli/load_inputs.h"
 #include "analyzer/summary/named_items.h"
 
@@ -66,14 +67,22 @@ void ReadTables(ProcessFigures* figures) {
 }  // namespace
 
 absl::StatusOr<std::vector<ProcessFigures>> AnalyzeFolder(const std::string& folder) {
+  // The tables come from profanalyze's own pipeline (one window file at a time); the raw
+  // columns from all windows merged into one model.
+  absl::StatusOr<AnalyzedInputs> analyzed = AnalyzeInputs({folder}, SummaryOptions{}, AllViews(), 1);
+  if (!analyzed.ok()) return analyzed.status();
   absl::StatusOr<LoadedInputs> inputs = LoadInputs({folder}, 1);
   if (!inputs.ok()) return inputs.status();
+  if (inputs->processes.size() != analyzed->reports.size()) {
+    return absl::InternalError("the two pipelines found different processes");
+  }
   std::vector<ProcessFigures> processes;
-  for (TraceModel& model : inputs->processes) {
+  for (size_t i = 0; i < inputs->processes.size(); ++i) {
+    const TraceModel& model = inputs->processes[i];
     ProcessFigures figures;
     figures.rank = model.identity.rank;
     ReadModelColumns(model, &figures);
-    figures.report = BuildProcessReport(std::move(model), SummaryOptions{}, AllViews());
+    figures.report = std::move(analyzed->reports[i]);
     figures.step_count = figures.report.step_count;
     ReadTables(&figures);
     processes.push_back(std::move(figures));

@@ -73,6 +73,19 @@ TEST_CASE("train, every step recorded: the tables add up to the truth's totals")
   CHECK(phase_gpu_ns == in_steps_ns);
 }
 
+TEST_CASE("train in files of 2 steps (PROF_STEPS_PER_FILE=2): the tables still add up to the totals") {
+  constexpr int kSteps = 7;
+  const RecordedTrain run = RecordTrain("train_split", kSteps, {{"PROF_STEPS_PER_FILE", "2"}});
+  const TruthSection& totals = run.truth.totals;
+  CHECK(run.analyzed.report.files.size() == 4);  // 8 steps: 7 and the one closed at exit
+  CHECK(run.analyzed.step_count == kSteps + 1);
+  CheckKernels(run.analyzed, totals);
+  CheckCopies(run.analyzed, totals);
+  CheckPhaseCalls(run.analyzed, totals);
+  const PhaseRow& step_row = run.analyzed.model_rows.at("ProfileStep");
+  CHECK(step_row.gpu_total_ns == totals.kernel_total_ns);
+}
+
 TEST_CASE("train with PROF_SCHEDULE=2:6: the tables equal the truth's steps 2 to 5") {
   constexpr int kFirst = 2, kEnd = 6;
   const RecordedTrain run = RecordTrain("train_schedule", 8, {{"PROF_SCHEDULE", "2:6"}});
