@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The analyzer benchmark (figures, not a test): writes a synthetic trace of N events
 # (analyzer_benchmark --write), times `profanalyze --format json` on it (file -> all
-# tables, one thread) and, as the baseline, the same Kernel Summary computed by pandas
+# tables, one thread), then the same timeline cut into 10 window files of one process (as a
+# cycling PROF_SCHEDULE or PROF_STEPS_PER_FILE writes it: analyzed one file at a time, so
+# the peak memory is one file's), and, as the baseline, the same Kernel Summary computed by pandas
 # (kernel_summary_pandas.py) from the Chrome JSON export of the same trace.
 #
-#   analyzer/bench/run_benchmark.sh [--events N] [--baseline-events N] [--workdir DIR] [--no-baseline]
+#   analyzer/bench/run_benchmark.sh [--events N] [--baseline-events N] [--workdir DIR] [--no-baseline] [--quick]
 #   BAZEL_STARTUP="--output_user_root=/tmp/x" BAZEL_BUILD_FLAGS="--symlink_prefix=/" \
 #     analyzer/bench/run_benchmark.sh
 #
@@ -26,6 +28,7 @@ while [ $# -gt 0 ]; do
     --workdir) work="$2"; shift 2 ;;
     --baseline-events) baseline_cap="$2"; shift 2 ;;
     --no-baseline) baseline=0; shift ;;
+    --quick) events=1000000; shift ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -66,6 +69,13 @@ printf '%-44s %s\n' "events" "$written"
 printf '%-44s %s (%.1f bytes/event)\n' "trace file size, bytes" "$(stat -c %s "$trace")" \
   "$(awk -v b="$(stat -c %s "$trace")" -v e="$written" 'BEGIN{print b/e}')"
 profanalyze_figures "$trace" "$written" "full trace"
+full_cpu="$profanalyze_cpu"; full_rss="$profanalyze_rss"
+windows="$work/windows"
+rm -rf "$windows" && mkdir -p "$windows"
+"$bin/analyzer/bench/analyzer_benchmark" --events="$events" --windows=10 --write="$windows" >/dev/null
+profanalyze_figures "$windows" "$written" "10 window files"
+rm -rf "$windows"
+profanalyze_cpu="$full_cpu"; profanalyze_rss="$full_rss"
 
 if [ "$baseline" = 0 ]; then exit 0; fi
 if ! "$python" -c "import pandas" 2>/dev/null; then

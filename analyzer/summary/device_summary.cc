@@ -8,11 +8,11 @@
 namespace prof::analyzer {
 
 void AddDeviceFigures(const AnalysisContext& window, WindowCarry* carry, DeviceFigures* figures) {
-  std::map<uint32_t, std::vector<CarriedInterval>> kernels;  // by device
+  std::map<uint32_t, IntervalList> kernels;  // by device
   for (uint32_t device : carry->CarriedDevices()) kernels[device];
   for (const DeviceActivity& activity : window.model->device_activities) {
     if (activity.kind != DeviceKind::kKernel) continue;
-    kernels[activity.device].push_back({activity.start_ns, activity.end_ns, activity.device});
+    kernels[activity.device].push_back({activity.start_ns, activity.end_ns});
   }
   for (auto& [device, own] : kernels) {
     const ClippedUnion busy = carry->Union(window, UnionKind::kKernelsByDevice, std::move(own), device);

@@ -8,13 +8,11 @@
 namespace prof::analyzer {
 namespace {
 
-uint64_t DistinctCount(std::vector<CarriedInterval> intervals) {
-  auto key = [](const CarriedInterval& i) { return std::make_pair(i.start, i.end); };
-  std::sort(intervals.begin(), intervals.end(),
-            [&](const CarriedInterval& a, const CarriedInterval& b) { return key(a) < key(b); });
-  return std::unique(intervals.begin(), intervals.end(),
-                     [&](const CarriedInterval& a, const CarriedInterval& b) { return key(a) == key(b); }) -
-         intervals.begin();
+uint64_t DistinctCount(IntervalList intervals) {
+  std::sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) {
+    return a.start != b.start ? a.start < b.start : a.end < b.end;
+  });
+  return std::unique(intervals.begin(), intervals.end()) - intervals.begin();
 }
 
 }  // namespace
@@ -30,7 +28,7 @@ bool IsCommunicationOperatorName(absl::string_view name) {
 
 CommunicationFigures ComputeCommunication(const AnalysisContext& context, WindowCarry* carry) {
   const TraceModel& model = *context.model;
-  std::vector<CarriedInterval> host, gpu, computation;
+  IntervalList host, gpu, computation;
   for (const NcclCall& call : model.nccl_calls) {
     if (call.operation == trace::NCCL_OPERATION_GROUP_START ||
         call.operation == trace::NCCL_OPERATION_GROUP_END) {

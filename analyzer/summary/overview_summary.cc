@@ -23,7 +23,7 @@ struct OverviewItem {
 
 // Adds the union of a window's events of one kind (and the work carried in) clipped to
 // the steps, and the count of events inside them.
-void AddUnion(const AnalysisContext& window, UnionKind kind, std::vector<CarriedInterval> own,
+void AddUnion(const AnalysisContext& window, UnionKind kind, IntervalList own,
               WindowCarry* carry, OverviewUnion* item) {
   item->present |= !own.empty();
   const ClippedUnion clipped = carry->Union(window, kind, std::move(own));
@@ -70,19 +70,19 @@ std::vector<OverviewItem> GpuItems(const OverviewFigures& figures, const Communi
 void AddOverviewFigures(const AnalysisContext& window, WindowCarry* carry, OverviewFigures* figures) {
   const TraceModel& model = *window.model;
   for (size_t slot = 0; slot < 3; ++slot) {
-    std::vector<CarriedInterval> own;
+    IntervalList own;
     for (const HostRange& range : model.ranges) {
       if (range.type == kHostRangeTypes[slot]) own.push_back({range.start_ns, range.end_ns});
     }
     AddUnion(window, kHostUnions[slot], std::move(own), carry, &figures->host[slot]);
   }
-  std::vector<CarriedInterval> calls;
+  IntervalList calls;
   for (const ApiCall& call : model.api_calls) calls.push_back({call.start_ns, call.end_ns});
   AddUnion(window, UnionKind::kApiCalls, std::move(calls), carry, &figures->host[3]);
   for (size_t slot = 0; slot < 3; ++slot) {
-    std::vector<CarriedInterval> own;
+    IntervalList own;
     for (const DeviceActivity& activity : model.device_activities) {
-      if (activity.kind == kDeviceKinds[slot]) own.push_back({activity.start_ns, activity.end_ns, activity.device});
+      if (activity.kind == kDeviceKinds[slot]) own.push_back({activity.start_ns, activity.end_ns});
     }
     AddUnion(window, kDeviceUnions[slot], std::move(own), carry, &figures->device[slot]);
   }

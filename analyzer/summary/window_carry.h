@@ -46,9 +46,8 @@ class WindowCarry {
  public:
   // The union of `own` (this window's events of `kind`) and the intervals carried in,
   // clipped to the window's steps; hands the parts past the window's end on. `device`
-  // >= 0 takes only that device's carried intervals.
-  ClippedUnion Union(const AnalysisContext& window, UnionKind kind, std::vector<CarriedInterval> own,
-                     int device = -1);
+  // >= 0: `own` are that device's events, and only its carried intervals join them.
+  ClippedUnion Union(const AnalysisContext& window, UnionKind kind, IntervalList own, int device = -1);
 
   // The devices of the kernels carried in for kKernelsByDevice.
   std::vector<uint32_t> CarriedDevices() const;
