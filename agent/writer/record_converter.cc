@@ -260,6 +260,16 @@ void RecordConverter::WriteRange(const OpenRange& range, uint64_t end_ns, Window
   window.encoder().AddHostRange(event);
 }
 
+void RecordConverter::MoveOpenRanges(uint32_t from_window, uint32_t to_window) {
+  auto move = [&](OpenRange& range) {
+    if (!range.written && range.window == from_window) range.window = to_window;
+  };
+  for (auto& [thread, stack] : stacks_) {
+    for (OpenRange& range : stack) move(range);
+  }
+  for (auto& [id, range] : started_) move(range);
+}
+
 void RecordConverter::CloseOpenRanges(WindowFile& window) {
   uint64_t clipped = 0;
   auto close = [&](OpenRange& range) {

@@ -28,6 +28,9 @@ class RecordConverter {
   // Before `window` is finished: ranges it opened that never closed are written ending at
   // the window's close and counted; their later pops are ignored.
   void CloseOpenRanges(WindowFile& window);
+  // Before a window closed by a split is finished: its open ranges belong to the window
+  // that continues it, and are written there when they end.
+  void MoveOpenRanges(uint32_t from_window, uint32_t to_window);
 
  private:
   struct OpenRange {

@@ -77,7 +77,7 @@ void TraceWriter::CloseWindow(uint64_t close_ns) {
 
 void TraceWriter::SplitWindow(uint64_t split_ns, const WindowSpec& next) {
   std::lock_guard<std::mutex> lock(mutex_);
-  commands_.push_back({Command::kClose, {}, split_ns});
+  commands_.push_back({Command::kClose, next, split_ns, /*split=*/true});
   commands_.push_back({Command::kOpen, next, next.open_ns});
   EnsureThread();
   wake_.notify_one();
@@ -200,6 +200,8 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
           if (window->closing) continue;
           window->closing = true;
           window->close_ns = command.time_ns;
+          window->continued = command.split;
+          window->continued_in = command.spec.index;
           window->finalize_after_ns = MonotonicNs() + kCloseGraceNs;
         }
         break;
@@ -263,7 +265,11 @@ void TraceWriter::FinishWindows(bool everything) {
     const bool finish = everything || (window.closing && now >= window.finalize_after_ns);
     if (!finish) break;
     if (!window.closing) window.close_ns = now;
-    converter_.CloseOpenRanges(window);
+    if (window.continued) {
+      converter_.MoveOpenRanges(window.spec().index, window.continued_in);
+    } else {
+      converter_.CloseOpenRanges(window);
+    }
     window.encoder().AddClockAnchor(HostAnchor("window close"));
     if (device_enabled_) window.encoder().AddClockAnchor(device_->Anchor("window close"));
     window.Finish();

@@ -53,8 +53,9 @@ class TraceWriter : public WindowRouter {
  private:
   struct Command {
     enum Kind { kOpen, kClose, kEnableDevice, kDisableDevice } kind;
-    WindowSpec spec;
+    WindowSpec spec;  // kOpen: the window; kClose of a split: the window that continues it
     uint64_t time_ns = 0;
+    bool split = false;  // kClose: the window goes on in spec's file
   };
 
   void EnsureThread();

@@ -53,6 +53,10 @@ class WindowFile {
   bool closing = false;         // the window ended; finalize once the grace period passed
   uint64_t close_ns = 0;
   uint64_t finalize_after_ns = 0;
+  // Closed by a split (PROF_STEPS_PER_FILE): ranges still open when it is finalized go on
+  // in this window's file instead of being clipped.
+  bool continued = false;
+  uint32_t continued_in = 0;
   uint64_t min_correlation_id = 0;  // of host API calls in this window (0: none yet)
   uint64_t max_correlation_id = 0;
   bool cuda_activity_seen = false;  // set by the converter on CUDA/NCCL records

@@ -2,6 +2,7 @@
 // process one window at a time (AnalyzeInputs: each window's events are dropped once its
 // figures are added); the tables must equal those of all windows merged into one model
 // first (LoadInputs + BuildProcessReport), number for number.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,38 @@ TEST_CASE("windows analyzed one at a time give the tables of the merged windows"
   CHECK(streamed_text == merged_text);
   CHECK(streamed_text.find("Kernel Summary") != std::string::npos);
   CHECK(streamed_text.find("Steps: 6 recorded") != std::string::npos);
+}
+
+TEST_CASE("a range open across PROF_STEPS_PER_FILE boundaries goes on in the next file, whole") {
+  const std::string output = FreshFolder("split_epoch");
+  const absl::Status run = RunUnderAgent(
+      // 40 steps take over 100 ms: the first files are finished (30 ms after their end)
+      // while the range is still open.
+      {{Runfile("testdata/workloads/train"), {"--steps", "40", "--batch-size", "8", "--epoch-range", "1"},
+        {{"PROF_STEPS_PER_FILE", "2"}}}},
+      output);
+  INFO(run.ToString());
+  REQUIRE(run.ok());
+  absl::StatusOr<LoadedInputs> loaded = LoadInputs({output}, 1);
+  REQUIRE(loaded.ok());
+  REQUIRE(loaded->processes.size() == 1);
+  const TraceModel& model = loaded->processes[0];
+  CHECK(model.files.size() == 21);  // 41 steps: 40 and the one closed at exit
+  CHECK(model.quality.losses.count("LOSS_KIND_RANGE_OPEN_AT_END") == 0);
+  int epochs = 0;
+  uint64_t epoch_start = 0, epoch_end = 0, last_step_start = 0;
+  for (const HostRange& range : model.ranges) {
+    if (model.names.Get(range.name) == "epoch") {
+      ++epochs;
+      epoch_start = range.start_ns;
+      epoch_end = range.end_ns;
+    }
+    if (range.type == RangeType::kProfileStep) last_step_start = std::max(last_step_start, range.start_ns);
+  }
+  CHECK(epochs == 1);
+  // It began in the first file and ended after the last training step began.
+  CHECK(epoch_start > 0);
+  CHECK(epoch_end > last_step_start);
 }
 
 }  // namespace

@@ -4,13 +4,16 @@
 //
 //   train [--steps N] [--batch-size B] [--seed S] [--truth PATH]
 //         [--slow-kernel NAME:FACTOR] [--extra-sync N]   (fault injection, off by default)
+//         [--epoch-range 1]   (an NVTX range "epoch" around the whole loop)
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "testdata/workloads/common/device_actions.h"
 #include "testdata/workloads/common/flags.h"
+#include "testdata/workloads/common/nvtx_scope.h"
 #include "testdata/workloads/common/prof_api.h"
 #include "testdata/workloads/common/training_model.h"
 #include "testdata/workloads/common/truth_recorder.h"
@@ -35,7 +38,8 @@ void LogProgress(workloads::ProfApi* prof, int64_t step, float loss) {
 int main(int argc, char** argv) {
   const std::string truth_path = workloads::TruthPathFromArgsOrEnv(argc, argv);
   const Flags flags(argc, argv,
-                    {{"steps", "20"}, {"batch-size", "32"}, {"seed", "1"}, {"slow-kernel", ""}, {"extra-sync", "0"}, {"truth", ""}});
+                    {{"steps", "20"}, {"batch-size", "32"}, {"seed", "1"}, {"slow-kernel", ""}, {"extra-sync", "0"},
+                     {"epoch-range", "0"}, {"truth", ""}});
   workloads::TruthRecorder truth("train", 0, 1);
   for (const auto& flag : flags.all()) truth.SetArg(flag.first, flag.second);
   workloads::ProfApi prof(&truth);
@@ -46,6 +50,8 @@ int main(int argc, char** argv) {
   {
     workloads::TrainingModel model(&device, shape, static_cast<uint64_t>(flags.Int("seed")));
     model.set_faults(workloads::FaultsFromFlags(flags));
+    std::optional<workloads::NvtxScope> epoch;
+    if (flags.Int("epoch-range") != 0) epoch.emplace(&truth, "epoch");
     for (int64_t step = 0; step < steps; ++step) {
       prof.BeginStep();
       model.LoadBatch(step);
