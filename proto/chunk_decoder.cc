@@ -350,6 +350,7 @@ ChunkDecodeStats DecodeChunk(const trace::Chunk& chunk, EventSink* sink) {
     sink->OnThreadName(name.thread_id(), name.name_id());
   }
   for (const trace::ClockAnchor& anchor : chunk.clock_anchors()) sink->OnClockAnchor(anchor);
+  for (const trace::CpuUsage& usage : chunk.cpu_usage()) sink->OnCpuUsage(usage);
   for (const trace::LossCounter& loss : chunk.losses()) sink->OnLoss(loss.kind(), loss.count());
   BlockDecoder decoder(chunk.sequence(), sink);
   for (const trace::ThreadEvents& thread : chunk.threads()) decoder.Thread(thread);

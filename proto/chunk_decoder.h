@@ -39,6 +39,7 @@ class EventSink {
   virtual void OnProcess(StringId /*name*/, int64_t /*parent_pid*/) {}
   virtual void OnLoss(trace::LossKind /*kind*/, uint64_t /*count*/) {}
   virtual void OnClockAnchor(const trace::ClockAnchor&) {}
+  virtual void OnCpuUsage(const trace::CpuUsage&) {}
 };
 
 struct ChunkDecodeStats {

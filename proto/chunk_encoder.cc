@@ -298,6 +298,8 @@ void ChunkEncoder::AddClockAnchor(const trace::ClockAnchor& anchor) {
   *chunk_.add_clock_anchors() = anchor;
 }
 
+void ChunkEncoder::AddCpuUsage(const trace::CpuUsage& usage) { *chunk_.add_cpu_usage() = usage; }
+
 const trace::Chunk& ChunkEncoder::Finish(bool last_chunk) {
   // Double buffering: the chunk returned last time becomes the one being built, and
   // Clear() keeps the capacity of its repeated fields for reuse.

@@ -57,6 +57,7 @@ class ChunkEncoder {
   void SetProcess(absl::string_view name, int64_t parent_pid);
   void AddLoss(trace::LossKind kind, uint64_t count);
   void AddClockAnchor(const trace::ClockAnchor& anchor);
+  void AddCpuUsage(const trace::CpuUsage& usage);
 
   // Events added since the last Finish().
   uint64_t pending_events() const { return pending_events_; }

@@ -1,6 +1,7 @@
 #include "agent/control/step_controller.h"
 
 #include "agent/record/clock.h"
+#include "agent/record/cpu_sample.h"
 #include "agent/record/cuda_presence.h"
 #include "agent/record/recorder.h"
 
@@ -138,6 +139,7 @@ WindowSpec StepController::NextWindowSpec(uint64_t now_ns) {
   const int64_t cycle = schedule_.CycleOf(step_);
   spec.first_step = schedule_.record_everything ? 0 : schedule_.WindowFirstStep(cycle);
   spec.end_step = schedule_.record_everything ? 0 : schedule_.WindowEndStep(cycle);
+  spec.open_cpu = SampleCpu();  // once per window or file, never per step
   file_first_step_ = step_;
   return spec;
 }

@@ -27,6 +27,16 @@ constexpr uint64_t kFlushPeriodNs = 100000000;   // a crash loses at most ~100 m
 constexpr uint64_t kChunkEvents = 65536;         // or this many events, whichever first
 constexpr uint64_t kCloseGraceNs = 30000000;     // late records of a closed window
 
+trace::CpuUsage CpuUsageOf(const CpuSample& sample) {
+  trace::CpuUsage usage;
+  usage.set_host_monotonic_ns(sample.host_ns);
+  usage.set_process_cpu_ns(sample.process_cpu_ns);
+  usage.set_system_known(sample.system_known);
+  usage.set_system_busy_ticks(sample.busy_ticks);
+  usage.set_system_idle_ticks(sample.idle_ticks);
+  return usage;
+}
+
 trace::ClockAnchor HostAnchor(const char* reason) {
   trace::ClockAnchor anchor;
   const uint64_t before = MonotonicNs();
@@ -71,13 +81,14 @@ void TraceWriter::OpenWindow(const WindowSpec& spec) {
 
 void TraceWriter::CloseWindow(uint64_t close_ns) {
   std::lock_guard<std::mutex> lock(mutex_);
-  commands_.push_back({Command::kClose, {}, close_ns});
+  // Read here, on the caller's thread, so the reading is at the window's end.
+  commands_.push_back({Command::kClose, {}, close_ns, /*split=*/false, SampleCpu()});
   wake_.notify_one();
 }
 
 void TraceWriter::SplitWindow(uint64_t split_ns, const WindowSpec& next) {
   std::lock_guard<std::mutex> lock(mutex_);
-  commands_.push_back({Command::kClose, next, split_ns, /*split=*/true});
+  commands_.push_back({Command::kClose, next, split_ns, /*split=*/true, next.open_cpu});
   commands_.push_back({Command::kOpen, next, next.open_ns});
   EnsureThread();
   wake_.notify_one();
@@ -187,6 +198,7 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
             static_cast<unsigned long>(command.spec.open_ns));
         trace::FileHeader header = header_;
         *header.add_clock_anchors() = HostAnchor("window open");
+        if (command.spec.open_cpu.valid) *header.add_cpu_usage() = CpuUsageOf(command.spec.open_cpu);
         if (device_enabled_) *header.add_clock_anchors() = device_->Anchor("window open");
         windows_.push_back(std::make_unique<WindowFile>(command.spec, PathOf(command.spec.index),
                                                         header, config_.files_need_cuda_activity));
@@ -202,6 +214,7 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
           window->close_ns = command.time_ns;
           window->continued = command.split;
           window->continued_in = command.spec.index;
+          window->close_cpu = command.cpu;
           window->finalize_after_ns = MonotonicNs() + kCloseGraceNs;
         }
         break;
@@ -271,6 +284,7 @@ void TraceWriter::FinishWindows(bool everything) {
       converter_.CloseOpenRanges(window);
     }
     window.encoder().AddClockAnchor(HostAnchor("window close"));
+    window.encoder().AddCpuUsage(CpuUsageOf(window.close_cpu.valid ? window.close_cpu : SampleCpu()));
     if (device_enabled_) window.encoder().AddClockAnchor(device_->Anchor("window close"));
     window.Finish();
     windows_.pop_front();

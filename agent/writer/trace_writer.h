@@ -56,6 +56,7 @@ class TraceWriter : public WindowRouter {
     WindowSpec spec;  // kOpen: the window; kClose of a split: the window that continues it
     uint64_t time_ns = 0;
     bool split = false;  // kClose: the window goes on in spec's file
+    CpuSample cpu;       // kClose: read when the window ended
   };
 
   void EnsureThread();

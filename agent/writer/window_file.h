@@ -14,6 +14,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/string_view.h"
+#include "agent/record/cpu_sample.h"
 #include "agent/record/record.h"
 #include "proto/chunk_encoder.h"
 #include "proto/trace.pb.h"
@@ -26,6 +27,7 @@ struct WindowSpec {
   uint64_t open_ns = 0;
   int64_t first_step = 0;
   int64_t end_step = 0;
+  CpuSample open_cpu;  // read by the step controller when the window opened
 };
 
 class WindowFile {
@@ -57,6 +59,7 @@ class WindowFile {
   // in this window's file instead of being clipped.
   bool continued = false;
   uint32_t continued_in = 0;
+  CpuSample close_cpu;  // read when the window ended (else when the file is finished)
   uint64_t min_correlation_id = 0;  // of host API calls in this window (0: none yet)
   uint64_t max_correlation_id = 0;
   bool cuda_activity_seen = false;  // set by the converter on CUDA/NCCL records

@@ -2,7 +2,10 @@
 // process one window at a time (AnalyzeInputs: each window's events are dropped once its
 // figures are added); the tables must equal those of all windows merged into one model
 // first (LoadInputs + BuildProcessReport), number for number.
+#include <unistd.h>
+
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -79,6 +82,23 @@ TEST_CASE("windows analyzed one at a time give the tables of the merged windows"
   CHECK(streamed_text == merged_text);
   CHECK(streamed_text.find("Kernel Summary") != std::string::npos);
   CHECK(streamed_text.find("Steps: 6 recorded") != std::string::npos);
+
+  // The agent's CPU readings at each window's open and close: paddle's CPU rows.
+  std::map<std::string, double> device_rows;
+  for (const SummaryTable& table : streamed->reports[0].tables) {
+    if (table.key != "device") continue;
+    for (const Row& row : table.rows) {
+      if (row.kind == Row::Kind::kData) device_rows[row.cells[0].text] = row.cells[1].value;
+    }
+  }
+  REQUIRE(device_rows.count("CPU(Process)") == 1);
+  CHECK(device_rows["CPU(Process)"] > 0);
+  CHECK(device_rows["CPU(Process)"] <= 1.05 * sysconf(_SC_NPROCESSORS_ONLN));
+  // /proc/stat counts 10 ms ticks; these windows are shorter, so the row may be absent.
+  if (device_rows.count("CPU(System)")) {
+    CHECK(device_rows["CPU(System)"] >= 0);
+    CHECK(device_rows["CPU(System)"] <= 1);
+  }
 }
 
 TEST_CASE("a range open across PROF_STEPS_PER_FILE boundaries goes on in the next file, whole") {

@@ -1,5 +1,6 @@
 #include "analyzer/model/model_builder.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -51,6 +52,7 @@ ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& 
   model_.identity.world_size = header.world_size();
   model_.identity.worker_name = header.worker_name();
   anchors_.assign(header.clock_anchors().begin(), header.clock_anchors().end());
+  cpu_usage_.assign(header.cpu_usage().begin(), header.cpu_usage().end());
   model_.headers.push_back(header);
 }
 
@@ -221,6 +223,8 @@ void ModelBuilder::OnLoss(trace::LossKind kind, uint64_t count) {
 
 void ModelBuilder::OnClockAnchor(const trace::ClockAnchor& anchor) { anchors_.push_back(anchor); }
 
+void ModelBuilder::OnCpuUsage(const trace::CpuUsage& usage) { cpu_usage_.push_back(usage); }
+
 void ModelBuilder::ConvertClocks() {
   const CuptiToHostClock clock(anchors_);
   uint64_t converted = 0;
@@ -255,6 +259,14 @@ TraceModel ModelBuilder::Finish(const std::string& file_label) {
   model_.files.push_back(file_label);
   model_.quality.unknown_dictionary_references += dictionary_->unknown_references();
   LinkDeviceActivitiesToApiCalls(&model_);
+  // The earliest and latest readings bound the window (a file cut short has only one).
+  if (cpu_usage_.size() >= 2) {
+    auto by_time = [](const trace::CpuUsage& a, const trace::CpuUsage& b) {
+      return a.host_monotonic_ns() < b.host_monotonic_ns();
+    };
+    const auto [first, last] = std::minmax_element(cpu_usage_.begin(), cpu_usage_.end(), by_time);
+    if (last->host_monotonic_ns() > first->host_monotonic_ns()) model_.cpu_windows.push_back({*first, *last});
+  }
   return std::move(model_);
 }
 

@@ -37,6 +37,7 @@ class ModelBuilder : public EventSink {
   void OnThreadName(uint64_t thread_id, StringId name) override;
   void OnLoss(trace::LossKind kind, uint64_t count) override;
   void OnClockAnchor(const trace::ClockAnchor& anchor) override;
+  void OnCpuUsage(const trace::CpuUsage& usage) override;
 
   DataQuality& quality() { return model_.quality; }
 
@@ -52,6 +53,7 @@ class ModelBuilder : public EventSink {
   FileDictionary* dictionary_;
   TraceModel model_;
   std::vector<trace::ClockAnchor> anchors_;
+  std::vector<trace::CpuUsage> cpu_usage_;  // the file's readings (open, close)
   // File string id -> model NameId, filled on first use (kUnresolved until then).
   std::vector<NameId> name_of_file_id_;
   struct KernelName {

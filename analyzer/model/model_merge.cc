@@ -22,6 +22,7 @@ void AppendModel(TraceModel&& from, TraceModel* into) {
     if (activity.api_call != kNoIndex) activity.api_call += call_offset;
     into->device_activities.push_back(activity);
   }
+  into->cpu_windows.insert(into->cpu_windows.end(), from.cpu_windows.begin(), from.cpu_windows.end());
   into->nccl_calls.insert(into->nccl_calls.end(), from.nccl_calls.begin(), from.nccl_calls.end());
   for (MemoryRecord& record : from.memory) into->memory.push_back(std::move(record));
   for (const auto& [thread, name] : from.thread_names) into->thread_names[thread] = remap[name];

@@ -119,6 +119,13 @@ struct TraceModel {
   std::vector<NcclCall> nccl_calls;
   std::vector<MemoryRecord> memory;
   std::map<uint64_t, NameId> thread_names;
+  // Per file with both readings: CPU counters at the window's open and close (the Device
+  // Summary's CPU rows).
+  struct CpuWindow {
+    trace::CpuUsage open;
+    trace::CpuUsage close;
+  };
+  std::vector<CpuWindow> cpu_windows;
   DataQuality quality;
   uint64_t event_count = 0;  // every decoded event
 };

@@ -16,6 +16,13 @@ namespace prof::analyzer {
 
 struct DeviceFigures {
   std::map<uint32_t, uint64_t> kernel_busy_ns;  // by device
+  // Summed over the windows with CPU readings (paddle's CPU rows).
+  uint64_t cpu_windows = 0;
+  uint64_t elapsed_ns = 0;
+  uint64_t process_cpu_ns = 0;
+  uint64_t system_windows = 0;
+  uint64_t system_busy_ticks = 0;
+  uint64_t system_idle_ticks = 0;
 };
 
 // Adds one window's busy time per device (with the kernels carried into it).

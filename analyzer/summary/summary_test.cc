@@ -53,6 +53,29 @@ TEST_CASE("device and overview: unions across threads and streams, clipped to th
   CHECK(FindRow(overview, "Kernel")->cells[3].value == Approx(0.25));
 }
 
+TEST_CASE("device: CPU(Process) and CPU(System) from the window's open and close readings") {
+  testing::TestTrace trace;
+  trace.Step(1, 0, 1000, 1);
+  trace.Launch(1, 100, 110, "gemm", 0, 7, 200, 300);
+  auto reading = [](uint64_t time, uint64_t process_cpu, uint64_t busy, uint64_t idle) {
+    trace::CpuUsage usage;
+    usage.set_host_monotonic_ns(time);
+    usage.set_process_cpu_ns(process_cpu);
+    usage.set_system_known(true);
+    usage.set_system_busy_ticks(busy);
+    usage.set_system_idle_ticks(idle);
+    return usage;
+  };
+  *trace.header().add_cpu_usage() = reading(0, 5000, 100, 900);
+  trace.encoder().AddCpuUsage(reading(2000, 8000, 160, 1080));  // at the close
+  const ProcessReport report = testing::Analyze(trace.Write("cpu.pb"));
+  const SummaryTable& device = *FindTable(report, "device");
+  CHECK(FirstColumn(device) == std::vector<std::string>{"CPU(Process)", "CPU(System)", "GPU0"});
+  CHECK(RowOf(report, "device", "CPU(Process)").cells[1].value == Approx(3000.0 / 2000));  // 1.5 cores busy
+  CHECK(RowOf(report, "device", "CPU(System)").cells[1].value == Approx(60.0 / 240));
+  CHECK(RowOf(report, "device", "GPU0").cells[1].value == Approx(0.1));
+}
+
 TEST_CASE("model: top-most phases, GPU over the step's kernels, Others row") {
   const ProcessReport report = testing::Analyze(testing::WriteTrainingStepTrace("model.pb"));
   const Row& step = RowOf(report, "model", "ProfileStep");
