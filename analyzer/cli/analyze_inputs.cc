@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <tuple>
 
 #include "analyzer/cli/load_inputs.h"
@@ -49,12 +51,18 @@ struct ProcessResult {
   size_t files_read = 0;
 };
 
+// With `prefetch`, the next window is read on another thread while this one is analyzed
+// (two windows in memory instead of one).
 ProcessResult AnalyzeProcess(const std::vector<WindowFile>& windows, const SummaryOptions& options,
-                             const ViewSet& views, std::atomic<uint64_t>* events) {
+                             const ViewSet& views, bool prefetch, std::atomic<uint64_t>* events) {
   ProcessResult result;
   ProcessAnalysis analysis(options, views);
-  for (const WindowFile& window : windows) {
-    absl::StatusOr<TraceModel> model = LoadTraceFile(window.path, events);
+  auto load = [events](const std::string& path) { return LoadTraceFile(path, events); };
+  std::future<absl::StatusOr<TraceModel>> next;
+  if (prefetch && !windows.empty()) next = std::async(std::launch::async, load, windows[0].path);
+  for (size_t i = 0; i < windows.size(); ++i) {
+    absl::StatusOr<TraceModel> model = prefetch ? next.get() : load(windows[i].path);
+    if (prefetch && i + 1 < windows.size()) next = std::async(std::launch::async, load, windows[i + 1].path);
     if (!model.ok()) {
       result.unreadable.push_back(std::string(model.status().message()));
       continue;
@@ -78,9 +86,13 @@ absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& pat
   for (const auto& [key, windows] : processes) work.push_back(&windows);
   std::vector<ProcessResult> results(work.size());
   std::atomic<uint64_t> events{0};
+  // Fewer processes than threads: each also reads its next window ahead.
+  const size_t thread_count = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+  const bool prefetch = work.size() < thread_count;
   {
     ProgressLine progress(files->size(), &events);
-    ParallelFor(work.size(), threads, [&](size_t i) { results[i] = AnalyzeProcess(*work[i], options, views, &events); });
+    ParallelFor(work.size(), threads,
+                [&](size_t i) { results[i] = AnalyzeProcess(*work[i], options, views, prefetch, &events); });
   }
   for (ProcessResult& result : results) {  // already in (rank, host, pid) order
     analyzed.unreadable.insert(analyzed.unreadable.end(), result.unreadable.begin(), result.unreadable.end());

@@ -2,7 +2,8 @@
 // process (host, pid, rank: from each file's header), each process analyzed one window
 // file at a time in window order, processes in parallel on a small thread pool. Memory
 // holds, per worker, one window's events plus the figures of its process (which grow
-// with names, steps and live allocations, not with events).
+// with names, steps and live allocations, not with events); with fewer processes than
+// threads, each worker also reads its next window ahead (two windows in memory).
 #ifndef PROF_ANALYZER_CLI_ANALYZE_INPUTS_H_
 #define PROF_ANALYZER_CLI_ANALYZE_INPUTS_H_
 
