@@ -18,33 +18,6 @@
 namespace prof::analyzer {
 namespace {
 
-using ProcessKey = std::tuple<int32_t, std::string, int64_t>;  // rank, host, pid
-
-struct WindowFile {
-  uint32_t window_index = 0;
-  std::string path;
-};
-
-// The process and window of every file, from its header alone.
-std::map<ProcessKey, std::vector<WindowFile>> GroupByProcess(const std::vector<std::string>& files,
-                                                             std::vector<std::string>* unreadable) {
-  std::map<ProcessKey, std::vector<WindowFile>> processes;
-  for (const std::string& path : files) {
-    absl::StatusOr<std::unique_ptr<TraceFileReader>> reader = TraceFileReader::Open(path);
-    if (!reader.ok()) {
-      unreadable->push_back(std::string(reader.status().message()));
-      continue;
-    }
-    const trace::FileHeader& header = (*reader)->header();
-    processes[{header.rank(), header.host_name(), header.pid()}].push_back({header.window_index(), path});
-  }
-  for (auto& [key, windows] : processes) {
-    std::stable_sort(windows.begin(), windows.end(),
-                     [](const WindowFile& a, const WindowFile& b) { return a.window_index < b.window_index; });
-  }
-  return processes;
-}
-
 struct ProcessResult {
   std::optional<ProcessReport> report;  // absent when no window could be read
   std::vector<std::string> unreadable;
@@ -53,16 +26,16 @@ struct ProcessResult {
 
 // With `prefetch`, the next window is read on another thread while this one is analyzed
 // (two windows in memory instead of one).
-ProcessResult AnalyzeProcess(const std::vector<WindowFile>& windows, const SummaryOptions& options,
+ProcessResult AnalyzeProcess(const std::vector<std::string>& windows, const SummaryOptions& options,
                              const ViewSet& views, bool prefetch, std::atomic<uint64_t>* events) {
   ProcessResult result;
   ProcessAnalysis analysis(options, views);
   auto load = [events](const std::string& path) { return LoadTraceFile(path, events); };
   std::future<absl::StatusOr<TraceModel>> next;
-  if (prefetch && !windows.empty()) next = std::async(std::launch::async, load, windows[0].path);
+  if (prefetch && !windows.empty()) next = std::async(std::launch::async, load, windows[0]);
   for (size_t i = 0; i < windows.size(); ++i) {
-    absl::StatusOr<TraceModel> model = prefetch ? next.get() : load(windows[i].path);
-    if (prefetch && i + 1 < windows.size()) next = std::async(std::launch::async, load, windows[i + 1].path);
+    absl::StatusOr<TraceModel> model = prefetch ? next.get() : load(windows[i]);
+    if (prefetch && i + 1 < windows.size()) next = std::async(std::launch::async, load, windows[i + 1]);
     if (!model.ok()) {
       result.unreadable.push_back(std::string(model.status().message()));
       continue;
@@ -76,14 +49,39 @@ ProcessResult AnalyzeProcess(const std::vector<WindowFile>& windows, const Summa
 
 }  // namespace
 
+std::vector<ProcessFiles> GroupFilesByProcess(const std::vector<std::string>& files,
+                                              std::vector<std::string>* unreadable) {
+  struct WindowFile {
+    uint32_t window_index = 0;
+    std::string path;
+  };
+  std::map<std::tuple<int32_t, std::string, int64_t>, std::vector<WindowFile>> processes;
+  for (const std::string& path : files) {
+    absl::StatusOr<std::unique_ptr<TraceFileReader>> reader = TraceFileReader::Open(path);
+    if (!reader.ok()) {
+      unreadable->push_back(std::string(reader.status().message()));
+      continue;
+    }
+    const trace::FileHeader& header = (*reader)->header();
+    processes[{header.rank(), header.host_name(), header.pid()}].push_back({header.window_index(), path});
+  }
+  std::vector<ProcessFiles> grouped;
+  for (auto& [key, windows] : processes) {
+    std::stable_sort(windows.begin(), windows.end(),
+                     [](const WindowFile& a, const WindowFile& b) { return a.window_index < b.window_index; });
+    ProcessFiles& process = grouped.emplace_back();
+    std::tie(process.rank, process.host, process.pid) = key;
+    for (WindowFile& window : windows) process.paths.push_back(std::move(window.path));
+  }
+  return grouped;
+}
+
 absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& paths, const SummaryOptions& options,
                                              const ViewSet& views, int threads) {
   absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths(paths);
   if (!files.ok()) return files.status();
   AnalyzedInputs analyzed;
-  const std::map<ProcessKey, std::vector<WindowFile>> processes = GroupByProcess(*files, &analyzed.unreadable);
-  std::vector<const std::vector<WindowFile>*> work;
-  for (const auto& [key, windows] : processes) work.push_back(&windows);
+  const std::vector<ProcessFiles> work = GroupFilesByProcess(*files, &analyzed.unreadable);
   std::vector<ProcessResult> results(work.size());
   std::atomic<uint64_t> events{0};
   // Fewer processes than threads: each also reads its next window ahead.
@@ -92,7 +90,7 @@ absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& pat
   {
     ProgressLine progress(files->size(), &events);
     ParallelFor(work.size(), threads,
-                [&](size_t i) { results[i] = AnalyzeProcess(*work[i], options, views, prefetch, &events); });
+                [&](size_t i) { results[i] = AnalyzeProcess(work[i].paths, options, views, prefetch, &events); });
   }
   for (ProcessResult& result : results) {  // already in (rank, host, pid) order
     analyzed.unreadable.insert(analyzed.unreadable.end(), result.unreadable.begin(), result.unreadable.end());

@@ -21,6 +21,19 @@ struct AnalyzedInputs {
   size_t files_read = 0;
 };
 
+// The trace files of one process, in window order.
+struct ProcessFiles {
+  int32_t rank = -1;
+  std::string host;
+  int64_t pid = 0;
+  std::vector<std::string> paths;
+};
+
+// Groups `files` by process from their headers alone, by (rank, host, pid); a file whose
+// header cannot be read is listed in `unreadable`.
+std::vector<ProcessFiles> GroupFilesByProcess(const std::vector<std::string>& files,
+                                              std::vector<std::string>* unreadable);
+
 // Errors: a PATH that does not exist. Files that fail to read are listed in `unreadable`.
 absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& paths, const SummaryOptions& options,
                                              const ViewSet& views, int threads = 0);

@@ -8,7 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "analyzer/cli/load_inputs.h"
+#include "analyzer/cli/analyze_inputs.h"
+#include "analyzer/read/input_paths.h"
+#include "analyzer/read/trace_file_loader.h"
 #include "analyzer/render/text_renderer.h"
 #include "analyzer/summary/data_quality_summary.h"
 
@@ -30,12 +32,21 @@ std::string HeaderLines(const TraceModel& model) {
   return text;
 }
 
-std::string CountLines(const TraceModel& model) {
+// What info prints for one process, accumulated one file at a time.
+struct ProcessInfo {
+  std::string header_lines;
   std::map<std::string, uint64_t> counts;
-  uint64_t first = std::numeric_limits<uint64_t>::max(), last = 0;
+  uint64_t first = std::numeric_limits<uint64_t>::max();
+  uint64_t last = 0;
+  uint64_t event_count = 0;
+  DataQuality quality;
+};
+
+void AddCounts(const TraceModel& model, ProcessInfo* info) {
+  std::map<std::string, uint64_t>& counts = info->counts;
   auto span = [&](uint64_t start, uint64_t end) {
-    first = std::min(first, start);
-    last = std::max(last, end);
+    info->first = std::min(info->first, start);
+    info->last = std::max(info->last, end);
   };
   for (const HostRange& range : model.ranges) {
     ++counts[absl::StrCat("range: ", RangeTypeName(range.type))];
@@ -51,14 +62,36 @@ std::string CountLines(const TraceModel& model) {
   }
   counts["nccl call"] += model.nccl_calls.size();
   counts["memory"] += model.memory.size();
-  std::string text = absl::StrFormat("events: %d\n", model.event_count);
-  for (const auto& [kind, count] : counts) {
+  info->event_count += model.event_count;
+}
+
+std::string CountLines(const ProcessInfo& info) {
+  std::string text = absl::StrFormat("events: %d\n", info.event_count);
+  for (const auto& [kind, count] : info.counts) {
     if (count) absl::StrAppendFormat(&text, "  %-26s %d\n", kind, count);
   }
-  if (first < last) {
-    absl::StrAppendFormat(&text, "time span: %.6f s (host clock %d .. %d ns)\n", (last - first) / 1e9, first, last);
+  if (info.first < info.last) {
+    absl::StrAppendFormat(&text, "time span: %.6f s (host clock %d .. %d ns)\n", (info.last - info.first) / 1e9,
+                          info.first, info.last);
   }
   return text;
+}
+
+// Reads the process's files one at a time; false when none could be read.
+bool ReadProcess(const ProcessFiles& process, ProcessInfo* info) {
+  bool any = false;
+  for (const std::string& path : process.paths) {
+    absl::StatusOr<TraceModel> model = LoadTraceFile(path);
+    if (!model.ok()) {
+      std::fprintf(stderr, "profanalyze info: %s\n", std::string(model.status().message()).c_str());
+      continue;
+    }
+    any = true;
+    absl::StrAppend(&info->header_lines, HeaderLines(*model));
+    AddCounts(*model, info);
+    info->quality.Add(model->quality);
+  }
+  return any;
 }
 
 }  // namespace
@@ -70,27 +103,33 @@ CLI::App* AddInfoCommand(CLI::App* app, InfoCommandOptions* options) {
 }
 
 int RunInfoCommand(const InfoCommandOptions& options) {
-  absl::StatusOr<LoadedInputs> inputs = LoadInputs(options.paths);
-  if (!inputs.ok()) {
-    std::fprintf(stderr, "profanalyze info: %s\n", std::string(inputs.status().message()).c_str());
+  absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths(options.paths);
+  if (!files.ok()) {
+    std::fprintf(stderr, "profanalyze info: %s\n", std::string(files.status().message()).c_str());
     return 1;
   }
-  for (const std::string& message : inputs->unreadable) std::fprintf(stderr, "profanalyze info: %s\n", message.c_str());
-  if (inputs->processes.empty()) {
-    std::fprintf(stderr, "profanalyze info: nothing could be read\n");
-    return 1;
-  }
-  for (const TraceModel& model : inputs->processes) {
-    std::string text = absl::StrCat(HeaderLines(model), CountLines(model));
-    std::optional<SummaryTable> quality = DataQualitySummary(model.quality);
+  std::vector<std::string> unreadable;
+  const std::vector<ProcessFiles> processes = GroupFilesByProcess(*files, &unreadable);
+  for (const std::string& message : unreadable) std::fprintf(stderr, "profanalyze info: %s\n", message.c_str());
+  bool any = false;
+  for (const ProcessFiles& process : processes) {
+    ProcessInfo info;
+    if (!ReadProcess(process, &info)) continue;
+    any = true;
+    std::string text = absl::StrCat(info.header_lines, CountLines(info));
+    std::optional<SummaryTable> quality = DataQualitySummary(info.quality);
     if (quality) {
       absl::StrAppend(&text, "\n", RenderTable(*quality, TimeUnit::kMilliseconds));
     } else {
       absl::StrAppend(&text, "data quality: perfect (every chunk read, nothing lost, every device record matched)\n");
-      for (const std::string& line : model.quality.clock_lines) absl::StrAppend(&text, "clock: ", line, "\n");
+      for (const std::string& line : info.quality.clock_lines) absl::StrAppend(&text, "clock: ", line, "\n");
       absl::StrAppend(&text, "\n");
     }
     std::fputs(text.c_str(), stdout);
+  }
+  if (!any) {
+    std::fprintf(stderr, "profanalyze info: nothing could be read\n");
+    return 1;
   }
   return 0;
 }
