@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -14,17 +13,11 @@
 #include <catch2/catch.hpp>
 
 #include "absl/strings/str_cat.h"
+#include "analyzer/testing/scratch.h"
 #include "analyzer/testing/synthetic_trace.h"
 
 namespace prof::analyzer {
 namespace {
-
-std::string TempFolder(const std::string& name) {
-  const char* root = std::getenv("TEST_TMPDIR");
-  const std::string folder = std::string(root ? root : "/tmp") + "/" + name;
-  std::system(("rm -rf '" + folder + "' && mkdir -p '" + folder + "'").c_str());
-  return folder;
-}
 
 // Runs the command with stdout sent to a file; returns the exit status and the output.
 std::pair<int, std::string> RunInfo(const std::vector<std::string>& paths, const std::string& capture) {
@@ -52,7 +45,7 @@ size_t Occurrences(const std::string& text, const std::string& what) {
 }
 
 TEST_CASE("info: one process in three window files, totals over all of them") {
-  const std::string folder = TempFolder("info_windows");
+  const std::string folder = testing::ScratchFolder("info_windows");
   const uint64_t events = WriteSyntheticTrace(folder, 60000, 3);
   REQUIRE(events > 0);
   const auto [status, text] = RunInfo({folder}, folder + "/../info.txt");
@@ -63,7 +56,7 @@ TEST_CASE("info: one process in three window files, totals over all of them") {
 }
 
 TEST_CASE("info: nothing readable is exit status 1") {
-  const std::string folder = TempFolder("info_bad");
+  const std::string folder = testing::ScratchFolder("info_bad");
   std::ofstream(folder + "/not_a_trace.pb") << "hello";
   CHECK(RunInfo({folder + "/not_a_trace.pb"}, folder + "/out.txt").first == 1);
   CHECK(RunInfo({folder + "/missing.pb"}, folder + "/out.txt").first == 1);

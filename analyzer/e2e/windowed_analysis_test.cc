@@ -11,7 +11,6 @@
 
 #include <catch2/catch.hpp>
 
-#include "absl/strings/str_split.h"
 #include "analyzer/cli/analyze_inputs.h"
 #include "analyzer/cli/load_inputs.h"
 #include "analyzer/e2e/workload_runner.h"
@@ -19,19 +18,10 @@
 #include "analyzer/read/trace_file_loader.h"
 #include "analyzer/render/report_text.h"
 #include "analyzer/summary/report.h"
+#include "analyzer/testing/scratch.h"
 
 namespace prof::analyzer::e2e {
 namespace {
-
-// The first line where the two texts differ, for the failure message.
-std::string FirstDifference(const std::string& a, const std::string& b) {
-  const std::vector<std::string> left = absl::StrSplit(a, '\n');
-  const std::vector<std::string> right = absl::StrSplit(b, '\n');
-  for (size_t i = 0; i < left.size() && i < right.size(); ++i) {
-    if (left[i] != right[i]) return "line " + std::to_string(i + 1) + ":\n  " + left[i] + "\n  " + right[i];
-  }
-  return left.size() == right.size() ? "" : "lengths differ";
-}
 
 TEST_CASE("windows analyzed one at a time give the tables of the merged windows") {
   const std::string output = FreshFolder("windowed");
@@ -78,7 +68,7 @@ TEST_CASE("windows analyzed one at a time give the tables of the merged windows"
 
   const std::string streamed_text = RenderReportsText(streamed->reports, std::nullopt, TimeUnit::kMicroseconds);
   const std::string merged_text = RenderReportsText(merged, std::nullopt, TimeUnit::kMicroseconds);
-  INFO(FirstDifference(streamed_text, merged_text));
+  INFO(testing::FirstDifferentLine(streamed_text, merged_text));
   CHECK(streamed_text == merged_text);
   CHECK(streamed_text.find("Kernel Summary") != std::string::npos);
   CHECK(streamed_text.find("Steps: 6 recorded") != std::string::npos);
