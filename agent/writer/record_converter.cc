@@ -270,6 +270,10 @@ void RecordConverter::MoveOpenRanges(uint32_t from_window, uint32_t to_window) {
   for (auto& [id, range] : started_) move(range);
 }
 
+void RecordConverter::ForgetWindow(uint32_t window) {
+  absl::erase_if(communicator_ids_, [window](const auto& entry) { return entry.first.first == window; });
+}
+
 void RecordConverter::CloseOpenRanges(WindowFile& window) {
   uint64_t clipped = 0;
   auto close = [&](OpenRange& range) {

@@ -31,6 +31,9 @@ class RecordConverter {
   // Before a window closed by a split is finished: its open ranges belong to the window
   // that continues it, and are written there when they end.
   void MoveOpenRanges(uint32_t from_window, uint32_t to_window);
+  // After a window's file is finished: drops what was kept per window, so a long run with
+  // thousands of files does not grow the converter.
+  void ForgetWindow(uint32_t window);
 
  private:
   struct OpenRange {

@@ -287,6 +287,7 @@ void TraceWriter::FinishWindows(bool everything) {
     window.encoder().AddCpuUsage(CpuUsageOf(window.close_cpu.valid ? window.close_cpu : SampleCpu()));
     if (device_enabled_) window.encoder().AddClockAnchor(device_->Anchor("window close"));
     window.Finish();
+    converter_.ForgetWindow(window.spec().index);
     windows_.pop_front();
   }
   for (auto& window : windows_) {
