@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "analyzer/read/process_files.h"
 #include "analyzer/summary/report.h"
 
 namespace prof::analyzer {
@@ -20,19 +21,6 @@ struct AnalyzedInputs {
   std::vector<std::string> unreadable;  // one message per file that could not be read
   size_t files_read = 0;
 };
-
-// The trace files of one process, in window order.
-struct ProcessFiles {
-  int32_t rank = -1;
-  std::string host;
-  int64_t pid = 0;
-  std::vector<std::string> paths;
-};
-
-// Groups `files` by process from their headers alone, by (rank, host, pid); a file whose
-// header cannot be read is listed in `unreadable`.
-std::vector<ProcessFiles> GroupFilesByProcess(const std::vector<std::string>& files,
-                                              std::vector<std::string>* unreadable);
 
 // Errors: a PATH that does not exist. Files that fail to read are listed in `unreadable`.
 absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& paths, const SummaryOptions& options,

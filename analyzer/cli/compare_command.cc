@@ -7,7 +7,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "analyzer/cli/load_inputs.h"
+#include "analyzer/read/input_paths.h"
+#include "analyzer/read/process_files.h"
 #include "analyzer/compare/compare_renderers.h"
 #include "analyzer/compare/compare_report.h"
 #include "analyzer/compare/rule_parser.h"
@@ -24,13 +25,15 @@ constexpr int kBadInput = 2;
 // is missing, nothing in it is readable, or it holds no steps.
 absl::StatusOr<compare::RunProfile> LoadSide(const std::string& path, const char* side,
                                              const compare::ProfileOptions& options) {
-  absl::StatusOr<LoadedInputs> inputs = LoadInputs({path}, options.threads);
-  if (!inputs.ok()) return absl::InvalidArgumentError(absl::StrCat(side, ": ", inputs.status().message()));
-  for (const std::string& message : inputs->unreadable) std::fprintf(stderr, "profanalyze compare: %s\n", message.c_str());
-  if (inputs->processes.empty()) {
+  absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths({path});
+  if (!files.ok()) return absl::InvalidArgumentError(absl::StrCat(side, ": ", files.status().message()));
+  std::vector<std::string> unreadable;
+  const std::vector<ProcessFiles> processes = GroupFilesByProcess(*files, &unreadable);
+  compare::RunProfile profile = compare::BuildRunProfileFromFiles(processes, options, &unreadable);
+  for (const std::string& message : unreadable) std::fprintf(stderr, "profanalyze compare: %s\n", message.c_str());
+  if (profile.process_count == 0) {
     return absl::InvalidArgumentError(absl::StrCat(side, " (", path, "): no readable trace"));
   }
-  compare::RunProfile profile = compare::BuildRunProfile(std::move(inputs->processes), options);
   if (profile.step_numbers.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         side, " (", path, "): no steps to compare (mark steps with prof_step, an NVTX ProfileStep range or "

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/compare/step_metrics.h"
+#include "analyzer/read/trace_file_loader.h"
 #include "analyzer/summary/analysis_context.h"
 #include "analyzer/summary/data_quality_summary.h"
 #include "analyzer/tree/range_tree.h"
@@ -19,13 +20,20 @@ namespace {
 struct ProcessResult {
   ProcessStepMetrics metrics;
   std::string quality_note;  // empty when the data is perfect
+  uint64_t events = 0;
 };
 
-ProcessResult AnalyseProcess(TraceModel model, const NameOptions& names) {
+// Whole-run ratios have no value where absent; times and counts are zero there.
+double AbsentValue(MetricFamily family) {
+  return family == MetricFamily::kBusBw || family == MetricFamily::kGpuUtil ? MissingValue() : 0.0;
+}
+
+ProcessResult AnalyseProcess(TraceModel model, const NameOptions& names, WindowCarry* carry = nullptr) {
   const RangeTree tree = BuildRangeTree(&model);
   const AnalysisContext context = MakeAnalysisContext(model, tree, SummaryOptions{});
   ProcessResult result;
-  result.metrics = ExtractStepMetrics(context, names);
+  result.events = model.event_count;
+  result.metrics = ExtractStepMetrics(context, names, carry);
   if (DataQualitySummary(model.quality)) {
     result.quality_note = absl::StrCat("rank ", model.identity.rank, " (pid ", model.identity.pid,
                                        "): the trace has data-quality issues; see `profanalyze info`");
@@ -33,9 +41,39 @@ ProcessResult AnalyseProcess(TraceModel model, const NameOptions& names) {
   return result;
 }
 
-// Whole-run ratios have no value where absent; times and counts are zero there.
-double AbsentValue(MetricFamily family) {
-  return family == MetricFamily::kBusBw || family == MetricFamily::kGpuUtil ? MissingValue() : 0.0;
+
+// Appends a later window's steps; a metric one side lacks is absent on its steps.
+void AppendWindow(ProcessStepMetrics window, ProcessStepMetrics* into) {
+  const size_t before = into->step_numbers.size();
+  const size_t after = before + window.step_numbers.size();
+  into->step_numbers.insert(into->step_numbers.end(), window.step_numbers.begin(), window.step_numbers.end());
+  for (auto& [key, series] : window.series) {
+    std::vector<double>& target = into->series[key];
+    target.resize(before, AbsentValue(key.family));
+    target.insert(target.end(), series.begin(), series.end());
+  }
+  for (auto& [key, series] : into->series) series.resize(after, AbsentValue(key.family));
+}
+
+// A process's windows one at a time.
+ProcessResult AnalyseProcessFiles(const ProcessFiles& files, const NameOptions& names,
+                                  std::vector<std::string>* unreadable, bool* any_read) {
+  ProcessResult result;
+  WindowCarry carry;
+  for (const std::string& path : files.paths) {
+    absl::StatusOr<TraceModel> model = LoadTraceFile(path);
+    if (!model.ok()) {
+      unreadable->push_back(std::string(model.status().message()));
+      continue;
+    }
+    *any_read = true;
+    ProcessResult window = AnalyseProcess(*std::move(model), names, &carry);
+    carry.NextWindow();
+    AppendWindow(std::move(window.metrics), &result.metrics);
+    result.events += window.events;
+    if (result.quality_note.empty()) result.quality_note = window.quality_note;
+  }
+  return result;
 }
 
 // Mean over the processes that have the step; missing values are left out.
@@ -88,22 +126,47 @@ void DropWarmUp(int skip_first, RunProfile* profile) {
   for (auto& entry : profile->values) entry.second.erase(entry.second.begin(), entry.second.begin() + skip);
 }
 
-}  // namespace
-
-RunProfile BuildRunProfile(std::vector<TraceModel> processes, const ProfileOptions& options) {
-  RunProfile profile;
-  profile.process_count = static_cast<int>(processes.size());
-  for (const TraceModel& model : processes) profile.event_count += model.event_count;
-  std::vector<ProcessResult> results(processes.size());
-  ForEachProcess(processes.size(), options.threads,
-              [&](size_t i) { results[i] = AnalyseProcess(std::move(processes[i]), options.names); });
+// Notes, the average over processes, and the warm-up cut.
+RunProfile Combine(std::vector<ProcessResult> results, const ProfileOptions& options, RunProfile profile) {
   for (const ProcessResult& result : results) {
+    profile.event_count += result.events;
     if (!result.quality_note.empty()) profile.notes.push_back(result.quality_note);
     if (result.metrics.step_numbers.empty()) profile.notes.push_back("a process has no steps (nothing to compare)");
   }
   AverageAcrossProcesses(results, &profile);
   DropWarmUp(options.skip_first, &profile);
   return profile;
+}
+
+}  // namespace
+
+RunProfile BuildRunProfile(std::vector<TraceModel> processes, const ProfileOptions& options) {
+  RunProfile profile;
+  profile.process_count = static_cast<int>(processes.size());
+  std::vector<ProcessResult> results(processes.size());
+  ForEachProcess(processes.size(), options.threads,
+                 [&](size_t i) { results[i] = AnalyseProcess(std::move(processes[i]), options.names); });
+  return Combine(std::move(results), options, std::move(profile));
+}
+
+RunProfile BuildRunProfileFromFiles(const std::vector<ProcessFiles>& processes, const ProfileOptions& options,
+                                    std::vector<std::string>* unreadable) {
+  std::vector<ProcessResult> results(processes.size());
+  std::vector<std::vector<std::string>> problems(processes.size());
+  std::vector<char> read(processes.size(), 0);
+  ForEachProcess(processes.size(), options.threads, [&](size_t i) {
+    bool any = false;
+    results[i] = AnalyseProcessFiles(processes[i], options.names, &problems[i], &any);
+    read[i] = any;
+  });
+  std::vector<ProcessResult> kept;
+  for (size_t i = 0; i < processes.size(); ++i) {
+    unreadable->insert(unreadable->end(), problems[i].begin(), problems[i].end());
+    if (read[i]) kept.push_back(std::move(results[i]));
+  }
+  RunProfile profile;
+  profile.process_count = static_cast<int>(kept.size());
+  return Combine(std::move(kept), options, std::move(profile));
 }
 
 }  // namespace prof::analyzer::compare

@@ -1,8 +1,8 @@
 // The aggregate compare works on: for one run (every process of a BASE or NEW argument),
 // one value per step for every metric. Processes (ranks) are aligned by step number and
-// averaged, so a 2-rank run gives one distribution per metric, not two. Built from the
-// loaded models with the analyzer's own tree and analysis context; the raw events are
-// dropped once the profile exists.
+// averaged, so a 2-rank run gives one distribution per metric, not two. Built with the
+// analyzer's own tree and analysis context, one window file at a time: a window's events
+// are dropped once its steps' values are taken.
 #ifndef PROF_ANALYZER_COMPARE_RUN_PROFILE_H_
 #define PROF_ANALYZER_COMPARE_RUN_PROFILE_H_
 
@@ -14,6 +14,7 @@
 #include "analyzer/compare/kernel_name_normalizer.h"
 #include "analyzer/compare/metric.h"
 #include "analyzer/model/trace_model.h"
+#include "analyzer/read/process_files.h"
 
 namespace prof::analyzer::compare {
 
@@ -31,7 +32,13 @@ struct RunProfile {
   std::vector<std::string> notes;                   // data-quality and alignment remarks
 };
 
+// From models already loaded (one per process, its windows merged).
 RunProfile BuildRunProfile(std::vector<TraceModel> processes, const ProfileOptions& options);
+
+// From each process's window files, read one at a time. A file that cannot be read is
+// listed in `unreadable`; a process none of whose files can be read is left out.
+RunProfile BuildRunProfileFromFiles(const std::vector<ProcessFiles>& processes, const ProfileOptions& options,
+                                    std::vector<std::string>* unreadable);
 
 }  // namespace prof::analyzer::compare
 

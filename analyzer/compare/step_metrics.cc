@@ -51,14 +51,15 @@ uint64_t CoveredLength(const IntervalList& merged, uint64_t start, uint64_t end)
   return covered;
 }
 
-void AddGpuUtilization(const AnalysisContext& context, SeriesBuilder* series) {
+void AddGpuUtilization(const AnalysisContext& context, WindowCarry* carry, SeriesBuilder* series) {
   IntervalList kernels;
   for (const DeviceActivity& activity : context.model->device_activities) {
     if (activity.kind == DeviceKind::kKernel && activity.end_ns > activity.start_ns) {
       kernels.push_back({activity.start_ns, activity.end_ns});
     }
   }
-  const IntervalList merged = MergeIntervals(std::move(kernels));
+  // Clipped to the window's steps, with the work carried in from the previous window.
+  const IntervalList merged = carry->Union(context, UnionKind::kKernels, std::move(kernels)).intervals;
   std::vector<double> percent;
   for (uint32_t index : context.steps) {
     const HostRange& step = context.model->ranges[index];
@@ -114,13 +115,16 @@ void AddOperators(const AnalysisContext& context, SeriesBuilder* series) {
 double MissingValue() { return std::numeric_limits<double>::quiet_NaN(); }
 bool IsMissing(double value) { return std::isnan(value); }
 
-ProcessStepMetrics ExtractStepMetrics(const AnalysisContext& context, const NameOptions& names) {
+ProcessStepMetrics ExtractStepMetrics(const AnalysisContext& context, const NameOptions& names,
+                                      WindowCarry* carry) {
+  WindowCarry no_carry;
+  if (carry == nullptr) carry = &no_carry;
   ProcessStepMetrics metrics;
   for (uint32_t index : context.steps) metrics.step_numbers.push_back(context.model->ranges[index].step_number);
   if (metrics.step_numbers.empty()) return metrics;
   SeriesBuilder series(&metrics);
   AddStepFigures(context, &series);
-  AddGpuUtilization(context, &series);
+  AddGpuUtilization(context, carry, &series);
   AddKernels(context, names, &series);
   AddApiCalls(context, &series);
   AddOperators(context, &series);

@@ -13,6 +13,7 @@
 #include "analyzer/compare/kernel_name_normalizer.h"
 #include "analyzer/compare/metric.h"
 #include "analyzer/summary/analysis_context.h"
+#include "analyzer/summary/window_carry.h"
 
 namespace prof::analyzer::compare {
 
@@ -25,8 +26,10 @@ struct ProcessStepMetrics {
   std::map<MetricKey, std::vector<double>> series;     // each parallel to step_numbers
 };
 
-// Empty when the context has no steps.
-ProcessStepMetrics ExtractStepMetrics(const AnalysisContext& context, const NameOptions& names);
+// Empty when the context has no steps. `carry` (optional) brings the GPU work still running
+// from the previous window into this window's gpu_util, and hands this window's on.
+ProcessStepMetrics ExtractStepMetrics(const AnalysisContext& context, const NameOptions& names,
+                                      WindowCarry* carry = nullptr);
 
 }  // namespace prof::analyzer::compare
 

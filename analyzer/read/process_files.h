@@ -1,0 +1,28 @@
+// Which trace files belong to which process, from their headers alone (a header is a few
+// hundred bytes at the start of the file), with each process's files in window order.
+// Lets the commands read a process one window file at a time.
+#ifndef PROF_ANALYZER_READ_PROCESS_FILES_H_
+#define PROF_ANALYZER_READ_PROCESS_FILES_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace prof::analyzer {
+
+// The trace files of one process, in window order.
+struct ProcessFiles {
+  int32_t rank = -1;
+  std::string host;
+  int64_t pid = 0;
+  std::vector<std::string> paths;
+};
+
+// Groups `files` by process from their headers alone, by (rank, host, pid); a file whose
+// header cannot be read is listed in `unreadable`.
+std::vector<ProcessFiles> GroupFilesByProcess(const std::vector<std::string>& files,
+                                              std::vector<std::string>* unreadable);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_READ_PROCESS_FILES_H_
