@@ -1,10 +1,16 @@
 #include "analyzer/cli/export_command.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
 
-#include "analyzer/cli/load_inputs.h"
+#include "analyzer/read/input_paths.h"
+#include "analyzer/read/process_files.h"
+#include "analyzer/read/trace_file_loader.h"
 #include "analyzer/render/chrome_exporter.h"
 
 namespace prof::analyzer {
@@ -16,14 +22,43 @@ CLI::App* AddExportCommand(CLI::App* app, ExportCommandOptions* options) {
   return command;
 }
 
+namespace {
+
+// The earliest event time of every readable file (the export's time origin), reading one
+// file at a time; reports the unreadable ones. False when none could be read.
+bool FindOrigin(const std::vector<ProcessFiles>& processes, uint64_t* origin) {
+  bool any = false;
+  *origin = std::numeric_limits<uint64_t>::max();
+  for (const ProcessFiles& process : processes) {
+    for (const std::string& path : process.paths) {
+      absl::StatusOr<TraceModel> window = LoadTraceFile(path);
+      if (!window.ok()) {
+        std::fprintf(stderr, "profanalyze export: %s\n", std::string(window.status().message()).c_str());
+        continue;
+      }
+      any = true;
+      *origin = std::min(*origin, EarliestTime(*window));
+    }
+  }
+  if (*origin == std::numeric_limits<uint64_t>::max()) *origin = 0;
+  return any;
+}
+
+}  // namespace
+
+// Two passes over the files, each holding one window's events: the time origin, then the
+// events, process by process and window by window.
 int RunExportCommand(const ExportCommandOptions& options) {
-  absl::StatusOr<LoadedInputs> inputs = LoadInputs(options.paths);
-  if (!inputs.ok()) {
-    std::fprintf(stderr, "profanalyze export: %s\n", std::string(inputs.status().message()).c_str());
+  absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths(options.paths);
+  if (!files.ok()) {
+    std::fprintf(stderr, "profanalyze export: %s\n", std::string(files.status().message()).c_str());
     return 1;
   }
-  for (const std::string& message : inputs->unreadable) std::fprintf(stderr, "profanalyze export: %s\n", message.c_str());
-  if (inputs->processes.empty()) {
+  std::vector<std::string> unreadable;
+  const std::vector<ProcessFiles> processes = GroupFilesByProcess(*files, &unreadable);
+  for (const std::string& message : unreadable) std::fprintf(stderr, "profanalyze export: %s\n", message.c_str());
+  uint64_t origin = 0;
+  if (!FindOrigin(processes, &origin)) {
     std::fprintf(stderr, "profanalyze export: nothing could be read\n");
     return 1;
   }
@@ -32,10 +67,18 @@ int RunExportCommand(const ExportCommandOptions& options) {
     std::fprintf(stderr, "profanalyze export: cannot write %s: %s\n", options.output.c_str(), std::strerror(errno));
     return 1;
   }
-  std::vector<const TraceModel*> models;
-  for (const TraceModel& model : inputs->processes) models.push_back(&model);
   ChromeExportFigures figures;
-  absl::Status status = ExportChromeTrace(models, out, &figures);
+  absl::Status status;
+  {
+    ChromeTraceExport exporter(out, origin, &figures);
+    for (size_t index = 0; index < processes.size(); ++index) {
+      for (const std::string& path : processes[index].paths) {
+        absl::StatusOr<TraceModel> window = LoadTraceFile(path);
+        if (window.ok()) exporter.AddWindow(*window, index);  // the first pass reported failures
+      }
+    }
+    status = exporter.End();
+  }
   if (out != stdout && std::fclose(out) != 0 && status.ok()) status = absl::DataLossError("close failed");
   if (!status.ok()) {
     std::fprintf(stderr, "profanalyze export: %s: %s\n", options.output.c_str(), std::string(status.message()).c_str());

@@ -18,6 +18,8 @@ int64_t GpuPid(size_t model_index, uint32_t device) {
   return 1000000000 + static_cast<int64_t>(model_index) * 1000 + device;
 }
 
+}  // namespace
+
 class ChromeWriter {
  public:
   ChromeWriter(std::FILE* out, uint64_t origin_ns, ChromeExportFigures* figures)
@@ -94,15 +96,13 @@ class ChromeWriter {
   ChromeExportFigures* figures_;
 };
 
-uint64_t Origin(const std::vector<const TraceModel*>& models) {
-  uint64_t origin = std::numeric_limits<uint64_t>::max();
-  for (const TraceModel* model : models) {
-    for (const HostRange& r : model->ranges) origin = std::min(origin, r.start_ns);
-    for (const ApiCall& c : model->api_calls) origin = std::min(origin, c.start_ns);
-    for (const DeviceActivity& d : model->device_activities) origin = std::min(origin, d.start_ns);
-  }
-  return origin == std::numeric_limits<uint64_t>::max() ? 0 : origin;
-}
+// Live allocations of one process, carried from window to window.
+struct MemoryCounterState {
+  absl::flat_hash_map<uint64_t, std::pair<int32_t, uint64_t>> live;  // address -> device, bytes
+  absl::flat_hash_map<int32_t, uint64_t> live_bytes;
+};
+
+namespace {
 
 void WriteHostEvents(const TraceModel& model, ChromeWriter* writer) {
   const int64_t pid = model.identity.pid;
@@ -184,13 +184,13 @@ void WriteDeviceActivities(const TraceModel& model, size_t model_index, ChromeWr
   }
 }
 
-void WriteMemoryCounters(const TraceModel& model, ChromeWriter* writer) {
+void WriteMemoryCounters(const TraceModel& model, MemoryCounterState* state, ChromeWriter* writer) {
   std::vector<const MemoryRecord*> records;
   for (const MemoryRecord& record : model.memory) records.push_back(&record);
   std::stable_sort(records.begin(), records.end(),
                    [](const MemoryRecord* a, const MemoryRecord* b) { return a->time_ns < b->time_ns; });
-  absl::flat_hash_map<uint64_t, std::pair<int32_t, uint64_t>> live;  // address -> device, bytes
-  absl::flat_hash_map<int32_t, uint64_t> live_bytes;
+  auto& live = state->live;
+  auto& live_bytes = state->live_bytes;
   for (const MemoryRecord* record : records) {
     int32_t device = record->device;
     if (record->allocate) {
@@ -234,24 +234,47 @@ void WriteNames(const TraceModel& model, size_t model_index, ChromeWriter* write
 
 }  // namespace
 
+uint64_t EarliestTime(const TraceModel& model) {
+  uint64_t earliest = std::numeric_limits<uint64_t>::max();
+  for (const HostRange& r : model.ranges) earliest = std::min(earliest, r.start_ns);
+  for (const ApiCall& c : model.api_calls) earliest = std::min(earliest, c.start_ns);
+  for (const DeviceActivity& d : model.device_activities) earliest = std::min(earliest, d.start_ns);
+  return earliest;
+}
+
+ChromeTraceExport::ChromeTraceExport(std::FILE* out, uint64_t origin_ns, ChromeExportFigures* figures)
+    : writer_(std::make_unique<ChromeWriter>(out, origin_ns, figures)) {
+  writer_->Begin();
+}
+
+ChromeTraceExport::~ChromeTraceExport() = default;
+
+void ChromeTraceExport::AddWindow(const TraceModel& window, size_t process_index) {
+  std::unique_ptr<MemoryCounterState>& memory = memory_[process_index];
+  if (!memory) memory = std::make_unique<MemoryCounterState>();
+  std::vector<bool> launched(window.api_calls.size(), false);
+  for (const DeviceActivity& activity : window.device_activities) {
+    if (activity.api_call != kNoIndex) launched[activity.api_call] = true;
+  }
+  WriteNames(window, process_index, writer_.get());
+  WriteHostEvents(window, writer_.get());
+  WriteApiCalls(window, process_index, launched, writer_.get());
+  WriteDeviceActivities(window, process_index, writer_.get());
+  WriteMemoryCounters(window, memory.get(), writer_.get());
+}
+
+absl::Status ChromeTraceExport::End() {
+  if (!writer_->End()) return absl::DataLossError("could not write the whole export (disk full?)");
+  return absl::OkStatus();
+}
+
 absl::Status ExportChromeTrace(const std::vector<const TraceModel*>& models, std::FILE* out,
                                ChromeExportFigures* figures) {
-  ChromeWriter writer(out, Origin(models), figures);
-  writer.Begin();
-  for (size_t index = 0; index < models.size(); ++index) {
-    const TraceModel& model = *models[index];
-    std::vector<bool> launched(model.api_calls.size(), false);
-    for (const DeviceActivity& activity : model.device_activities) {
-      if (activity.api_call != kNoIndex) launched[activity.api_call] = true;
-    }
-    WriteNames(model, index, &writer);
-    WriteHostEvents(model, &writer);
-    WriteApiCalls(model, index, launched, &writer);
-    WriteDeviceActivities(model, index, &writer);
-    WriteMemoryCounters(model, &writer);
-  }
-  if (!writer.End()) return absl::DataLossError("could not write the whole export (disk full?)");
-  return absl::OkStatus();
+  uint64_t origin = std::numeric_limits<uint64_t>::max();
+  for (const TraceModel* model : models) origin = std::min(origin, EarliestTime(*model));
+  ChromeTraceExport export_(out, origin == std::numeric_limits<uint64_t>::max() ? 0 : origin, figures);
+  for (size_t index = 0; index < models.size(); ++index) export_.AddWindow(*models[index], index);
+  return export_.End();
 }
 
 }  // namespace prof::analyzer

@@ -7,6 +7,8 @@
 #define PROF_ANALYZER_RENDER_CHROME_EXPORTER_H_
 
 #include <cstdio>
+#include <memory>
+#include <map>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -19,6 +21,32 @@ struct ChromeExportFigures {
   uint64_t flows = 0;
 };
 
+class ChromeWriter;
+struct MemoryCounterState;
+
+// Streams an export one window at a time, so memory holds one window's events: opened with
+// the earliest time of every window (timestamps are relative to it), then fed each
+// process's windows in order.
+class ChromeTraceExport {
+ public:
+  ChromeTraceExport(std::FILE* out, uint64_t origin_ns, ChromeExportFigures* figures);
+  ~ChromeTraceExport();
+
+  // `process_index` is the same for every window of one process: its GPU rows and memory
+  // counters go on across its windows.
+  void AddWindow(const TraceModel& window, size_t process_index);
+  // Errors: the output could not be written whole.
+  absl::Status End();
+
+ private:
+  std::unique_ptr<ChromeWriter> writer_;
+  std::map<size_t, std::unique_ptr<MemoryCounterState>> memory_;  // by process index
+};
+
+// The earliest host-clock time of the model's events; UINT64_MAX when it has none.
+uint64_t EarliestTime(const TraceModel& model);
+
+// The whole export of models already loaded (one per process).
 absl::Status ExportChromeTrace(const std::vector<const TraceModel*>& models, std::FILE* out,
                                ChromeExportFigures* figures);
 
