@@ -1,6 +1,9 @@
 // Reads every trace file named by the PATH arguments in parallel (a small thread pool),
 // groups the files by process (host, pid, rank) and merges each group's windows into one
-// model. Shows a progress line on stderr while reading when stderr is a terminal.
+// model. Memory grows with the whole run, so the commands do not use it (they read one
+// window file at a time: analyze_inputs.h); it is the reference the tests compare that
+// windowed reading with, and the raw columns the golden tests read. Shows a progress line
+// on stderr while reading when stderr is a terminal.
 #ifndef PROF_ANALYZER_CLI_LOAD_INPUTS_H_
 #define PROF_ANALYZER_CLI_LOAD_INPUTS_H_
 
