@@ -8,6 +8,7 @@
 // step runs from the last prof_step to exit (holding the checked all-reduce the truth
 // also puts in `outside_steps`). Kernel, copy and NCCL figures cover the whole process
 // and are compared with `totals`.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,8 @@ namespace {
 constexpr int kRanks = 2;
 constexpr int kSteps = 3;
 
-std::vector<WorkloadProcess> TorchrunStyleRanks(const std::string& truth_pattern, const std::string& rendezvous) {
+std::vector<WorkloadProcess> TorchrunStyleRanks(const std::string& truth_pattern, const std::string& rendezvous,
+                                                const std::map<std::string, std::string>& extra) {
   std::vector<WorkloadProcess> ranks;
   for (int rank = 0; rank < kRanks; ++rank) {
     ranks.push_back({Runfile("testdata/workloads/train_ranks"),
@@ -34,14 +36,17 @@ std::vector<WorkloadProcess> TorchrunStyleRanks(const std::string& truth_pattern
                      {{"RANK", std::to_string(rank)},
                       {"WORLD_SIZE", std::to_string(kRanks)},
                       {"LOCAL_RANK", std::to_string(rank)}}});
+    ranks.back().environment.insert(extra.begin(), extra.end());
   }
   return ranks;
 }
 
-TEST_CASE("train_ranks, 2 ranks: each rank's tables add up to its truth") {
-  const std::string output = FreshFolder("train_ranks");
-  const std::string truth_pattern = output + "/../train_ranks_truth.{rank}.json";
-  const absl::Status run = RunUnderAgent(TorchrunStyleRanks(truth_pattern, output + "/../rendezvous.id"), output);
+// Records the 2 ranks and checks each rank's tables against its truth.
+void CheckRanks(const std::string& name, const std::map<std::string, std::string>& extra, size_t files_per_rank) {
+  const std::string output = FreshFolder(name);
+  const std::string truth_pattern = output + "/../" + name + "_truth.{rank}.json";
+  const absl::Status run =
+      RunUnderAgent(TorchrunStyleRanks(truth_pattern, output + "/../" + name + ".id", extra), output);
   INFO(run.ToString());
   REQUIRE(run.ok());
   absl::StatusOr<std::vector<ProcessFigures>> analyzed = AnalyzeFolder(output);
@@ -53,10 +58,11 @@ TEST_CASE("train_ranks, 2 ranks: each rank's tables add up to its truth") {
   for (int rank = 0; rank < kRanks; ++rank) {
     const ProcessFigures& figures = (*analyzed)[rank];
     absl::StatusOr<WorkloadTruth> truth =
-        ReadWorkloadTruth(absl::StrCat(output, "/../train_ranks_truth.", rank, ".json"));
+        ReadWorkloadTruth(absl::StrCat(output, "/../", name, "_truth.", rank, ".json"));
     INFO("rank " << rank << ": " << truth.status().ToString());
     REQUIRE(truth.ok());
     REQUIRE(figures.rank == rank);
+    CHECK(figures.report.files.size() == files_per_rank);
     REQUIRE(truth->steps.size() == static_cast<size_t>(kSteps));
     CHECK(figures.step_count == kSteps + 1);
     CHECK(figures.model_rows.at("ProfileStep").calls == kSteps + 1);
@@ -74,6 +80,14 @@ TEST_CASE("train_ranks, 2 ranks: each rank's tables add up to its truth") {
   size_t rank_rows = 0;
   for (const Row& row : ranks.rows) rank_rows += row.kind == Row::Kind::kData;
   CHECK(rank_rows == kRanks);
+}
+
+TEST_CASE("train_ranks, 2 ranks: each rank's tables add up to its truth") {
+  CheckRanks("train_ranks", {}, 1);
+}
+
+TEST_CASE("train_ranks, 2 ranks, a file per step (PROF_STEPS_PER_FILE=1): the same totals") {
+  CheckRanks("train_ranks_split", {{"PROF_STEPS_PER_FILE", "1"}}, kSteps + 1);
 }
 
 }  // namespace
