@@ -1,5 +1,7 @@
 #include "agent/control/step_controller.h"
 
+#include <algorithm>
+
 #include "agent/record/clock.h"
 #include "agent/record/cpu_sample.h"
 #include "agent/record/cuda_presence.h"
@@ -139,6 +141,11 @@ WindowSpec StepController::NextWindowSpec(uint64_t now_ns) {
   const int64_t cycle = schedule_.CycleOf(step_);
   spec.first_step = schedule_.record_everything ? 0 : schedule_.WindowFirstStep(cycle);
   spec.end_step = schedule_.record_everything ? 0 : schedule_.WindowEndStep(cycle);
+  if (steps_per_file_ > 0) {  // this file's share of the window
+    spec.first_step = step_;
+    spec.end_step = schedule_.record_everything ? step_ + steps_per_file_
+                                                : std::min(spec.end_step, step_ + steps_per_file_);
+  }
   spec.open_cpu = SampleCpu();  // once per window or file, never per step
   file_first_step_ = step_;
   return spec;

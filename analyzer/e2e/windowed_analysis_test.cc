@@ -106,6 +106,12 @@ TEST_CASE("a range open across PROF_STEPS_PER_FILE boundaries goes on in the nex
   REQUIRE(loaded->processes.size() == 1);
   const TraceModel& model = loaded->processes[0];
   CHECK(model.files.size() == 21);  // 41 steps: 40 and the one closed at exit
+  // Each file's header names the steps it was meant to hold: [2k, 2k + 2).
+  for (const trace::FileHeader& header : model.headers) {
+    INFO("file " << header.window_index());
+    CHECK(header.window_first_step() == 2 * static_cast<int64_t>(header.window_index()));
+    CHECK(header.window_end_step() == header.window_first_step() + 2);
+  }
   CHECK(model.quality.losses.count("LOSS_KIND_RANGE_OPEN_AT_END") == 0);
   int epochs = 0;
   uint64_t epoch_start = 0, epoch_end = 0, last_step_start = 0;
