@@ -80,9 +80,10 @@ void TraceWriter::OpenWindow(const WindowSpec& spec) {
 }
 
 void TraceWriter::CloseWindow(uint64_t close_ns) {
-  std::lock_guard<std::mutex> lock(mutex_);
   // Read here, on the caller's thread, so the reading is at the window's end.
-  commands_.push_back({Command::kClose, {}, close_ns, /*split=*/false, SampleCpu()});
+  const CpuSample cpu = SampleCpu();
+  std::lock_guard<std::mutex> lock(mutex_);
+  commands_.push_back({Command::kClose, {}, close_ns, /*split=*/false, cpu});
   wake_.notify_one();
 }
 
