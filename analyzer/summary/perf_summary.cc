@@ -27,18 +27,7 @@ std::vector<double> ReaderCostPerStep(const AnalysisContext& context) {
   return reader;
 }
 
-struct SecondsStats {
-  double total = 0, max = 0, min = 0;
-  int count = 0;
-  void Add(double value) {
-    max = count == 0 ? value : std::max(max, value);
-    min = count == 0 ? value : std::min(min, value);
-    total += value;
-    ++count;
-  }
-};
-
-void AddRow(const char* name, double avg, const SecondsStats& stats, SummaryTable* table) {
+void AddRow(const char* name, double avg, const DurationStats& stats, SummaryTable* table) {
   table->AddRow({Cell::Text(name), Cell::Number(avg, 5), Cell::Number(stats.max, 5),
                  Cell::Number(stats.min, 5)});
 }
@@ -70,7 +59,7 @@ std::optional<SummaryTable> PerfSummary(const PerfFigures& figures, const Render
   bool samples_mode = true;
   for (int i = skip; i < count; ++i) samples_mode &= steps[i].sample_count > 0;
 
-  SecondsStats batch, reader, speed;
+  DurationStats batch, reader, speed;  // in seconds, not ns
   double samples = 0;
   for (int i = skip; i < count; ++i) {
     const double seconds = steps[i].duration_ns * 1e-9;
