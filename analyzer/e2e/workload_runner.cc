@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "analyzer/testing/scratch.h"
 
 extern char** environ;
 
@@ -115,13 +116,6 @@ std::string Runfile(const std::string& path) {
   return absl::StrCat(root ? root : ".", "/", workspace ? workspace : "prof", "/", path);
 }
 
-std::string FreshFolder(const std::string& name) {
-  const char* root = std::getenv("TEST_TMPDIR");
-  const std::filesystem::path folder = std::filesystem::path(root ? root : "/tmp") / name;
-  std::error_code ignored;
-  std::filesystem::remove_all(folder, ignored);
-  std::filesystem::create_directories(folder, ignored);
-  return folder.string();
-}
+std::string FreshFolder(const std::string& name) { return testing::ScratchFolder(name); }
 
 }  // namespace prof::analyzer::e2e

@@ -1,6 +1,8 @@
 #include "analyzer/testing/scratch.h"
 
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -10,9 +12,11 @@ namespace prof::analyzer::testing {
 
 std::string ScratchFolder(const std::string& name) {
   const char* root = std::getenv("TEST_TMPDIR");
-  const std::string folder = std::string(root ? root : "/tmp") + "/" + name;
-  std::system(("rm -rf '" + folder + "' && mkdir -p '" + folder + "'").c_str());
-  return folder;
+  const std::filesystem::path folder = std::filesystem::path(root ? root : "/tmp") / name;
+  std::error_code ignored;
+  std::filesystem::remove_all(folder, ignored);
+  std::filesystem::create_directories(folder, ignored);
+  return folder.string();
 }
 
 std::string FirstDifferentLine(const std::string& a, const std::string& b) {
