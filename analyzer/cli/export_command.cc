@@ -10,7 +10,6 @@
 
 #include "analyzer/read/input_paths.h"
 #include "analyzer/read/process_files.h"
-#include "analyzer/read/trace_file_loader.h"
 #include "analyzer/render/chrome_exporter.h"
 
 namespace prof::analyzer {
@@ -27,21 +26,16 @@ namespace {
 // The earliest event time of every readable file (the export's time origin), reading one
 // file at a time; reports the unreadable ones. False when none could be read.
 bool FindOrigin(const std::vector<ProcessFiles>& processes, uint64_t* origin) {
-  bool any = false;
+  size_t read = 0;
   *origin = std::numeric_limits<uint64_t>::max();
+  std::vector<std::string> unreadable;
   for (const ProcessFiles& process : processes) {
-    for (const std::string& path : process.paths) {
-      absl::StatusOr<TraceModel> window = LoadTraceFile(path);
-      if (!window.ok()) {
-        std::fprintf(stderr, "profanalyze export: %s\n", std::string(window.status().message()).c_str());
-        continue;
-      }
-      any = true;
-      *origin = std::min(*origin, EarliestTime(*window));
-    }
+    read += ForEachWindow(
+        process, [origin](TraceModel window) { *origin = std::min(*origin, EarliestTime(window)); }, &unreadable);
   }
+  for (const std::string& message : unreadable) std::fprintf(stderr, "profanalyze export: %s\n", message.c_str());
   if (*origin == std::numeric_limits<uint64_t>::max()) *origin = 0;
-  return any;
+  return read > 0;
 }
 
 }  // namespace
@@ -71,11 +65,10 @@ int RunExportCommand(const ExportCommandOptions& options) {
   absl::Status status;
   {
     ChromeTraceExport exporter(out, origin, &figures);
+    std::vector<std::string> reported;  // by the first pass already
     for (size_t index = 0; index < processes.size(); ++index) {
-      for (const std::string& path : processes[index].paths) {
-        absl::StatusOr<TraceModel> window = LoadTraceFile(path);
-        if (window.ok()) exporter.AddWindow(*window, index);  // the first pass reported failures
-      }
+      ForEachWindow(
+          processes[index], [&](TraceModel window) { exporter.AddWindow(window, index); }, &reported);
     }
     status = exporter.End();
   }

@@ -10,7 +10,6 @@
 #include "absl/strings/str_format.h"
 #include "analyzer/cli/analyze_inputs.h"
 #include "analyzer/read/input_paths.h"
-#include "analyzer/read/trace_file_loader.h"
 #include "analyzer/render/text_renderer.h"
 #include "analyzer/summary/data_quality_summary.h"
 
@@ -79,19 +78,17 @@ std::string CountLines(const ProcessInfo& info) {
 
 // Reads the process's files one at a time; false when none could be read.
 bool ReadProcess(const ProcessFiles& process, ProcessInfo* info) {
-  bool any = false;
-  for (const std::string& path : process.paths) {
-    absl::StatusOr<TraceModel> model = LoadTraceFile(path);
-    if (!model.ok()) {
-      std::fprintf(stderr, "profanalyze info: %s\n", std::string(model.status().message()).c_str());
-      continue;
-    }
-    any = true;
-    absl::StrAppend(&info->header_lines, HeaderLines(*model));
-    AddCounts(*model, info);
-    info->quality.Add(model->quality);
-  }
-  return any;
+  std::vector<std::string> unreadable;
+  const size_t read = ForEachWindow(
+      process,
+      [info](TraceModel model) {
+        absl::StrAppend(&info->header_lines, HeaderLines(model));
+        AddCounts(model, info);
+        info->quality.Add(model.quality);
+      },
+      &unreadable);
+  for (const std::string& message : unreadable) std::fprintf(stderr, "profanalyze info: %s\n", message.c_str());
+  return read > 0;
 }
 
 }  // namespace

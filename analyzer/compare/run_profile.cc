@@ -9,7 +9,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/compare/step_metrics.h"
-#include "analyzer/read/trace_file_loader.h"
 #include "analyzer/summary/analysis_context.h"
 #include "analyzer/summary/data_quality_summary.h"
 #include "analyzer/tree/range_tree.h"
@@ -60,19 +59,17 @@ ProcessResult AnalyseProcessFiles(const ProcessFiles& files, const NameOptions& 
                                   std::vector<std::string>* unreadable, bool* any_read) {
   ProcessResult result;
   WindowCarry carry;
-  for (const std::string& path : files.paths) {
-    absl::StatusOr<TraceModel> model = LoadTraceFile(path);
-    if (!model.ok()) {
-      unreadable->push_back(std::string(model.status().message()));
-      continue;
-    }
-    *any_read = true;
-    ProcessResult window = AnalyseProcess(*std::move(model), names, &carry);
-    carry.NextWindow();
-    AppendWindow(std::move(window.metrics), &result.metrics);
-    result.events += window.events;
-    if (result.quality_note.empty()) result.quality_note = window.quality_note;
-  }
+  const size_t read = ForEachWindow(
+      files,
+      [&](TraceModel model) {
+        ProcessResult window = AnalyseProcess(std::move(model), names, &carry);
+        carry.NextWindow();
+        AppendWindow(std::move(window.metrics), &result.metrics);
+        result.events += window.events;
+        if (result.quality_note.empty()) result.quality_note = window.quality_note;
+      },
+      unreadable);
+  *any_read = read > 0;
   return result;
 }
 

@@ -5,8 +5,11 @@
 #define PROF_ANALYZER_READ_PROCESS_FILES_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "analyzer/model/trace_model.h"
 
 namespace prof::analyzer {
 
@@ -22,6 +25,12 @@ struct ProcessFiles {
 // header cannot be read is listed in `unreadable`.
 std::vector<ProcessFiles> GroupFilesByProcess(const std::vector<std::string>& files,
                                               std::vector<std::string>* unreadable);
+
+// Loads the process's files one at a time, in window order, and hands each model to
+// `use` (it is freed afterwards). A file that cannot be read is listed in `unreadable`.
+// Returns how many files were read.
+size_t ForEachWindow(const ProcessFiles& process, const std::function<void(TraceModel)>& use,
+                     std::vector<std::string>* unreadable);
 
 }  // namespace prof::analyzer
 
