@@ -1,16 +1,13 @@
 // The agent's life in a process: the library constructor (configuration only: no threads,
-// no files, no CUDA while the loader lock may be held), the exit flush, fork and the
-// terminating signals.
+// no files, no signal handlers, no CUDA while the loader lock may be held), the exit
+// flush and fork.
 #include <dlfcn.h>
-#include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <string>
 
-#include "absl/strings/str_format.h"
 #include "agent/control/config.h"
 #include "agent/control/log.h"
 #include "agent/control/python_bootstrap.h"
@@ -33,9 +30,6 @@ uint32_t g_activities = kActivityAll;
 }  // namespace internal
 
 namespace {
-
-// SIGABRT covers uncaught C++ exceptions (std::terminate calls abort()).
-constexpr int kTerminatingSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGABRT};
 
 // Per-thread buffers: each 1/64 of the budget (2 MiB of the default 128, about 20k
 // records), between 256 KiB and 8 MiB.
@@ -83,53 +77,31 @@ void EnableDeferredDevice() {
 }
 
 void AtExit() {
-  if (Session* session = Session::Current()) session->Shutdown();
+  // Existing, not Current: a forked child that never recorded builds no session to end.
+  if (Session* session = Session::Existing()) session->Shutdown();
 }
 
-// Async-signal-safe: asks the writer (which blocks all signals) to finish every file,
-// waits for it with a bound, then lets the signal do what it would have done.
-void OnTerminatingSignal(int signal_number) {
-  RequestEmergencyFlush(/*timeout_ms=*/2000);
-  struct sigaction default_action = {};
-  default_action.sa_handler = SIG_DFL;
-  sigemptyset(&default_action.sa_mask);
-  sigaction(signal_number, &default_action, nullptr);
-  raise(signal_number);
-}
+// fork() and the agent (heaptrack's rule: the child does nothing in the atfork handler
+// beyond resetting state that can be reset safely). Before the fork the registries' locks
+// are taken, so no other thread is inside one of them when the address space is copied;
+// the parent releases them, the child rebuilds them. The child then has only the forking
+// thread: the parent's writer thread and session are left untouched (never used, never
+// freed). A child that records builds its own session lazily, at its first recorded call
+// or step (Session::Current), in ordinary context, not in this handler.
+void BeforeFork() { LockBuffersForFork(); }
+void AfterForkInParent() { UnlockBuffersAfterFork(); }
 
-void InstallSignalHandlers() {
-  for (int signal_number : kTerminatingSignals) {
-    struct sigaction current;
-    if (sigaction(signal_number, nullptr, &current) != 0) continue;
-    // Only where nobody else handles the signal: the program's own handlers (Python's
-    // SIGINT) win, and their exit path flushes through atexit.
-    if (current.sa_handler != SIG_DFL || (current.sa_flags & SA_SIGINFO)) continue;
-    struct sigaction action = {};
-    action.sa_handler = OnTerminatingSignal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    sigaction(signal_number, &action, nullptr);
-  }
-}
-
-// In the child of fork(): only this thread exists; the writer thread and any lock another
-// thread held are gone. The child gets a fresh session of its own (its own files, named
-// after its pid); what the parent had buffered stays the parent's.
 void AfterForkInChild() {
-  Session* parent = Session::Current();
-  if (!parent) return;
-  SetRecording(false);
+  Session* parent = Session::Existing();
   ResetBuffersAfterFork();
   ResetKernelNamesAfterFork();
   ResetCommunicatorsAfterFork();
   ResetEmergencyFlushAfterFork();
   internal::g_device_deferred.store(false);
-  Config config = parent->config();
-  config.worker_name = absl::StrFormat("%s_child_%d", parent->config().worker_name, getpid());
-  config.applied["PROF_WORKER_NAME"] = config.worker_name;
-  // A worker that never uses CUDA (a DataLoader worker) leaves no file behind.
-  config.files_need_cuda_activity = true;
-  Session::Install(new Session(config, MonotonicNs()));  // the parent's is left alone
+  if (!parent) return;
+  // Atomics only from here: the child's session is built on first use.
+  SetRecording(Session::ScheduleRecordsFirstStep(parent->config()));
+  Session::DeferForChild(parent);
 }
 
 __attribute__((constructor)) void InitializeAgent() {
@@ -150,9 +122,9 @@ __attribute__((constructor)) void InitializeAgent() {
   SetSessionStartCallback(&StartSession);
   internal::g_enable_deferred_device = &EnableDeferredDevice;
   Session::Install(new Session(config, MonotonicNs()));  // lives until the process ends
-  pthread_atfork(nullptr, nullptr, &AfterForkInChild);
+  pthread_atfork(&BeforeFork, &AfterForkInParent, &AfterForkInChild);
   std::atexit(&AtExit);
-  InstallSignalHandlers();
+  // No signal handler here: see agent/writer/terminating_signals.h.
   Log(LogLevel::kInfo, "recording %s into %s", config.schedule.ToString().c_str(),
       config.output_dir.c_str());
 }

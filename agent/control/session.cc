@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <mutex>
+#include <new>
+#include <string>
 
 #include "agent/control/log.h"
 #include "agent/cupti/cupti_source.h"
@@ -33,6 +36,40 @@ std::string CommandLine() {
 }  // namespace
 
 std::atomic<Session*> Session::current_{nullptr};
+std::atomic<Session*> Session::deferred_parent_{nullptr};
+
+namespace {
+// Orders concurrent first uses in a child; rebuilt by DeferForChild, since the thread that
+// held it at fork time does not exist in the child.
+std::mutex g_child_mutex;
+}  // namespace
+
+void Session::DeferForChild(Session* parent) {
+  new (&g_child_mutex) std::mutex();
+  current_.store(nullptr, std::memory_order_relaxed);
+  deferred_parent_.store(parent, std::memory_order_release);
+}
+
+bool Session::ScheduleRecordsFirstStep(const Config& config) {
+  const StepState first = config.schedule.StateOf(0);
+  return first == StepState::kRecord || first == StepState::kRecordAndReturn;
+}
+
+Session* Session::CreateDeferredChild() {
+  std::lock_guard<std::mutex> lock(g_child_mutex);
+  Session* parent = deferred_parent_.load(std::memory_order_acquire);
+  if (Session* built = current_.load(std::memory_order_acquire)) return built;
+  if (!parent) return nullptr;
+  Config config = parent->config();
+  config.worker_name = parent->config().worker_name + "_child_" + std::to_string(getpid());
+  config.applied["PROF_WORKER_NAME"] = config.worker_name;
+  // A worker that never uses CUDA (a DataLoader worker) leaves no file behind.
+  config.files_need_cuda_activity = true;
+  Session* child = new Session(config, MonotonicNs());  // lives until the process ends
+  current_.store(child, std::memory_order_release);
+  deferred_parent_.store(nullptr, std::memory_order_release);
+  return child;
+}
 
 trace::FileHeader MakeProcessHeader(const Config& config) {
   trace::FileHeader header;

@@ -1,7 +1,7 @@
 // Everything the agent runs in one process: the configuration, the writer and the step
 // controller. Created by the library constructor (no threads, no files, no CUDA then);
 // the writer thread starts at the first recorded event or step. After fork() the child
-// gets a fresh session of its own (see lifecycle.cc).
+// gets a fresh session of its own, built at its first recorded call or step (lifecycle.cc).
 //
 // Thread safety: the accessors are safe from any thread once Current() is non-null.
 #ifndef PROF_AGENT_CONTROL_SESSION_H_
@@ -21,9 +21,24 @@ class Session {
  public:
   Session(const Config& config, uint64_t start_ns);
 
-  // The process's session; nullptr when the agent is disabled or not yet initialized.
-  static Session* Current() { return current_.load(std::memory_order_acquire); }
+  // The process's session; nullptr when the agent is disabled or not yet initialized. In
+  // a forked child the first call builds the child's session (see DeferForChild).
+  static Session* Current() {
+    Session* session = current_.load(std::memory_order_acquire);
+    if (session || !deferred_parent_.load(std::memory_order_acquire)) return session;
+    return CreateDeferredChild();
+  }
+  // The session if one was built; never builds one (exit: a child that never recorded
+  // leaves nothing behind).
+  static Session* Existing() { return current_.load(std::memory_order_acquire); }
   static void Install(Session* session) { current_.store(session, std::memory_order_release); }
+
+  // In a forked child, from the atfork handler (atomics only): forget `parent` as the
+  // current session, and build the child's own from its configuration on first use.
+  static void DeferForChild(Session* parent);
+  // Whether `config`'s schedule records step 0: the child's hooks must take the recording
+  // path before its session exists, so that its first recorded call builds it.
+  static bool ScheduleRecordsFirstStep(const Config& config);
 
   const Config& config() const { return config_; }
   StepController& steps() { return *steps_; }
@@ -39,7 +54,10 @@ class Session {
   bool CountMarkerCall();
 
  private:
+  static Session* CreateDeferredChild();
+
   static std::atomic<Session*> current_;
+  static std::atomic<Session*> deferred_parent_;  // a forked child's parent's session
 
   const Config config_;
   std::unique_ptr<TraceWriter> writer_;

@@ -145,11 +145,25 @@ uint64_t TakeThreadLimitDrops() {
   return TheRegistry().thread_limit_drops.exchange(0, std::memory_order_relaxed);
 }
 
+// The start lock first: a session start in progress (it may take a thread's first buffer,
+// and so the registry lock) finishes before the fork.
+void LockBuffersForFork() {
+  Registry& registry = TheRegistry();
+  registry.start_mutex.lock();
+  registry.mutex.lock();
+}
+
+void UnlockBuffersAfterFork() {
+  Registry& registry = TheRegistry();
+  registry.mutex.unlock();
+  registry.start_mutex.unlock();
+}
+
 void ResetBuffersAfterFork() {
   Registry& registry = TheRegistry();
-  // Only this thread exists in the child; the mutex may have been held by a thread that
-  // is gone, so it is rebuilt rather than locked. The inherited buffers are leaked: their
-  // records are the parent's, and freeing them is not worth the risk.
+  // Only this thread exists in the child, and it holds both locks (LockBuffersForFork), so
+  // nothing was half-changed; they are rebuilt rather than unlocked. The inherited buffers
+  // are leaked: their records are the parent's, and freeing them is not worth the risk.
   new (&registry.mutex) std::mutex();
   registry.buffers.clear();
   internal::t_buffer = nullptr;

@@ -3,8 +3,7 @@
 // the buffer (if the PROF_BUFFER_MB budget allows) and registers it under a mutex.
 //
 // Thread safety: CurrentThreadBuffer() from any thread; ForEachBuffer and Reclaim from
-// the writer thread. Fork: ResetAfterFork() in the child discards every inherited buffer
-// (their records belong to the parent's trace) without touching the parent's mutex.
+// the writer thread. Fork: see LockBuffersForFork.
 #ifndef PROF_AGENT_RECORD_BUFFER_REGISTRY_H_
 #define PROF_AGENT_RECORD_BUFFER_REGISTRY_H_
 
@@ -54,7 +53,11 @@ inline void EnsureSessionStarted() {
   if (!internal::g_session_started.load(std::memory_order_acquire)) internal::StartSessionSlow();
 }
 
-// In a forked child, before anything else records.
+// fork(): the prepare handler takes the registry's locks, so no thread is inside the
+// registry when the address space is copied; the parent then releases them, and the child
+// (only the forking thread exists) rebuilds them and discards every inherited buffer.
+void LockBuffersForFork();
+void UnlockBuffersAfterFork();
 void ResetBuffersAfterFork();
 
 // The kernel thread id of the caller (cached per thread).

@@ -187,7 +187,9 @@ TEST_CASE("exit paths keep the program's own outcome and a readable trace") {
   const Case cases[] = {
       {"normal", 0, 0, 0, true},          {"exit-from-thread", 0, 7, 0, true},
       {"exception", 0, -1, SIGABRT, true}, {"run-until-killed", SIGTERM, -1, SIGTERM, true},
-      {"run-until-killed", SIGINT, -1, SIGINT, true},
+      {"run-until-killed", SIGHUP, -1, SIGHUP, true},
+      // No SIGINT handler, ever (terminating_signals.h): the file ends at its last chunk.
+      {"run-until-killed", SIGINT, -1, SIGINT, false},
       {"run-until-killed", SIGKILL, -1, SIGKILL, false},
   };
   for (const Case& c : cases) {
@@ -207,6 +209,23 @@ TEST_CASE("exit paths keep the program's own outcome and a readable trace") {
     CHECK(trace.files[0].chunks >= 1);
     CHECK(trace.launches["lifecycle_kernel"] > 0);
   }
+}
+
+TEST_CASE("the program sees no handler and no descriptor of the agent's") {
+  // At start (the agent's constructor has run) nothing differs from a plain run; while
+  // recording, SIGINT is still the program's (SIG_DFL here). Oracle: the plain run.
+  const std::string output = FreshFolder("report");
+  RunOptions plain;
+  const RunResult expected =
+      RunProgram(Runfile("agent/tests/lifecycle_program"), {"report"}, plain);
+  const RunResult run =
+      RunProgram(Runfile("agent/tests/lifecycle_program"), {"report"}, UnderAgent(output));
+  INFO(run.standard_error);
+  REQUIRE(expected.exit_code == 0);
+  CHECK(expected.standard_output.find("start: Terminated default") != std::string::npos);
+  CHECK(run.exit_code == 0);
+  CHECK(run.standard_output == expected.standard_output);
+  CHECK(SummarizeFolder(output).launches["lifecycle_kernel"] == 40);
 }
 
 TEST_CASE("_exit: the trace is readable up to its last flushed chunk") {

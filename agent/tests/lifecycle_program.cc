@@ -1,8 +1,12 @@
 // A CUDA program (on the simulated runtime) that ends in the way argv[1] names, for the
-// agent's exit-path tests: normal, exit-from-thread, exception, _exit, run-until-killed.
+// agent's exit-path tests: normal, exit-from-thread, exception, _exit, run-until-killed,
+// and report (what the program can see of the process: signal dispositions and open file
+// descriptors, at start and after recording).
 // It launches kernels in steps marked through the agent's C API (looked up at run time).
 #include <cuda_runtime_api.h>
+#include <dirent.h>
 #include <dlfcn.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -38,6 +42,23 @@ void LaunchSteps(int steps, int launches_per_step) {
   cudaFree(device);
 }
 
+// Prints the disposition of each terminating signal and the number of open descriptors.
+void Report(const char* when) {
+  const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGABRT};
+  for (int signal_number : signals) {
+    struct sigaction current;
+    sigaction(signal_number, nullptr, &current);
+    const bool is_default = !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_DFL;
+    std::printf("%s: %s %s\n", when, strsignal(signal_number), is_default ? "default" : "handled");
+  }
+  int descriptors = 0;
+  if (DIR* folder = opendir("/proc/self/fd")) {
+    while (readdir(folder)) ++descriptors;
+    closedir(folder);
+  }
+  std::printf("%s: %d descriptors\n", when, descriptors);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -49,7 +70,14 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     for (;;) LaunchSteps(1, 50);
   }
+  if (std::strcmp(mode, "report") == 0) Report("start");
   LaunchSteps(steps, 10);
+  if (std::strcmp(mode, "report") == 0) {
+    usleep(100000);  // the writer has opened the window
+    struct sigaction current;
+    sigaction(SIGINT, nullptr, &current);
+    std::printf("recording: SIGINT %s\n", current.sa_handler == SIG_DFL ? "default" : "handled");
+  }
   if (std::strcmp(mode, "exit-from-thread") == 0) {
     std::thread([] { std::exit(7); }).join();
   }

@@ -1,33 +1,44 @@
 #include "agent/writer/emergency_flush.h"
 
-#include <fcntl.h>
-#include <poll.h>
+#include <errno.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdint>
 
 namespace prof {
 namespace {
 
+static_assert(sizeof(std::atomic<int>) == sizeof(int) && std::atomic<int>::is_always_lock_free,
+              "the futex word is a plain int");
+
 std::atomic<bool> g_requested{false};
 std::atomic<bool> g_writer_running{false};
-int g_pipe[2] = {-1, -1};
+std::atomic<int> g_acknowledged{0};  // the futex word: 1 once the writer finished
 
-void OpenPipe() {
-  if (pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0) g_pipe[0] = g_pipe[1] = -1;
+int64_t MonotonicMs() {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);  // async-signal-safe
+  return static_cast<int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1000000;
 }
-
-struct PipeOpener {
-  PipeOpener() { OpenPipe(); }
-} g_pipe_opener;
 
 }  // namespace
 
 void RequestEmergencyFlush(int timeout_ms) {
-  if (!g_writer_running.load() || g_pipe[0] < 0) return;
+  if (!g_writer_running.load()) return;
   g_requested.store(true);
-  struct pollfd ready = {g_pipe[0], POLLIN, 0};
-  poll(&ready, 1, timeout_ms);
+  const int64_t deadline = MonotonicMs() + timeout_ms;
+  // FUTEX_WAIT returns at once if the word is no longer 0, so a wake that comes before
+  // the wait is not missed; EINTR and spurious returns loop until the deadline.
+  for (int64_t left = timeout_ms; g_acknowledged.load() == 0 && left > 0;
+       left = deadline - MonotonicMs()) {
+    struct timespec wait = {static_cast<time_t>(left / 1000), static_cast<long>(left % 1000) * 1000000};
+    syscall(SYS_futex, reinterpret_cast<int*>(&g_acknowledged), FUTEX_WAIT_PRIVATE, 0, &wait,
+            nullptr, 0);
+  }
 }
 
 void MarkWriterRunning(bool running) { g_writer_running.store(running); }
@@ -35,19 +46,15 @@ void MarkWriterRunning(bool running) { g_writer_running.store(running); }
 bool EmergencyFlushRequested() { return g_requested.load(std::memory_order_relaxed); }
 
 void AcknowledgeEmergencyFlush() {
-  const char byte = 1;
-  if (g_pipe[1] >= 0) {
-    ssize_t ignored = write(g_pipe[1], &byte, 1);
-    (void)ignored;
-  }
+  g_acknowledged.store(1);
+  syscall(SYS_futex, reinterpret_cast<int*>(&g_acknowledged), FUTEX_WAKE_PRIVATE, 1 << 30,
+          nullptr, nullptr, 0);
 }
 
 void ResetEmergencyFlushAfterFork() {
-  if (g_pipe[0] >= 0) close(g_pipe[0]);
-  if (g_pipe[1] >= 0) close(g_pipe[1]);
-  OpenPipe();
   g_requested.store(false);
   g_writer_running.store(false);
+  g_acknowledged.store(0);
 }
 
 }  // namespace prof

@@ -1,13 +1,15 @@
 // The hand-shake between a terminating-signal handler and the writer thread. The handler
-// may only do async-signal-safe things: it raises a flag and waits on a pipe (poll) for
-// the writer, which finishes every file and then writes one byte to the pipe.
+// may only do async-signal-safe things: it raises a flag and waits on a futex word for
+// the writer, which finishes every file and then wakes it. A futex rather than a pipe:
+// the agent opens no file descriptor before a recording session starts, and a daemon that
+// closes and reuses descriptors (closerange) cannot be written to by mistake.
 #ifndef PROF_AGENT_WRITER_EMERGENCY_FLUSH_H_
 #define PROF_AGENT_WRITER_EMERGENCY_FLUSH_H_
 
 namespace prof {
 
 // Signal handler side. Returns after the writer acknowledged, or after `timeout_ms`, or
-// at once when no writer runs.
+// at once when no writer runs. Async-signal-safe.
 void RequestEmergencyFlush(int timeout_ms);
 
 // Writer side.
@@ -15,7 +17,7 @@ void MarkWriterRunning(bool running);
 bool EmergencyFlushRequested();
 void AcknowledgeEmergencyFlush();
 
-// In a forked child: a new pipe, nothing requested, no writer.
+// In a forked child (atfork handler): nothing requested, no writer. Atomics only.
 void ResetEmergencyFlushAfterFork();
 
 }  // namespace prof

@@ -14,6 +14,7 @@
 #include "agent/record/buffer_registry.h"
 #include "agent/record/clock.h"
 #include "agent/writer/emergency_flush.h"
+#include "agent/writer/terminating_signals.h"
 
 namespace prof {
 namespace {
@@ -25,6 +26,7 @@ constexpr auto kBusyDrainPeriod = std::chrono::milliseconds(1);
 constexpr uint64_t kBusyRecords = 2000;
 constexpr uint64_t kFlushPeriodNs = 100000000;   // a crash loses at most ~100 ms
 constexpr uint64_t kChunkEvents = 65536;         // or this many events, whichever first
+constexpr auto kParkWait = std::chrono::milliseconds(200);  // after an exit timeout
 constexpr uint64_t kCloseGraceNs = 30000000;     // late records of a closed window
 
 trace::CpuUsage CpuUsageOf(const CpuSample& sample) {
@@ -166,8 +168,11 @@ void TraceWriter::Run() {
       stopping = stopping_;
     }
     RunCommands(commands);
+    ParkIfAbandoned();
     DrainHostRecords();
+    ParkIfAbandoned();
     if (device_enabled_) device_->Drain(*this);
+    ParkIfAbandoned();
     if (EmergencyFlushRequested()) {
       // A terminating signal: the process ends as soon as we acknowledge.
       FinishWindows(true);
@@ -197,6 +202,9 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
       case Command::kOpen: {
         Log(LogLevel::kDebug, "writer: window %u opens at %lu", command.spec.index,
             static_cast<unsigned long>(command.spec.open_ns));
+        // Here, not in the constructor: the program and its runtime have started and
+        // installed whatever handlers they wanted (terminating_signals.h).
+        InstallTerminationFlush();
         trace::FileHeader header = header_;
         *header.add_clock_anchors() = HostAnchor("window open");
         if (command.spec.open_cpu.valid) *header.add_cpu_usage() = CpuUsageOf(command.spec.open_cpu);
@@ -275,6 +283,7 @@ void TraceWriter::FinishWindows(bool everything) {
     device_->Drain(*this);
   }
   while (!windows_.empty()) {
+    ParkIfAbandoned();
     WindowFile& window = *windows_.front();
     const bool finish = everything || (window.closing && now >= window.finalize_after_ns);
     if (!finish) break;
@@ -292,6 +301,7 @@ void TraceWriter::FinishWindows(bool everything) {
     windows_.pop_front();
   }
   for (auto& window : windows_) {
+    ParkIfAbandoned();
     if (periodic || window->encoder().pending_events() >= kChunkEvents) window->Flush(false);
   }
 }
@@ -348,7 +358,26 @@ bool TraceWriter::Shutdown(uint64_t timeout_ns) {
   }
   stopping_ = true;
   wake_.notify_one();
-  return finished_.wait_for(lock, std::chrono::nanoseconds(timeout_ns), [this] { return done_; });
+  if (finished_.wait_for(lock, std::chrono::nanoseconds(timeout_ns), [this] { return done_; })) {
+    return true;
+  }
+  // Out of time. Static destructors run once we return, so the writer must stop touching
+  // anything: it parks at its next check (between chunks, buffers and commands), and we
+  // wait for that, briefly. The files end at their last complete chunk.
+  abandon_.store(true, std::memory_order_release);
+  finished_.wait_for(lock, kParkWait, [this] { return done_ || parked_; });
+  return false;
+}
+
+void TraceWriter::ParkIfAbandoned() {
+  if (!abandon_.load(std::memory_order_acquire)) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    parked_ = true;
+    finished_.notify_all();
+  }
+  // Blocks for good: this thread has every signal blocked, and the process is exiting.
+  for (;;) pause();
 }
 
 }  // namespace prof

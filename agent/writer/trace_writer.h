@@ -7,6 +7,7 @@
 #ifndef PROF_AGENT_WRITER_TRACE_WRITER_H_
 #define PROF_AGENT_WRITER_TRACE_WRITER_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -41,7 +42,9 @@ class TraceWriter : public WindowRouter {
   void EnableDeviceNow();
 
   // Drains and finishes every window; returns false if `timeout_ns` passed first (the
-  // files then end at their last complete chunk).
+  // files then end at their last complete chunk, and the writer thread is parked for good
+  // before this returns, or, if it is inside one system call, parks when that returns and
+  // touches nothing else: static destructors may run safely after).
   bool Shutdown(uint64_t timeout_ns);
 
   // WindowRouter (writer thread).
@@ -65,6 +68,8 @@ class TraceWriter : public WindowRouter {
 
  private:
   void RunCommands(std::vector<Command>& commands);
+  // After an exit timeout: never returns (see Shutdown).
+  void ParkIfAbandoned();
   void DrainHostRecords();
   void AcknowledgeDeviceCommand();
   void FinishWindows(bool everything);
@@ -87,6 +92,9 @@ class TraceWriter : public WindowRouter {
   bool stopping_ = false;
   bool done_ = false;
   bool thread_started_ = false;
+  bool parked_ = false;  // the writer stopped for good after an exit timeout
+  // Set when Shutdown ran out of time: the writer parks at its next check.
+  std::atomic<bool> abandon_{false};
 
   // Writer thread only.
   std::deque<std::unique_ptr<WindowFile>> windows_;
