@@ -83,7 +83,25 @@ struct Program {
 std::vector<Program> Programs() {
   return {{"/bin/true", {}},
           {"/bin/echo", {"hello", "world"}},
-          {Runfile("testdata/workloads/train"), {"--steps", "3"}}};
+          {Runfile("testdata/workloads/train"), {"--steps", "6"}}};
+}
+
+// stdout with train's loss values blanked: the simulated kernels never write the loss
+// buffer, so the loss printed is whatever bytes the heap handed out, which any change in
+// the process's allocations (a preloaded library) changes. The lines must still agree.
+std::string Comparable(const std::string& standard_output) {
+  std::string text;
+  size_t begin = 0;
+  while (begin < standard_output.size()) {
+    size_t end = standard_output.find('\n', begin);
+    if (end == std::string::npos) end = standard_output.size();
+    std::string line = standard_output.substr(begin, end - begin);
+    const size_t loss = line.find(" loss ");
+    if (line.rfind("step ", 0) == 0 && loss != std::string::npos) line = line.substr(0, loss) + " loss ?";
+    text += line + "\n";
+    begin = end + 1;
+  }
+  return text;
 }
 
 std::vector<std::string> AgentLines(const std::string& standard_error) {
@@ -125,7 +143,7 @@ TEST_CASE("every extreme or malformed PROF_* value: same outcome as without the 
                         << run.standard_error);
       CHECK(run.signal == plain.signal);
       CHECK(run.exit_code == plain.exit_code);
-      CHECK(run.standard_output == plain.standard_output);
+      CHECK(Comparable(run.standard_output) == Comparable(plain.standard_output));
       const std::vector<std::string> lines = AgentLines(run.standard_error);
       REQUIRE(lines.size() == static_cast<size_t>(c.warnings));
       if (c.warnings == 1) {
