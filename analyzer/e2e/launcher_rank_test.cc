@@ -13,6 +13,8 @@
 
 #include "analyzer/e2e/analyzed_run.h"
 #include "analyzer/e2e/workload_runner.h"
+#include "proto/trace.pb.h"
+#include "proto/trace_file_reader.h"
 
 namespace prof::analyzer::e2e {
 namespace {
@@ -23,6 +25,7 @@ struct Launcher {
   const char* name;
   const char* rank_variable;
   const char* size_variable;
+  const char* local_rank_variable;
 };
 
 std::vector<WorkloadProcess> Ranks(const Launcher& launcher) {
@@ -31,7 +34,8 @@ std::vector<WorkloadProcess> Ranks(const Launcher& launcher) {
     processes.push_back({Runfile("testdata/workloads/train"),
                          {"--steps", "2"},
                          {{launcher.rank_variable, std::to_string(rank)},
-                          {launcher.size_variable, std::to_string(kRanks)}}});
+                          {launcher.size_variable, std::to_string(kRanks)},
+                          {launcher.local_rank_variable, std::to_string(rank)}}});
   }
   return processes;
 }
@@ -50,8 +54,8 @@ std::string Profanalyze(const std::string& arguments) {
 }
 
 TEST_CASE("Slurm-only and PMI-only ranks: file name, header and --rank agree") {
-  const Launcher launchers[] = {{"slurm", "SLURM_PROCID", "SLURM_NTASKS"},
-                                {"pmi", "PMI_RANK", "PMI_SIZE"}};
+  const Launcher launchers[] = {{"slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID"},
+                                {"pmi", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID"}};
   for (const Launcher& launcher : launchers) {
     INFO(launcher.name);
     const std::string output = FreshFolder(std::string("ranks_") + launcher.name);
@@ -64,7 +68,15 @@ TEST_CASE("Slurm-only and PMI-only ranks: file name, header and --rank agree") {
       const std::string name = entry.path().filename().string();
       const size_t at = name.find("_rank_");
       REQUIRE(at != std::string::npos);
-      rank_parts.insert(name.substr(at, name.find('.', at) - at));
+      const std::string rank_part = name.substr(at, name.find('.', at) - at);
+      rank_parts.insert(rank_part);
+      // The header says what the name says (both come from one identity in the agent).
+      auto reader = TraceFileReader::Open(entry.path().string());
+      REQUIRE(reader.ok());
+      const trace::FileHeader& header = (*reader)->header();
+      CHECK("_rank_" + std::to_string(header.rank()) == rank_part);
+      CHECK(header.world_size() == kRanks);
+      CHECK(header.local_rank() == header.rank());
     }
     CHECK(rank_parts == std::set<std::string>{"_rank_0", "_rank_1"});
 
