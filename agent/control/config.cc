@@ -1,19 +1,38 @@
 #include "agent/control/config.h"
 
+#include <strings.h>
 #include <unistd.h>
 
-#include <cstdlib>
-
-#include "absl/strings/ascii.h"
-#include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
+#include <cstdio>
+#include <cstring>
+#include <string_view>
 
 namespace prof {
 namespace {
+
+constexpr int64_t kMaxBufferMegabytes = 65536;
+constexpr int64_t kMaxStepsPerFile = 1000000000;
+constexpr int64_t kMaxMarkerEvery = 1000000000;
+constexpr size_t kMaxWorkerNameBytes = 200;
+
+// Splits `text` at `separator` into trimmed, non-empty parts.
+std::vector<std::string_view> SplitTrimmed(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  while (true) {
+    const size_t at = text.find(separator);
+    const std::string_view part = TrimAscii(text.substr(0, at));
+    if (!part.empty()) parts.push_back(part);
+    if (at == std::string_view::npos) return parts;
+    text.remove_prefix(at + 1);
+  }
+}
+
+std::string Join(const std::vector<std::string>& parts, const char* separator, const char* empty) {
+  if (parts.empty()) return empty;
+  std::string joined;
+  for (const std::string& part : parts) joined += (joined.empty() ? "" : separator) + part;
+  return joined;
+}
 
 // Reads one variable and records it (or its default) in `config->applied`.
 class ConfigParser {
@@ -22,26 +41,37 @@ class ConfigParser {
                std::vector<std::string>* warnings)
       : environment_(environment), config_(config), warnings_(warnings) {}
 
+  // The value, or nullptr when unset or blank.
   const char* Get(const char* name) {
     const char* value = environment_(name);
-    return (value && *value) ? value : nullptr;
+    return (value && !TrimAscii(value).empty()) ? value : nullptr;
   }
 
-  void Warn(const char* name, absl::string_view value, absl::string_view why,
-            absl::string_view used) {
-    warnings_->push_back(absl::StrFormat("%s='%s' %s; using %s", name, value, why, used));
+  void Warn(const char* name, std::string_view value, std::string_view why, std::string_view used) {
+    warnings_->push_back(ConfigWarning(name, value, why, used));
   }
 
   bool Flag(const char* name, bool fallback) {
-    const char* value = Get(name);
     bool result = fallback;
-    if (value) {
-      const std::string lower = absl::AsciiStrToLower(value);
-      if (lower == "1" || lower == "true" || lower == "yes" || lower == "on") result = true;
-      else if (lower == "0" || lower == "false" || lower == "no" || lower == "off") result = false;
-      else Warn(name, value, "is not 0 or 1", fallback ? "1" : "0");
+    if (const char* value = Get(name)) {
+      const std::optional<bool> parsed = ParseFlagText(value);
+      if (parsed) result = *parsed;
+      else Warn(name, value, "is not 1/true/yes/on or 0/false/no/off", fallback ? "1" : "0");
     }
     config_->applied[name] = result ? "1" : "0";
+    return result;
+  }
+
+  int64_t Integer(const char* name, int64_t minimum, int64_t maximum, int64_t fallback,
+                  const char* what) {
+    int64_t result = fallback;
+    if (const char* value = Get(name)) {
+      if (!ParseBoundedInteger(value, minimum, maximum, &result)) {
+        result = fallback;
+        Warn(name, value, std::string("is not ") + what, std::to_string(fallback));
+      }
+    }
+    config_->applied[name] = std::to_string(result);
     return result;
   }
 
@@ -58,137 +88,199 @@ class ConfigParser {
   std::vector<std::string>* warnings_;
 };
 
-std::string DefaultWorkerName(const EnvironmentLookup& environment) {
+std::string DefaultWorkerName(const RankIdentity& rank) {
   char host[256] = "unknown";
   gethostname(host, sizeof(host) - 1);
-  std::string name = absl::StrFormat("host_%s_pid_%d", host, getpid());
-  for (const char* variable : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}) {
-    const char* rank = environment(variable);
-    if (rank && *rank) return absl::StrFormat("%s_rank_%s", name, rank);
+  char name[400];
+  if (rank.rank >= 0) {
+    std::snprintf(name, sizeof(name), "host_%s_pid_%d_rank_%d", host, getpid(), rank.rank);
+  } else {
+    std::snprintf(name, sizeof(name), "host_%s_pid_%d", host, getpid());
   }
   return name;
 }
 
+// The worker name is part of a file name: no folder separator, no control characters.
+bool IsFileNamePart(std::string_view name) {
+  if (name.size() > kMaxWorkerNameBytes || name == "." || name == "..") return false;
+  for (char c : name) {
+    if (c == '/' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
+  }
+  return true;
+}
+
+void ParseWorkerName(ConfigParser* parser, Config* config) {
+  std::string name = DefaultWorkerName(config->rank);
+  if (const char* value = parser->Get("PROF_WORKER_NAME")) {
+    if (IsFileNamePart(value)) {
+      name = value;
+    } else {
+      parser->Warn("PROF_WORKER_NAME", value,
+                   "is not a file-name part (at most 200 bytes, no '/' or control characters)", name);
+    }
+  }
+  config->worker_name = name;
+  config->applied["PROF_WORKER_NAME"] = name;
+}
+
+struct ActivityName {
+  const char* name;
+  uint32_t bits;
+};
+
+constexpr ActivityName kActivityNames[] = {
+    {"cuda", kActivityCudaApi}, {"kernel", kActivityKernel}, {"memcpy", kActivityMemcpy},
+    {"memset", kActivityMemset}, {"nccl", kActivityNccl},    {"nvtx", kActivityNvtx},
+    {"memory", kActivityMemory}, {"sync", kActivitySync},    {"all", kActivityAll}};
+
+constexpr char kKnownActivities[] = "known: cuda,kernel,memcpy,memset,nccl,nvtx,memory,sync,all";
+
+std::string ActivityList(uint32_t bits) {
+  if (bits == kActivityAll) return "all";
+  std::vector<std::string> names;
+  for (const ActivityName& entry : kActivityNames) {
+    if (entry.bits != kActivityAll && (bits & entry.bits)) names.push_back(entry.name);
+  }
+  return Join(names, ",", "none");
+}
+
+// One warning for the whole variable, however many names in it are unknown.
 uint32_t ParseActivities(ConfigParser* parser, const char* value) {
-  static const struct { const char* name; uint32_t bits; } kNames[] = {
-      {"cuda", kActivityCudaApi}, {"kernel", kActivityKernel}, {"memcpy", kActivityMemcpy},
-      {"memset", kActivityMemset}, {"nccl", kActivityNccl},    {"nvtx", kActivityNvtx},
-      {"memory", kActivityMemory}, {"sync", kActivitySync},    {"all", kActivityAll}};
   uint32_t bits = 0;
-  for (absl::string_view item : absl::StrSplit(value, ',', absl::SkipWhitespace())) {
-    item = absl::StripAsciiWhitespace(item);
+  std::vector<std::string> unknown;
+  for (std::string_view item : SplitTrimmed(value, ',')) {
     bool known = false;
-    for (const auto& entry : kNames) {
-      if (item == entry.name) {
+    for (const ActivityName& entry : kActivityNames) {
+      if (item.size() == std::strlen(entry.name) &&
+          strncasecmp(item.data(), entry.name, item.size()) == 0) {
         bits |= entry.bits;
         known = true;
       }
     }
-    if (!known) parser->Warn("PROF_ACTIVITIES", item, "is not a known activity", "the others");
+    if (!known) unknown.push_back("'" + ShowValue(item) + "'");
   }
-  if (bits == 0) {
-    parser->Warn("PROF_ACTIVITIES", value, "selects nothing", "all");
-    bits = kActivityAll;
+  if (bits == 0) bits = kActivityAll;
+  if (!unknown.empty()) {
+    parser->Warn("PROF_ACTIVITIES", value,
+                 "names unknown activities (" + Join(unknown, ", ", "") + "; " + kKnownActivities + ")",
+                 ActivityList(bits));
+  } else if (bits == kActivityAll && SplitTrimmed(value, ',').empty()) {
+    parser->Warn("PROF_ACTIVITIES", value, std::string("selects no activity (") + kKnownActivities + ")",
+                 "all");
   }
   return bits;
 }
 
-void ParseStepMarkers(ConfigParser* parser, const char* value, Config* config) {
-  for (absl::string_view rule : absl::StrSplit(value, ';', absl::SkipWhitespace())) {
-    rule = absl::StripAsciiWhitespace(rule);
-    StepMarkerRule parsed;
-    if (absl::ConsumePrefix(&rule, "kernel:") && !rule.empty()) {
-      parsed.kernel_glob = std::string(rule);
-      config->step_markers.push_back(parsed);
-      continue;
-    }
-    if (absl::ConsumePrefix(&rule, "api:")) {
-      std::vector<absl::string_view> parts = absl::StrSplit(rule, ':');
-      parsed.api = std::string(parts[0]);
-      if (parts.size() == 2 && absl::SimpleAtoi(parts[1], &parsed.every) && parsed.every > 0 &&
-          !parsed.api.empty()) {
-        config->step_markers.push_back(parsed);
-        continue;
-      }
-      if (parts.size() == 1 && !parsed.api.empty()) {
-        config->step_markers.push_back(parsed);
-        continue;
-      }
-    }
-    parser->Warn("PROF_STEP_MARKER", rule, "is not api:NAME[:N] or kernel:GLOB", "no such rule");
+// One rule of PROF_STEP_MARKER; false when it is not api:NAME[:N] or kernel:GLOB.
+bool ParseStepMarkerRule(std::string_view rule, StepMarkerRule* parsed) {
+  if (rule.substr(0, 7) == "kernel:") {
+    parsed->kernel_glob = std::string(TrimAscii(rule.substr(7)));
+    return !parsed->kernel_glob.empty();
   }
+  if (rule.substr(0, 4) != "api:") return false;
+  rule.remove_prefix(4);
+  const size_t colon = rule.find(':');
+  parsed->api = std::string(TrimAscii(rule.substr(0, colon)));
+  if (parsed->api.empty()) return false;
+  if (colon == std::string_view::npos) return true;
+  return ParseBoundedInteger(rule.substr(colon + 1), 1, kMaxMarkerEvery, &parsed->every);
 }
 
-void ParseNumbers(ConfigParser* parser, Config* config) {
-  if (const char* value = parser->Get("PROF_BUFFER_MB")) {
-    uint64_t megabytes = 0;
-    if (absl::SimpleAtoi(value, &megabytes) && megabytes >= 1 && megabytes <= 65536) {
-      config->buffer_bytes = megabytes << 20;
+std::string RuleText(const StepMarkerRule& rule) {
+  if (!rule.kernel_glob.empty()) return "kernel:" + rule.kernel_glob;
+  return "api:" + rule.api + ":" + std::to_string(rule.every);
+}
+
+void ParseStepMarkers(ConfigParser* parser, const char* value, Config* config) {
+  std::vector<std::string> bad;
+  std::vector<std::string> applied;
+  for (std::string_view rule : SplitTrimmed(value, ';')) {
+    StepMarkerRule parsed;
+    if (ParseStepMarkerRule(rule, &parsed)) {
+      config->step_markers.push_back(parsed);
+      applied.push_back(RuleText(parsed));
     } else {
-      parser->Warn("PROF_BUFFER_MB", value, "is not a number of MiB in 1..65536",
-                   absl::StrCat(config->buffer_bytes >> 20));
+      bad.push_back("'" + ShowValue(rule) + "'");
     }
   }
-  config->applied["PROF_BUFFER_MB"] = absl::StrCat(config->buffer_bytes >> 20);
-  if (const char* value = parser->Get("PROF_STEPS_PER_FILE")) {
-    int64_t steps = 0;
-    if (absl::SimpleAtoi(value, &steps) && steps >= 0 && steps <= 1000000000) {
-      config->steps_per_file = steps;
-    } else {
-      parser->Warn("PROF_STEPS_PER_FILE", value, "is not a number of steps in 0..1000000000 (0: no limit)",
-                   absl::StrCat(config->steps_per_file));
-    }
+  const std::string used = Join(applied, ";", "none");
+  if (!bad.empty()) {
+    parser->Warn("PROF_STEP_MARKER", value,
+                 "has rules that are not api:NAME[:N] with N in 1..1000000000 or kernel:GLOB (" +
+                     Join(bad, ", ", "") + ")",
+                 used);
   }
-  config->applied["PROF_STEPS_PER_FILE"] = absl::StrCat(config->steps_per_file);
+  config->applied["PROF_STEP_MARKER"] = used;
+}
+
+void ParseLogLevel(ConfigParser* parser, Config* config) {
+  static const struct { const char* name; LogLevel level; } kLevels[] = {
+      {"error", LogLevel::kError}, {"warn", LogLevel::kWarn},
+      {"info", LogLevel::kInfo},   {"debug", LogLevel::kDebug}};
+  const char* applied = "warn";
   if (const char* value = parser->Get("PROF_LOG_LEVEL")) {
-    const std::string lower = absl::AsciiStrToLower(value);
-    if (lower == "error") config->log_level = LogLevel::kError;
-    else if (lower == "warn") config->log_level = LogLevel::kWarn;
-    else if (lower == "info") config->log_level = LogLevel::kInfo;
-    else if (lower == "debug") config->log_level = LogLevel::kDebug;
-    else parser->Warn("PROF_LOG_LEVEL", value, "is not error, warn, info or debug", "warn");
+    const std::string_view text = TrimAscii(value);
+    bool known = false;
+    for (const auto& entry : kLevels) {
+      if (text.size() == std::strlen(entry.name) &&
+          strncasecmp(text.data(), entry.name, text.size()) == 0) {
+        config->log_level = entry.level;
+        applied = entry.name;
+        known = true;
+      }
+    }
+    if (!known) parser->Warn("PROF_LOG_LEVEL", value, "is not error, warn, info or debug", "warn");
   }
+  config->applied["PROF_LOG_LEVEL"] = applied;
+}
+
+void ApplySchedule(ConfigParser* parser, Config* config) {
+  if (const char* value = parser->Get("PROF_SCHEDULE")) {
+    ParsedSchedule parsed = ParseSchedule(value);
+    if (parsed.schedule) {
+      config->schedule = *parsed.schedule;
+    } else {
+      parser->Warn("PROF_SCHEDULE", value, parsed.error, "every step");
+    }
+  }
+  config->applied["PROF_SCHEDULE"] = config->schedule.ToString();
 }
 
 }  // namespace
-
-EnvironmentLookup ProcessEnvironment() {
-  return [](const char* name) -> const char* { return std::getenv(name); };
-}
 
 Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string>* warnings) {
   Config config;
   ConfigParser parser(environment, &config, warnings);
   config.disabled = parser.Flag("PROF_DISABLE", false);
-  ParseNumbers(&parser, &config);
-  if (const char* value = parser.Get("PROF_SCHEDULE")) {
-    auto schedule = ParseSchedule(value);
-    if (schedule.ok()) {
-      config.schedule = *schedule;
-    } else {
-      parser.Warn("PROF_SCHEDULE", value, schedule.status().message(), "every step");
-    }
-  }
-  config.applied["PROF_SCHEDULE"] = config.schedule.ToString();
+  config.buffer_bytes = static_cast<uint64_t>(parser.Integer(
+                            "PROF_BUFFER_MB", 1, kMaxBufferMegabytes, config.buffer_bytes >> 20,
+                            "a number of MiB in 1..65536"))
+                        << 20;
+  config.steps_per_file = parser.Integer("PROF_STEPS_PER_FILE", 0, kMaxStepsPerFile,
+                                         config.steps_per_file,
+                                         "a number of steps in 0..1000000000 (0: no limit)");
+  ParseLogLevel(&parser, &config);
+  ApplySchedule(&parser, &config);
   config.output_dir = parser.Text("PROF_OUTPUT_DIR", "./profiler_log");
-  config.worker_name = parser.Text("PROF_WORKER_NAME", DefaultWorkerName(environment));
+  config.rank = ResolveRankIdentity(environment, warnings);
+  ParseWorkerName(&parser, &config);
   if (const char* value = parser.Get("PROF_ACTIVITIES")) {
     config.activities = ParseActivities(&parser, value);
   }
-  config.applied["PROF_ACTIVITIES"] = absl::StrFormat("0x%x", config.activities);
+  config.applied["PROF_ACTIVITIES"] = ActivityList(config.activities);
   config.timer_only = parser.Flag("PROF_TIMER_ONLY", false);
   if (config.timer_only) config.activities = kActivityTimerOnly;
-  if (const char* value = parser.Get("PROF_STEP_MARKER")) {
-    ParseStepMarkers(&parser, value, &config);
-    config.applied["PROF_STEP_MARKER"] = value;
-  }
+  if (const char* value = parser.Get("PROF_STEP_MARKER")) ParseStepMarkers(&parser, value, &config);
   config.cupti_library = parser.Text("PROF_CUPTI_LIB", "");
   config.stacks = parser.Flag("PROF_STACKS", false);
+  config.python_helper = parser.Flag("PROF_PYTHON", true);
+  config.python_operators = parser.Flag("PROF_PYTHON_OPS", false);
+  parser.Text("PROF_PYTHON_PATH", "");
   return config;
 }
 
 bool IsDataloaderName(const char* name) {
-  return name && absl::StartsWithIgnoreCase(name, "dataloader");
+  return name && strncasecmp(name, "dataloader", 10) == 0;
 }
 
 bool GlobMatch(const char* glob, const char* text) {

@@ -1,6 +1,13 @@
 // The agent's configuration, read once from PROF_* environment variables. A bad value
 // never stops the program: it becomes one warning naming the variable, the value and the
-// value used instead, and parsing goes on.
+// value used instead (one per variable, however many parts of it are bad), and parsing
+// goes on. Every number is range-checked before use; the bounds:
+//   PROF_SCHEDULE        every field 0..1e9 (record 1..1e9); START:END 0 <= START < END <= 1e9
+//   PROF_BUFFER_MB       1..65536
+//   PROF_STEPS_PER_FILE  0..1e9 (0: no limit)
+//   PROF_STEP_MARKER     api:NAME:N with N in 1..1e9
+// Flags (PROF_DISABLE, PROF_TIMER_ONLY, PROF_STACKS, PROF_PYTHON, PROF_PYTHON_OPS) all take
+// 1/true/yes/on and 0/false/no/off. Values are trimmed of spaces; a blank value is unset.
 //
 //   std::vector<std::string> warnings;
 //   prof::Config config = prof::ParseConfig(prof::ProcessEnvironment(), &warnings);
@@ -8,12 +15,13 @@
 #define PROF_AGENT_CONTROL_CONFIG_H_
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "agent/control/config_values.h"
 #include "agent/control/log.h"
+#include "agent/control/rank_identity.h"
 #include "agent/control/schedule.h"
 
 namespace prof {
@@ -50,6 +58,8 @@ struct Config {
   Schedule schedule;
   std::string output_dir = "./profiler_log";
   std::string worker_name;
+  // From the launcher's variables (not PROF_*): names the files and fills the header.
+  RankIdentity rank;
   uint32_t activities = kActivityAll;
   bool timer_only = false;
   std::vector<StepMarkerRule> step_markers;
@@ -61,6 +71,10 @@ struct Config {
   int64_t steps_per_file = 500;
   LogLevel log_level = LogLevel::kWarn;
   bool stacks = false;
+  // PROF_PYTHON: offer the Python helper to Python interpreters (python_bootstrap.h).
+  bool python_helper = true;
+  // PROF_PYTHON_OPS: the helper records PyTorch operators (read by the helper itself).
+  bool python_operators = false;
   // Set in forked children: a window file is written only once it holds CUDA or NCCL
   // activity, so worker processes that never touch the GPU leave no file behind.
   bool files_need_cuda_activity = false;
@@ -68,11 +82,6 @@ struct Config {
   // Every PROF_* variable as applied, for the trace header.
   std::map<std::string, std::string> applied;
 };
-
-using EnvironmentLookup = std::function<const char*(const char* name)>;
-
-// getenv, for the real process.
-EnvironmentLookup ProcessEnvironment();
 
 Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string>* warnings);
 

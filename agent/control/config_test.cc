@@ -76,9 +76,10 @@ TEST_CASE("a bad value is one warning naming the variable, the value and what is
                                    {"PROF_STEP_MARKER", "every:3"},
                                    {"PROF_LOG_LEVEL", "loud"}},
                                   &warnings);
-  REQUIRE(warnings.size() == 8);  // PROF_ACTIVITIES: the unknown item, then "selects nothing"
+  REQUIRE(warnings.size() == 7);  // one per variable
   CHECK(std::find(warnings.begin(), warnings.end(),
-                  "PROF_SCHEDULE='record=0' record must be > 0; using every step") != warnings.end());
+                  "PROF_SCHEDULE='record=0' record is not in 1..1000000000; using every step") !=
+        warnings.end());
   CHECK(std::find(warnings.begin(), warnings.end(),
                   "PROF_BUFFER_MB='lots' is not a number of MiB in 1..65536; using 128") !=
         warnings.end());
@@ -92,6 +93,156 @@ TEST_CASE("a bad value is one warning naming the variable, the value and what is
   CHECK(config.activities == kActivityAll);
   CHECK(config.step_markers.empty());
   CHECK(config.log_level == LogLevel::kWarn);
+}
+
+// The one warning a bad value of `variable` gives, or fails the test.
+std::string OnlyWarning(const char* variable, const std::string& value) {
+  std::vector<std::string> warnings;
+  ParseWith({{variable, value}}, &warnings);
+  INFO(variable << "='" << value.substr(0, 80) << "'");
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].rfind(std::string(variable) + "='", 0) == 0);
+  CHECK(warnings[0].find("; using ") != std::string::npos);
+  CHECK(warnings[0].find('\n') == std::string::npos);
+  CHECK(warnings[0].size() < 300);
+  return warnings[0];
+}
+
+const char kInt64Max[] = "9223372036854775807";
+
+TEST_CASE("PROF_SCHEDULE: a period that overflows int64 is refused, not divided by") {
+  // closed+ready+record wrapped to 0 and every process died of SIGFPE in `t % period`.
+  CHECK(OnlyWarning("PROF_SCHEDULE", "closed=9223372036854775807,ready=9223372036854775807,record=2") ==
+        "PROF_SCHEDULE='closed=9223372036854775807,ready=9223372036854775807,record=2' closed is "
+        "not in 0..1000000000; using every step");
+  for (const std::string& bad :
+       {std::string("record=") + kInt64Max, std::string("skip_first=") + kInt64Max + ",record=1",
+        std::string("repeat=") + kInt64Max + ",record=1", std::string("ready=") + kInt64Max,
+        std::string("record=1000000001"), std::string("record=99999999999999999999999999999"),
+        std::string("record=-1"), std::string("record="), std::string("=3"),
+        std::string("record==3"), std::string("record=3x"), std::string("record=0x3"),
+        std::string("0:") + kInt64Max, std::string("-3:5"), std::string("5:5"),
+        std::string("1:1000000001"), std::string(":"), std::string("1:"), std::string("a:b")}) {
+    OnlyWarning("PROF_SCHEDULE", bad);
+  }
+}
+
+TEST_CASE("PROF_SCHEDULE: the largest accepted schedule, and whitespace around values") {
+  std::vector<std::string> warnings;
+  Config config = ParseWith({{"PROF_SCHEDULE",
+                              "skip_first=1000000000,closed=1000000000,ready=1000000000,"
+                              "record=1000000000,repeat=1000000000"}},
+                            &warnings);
+  CHECK(warnings.empty());
+  CHECK(config.schedule.record == 1000000000);
+  config = ParseWith({{"PROF_SCHEDULE", " closed = 1 ,\trecord = 2 "}}, &warnings);
+  CHECK(warnings.empty());
+  CHECK(config.schedule.closed == 1);
+  CHECK(config.schedule.record == 2);
+  config = ParseWith({{"PROF_SCHEDULE", " 999999999:1000000000 "}}, &warnings);
+  CHECK(warnings.empty());
+  CHECK(config.schedule.record == 1);
+}
+
+TEST_CASE("numbers: INT64_MAX, negatives, huge digit strings and garbage are one warning each") {
+  const std::string huge(5000, '9');
+  for (const std::string& bad : {std::string(kInt64Max), std::string("18446744073709551617"),
+                                 std::string("-1"), std::string("0"), std::string("65537"), huge,
+                                 std::string("1e3"), std::string("0x10"), std::string("12abc"),
+                                 std::string("1 2"), std::string("+"), std::string("-")}) {
+    CHECK(OnlyWarning("PROF_BUFFER_MB", bad).find("; using 128") != std::string::npos);
+  }
+  for (const std::string& bad : {std::string(kInt64Max), std::string("-1"), huge,
+                                 std::string("1000000001"), std::string("ten")}) {
+    CHECK(OnlyWarning("PROF_STEPS_PER_FILE", bad).find("; using 500") != std::string::npos);
+  }
+  for (const std::string& bad : {std::string(kInt64Max), std::string("loud"), std::string("-1")}) {
+    CHECK(OnlyWarning("PROF_LOG_LEVEL", bad).find("; using warn") != std::string::npos);
+  }
+  // A 5000-digit value is shortened in the message, which stays one line.
+  CHECK(OnlyWarning("PROF_BUFFER_MB", huge).find("...") != std::string::npos);
+  CHECK(OnlyWarning("PROF_BUFFER_MB", "12\n34").find("\\n") != std::string::npos);
+}
+
+TEST_CASE("numbers: whitespace around a value is accepted, a blank value is unset") {
+  std::vector<std::string> warnings;
+  Config config = ParseWith({{"PROF_BUFFER_MB", " 16\t"},
+                             {"PROF_STEPS_PER_FILE", " 7 "},
+                             {"PROF_LOG_LEVEL", " Info "},
+                             {"PROF_STACKS", "   "}},
+                            &warnings);
+  CHECK(warnings.empty());
+  CHECK(config.buffer_bytes == (16ull << 20));
+  CHECK(config.steps_per_file == 7);
+  CHECK(config.log_level == LogLevel::kInfo);
+  CHECK_FALSE(config.stacks);
+}
+
+TEST_CASE("PROF_STEP_MARKER: N is in 1..1000000000; all bad rules make one line") {
+  for (const std::string& bad :
+       {std::string("api:cudaLaunchKernel:") + kInt64Max, std::string("api:cudaLaunchKernel:0"),
+        std::string("api:cudaLaunchKernel:-2"), std::string("api:cudaLaunchKernel:1000000001"),
+        std::string("api:cudaLaunchKernel:99999999999999999999999"), std::string("api::3"),
+        std::string("api:a:b:c"), std::string("kernel:"), std::string("nonsense")}) {
+    OnlyWarning("PROF_STEP_MARKER", bad);
+  }
+  std::vector<std::string> warnings;
+  const Config config = ParseWith({{"PROF_STEP_MARKER", "api::3;kernel:*sgd*;nonsense; api:x:0"}}, &warnings);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] ==
+        "PROF_STEP_MARKER='api::3;kernel:*sgd*;nonsense; api:x:0' has rules that are not "
+        "api:NAME[:N] with N in 1..1000000000 or kernel:GLOB ('api::3', 'nonsense', 'api:x:0'); "
+        "using kernel:*sgd*");
+  REQUIRE(config.step_markers.size() == 1);
+  CHECK(config.step_markers[0].kernel_glob == "*sgd*");
+  CHECK(config.applied.at("PROF_STEP_MARKER") == "kernel:*sgd*");
+}
+
+TEST_CASE("PROF_ACTIVITIES: unknown names are one line, which says what is recorded") {
+  std::vector<std::string> warnings;
+  Config config = ParseWith({{"PROF_ACTIVITIES", "kernel, bogus,nvtx,kernels"}}, &warnings);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] ==
+        "PROF_ACTIVITIES='kernel, bogus,nvtx,kernels' names unknown activities ('bogus', "
+        "'kernels'; known: cuda,kernel,memcpy,memset,nccl,nvtx,memory,sync,all); using kernel,nvtx");
+  CHECK(config.activities == (kActivityKernel | kActivityNvtx));
+  CHECK(OnlyWarning("PROF_ACTIVITIES", "kernels").find("; using all") != std::string::npos);
+  CHECK(OnlyWarning("PROF_ACTIVITIES", ",,,").find("; using all") != std::string::npos);
+}
+
+TEST_CASE("flags: every PROF_* flag takes the same spellings, PROF_PYTHON included") {
+  for (const char* flag :
+       {"PROF_DISABLE", "PROF_TIMER_ONLY", "PROF_STACKS", "PROF_PYTHON", "PROF_PYTHON_OPS"}) {
+    for (const char* bad : {"2", "-1", kInt64Max, "maybe", "1 1", "truee"}) OnlyWarning(flag, bad);
+    for (const char* on : {"1", "true", " Yes ", "ON"}) {
+      std::vector<std::string> warnings;
+      const Config config = ParseWith({{flag, on}}, &warnings);
+      INFO(flag << "='" << on << "'");
+      CHECK(warnings.empty());
+      CHECK(config.applied.at(flag) == "1");
+    }
+    for (const char* off : {"0", "false", " No ", "OFF"}) {
+      std::vector<std::string> warnings;
+      const Config config = ParseWith({{flag, off}}, &warnings);
+      INFO(flag << "='" << off << "'");
+      CHECK(warnings.empty());
+      CHECK(config.applied.at(flag) == "0");
+    }
+  }
+  std::vector<std::string> warnings;
+  CHECK(ParseWith({}, &warnings).applied.at("PROF_PYTHON") == "1");
+  CHECK(ParseWith({}, &warnings).applied.at("PROF_PYTHON_OPS") == "0");
+}
+
+TEST_CASE("PROF_WORKER_NAME is a file-name part: no '/', at most 200 bytes") {
+  OnlyWarning("PROF_WORKER_NAME", "a/b");
+  OnlyWarning("PROF_WORKER_NAME", std::string(201, 'w'));
+  OnlyWarning("PROF_WORKER_NAME", "a\nb");
+  std::vector<std::string> warnings;
+  const Config config = ParseWith({{"PROF_WORKER_NAME", "a/b"}}, &warnings);
+  CHECK(config.worker_name.find("host_") == 0);
+  CHECK(ParseWith({{"PROF_WORKER_NAME", std::string(200, 'w')}}, &warnings).worker_name ==
+        std::string(200, 'w'));
 }
 
 TEST_CASE("rank variables name the worker") {

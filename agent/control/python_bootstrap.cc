@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "agent/control/config_values.h"
 #include "agent/control/log.h"
 
 namespace prof {
@@ -37,14 +38,13 @@ bool HoldsHelper(const std::string& folder) {
          access((folder + "/libprof/__init__.py").c_str(), R_OK) == 0;
 }
 
-// PROF_PYTHON: "0" turns the helper off, "1" (or unset) leaves it on; anything else is
-// reported once and treated as on, like every other bad PROF_* value.
+// PROF_PYTHON, with the spellings of every PROF_* flag (ParseFlagText); unset or bad
+// leaves the helper on. Silent: ParseConfig, which ran first in the same constructor,
+// already warned about a bad value and recorded the applied one in the header.
 bool HelperWanted() {
   const char* value = std::getenv("PROF_PYTHON");
-  if (!value || std::strcmp(value, "1") == 0 || value[0] == '\0') return true;
-  if (std::strcmp(value, "0") == 0) return false;
-  Log(LogLevel::kWarn, "PROF_PYTHON='%s' is not 0 or 1; using 1", value);
-  return true;
+  if (!value) return true;
+  return ParseFlagText(value).value_or(true);
 }
 
 }  // namespace

@@ -4,8 +4,8 @@
 // because the library constructor runs before the interpreter's main() reads PYTHONPATH.
 //
 // Where the folder is: PROF_PYTHON_PATH when set, else `python/` in the folder of the
-// loaded libprof.so (where Bazel puts it: bazel-bin/agent/python/). PROF_PYTHON=0 turns
-// this off. Processes that are not Python are left alone.
+// loaded libprof.so (where Bazel puts it: bazel-bin/agent/python/). PROF_PYTHON=0 (or any
+// off spelling of a PROF_* flag: false, no, off) turns this off. Processes that are not Python are left alone.
 #ifndef PROF_AGENT_CONTROL_PYTHON_BOOTSTRAP_H_
 #define PROF_AGENT_CONTROL_PYTHON_BOOTSTRAP_H_
 

@@ -1,13 +1,30 @@
 #include "agent/control/schedule.h"
 
-#include <vector>
+#include <cstdio>
+#include <limits>
 
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_format.h"
-#include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
+#include "agent/control/config_values.h"
 
 namespace prof {
+namespace {
+
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? kInt64Max : sum;
+}
+
+int64_t SaturatingMultiply(int64_t a, int64_t b) {
+  int64_t product = 0;
+  return __builtin_mul_overflow(a, b, &product) ? kInt64Max : product;
+}
+
+bool InSteps(int64_t value, int64_t minimum) {
+  return value >= minimum && value <= kMaxScheduleSteps;
+}
+
+}  // namespace
 
 const char* StepStateName(StepState state) {
   switch (state) {
@@ -19,11 +36,16 @@ const char* StepStateName(StepState state) {
   return "?";
 }
 
+bool Schedule::InBounds() const {
+  return InSteps(skip_first, 0) && InSteps(closed, 0) && InSteps(ready, 0) &&
+         InSteps(record, 1) && InSteps(repeat, 0);
+}
+
 StepState Schedule::StateOf(int64_t step) const {
   if (record_everything) return StepState::kRecord;
-  if (step < skip_first) return StepState::kClosed;
-  const int64_t t = step - skip_first;
-  const int64_t period = closed + ready + record;
+  if (!InBounds() || step < skip_first) return StepState::kClosed;
+  const int64_t t = step - skip_first;              // >= 0, no overflow
+  const int64_t period = closed + ready + record;   // 1..3e9 (InBounds)
   if (repeat > 0 && t / period >= repeat) return StepState::kClosed;
   const int64_t m = t % period;
   if (m < closed) return StepState::kClosed;
@@ -33,43 +55,52 @@ StepState Schedule::StateOf(int64_t step) const {
 }
 
 int64_t Schedule::CycleOf(int64_t step) const {
-  if (record_everything || step < skip_first) return 0;
+  if (record_everything || !InBounds() || step < skip_first) return 0;
   return (step - skip_first) / (closed + ready + record);
 }
 
 bool Schedule::HasRecordingAtOrAfter(int64_t step) const {
-  if (record_everything || repeat == 0) return true;
+  if (record_everything) return true;
+  if (!InBounds()) return false;
+  if (repeat == 0) return true;
   return step < WindowEndStep(repeat - 1);
 }
 
 int64_t Schedule::WindowFirstStep(int64_t cycle) const {
-  if (record_everything) return 0;
-  return skip_first + cycle * (closed + ready + record) + closed + ready;
+  if (record_everything || !InBounds()) return 0;
+  if (cycle < 0) cycle = 0;
+  const int64_t cycles_before = SaturatingMultiply(cycle, closed + ready + record);
+  return SaturatingAdd(SaturatingAdd(skip_first, cycles_before), closed + ready);
 }
 
 int64_t Schedule::WindowEndStep(int64_t cycle) const {
-  if (record_everything) return 0;
-  return WindowFirstStep(cycle) + record;
+  if (record_everything || !InBounds()) return 0;
+  return SaturatingAdd(WindowFirstStep(cycle), record);
 }
 
 std::string Schedule::ToString() const {
   if (record_everything) return "every step";
-  return absl::StrFormat("skip_first=%d,closed=%d,ready=%d,record=%d,repeat=%d", skip_first,
-                         closed, ready, record, repeat);
+  char text[160];
+  std::snprintf(text, sizeof(text), "skip_first=%lld,closed=%lld,ready=%lld,record=%lld,repeat=%lld",
+                static_cast<long long>(skip_first), static_cast<long long>(closed),
+                static_cast<long long>(ready), static_cast<long long>(record),
+                static_cast<long long>(repeat));
+  return text;
 }
 
 namespace {
 
-absl::StatusOr<Schedule> ParseStartEnd(absl::string_view text) {
-  std::vector<absl::string_view> parts = absl::StrSplit(text, ':');
+ParsedSchedule Refused(std::string error) { return {std::nullopt, std::move(error)}; }
+
+ParsedSchedule ParseStartEnd(std::string_view text) {
+  const size_t colon = text.find(':');
   int64_t start = 0;
   int64_t end = 0;
-  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &start) ||
-      !absl::SimpleAtoi(parts[1], &end)) {
-    return absl::InvalidArgumentError("expected START:END with two integers");
+  if (text.find(':', colon + 1) != std::string_view::npos ||
+      !ParseBoundedInteger(text.substr(0, colon), 0, kMaxScheduleSteps, &start) ||
+      !ParseBoundedInteger(text.substr(colon + 1), 0, kMaxScheduleSteps, &end) || end <= start) {
+    return Refused("is not START:END with 0 <= START < END <= 1000000000");
   }
-  if (start < 0) start = 0;
-  if (end <= start) return absl::InvalidArgumentError("END must be greater than START");
   // paddle's tuple form: (start, end) == make_scheduler(closed=start-1, ready=1,
   // record=end-start, repeat=1), or ready=0 when start is 0.
   Schedule schedule;
@@ -78,34 +109,55 @@ absl::StatusOr<Schedule> ParseStartEnd(absl::string_view text) {
   schedule.ready = start >= 1 ? 1 : 0;
   schedule.record = end - start;
   schedule.repeat = 1;
-  return schedule;
+  return {schedule, ""};
+}
+
+// The field `name` names, or nullptr.
+int64_t* FieldNamed(std::string_view name, Schedule* schedule) {
+  if (name == "skip_first") return &schedule->skip_first;
+  if (name == "closed") return &schedule->closed;
+  if (name == "ready") return &schedule->ready;
+  if (name == "record") return &schedule->record;
+  if (name == "repeat") return &schedule->repeat;
+  return nullptr;
+}
+
+// One "NAME=N" item into `schedule`; an error, or "" when it is good.
+std::string ParseField(std::string_view item, Schedule* schedule) {
+  const size_t equals = item.find('=');
+  if (equals == std::string_view::npos) {
+    return "'" + std::string(item) + "' is not NAME=N";
+  }
+  const std::string_view name = TrimAscii(item.substr(0, equals));
+  int64_t* field = FieldNamed(name, schedule);
+  if (!field) {
+    return "unknown field '" + std::string(name) +
+           "' (skip_first, closed, ready, record, repeat)";
+  }
+  const int64_t minimum = field == &schedule->record ? 1 : 0;
+  if (!ParseBoundedInteger(item.substr(equals + 1), minimum, kMaxScheduleSteps, field)) {
+    return std::string(name) + " is not in " + (minimum ? "1" : "0") + "..1000000000";
+  }
+  return "";
 }
 
 }  // namespace
 
-absl::StatusOr<Schedule> ParseSchedule(absl::string_view text) {
-  text = absl::StripAsciiWhitespace(text);
-  if (text.empty()) return Schedule();
-  if (text.find(':') != absl::string_view::npos) return ParseStartEnd(text);
+ParsedSchedule ParseSchedule(std::string_view text) {
+  text = TrimAscii(text);
+  if (text.empty()) return {Schedule(), ""};
+  if (text.find(':') != std::string_view::npos) return ParseStartEnd(text);
   Schedule schedule;
   schedule.record_everything = false;
-  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
-    std::vector<absl::string_view> pair = absl::StrSplit(item, '=');
-    int64_t value = 0;
-    if (pair.size() != 2 || !absl::SimpleAtoi(pair[1], &value) || value < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrFormat("'%s' is not NAME=N with N >= 0", item));
-    }
-    const absl::string_view name = absl::StripAsciiWhitespace(pair[0]);
-    if (name == "skip_first") schedule.skip_first = value;
-    else if (name == "closed") schedule.closed = value;
-    else if (name == "ready") schedule.ready = value;
-    else if (name == "record") schedule.record = value;
-    else if (name == "repeat") schedule.repeat = value;
-    else return absl::InvalidArgumentError(absl::StrFormat("unknown field '%s'", name));
+  while (!text.empty()) {
+    const size_t comma = text.find(',');
+    const std::string_view item = TrimAscii(text.substr(0, comma));
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    if (item.empty()) continue;  // "record=2," and ",," are fine
+    std::string error = ParseField(item, &schedule);
+    if (!error.empty()) return Refused(std::move(error));
   }
-  if (schedule.record <= 0) return absl::InvalidArgumentError("record must be > 0");
-  return schedule;
+  return {schedule, ""};
 }
 
 }  // namespace prof

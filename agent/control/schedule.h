@@ -2,18 +2,26 @@
 // make_scheduler computes it (closed / ready / record / repeat / skip_first), plus the
 // START:END form. Pure functions, no state; tested against paddle's documented examples.
 //
-//   auto schedule = prof::ParseSchedule("skip_first=10,ready=1,record=5");
-//   prof::StepState state = schedule->StateOf(12);
+// Every field is bounded (kMaxScheduleSteps) when parsed, so the period
+// (closed + ready + record <= 3e9) and every window bound (< 4e18 for the last window of
+// the largest schedule) fit in int64. Window bounds of steps near INT64_MAX saturate
+// instead of wrapping, and a Schedule built by hand with a field out of bounds (a period
+// of 0) is CLOSED at every step: nothing here can divide by zero or overflow.
+//
+//   prof::ParsedSchedule parsed = prof::ParseSchedule("skip_first=10,ready=1,record=5");
+//   prof::StepState state = parsed.schedule->StateOf(12);
 #ifndef PROF_AGENT_CONTROL_SCHEDULE_H_
 #define PROF_AGENT_CONTROL_SCHEDULE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
-
-#include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
+#include <string_view>
 
 namespace prof {
+
+// The largest value of any schedule field, and of START and END: a billion steps.
+constexpr int64_t kMaxScheduleSteps = 1000000000;
 
 enum class StepState : uint8_t {
   kClosed = 0,
@@ -38,15 +46,25 @@ struct Schedule {
   int64_t CycleOf(int64_t step) const;
   // False when every step from `step` on is CLOSED (a finite schedule that has ended).
   bool HasRecordingAtOrAfter(int64_t step) const;
-  // First recorded step and one past the last of cycle `cycle`.
+  // First recorded step and one past the last of cycle `cycle` (INT64_MAX at most).
   int64_t WindowFirstStep(int64_t cycle) const;
   int64_t WindowEndStep(int64_t cycle) const;
   std::string ToString() const;
+
+  // Every field within the bounds ParseSchedule enforces (record >= 1).
+  bool InBounds() const;
 };
 
-// Parses "skip_first=N,closed=N,ready=N,record=N,repeat=N" (any subset, record > 0) or
-// "START:END" (records steps START..END-1). Errors name the bad part.
-absl::StatusOr<Schedule> ParseSchedule(absl::string_view text);
+struct ParsedSchedule {
+  std::optional<Schedule> schedule;  // empty when the text is refused
+  std::string error;                 // then: what is wrong, naming the bad part
+};
+
+// Parses "skip_first=N,closed=N,ready=N,record=N,repeat=N" (any subset; record in
+// 1..kMaxScheduleSteps, the others in 0..kMaxScheduleSteps) or "START:END" (records
+// steps START..END-1; 0 <= START < END <= kMaxScheduleSteps). Spaces around names and
+// numbers are ignored. Blank text is "no schedule" (record everything).
+ParsedSchedule ParseSchedule(std::string_view text);
 
 }  // namespace prof
 

@@ -1,5 +1,7 @@
 #include "agent/control/schedule.h"
 
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -17,9 +19,10 @@ std::string States(const Schedule& schedule, int steps) {
 }
 
 Schedule Parse(const char* text) {
-  auto schedule = ParseSchedule(text);
-  REQUIRE(schedule.ok());
-  return *schedule;
+  ParsedSchedule parsed = ParseSchedule(text);
+  INFO(text << ": " << parsed.error);
+  REQUIRE(parsed.schedule.has_value());
+  return *parsed.schedule;
 }
 
 TEST_CASE("make_scheduler: paddle's documented example") {
@@ -64,12 +67,71 @@ TEST_CASE("no schedule records every step, forever") {
 }
 
 TEST_CASE("bad schedules are refused with the reason") {
-  CHECK(ParseSchedule("record=0").status().message() == "record must be > 0");
-  CHECK(std::string(ParseSchedule("recrod=3").status().message()).find("unknown field") !=
-        std::string::npos);
-  CHECK(std::string(ParseSchedule("5:3").status().message()).find("greater") != std::string::npos);
-  CHECK_FALSE(ParseSchedule("closed=-1,record=2").ok());
-  CHECK_FALSE(ParseSchedule("1:2:3").ok());
+  CHECK(ParseSchedule("record=0").error == "record is not in 1..1000000000");
+  CHECK(ParseSchedule("recrod=3").error.find("unknown field 'recrod'") != std::string::npos);
+  CHECK(ParseSchedule("5:3").error.find("START < END") != std::string::npos);
+  CHECK_FALSE(ParseSchedule("closed=-1,record=2").schedule);
+  CHECK_FALSE(ParseSchedule("1:2:3").schedule);
+}
+
+bool Refuses(const std::string& text) { return !ParseSchedule(text).schedule.has_value(); }
+
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+
+TEST_CASE("every field is bounded, so no sum or product of them can overflow") {
+  const std::string max = std::to_string(kInt64Max);
+  CHECK(Refuses("closed=" + max + ",ready=" + max + ",record=2"));  // the period was 0
+  CHECK(Refuses("record=" + max));
+  CHECK(Refuses("skip_first=" + max + ",record=1"));
+  CHECK(Refuses("repeat=" + max + ",record=1"));
+  CHECK(Refuses("record=1000000001"));
+  CHECK(Refuses("closed=1000000001,record=1"));
+  CHECK(Refuses("record=99999999999999999999999999"));
+  CHECK(Refuses("0:" + max));
+  CHECK(Refuses("0:1000000001"));
+  CHECK(Refuses("-1:3"));
+  CHECK(Refuses("record=+"));
+  CHECK(Refuses("record=1 0"));
+  CHECK(Refuses("record"));
+}
+
+TEST_CASE("the largest schedule: window bounds by hand, no overflow") {
+  const Schedule schedule = Parse(
+      "skip_first=1000000000,closed=1000000000,ready=1000000000,record=1000000000,repeat=1000000000");
+  // period 3e9; the last window (cycle 999999999) starts at 1e9 + 999999999 * 3e9 + 2e9.
+  CHECK(schedule.WindowFirstStep(999999999) == 3000000000000000000);
+  CHECK(schedule.WindowEndStep(999999999) == 3000000001000000000);
+  CHECK(schedule.HasRecordingAtOrAfter(3000000001000000000 - 1));
+  CHECK_FALSE(schedule.HasRecordingAtOrAfter(3000000001000000000));
+  CHECK(schedule.StateOf(3000000001000000000 - 1) == StepState::kRecordAndReturn);
+  CHECK(schedule.StateOf(kInt64Max) == StepState::kClosed);
+  CHECK(schedule.StateOf(1999999999) == StepState::kClosed);
+  CHECK(schedule.StateOf(2000000000) == StepState::kReady);
+  CHECK(schedule.StateOf(3000000000) == StepState::kRecord);
+  CHECK(schedule.StateOf(3999999999) == StepState::kRecordAndReturn);
+  CHECK(schedule.StateOf(4000000000) == StepState::kClosed);
+}
+
+TEST_CASE("a repeating schedule at the last int64 step: bounds saturate instead of wrapping") {
+  const Schedule schedule = Parse(
+      "skip_first=1000000000,closed=1000000000,ready=1000000000,record=1000000000");
+  const int64_t cycle = schedule.CycleOf(kInt64Max);
+  CHECK(cycle == (kInt64Max - 1000000000) / 3000000000);
+  CHECK(schedule.WindowFirstStep(cycle) >= 0);
+  CHECK(schedule.WindowEndStep(cycle) == kInt64Max);
+  CHECK(schedule.WindowEndStep(kInt64Max) == kInt64Max);
+  CHECK(schedule.HasRecordingAtOrAfter(kInt64Max));
+}
+
+TEST_CASE("a Schedule built by hand with no period never divides by zero") {
+  Schedule schedule;
+  schedule.record_everything = false;
+  schedule.record = 0;
+  CHECK(schedule.StateOf(5) == StepState::kClosed);
+  CHECK(schedule.CycleOf(5) == 0);
+  schedule.closed = -3;
+  schedule.record = 3;
+  CHECK(schedule.StateOf(5) == StepState::kClosed);
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -17,11 +16,6 @@ namespace prof {
 namespace {
 
 constexpr uint64_t kShutdownTimeoutNs = 3000000000ull;  // exit never waits longer
-
-int EnvironmentInt(const char* name, int fallback) {
-  const char* value = std::getenv(name);
-  return (value && *value) ? std::atoi(value) : fallback;
-}
 
 std::string CommandLine() {
   std::ifstream file("/proc/self/cmdline", std::ios::binary);
@@ -78,9 +72,10 @@ trace::FileHeader MakeProcessHeader(const Config& config) {
   gethostname(host, sizeof(host) - 1);
   header.set_host_name(host);
   header.set_pid(getpid());
-  header.set_rank(EnvironmentInt("RANK", EnvironmentInt("OMPI_COMM_WORLD_RANK", -1)));
-  header.set_world_size(EnvironmentInt("WORLD_SIZE", EnvironmentInt("OMPI_COMM_WORLD_SIZE", 0)));
-  header.set_local_rank(EnvironmentInt("LOCAL_RANK", -1));
+  // The same identity that named the file (config.cc), so file name and header agree.
+  header.set_rank(config.rank.rank);
+  header.set_world_size(config.rank.world_size);
+  header.set_local_rank(config.rank.local_rank);
   header.set_worker_name(config.worker_name);
   for (const auto& [name, value] : config.applied) (*header.mutable_config())[name] = value;
   header.set_command_line(CommandLine());

@@ -2,6 +2,7 @@
 // knows each communicator's rank, size and hash) and every collective, send/recv and group
 // call while recording. Bytes follow nccl-tests' convention (per-rank buffer size).
 #include <nccl.h>
+#include <unistd.h>
 
 #include <cstring>
 

@@ -13,7 +13,8 @@ class OperatorsTest(unittest.TestCase):
         agent_runner.require_torch(self)
         arguments = [agent_runner.program("train.py"), "3", "4"]
         plain = agent_runner.run_python(arguments, agent=False)
-        profiled = agent_runner.run_python(arguments, environment={"PROF_PYTHON_OPS": "1"})
+        # "on": PROF_PYTHON_OPS takes the spellings of every PROF_* flag, like the agent.
+        profiled = agent_runner.run_python(arguments, environment={"PROF_PYTHON_OPS": "on"})
         self.assertEqual(profiled.returncode, 0, profiled.stderr)
         self.assertEqual(profiled.stdout, plain.stdout)
         self.assertEqual(profiled.helper_failures(), [])

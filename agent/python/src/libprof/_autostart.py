@@ -1,15 +1,13 @@
 """What the sitecustomize runs: arms the PyTorch hooks when the agent is loaded and
-PROF_PYTHON is not 0. torch itself is not imported here; the hooks go in when the program
+PROF_PYTHON is not off (0, false, no, off: _flags). torch itself is not imported here; the hooks go in when the program
 imports it."""
-import os
-
-from libprof import _capi, _guard
+from libprof import _capi, _flags, _guard
 from libprof import _process  # noqa: F401  (reads sys.argv now, before spawn replaces it)
 from libprof._import_hook import call_after_import
 
 
 def arm():
-    if os.environ.get("PROF_PYTHON", "1").strip() == "0" or not _capi.AGENT_LOADED:
+    if not _flags.flag("PROF_PYTHON", True) or not _capi.AGENT_LOADED:
         return
     call_after_import("torch", _install_torch_hooks)
 

@@ -5,15 +5,13 @@
     Backward      Tensor.backward / torch.autograd.backward
     Optimization  the outermost optimizer step (Optimizer subclasses, GradScaler.step);
                   a step boundary follows where the next iteration begins (libprof._steps)
-    operators     torch functions and Tensor methods, with PROF_PYTHON_OPS=1
+    operators     torch functions and Tensor methods, with PROF_PYTHON_OPS=1 (or on, true, yes)
 
 Only the outermost phase of a thread is recorded (a Forward inside an LBFGS closure is
 part of its Optimization), as the analyzer shows only top-most phases anyway. Every hook
 calls through untouched inside DataLoader workers and after the helper has failed.
 """
-import os
-
-from libprof import _guard
+from libprof import _flags, _guard
 from libprof._torch import backward, dataloader, forward, operators, optimizer
 from libprof._torch.patches import Patches
 
@@ -25,5 +23,5 @@ def install(torch):
     forward.install(torch, patches)
     backward.install(torch, patches)
     optimizer.install(torch, patches)
-    if os.environ.get("PROF_PYTHON_OPS", "0").strip() == "1":
+    if _flags.flag("PROF_PYTHON_OPS", False):
         _guard.on_failure(operators.install(torch))
