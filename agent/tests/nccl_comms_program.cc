@@ -6,6 +6,8 @@
 //   split (2 ranks): Gather 8 floats root 1, Scatter 8 floats root 0, AlltoAll 4 floats,
 //                    Bcast 8 floats root 1
 //   shrunk (2 ranks): ReduceScatter 6 floats max, AllGather 5 int32
+// Then the main thread holds both ranks of an ncclCommInitAll clique:
+//   initall (2 ranks): Reduce 12 floats to rank 0, sum, both ranks in one group
 #include <nccl.h>
 
 #include <atomic>
@@ -65,6 +67,22 @@ void Rank(int rank, ncclUniqueId id) {
   ncclCommDestroy(world);
 }
 
+void InitAllRanks() {
+  ncclComm_t comms[2] = {nullptr, nullptr};
+  Check(ncclCommInitAll(comms, 2, nullptr), "ncclCommInitAll", 0);
+  if (comms[0] == nullptr || comms[1] == nullptr) return;
+  std::vector<float> first(12, 1.0f), second(12, 2.0f), sum(12, 0.0f);
+  Check(ncclGroupStart(), "ncclGroupStart", 0);
+  Check(ncclReduce(first.data(), sum.data(), 12, ncclFloat32, ncclSum, 0, comms[0], nullptr),
+        "ncclReduce", 0);
+  Check(ncclReduce(second.data(), nullptr, 12, ncclFloat32, ncclSum, 0, comms[1], nullptr),
+        "ncclReduce", 1);
+  Check(ncclGroupEnd(), "ncclGroupEnd", 0);
+  if (sum[0] != 3.0f) failures.fetch_add(1);
+  ncclCommDestroy(comms[0]);
+  ncclCommDestroy(comms[1]);
+}
+
 }  // namespace
 
 int main() {
@@ -73,5 +91,6 @@ int main() {
   std::vector<std::thread> ranks;
   for (int rank = 0; rank < kRanks; ++rank) ranks.emplace_back(Rank, rank, id);
   for (std::thread& thread : ranks) thread.join();
+  InitAllRanks();
   return failures.load() == 0 ? 0 : 1;
 }

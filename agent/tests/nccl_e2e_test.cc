@@ -1,5 +1,5 @@
 // NCCL under libprof.so: communicators from every constructor (init, scalable init,
-// split, shrink) carry their rank count and an identity shared by exactly their members;
+// split, shrink, init-all) carry their rank count and an identity shared by exactly their members;
 // every collective records nccl-tests' bytes and its arguments; PROF_STEP_MARKER counts
 // any intercepted NCCL call and refuses, with one line, a call it cannot count.
 #include <nccl.h>
@@ -48,6 +48,7 @@ const std::map<int, Expected>& ExpectedCalls() {
       {trace::NCCL_OPERATION_BROADCAST, {2, 8, ncclFloat32, 8 * 4, 2, 1, -1, "split"}},
       {trace::NCCL_OPERATION_REDUCE_SCATTER, {2, 6, ncclFloat32, 6 * 4 * 2, 2, -1, ncclMax, "shrunk"}},
       {trace::NCCL_OPERATION_ALL_GATHER, {2, 5, ncclInt32, 5 * 4 * 2, 2, -1, -1, "shrunk"}},
+      {trace::NCCL_OPERATION_REDUCE, {2, 12, ncclFloat32, 12 * 4, 2, 0, ncclSum, "initall"}},
   };
   return expected;
 }
@@ -84,10 +85,12 @@ TEST_CASE("every communicator constructor: rank counts, bytes, arguments, one id
     CHECK(seen.size() == 1);
     all.insert(seen.begin(), seen.end());
   }
-  CHECK(all.size() == 3);
+  CHECK(all.size() == 4);
   CHECK(ranks["world"] == std::set<int>{0, 1, 2});
   CHECK(ranks["split"] == std::set<int>{0, 1});
   CHECK(ranks["shrunk"] == std::set<int>{0, 1});
+  CHECK(ranks["initall"] == std::set<int>{0, 1});
+  CHECK(trace.nccl_calls.at(trace::NCCL_OPERATION_GROUP_END) == 1);
 }
 
 // train_ranks on one rank: prof_step ends each of its 3 steps, and each step makes one
