@@ -46,13 +46,16 @@ ncclResult_t RealCommUserRank(ncclComm_t comm, int* rank) {
   return real(comm, rank);
 }
 
-// Lock-free: the registry's table; a communicator created before the agent loaded is
-// asked directly (ncclCommCount only reads the communicator).
+// Lock-free: the registry's table; a communicator created before the agent loaded, or
+// whose size was not known yet at creation (non-blocking), is asked directly
+// (ncclCommCount only reads the communicator) and the answer kept when it is registered.
 int RankCount(ncclComm_t comm) {
   const int32_t known = CommunicatorRankCount(comm);
   if (known > 0) return known;
   int count = 0;
-  return comm && RealCommCount(comm, &count) == ncclSuccess && count > 0 ? count : 1;
+  if (!comm || RealCommCount(comm, &count) != ncclSuccess || count <= 0) return 1;
+  LearnRankCount(comm, count);
+  return count;
 }
 
 struct NcclCall {
@@ -113,6 +116,10 @@ void RegisterComm(ncclComm_t comm, uint64_t hash, int rank, int ranks, uint64_t 
   RegisterCommunicator(comm, info);
 }
 
+// ncclInProgress: a non-blocking communicator (ncclConfig_t.blocking = 0) exists and
+// finishes initializing in the background; its pointer, rank and size are already valid.
+bool Created(ncclResult_t result) { return result == ncclSuccess || result == ncclInProgress; }
+
 // A communicator made from another (split, shrink): rank and size from the library.
 void RegisterDerivedComm(ncclComm_t comm, uint64_t hash, uint64_t start) {
   int rank = -1;
@@ -135,6 +142,7 @@ bool ParentIdentity(ncclComm_t parent, uint64_t* hash, uint64_t* derivation) {
 }  // namespace
 }  // namespace prof
 
+using prof::Created;
 using prof::HookIdle;
 using prof::NcclCall;
 using prof::TimedNccl;
@@ -144,7 +152,7 @@ PROF_EXPORT ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniq
   PROF_REAL_NCCL(ncclCommInitRank);
   const uint64_t start = prof::MonotonicNs();
   const ncclResult_t result = real(comm, nranks, id, rank);
-  if (result == ncclSuccess && comm) {
+  if (Created(result) && comm) {
     prof::RegisterComm(*comm, prof::HashUniqueIds(&id, 1, sizeof(id)), rank, nranks, start);
   }
   return result;
@@ -155,7 +163,7 @@ PROF_EXPORT ncclResult_t ncclCommInitRankConfig(ncclComm_t* comm, int nranks, nc
   PROF_REAL_NCCL(ncclCommInitRankConfig);
   const uint64_t start = prof::MonotonicNs();
   const ncclResult_t result = real(comm, nranks, id, rank, config);
-  if (result == ncclSuccess && comm) {
+  if (Created(result) && comm) {
     prof::RegisterComm(*comm, prof::HashUniqueIds(&id, 1, sizeof(id)), rank, nranks, start);
   }
   return result;
@@ -167,7 +175,7 @@ PROF_EXPORT ncclResult_t ncclCommInitRankScalable(ncclComm_t* comm, int nranks, 
   PROF_REAL_NCCL(ncclCommInitRankScalable);
   const uint64_t start = prof::MonotonicNs();
   const ncclResult_t result = real(comm, nranks, rank, id_count, ids, config);
-  if (result == ncclSuccess && comm && ids && id_count > 0) {
+  if (Created(result) && comm && ids && id_count > 0) {
     const uint64_t hash = prof::HashUniqueIds(ids, id_count, sizeof(ncclUniqueId));
     prof::RegisterComm(*comm, hash, rank, nranks, start);
   }
@@ -178,7 +186,7 @@ PROF_EXPORT ncclResult_t ncclCommInitAll(ncclComm_t* comms, int count, const int
   PROF_REAL_NCCL(ncclCommInitAll);
   const uint64_t start = prof::MonotonicNs();
   const ncclResult_t result = real(comms, count, devices);
-  if (result == ncclSuccess && comms) {
+  if (Created(result) && comms) {
     // Every rank lives in this process: one identity, unique to this process and call.
     const uint64_t hash = prof::ProcessLocalIdentity(start);
     for (int rank = 0; rank < count; ++rank) prof::RegisterComm(comms[rank], hash, rank, count, start);
@@ -194,7 +202,7 @@ PROF_EXPORT ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, nccl
   uint64_t derivation = 0;
   const bool known = prof::ParentIdentity(comm, &parent_hash, &derivation);
   const ncclResult_t result = real(comm, color, key, newcomm, config);
-  if (result == ncclSuccess && newcomm && *newcomm) {
+  if (Created(result) && newcomm && *newcomm) {
     const uint64_t hash = known ? prof::SplitIdentity(parent_hash, derivation, color)
                                 : prof::ProcessLocalIdentity(start);
     prof::RegisterDerivedComm(*newcomm, hash, start);
@@ -210,7 +218,7 @@ PROF_EXPORT ncclResult_t ncclCommShrink(ncclComm_t comm, int* exclude_ranks, int
   uint64_t derivation = 0;
   const bool known = prof::ParentIdentity(comm, &parent_hash, &derivation);
   const ncclResult_t result = real(comm, exclude_ranks, exclude_count, newcomm, config, flags);
-  if (result == ncclSuccess && newcomm && *newcomm) {
+  if (Created(result) && newcomm && *newcomm) {
     const uint64_t hash =
         known ? prof::ShrinkIdentity(parent_hash, derivation, exclude_ranks, exclude_count)
               : prof::ProcessLocalIdentity(start);

@@ -101,6 +101,14 @@ int32_t CommunicatorRankCount(const void* comm) {
   return slot ? slot->rank_count.load(std::memory_order_relaxed) : 0;
 }
 
+void LearnRankCount(const void* comm, int32_t rank_count) {
+  Slot* slot = Find(comm);
+  if (slot == nullptr || rank_count <= 0) return;
+  int32_t unknown = 0;
+  // Outside the sequence counter on purpose: either value is a whole, valid answer.
+  slot->rank_count.compare_exchange_strong(unknown, rank_count, std::memory_order_relaxed);
+}
+
 bool NextDerivationOf(const void* parent, uint64_t* index) {
   Slot* slot = Find(parent);
   if (slot == nullptr || slot->version.load(std::memory_order_acquire) == 0) return false;

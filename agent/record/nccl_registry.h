@@ -39,6 +39,11 @@ bool LookupCommunicator(const void* comm, CommunicatorInfo* info);
 // relaxed/acquire loads.
 int32_t CommunicatorRankCount(const void* comm);
 
+// Fills in the rank count of a registered communicator whose count was not known at
+// creation (a non-blocking split still initializing); keeps a known count. One
+// compare-and-swap: callable from the hot path.
+void LearnRankCount(const void* comm, int32_t rank_count);
+
 // How many communicators were derived (split or shrunk) from `parent` before this call;
 // every rank derives in the same order, so this numbers a derivation the same way on
 // every rank. Returns false when `parent` is unknown.

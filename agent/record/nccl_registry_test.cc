@@ -49,6 +49,16 @@ TEST_CASE("an address reused by a new communicator takes the new value") {
   CHECK(CommunicatorRankCount(Pointer(0x3000)) == 8);
 }
 
+TEST_CASE("a rank count learned later fills an unknown one, never replaces a known one") {
+  REQUIRE(RegisterCommunicator(Pointer(0x6000), Info(5, 0, 0)));
+  LearnRankCount(Pointer(0x6000), 4);
+  CHECK(CommunicatorRankCount(Pointer(0x6000)) == 4);
+  LearnRankCount(Pointer(0x6000), 9);
+  CHECK(CommunicatorRankCount(Pointer(0x6000)) == 4);
+  LearnRankCount(Pointer(0x6100), 3);  // unknown communicator: nothing to fill
+  CHECK(CommunicatorRankCount(Pointer(0x6100)) == 0);
+}
+
 TEST_CASE("derivations of a communicator are numbered from 0, unknown parents have none") {
   REQUIRE(RegisterCommunicator(Pointer(0x4000), Info(9, 0, 2)));
   uint64_t index = 99;
