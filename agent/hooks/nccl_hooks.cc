@@ -70,14 +70,29 @@ struct NcclCall {
   bool per_rank_pieces = false;  // count is per rank: bytes = count * e * ranks
 };
 
+// True while this thread is inside an NCCL function the agent hooked. NCCL calls its own
+// public functions (ncclBcast calls ncclBroadcast) through the dynamic linker, so they
+// come back here; they are part of the caller's one call, neither a second record nor a
+// second marker hit. Per thread, so no synchronization; initial-exec, so one TLS load.
+thread_local bool t_inside_nccl __attribute__((tls_model("initial-exec"))) = false;
+
+template <typename Call>
+ncclResult_t Inside(Call&& real) {
+  t_inside_nccl = true;
+  const ncclResult_t result = real();
+  t_inside_nccl = false;
+  return result;
+}
+
 template <typename Call>
 ncclResult_t TimedNccl(const NcclCall& call, Call&& real) {
+  if (t_inside_nccl) return real();
   CheckMarkers(NcclMarkerId(call.function), nullptr);
-  if (!Recording() || !ActivityEnabled(kActivityNccl)) return real();
+  if (!Recording() || !ActivityEnabled(kActivityNccl)) return Inside(real);
   EnsureSessionStarted();
   EnableDeferredDeviceActivity();
   const uint64_t start = MonotonicNs();
-  const ncclResult_t result = real();
+  const ncclResult_t result = Inside(real);
   const uint64_t end = MonotonicNs();
   uint64_t bytes = call.count * ElementSize(call.type);
   if (call.per_rank_pieces) bytes *= RankCount(call.comm);

@@ -106,9 +106,11 @@ SIMNCCL_EXPORT ncclResult_t pncclBroadcast(const void* sendbuff, void* recvbuff,
                                root, stream));
 }
 
+// Like NCCL, through the public ncclBroadcast: the call goes through the dynamic linker,
+// so an interposer of both sees ncclBroadcast called from inside its ncclBcast.
 SIMNCCL_EXPORT ncclResult_t pncclBcast(void* buff, size_t count, ncclDataType_t datatype,
                                        int root, ncclComm_t comm, cudaStream_t stream) {
-  return pncclBroadcast(buff, buff, count, datatype, root, comm, stream);
+  return ncclBroadcast(buff, buff, count, datatype, root, comm, stream);
 }
 
 SIMNCCL_EXPORT ncclResult_t pncclReduce(const void* sendbuff, void* recvbuff, size_t count,
