@@ -29,7 +29,8 @@ inline bool HookIdle() {
   return internal::g_hook_mode.load(std::memory_order_relaxed) == 0;
 }
 
-// Marker ids of NCCL calls: kApiCount + NcclOperation, so one id space covers both.
+// Marker ids of NCCL calls: kApiCount + NcclFunction (nccl_functions.h), so one id
+// space covers both; kApiNone for a name the agent does not intercept.
 uint16_t NcclMarkerApiId(const std::string& name);
 
 // Slow path of the marker rules (counts calls; may end a step).

@@ -1,6 +1,8 @@
 // NCCL interposition: communicator creation (always observed, so a window opened later
-// knows each communicator's rank, size and hash) and every collective, send/recv and group
-// call while recording. Bytes follow nccl-tests' convention (per-rank buffer size).
+// knows each communicator's rank, size and cross-rank identity: nccl_identity.h) and every
+// collective, send/recv and group call while recording (nccl_functions.h lists them).
+// Bytes follow nccl-tests' convention (its size S: per-rank-piece collectives count every
+// rank's piece), with the rank count read from the lock-free registry, never a lock.
 #include <nccl.h>
 #include <unistd.h>
 
@@ -8,6 +10,8 @@
 
 #include "agent/control/config.h"
 #include "agent/hooks/hook_support.h"
+#include "agent/hooks/nccl_functions.h"
+#include "agent/hooks/nccl_identity.h"
 #include "agent/hooks/symbol_resolver.h"
 #include "agent/record/api_ids.h"
 #include "agent/record/nccl_registry.h"
@@ -31,37 +35,68 @@ size_t ElementSize(ncclDataType_t type) {
   }
 }
 
-int RankCount(ncclComm_t comm) {
-  CommunicatorValue value;
-  return LookupCommunicator(comm, &value) && value.rank_count > 0 ? value.rank_count : 1;
+// The library's own answers, for communicators the registry does not know and for the
+// rank and size of split/shrunk communicators.
+ncclResult_t RealCommCount(ncclComm_t comm, int* count) {
+  PROF_REAL_NCCL(ncclCommCount);
+  return real(comm, count);
 }
 
-uint64_t HashId(const ncclUniqueId& id) {
-  uint64_t hash = 1469598103934665603ull;  // FNV-1a: the same on every rank
-  for (char byte : id.internal) hash = (hash ^ static_cast<uint8_t>(byte)) * 1099511628211ull;
-  return hash;
+ncclResult_t RealCommUserRank(ncclComm_t comm, int* rank) {
+  PROF_REAL_NCCL(ncclCommUserRank);
+  return real(comm, rank);
+}
+
+// Lock-free: the registry's table; a communicator created before the agent loaded, or
+// whose size was not known yet at creation (non-blocking), is asked directly
+// (ncclCommCount only reads the communicator) and the answer kept when it is registered.
+int RankCount(ncclComm_t comm) {
+  const int32_t known = CommunicatorRankCount(comm);
+  if (known > 0) return known;
+  int count = 0;
+  if (!comm || RealCommCount(comm, &count) != ncclSuccess || count <= 0) return 1;
+  LearnRankCount(comm, count);
+  return count;
 }
 
 struct NcclCall {
+  NcclFunction function;
   trace::NcclOperation operation;
   size_t count;
   ncclDataType_t type;
-  uint64_t bytes;
   ncclComm_t comm;
   cudaStream_t stream;
   int root_or_peer = -1;  // -1: none
   int reduction = -1;     // -1: none
+  bool per_rank_pieces = false;  // count is per rank: bytes = count * e * ranks
 };
+
+// True while this thread is inside an NCCL function the agent hooked. NCCL calls its own
+// public functions (ncclBcast calls ncclBroadcast) through the dynamic linker, so they
+// come back here; they are part of the caller's one call, neither a second record nor a
+// second marker hit. Per thread, so no synchronization; initial-exec, so one TLS load.
+thread_local bool t_inside_nccl __attribute__((tls_model("initial-exec"))) = false;
+
+template <typename Call>
+ncclResult_t Inside(Call&& real) {
+  t_inside_nccl = true;
+  const ncclResult_t result = real();
+  t_inside_nccl = false;
+  return result;
+}
 
 template <typename Call>
 ncclResult_t TimedNccl(const NcclCall& call, Call&& real) {
-  CheckMarkers(static_cast<uint16_t>(kApiCount + call.operation), nullptr);
-  if (!Recording() || !ActivityEnabled(kActivityNccl)) return real();
+  if (t_inside_nccl) return real();
+  CheckMarkers(NcclMarkerId(call.function), nullptr);
+  if (!Recording() || !ActivityEnabled(kActivityNccl)) return Inside(real);
   EnsureSessionStarted();
   EnableDeferredDeviceActivity();
   const uint64_t start = MonotonicNs();
-  const ncclResult_t result = real();
+  const ncclResult_t result = Inside(real);
   const uint64_t end = MonotonicNs();
+  uint64_t bytes = call.count * ElementSize(call.type);
+  if (call.per_rank_pieces) bytes *= RankCount(call.comm);
   size_t size;
   Record* record = BeginRecord(RecordKind::kNcclCall, nullptr, &size);
   if (!record) return result;
@@ -69,54 +104,61 @@ ncclResult_t TimedNccl(const NcclCall& call, Call&& real) {
   record->status = result;
   record->start_ns = start;
   record->end_ns = end;
-  record->args[0] = call.count;
-  record->args[1] = static_cast<uint64_t>(call.type) |
-                    (call.reduction >= 0 ? (uint64_t{static_cast<uint8_t>(call.reduction)} << 8) |
-                                               (1u << 17)
-                                         : 0) |
-                    (call.root_or_peer >= 0 ? (1u << 16) : 0);
-  record->args[2] = call.root_or_peer >= 0 ? static_cast<uint64_t>(call.root_or_peer) : 0;
-  record->args[3] = reinterpret_cast<uint64_t>(call.stream);
-  const uint64_t comm = reinterpret_cast<uint64_t>(call.comm);
-  record->launch.grid[0] = static_cast<uint32_t>(comm);
-  record->launch.grid[1] = static_cast<uint32_t>(comm >> 32);
-  record->launch.block[0] = static_cast<uint32_t>(call.bytes);
-  record->launch.block[1] = static_cast<uint32_t>(call.bytes >> 32);
+  NcclArguments& arguments = record->nccl;
+  arguments = NcclArguments{};
+  arguments.comm = reinterpret_cast<uint64_t>(call.comm);
+  arguments.bytes = bytes;
+  arguments.count = call.count;
+  arguments.stream = reinterpret_cast<uint64_t>(call.stream);
+  arguments.root_or_peer = call.root_or_peer;
+  arguments.reduction = static_cast<int16_t>(call.reduction);
+  arguments.data_type = static_cast<uint8_t>(call.type);
   CommitRecord(size);
   return result;
 }
 
+NcclCall Collective(NcclFunction function, trace::NcclOperation operation, size_t count,
+                    ncclDataType_t type, ncclComm_t comm, cudaStream_t stream) {
+  return NcclCall{function, operation, count, type, comm, stream};
+}
+
 void RegisterComm(ncclComm_t comm, uint64_t hash, int rank, int ranks, uint64_t start) {
-  CommunicatorValue value;
-  value.comm_hash = hash;
-  value.rank = rank;
-  value.rank_count = ranks;
-  value.init_start_ns = start;
-  value.init_duration_ns = MonotonicNs() - start;
-  RegisterCommunicator(comm, value);
+  CommunicatorInfo info;
+  info.comm_hash = hash;
+  info.rank = rank;
+  info.rank_count = ranks;
+  info.init_start_ns = start;
+  info.init_duration_ns = MonotonicNs() - start;
+  RegisterCommunicator(comm, info);
+}
+
+// ncclInProgress: a non-blocking communicator (ncclConfig_t.blocking = 0) exists and
+// finishes initializing in the background; its pointer, rank and size are already valid.
+bool Created(ncclResult_t result) { return result == ncclSuccess || result == ncclInProgress; }
+
+// A communicator made from another (split, shrink): rank and size from the library.
+void RegisterDerivedComm(ncclComm_t comm, uint64_t hash, uint64_t start) {
+  int rank = -1;
+  int ranks = 0;
+  if (RealCommUserRank(comm, &rank) != ncclSuccess) rank = -1;
+  if (RealCommCount(comm, &ranks) != ncclSuccess) ranks = 0;
+  RegisterComm(comm, hash, rank, ranks, start);
+}
+
+// The parent's identity and this derivation's number (taken on every rank, whatever
+// color it asks for, so the numbering stays the same on all ranks); a process-local
+// identity when the parent is unknown.
+bool ParentIdentity(ncclComm_t parent, uint64_t* hash, uint64_t* derivation) {
+  CommunicatorInfo info;
+  if (!LookupCommunicator(parent, &info) || !NextDerivationOf(parent, derivation)) return false;
+  *hash = info.comm_hash;
+  return true;
 }
 
 }  // namespace
-
-uint16_t NcclMarkerApiId(const std::string& name) {
-  static const struct { const char* name; trace::NcclOperation operation; } kNames[] = {
-      {"ncclAllReduce", trace::NCCL_OPERATION_ALL_REDUCE},
-      {"ncclBroadcast", trace::NCCL_OPERATION_BROADCAST},
-      {"ncclReduce", trace::NCCL_OPERATION_REDUCE},
-      {"ncclAllGather", trace::NCCL_OPERATION_ALL_GATHER},
-      {"ncclReduceScatter", trace::NCCL_OPERATION_REDUCE_SCATTER},
-      {"ncclSend", trace::NCCL_OPERATION_SEND},
-      {"ncclRecv", trace::NCCL_OPERATION_RECV},
-      {"ncclAlltoAll", trace::NCCL_OPERATION_ALL_TO_ALL},
-      {"ncclGroupEnd", trace::NCCL_OPERATION_GROUP_END}};
-  for (const auto& entry : kNames) {
-    if (name == entry.name) return static_cast<uint16_t>(kApiCount + entry.operation);
-  }
-  return kApiNone;
-}
-
 }  // namespace prof
 
+using prof::Created;
 using prof::HookIdle;
 using prof::NcclCall;
 using prof::TimedNccl;
@@ -126,7 +168,9 @@ PROF_EXPORT ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniq
   PROF_REAL_NCCL(ncclCommInitRank);
   const uint64_t start = prof::MonotonicNs();
   const ncclResult_t result = real(comm, nranks, id, rank);
-  if (result == ncclSuccess && comm) prof::RegisterComm(*comm, prof::HashId(id), rank, nranks, start);
+  if (Created(result) && comm) {
+    prof::RegisterComm(*comm, prof::HashUniqueIds(&id, 1, sizeof(id)), rank, nranks, start);
+  }
   return result;
 }
 
@@ -135,7 +179,22 @@ PROF_EXPORT ncclResult_t ncclCommInitRankConfig(ncclComm_t* comm, int nranks, nc
   PROF_REAL_NCCL(ncclCommInitRankConfig);
   const uint64_t start = prof::MonotonicNs();
   const ncclResult_t result = real(comm, nranks, id, rank, config);
-  if (result == ncclSuccess && comm) prof::RegisterComm(*comm, prof::HashId(id), rank, nranks, start);
+  if (Created(result) && comm) {
+    prof::RegisterComm(*comm, prof::HashUniqueIds(&id, 1, sizeof(id)), rank, nranks, start);
+  }
+  return result;
+}
+
+PROF_EXPORT ncclResult_t ncclCommInitRankScalable(ncclComm_t* comm, int nranks, int rank,
+                                                  int id_count, ncclUniqueId* ids,
+                                                  ncclConfig_t* config) {
+  PROF_REAL_NCCL(ncclCommInitRankScalable);
+  const uint64_t start = prof::MonotonicNs();
+  const ncclResult_t result = real(comm, nranks, rank, id_count, ids, config);
+  if (Created(result) && comm && ids && id_count > 0) {
+    const uint64_t hash = prof::HashUniqueIds(ids, id_count, sizeof(ncclUniqueId));
+    prof::RegisterComm(*comm, hash, rank, nranks, start);
+  }
   return result;
 }
 
@@ -143,9 +202,43 @@ PROF_EXPORT ncclResult_t ncclCommInitAll(ncclComm_t* comms, int count, const int
   PROF_REAL_NCCL(ncclCommInitAll);
   const uint64_t start = prof::MonotonicNs();
   const ncclResult_t result = real(comms, count, devices);
-  if (result == ncclSuccess && comms) {
-    const uint64_t hash = reinterpret_cast<uint64_t>(comms[0]) ^ static_cast<uint64_t>(getpid());
+  if (Created(result) && comms) {
+    // Every rank lives in this process: one identity, unique to this process and call.
+    const uint64_t hash = prof::ProcessLocalIdentity(start);
     for (int rank = 0; rank < count; ++rank) prof::RegisterComm(comms[rank], hash, rank, count, start);
+  }
+  return result;
+}
+
+PROF_EXPORT ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t* newcomm,
+                                       ncclConfig_t* config) {
+  PROF_REAL_NCCL(ncclCommSplit);
+  const uint64_t start = prof::MonotonicNs();
+  uint64_t parent_hash = 0;
+  uint64_t derivation = 0;
+  const bool known = prof::ParentIdentity(comm, &parent_hash, &derivation);
+  const ncclResult_t result = real(comm, color, key, newcomm, config);
+  if (Created(result) && newcomm && *newcomm) {
+    const uint64_t hash = known ? prof::SplitIdentity(parent_hash, derivation, color)
+                                : prof::ProcessLocalIdentity(start);
+    prof::RegisterDerivedComm(*newcomm, hash, start);
+  }
+  return result;
+}
+
+PROF_EXPORT ncclResult_t ncclCommShrink(ncclComm_t comm, int* exclude_ranks, int exclude_count,
+                                        ncclComm_t* newcomm, ncclConfig_t* config, int flags) {
+  PROF_REAL_NCCL(ncclCommShrink);
+  const uint64_t start = prof::MonotonicNs();
+  uint64_t parent_hash = 0;
+  uint64_t derivation = 0;
+  const bool known = prof::ParentIdentity(comm, &parent_hash, &derivation);
+  const ncclResult_t result = real(comm, exclude_ranks, exclude_count, newcomm, config, flags);
+  if (Created(result) && newcomm && *newcomm) {
+    const uint64_t hash =
+        known ? prof::ShrinkIdentity(parent_hash, derivation, exclude_ranks, exclude_count)
+              : prof::ProcessLocalIdentity(start);
+    prof::RegisterDerivedComm(*newcomm, hash, start);
   }
   return result;
 }
@@ -161,7 +254,8 @@ PROF_EXPORT ncclResult_t ncclAllReduce(const void* send, void* receive, size_t c
                                        cudaStream_t stream) {
   PROF_REAL_NCCL(ncclAllReduce);
   if (HookIdle()) return real(send, receive, count, type, op, comm, stream);
-  NcclCall call{trace::NCCL_OPERATION_ALL_REDUCE, count, type, count * prof::ElementSize(type), comm, stream};
+  NcclCall call = prof::Collective(prof::kNccl_ncclAllReduce, trace::NCCL_OPERATION_ALL_REDUCE,
+                                   count, type, comm, stream);
   call.reduction = op;
   return TimedNccl(call, [&] { return real(send, receive, count, type, op, comm, stream); });
 }
@@ -171,9 +265,21 @@ PROF_EXPORT ncclResult_t ncclBroadcast(const void* send, void* receive, size_t c
                                        cudaStream_t stream) {
   PROF_REAL_NCCL(ncclBroadcast);
   if (HookIdle()) return real(send, receive, count, type, root, comm, stream);
-  NcclCall call{trace::NCCL_OPERATION_BROADCAST, count, type, count * prof::ElementSize(type), comm, stream};
+  NcclCall call = prof::Collective(prof::kNccl_ncclBroadcast, trace::NCCL_OPERATION_BROADCAST,
+                                   count, type, comm, stream);
   call.root_or_peer = root;
   return TimedNccl(call, [&] { return real(send, receive, count, type, root, comm, stream); });
+}
+
+// In-place broadcast under its legacy name; recorded as a broadcast.
+PROF_EXPORT ncclResult_t ncclBcast(void* buffer, size_t count, ncclDataType_t type, int root,
+                                   ncclComm_t comm, cudaStream_t stream) {
+  PROF_REAL_NCCL(ncclBcast);
+  if (HookIdle()) return real(buffer, count, type, root, comm, stream);
+  NcclCall call = prof::Collective(prof::kNccl_ncclBcast, trace::NCCL_OPERATION_BROADCAST, count,
+                                   type, comm, stream);
+  call.root_or_peer = root;
+  return TimedNccl(call, [&] { return real(buffer, count, type, root, comm, stream); });
 }
 
 PROF_EXPORT ncclResult_t ncclReduce(const void* send, void* receive, size_t count,
@@ -181,7 +287,8 @@ PROF_EXPORT ncclResult_t ncclReduce(const void* send, void* receive, size_t coun
                                     cudaStream_t stream) {
   PROF_REAL_NCCL(ncclReduce);
   if (HookIdle()) return real(send, receive, count, type, op, root, comm, stream);
-  NcclCall call{trace::NCCL_OPERATION_REDUCE, count, type, count * prof::ElementSize(type), comm, stream};
+  NcclCall call = prof::Collective(prof::kNccl_ncclReduce, trace::NCCL_OPERATION_REDUCE, count,
+                                   type, comm, stream);
   call.root_or_peer = root;
   call.reduction = op;
   return TimedNccl(call, [&] { return real(send, receive, count, type, op, root, comm, stream); });
@@ -191,8 +298,9 @@ PROF_EXPORT ncclResult_t ncclAllGather(const void* send, void* receive, size_t s
                                        ncclDataType_t type, ncclComm_t comm, cudaStream_t stream) {
   PROF_REAL_NCCL(ncclAllGather);
   if (HookIdle()) return real(send, receive, send_count, type, comm, stream);
-  const uint64_t bytes = send_count * prof::ElementSize(type) * prof::RankCount(comm);
-  NcclCall call{trace::NCCL_OPERATION_ALL_GATHER, send_count, type, bytes, comm, stream};
+  NcclCall call = prof::Collective(prof::kNccl_ncclAllGather, trace::NCCL_OPERATION_ALL_GATHER,
+                                   send_count, type, comm, stream);
+  call.per_rank_pieces = true;
   return TimedNccl(call, [&] { return real(send, receive, send_count, type, comm, stream); });
 }
 
@@ -201,18 +309,55 @@ PROF_EXPORT ncclResult_t ncclReduceScatter(const void* send, void* receive, size
                                            cudaStream_t stream) {
   PROF_REAL_NCCL(ncclReduceScatter);
   if (HookIdle()) return real(send, receive, receive_count, type, op, comm, stream);
-  const uint64_t bytes = receive_count * prof::ElementSize(type) * prof::RankCount(comm);
-  NcclCall call{trace::NCCL_OPERATION_REDUCE_SCATTER, receive_count, type, bytes, comm, stream};
+  NcclCall call = prof::Collective(prof::kNccl_ncclReduceScatter,
+                                   trace::NCCL_OPERATION_REDUCE_SCATTER, receive_count, type, comm,
+                                   stream);
   call.reduction = op;
+  call.per_rank_pieces = true;
   return TimedNccl(call,
                    [&] { return real(send, receive, receive_count, type, op, comm, stream); });
+}
+
+PROF_EXPORT ncclResult_t ncclAlltoAll(const void* send, void* receive, size_t count,
+                                      ncclDataType_t type, ncclComm_t comm, cudaStream_t stream) {
+  PROF_REAL_NCCL(ncclAlltoAll);
+  if (HookIdle()) return real(send, receive, count, type, comm, stream);
+  NcclCall call = prof::Collective(prof::kNccl_ncclAlltoAll, trace::NCCL_OPERATION_ALL_TO_ALL,
+                                   count, type, comm, stream);
+  call.per_rank_pieces = true;
+  return TimedNccl(call, [&] { return real(send, receive, count, type, comm, stream); });
+}
+
+PROF_EXPORT ncclResult_t ncclGather(const void* send, void* receive, size_t count,
+                                    ncclDataType_t type, int root, ncclComm_t comm,
+                                    cudaStream_t stream) {
+  PROF_REAL_NCCL(ncclGather);
+  if (HookIdle()) return real(send, receive, count, type, root, comm, stream);
+  NcclCall call = prof::Collective(prof::kNccl_ncclGather, trace::NCCL_OPERATION_GATHER, count,
+                                   type, comm, stream);
+  call.root_or_peer = root;
+  call.per_rank_pieces = true;
+  return TimedNccl(call, [&] { return real(send, receive, count, type, root, comm, stream); });
+}
+
+PROF_EXPORT ncclResult_t ncclScatter(const void* send, void* receive, size_t count,
+                                     ncclDataType_t type, int root, ncclComm_t comm,
+                                     cudaStream_t stream) {
+  PROF_REAL_NCCL(ncclScatter);
+  if (HookIdle()) return real(send, receive, count, type, root, comm, stream);
+  NcclCall call = prof::Collective(prof::kNccl_ncclScatter, trace::NCCL_OPERATION_SCATTER, count,
+                                   type, comm, stream);
+  call.root_or_peer = root;
+  call.per_rank_pieces = true;
+  return TimedNccl(call, [&] { return real(send, receive, count, type, root, comm, stream); });
 }
 
 PROF_EXPORT ncclResult_t ncclSend(const void* send, size_t count, ncclDataType_t type, int peer,
                                   ncclComm_t comm, cudaStream_t stream) {
   PROF_REAL_NCCL(ncclSend);
   if (HookIdle()) return real(send, count, type, peer, comm, stream);
-  NcclCall call{trace::NCCL_OPERATION_SEND, count, type, count * prof::ElementSize(type), comm, stream};
+  NcclCall call = prof::Collective(prof::kNccl_ncclSend, trace::NCCL_OPERATION_SEND, count, type,
+                                   comm, stream);
   call.root_or_peer = peer;
   return TimedNccl(call, [&] { return real(send, count, type, peer, comm, stream); });
 }
@@ -221,7 +366,8 @@ PROF_EXPORT ncclResult_t ncclRecv(void* receive, size_t count, ncclDataType_t ty
                                   ncclComm_t comm, cudaStream_t stream) {
   PROF_REAL_NCCL(ncclRecv);
   if (HookIdle()) return real(receive, count, type, peer, comm, stream);
-  NcclCall call{trace::NCCL_OPERATION_RECV, count, type, count * prof::ElementSize(type), comm, stream};
+  NcclCall call = prof::Collective(prof::kNccl_ncclRecv, trace::NCCL_OPERATION_RECV, count, type,
+                                   comm, stream);
   call.root_or_peer = peer;
   return TimedNccl(call, [&] { return real(receive, count, type, peer, comm, stream); });
 }
@@ -229,13 +375,15 @@ PROF_EXPORT ncclResult_t ncclRecv(void* receive, size_t count, ncclDataType_t ty
 PROF_EXPORT ncclResult_t ncclGroupStart() {
   PROF_REAL_NCCL(ncclGroupStart);
   if (HookIdle()) return real();
-  NcclCall call{trace::NCCL_OPERATION_GROUP_START, 0, ncclInt8, 0, nullptr, nullptr};
+  NcclCall call = prof::Collective(prof::kNccl_ncclGroupStart, trace::NCCL_OPERATION_GROUP_START,
+                                   0, ncclInt8, nullptr, nullptr);
   return TimedNccl(call, [&] { return real(); });
 }
 
 PROF_EXPORT ncclResult_t ncclGroupEnd() {
   PROF_REAL_NCCL(ncclGroupEnd);
   if (HookIdle()) return real();
-  NcclCall call{trace::NCCL_OPERATION_GROUP_END, 0, ncclInt8, 0, nullptr, nullptr};
+  NcclCall call = prof::Collective(prof::kNccl_ncclGroupEnd, trace::NCCL_OPERATION_GROUP_END, 0,
+                                   ncclInt8, nullptr, nullptr);
   return TimedNccl(call, [&] { return real(); });
 }

@@ -20,7 +20,7 @@ enum class RecordKind : uint8_t {
   kRangeEnd = 5,     // correlation = range id
   kMark = 6,         // name follows
   kStep = 7,         // start/end of the ended step; args[0] = step number, args[1] = samples
-  kNcclCall = 8,     // api = NcclOperation, args below
+  kNcclCall = 8,     // api = NcclOperation; Record::nccl holds the arguments
   kMemory = 9,       // allocation / free
   kThreadName = 10,  // name follows
 };
@@ -38,10 +38,7 @@ constexpr uint8_t kApiSubkindDriver = 1;
 //              through CUPTI callbacks); subkind = kApiSubkind*; [0] stream (+1, 0 = none)
 //              [1] bytes  [2] copy kind (+1)  [3] kernel function pointer; geometry in
 //              `launch`
-//  kNcclCall:  api = NcclOperation; [0] count  [1] data type | reduction op << 8
-//              | has root or peer << 16 | has reduction op << 17  [2] root or peer
-//              [3] stream; launch.grid[0..1] = communicator pointer, launch.block[0..1] =
-//              bytes
+//  kNcclCall:  typed: Record::nccl (NcclArguments) instead of args and launch
 //  kMemory:    [0] address  [1] bytes  [2] device + 1 (0 = host)  [3] stream (+1, 0 = none)
 //              subkind = MemoryKind, flags bit 0 = free
 //  kStep:      [0] step number  [1] sample count
@@ -50,6 +47,19 @@ struct LaunchGeometry {
   uint32_t block[3];
   uint32_t shared_memory;
   uint32_t reserved;
+};
+
+// The arguments of an NCCL call (RecordKind::kNcclCall), in the space of args + launch.
+struct NcclArguments {
+  uint64_t comm;    // ncclComm_t; 0 for group calls
+  uint64_t bytes;   // nccl-tests' size S (count * element size, times ranks where per rank)
+  uint64_t count;   // elements, as passed to NCCL
+  uint64_t stream;  // cudaStream_t
+  int32_t root_or_peer;  // -1: the call has none
+  int16_t reduction;     // ncclRedOp_t; -1: the call has none
+  uint8_t data_type;     // ncclDataType_t
+  uint8_t reserved0;
+  uint64_t reserved[3];
 };
 
 struct Record {
@@ -63,13 +73,20 @@ struct Record {
   uint64_t start_ns;
   uint64_t end_ns;
   uint64_t correlation_id;
-  uint64_t args[4];
-  LaunchGeometry launch;
+  union {
+    struct {  // every kind but kNcclCall (see the layout above)
+      uint64_t args[4];
+      LaunchGeometry launch;
+    };
+    NcclArguments nccl;
+  };
 
   const char* name() const { return reinterpret_cast<const char*>(this + 1); }
 };
 
 static_assert(sizeof(Record) % 8 == 0, "records are 8-byte aligned in the ring");
+static_assert(sizeof(NcclArguments) == sizeof(uint64_t) * 4 + sizeof(LaunchGeometry),
+              "NCCL arguments share the space of args and launch");
 
 constexpr size_t RecordSize(size_t name_length) {
   return (sizeof(Record) + name_length + 1 + 7) & ~size_t{7};

@@ -41,7 +41,24 @@ class SummarySink : public EventSink {
     summary_->step_numbers.push_back(e.step_number);
     summary_->step_samples.push_back(e.sample_count);
   }
-  void OnNcclCall(const NcclCallEvent& e) override { ++summary_->nccl_calls[e.operation]; }
+  void OnNcclCall(const NcclCallEvent& e) override {
+    ++summary_->nccl_calls[e.operation];
+    if (e.communicator == 0) return;  // group start/end
+    NcclCallDetail detail;
+    detail.operation = e.operation;
+    detail.count = e.count;
+    detail.bytes = e.bytes;
+    detail.data_type = e.data_type;
+    detail.root_or_peer = e.root_or_peer.value_or(-1);
+    detail.reduction = e.reduction_op ? static_cast<int64_t>(*e.reduction_op) : -1;
+    detail.sequence_number = e.sequence_number;
+    if (const CommunicatorValue* comm = dictionary_->Communicator(e.communicator)) {
+      detail.comm_hash = comm->comm_hash;
+      detail.rank = comm->rank;
+      detail.rank_count = comm->rank_count;
+    }
+    summary_->nccl_details.push_back(detail);
+  }
   void OnMemory(const MemoryEvent& e) override {
     ++summary_->memory_events;
     CountStack(e.call_stack);

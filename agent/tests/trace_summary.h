@@ -19,6 +19,20 @@ struct FileSummary {
   std::vector<std::string> issues;
 };
 
+// One NCCL call with its communicator as the file defines it.
+struct NcclCallDetail {
+  int operation = 0;  // NcclOperation
+  uint64_t count = 0;
+  uint64_t bytes = 0;
+  uint32_t data_type = 0;
+  int64_t root_or_peer = -1;  // -1: none recorded
+  int64_t reduction = -1;     // -1: none recorded
+  int64_t sequence_number = 0;
+  uint64_t comm_hash = 0;
+  int rank = -1;
+  int rank_count = 0;
+};
+
 struct TraceSummary {
   std::vector<FileSummary> files;
   std::map<std::string, uint64_t> api_calls;         // by API name
@@ -31,6 +45,7 @@ struct TraceSummary {
   std::map<int, uint64_t> ranges_by_kind;            // RangeKind -> count
   std::map<int, uint64_t> memcpy_bytes_by_kind;      // API calls: CopyKind -> bytes
   std::map<int, uint64_t> nccl_calls;                // NcclOperation -> count
+  std::vector<NcclCallDetail> nccl_details;          // every NCCL call but group calls
   std::map<int, uint64_t> losses;                    // LossKind -> count
   std::vector<std::string> thread_names;
   std::vector<std::string> process_names;

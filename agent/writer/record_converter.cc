@@ -184,31 +184,40 @@ CommunicatorId RecordConverter::CommunicatorIn(WindowFile& window, const void* c
   auto [it, inserted] = communicator_ids_.try_emplace({window.spec().index, comm}, 0);
   if (inserted) {
     CommunicatorValue value;
-    if (!LookupCommunicator(comm, &value)) value.comm_hash = reinterpret_cast<uint64_t>(comm);
+    CommunicatorInfo info;
+    if (LookupCommunicator(comm, &info)) {
+      value.comm_hash = info.comm_hash;
+      value.rank = info.rank;
+      value.rank_count = info.rank_count;
+      value.init_start_ns = info.init_start_ns;
+      value.init_duration_ns = info.init_duration_ns;
+    } else {
+      value.comm_hash = reinterpret_cast<uint64_t>(comm);  // unknown: this process only
+    }
     it->second = window.encoder().AddCommunicator(value);
   }
   return it->second;
 }
 
 void RecordConverter::AddNcclCall(uint64_t thread_id, const Record& record, WindowFile& window) {
-  const void* comm = reinterpret_cast<const void*>(record.launch.grid[0] |
-                                                   (uint64_t{record.launch.grid[1]} << 32));
+  const NcclArguments& arguments = record.nccl;
+  const void* comm = reinterpret_cast<const void*>(arguments.comm);
   NcclCallEvent call;
   call.thread_id = thread_id;
   call.start_ns = record.start_ns;
   call.duration_ns = record.end_ns - record.start_ns;
   call.operation = static_cast<trace::NcclOperation>(record.api);
-  call.count = record.args[0];
-  call.data_type = static_cast<uint32_t>(record.args[1] & 0xFF);
-  call.bytes = record.launch.block[0] | (uint64_t{record.launch.block[1]} << 32);
-  call.stream = record.args[3];
+  call.count = arguments.count;
+  call.data_type = arguments.data_type;
+  call.bytes = arguments.bytes;
+  call.stream = arguments.stream;
   const bool is_group = call.operation == trace::NCCL_OPERATION_GROUP_START ||
                         call.operation == trace::NCCL_OPERATION_GROUP_END;
   if (!is_group) {
     call.communicator = CommunicatorIn(window, comm);
     call.sequence_number = ++nccl_sequence_[comm];
-    if (record.args[1] & (1u << 16)) call.root_or_peer = static_cast<int64_t>(record.args[2]);
-    if (record.args[1] & (1u << 17)) call.reduction_op = (record.args[1] >> 8) & 0xFF;
+    if (arguments.root_or_peer >= 0) call.root_or_peer = arguments.root_or_peer;
+    if (arguments.reduction >= 0) call.reduction_op = static_cast<uint32_t>(arguments.reduction);
   }
   window.encoder().AddNcclCall(call);
 }

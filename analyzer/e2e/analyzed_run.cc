@@ -44,6 +44,13 @@ void ReadModelColumns(const TraceModel& model, ProcessFigures* figures) {
   }
 }
 
+void ReadCommunicators(const TraceModel& model, ProcessFigures* figures) {
+  for (const NcclCall& call : model.nccl_calls) {
+    if (call.operation == trace::NCCL_OPERATION_GROUP_START || call.operation == trace::NCCL_OPERATION_GROUP_END) continue;
+    figures->comm_hashes[CollectiveKey(trace::NcclOperation_Name(call.operation).substr(15))].insert(call.comm_hash);
+  }
+}
+
 void ReadTables(ProcessFigures* figures) {
   const ProcessReport& report = figures->report;
   ForEachDataRow(report, "kernel", [&](const Row& row) {
@@ -61,6 +68,12 @@ void ReadTables(ProcessFigures* figures) {
     CountAndBytes& collective = figures->collectives[CollectiveKey(row.cells[0].text)];
     collective.count += static_cast<uint64_t>(row.cells[2].value);
     collective.bytes += static_cast<uint64_t>(row.cells[4].value);
+    CollectiveRows& rows = figures->collective_rows[CollectiveKey(row.cells[0].text)];
+    const double time = row.cells[3].stats.total_ns;
+    rows.time_ns += time;
+    rows.algbw_time_product += row.cells[5].value * time;
+    rows.busbw_time_product += row.cells[6].value * time;
+    rows.ranks.insert(static_cast<int>(row.cells[7].value));
   });
 }
 
@@ -82,6 +95,7 @@ absl::StatusOr<std::vector<ProcessFigures>> AnalyzeFolder(const std::string& fol
     ProcessFigures figures;
     figures.rank = model.identity.rank;
     ReadModelColumns(model, &figures);
+    ReadCommunicators(model, &figures);
     figures.report = std::move(analyzed->reports[i]);
     figures.step_count = figures.report.step_count;
     ReadTables(&figures);

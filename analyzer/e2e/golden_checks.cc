@@ -77,6 +77,40 @@ void CheckCollectives(const ProcessFigures& analyzed, const TruthSection& truth)
   CHECK(analyzed.collectives == expected);
 }
 
+namespace {
+
+double NcclTestsBusFactor(const std::string& key, int n) {
+  if (key == "ALLREDUCE") return 2.0 * (n - 1) / n;
+  if (key == "ALLGATHER" || key == "REDUCESCATTER" || key == "ALLTOALL" || key == "GATHER" ||
+      key == "SCATTER") {
+    return static_cast<double>(n - 1) / n;
+  }
+  return 1.0;
+}
+
+}  // namespace
+
+void CheckBusBandwidth(const ProcessFigures& analyzed, const TruthSection& truth) {
+  for (const auto& [op, calls] : truth.collectives) {
+    if (calls.count == 0) continue;
+    const std::string key = CollectiveKey(op);
+    INFO("NCCL Summary rows of " << key);
+    const CollectiveTruth& expected = truth.collective_kernels.at(op);
+    REQUIRE(expected.kernel_ns > 0);
+    auto found = analyzed.collective_rows.find(key);
+    REQUIRE(found != analyzed.collective_rows.end());
+    const CollectiveRows& rows = found->second;
+    CHECK(rows.ranks == std::set<int>{expected.ranks});
+    REQUIRE(rows.time_ns > 0);
+    const double algbw = static_cast<double>(calls.bytes) / expected.kernel_ns;  // GB/s
+    const double busbw = algbw * NcclTestsBusFactor(key, expected.ranks);
+    INFO("algbw " << rows.algbw_time_product / rows.time_ns << " expected " << algbw);
+    CHECK(rows.algbw_time_product / rows.time_ns == Approx(algbw).epsilon(0.005));
+    INFO("busbw " << rows.busbw_time_product / rows.time_ns << " expected " << busbw);
+    CHECK(rows.busbw_time_product / rows.time_ns == Approx(busbw).epsilon(0.005));
+  }
+}
+
 void CheckPhaseCalls(const ProcessFigures& analyzed, const TruthSection& truth) {
   for (const char* phase : {"Dataloader", "Forward", "Backward", "Optimization"}) {
     INFO("Model Summary row " << phase);

@@ -19,6 +19,12 @@ void CheckCopies(const ProcessFigures& analyzed, const TruthSection& truth);
 // NCCL Summary calls and bytes per collective, exact.
 void CheckCollectives(const ProcessFigures& analyzed, const TruthSection& truth);
 
+// NCCL Summary per collective: the Ranks column equals the truth's communicator size,
+// and AlgBW / BusBW equal nccl-tests' formulas applied to the truth's bytes and kernel
+// time (bus factor by hand: all-reduce 2(n-1)/n; all-gather, reduce-scatter, all-to-all,
+// gather, scatter (n-1)/n; broadcast, reduce 1), to 0.5 % (the table rounds to 0.01 GB/s).
+void CheckBusBandwidth(const ProcessFigures& analyzed, const TruthSection& truth);
+
 // Model Summary calls of Dataloader / Forward / Backward / Optimization (each an NVTX
 // range in the workloads) exact.
 void CheckPhaseCalls(const ProcessFigures& analyzed, const TruthSection& truth);

@@ -68,6 +68,14 @@ TruthSection ReadSection(const Struct& object) {
   }
   section.memcpy_by_kind = CountsAndBytes(Object(object, "memcpy"), "by_kind");
   section.collectives = CountsAndBytes(Object(object, "collectives"), "by_op");
+  const Struct* collectives = Object(object, "collectives");
+  if (const Struct* by_op = collectives ? Object(*collectives, "by_op") : nullptr) {
+    for (const auto& [name, entry] : by_op->fields()) {
+      if (!entry.has_struct_value()) continue;
+      section.collective_kernels[name] = {Integer(entry.struct_value(), "kernel_ns"),
+                                          static_cast<int>(Integer(entry.struct_value(), "ranks"))};
+    }
+  }
   section.nvtx_ranges = NameCounts(Object(object, "nvtx_ranges"));
   section.user_ranges = NameCounts(Object(object, "user_ranges"));
   return section;
@@ -90,6 +98,10 @@ void TruthSection::Add(const TruthSection& other) {
   for (const auto& [op, figures] : other.collectives) {
     collectives[op].count += figures.count;
     collectives[op].bytes += figures.bytes;
+  }
+  for (const auto& [op, figures] : other.collective_kernels) {
+    collective_kernels[op].kernel_ns += figures.kernel_ns;
+    collective_kernels[op].ranks = figures.ranks;
   }
   for (const auto& [name, count] : other.nvtx_ranges) nvtx_ranges[name] += count;
   for (const auto& [name, count] : other.user_ranges) user_ranges[name] += count;

@@ -31,12 +31,19 @@ struct CountAndBytes {
   }
 };
 
+// A collective's truth beyond count and bytes: its kernels' time and its communicator.
+struct CollectiveTruth {
+  uint64_t kernel_ns = 0;
+  int ranks = 0;
+};
+
 // One SECTION of the truth: a step, outside_steps, or totals.
 struct TruthSection {
   std::map<std::string, KernelTruth> kernels;           // by the name CUPTI reports
   uint64_t kernel_total_ns = 0;
   std::map<std::string, CountAndBytes> memcpy_by_kind;  // "HtoD", "DtoH", ...
   std::map<std::string, CountAndBytes> collectives;     // "AllReduce", ...
+  std::map<std::string, CollectiveTruth> collective_kernels;  // the same keys
   std::map<std::string, uint64_t> nvtx_ranges;          // by name
   std::map<std::string, uint64_t> user_ranges;
 

@@ -22,6 +22,13 @@ std::string SizeLabel(uint64_t bytes) {
   return absl::StrCat(bytes, units[unit]);
 }
 
+// "ALL_TO_ALL"; "OP_13" for a value this build does not know (a newer agent's trace).
+std::string OperationName(trace::NcclOperation operation) {
+  const std::string& name = trace::NcclOperation_Name(operation);
+  if (name.rfind("NCCL_OPERATION_", 0) == 0) return name.substr(15);
+  return absl::StrCat("OP_", static_cast<int>(operation));
+}
+
 }  // namespace
 
 double BusBandwidthFactor(trace::NcclOperation operation, int ranks) {
@@ -31,7 +38,9 @@ double BusBandwidthFactor(trace::NcclOperation operation, int ranks) {
     case trace::NCCL_OPERATION_ALL_REDUCE: return 2 * (n - 1) / n;
     case trace::NCCL_OPERATION_ALL_GATHER:
     case trace::NCCL_OPERATION_REDUCE_SCATTER:
-    case trace::NCCL_OPERATION_ALL_TO_ALL: return (n - 1) / n;
+    case trace::NCCL_OPERATION_ALL_TO_ALL:
+    case trace::NCCL_OPERATION_GATHER:
+    case trace::NCCL_OPERATION_SCATTER: return (n - 1) / n;
     default: return 1;
   }
 }
@@ -75,7 +84,7 @@ std::optional<SummaryTable> NcclSummary(const NcclFigures& figures) {
   for (const auto& [key, bucket] : figures.buckets) {
     const auto operation = static_cast<trace::NcclOperation>(std::get<0>(key));
     const double algbw = SafeRatio(bucket.bytes, bucket.time.total);  // bytes/ns = GB/s
-    table.AddRow({Cell::Text(trace::NcclOperation_Name(operation).substr(15)), Cell::Text(std::get<2>(key)),
+    table.AddRow({Cell::Text(OperationName(operation)), Cell::Text(std::get<2>(key)),
                   Cell::Count(bucket.time.calls), Cell::Stats(bucket.time.ToStats(figures.all_time_ns)), Cell::Bytes(bucket.bytes),
                   Cell::Number(algbw, 2), Cell::Number(algbw * BusBandwidthFactor(operation, bucket.ranks), 2),
                   Cell::Count(bucket.ranks)});

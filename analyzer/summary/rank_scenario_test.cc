@@ -40,9 +40,31 @@ TEST_CASE("nccl: bucket, GPU time from the linked kernel, nccl-tests bus bandwid
   CHECK(BusBandwidthFactor(trace::NCCL_OPERATION_ALL_REDUCE, 4) == Approx(1.5));
   CHECK(BusBandwidthFactor(trace::NCCL_OPERATION_ALL_GATHER, 4) == Approx(0.75));
   CHECK(BusBandwidthFactor(trace::NCCL_OPERATION_BROADCAST, 4) == 1);
+  // nccl-tests: alltoall, gather and scatter move S = count*e*n at (n-1)/n.
+  CHECK(BusBandwidthFactor(trace::NCCL_OPERATION_ALL_TO_ALL, 4) == Approx(0.75));
+  CHECK(BusBandwidthFactor(trace::NCCL_OPERATION_GATHER, 4) == Approx(0.75));
+  CHECK(BusBandwidthFactor(trace::NCCL_OPERATION_SCATTER, 8) == Approx(0.875));
+  CHECK(BusBandwidthFactor(trace::NCCL_OPERATION_REDUCE, 4) == 1);
   CHECK(MessageSizeBucket(100) == "<1KiB");
   CHECK(MessageSizeBucket(4096) == "4KiB-16KiB");
   CHECK(MessageSizeBucket(uint64_t{3} << 30) == ">=1GiB");
+}
+
+TEST_CASE("nccl: new operations by name, an operation this build does not know by number") {
+  NcclFigures figures;
+  for (int operation : {int{trace::NCCL_OPERATION_GATHER}, int{trace::NCCL_OPERATION_SCATTER}, 99}) {
+    NcclBucket& bucket = figures.buckets[{operation, 1024, "1KiB-4KiB"}];
+    bucket.time.Add(1000);
+    bucket.bytes = 2048;
+    bucket.ranks = 2;
+    figures.all_time_ns += 1000;
+  }
+  const std::optional<SummaryTable> table = NcclSummary(figures);
+  REQUIRE(table.has_value());
+  REQUIRE(FindRow(*table, "GATHER") != nullptr);
+  CHECK(FindRow(*table, "GATHER")->cells[6].value == Approx(2048 / 1000.0 * 0.5));
+  CHECK(FindRow(*table, "SCATTER") != nullptr);
+  CHECK(FindRow(*table, "OP_99") != nullptr);
 }
 
 TEST_CASE("distribution: NCCL kernels are communication, others computation") {

@@ -1,9 +1,13 @@
 // `train_ranks`: data-parallel training on N simulated GPUs, one process per rank, each
 // with its own NCCL communicator. Gradient buckets are all-reduced on a separate
 // communication stream while backward continues (cudaStreamWaitEvent orders them), and
-// the optimizer waits for the all-reduces, like PyTorch DDP.
+// the optimizer waits for the all-reduces, like PyTorch DDP. Between forward and backward
+// each rank exchanges activations within its group (ranks r / G, G = --group-size), on a
+// communicator made with ncclCommSplit like PyTorch's new_group: AllGather,
+// ReduceScatter, AlltoAll, Gather, Scatter and Bcast, once each per step.
 //
 //   train_ranks --ranks N [--steps N] [--batch-size B] [--seed S] [--truth PATH]
+//       [--group-size G] (default 2; 0: no split communicator)
 //       [--slow-kernel NAME:FACTOR] [--extra-sync N]   (fault injection, off by default)
 //       forks N rank processes itself;
 //   RANK=r WORLD_SIZE=n [LOCAL_RANK=l] train_ranks [...]   (e.g. under torchrun)
@@ -82,12 +86,58 @@ void WireGradientAllReduce(workloads::TrainingModel* model, workloads::DeviceAct
   });
 }
 
-void TrainLoop(workloads::TrainingModel* model, workloads::ProfApi* prof, int64_t steps,
-               int batch_size) {
+// The sub-group's activation exchange (tensor/expert parallel style) on a split
+// communicator: every collective a group issues, on the communication stream.
+class GroupExchange {
+ public:
+  static constexpr size_t kCount = 4096;  // elements per rank of the group
+
+  GroupExchange(workloads::DeviceActions* device, ncclComm_t comm, cudaStream_t stream)
+      : device_(device), comm_(comm), stream_(stream) {
+    if (comm_ == nullptr) return;
+    CheckNccl(ncclCommCount(comm_, &ranks_), "ncclCommCount", comm_);
+    const size_t bytes = kCount * ranks_ * sizeof(float);
+    CheckCuda(cudaMalloc(reinterpret_cast<void**>(&send_), bytes), "cudaMalloc");
+    CheckCuda(cudaMalloc(reinterpret_cast<void**>(&recv_), bytes), "cudaMalloc");
+  }
+  ~GroupExchange() {
+    cudaFree(send_);
+    cudaFree(recv_);
+  }
+
+  void Run() {
+    if (comm_ == nullptr) return;
+    for (const char* op : {"AllGather", "ReduceScatter", "AlltoAll", "Gather", "Scatter", "Broadcast"}) {
+      device_->GroupCollective(op, send_, recv_, kCount, comm_, stream_);
+    }
+  }
+
+ private:
+  workloads::DeviceActions* device_;
+  ncclComm_t comm_;
+  cudaStream_t stream_;
+  int ranks_ = 1;
+  float* send_ = nullptr;
+  float* recv_ = nullptr;
+};
+
+// The group's communicator: ranks r / group_size share one (nullptr when off).
+ncclComm_t SplitGroup(ncclComm_t world, const RankSetup& setup, int64_t group_size) {
+  if (group_size <= 0) return nullptr;
+  ncclComm_t group = nullptr;
+  CheckNccl(ncclCommSplit(world, static_cast<int>(setup.rank / group_size), setup.rank, &group,
+                          nullptr),
+            "ncclCommSplit", world);
+  return group;
+}
+
+void TrainLoop(workloads::TrainingModel* model, workloads::ProfApi* prof, GroupExchange* group,
+               int64_t steps, int batch_size) {
   for (int64_t step = 0; step < steps; ++step) {
     prof->BeginStep();
     model->LoadBatch(step);
     model->Forward();
+    group->Run();
     model->Backward();
     model->Optimize();
     model->FetchLoss();
@@ -110,6 +160,7 @@ int RunRank(const RankSetup& setup, const workloads::Flags& flags, const std::st
   CheckNccl(ncclCommInitRank(&comm, setup.world_size, setup.id, setup.rank), "ncclCommInitRank",
             nullptr);
   workloads::RemoveRendezvousFile(setup.rank, flags.String("rendezvous"));
+  ncclComm_t group_comm = SplitGroup(comm, setup, flags.Int("group-size"));
   cudaStream_t comm_stream;
   cudaEvent_t comm_done;
   CheckCuda(cudaStreamCreateWithFlags(&comm_stream, cudaStreamNonBlocking), "cudaStreamCreate");
@@ -121,10 +172,12 @@ int RunRank(const RankSetup& setup, const workloads::Flags& flags, const std::st
     workloads::TrainingModel model(&device, shape, flags.Int("seed") + setup.rank);
     model.set_faults(workloads::FaultsFromFlags(flags));
     WireGradientAllReduce(&model, &device, comm, comm_stream, comm_done);
-    TrainLoop(&model, &prof, flags.Int("steps"), shape.batch_size);
+    GroupExchange group(&device, group_comm, comm_stream);
+    TrainLoop(&model, &prof, &group, flags.Int("steps"), shape.batch_size);
     valid = ValidateAllReduce(&device, setup, comm, comm_stream);
   }
   CheckCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  if (group_comm != nullptr) ncclCommDestroy(group_comm);
   ncclCommDestroy(comm);
   cudaEventDestroy(comm_done);
   cudaStreamDestroy(comm_stream);
@@ -166,7 +219,7 @@ int main(int argc, char** argv) {
   const std::string truth_path = workloads::TruthPathFromArgsOrEnv(argc, argv);
   const workloads::Flags flags(
       argc, argv,
-      {{"steps", "10"}, {"batch-size", "32"}, {"seed", "1"}, {"slow-kernel", ""}, {"extra-sync", "0"}, {"ranks", "0"}, {"truth", ""},
+      {{"steps", "10"}, {"batch-size", "32"}, {"seed", "1"}, {"slow-kernel", ""}, {"extra-sync", "0"}, {"ranks", "0"}, {"truth", ""}, {"group-size", "2"},
        {"rendezvous", workloads::DefaultRendezvousPath()}});
   if (flags.Int("ranks") > 0) return LaunchRanks(static_cast<int>(flags.Int("ranks")), flags, truth_path);
   RankSetup setup;

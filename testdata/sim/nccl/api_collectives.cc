@@ -44,16 +44,17 @@ ncclResult_t Validate(ncclComm_t comm, const OpDescription& op) {
                   " over datatype " + std::to_string(op.datatype) + " is not simulated");
   }
   const bool rooted = op.func != Func::kAllReduce && op.func != Func::kAllGather &&
-                      op.func != Func::kReduceScatter;
+                      op.func != Func::kReduceScatter && op.func != Func::kAllToAll;
   if (rooted && (op.root_or_peer < 0 || op.root_or_peer >= comm->nranks)) {
     return Reject(comm, ncclInvalidArgument, op, "root/peer " + std::to_string(op.root_or_peer) +
                   " outside [0, " + std::to_string(comm->nranks) + ")");
   }
   if (op.count > 0) {
+    const bool root = comm->rank == op.root_or_peer;
     const bool needs_send = op.func != Func::kRecv &&
-                            !(op.func == Func::kBroadcast && comm->rank != op.root_or_peer);
+                            !((op.func == Func::kBroadcast || op.func == Func::kScatter) && !root);
     const bool needs_recv = op.func != Func::kSend &&
-                            !(op.func == Func::kReduce && comm->rank != op.root_or_peer);
+                            !((op.func == Func::kReduce || op.func == Func::kGather) && !root);
     if ((needs_send && op.sendbuff == nullptr) || (needs_recv && op.recvbuff == nullptr)) {
       return Reject(comm, ncclInvalidArgument, op, "NULL buffer");
     }
@@ -105,9 +106,11 @@ SIMNCCL_EXPORT ncclResult_t pncclBroadcast(const void* sendbuff, void* recvbuff,
                                root, stream));
 }
 
+// Like NCCL, through the public ncclBroadcast: the call goes through the dynamic linker,
+// so an interposer of both sees ncclBroadcast called from inside its ncclBcast.
 SIMNCCL_EXPORT ncclResult_t pncclBcast(void* buff, size_t count, ncclDataType_t datatype,
                                        int root, ncclComm_t comm, cudaStream_t stream) {
-  return pncclBroadcast(buff, buff, count, datatype, root, comm, stream);
+  return ncclBroadcast(buff, buff, count, datatype, root, comm, stream);
 }
 
 SIMNCCL_EXPORT ncclResult_t pncclReduce(const void* sendbuff, void* recvbuff, size_t count,
@@ -130,6 +133,27 @@ SIMNCCL_EXPORT ncclResult_t pncclReduceScatter(const void* sendbuff, void* recvb
                                                cudaStream_t stream) {
   return Submit(comm, Describe(Func::kReduceScatter, sendbuff, recvbuff, recvcount, datatype,
                                op, 0, stream));
+}
+
+SIMNCCL_EXPORT ncclResult_t pncclAlltoAll(const void* sendbuff, void* recvbuff, size_t count,
+                                          ncclDataType_t datatype, ncclComm_t comm,
+                                          cudaStream_t stream) {
+  return Submit(comm, Describe(Func::kAllToAll, sendbuff, recvbuff, count, datatype, ncclSum, 0,
+                               stream));
+}
+
+SIMNCCL_EXPORT ncclResult_t pncclGather(const void* sendbuff, void* recvbuff, size_t count,
+                                        ncclDataType_t datatype, int root, ncclComm_t comm,
+                                        cudaStream_t stream) {
+  return Submit(comm, Describe(Func::kGather, sendbuff, recvbuff, count, datatype, ncclSum, root,
+                               stream));
+}
+
+SIMNCCL_EXPORT ncclResult_t pncclScatter(const void* sendbuff, void* recvbuff, size_t count,
+                                         ncclDataType_t datatype, int root, ncclComm_t comm,
+                                         cudaStream_t stream) {
+  return Submit(comm, Describe(Func::kScatter, sendbuff, recvbuff, count, datatype, ncclSum,
+                               root, stream));
 }
 
 SIMNCCL_EXPORT ncclResult_t pncclSend(const void* sendbuff, size_t count, ncclDataType_t datatype,
@@ -169,6 +193,12 @@ SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclAllGather,
 SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclReduceScatter,
                    (const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t,
                     cudaStream_t))
+SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclAlltoAll,
+                   (const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t))
+SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclGather,
+                   (const void*, void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))
+SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclScatter,
+                   (const void*, void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))
 SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclSend,
                    (const void*, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))
 SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclRecv,

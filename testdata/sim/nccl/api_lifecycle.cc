@@ -8,6 +8,7 @@
 
 #include "testdata/sim/nccl/api_guard.h"
 #include "testdata/sim/nccl/comm.h"
+#include "testdata/sim/nccl/comm_derive.h"
 #include "testdata/sim/nccl/last_error.h"
 #include "testdata/sim/nccl/unique_id.h"
 
@@ -104,6 +105,27 @@ SIMNCCL_EXPORT ncclResult_t pncclCommInitRankConfig(ncclComm_t* comm, int nranks
   return Guarded([&] { return InitRank(comm, nranks, id, rank); });
 }
 
+// Every rank passes the same ids; the simulation needs only the first to rendezvous.
+SIMNCCL_EXPORT ncclResult_t pncclCommInitRankScalable(ncclComm_t* comm, int nranks, int rank,
+                                                      int id_count, ncclUniqueId* ids,
+                                                      ncclConfig_t* /*config*/) {
+  if (id_count < 1 || ids == nullptr) {
+    return InvalidArgument("ncclCommInitRankScalable: no ncclUniqueId given");
+  }
+  return Guarded([&] { return InitRank(comm, nranks, ids[0], rank); });
+}
+
+SIMNCCL_EXPORT ncclResult_t pncclCommSplit(ncclComm_t comm, int color, int key,
+                                           ncclComm_t* newcomm, ncclConfig_t* /*config*/) {
+  return Guarded([&] { return simnccl::SplitComm(comm, color, key, newcomm); });
+}
+
+SIMNCCL_EXPORT ncclResult_t pncclCommShrink(ncclComm_t comm, int* exclude_ranks,
+                                            int exclude_count, ncclComm_t* newcomm,
+                                            ncclConfig_t* /*config*/, int /*shrink_flags*/) {
+  return Guarded([&] { return simnccl::ShrinkComm(comm, exclude_ranks, exclude_count, newcomm); });
+}
+
 SIMNCCL_EXPORT ncclResult_t pncclCommInitAll(ncclComm_t* comms, int ndev, const int* devlist) {
   return Guarded([&] { return InitAll(comms, ndev, devlist); });
 }
@@ -180,6 +202,11 @@ SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclCommInitRank, (ncclComm_t*, int, ncclUnique
 SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclCommInitRankConfig,
                    (ncclComm_t*, int, ncclUniqueId, int, ncclConfig_t*))
 SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclCommInitAll, (ncclComm_t*, int, const int*))
+SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclCommInitRankScalable,
+                   (ncclComm_t*, int, int, int, ncclUniqueId*, ncclConfig_t*))
+SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclCommSplit, (ncclComm_t, int, int, ncclComm_t*, ncclConfig_t*))
+SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclCommShrink,
+                   (ncclComm_t, int*, int, ncclComm_t*, ncclConfig_t*, int))
 SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclCommFinalize, (ncclComm_t))
 SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclCommDestroy, (ncclComm_t))
 SIMNCCL_WEAK_ALIAS(ncclResult_t, ncclCommAbort, (ncclComm_t))

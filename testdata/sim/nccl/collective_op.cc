@@ -25,9 +25,14 @@ CollectiveOp::CollectiveOp(ncclComm_t comm, const OpDescription& desc)
 
 size_t CollectiveOp::ElementsPerRound() const {
   const size_t slot_bytes = comm_->segment->layout().slot_bytes;
-  // ReduceScatter posts one piece per destination rank in each round.
-  const size_t pieces = desc_.func == Func::kReduceScatter ? comm_->nranks : 1;
+  // ReduceScatter, AlltoAll and Scatter post one piece per destination rank each round.
+  const size_t pieces = PostsPiecePerRank() ? comm_->nranks : 1;
   return std::max<size_t>(1, slot_bytes / (element_size_ * pieces));
+}
+
+bool CollectiveOp::PostsPiecePerRank() const {
+  return desc_.func == Func::kReduceScatter || desc_.func == Func::kAllToAll ||
+         desc_.func == Func::kScatter;
 }
 
 bool CollectiveOp::AllPeersReached(uint64_t round, bool posted_counter) {
@@ -55,9 +60,14 @@ void CollectiveOp::PostContribution() {
     case Func::kAllReduce:
     case Func::kReduce:
     case Func::kAllGather:
+    case Func::kGather:
       std::memcpy(slot, send + offset * element_size_, elements * element_size_);
       break;
+    case Func::kScatter:
+      if (comm_->rank != desc_.root_or_peer) break;
+      [[fallthrough]];
     case Func::kReduceScatter:
+    case Func::kAllToAll:
       for (int dest = 0; dest < comm_->nranks; ++dest) {
         std::memcpy(slot + dest * elements * element_size_,
                     send + (dest * desc_.count + offset) * element_size_,
@@ -84,7 +94,7 @@ void CollectiveOp::ConsumeRound() {
     if (rounds_finished_ == 0) {
       not_before_ns_ = std::max(not_before_ns_, segment.rank_header(peer)->arrival_ns.load());
     }
-    const size_t piece = desc_.func == Func::kReduceScatter ? comm_->rank * elements : 0;
+    const size_t piece = PostsPiecePerRank() ? comm_->rank * elements : 0;
     inputs[peer] = segment.slot_data(peer) + piece * element_size_;
   }
   switch (desc_.func) {
@@ -100,11 +110,19 @@ void CollectiveOp::ConsumeRound() {
       std::memmove(recv + offset * element_size_, inputs[desc_.root_or_peer],
                    elements * element_size_);
       break;
+    case Func::kGather:
+      if (comm_->rank != desc_.root_or_peer) break;
+      [[fallthrough]];
     case Func::kAllGather:
+    case Func::kAllToAll:  // the piece each peer addressed to this rank, in peer order
       for (int peer = 0; peer < nranks; ++peer) {
         std::memmove(recv + (peer * desc_.count + offset) * element_size_, inputs[peer],
                      elements * element_size_);
       }
+      break;
+    case Func::kScatter:
+      std::memmove(recv + offset * element_size_, inputs[desc_.root_or_peer],
+                   elements * element_size_);
       break;
     default:
       break;

@@ -23,6 +23,7 @@ class CollectiveOp : public PendingOp {
   enum class Phase { kWaitSlotsFree, kWaitPosted };
 
   size_t ElementsPerRound() const;
+  bool PostsPiecePerRank() const;
   bool AllPeersReached(uint64_t round, bool posted_counter);
   void PostContribution();
   void ConsumeRound();

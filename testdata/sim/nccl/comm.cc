@@ -42,6 +42,7 @@ ncclResult_t CreateComm(const ncclUniqueId& id, int nranks, int rank, int device
   comm->nranks = nranks;
   comm->device = device;
   comm->comm_hash = HashUniqueId(id);
+  comm->unique_id = contents;
   comm->segment = std::make_unique<ShmSegment>();
   const SegmentLayout layout =
       SegmentLayout::Compute(nranks, contents.slot_bytes, contents.mailbox_bytes);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "testdata/sim/nccl/shm_segment.h"
+#include "testdata/sim/nccl/unique_id.h"
 
 // The opaque type nccl.h declares (typedef struct ncclComm* ncclComm_t).
 struct ncclComm {
@@ -21,6 +22,11 @@ struct ncclComm {
   bool owns_device_switch = false;
   uint64_t comm_hash = 0;  // hash of the unique id, identical on every rank
   std::unique_ptr<simnccl::ShmSegment> segment;
+  // The id this communicator was made from, and how many communicators ncclCommSplit /
+  // ncclCommShrink derived from it so far (every rank calls them in the same order, so
+  // the n-th derived id is the same on every rank: comm_derive.h).
+  simnccl::UniqueIdContents unique_id;
+  uint64_t derived_count = 0;
 
   // Collective rounds this rank completed; round numbers are global to the segment.
   uint64_t rounds_done = 0;

@@ -84,8 +84,9 @@ std::string TimeoutMessage(const std::vector<std::unique_ptr<PendingOp>>& ops,
 
 }  // namespace
 
-ncclResult_t RunOpsToCompletion(std::vector<std::unique_ptr<PendingOp>> ops) {
-  if (ops.empty()) return ncclSuccess;
+namespace {
+
+ncclResult_t Exchange(const std::vector<std::unique_ptr<PendingOp>>& ops) {
   const ncclResult_t sticky = FirstStickyError(ops);
   if (sticky != ncclSuccess) return sticky;
   StampArrivals(ops);
@@ -103,7 +104,19 @@ ncclResult_t RunOpsToCompletion(std::vector<std::unique_ptr<PendingOp>> ops) {
     if (wait.Expired()) return FailAll(ops, ncclSystemError, TimeoutMessage(ops, done));
     wait.Pause();
   }
-  return LaunchFusedKernels(ops);
+  return ncclSuccess;
+}
+
+}  // namespace
+
+ncclResult_t RunOpsToCompletion(std::vector<std::unique_ptr<PendingOp>> ops) {
+  if (ops.empty()) return ncclSuccess;
+  const ncclResult_t exchanged = Exchange(ops);
+  return exchanged == ncclSuccess ? LaunchFusedKernels(ops) : exchanged;
+}
+
+ncclResult_t ExchangeWithoutKernels(std::vector<std::unique_ptr<PendingOp>> ops) {
+  return ops.empty() ? ncclSuccess : Exchange(ops);
 }
 
 }  // namespace simnccl

@@ -20,4 +20,8 @@ namespace simnccl {
 
 ncclResult_t RunOpsToCompletion(std::vector<std::unique_ptr<PendingOp>> ops);
 
+// The data exchange only, with no kernel: what NCCL's bootstrap network does for
+// ncclCommSplit (host buffers; nothing reaches the simulated device or CUPTI).
+ncclResult_t ExchangeWithoutKernels(std::vector<std::unique_ptr<PendingOp>> ops);
+
 }  // namespace simnccl

@@ -8,6 +8,13 @@ namespace {
 constexpr char kDevArgs[] = "(ncclDevKernelArgsStorage<4096ul>)";
 constexpr char kLegacyArgs[] = "(ncclDevComm*, unsigned long, ncclWork*)";
 
+// NCCL builds AlltoAll, Gather and Scatter from grouped sends and receives, so they run
+// in the send/recv kernel.
+bool RunsAsSendRecv(Func func) {
+  return IsPointToPoint(func) || func == Func::kAllToAll || func == Func::kGather ||
+         func == Func::kScatter;
+}
+
 bool HasReduction(Func func) {
   return func == Func::kAllReduce || func == Func::kReduce || func == Func::kReduceScatter;
 }
@@ -15,7 +22,7 @@ bool HasReduction(Func func) {
 // NCCL >= 2.19 specialises Sum reductions and the data-movement collectives; other
 // reduction operators run in the generic kernel.
 std::string DevKernelName(const OpDescription& op) {
-  if (IsPointToPoint(op.func)) return std::string("ncclDevKernel_SendRecv") + kDevArgs;
+  if (RunsAsSendRecv(op.func)) return std::string("ncclDevKernel_SendRecv") + kDevArgs;
   if (!HasReduction(op.func)) {
     return std::string("ncclDevKernel_") + FuncName(op.func) + "_RING_LL" + kDevArgs;
   }
@@ -36,7 +43,7 @@ const char* LegacyRedOpName(const OpDescription& op) {
 // NCCL <= 2.18: one kernel per (function, operator, type); data movement and send/recv
 // are instantiated as Sum over int8_t.
 std::string LegacyKernelName(const OpDescription& op) {
-  if (IsPointToPoint(op.func)) {
+  if (RunsAsSendRecv(op.func)) {
     return std::string("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t") + kLegacyArgs;
   }
   if (!HasReduction(op.func)) {

@@ -10,27 +10,35 @@
 
 namespace simnccl {
 
-enum class Func { kBroadcast, kReduce, kAllGather, kReduceScatter, kAllReduce, kSend, kRecv };
+enum class Func {
+  kBroadcast, kReduce, kAllGather, kReduceScatter, kAllReduce, kSend, kRecv,
+  kAllToAll, kGather, kScatter  // NCCL >= 2.28 API collectives (run as send/recv in NCCL)
+};
 
 struct OpDescription {
   Func func = Func::kAllReduce;
   const void* sendbuff = nullptr;
   void* recvbuff = nullptr;
-  // NCCL's own count argument: per rank for AllGather (sendcount) and ReduceScatter
-  // (recvcount), the message for the others.
+  // NCCL's own count argument: per rank for AllGather (sendcount), ReduceScatter
+  // (recvcount), AlltoAll, Gather and Scatter (elements per peer), the message for the
+  // others.
   size_t count = 0;
   ncclDataType_t datatype = ncclFloat32;
   ncclRedOp_t redop = ncclSum;
-  int root_or_peer = 0;  // root for Broadcast/Reduce, peer for Send/Recv
+  int root_or_peer = 0;  // root for Broadcast/Reduce/Gather/Scatter, peer for Send/Recv
   cudaStream_t stream = nullptr;
 };
 
-const char* FuncName(Func func);  // "AllReduce", "Send", ...
+const char* FuncName(Func func);  // "AllReduce", "Send", "AlltoAll", ...
 
 bool IsPointToPoint(Func func);
 
+// Whether the op's buffers hold one piece per rank (count elements each): AllGather,
+// ReduceScatter, AlltoAll, Gather, Scatter.
+bool IsPerRankPieces(Func func);
+
 // Bytes nccl-tests uses for algbw (S in its PERFORMANCE.md): count*e, times nranks for
-// AllGather and ReduceScatter.
+// the per-rank-piece collectives (IsPerRankPieces).
 size_t AlgorithmBytes(const OpDescription& op, int nranks);
 
 // The message size a profiler reports for the call: count*e (AllGather: the send side,

@@ -14,7 +14,10 @@ double BusFactor(Func func, int nranks) {
   switch (func) {
     case Func::kAllReduce: return 2.0 * (n - 1) / n;
     case Func::kAllGather:
-    case Func::kReduceScatter: return (n - 1) / n;
+    case Func::kReduceScatter:
+    case Func::kAllToAll:
+    case Func::kGather:
+    case Func::kScatter: return (n - 1) / n;
     default: return 1.0;
   }
 }
@@ -23,7 +26,10 @@ int AlgorithmSteps(Func func, int nranks) {
   switch (func) {
     case Func::kAllReduce: return 2 * (nranks - 1);
     case Func::kAllGather:
-    case Func::kReduceScatter: return nranks - 1;
+    case Func::kReduceScatter:
+    case Func::kAllToAll:
+    case Func::kGather:
+    case Func::kScatter: return nranks - 1;
     default: return 1;
   }
 }

@@ -85,11 +85,40 @@ void DeviceActions::AllReduce(const float* send, float* recv, size_t count, nccl
                               cudaStream_t stream) {
   CheckNccl(ncclAllReduce(send, recv, count, ncclFloat32, ncclSum, comm, stream),
             "ncclAllReduce", comm);
-  truth_->RecordCollective("AllReduce", count, count * sizeof(float));
+  RecordNcclCall("AllReduce", count, count * sizeof(float), comm);
+}
+
+void DeviceActions::GroupCollective(const std::string& op, const float* send, float* recv,
+                                    size_t count, ncclComm_t comm, cudaStream_t stream) {
+  int ranks = 1;
+  CheckNccl(ncclCommCount(comm, &ranks), "ncclCommCount", comm);
+  const ncclDataType_t type = ncclFloat32;
+  ncclResult_t result = ncclInvalidUsage;
+  uint64_t bytes = count * sizeof(float) * ranks;  // per-rank pieces: S = count * e * n
+  if (op == "AllGather") result = ncclAllGather(send, recv, count, type, comm, stream);
+  if (op == "ReduceScatter") result = ncclReduceScatter(send, recv, count, type, ncclSum, comm, stream);
+  if (op == "AlltoAll") result = ncclAlltoAll(send, recv, count, type, comm, stream);
+  if (op == "Gather") result = ncclGather(send, recv, count, type, 0, comm, stream);
+  if (op == "Scatter") result = ncclScatter(send, recv, count, type, 0, comm, stream);
+  if (op == "Broadcast") {
+    result = ncclBcast(recv, count, type, 0, comm, stream);
+    bytes = count * sizeof(float);
+  }
+  CheckNccl(result, op.c_str(), comm);
+  RecordNcclCall(op, count, bytes, comm);
+}
+
+void DeviceActions::RecordNcclCall(const std::string& op, size_t count, uint64_t bytes,
+                                   ncclComm_t comm) {
+  int ranks = 1;
+  ncclCommCount(comm, &ranks);
   simNcclLaunchInfo launch;
+  uint64_t kernel_ns = 0;
   if (simNcclLastLaunches(&launch, 1) == 1) {
     truth_->RecordKernel(launch.kernel_name, launch.duration_ns, "nccl");
+    kernel_ns = launch.duration_ns;
   }
+  truth_->RecordCollective(op, count, bytes, kernel_ns, ranks);
 }
 
 }  // namespace workloads

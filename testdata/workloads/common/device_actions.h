@@ -49,9 +49,19 @@ class DeviceActions {
   void AllReduce(const float* send, float* recv, size_t count, ncclComm_t comm,
                  cudaStream_t stream);
 
+  // A collective of a sub-group communicator (float, root 0): "AllGather",
+  // "ReduceScatter" (sum), "AlltoAll", "Gather", "Scatter" or "Broadcast" (as ncclBcast,
+  // in place on `recv`). `count` is NCCL's count argument; buffers hold count elements
+  // per rank of `comm`. Records nccl-tests' bytes and the kernel NCCL enqueued.
+  void GroupCollective(const std::string& op, const float* send, float* recv, size_t count,
+                       ncclComm_t comm, cudaStream_t stream);
+
   TruthRecorder* truth() const { return truth_; }
 
  private:
+  // The collective just made (op, count, nccl-tests bytes) and the kernel it launched.
+  void RecordNcclCall(const std::string& op, size_t count, uint64_t bytes, ncclComm_t comm);
+
   TruthRecorder* truth_;
 };
 

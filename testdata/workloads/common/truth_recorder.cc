@@ -104,6 +104,8 @@ void WriteCollectives(const std::map<std::string, CollectiveStat>& by_op, JsonWr
     json->Field("count", entry.second.count);
     json->Field("bytes", entry.second.bytes);
     json->Field("elements", entry.second.elements);
+    json->Field("kernel_ns", entry.second.kernel_ns);
+    json->Field("ranks", entry.second.ranks);
     json->EndObject();
   }
   json->EndObject();
@@ -188,12 +190,15 @@ void TruthRecorder::RecordMemset(uint64_t bytes, uint64_t duration_ns) {
   });
 }
 
-void TruthRecorder::RecordCollective(const std::string& op, uint64_t elements, uint64_t bytes) {
+void TruthRecorder::RecordCollective(const std::string& op, uint64_t elements, uint64_t bytes,
+                                     uint64_t kernel_ns, int ranks) {
   ForBoth([&](TruthSection& section) {
     CollectiveStat& stat = section.collectives[op];
     stat.count += 1;
     stat.elements += elements;
     stat.bytes += bytes;
+    stat.kernel_ns += kernel_ns;
+    stat.ranks = ranks;
   });
 }
 

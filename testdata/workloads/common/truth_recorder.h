@@ -36,8 +36,13 @@ struct TransferStat : DurationStat {
 
 struct CollectiveStat {
   uint64_t count = 0;
-  uint64_t bytes = 0;     // message bytes as a profiler reports them (count * element size)
-  uint64_t elements = 0;  // sum of the calls' count arguments
+  // nccl-tests' size S, the bytes algbw and busbw are computed from: count * element
+  // size, times the communicator's rank count for AllGather, ReduceScatter, AlltoAll,
+  // Gather and Scatter (whose count is per rank).
+  uint64_t bytes = 0;
+  uint64_t elements = 0;   // sum of the calls' count arguments
+  uint64_t kernel_ns = 0;  // sum of the durations of the kernels the calls launched
+  int ranks = 0;           // rank count of the communicator the calls ran on
 };
 
 // Everything recorded in one span of time (a step, outside steps, or the whole run).
@@ -71,7 +76,8 @@ class TruthRecorder {
                     uint64_t times = 1);
   void RecordCopy(const std::string& kind, uint64_t bytes, uint64_t duration_ns);
   void RecordMemset(uint64_t bytes, uint64_t duration_ns);
-  void RecordCollective(const std::string& op, uint64_t elements, uint64_t bytes);
+  void RecordCollective(const std::string& op, uint64_t elements, uint64_t bytes,
+                        uint64_t kernel_ns, int ranks);
   void RecordNvtxRange(const std::string& name);
   void RecordUserRange(const std::string& name);
   void RecordMark(const std::string& name);

@@ -37,7 +37,7 @@ def flatten(section):
             if isinstance(entry, int):
                 flat[(category, name, "count")] = entry
                 continue
-            for field in ("count", "total_ns", "bytes", "elements"):
+            for field in ("count", "total_ns", "bytes", "elements", "kernel_ns"):
                 if field in entry:
                     flat[(category, name, field)] = entry[field]
     return flat

@@ -55,8 +55,11 @@ int Mismatches(const Context& ctx, const char* what, const std::vector<T>& got,
 template <typename T>
 int RunOne(const Context& ctx, ncclDataType_t type, ncclRedOp_t op) {
   const int root = ctx.nranks - 1;
-  const bool scatter = ctx.collective == Collective::kReduceScatter;
-  const bool gather = ctx.collective == Collective::kAllGather;
+  const Collective c = ctx.collective;
+  const bool scatter = c == Collective::kReduceScatter || c == Collective::kAllToAll ||
+                       c == Collective::kScatter;
+  const bool gather = c == Collective::kAllGather || c == Collective::kAllToAll ||
+                      c == Collective::kGather;
   std::vector<T> send(scatter ? ctx.count * ctx.nranks : ctx.count);
   for (size_t i = 0; i < send.size(); ++i) send[i] = Input<T>(ctx.rank, i);
   std::vector<T> recv(gather ? ctx.count * ctx.nranks : ctx.count, static_cast<T>(0));
@@ -82,6 +85,27 @@ int RunOne(const Context& ctx, ncclDataType_t type, ncclRedOp_t op) {
       result = ncclBroadcast(send.data(), recv.data(), ctx.count, type, root, ctx.comm, nullptr);
       for (size_t i = 0; i < want.size(); ++i) want[i] = Input<T>(root, i);
       break;
+    case Collective::kBcast:
+      recv = send;
+      result = ncclBcast(recv.data(), ctx.count, type, root, ctx.comm, nullptr);
+      for (size_t i = 0; i < want.size(); ++i) want[i] = Input<T>(root, i);
+      break;
+    case Collective::kAllToAll:  // piece p of the output: what rank p addressed to us
+      result = ncclAlltoAll(send.data(), recv.data(), ctx.count, type, ctx.comm, nullptr);
+      for (size_t i = 0; i < want.size(); ++i) {
+        want[i] = Input<T>(i / ctx.count, ctx.rank * ctx.count + i % ctx.count);
+      }
+      break;
+    case Collective::kGather:
+      result = ncclGather(send.data(), recv.data(), ctx.count, type, root, ctx.comm, nullptr);
+      for (size_t i = 0; ctx.rank == root && i < want.size(); ++i) {
+        want[i] = Input<T>(i / ctx.count, i % ctx.count);
+      }
+      break;
+    case Collective::kScatter:
+      result = ncclScatter(send.data(), recv.data(), ctx.count, type, root, ctx.comm, nullptr);
+      for (size_t i = 0; i < want.size(); ++i) want[i] = Input<T>(root, ctx.rank * ctx.count + i);
+      break;
     case Collective::kAllGather:
       result = ncclAllGather(send.data(), recv.data(), ctx.count, type, ctx.comm, nullptr);
       for (size_t i = 0; i < want.size(); ++i) want[i] = Input<T>(i / ctx.count, i % ctx.count);
@@ -105,8 +129,9 @@ int RunOne(const Context& ctx, ncclDataType_t type, ncclRedOp_t op) {
 
 template <typename T>
 int RunAllOps(const Context& ctx, ncclDataType_t type) {
-  const bool reduces = ctx.collective != Collective::kBroadcast &&
-                       ctx.collective != Collective::kAllGather;
+  const Collective c = ctx.collective;
+  const bool reduces = c == Collective::kAllReduce || c == Collective::kAllReduceInPlace ||
+                       c == Collective::kReduce || c == Collective::kReduceScatter;
   if (!reduces) return RunOne<T>(ctx, type, ncclSum);
   int failures = 0;
   for (ncclRedOp_t op : {ncclSum, ncclProd, ncclMax, ncclMin, ncclAvg}) {
@@ -125,6 +150,10 @@ const char* CollectiveName(Collective collective) {
     case Collective::kBroadcast: return "Broadcast";
     case Collective::kAllGather: return "AllGather";
     case Collective::kReduceScatter: return "ReduceScatter";
+    case Collective::kBcast: return "Bcast";
+    case Collective::kAllToAll: return "AlltoAll";
+    case Collective::kGather: return "Gather";
+    case Collective::kScatter: return "Scatter";
   }
   return "?";
 }

@@ -11,13 +11,14 @@
 
 namespace simnccl_test {
 
-enum class Collective { kAllReduce, kAllReduceInPlace, kReduce, kBroadcast, kAllGather,
-                        kReduceScatter };
+enum class Collective { kAllReduce, kAllReduceInPlace, kReduce, kBroadcast, kBcast,
+                        kAllGather, kReduceScatter, kAllToAll, kGather, kScatter };
 
 const char* CollectiveName(Collective collective);
 
 // Returns the number of mismatching checks (0: all right). `count` is NCCL's count
-// argument for the collective (per rank for AllGather and ReduceScatter).
+// argument for the collective (per rank for AllGather, ReduceScatter, AlltoAll, Gather and
+// Scatter).
 int CheckCollectiveAllTypes(ncclComm_t comm, Collective collective, size_t count);
 
 }  // namespace simnccl_test

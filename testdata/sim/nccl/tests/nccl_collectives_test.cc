@@ -31,7 +31,9 @@ TEST_CASE("collectives give exact results across forked ranks") {
   const int nranks = GENERATE(2, 4);
   const Collective collective =
       GENERATE(Collective::kAllReduce, Collective::kAllReduceInPlace, Collective::kReduce,
-               Collective::kBroadcast, Collective::kAllGather, Collective::kReduceScatter);
+               Collective::kBroadcast, Collective::kBcast, Collective::kAllGather,
+               Collective::kReduceScatter, Collective::kAllToAll, Collective::kGather,
+               Collective::kScatter);
   INFO(simnccl_test::CollectiveName(collective) << " on " << nranks << " ranks");
   const auto body = [collective](int rank, int n, const ncclUniqueId& id) {
     return CheckOnRank(rank, n, id, collective, 1000);
@@ -45,7 +47,9 @@ TEST_CASE("messages larger than the staging slot take several rounds") {
   setenv("SIM_NCCL_SLOT_BYTES", "4096", 1);
   const int nranks = GENERATE(2, 4);
   const Collective collective = GENERATE(Collective::kAllReduce, Collective::kAllGather,
-                                         Collective::kReduceScatter, Collective::kBroadcast);
+                                         Collective::kReduceScatter, Collective::kBroadcast,
+                                         Collective::kAllToAll, Collective::kGather,
+                                         Collective::kScatter);
   INFO(simnccl_test::CollectiveName(collective) << " on " << nranks << " ranks");
   const auto body = [collective](int rank, int n, const ncclUniqueId& id) {
     return CheckOnRank(rank, n, id, collective, 5003);

@@ -112,4 +112,12 @@ TEST_CASE("durations grow with message size and follow the bus-bandwidth factors
   const double expected_ns = bytes * 2 * 3 / 4 / 100.0;
   CHECK(static_cast<double>(large) == Approx(expected_ns).epsilon(0.01));
   CHECK(simNcclCallDurationNs("Bogus", 1, ncclFloat32, 2) == 0);
+  // AlltoAll, Gather, Scatter: S = count*e*n moved at (n-1)/n, like AllGather (nccl-tests).
+  for (const char* func : {"AlltoAll", "Gather", "Scatter"}) {
+    INFO(func);
+    CHECK(simNcclCallDurationNs(func, 16 << 20, ncclFloat32, 4) ==
+          simNcclCallDurationNs("AllGather", 16 << 20, ncclFloat32, 4));
+    CHECK(std::string(simNcclCallKernelName(func, ncclFloat32, ncclSum)) ==
+          "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)");
+  }
 }

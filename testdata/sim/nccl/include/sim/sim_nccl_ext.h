@@ -36,8 +36,9 @@ int simNcclLastLaunches(simNcclLaunchInfo* infos, int capacity);
 
 /*
  * Duration (ns, SIM_TIME_SCALE applied) the model gives one ungrouped call.
- * `func` is "AllReduce", "Broadcast", "Reduce", "AllGather", "ReduceScatter", "Send" or
- * "Recv"; `count` is the call's count argument. 0 for an unknown func or datatype.
+ * `func` is "AllReduce", "Broadcast", "Reduce", "AllGather", "ReduceScatter", "Send",
+ * "Recv", "AlltoAll", "Gather" or "Scatter"; `count` is the call's count argument. 0 for
+ * an unknown func or datatype.
  */
 uint64_t simNcclCallDurationNs(const char* func, size_t count, ncclDataType_t datatype,
                                int nranks);

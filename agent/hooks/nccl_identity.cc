@@ -1,0 +1,45 @@
+#include "agent/hooks/nccl_identity.h"
+
+#include <unistd.h>
+
+#include <atomic>
+
+namespace prof {
+
+uint64_t HashBytes(uint64_t hash, const void* data, size_t size) {
+  const unsigned char* bytes = static_cast<const unsigned char*>(data);
+  for (size_t i = 0; i < size; ++i) hash = (hash ^ bytes[i]) * 1099511628211ull;
+  return hash;
+}
+
+uint64_t HashUniqueIds(const void* ids, size_t id_count, size_t id_bytes) {
+  return HashBytes(kFnvOffset, ids, id_count * id_bytes);
+}
+
+uint64_t SplitIdentity(uint64_t parent_hash, uint64_t derivation, int color) {
+  const char tag[] = "split";
+  uint64_t hash = HashBytes(kFnvOffset, tag, sizeof(tag));
+  hash = HashBytes(hash, &parent_hash, sizeof(parent_hash));
+  hash = HashBytes(hash, &derivation, sizeof(derivation));
+  return HashBytes(hash, &color, sizeof(color));
+}
+
+uint64_t ShrinkIdentity(uint64_t parent_hash, uint64_t derivation, const int* excluded,
+                        int excluded_count) {
+  const char tag[] = "shrink";
+  uint64_t hash = HashBytes(kFnvOffset, tag, sizeof(tag));
+  hash = HashBytes(hash, &parent_hash, sizeof(parent_hash));
+  hash = HashBytes(hash, &derivation, sizeof(derivation));
+  // The list's order is the caller's; every rank passes the same list.
+  if (excluded && excluded_count > 0) hash = HashBytes(hash, excluded, excluded_count * sizeof(int));
+  return hash;
+}
+
+uint64_t ProcessLocalIdentity(uint64_t start_ns) {
+  static std::atomic<uint64_t> counter{0};
+  const uint64_t fields[] = {static_cast<uint64_t>(getpid()), start_ns,
+                             counter.fetch_add(1, std::memory_order_relaxed)};
+  return HashBytes(kFnvOffset, fields, sizeof(fields));
+}
+
+}  // namespace prof
