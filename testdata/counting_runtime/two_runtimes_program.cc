@@ -5,10 +5,13 @@
 // Two threads per caller run that caller's calls at once (concurrent first calls). Then
 // every copy's counters must show exactly its own caller's calls, as they do without an
 // interposer (the test runs this program both ways). Exit 0 when they do.
-//   two_runtimes_program <runtime_b_user.so> <static_exporter.so>
+//   two_runtimes_program <runtime_b_user.so> <static_exporter.so> [device queries]
+// The optional count is the cudaGetDevice calls each copy must see per thread (0: none,
+// as without an agent; an agent that records allocations asks once per malloc and free).
 #include <dlfcn.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 #include <vector>
 
@@ -37,7 +40,7 @@ const CountingRuntimeCounts* CountsOf(void* handle) {
 
 // Each thread registers the caller's 2 kernels, launches each `launches` times, and makes
 // one malloc, free, all-reduce and synchronize (runtime_user.cc).
-bool CheckCounts(const Caller& caller) {
+bool CheckCounts(const Caller& caller, int device_queries) {
   const CountingRuntimeCounts* counts = CountsOf(caller.handle);
   if (!counts) {
     std::fprintf(stderr, "%s: no counters\n", caller.label);
@@ -49,9 +52,11 @@ bool CheckCounts(const Caller& caller) {
               caller.label, counts->registrations, counts->launches, counts->foreign_launches,
               counts->mallocs, counts->frees, counts->all_reduces, counts->synchronizes,
               counts->device_queries);
-  return counts->registrations == 2 * threads && counts->launches == 2 * threads * caller.launches &&
+  return counts->registrations == 2 * threads &&
+         counts->launches == 2 * threads * caller.launches &&
          counts->foreign_launches == 0 && counts->mallocs == threads && counts->frees == threads &&
-         counts->all_reduces == threads && counts->synchronizes == threads;
+         counts->all_reduces == threads && counts->synchronizes == threads &&
+         counts->device_queries == threads * device_queries;
 }
 
 void* Open(const char* path) {
@@ -92,7 +97,8 @@ int main(int argc, char** argv) {
   bool ok = true;
   for (int failed : failures) ok = ok && failed == 0;
   if (!ok) std::printf("some calls failed\n");
-  for (const Caller& caller : callers) ok = CheckCounts(caller) && ok;
+  const int device_queries = argc > 3 ? std::atoi(argv[3]) : 0;
+  for (const Caller& caller : callers) ok = CheckCounts(caller, device_queries) && ok;
   std::printf("%s\n", ok ? "each runtime saw exactly its own calls" : "MISMATCH");
   return ok ? 0 : 1;
 }
