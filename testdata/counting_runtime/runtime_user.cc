@@ -12,6 +12,16 @@ extern "C" void __cudaRegisterFunction(void** fat_cubin_handle, const char* host
 namespace {
 void KernelStubOne() {}
 void KernelStubTwo() {}
+void KernelStubAtLoad() {}
+
+// nvcc registers a module's kernels from a constructor, which runs inside the dlopen
+// that loads the library (holding the loader's lock): one registration per copy.
+__attribute__((constructor)) void RegisterAtLoad() {
+  static void* fat_cubin = nullptr;
+  __cudaRegisterFunction(&fat_cubin, reinterpret_cast<const char*>(&KernelStubAtLoad),
+                         const_cast<char*>("registered_at_load"), "registered_at_load", -1,
+                         nullptr, nullptr, nullptr, nullptr, nullptr);
+}
 }  // namespace
 
 // Registers two kernels named `<prefix>_one`/`<prefix>_two`, then launches each
