@@ -33,9 +33,13 @@
 // skipped (its end is still 0) and the child resolves again. Signals: the hot path only
 // loads atomics and is async-signal-safe; the slow path (dl_iterate_phdr, dlopen, dlsym,
 // malloc) is not, like the CUDA call it serves.
-// Limits: kCallers objects per symbol are cached; calls from further objects resolve
-// every time (correct, slower). An object unloaded and another loaded at the same
-// addresses keeps the first one's binding.
+// Limits: kCallers objects per symbol are cached; calls from further objects, and from
+// code outside every object (JIT), walk the loaded objects on every call (correct,
+// slower). An object unloaded and another loaded at the same addresses keeps the first
+// one's binding. A hook reached by a tail call sees its caller's caller. An unversioned
+// binding is looked up like dlsym (the default version), where the dynamic linker would
+// also accept an object's only non-default version; RTLD_DEEPBIND and DT_SYMBOLIC
+// callers never reach the hooks for their own definitions in the first place.
 #ifndef PROF_AGENT_HOOKS_SYMBOL_RESOLVER_H_
 #define PROF_AGENT_HOOKS_SYMBOL_RESOLVER_H_
 
