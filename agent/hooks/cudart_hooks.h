@@ -10,11 +10,11 @@
 #include "agent/hooks/symbol_resolver.h"
 #include "agent/record/api_ids.h"
 
-// Resolves the real `name` into `real`; a program without libcudart gets the runtime's
-// own error for a missing symbol rather than a crash.
+// Declares `real`: the real `name` this hook's caller reaches (symbol_resolver.h); a
+// program without libcudart gets the runtime's own error for a missing symbol rather
+// than a crash.
 #define PROF_REAL_CUDART(name)                                      \
-  static std::atomic<decltype(&name)> real_slot_##name{nullptr};    \
-  const auto real = ::prof::ResolveReal(real_slot_##name, #name);   \
+  PROF_RESOLVE_REAL(name);                                          \
   if (!real) return cudaErrorSharedObjectSymbolNotFound
 
 extern "C" {

@@ -97,8 +97,7 @@ PROF_EXPORT void __cudaRegisterFunction(void** fat_cubin_handle, const char* hos
                                         char* device_function, const char* device_name,
                                         int thread_limit, uint3* tid, uint3* bid, dim3* block,
                                         dim3* grid, int* warp_size) {
-  static std::atomic<decltype(&__cudaRegisterFunction)> real_slot{nullptr};
-  const auto real = prof::ResolveReal(real_slot, "__cudaRegisterFunction");
+  PROF_RESOLVE_REAL(__cudaRegisterFunction);  // the registering module's own runtime
   prof::RegisterKernelName(host_function, device_name ? device_name : device_function);
   if (real) {
     real(fat_cubin_handle, host_function, device_function, device_name, thread_limit, tid, bid,

@@ -6,9 +6,16 @@
 namespace prof {
 namespace {
 
-int CurrentDevice() {
-  static std::atomic<decltype(&cudaGetDevice)> slot{nullptr};
-  const auto get_device = ResolveReal(slot, "cudaGetDevice");
+// Asks the runtime that served the call: `runtime_function` (the real function the hook
+// called) stands in as the caller, so its own runtime's cudaGetDevice is found.
+template <typename Function>
+const void* Address(Function function) {
+  return reinterpret_cast<const void*>(function);
+}
+
+int CurrentDevice(const void* runtime_function) {
+  static RealSymbol symbol{"cudaGetDevice"};
+  const auto get_device = reinterpret_cast<decltype(&cudaGetDevice)>(symbol.For(runtime_function));
   int device = 0;
   if (!get_device || get_device(&device) != cudaSuccess) return -1;
   return device;
@@ -125,8 +132,8 @@ PROF_EXPORT cudaError_t cudaMalloc(void** pointer, size_t size) {
   const cudaError_t result = TimedApiCall<cudaError_t>(
       prof::kApi_cudaMalloc, prof::Fill(size, nullptr, false), [&] { return real(pointer, size); });
   if (result == cudaSuccess && pointer) {
-    prof::RecordMemory(false, *pointer, size, prof::CurrentDevice(), prof::trace::MEMORY_KIND_DEVICE,
-                       nullptr, false);
+    prof::RecordMemory(false, *pointer, size, prof::CurrentDevice(prof::Address(real)),
+                       prof::trace::MEMORY_KIND_DEVICE, nullptr, false);
   }
   return result;
 }
@@ -134,8 +141,8 @@ PROF_EXPORT cudaError_t cudaMalloc(void** pointer, size_t size) {
 PROF_EXPORT cudaError_t cudaFree(void* pointer) {
   PROF_REAL_CUDART(cudaFree);
   if (HookIdle()) return real(pointer);
-  prof::RecordMemory(true, pointer, 0, prof::CurrentDevice(), prof::trace::MEMORY_KIND_DEVICE,
-                     nullptr, false);
+  prof::RecordMemory(true, pointer, 0, prof::CurrentDevice(prof::Address(real)),
+                     prof::trace::MEMORY_KIND_DEVICE, nullptr, false);
   return TimedApiCall<cudaError_t>(prof::kApi_cudaFree, prof::ApiArguments(),
                                    [&] { return real(pointer); });
 }
@@ -147,7 +154,7 @@ PROF_EXPORT cudaError_t cudaMallocAsync(void** pointer, size_t size, cudaStream_
       TimedApiCall<cudaError_t>(prof::kApi_cudaMallocAsync, prof::Fill(size, stream, true),
                                 [&] { return real(pointer, size, stream); });
   if (result == cudaSuccess && pointer) {
-    prof::RecordMemory(false, *pointer, size, prof::CurrentDevice(),
+    prof::RecordMemory(false, *pointer, size, prof::CurrentDevice(prof::Address(real)),
                        prof::trace::MEMORY_KIND_DEVICE_POOL, stream, true);
   }
   return result;
@@ -156,8 +163,8 @@ PROF_EXPORT cudaError_t cudaMallocAsync(void** pointer, size_t size, cudaStream_
 PROF_EXPORT cudaError_t cudaFreeAsync(void* pointer, cudaStream_t stream) {
   PROF_REAL_CUDART(cudaFreeAsync);
   if (HookIdle()) return real(pointer, stream);
-  prof::RecordMemory(true, pointer, 0, prof::CurrentDevice(), prof::trace::MEMORY_KIND_DEVICE_POOL,
-                     stream, true);
+  prof::RecordMemory(true, pointer, 0, prof::CurrentDevice(prof::Address(real)),
+                     prof::trace::MEMORY_KIND_DEVICE_POOL, stream, true);
   return TimedApiCall<cudaError_t>(prof::kApi_cudaFreeAsync, prof::Fill(0, stream, true),
                                    [&] { return real(pointer, stream); });
 }

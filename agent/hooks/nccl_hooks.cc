@@ -18,8 +18,7 @@
 #include "proto/trace.pb.h"
 
 #define PROF_REAL_NCCL(name)                                        \
-  static std::atomic<decltype(&name)> real_slot_##name{nullptr};    \
-  const auto real = ::prof::ResolveReal(real_slot_##name, #name);   \
+  PROF_RESOLVE_REAL(name);                                          \
   if (!real) return ncclSystemError
 
 namespace prof {

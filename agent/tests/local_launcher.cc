@@ -1,7 +1,7 @@
 // A library that launches kernels through the CUDA runtime, loaded by
 // rtld_local_program with dlopen(RTLD_LOCAL) — the way Python loads an extension module
 // that brings libcudart in. libcudart is then outside the global scope, so the agent's
-// dlsym(RTLD_NEXT) finds nothing and its fallback resolver must find the runtime.
+// dlsym(RTLD_NEXT) finds nothing and its resolver must search this library's own scope.
 #include <cuda_runtime_api.h>
 
 #include "sim/sim_ext.h"
