@@ -75,21 +75,23 @@ class CuptiSource : public DeviceActivitySource {
   std::vector<CUpti_ActivityKind> enabled_kinds_;
   std::vector<const CallbackIdEntry*> enabled_callbacks_;
   bool enabled_ = false;
-  bool warned_ = false;
+  std::string last_failure_;  // the last Fail message, so a repeat is not warned again
   uint64_t clock_measured_ns_ = 0;
 };
 
-// One warning for the first failure; repeats (a later window's Enable) only at info.
+// One warning per distinct failure: every window's Enable tries again, and the same
+// failure again (no driver, no libcupti) is news only at debug level.
 bool CuptiSource::Fail(const char* format, ...) {
   char message[768];
   va_list arguments;
   va_start(arguments, format);
   std::vsnprintf(message, sizeof(message), format, arguments);
   va_end(arguments);
-  Log(warned_ ? LogLevel::kInfo : LogLevel::kWarn,
+  const bool repeat = last_failure_ == message;
+  Log(repeat ? LogLevel::kDebug : LogLevel::kWarn,
       "%s; device activity (kernels, copies, memsets, syncs) is not recorded, host tracing "
       "goes on", message);
-  warned_ = true;
+  last_failure_ = message;
   return false;
 }
 
@@ -137,7 +139,9 @@ bool CuptiSource::Subscribe() {
   }
   if (result != CUPTI_SUCCESS) {
     subscriber_ = nullptr;
-    return Fail("cuptiSubscribe failed (%s)", library_->ResultText(result).c_str());
+    return Fail("cuptiSubscribe failed in %s (%s; is an NVIDIA driver for this CUDA "
+                "version installed?)", library_->path.c_str(),
+                library_->ResultText(result).c_str());
   }
   if (!EnableCallbacks()) return false;
   result = library_->ActivityRegisterCallbacks(&OnBufferRequested, &OnBufferCompleted);

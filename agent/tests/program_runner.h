@@ -1,5 +1,5 @@
 // Test support: runs a program (optionally under LD_PRELOAD=libprof.so) with extra
-// environment, captures stderr, and can send it a signal once it prints "ready".
+// environment, captures stdout and stderr, and can send it a signal once it prints "ready".
 #ifndef PROF_AGENT_TESTS_PROGRAM_RUNNER_H_
 #define PROF_AGENT_TESTS_PROGRAM_RUNNER_H_
 
@@ -12,6 +12,7 @@ namespace prof::testing {
 struct RunResult {
   int exit_code = -1;     // when it exited
   int signal = 0;         // when a signal ended it
+  std::string standard_output;
   std::string standard_error;
   bool timed_out = false;
 };
