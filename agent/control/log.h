@@ -1,6 +1,9 @@
-// One-line messages on stderr, prefixed "libprof: ", filtered by PROF_LOG_LEVEL. Each line
-// is one write(2), so lines from several processes or threads do not interleave.
-// Not async-signal-safe (formats into a stack buffer with vsnprintf).
+// One-line messages on stderr, prefixed "libprof: ", filtered by PROF_LOG_LEVEL. Each
+// message is exactly one line whatever its text: line breaks inside it become spaces, one
+// too long for the 1024-byte line is cut and ends with "...", and the newline is always
+// written (short writes and EINTR are retried), so a line never runs into the next. Each
+// line is one write(2) in practice, so lines from several processes or threads do not
+// interleave. errno is preserved. Not async-signal-safe (vsnprintf into a stack buffer).
 #ifndef PROF_AGENT_CONTROL_LOG_H_
 #define PROF_AGENT_CONTROL_LOG_H_
 

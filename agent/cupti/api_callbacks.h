@@ -4,6 +4,8 @@
 // itself, the calls the hooks cannot see: runtime functions libprof does not interpose,
 // and driver calls made outside any runtime call (NCCL, cuBLAS, Triton launch through the
 // driver) - a driver call inside a runtime call is that runtime call's implementation.
+// It only ever sees the ids of callback_ids.h (functions that enqueue device work or wait
+// for it), so only those calls become records.
 //
 // Thread safety: the callback runs on any application thread; its per-thread state is
 // thread_local and its shared state is atomic. It never blocks and never calls CUPTI.

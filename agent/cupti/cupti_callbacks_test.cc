@@ -1,8 +1,9 @@
 // The CUPTI adapter's API callbacks and process life against the simulated CUDA runtime
-// and CUPTI: calls the hooks cannot see are recorded, re-enabling starts clean, and a
+// and CUPTI: calls the hooks cannot see (and that enqueue work) are recorded, re-enabling starts clean, and a
 // forked child never touches the parent's CUPTI.
 #include <catch2/catch.hpp>
 #include <cuda_runtime_api.h>
+#include <cupti.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,36 +23,32 @@
 namespace prof {
 namespace {
 
+using testing::DrainOwnRecords;
 using testing::HookedLaunch;
 using testing::LastItem;
+using testing::LoadedSimCuptiTestApi;
+using testing::SimCuptiTestApi;
 using testing::OneWindowRouter;
 using testing::ReadTrace;
 using testing::SimCuptiPath;
 using testing::TestConfig;
-
-// Records the calling thread appended, drained (test thread = writer thread here).
-std::vector<std::pair<std::string, Record>> DrainOwnRecords() {
-  std::vector<std::pair<std::string, Record>> records;
-  const uint64_t me = CurrentThreadId();
-  ForEachBuffer([&](ThreadBuffer& buffer) {
-    buffer.Drain([&](const Record& record) {
-      if (buffer.thread_id() == me) records.emplace_back(record.name(), record);
-    });
-  });
-  return records;
-}
 
 TEST_CASE("calls the hooks cannot see are recorded from the API callbacks") {
   ConfigureBuffers(8u << 20, 1u << 20);
   DrainOwnRecords();
   auto source = MakeCuptiSource(TestConfig(SimCuptiPath()));
   REQUIRE(source->Enable());
+  const SimCuptiTestApi sim = LoadedSimCuptiTestApi(SimCuptiPath());
   const void* gamma = simRegisterKernel("kernel_gamma");
-  int device = -1;
-  REQUIRE(cudaGetDevice(&device) == cudaSuccess);  // not recording yet: nothing
+  sim.fake_call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020,
+                "cudaMemcpy2DAsync_v3020");  // not recording yet: nothing
   SetRecording(true);
   const uint64_t before = MonotonicNs();
-  REQUIRE(cudaGetDevice(&device) == cudaSuccess);  // not interposed: recorded here
+  int device = -1;
+  REQUIRE(cudaGetDevice(&device) == cudaSuccess);  // enqueues nothing: no callback at all
+  const uint32_t copy_correlation =  // not interposed, enqueues a copy: recorded here
+      sim.fake_call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020,
+                    "cudaMemcpy2DAsync_v3020");
   HookedLaunch(gamma, dim3(1), dim3(32), 0, nullptr);  // interposed: the hook's job
   REQUIRE(simLaunchNamedKernel("nccl_like", dim3(1), dim3(32), 0, nullptr, 5000, 0) ==
           cudaSuccess);  // a driver launch outside any runtime call
@@ -64,8 +61,9 @@ TEST_CASE("calls the hooks cannot see are recorded from the API callbacks") {
 
   const auto records = DrainOwnRecords();
   REQUIRE(records.size() == 2);
-  CHECK(records[0].first == "cudaGetDevice");
+  CHECK(records[0].first == "cudaMemcpy2DAsync");
   CHECK(records[0].second.subkind == kApiSubkindRuntime);
+  CHECK(records[0].second.correlation_id == copy_correlation);
   CHECK(records[1].first == "cuLaunchKernel");
   CHECK(records[1].second.subkind == kApiSubkindDriver);
   CHECK(records[1].second.correlation_id == driver_correlation);

@@ -21,7 +21,7 @@ struct CuptiLibrary {
   decltype(&::cuptiGetResultString) GetResultString = nullptr;
   decltype(&::cuptiSubscribe) Subscribe = nullptr;
   decltype(&::cuptiUnsubscribe) Unsubscribe = nullptr;
-  decltype(&::cuptiEnableDomain) EnableDomain = nullptr;
+  decltype(&::cuptiEnableCallback) EnableCallback = nullptr;
   decltype(&::cuptiActivityRegisterCallbacks) ActivityRegisterCallbacks = nullptr;
   decltype(&::cuptiActivityEnable) ActivityEnable = nullptr;
   decltype(&::cuptiActivityDisable) ActivityDisable = nullptr;

@@ -1,6 +1,7 @@
 // The DeviceActivitySource backed by CUPTI: finds and loads libcupti on the first Enable,
-// subscribes to the runtime/driver API callbacks, enables the activity kinds the
-// configuration asks for, and turns completed buffers into trace events.
+// subscribes to the runtime/driver API callbacks it uses (callback_ids.h, one id at a
+// time), enables the activity kinds the configuration asks for, and turns completed
+// buffers into trace events.
 //
 // Thread safety: every method runs on the writer thread (DeviceActivitySource's
 // contract). CUPTI is only called from here, never while an agent lock is held.
@@ -17,6 +18,7 @@
 #include "agent/cupti/activity_buffers.h"
 #include "agent/cupti/activity_converter.h"
 #include "agent/cupti/api_callbacks.h"
+#include "agent/cupti/callback_ids.h"
 #include "agent/cupti/clock_anchor.h"
 #include "agent/cupti/cupti_library.h"
 #include "agent/cupti/cupti_locator.h"
@@ -60,6 +62,7 @@ class CuptiSource : public DeviceActivitySource {
   bool LoadLibrary();
   bool CheckVersion(uint32_t* version);
   bool Subscribe();
+  bool EnableCallbacks();
   bool EnableKinds();
   void Unsubscribe();
   void RefreshClockOffset(bool always);
@@ -70,22 +73,25 @@ class CuptiSource : public DeviceActivitySource {
   std::unique_ptr<ActivityConverter> converter_;
   CUpti_SubscriberHandle subscriber_ = nullptr;
   std::vector<CUpti_ActivityKind> enabled_kinds_;
+  std::vector<const CallbackIdEntry*> enabled_callbacks_;
   bool enabled_ = false;
-  bool warned_ = false;
+  std::string last_failure_;  // the last Fail message, so a repeat is not warned again
   uint64_t clock_measured_ns_ = 0;
 };
 
-// One warning for the first failure; repeats (a later window's Enable) only at info.
+// One warning per distinct failure: every window's Enable tries again, and the same
+// failure again (no driver, no libcupti) is news only at debug level.
 bool CuptiSource::Fail(const char* format, ...) {
   char message[768];
   va_list arguments;
   va_start(arguments, format);
   std::vsnprintf(message, sizeof(message), format, arguments);
   va_end(arguments);
-  Log(warned_ ? LogLevel::kInfo : LogLevel::kWarn,
+  const bool repeat = last_failure_ == message;
+  Log(repeat ? LogLevel::kDebug : LogLevel::kWarn,
       "%s; device activity (kernels, copies, memsets, syncs) is not recorded, host tracing "
       "goes on", message);
-  warned_ = true;
+  last_failure_ = message;
   return false;
 }
 
@@ -133,15 +139,11 @@ bool CuptiSource::Subscribe() {
   }
   if (result != CUPTI_SUCCESS) {
     subscriber_ = nullptr;
-    return Fail("cuptiSubscribe failed (%s)", library_->ResultText(result).c_str());
+    return Fail("cuptiSubscribe failed in %s (%s; is an NVIDIA driver for this CUDA "
+                "version installed?)", library_->path.c_str(),
+                library_->ResultText(result).c_str());
   }
-  for (CUpti_CallbackDomain domain : {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API}) {
-    result = library_->EnableDomain(1, subscriber_, domain);
-    if (result != CUPTI_SUCCESS) {
-      Unsubscribe();
-      return Fail("cuptiEnableDomain failed (%s)", library_->ResultText(result).c_str());
-    }
-  }
+  if (!EnableCallbacks()) return false;
   result = library_->ActivityRegisterCallbacks(&OnBufferRequested, &OnBufferCompleted);
   if (result != CUPTI_SUCCESS) {
     Unsubscribe();
@@ -151,8 +153,39 @@ bool CuptiSource::Subscribe() {
   return true;
 }
 
+// Every id of callback_ids.h. An id this CUPTI does not know (an older CUDA than the
+// headers we build with) is left out with one info line; failing only when none is left.
+bool CuptiSource::EnableCallbacks() {
+  enabled_callbacks_.clear();
+  size_t count = 0;
+  const CallbackIdEntry* ids = AgentCallbackIds(&count);
+  std::string refused;
+  CUptiResult last_error = CUPTI_SUCCESS;
+  for (size_t i = 0; i < count; ++i) {
+    const CUptiResult result = library_->EnableCallback(1, subscriber_, ids[i].domain, ids[i].cbid);
+    if (result == CUPTI_SUCCESS) {
+      enabled_callbacks_.push_back(&ids[i]);
+    } else {
+      refused += std::string(" ") + ids[i].name;
+      last_error = result;
+    }
+  }
+  if (enabled_callbacks_.empty()) {
+    Unsubscribe();
+    return Fail("cuptiEnableCallback failed (%s)", library_->ResultText(last_error).c_str());
+  }
+  if (!refused.empty()) Log(LogLevel::kInfo, "CUPTI refused callbacks:%s", refused.c_str());
+  return true;
+}
+
+// Disables each enabled id before unsubscribing: whatever a CUPTI version does at
+// unsubscribe, no callback of ours stays enabled after a window ends.
 void CuptiSource::Unsubscribe() {
   if (!subscriber_) return;
+  for (const CallbackIdEntry* id : enabled_callbacks_) {
+    library_->EnableCallback(0, subscriber_, id->domain, id->cbid);
+  }
+  enabled_callbacks_.clear();
   library_->Unsubscribe(subscriber_);
   subscriber_ = nullptr;
 }

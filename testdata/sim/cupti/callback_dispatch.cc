@@ -27,6 +27,7 @@ struct Subscription {
 
 // Lets the common case (nobody subscribed) skip the lock.
 std::atomic<bool> any_subscriber{false};
+std::atomic<uint64_t> delivered{0};  // callbacks handed to a subscriber (test-only query)
 
 Subscription& TheSubscription() {
   static Subscription* subscription = new Subscription();  // never destroyed
@@ -68,6 +69,9 @@ CUptiResult Unsubscribe(CUpti_SubscriberHandle subscriber) {
   if (!subscription.active || subscriber != kSubscriberHandle) return CUPTI_ERROR_INVALID_PARAMETER;
   subscription.active = false;
   subscription.callback = nullptr;
+  // Like the real CUPTI: an unsubscribed handle has no callback enabled.
+  subscription.runtime_enabled.assign(kMaxCbid, false);
+  subscription.driver_enabled.assign(kMaxCbid, false);
   any_subscriber.store(false, std::memory_order_release);
   return CUPTI_SUCCESS;
 }
@@ -112,6 +116,22 @@ CUptiResult GetCallbackState(uint32_t* enable, CUpti_SubscriberHandle subscriber
   return CUPTI_SUCCESS;
 }
 
+size_t EnabledCallbackIds(CUpti_CallbackDomain domain, uint32_t* ids, size_t capacity) {
+  Subscription& subscription = TheSubscription();
+  std::lock_guard<std::mutex> lock(subscription.mutex);
+  std::vector<bool>* flags = FlagsFor(subscription, domain);
+  if (!subscription.active || flags == nullptr) return 0;
+  size_t count = 0;
+  for (uint32_t cbid = 0; cbid < kMaxCbid; ++cbid) {
+    if (!(*flags)[cbid]) continue;
+    if (ids != nullptr && count < capacity) ids[count] = cbid;
+    ++count;
+  }
+  return count;
+}
+
+uint64_t DeliveredCallbacks() { return delivered.load(std::memory_order_relaxed); }
+
 void DispatchApiCallback(CUpti_ApiCallbackSite site, SimApiCallEvent* event) {
   if (!any_subscriber.load(std::memory_order_acquire)) return;
   CUpti_CallbackFunc callback = nullptr;
@@ -139,6 +159,7 @@ void DispatchApiCallback(CUpti_ApiCallbackSite site, SimApiCallEvent* event) {
   data.contextUid = sim::ContextIdForDevice(event->device);
   data.correlationData = &event->correlation_data;
   data.correlationId = event->correlation_id;
+  delivered.fetch_add(1, std::memory_order_relaxed);
   callback(userdata, domain, event->cbid, &data);
 }
 

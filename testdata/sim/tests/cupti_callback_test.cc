@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/sim_ext.h"
+#include "testdata/sim/cupti/sim_cupti_test_api.h"
 #include "testdata/sim/tests/cupti_test_util.h"
 
 namespace {
@@ -93,4 +94,46 @@ TEST_CASE("runtime and driver callbacks fire at enter and exit") {
   REQUIRE(cudaGetDevice(&device) == cudaSuccess);
   CHECK(seen.empty());
   REQUIRE(cuptiUnsubscribe(subscriber) == CUPTI_SUCCESS);
+}
+
+TEST_CASE("callbacks are enabled per id; the test-only query lists exactly those") {
+  CUpti_SubscriberHandle subscriber;
+  REQUIRE(cuptiSubscribe(&subscriber, OnCallback, &seen) == CUPTI_SUCCESS);
+  CHECK(simCuptiEnabledCallbackIds(CUPTI_CB_DOMAIN_DRIVER_API, nullptr, 0) == 0);
+  REQUIRE(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
+                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx) == CUPTI_SUCCESS);
+  REQUIRE(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
+                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel) == CUPTI_SUCCESS);
+  REQUIRE(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
+                              CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020) == CUPTI_SUCCESS);
+  uint32_t ids[8] = {};
+  REQUIRE(simCuptiEnabledCallbackIds(CUPTI_CB_DOMAIN_DRIVER_API, ids, 8) == 2);
+  CHECK(ids[0] == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);  // ascending
+  CHECK(ids[1] == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx);
+  REQUIRE(simCuptiEnabledCallbackIds(CUPTI_CB_DOMAIN_RUNTIME_API, ids, 8) == 1);
+  CHECK(ids[0] == CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020);
+
+  // A fake call reaches the subscriber only for an enabled id.
+  seen.clear();
+  const uint64_t delivered = simCuptiDeliveredCallbacks();
+  const uint32_t launch = simCuptiFakeApiCall(CUPTI_CB_DOMAIN_DRIVER_API,
+                                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+                                              "cuLaunchKernelEx");
+  simCuptiFakeApiCall(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute,
+                      "cuPointerGetAttribute");
+  REQUIRE(seen.size() == 2);
+  CHECK(simCuptiDeliveredCallbacks() - delivered == 2);
+  CHECK(seen[0].function == "cuLaunchKernelEx");
+  CHECK(seen[0].site == CUPTI_API_ENTER);
+  CHECK(seen[1].site == CUPTI_API_EXIT);
+  CHECK(seen[0].correlation_id == launch);
+  CHECK(launch >= 0x40000000u);
+
+  REQUIRE(cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
+                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel) == CUPTI_SUCCESS);
+  CHECK(simCuptiEnabledCallbackIds(CUPTI_CB_DOMAIN_DRIVER_API, ids, 8) == 1);
+  // Unsubscribing disables everything.
+  REQUIRE(cuptiUnsubscribe(subscriber) == CUPTI_SUCCESS);
+  CHECK(simCuptiEnabledCallbackIds(CUPTI_CB_DOMAIN_DRIVER_API, ids, 8) == 0);
+  CHECK(simCuptiEnabledCallbackIds(CUPTI_CB_DOMAIN_RUNTIME_API, ids, 8) == 0);
 }
