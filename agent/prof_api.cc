@@ -3,6 +3,7 @@
 
 #include "agent/control/session.h"
 #include "agent/hooks/hook_support.h"
+#include "agent/record/errno_preserved.h"
 #include "agent/record/recorder.h"
 #include "proto/trace.pb.h"
 
@@ -15,6 +16,7 @@ thread_local int t_depth __attribute__((tls_model("initial-exec"))) = 0;
 thread_local uint64_t t_recorded __attribute__((tls_model("initial-exec"))) = 0;
 
 void Push(prof::trace::RangeKind kind, const char* name) {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   const int depth = t_depth++;
   bool record = prof::Recording();
   if (prof::ActivityEnabled(prof::kActivityTimerOnly) && !prof::IsDataloaderName(name)) {
@@ -29,6 +31,7 @@ void Push(prof::trace::RangeKind kind, const char* name) {
 }
 
 void Pop() {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   const int depth = t_depth > 0 ? --t_depth : -1;
   const bool pushed_recorded = depth < 0 || depth >= 64 || ((t_recorded >> depth) & 1);
   if (pushed_recorded && prof::Recording()) {
@@ -39,6 +42,7 @@ void Pop() {
 }  // namespace
 
 PROF_EXPORT void prof_step(int64_t num_samples) {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   if (prof::Session* session = prof::Session::Current()) session->steps().Step(num_samples);
 }
 
@@ -54,6 +58,7 @@ PROF_EXPORT void prof_operator_push(const char* name) {
 PROF_EXPORT void prof_operator_pop(void) { Pop(); }
 
 PROF_EXPORT void prof_mark(const char* name) {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   if (!prof::Recording()) return;
   prof::RecordNamed(prof::RecordKind::kMark, prof::trace::RANGE_KIND_MARK, name ? name : "",
                     prof::MonotonicNs(), 0);

@@ -98,7 +98,10 @@ PROF_EXPORT void __cudaRegisterFunction(void** fat_cubin_handle, const char* hos
                                         int thread_limit, uint3* tid, uint3* bid, dim3* block,
                                         dim3* grid, int* warp_size) {
   PROF_RESOLVE_REAL(__cudaRegisterFunction);  // the registering module's own runtime
-  prof::RegisterKernelName(host_function, device_name ? device_name : device_function);
+  {
+    prof::ErrnoPreserved keep;
+    prof::RegisterKernelName(host_function, device_name ? device_name : device_function);
+  }
   if (real) {
     real(fat_cubin_handle, host_function, device_function, device_name, thread_limit, tid, bid,
          block, grid, warp_size);
@@ -110,6 +113,9 @@ PROF_EXPORT void __cudaRegisterFunction(void** fat_cubin_handle, const char* hos
 PROF_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* function) {
   PROF_REAL_CUDART(__cudaGetKernel);
   const cudaError_t result = real(kernel, function);
-  if (result == cudaSuccess && kernel && *kernel) prof::RegisterKernelAlias(*kernel, function);
+  if (result == cudaSuccess && kernel && *kernel) {
+    prof::ErrnoPreserved keep;
+    prof::RegisterKernelAlias(*kernel, function);
+  }
   return result;
 }

@@ -14,6 +14,7 @@ const void* Address(Function function) {
 }
 
 int CurrentDevice(const void* runtime_function) {
+  ErrnoPreserved keep;  // runs after the real call: the caller sees that call's errno
   static RealSymbol symbol{"cudaGetDevice"};
   const auto get_device = reinterpret_cast<decltype(&cudaGetDevice)>(symbol.For(runtime_function));
   int device = 0;
@@ -24,6 +25,7 @@ int CurrentDevice(const void* runtime_function) {
 // An allocation or free, as its own record beside the API call.
 void RecordMemory(bool is_free, const void* address, size_t bytes, int device,
                   trace::MemoryKind kind, const void* stream, bool has_stream) {
+  ErrnoPreserved keep;
   if (!Recording() || !ActivityEnabled(kActivityMemory) || !address) return;
   uint64_t frames[kMaxStackFrames];
   const int frame_count = !is_free && internal::g_stacks ? CaptureCallStack(frames, kMaxStackFrames) : 0;

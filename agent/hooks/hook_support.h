@@ -10,6 +10,7 @@
 
 #include "agent/control/config.h"
 #include "agent/record/cuda_presence.h"
+#include "agent/record/errno_preserved.h"
 #include "agent/record/recorder.h"
 
 #define PROF_EXPORT extern "C" __attribute__((visibility("default")))
@@ -57,16 +58,25 @@ inline bool ActivityEnabled(uint32_t activity) { return internal::g_activities &
 
 // Times `call` and records it as `api` (when recording; with only marker rules active
 // the call is not timed).
+// The program's errno is kept around the agent's work on both sides of the real call
+// (errno_preserved.h): the real function sees the caller's errno and the caller sees the
+// real function's.
 template <typename Result, typename Call>
 Result TimedApiCall(uint16_t api, const ApiArguments& arguments, Call&& call) {
-  CheckMarkers(api, arguments.function);
+  {
+    ErrnoPreserved keep;
+    CheckMarkers(api, arguments.function);  // may end a step
+    if (Recording() && ActivityEnabled(kActivityCudaApi)) {
+      EnsureSessionStarted();  // before the first real call, so CUPTI sees its device work
+      EnableDeferredDeviceActivity();
+    }
+  }
   if (!Recording() || !ActivityEnabled(kActivityCudaApi)) return call();
-  EnsureSessionStarted();  // before the first real call, so CUPTI sees its device work
-  EnableDeferredDeviceActivity();
   ClearCorrelationId();
   const uint64_t start = MonotonicNs();
   const Result result = call();
   const uint64_t end = MonotonicNs();
+  ErrnoPreserved keep;
   RecordApiCall(api, start, end, static_cast<int32_t>(result), arguments);
   return result;
 }

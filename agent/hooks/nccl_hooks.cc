@@ -87,13 +87,19 @@ ncclResult_t Inside(Call&& real) {
 template <typename Call>
 ncclResult_t TimedNccl(const NcclCall& call, Call&& real) {
   if (t_inside_nccl) return real();
-  CheckMarkers(NcclMarkerId(call.function), nullptr);
+  {
+    ErrnoPreserved keep;  // the agent's work on either side leaves the program's errno
+    CheckMarkers(NcclMarkerId(call.function), nullptr);
+    if (Recording() && ActivityEnabled(kActivityNccl)) {
+      EnsureSessionStarted();
+      EnableDeferredDeviceActivity();
+    }
+  }
   if (!Recording() || !ActivityEnabled(kActivityNccl)) return Inside(real);
-  EnsureSessionStarted();
-  EnableDeferredDeviceActivity();
   const uint64_t start = MonotonicNs();
   const ncclResult_t result = Inside(real);
   const uint64_t end = MonotonicNs();
+  ErrnoPreserved keep;
   uint64_t bytes = call.count * ElementSize(call.type);
   if (call.per_rank_pieces) bytes *= RankCount(call.comm);
   size_t size;
@@ -122,6 +128,7 @@ NcclCall Collective(NcclFunction function, trace::NcclOperation operation, size_
 }
 
 void RegisterComm(ncclComm_t comm, uint64_t hash, int rank, int ranks, uint64_t start) {
+  ErrnoPreserved keep;  // after the real call: the caller sees that call's errno
   CommunicatorInfo info;
   info.comm_hash = hash;
   info.rank = rank;
@@ -137,6 +144,7 @@ bool Created(ncclResult_t result) { return result == ncclSuccess || result == nc
 
 // A communicator made from another (split, shrink): rank and size from the library.
 void RegisterDerivedComm(ncclComm_t comm, uint64_t hash, uint64_t start) {
+  ErrnoPreserved keep;
   int rank = -1;
   int ranks = 0;
   if (RealCommUserRank(comm, &rank) != ncclSuccess) rank = -1;

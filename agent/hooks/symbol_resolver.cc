@@ -1,5 +1,7 @@
 #include "agent/hooks/symbol_resolver.h"
 
+#include "agent/record/errno_preserved.h"
+
 #include <dlfcn.h>
 
 #include <climits>
@@ -116,6 +118,7 @@ void RealSymbol::Append(uintptr_t start, uintptr_t end, void* target,
 }
 
 void* RealSymbol::Resolve(uintptr_t caller) {
+  ErrnoPreserved keep;  // dlsym, dlopen and /proc reads may set it
   if (Binding* binding = FindBinding(caller)) return Refresh(binding, caller);
   // Read before the search, so an object loaded during it triggers a later re-search.
   const unsigned long long additions = LoadedObjectAdditions();

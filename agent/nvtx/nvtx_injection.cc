@@ -11,6 +11,7 @@
 #include <string>
 
 #include "absl/container/node_hash_set.h"
+#include "agent/record/errno_preserved.h"
 #include "agent/control/config.h"
 #include "agent/control/session.h"
 #include "agent/hooks/hook_support.h"
@@ -30,6 +31,7 @@ std::atomic<uint64_t> g_next_range_id{1};
 // Interned, never freed: registered strings and domain names are handed out as pointers,
 // so the set must be node-based (a flat set moves its strings when it grows).
 const char* Intern(const char* text) {
+  ErrnoPreserved keep;  // an NVTX call leaves the program's errno as it was
   static std::mutex* mutex = new std::mutex;
   static auto* strings = new absl::node_hash_set<std::string>;
   std::lock_guard<std::mutex> lock(*mutex);
@@ -66,6 +68,7 @@ bool RecordingRange(const char* name) {
 }
 
 int Push(const char* name, const char* domain) {
+  ErrnoPreserved keep;  // an NVTX call leaves the program's errno as it was
   const int depth = t_depth++;
   if (IsStepName(name)) {
     if (depth < 64) t_step_ranges |= uint64_t{1} << depth;
@@ -87,6 +90,7 @@ int Push(const char* name, const char* domain) {
 }
 
 int Pop() {
+  ErrnoPreserved keep;  // an NVTX call leaves the program's errno as it was
   if (t_depth == 0) {
     if (RecordingNvtx()) RecordNamed(RecordKind::kRangePop, 0, nullptr, MonotonicNs(), 0);
     return -1;
@@ -101,6 +105,7 @@ int Pop() {
 }
 
 nvtxRangeId_t Start(const char* name, const char* domain) {
+  ErrnoPreserved keep;  // an NVTX call leaves the program's errno as it was
   const nvtxRangeId_t id = g_next_range_id.fetch_add(1, std::memory_order_relaxed);
   if (IsStepName(name)) {
     EndStep();
@@ -114,10 +119,12 @@ nvtxRangeId_t Start(const char* name, const char* domain) {
 }
 
 void End(nvtxRangeId_t id) {
+  ErrnoPreserved keep;  // an NVTX call leaves the program's errno as it was
   if (RecordingNvtx()) RecordNamed(RecordKind::kRangeEnd, 0, nullptr, MonotonicNs(), id);
 }
 
 void Mark(const char* name, const char* domain) {
+  ErrnoPreserved keep;  // an NVTX call leaves the program's errno as it was
   if (IsStepName(name)) {
     EndStep();
     return;
@@ -139,6 +146,7 @@ int RangePushEx(const nvtxEventAttributes_t* attributes) { return Push(MessageOf
 int RangePushA(const char* message) { return Push(message ? message : "", nullptr); }
 int RangePop() { return Pop(); }
 void NameOsThreadA(uint32_t /*thread*/, const char* name) {
+  ErrnoPreserved keep;  // an NVTX call leaves the program's errno as it was
   if (Recording()) RecordNamed(RecordKind::kThreadName, 0, name, MonotonicNs(), 0);
 }
 
@@ -173,6 +181,7 @@ void Install(NvtxFunctionTable table, unsigned int size, unsigned int id, Functi
 // Called by every NVTX instance in the process that finds NVTX_INJECTION64_PATH.
 PROF_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table) {
   using namespace prof;
+  ErrnoPreserved keep;
   if (!get_export_table) return 0;
   const auto* callbacks =
       static_cast<const NvtxExportTableCallbacks*>(get_export_table(NVTX_ETID_CALLBACKS));

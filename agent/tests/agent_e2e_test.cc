@@ -229,6 +229,32 @@ TEST_CASE("the program sees no handler and no descriptor of the agent's") {
   CHECK(SummarizeFolder(output).launches["lifecycle_kernel"] == 40);
 }
 
+TEST_CASE("errno: every hook, NVTX callback and C API call leaves the program's errno") {
+  // Recording from the first call (the session starts inside it), never recording, a
+  // cycling schedule (window boundaries inside prof_step and NVTX pops), and a session
+  // start whose CUPTI cannot be loaded (failing opens inside the first call).
+  struct Case {
+    const char* schedule;
+    const char* cupti;
+  };
+  const Case cases[] = {{"", nullptr},
+                        {"skip_first=1000,record=1", nullptr},
+                        {"closed=1,ready=1,record=2", nullptr},
+                        {"", "/nonexistent/libcupti.so"}};
+  for (const Case& c : cases) {
+    const std::string output = FreshFolder("errno");
+    std::map<std::string, std::string> extra;
+    if (*c.schedule) extra["PROF_SCHEDULE"] = c.schedule;
+    if (c.cupti) extra["PROF_CUPTI_LIB"] = c.cupti;
+    const char* schedule = c.schedule;
+    const RunResult run =
+        RunProgram(Runfile("agent/tests/errno_program"), {}, UnderAgent(output, extra));
+    INFO("PROF_SCHEDULE=" << schedule << "\n" << run.standard_output << run.standard_error);
+    CHECK(run.exit_code == 0);
+    CHECK(run.standard_output.find(", 0 changed errno") != std::string::npos);
+  }
+}
+
 TEST_CASE("_exit: the trace is readable up to its last flushed chunk") {
   const std::string output = FreshFolder("underscore_exit");
   const RunResult run =

@@ -1,0 +1,72 @@
+// errno across every kind of agent entry point, for the agent's errno test: before each
+// call the program sets errno to a value no call here sets, and checks it afterwards. The
+// simulated runtime, NVTX and the C API never set errno themselves, so any change is the
+// agent's (a session start, /proc reads, dlsym, a buffer allocation, a window boundary).
+// Prints each changed call and exits 1 if there was one.
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <thread>
+
+#include "sim/sim_ext.h"
+
+namespace {
+
+constexpr int kMarker = 12345;  // not an errno value any library call sets
+int g_changed = 0;
+int g_calls = 0;
+
+void Check(const char* what, const std::function<void()>& call) {
+  errno = kMarker;
+  call();
+  ++g_calls;
+  if (errno != kMarker) {
+    std::printf("errno changed by %s: %d\n", what, errno);
+    ++g_changed;
+  }
+}
+
+template <typename Function>
+Function CApi(const char* name) {
+  return reinterpret_cast<Function>(dlsym(RTLD_DEFAULT, name));
+}
+
+void OneStep(const void* kernel, void* device, void* host, int step) {
+  static auto step_function = CApi<void (*)(int64_t)>("prof_step");
+  static auto push = CApi<void (*)(const char*)>("prof_range_push");
+  static auto pop = CApi<void (*)()>("prof_range_pop");
+  static auto mark = CApi<void (*)(const char*)>("prof_mark");
+  Check("nvtxRangePushA", [] { nvtxRangePushA("Forward"); });
+  Check("cudaLaunchKernel", [&] { cudaLaunchKernel(kernel, dim3(2), dim3(64), nullptr, 0, nullptr); });
+  Check("cudaMemcpy", [&] { cudaMemcpy(host, device, 256, cudaMemcpyDeviceToHost); });
+  Check("cudaMemsetAsync", [&] { cudaMemsetAsync(device, 0, 256, nullptr); });
+  Check("nvtxMarkA", [] { nvtxMarkA("mark"); });
+  Check("nvtxRangePop", [] { nvtxRangePop(); });
+  if (push) Check("prof_range_push", [&] { push("user"); });
+  if (pop) Check("prof_range_pop", [&] { pop(); });
+  if (mark) Check("prof_mark", [&] { mark("user mark"); });
+  Check("cudaDeviceSynchronize", [] { cudaDeviceSynchronize(); });
+  if (step_function) Check("prof_step", [&] { step_function(step); });
+}
+
+}  // namespace
+
+int main() {
+  const void* kernel = simRegisterKernel("errno_kernel");
+  void* device = nullptr;
+  char host[256];
+  Check("cudaMalloc (the first call)", [&] { cudaMalloc(&device, 4096); });
+  for (int step = 0; step < 8; ++step) OneStep(kernel, device, host, step);
+  std::thread([&] {  // a new thread's first record allocates its buffer
+    Check("cudaLaunchKernel (a new thread's first)",
+          [&] { cudaLaunchKernel(kernel, dim3(1), dim3(32), nullptr, 0, nullptr); });
+  }).join();
+  Check("cudaFree", [&] { cudaFree(device); });
+  std::printf("%d calls, %d changed errno\n", g_calls, g_changed);
+  return g_changed == 0 ? 0 : 1;
+}
