@@ -13,6 +13,8 @@
 #include "agent/control/log.h"
 #include "agent/record/buffer_registry.h"
 #include "agent/record/clock.h"
+#include "agent/record/cpu_sample.h"
+#include "agent/record/cuda_presence.h"
 #include "agent/writer/emergency_flush.h"
 
 namespace prof {
@@ -63,7 +65,10 @@ TraceWriter::TraceWriter(const Config& config, trace::FileHeader header,
     : config_(config),
       header_(std::move(header)),
       device_(std::move(device)),
-      converter_([this](uint32_t index) { return WindowByIndex(index); }) {}
+      converter_([this](uint32_t index) { return WindowByIndex(index); }) {
+  commands_.reserve(kQueuedCommands);
+  taken_commands_.reserve(kQueuedCommands);
+}
 
 TraceWriter::~TraceWriter() = default;
 
@@ -72,41 +77,48 @@ std::string TraceWriter::PathOf(uint32_t index) const {
                          index);
 }
 
+// The four below run on the program's threads at step boundaries: each appends to the
+// queue (no allocation below kQueuedCommands pending commands) under mutex_, which the
+// writer holds only to take the queue, and wakes the writer after unlocking. Only the
+// process's first command starts the writer thread (EnsureThread).
 void TraceWriter::OpenWindow(const WindowSpec& spec) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  commands_.push_back({Command::kOpen, spec, spec.open_ns});
-  EnsureThread();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    commands_.push_back({Command::kOpen, spec, spec.open_ns});
+    EnsureThread();
+  }
   wake_.notify_one();
 }
 
 void TraceWriter::CloseWindow(uint64_t close_ns) {
-  // Read here, on the caller's thread, so the reading is at the window's end.
-  const CpuSample cpu = SampleCpu();
-  std::lock_guard<std::mutex> lock(mutex_);
-  commands_.push_back({Command::kClose, {}, close_ns, /*split=*/false, cpu});
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    commands_.push_back({Command::kClose, {}, close_ns, /*split=*/false});
+  }
   wake_.notify_one();
 }
 
 void TraceWriter::SplitWindow(uint64_t split_ns, const WindowSpec& next) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  commands_.push_back({Command::kClose, next, split_ns, /*split=*/true, next.open_cpu});
-  commands_.push_back({Command::kOpen, next, next.open_ns});
-  EnsureThread();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    commands_.push_back({Command::kClose, next, split_ns, /*split=*/true});
+    commands_.push_back({Command::kOpen, next, next.open_ns});
+    EnsureThread();
+  }
   wake_.notify_one();
 }
 
-void TraceWriter::SetDeviceEnabled(bool enabled) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  commands_.push_back({enabled ? Command::kEnableDevice : Command::kDisableDevice, {}, 0});
-  const uint64_t ticket = ++device_commands_sent_;
-  EnsureThread();
-  wake_.notify_one();
-  // Subscribing must be done before the caller's next step records (READY exists for
-  // this), so wait for the writer, boundedly; turning off needs no wait.
-  if (enabled && thread_started_) {
-    device_done_.wait_for(lock, std::chrono::seconds(2),
-                          [&] { return device_commands_done_ >= ticket || done_; });
+uint64_t TraceWriter::SetDeviceEnabled(bool enabled) {
+  uint64_t ticket;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    commands_.push_back({enabled ? Command::kEnableDevice : Command::kDisableDevice, {}, 0});
+    ticket = ++device_commands_sent_;
+    EnsureThread();
   }
+  // No wait: the step controller keeps the READY step going until DeviceCommandDone.
+  wake_.notify_one();
+  return ticket;
 }
 
 void TraceWriter::EnableDeviceNow() {
@@ -119,6 +131,16 @@ void TraceWriter::EnableDeviceNow() {
   commands_.push_back({Command::kEnableDevice, {}, 0});
   ++device_commands_sent_;
   wake_.notify_one();
+}
+
+// Writer thread. Once per process: device records are missing from the start of `spec`'s
+// window (its first launches were made before the subscription took effect).
+void TraceWriter::WarnIfDeviceLate(const WindowSpec& spec) {
+  if (!device_enabled_ || spec.open_ns >= device_enabled_at_ns_ || warned_late_device_) return;
+  warned_late_device_ = true;
+  Log(LogLevel::kWarn, "device activity was subscribed %.1f ms after window %u opened; its "
+                       "launches before then have no device records (a READY step avoids this)",
+      (device_enabled_at_ns_ - spec.open_ns) / 1e6, spec.index);
 }
 
 // Called with mutex_ held.
@@ -154,7 +176,6 @@ void TraceWriter::Run() {
   prctl(PR_SET_NAME, "prof-writer", 0, 0, 0);
   uint64_t drained_before = 0;
   while (true) {
-    std::vector<Command> commands;
     bool stopping = false;
     const bool busy = records_drained_ - drained_before > kBusyRecords;
     drained_before = records_drained_;
@@ -162,10 +183,11 @@ void TraceWriter::Run() {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait_for(lock, busy ? kBusyDrainPeriod : kIdleDrainPeriod,
                      [this] { return !commands_.empty() || stopping_; });
-      commands.swap(commands_);
+      taken_commands_.swap(commands_);  // both keep their capacity: no allocation
       stopping = stopping_;
     }
-    RunCommands(commands);
+    RunCommands(taken_commands_);
+    taken_commands_.clear();
     DrainHostRecords();
     if (device_enabled_) device_->Drain(*this);
     if (EmergencyFlushRequested()) {
@@ -181,11 +203,17 @@ void TraceWriter::Run() {
   std::lock_guard<std::mutex> lock(mutex_);
   done_ = true;
   finished_.notify_all();
-  device_done_.notify_all();
 }
 
+// CPU readings: a window's opening and closing readings are taken here, when the writer
+// handles the boundary (microseconds after the step's timestamp when the writer is idle; at
+// most one drain period, 10 ms, when it is busy; later if it is stalled), not on the
+// program's thread. Each reading carries its own host time, and the analyzer divides by
+// the readings' own interval, so the CPU ratios stay exact; they cover the window shifted
+// by that delay. A split's closing and opening readings are one reading.
 void TraceWriter::RunCommands(std::vector<Command>& commands) {
-  for (const Command& command : commands) {
+  for (size_t i = 0; i < commands.size(); ++i) {
+    Command& command = commands[i];
     // Host records go to windows by their start time (WindowAt), and a closed window takes
     // late records until it is finalized, so opening and closing need no drain first: the
     // writer handles a command some time after the step controller issued it, and the
@@ -197,6 +225,8 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
       case Command::kOpen: {
         Log(LogLevel::kDebug, "writer: window %u opens at %lu", command.spec.index,
             static_cast<unsigned long>(command.spec.open_ns));
+        if (!command.spec.open_cpu.valid) command.spec.open_cpu = SampleCpu();
+        WarnIfDeviceLate(command.spec);
         trace::FileHeader header = header_;
         *header.add_clock_anchors() = HostAnchor("window open");
         if (command.spec.open_cpu.valid) *header.add_cpu_usage() = CpuUsageOf(command.spec.open_cpu);
@@ -206,40 +236,59 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
         windows_.back()->encoder().SetProcess(ThreadNameOf(getpid()), getppid());
         break;
       }
-      case Command::kClose:
+      case Command::kClose: {
         Log(LogLevel::kDebug, "writer: windows close at %lu",
             static_cast<unsigned long>(command.time_ns));
+        const CpuSample cpu = SampleCpu();
+        if (command.split && i + 1 < commands.size() && commands[i + 1].kind == Command::kOpen) {
+          commands[i + 1].spec.open_cpu = cpu;  // SplitWindow queued both together
+        }
         for (auto& window : windows_) {
           if (window->closing) continue;
           window->closing = true;
           window->close_ns = command.time_ns;
           window->continued = command.split;
           window->continued_in = command.spec.index;
-          window->close_cpu = command.cpu;
+          window->close_cpu = cpu;
           window->finalize_after_ns = MonotonicNs() + kCloseGraceNs;
         }
         break;
+      }
       case Command::kEnableDevice:
-        if (!device_enabled_ && device_) device_enabled_ = device_->Enable();
-        AcknowledgeDeviceCommand();
-        break;
       case Command::kDisableDevice:
-        if (device_enabled_) {
-          device_->Flush(true);
-          device_->Drain(*this);
-          device_->Disable();
-          device_enabled_ = false;
-        }
-        AcknowledgeDeviceCommand();
+        RunDeviceCommand(command.kind == Command::kEnableDevice);
         break;
     }
   }
 }
 
-void TraceWriter::AcknowledgeDeviceCommand() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++device_commands_done_;
-  device_done_.notify_all();
+// Subscribing is where CUPTI's cost lies (dlopen, cuptiSubscribe, activity buffers): it runs
+// here, never on a program thread, and is acknowledged through device_commands_done_. In a
+// process that has not loaded CUDA yet, it is deferred to the first CUDA call, which asks
+// again (cuda_presence.h); both the deferral and its cancellation happen here, in command
+// order. A window that opened before the subscription (a READY step cut short by its bound,
+// or a schedule with ready=0) has no device records for its launches before now: said once.
+void TraceWriter::RunDeviceCommand(bool enable) {
+  if (enable && !device_enabled_ && device_) {
+    if (!CudaLibraryLoaded()) {
+      internal::g_device_deferred.store(true);
+    } else {
+      device_enabled_ = device_->Enable();
+      device_enabled_at_ns_ = MonotonicNs();
+      for (const auto& window : windows_) {
+        if (!window->closing) WarnIfDeviceLate(window->spec());
+      }
+    }
+  } else if (!enable) {
+    internal::g_device_deferred.store(false);
+    if (device_enabled_) {
+      device_->Flush(true);
+      device_->Drain(*this);
+      device_->Disable();
+      device_enabled_ = false;
+    }
+  }
+  device_commands_done_.fetch_add(1, std::memory_order_release);
 }
 
 void TraceWriter::DrainHostRecords() {
