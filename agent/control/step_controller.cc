@@ -16,12 +16,8 @@ bool IsRecording(StepState state) {
 }  // namespace
 
 StepController::StepController(const Schedule& schedule, TraceWriter* writer, uint64_t start_ns,
-                               int64_t steps_per_file, uint64_t ready_wait_limit_ns)
-    : schedule_(schedule),
-      writer_(writer),
-      steps_per_file_(steps_per_file),
-      ready_wait_limit_ns_(ready_wait_limit_ns),
-      step_start_ns_(start_ns) {}
+                               int64_t steps_per_file)
+    : schedule_(schedule), writer_(writer), steps_per_file_(steps_per_file), step_start_ns_(start_ns) {}
 
 int64_t StepController::current_step() const {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -64,8 +60,8 @@ void StepController::Step(int64_t samples) {
     }
   }
   const StepState previous = state_;
-  state_ = NextState(now);
   ++step_;
+  state_ = schedule_.StateOf(step_);
   step_start_ns_ = now;
   Transition(previous, state_, now);
 }
@@ -85,23 +81,6 @@ void StepController::End() {
     writer_->CloseWindow(MonotonicNs());
     window_open_ = false;
   }
-}
-
-// Called with mutex_ held. The schedule's state of `step`, moved later by the steps READY
-// was extended by.
-StepState StepController::StateAt(int64_t step) const { return schedule_.StateOf(step - shift_); }
-
-// Called with mutex_ held, before step_ advances. The state of the next step; READY goes on
-// (shift_ grows) while the writer has not acknowledged the subscription, within the bound.
-StepState StepController::NextState(uint64_t now_ns) {
-  const StepState next = StateAt(step_ + 1);
-  if (state_ != StepState::kReady || !IsRecording(next) || !started_ || !device_enabled_ ||
-      writer_->DeviceCommandDone(device_ticket_) ||
-      now_ns - device_requested_ns_ >= ready_wait_limit_ns_) {
-    return next;
-  }
-  ++shift_;
-  return StateAt(step_ + 1);
 }
 
 // Called with mutex_ held.
@@ -134,8 +113,7 @@ void StepController::Transition(StepState previous, StepState next, uint64_t now
 // Called with mutex_ held. At the session's start (before the writer thread exists) this
 // subscribes now, on the calling thread, if the process has loaded CUDA, else leaves it to
 // the first intercepted CUDA call (cuda_presence.h). At a step boundary it only asks the
-// writer, which makes the same check on its own thread; the READY step waits for the
-// answer (NextState), the calling thread does not.
+// writer, which makes the same check on its own thread (see the header on READY).
 void StepController::RequestDeviceActivity(bool before_writer_thread) {
   if (before_writer_thread) {
     if (CudaLibraryLoaded()) {
@@ -145,8 +123,7 @@ void StepController::RequestDeviceActivity(bool before_writer_thread) {
     }
     return;
   }
-  device_ticket_ = writer_->SetDeviceEnabled(true);
-  device_requested_ns_ = MonotonicNs();
+  writer_->SetDeviceEnabled(true);
 }
 
 // Reached from the first intercepted CUDA call after a deferral: queues the subscription.
@@ -160,9 +137,9 @@ WindowSpec StepController::NextWindowSpec(uint64_t now_ns) {
   WindowSpec spec;
   spec.index = next_window_++;
   spec.open_ns = now_ns;
-  const int64_t cycle = schedule_.CycleOf(step_ - shift_);
-  spec.first_step = schedule_.record_everything ? 0 : schedule_.WindowFirstStep(cycle) + shift_;
-  spec.end_step = schedule_.record_everything ? 0 : schedule_.WindowEndStep(cycle) + shift_;
+  const int64_t cycle = schedule_.CycleOf(step_);
+  spec.first_step = schedule_.record_everything ? 0 : schedule_.WindowFirstStep(cycle);
+  spec.end_step = schedule_.record_everything ? 0 : schedule_.WindowEndStep(cycle);
   if (steps_per_file_ > 0) {  // this file's share of the window
     spec.first_step = step_;
     spec.end_step = schedule_.record_everything ? step_ + steps_per_file_

@@ -10,13 +10,14 @@
 // CUPTI subscribe/unsubscribe) for the writer thread, which also takes the CPU readings.
 // No I/O, no /proc, no dl_iterate_phdr, no allocation (below the writer's queue capacity).
 //
-// READY when the subscription is late: the window opens at the first step boundary at
-// which the writer has acknowledged the subscription (TraceWriter::DeviceCommandDone), so
-// the first recorded step has all its device activity. Until then READY goes on, and the
-// rest of the schedule moves later by as many steps (`shift_`; the window's file says which
-// steps it holds). After `ready_wait_limit_ns` of waiting the window opens anyway and the
-// writer warns that its first launches have no device records. With ready=0 a window opens
-// on time and device activity starts once the writer has subscribed (also warned).
+// READY: the subscription is asked for when READY begins and made by the writer while the
+// READY step runs (it is woken at once), so the first recorded step sees all its device
+// activity whenever READY lasts longer than the subscription (milliseconds; the first one
+// in a process also loads libcupti). Windows open exactly on schedule, whatever the writer
+// is doing: if it has not subscribed yet when the window opens (READY steps shorter than
+// the subscription, a stalled writer, ready=0), the launches made before the subscription
+// have no device records; the writer then puts a clock anchor "device activity subscribed"
+// in the window's file, at the time device activity begins, and warns once.
 //
 // Thread safety: Step() may be called from any thread. A std::mutex orders steps: it is
 // held only for the in-memory work above (well under a microsecond, never across I/O or
@@ -41,11 +42,8 @@ namespace prof {
 class StepController {
  public:
   // `start_ns` is when step 0 began (the agent's start); `steps_per_file` 0: no limit.
-  // `ready_wait_limit_ns`: how long READY may wait for the writer's subscription.
   StepController(const Schedule& schedule, TraceWriter* writer, uint64_t start_ns,
-                 int64_t steps_per_file = 0, uint64_t ready_wait_limit_ns = kReadyWaitLimitNs);
-
-  static constexpr uint64_t kReadyWaitLimitNs = 2000000000;  // 2 s
+                 int64_t steps_per_file = 0);
 
   // Applies the state of step 0: sets the recording flag now (the window itself is handed
   // to the writer by Start, which may start a thread and so must not run during loading).
@@ -67,8 +65,6 @@ class StepController {
   int64_t current_step() const;
 
  private:
-  StepState StateAt(int64_t step) const;
-  StepState NextState(uint64_t now_ns);
   void Transition(StepState previous, StepState next, uint64_t now_ns);
   WindowSpec NextWindowSpec(uint64_t now_ns);
   void OpenWindow(uint64_t now_ns);
@@ -77,7 +73,6 @@ class StepController {
   const Schedule schedule_;
   TraceWriter* const writer_;
   const int64_t steps_per_file_;
-  const uint64_t ready_wait_limit_ns_;
   mutable std::mutex mutex_;
   int64_t step_ = 0;                       // guarded by mutex_
   StepState state_ = StepState::kClosed;   // guarded by mutex_
@@ -86,9 +81,6 @@ class StepController {
   bool window_open_ = false;               // guarded by mutex_
   int64_t file_first_step_ = 0;            // guarded by mutex_; first step of the open file
   bool device_enabled_ = false;            // guarded by mutex_
-  uint64_t device_ticket_ = 0;             // guarded by mutex_; the last subscribe request
-  uint64_t device_requested_ns_ = 0;       // guarded by mutex_; when it was made
-  int64_t shift_ = 0;                      // guarded by mutex_; steps READY was extended by
   bool started_ = false;                   // guarded by mutex_
   // Read without the mutex: Start() is reached from the first record of a thread, which
   // may be made while this thread holds mutex_ (the step record in Step()).

@@ -1,8 +1,9 @@
 // Step boundaries never wait for the writer: with the writer thread stuck in CUPTI's
-// subscription (a device source whose Enable blocks), every Step() returns promptly, the
-// READY step lasts until the subscription is done, and the first recorded step still has
-// all its device activity (simulated CUPTI, real window file). A writer that never
-// finishes subscribing delays the window by a bounded time only.
+// subscription (a device source whose Enable blocks), every Step() returns promptly and the
+// windows open and close exactly on schedule. With a writer that is not stuck, the
+// subscription asked for at READY's start is done during the READY step, so the first
+// recorded step has all its device activity (simulated CUPTI, real window files). A window
+// that opens before the subscription says in its file when device activity began.
 #include "agent/control/step_controller.h"
 
 #include <catch2/catch.hpp>
@@ -22,6 +23,7 @@
 #include "agent/record/api_ids.h"
 #include "agent/record/clock.h"
 #include "agent/record/recorder.h"
+#include "proto/trace_file_reader.h"
 #include "sim/sim_ext.h"
 
 namespace prof {
@@ -85,8 +87,7 @@ void Launch(const void* kernel) {
 }
 
 struct Rig {
-  explicit Rig(const std::string& name, const char* schedule_text,
-               uint64_t ready_limit_ns = 2000000000ull) {
+  explicit Rig(const std::string& name, const char* schedule_text) {
     config = testing::TestConfig(testing::SimCuptiPath());
     config.output_dir = OutputDir(name);
     config.worker_name = name;
@@ -95,97 +96,116 @@ struct Rig {
     trace::FileHeader header;
     header.set_worker_name(name);
     writer = std::make_unique<TraceWriter>(config, header, std::move(source));
-    schedule = *ParseSchedule(schedule_text);
-    steps = std::make_unique<StepController>(schedule, writer.get(), MonotonicNs(), 0, ready_limit_ns);
+    steps = std::make_unique<StepController>(*ParseSchedule(schedule_text), writer.get(), MonotonicNs());
     steps->Begin();
   }
-  // One step: the program's work (one launch of `kernel`), then the step boundary, whose
-  // cost on this thread is returned.
-  uint64_t Step(const void* kernel) {
-    Launch(kernel);
+  // The step boundary; returns its cost on this thread.
+  uint64_t Step() {
     const uint64_t start = MonotonicNs();
     steps->Step(32);
     return MonotonicNs() - start;
   }
-  ~Rig() {
+  void WaitUntilWriterEnters() {
+    for (int i = 0; i < 200 && !gate->entered(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    REQUIRE(gate->entered());  // the writer thread is now blocked in Enable
+  }
+  void Finish() {
     gate->Open();
     steps->End();
-    writer->Shutdown(5000000000ull);
+    REQUIRE(writer->Shutdown(5000000000ull));
     SetRecording(false);
   }
 
   Config config;
-  Schedule schedule;
   GatedSource* gate = nullptr;
   std::unique_ptr<TraceWriter> writer;
   std::unique_ptr<StepController> steps;
 };
 
-constexpr uint64_t kPromptNs = 50000000;  // 50 ms: far below a blocked writer, and any wait
+constexpr uint64_t kPromptNs = 20000000;  // 20 ms: far below a blocked writer's seconds
 
-TEST_CASE("a writer stuck subscribing CUPTI: steps return at once, READY lasts until it is done") {
-  const void* ready_kernel = simRegisterKernel("ready_kernel");
-  const void* first_kernel = simRegisterKernel("first_recorded_kernel");
-  const void* second_kernel = simRegisterKernel("second_recorded_kernel");
-  std::string path;
-  {
-    Rig rig("stuck_writer", "closed=1,ready=1,record=2,repeat=1");
-    CHECK(rig.Step(ready_kernel) < kPromptNs);  // step 0 (CLOSED) ends: READY asks for CUPTI
-    for (int i = 0; i < 20 && !rig.gate->entered(); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    REQUIRE(rig.gate->entered());  // the writer thread is now blocked in Enable
-    uint64_t slowest = 0;
-    for (int i = 0; i < 10; ++i) {
-      slowest = std::max(slowest, rig.Step(ready_kernel));
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    CHECK(slowest < kPromptNs);
-    CHECK_FALSE(Recording());  // still READY: the window waits for the device
-    CHECK(rig.steps->current_step() == 11);
-    rig.gate->Open();
-    for (int i = 0; i < 500 && !rig.writer->DeviceCommandDone(1); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    REQUIRE(rig.writer->DeviceCommandDone(1));
-    CHECK(rig.Step(ready_kernel) < kPromptNs);  // step 11 ends: the window opens
-    CHECK(Recording());
-    for (int i = 0; i < 3; ++i) Launch(first_kernel);
-    CHECK(rig.Step(first_kernel) < kPromptNs);  // step 12, the first recorded, ends
-    for (int i = 0; i < 1; ++i) Launch(second_kernel);
-    CHECK(rig.Step(second_kernel) < kPromptNs);  // step 13, the last recorded, ends
-    CHECK_FALSE(Recording());
-    path = rig.writer->PathOf(0);
-  }
+// The device kernels of a window file by name, and whether it holds the anchor taken when
+// device activity was subscribed after the window opened.
+std::map<std::string, int> KernelsOf(const std::string& path, bool* late_anchor) {
   auto trace = testing::ReadTrace(path);
   REQUIRE(trace->read_ok);
+  CHECK(trace->losses.empty());
   std::map<std::string, int> kernels;
   for (const KernelEvent& kernel : trace->kernels) ++kernels[trace->KernelName(kernel)];
-  // Every launch of the two recorded steps, none of the (long) READY step's.
-  CHECK(kernels == std::map<std::string, int>{{"first_recorded_kernel", 4}, {"second_recorded_kernel", 2}});
-  CHECK(trace->losses.empty());
+  auto reader = TraceFileReader::Open(path);
+  REQUIRE(reader.ok());
+  *late_anchor = false;
+  trace::Chunk chunk;
+  while ((*reader)->Next(&chunk)) {
+    for (const trace::ClockAnchor& anchor : chunk.clock_anchors()) {
+      if (anchor.reason() == "device activity subscribed") *late_anchor = true;
+    }
+  }
+  return kernels;
 }
 
-TEST_CASE("a writer that never finishes subscribing delays the window by the bound only") {
-  const void* kernel = simRegisterKernel("bounded_kernel");
-  const uint64_t limit_ns = 100000000;  // 100 ms
-  Rig rig("never_subscribes", "closed=1,ready=1,record=3,repeat=1", limit_ns);
-  const uint64_t ready_since = MonotonicNs();
-  uint64_t slowest = rig.Step(kernel);  // READY
-  int steps = 1;
-  while (!Recording() && MonotonicNs() - ready_since < 10 * limit_ns) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    slowest = std::max(slowest, rig.Step(kernel));
-    ++steps;
+TEST_CASE("a writer stuck subscribing CUPTI: every step returns at once, windows keep the schedule") {
+  Rig rig("stuck_writer", "closed=1,ready=1,record=2,repeat=2");
+  uint64_t slowest = rig.Step();  // step 0 (CLOSED) ends: READY asks for CUPTI
+  rig.WaitUntilWriterEnters();
+  // The writer stays blocked from here on; the schedule goes on without it.
+  const bool expected_recording[] = {true, true, false, false, true, true, false, false};
+  for (int i = 0; i < 8; ++i) {
+    slowest = std::max(slowest, rig.Step());  // step i + 1 ends
+    INFO("step " << i + 2);
+    CHECK(Recording() == expected_recording[i]);
   }
-  CHECK(Recording());
-  CHECK(MonotonicNs() - ready_since >= limit_ns);
-  CHECK(MonotonicNs() - ready_since < 5 * limit_ns);
-  // The window records its 3 steps, still with the writer blocked, and closes.
-  for (int i = 0; i < 3; ++i) slowest = std::max(slowest, rig.Step(kernel));
-  CHECK_FALSE(Recording());
   CHECK(slowest < kPromptNs);
-  CHECK(rig.steps->current_step() == steps + 3);
+  CHECK(rig.steps->current_step() == 9);
+  rig.Finish();
+}
+
+TEST_CASE("READY as long as a training step: the first recorded step has all its device activity") {
+  const void* ready_kernel = simRegisterKernel("ready_kernel");
+  const void* first_kernel = simRegisterKernel("first_recorded_kernel");
+  Rig rig("ready_in_time", "closed=1,ready=1,record=1,repeat=1");
+  rig.gate->Open();  // an ordinary writer
+  CHECK(rig.Step() < kPromptNs);  // READY begins: the subscription is asked for, not awaited
+  Launch(ready_kernel);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the READY step's work
+  CHECK(rig.writer->DeviceCommandDone(1));  // done meanwhile, on the writer thread
+  CHECK(rig.Step() < kPromptNs);  // the window opens
+  CHECK(Recording());
+  for (int i = 0; i < 3; ++i) Launch(first_kernel);
+  CHECK(rig.Step() < kPromptNs);  // the window closes
+  CHECK_FALSE(Recording());
+  const std::string path = rig.writer->PathOf(0);
+  rig.Finish();
+  bool late_anchor = true;
+  CHECK(KernelsOf(path, &late_anchor) == std::map<std::string, int>{{"first_recorded_kernel", 3}});
+  CHECK_FALSE(late_anchor);
+}
+
+TEST_CASE("a window opened before the subscription: device activity from then on, and the file says when") {
+  const void* early_kernel = simRegisterKernel("before_subscription_kernel");
+  const void* late_kernel = simRegisterKernel("after_subscription_kernel");
+  Rig rig("late_subscription", "closed=1,ready=1,record=2,repeat=1");
+  CHECK(rig.Step() < kPromptNs);  // READY
+  rig.WaitUntilWriterEnters();
+  CHECK(rig.Step() < kPromptNs);  // the window opens on schedule, CUPTI not yet subscribed
+  CHECK(Recording());
+  for (int i = 0; i < 2; ++i) Launch(early_kernel);
+  rig.gate->Open();
+  for (int i = 0; i < 500 && !rig.writer->DeviceCommandDone(1); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  REQUIRE(rig.writer->DeviceCommandDone(1));
+  for (int i = 0; i < 3; ++i) Launch(late_kernel);
+  CHECK(rig.Step() < kPromptNs);
+  Launch(late_kernel);
+  CHECK(rig.Step() < kPromptNs);  // the window closes
+  const std::string path = rig.writer->PathOf(0);
+  rig.Finish();
+  bool late_anchor = false;
+  CHECK(KernelsOf(path, &late_anchor) == std::map<std::string, int>{{"after_subscription_kernel", 4}});
+  CHECK(late_anchor);
 }
 
 }  // namespace

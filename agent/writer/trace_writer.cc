@@ -133,14 +133,19 @@ void TraceWriter::EnableDeviceNow() {
   wake_.notify_one();
 }
 
-// Writer thread. Once per process: device records are missing from the start of `spec`'s
-// window (its first launches were made before the subscription took effect).
-void TraceWriter::WarnIfDeviceLate(const WindowSpec& spec) {
-  if (!device_enabled_ || spec.open_ns >= device_enabled_at_ns_ || warned_late_device_) return;
+// Writer thread. A window that opened before the subscription (see step_controller.h on
+// READY) has no device records for its launches before it: its file gets the anchor taken
+// when the subscription took effect, so a reader knows from when device activity is whole,
+// and the first such window of the process a warning.
+void TraceWriter::NoteLateDevice(WindowFile& window) {
+  if (!device_enabled_ || window.spec().open_ns >= device_enabled_at_ns_) return;
+  window.encoder().AddClockAnchor(device_subscribed_anchor_);
+  if (warned_late_device_) return;
   warned_late_device_ = true;
   Log(LogLevel::kWarn, "device activity was subscribed %.1f ms after window %u opened; its "
-                       "launches before then have no device records (a READY step avoids this)",
-      (device_enabled_at_ns_ - spec.open_ns) / 1e6, spec.index);
+                       "launches before then have no device records (a longer READY step "
+                       "avoids this)",
+      (device_enabled_at_ns_ - window.spec().open_ns) / 1e6, window.spec().index);
 }
 
 // Called with mutex_ held.
@@ -218,15 +223,15 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
     // late records until it is finalized, so opening and closing need no drain first: the
     // writer handles a command some time after the step controller issued it, and the
     // buffers may already hold records made after it (the first Dataloader range of a new
-    // window, or of the next file of a split window). Device commands do drain first:
-    // device records find their window through the API calls' correlation ids.
-    if (command.kind != Command::kOpen && command.kind != Command::kClose) DrainHostRecords();
+    // window, or of the next file of a split window). Unsubscribing drains first: the
+    // device records it flushes find their window through the API calls' correlation ids.
+    // Subscribing does not wait for a drain (READY's step may be short).
+    if (command.kind == Command::kDisableDevice) DrainHostRecords();
     switch (command.kind) {
       case Command::kOpen: {
         Log(LogLevel::kDebug, "writer: window %u opens at %lu", command.spec.index,
             static_cast<unsigned long>(command.spec.open_ns));
         if (!command.spec.open_cpu.valid) command.spec.open_cpu = SampleCpu();
-        WarnIfDeviceLate(command.spec);
         trace::FileHeader header = header_;
         *header.add_clock_anchors() = HostAnchor("window open");
         if (command.spec.open_cpu.valid) *header.add_cpu_usage() = CpuUsageOf(command.spec.open_cpu);
@@ -234,6 +239,7 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
         windows_.push_back(std::make_unique<WindowFile>(command.spec, PathOf(command.spec.index),
                                                         header, config_.files_need_cuda_activity));
         windows_.back()->encoder().SetProcess(ThreadNameOf(getpid()), getppid());
+        NoteLateDevice(*windows_.back());
         break;
       }
       case Command::kClose: {
@@ -274,9 +280,12 @@ void TraceWriter::RunDeviceCommand(bool enable) {
       internal::g_device_deferred.store(true);
     } else {
       device_enabled_ = device_->Enable();
-      device_enabled_at_ns_ = MonotonicNs();
-      for (const auto& window : windows_) {
-        if (!window->closing) WarnIfDeviceLate(window->spec());
+      if (device_enabled_) {
+        device_subscribed_anchor_ = device_->Anchor("device activity subscribed");
+        device_enabled_at_ns_ = MonotonicNs();
+        for (const auto& window : windows_) {
+          if (!window->closing) NoteLateDevice(*window);
+        }
       }
     }
   } else if (!enable) {

@@ -81,7 +81,7 @@ class TraceWriter : public WindowRouter {
   void RunCommands(std::vector<Command>& commands);
   void DrainHostRecords();
   void RunDeviceCommand(bool enable);
-  void WarnIfDeviceLate(const WindowSpec& spec);
+  void NoteLateDevice(WindowFile& window);
   void FinishWindows(bool everything);
   WindowFile* WindowAt(uint64_t host_time_ns);
   void NameThread(uint64_t thread_id, WindowFile& window);
@@ -92,6 +92,7 @@ class TraceWriter : public WindowRouter {
   std::unique_ptr<DeviceActivitySource> device_;
   bool device_enabled_ = false;
   uint64_t device_enabled_at_ns_ = 0;  // writer thread only: when Enable last succeeded
+  trace::ClockAnchor device_subscribed_anchor_;  // writer thread only: taken then
   bool warned_late_device_ = false;    // writer thread only
 
   std::mutex mutex_;  // guards the fields up to `done_`
