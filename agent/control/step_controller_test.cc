@@ -162,6 +162,34 @@ TEST_CASE("a writer stuck subscribing CUPTI: every step returns at once, windows
   rig.Finish();
 }
 
+TEST_CASE("more boundaries than the writer's ring holds while it is stuck: all kept, in order") {
+  // After step 0, every second step opens a window and every other closes one: 150
+  // windows are 300 commands, far over the ring's 64, queued while the writer waits.
+  constexpr int kWindows = 150;
+  // (repeat: the schedule ends CLOSED, so CUPTI is unsubscribed for the next test.)
+  Rig rig("overflow", "skip_first=1,ready=1,record=1,repeat=150");
+  uint64_t slowest = rig.Step();
+  rig.WaitUntilWriterEnters();
+  for (int i = 0; i < 2 * kWindows; ++i) slowest = std::max(slowest, rig.Step());
+  CHECK_FALSE(Recording());
+  CHECK(slowest < kPromptNs);
+  std::vector<std::string> paths;
+  for (int i = 0; i < kWindows; ++i) paths.push_back(rig.writer->PathOf(i));
+  rig.Finish();
+  for (int i = 0; i < kWindows; ++i) {
+    INFO("window " << i);
+    auto reader = TraceFileReader::Open(paths[i]);
+    REQUIRE(reader.ok());
+    trace::Chunk chunk;
+    while ((*reader)->Next(&chunk)) {
+    }
+    CHECK((*reader)->report().complete());
+    CHECK((*reader)->header().window_index() == static_cast<uint32_t>(i));
+    CHECK((*reader)->header().window_first_step() == 2 * i + 2);
+    CHECK((*reader)->header().window_end_step() == 2 * i + 3);
+  }
+}
+
 TEST_CASE("READY as long as a training step: the first recorded step has all its device activity") {
   const void* ready_kernel = simRegisterKernel("ready_kernel");
   const void* first_kernel = simRegisterKernel("first_recorded_kernel");

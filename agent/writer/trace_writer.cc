@@ -66,8 +66,7 @@ TraceWriter::TraceWriter(const Config& config, trace::FileHeader header,
       header_(std::move(header)),
       device_(std::move(device)),
       converter_([this](uint32_t index) { return WindowByIndex(index); }) {
-  commands_.reserve(kQueuedCommands);
-  taken_commands_.reserve(kQueuedCommands);
+  taken_commands_.reserve(2 * kRingCommands);
 }
 
 TraceWriter::~TraceWriter() = default;
@@ -77,60 +76,79 @@ std::string TraceWriter::PathOf(uint32_t index) const {
                          index);
 }
 
-// The four below run on the program's threads at step boundaries: each appends to the
-// queue (no allocation below kQueuedCommands pending commands) under mutex_, which the
-// writer holds only to take the queue, and wakes the writer after unlocking. Only the
-// process's first command starts the writer thread (EnsureThread).
-void TraceWriter::OpenWindow(const WindowSpec& spec) {
-  {
+// The producer side runs on the program's threads at step boundaries, one at a time (see
+// trace_writer.h): a command goes into the lock-free ring and the writer is woken. Nothing
+// here waits for the writer, except in two rare cases: the process's first command starts
+// the writer thread (EnsureThread, under mutex_), and a full ring (a writer that has not
+// run for kRingCommands commands) sends commands to overflow_ under mutex_.
+void TraceWriter::Queue(const Command& command) {
+  if (!thread_started_flag_.load(std::memory_order_acquire)) {
     std::lock_guard<std::mutex> lock(mutex_);
-    commands_.push_back({Command::kOpen, spec, spec.open_ns});
     EnsureThread();
   }
-  wake_.notify_one();
+  if (overflow_pending_.load(std::memory_order_acquire) || !ring_.Push(command)) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    overflow_.push_back(command);
+    overflow_pending_.store(true, std::memory_order_release);
+  }
+}
+
+// Wakes the writer without waiting for it: if the writer holds mutex_ it is awake, or
+// checking for work, and may miss this command's wake-up; it then finds the command at
+// its next periodic wake-up (kIdleDrainPeriod, 10 ms at most).
+void TraceWriter::WakeWriter() {
+  if (mutex_.try_lock()) {
+    wake_.notify_one();
+    mutex_.unlock();
+  }
+}
+
+// Writer thread (or Shutdown before the thread exists): every queued command, in order.
+// The ring holds what was queued before anything went to overflow_, so it is emptied
+// again (up to the moment overflow_pending_ was seen) before overflow_ is taken.
+void TraceWriter::TakeCommands(std::vector<Command>* commands) {
+  auto take = [commands](const Command& command) { commands->push_back(command); };
+  ring_.TakeAll(take);
+  if (!overflow_pending_.load(std::memory_order_acquire)) return;
+  ring_.TakeAll(take);
+  std::lock_guard<std::mutex> lock(mutex_);
+  commands->insert(commands->end(), overflow_.begin(), overflow_.end());
+  overflow_.clear();
+  overflow_pending_.store(false, std::memory_order_release);
+}
+
+void TraceWriter::OpenWindow(const WindowSpec& spec) {
+  Queue({Command::kOpen, spec, spec.open_ns});
+  WakeWriter();
 }
 
 void TraceWriter::CloseWindow(uint64_t close_ns) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    commands_.push_back({Command::kClose, {}, close_ns, /*split=*/false});
-  }
-  wake_.notify_one();
+  Queue({Command::kClose, {}, close_ns, /*split=*/false});
+  WakeWriter();
 }
 
 void TraceWriter::SplitWindow(uint64_t split_ns, const WindowSpec& next) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    commands_.push_back({Command::kClose, next, split_ns, /*split=*/true});
-    commands_.push_back({Command::kOpen, next, next.open_ns});
-    EnsureThread();
-  }
-  wake_.notify_one();
+  Queue({Command::kClose, next, split_ns, /*split=*/true});
+  Queue({Command::kOpen, next, next.open_ns});
+  WakeWriter();
 }
 
 uint64_t TraceWriter::SetDeviceEnabled(bool enabled) {
-  uint64_t ticket;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    commands_.push_back({enabled ? Command::kEnableDevice : Command::kDisableDevice, {}, 0});
-    ticket = ++device_commands_sent_;
-    EnsureThread();
-  }
-  // No wait: the step controller keeps the READY step going until DeviceCommandDone.
-  wake_.notify_one();
-  return ticket;
+  Queue({enabled ? Command::kEnableDevice : Command::kDisableDevice, {}, 0});
+  WakeWriter();  // no wait: see step_controller.h on READY
+  return ++device_commands_sent_;
 }
 
 void TraceWriter::EnableDeviceNow() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!thread_started_ && !stopping_) {
-    // No writer thread yet: nothing else touches the device source.
-    if (!device_enabled_ && device_) device_enabled_ = device_->Enable();
-    return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!thread_started_ && !stopping_) {
+      // No writer thread yet: nothing else touches the device source.
+      if (!device_enabled_ && device_) device_enabled_ = device_->Enable();
+      return;
+    }
   }
-  commands_.push_back({Command::kEnableDevice, {}, 0});
-  ++device_commands_sent_;
-  wake_.notify_one();
+  SetDeviceEnabled(true);
 }
 
 // Writer thread. A window that opened before the subscription (see step_controller.h on
@@ -169,6 +187,7 @@ void TraceWriter::EnsureThread() {
   if (error == 0) {
     pthread_detach(thread);
     thread_started_ = true;
+    thread_started_flag_.store(true, std::memory_order_release);
     // From now on a terminating signal waits for this thread, even if it has not run yet.
     MarkWriterRunning(true);
   } else {
@@ -187,10 +206,10 @@ void TraceWriter::Run() {
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait_for(lock, busy ? kBusyDrainPeriod : kIdleDrainPeriod,
-                     [this] { return !commands_.empty() || stopping_; });
-      taken_commands_.swap(commands_);  // both keep their capacity: no allocation
+                     [this] { return !ring_.empty() || overflow_pending_.load() || stopping_; });
       stopping = stopping_;
     }
+    TakeCommands(&taken_commands_);
     RunCommands(taken_commands_);
     taken_commands_.clear();
     DrainHostRecords();
@@ -396,9 +415,9 @@ bool TraceWriter::Shutdown(uint64_t timeout_ns) {
   if (!thread_started_) {
     // Nothing ever opened a window, or the thread could not start: finish inline.
     std::vector<Command> commands;
-    commands.swap(commands_);
     stopping_ = true;
     lock.unlock();
+    TakeCommands(&commands);
     RunCommands(commands);
     DrainHostRecords();
     FinishWindows(true);
