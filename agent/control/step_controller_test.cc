@@ -44,7 +44,23 @@ class GatedSource : public DeviceActivitySource {
     return real_->Enable();
   }
   void Disable() override { real_->Disable(); }
-  void Flush(bool forced) override { real_->Flush(forced); }
+  // With HoldNextForcedFlush(), the next forced flush (a window's end, unsubscribing) waits
+  // for Open() too: the writer is then late to unsubscribe.
+  void Flush(bool forced) override {
+    if (forced) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (hold_flush_) {
+        hold_flush_ = false;
+        gate_open_ = false;
+        open_.wait(lock, [this] { return gate_open_; });
+      }
+    }
+    real_->Flush(forced);
+  }
+  void HoldNextForcedFlush() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    hold_flush_ = true;
+  }
   void Drain(WindowRouter& router) override { real_->Drain(router); }
   trace::ClockAnchor Anchor(const char* reason) override { return real_->Anchor(reason); }
 
@@ -64,6 +80,7 @@ class GatedSource : public DeviceActivitySource {
   std::condition_variable open_;
   bool gate_open_ = false;
   bool entered_ = false;
+  bool hold_flush_ = false;
 };
 
 std::string OutputDir(const std::string& name) {
@@ -234,6 +251,28 @@ TEST_CASE("a window opened before the subscription: device activity from then on
   bool late_anchor = false;
   CHECK(KernelsOf(path, &late_anchor) == std::map<std::string, int>{{"after_subscription_kernel", 4}});
   CHECK(late_anchor);
+}
+
+TEST_CASE("launches after a window closed, before the writer unsubscribed, stay out of it") {
+  const void* inside = simRegisterKernel("inside_window_kernel");
+  const void* after = simRegisterKernel("after_window_kernel");
+  Rig rig("late_unsubscribe", "closed=1,ready=1,record=1,repeat=1");
+  rig.gate->Open();
+  rig.Step();  // READY
+  for (int i = 0; i < 500 && !rig.writer->DeviceCommandDone(1); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  REQUIRE(rig.writer->DeviceCommandDone(1));
+  rig.Step();  // the window opens
+  for (int i = 0; i < 2; ++i) Launch(inside);
+  rig.gate->HoldNextForcedFlush();
+  rig.Step();  // the window closes; the writer is held before it unsubscribes
+  for (int i = 0; i < 3; ++i) Launch(after);
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  const std::string path = rig.writer->PathOf(0);
+  rig.Finish();
+  bool late_anchor = true;
+  CHECK(KernelsOf(path, &late_anchor) == std::map<std::string, int>{{"inside_window_kernel", 2}});
 }
 
 }  // namespace

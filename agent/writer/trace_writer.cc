@@ -117,25 +117,26 @@ void TraceWriter::TakeCommands(std::vector<Command>* commands) {
   overflow_pending_.store(false, std::memory_order_release);
 }
 
-void TraceWriter::OpenWindow(const WindowSpec& spec) {
-  Queue({Command::kOpen, spec, spec.open_ns});
-  WakeWriter();
-}
+// Window commands do not wake the writer (a futex call, and often a switch to the writer
+// on this CPU): records find their window by time and wait in their buffers meanwhile, so
+// the writer's next periodic pass (10 ms at most, 1 ms while busy) is soon enough.
+void TraceWriter::OpenWindow(const WindowSpec& spec) { Queue({Command::kOpen, spec, spec.open_ns}); }
 
 void TraceWriter::CloseWindow(uint64_t close_ns) {
   Queue({Command::kClose, {}, close_ns, /*split=*/false});
-  WakeWriter();
 }
 
 void TraceWriter::SplitWindow(uint64_t split_ns, const WindowSpec& next) {
   Queue({Command::kClose, next, split_ns, /*split=*/true});
   Queue({Command::kOpen, next, next.open_ns});
-  WakeWriter();
 }
 
+// Device commands wake the writer: subscribing should be done within the READY step (no
+// wait, though: see step_controller.h on READY), and after a window the program should
+// stop paying for CUPTI at once.
 uint64_t TraceWriter::SetDeviceEnabled(bool enabled) {
   Queue({enabled ? Command::kEnableDevice : Command::kDisableDevice, {}, 0});
-  WakeWriter();  // no wait: see step_controller.h on READY
+  WakeWriter();
   return ++device_commands_sent_;
 }
 
@@ -406,6 +407,10 @@ WindowFile* TraceWriter::WindowFor(uint64_t correlation_id, uint64_t host_time_n
     for (auto& window : windows_) {
       if (correlation_id <= window->max_correlation_id) return window.get();
     }
+    // Launched after the last window closed, while CUPTI was still subscribed (the writer
+    // unsubscribes when it handles the command, some time after the step boundary).
+    const WindowFile& last = *windows_.back();
+    if (last.closing && !last.continued && host_time_ns > last.close_ns) return nullptr;
   }
   return WindowAt(host_time_ns);
 }
