@@ -51,8 +51,7 @@ class GatedSource : public DeviceActivitySource {
       std::unique_lock<std::mutex> lock(mutex_);
       if (hold_flush_) {
         hold_flush_ = false;
-        gate_open_ = false;
-        open_.wait(lock, [this] { return gate_open_; });
+        open_.wait(lock, [this] { return flush_released_; });
       }
     }
     real_->Flush(forced);
@@ -60,6 +59,7 @@ class GatedSource : public DeviceActivitySource {
   void HoldNextForcedFlush() {
     std::lock_guard<std::mutex> lock(mutex_);
     hold_flush_ = true;
+    flush_released_ = false;
   }
   void Drain(WindowRouter& router) override { real_->Drain(router); }
   trace::ClockAnchor Anchor(const char* reason) override { return real_->Anchor(reason); }
@@ -67,6 +67,7 @@ class GatedSource : public DeviceActivitySource {
   void Open() {
     std::lock_guard<std::mutex> lock(mutex_);
     gate_open_ = true;
+    flush_released_ = true;
     open_.notify_all();
   }
   bool entered() {
@@ -81,6 +82,7 @@ class GatedSource : public DeviceActivitySource {
   bool gate_open_ = false;
   bool entered_ = false;
   bool hold_flush_ = false;
+  bool flush_released_ = true;
 };
 
 std::string OutputDir(const std::string& name) {

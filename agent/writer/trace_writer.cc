@@ -77,20 +77,15 @@ std::string TraceWriter::PathOf(uint32_t index) const {
 }
 
 // The producer side runs on the program's threads at step boundaries, one at a time (see
-// trace_writer.h): a command goes into the lock-free ring and the writer is woken. Nothing
-// here waits for the writer, except in two rare cases: the process's first command starts
-// the writer thread (EnsureThread, under mutex_), and a full ring (a writer that has not
-// run for kRingCommands commands) sends commands to overflow_ under mutex_.
+// trace_writer.h). Nothing here waits for the writer, except once: the process's first
+// command starts the writer thread (EnsureThread, under mutex_) if the session's start did
+// not. A stalled writer's full ring is command_queue.h's business (an overflow list).
 void TraceWriter::Queue(const Command& command) {
   if (!thread_started_flag_.load(std::memory_order_acquire)) {
     std::lock_guard<std::mutex> lock(mutex_);
     EnsureThread();
   }
-  if (overflow_pending_.load(std::memory_order_acquire) || !ring_.Push(command)) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    overflow_.push_back(command);
-    overflow_pending_.store(true, std::memory_order_release);
-  }
+  commands_.Push(command);
 }
 
 // Wakes the writer without waiting for it: if the writer holds mutex_ it is awake, or
@@ -101,20 +96,6 @@ void TraceWriter::WakeWriter() {
     wake_.notify_one();
     mutex_.unlock();
   }
-}
-
-// Writer thread (or Shutdown before the thread exists): every queued command, in order.
-// The ring holds what was queued before anything went to overflow_, so it is emptied
-// again (up to the moment overflow_pending_ was seen) before overflow_ is taken.
-void TraceWriter::TakeCommands(std::vector<Command>* commands) {
-  auto take = [commands](const Command& command) { commands->push_back(command); };
-  ring_.TakeAll(take);
-  if (!overflow_pending_.load(std::memory_order_acquire)) return;
-  ring_.TakeAll(take);
-  std::lock_guard<std::mutex> lock(mutex_);
-  commands->insert(commands->end(), overflow_.begin(), overflow_.end());
-  overflow_.clear();
-  overflow_pending_.store(false, std::memory_order_release);
 }
 
 // Window commands do not wake the writer (a futex call, and often a switch to the writer
@@ -207,10 +188,10 @@ void TraceWriter::Run() {
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait_for(lock, busy ? kBusyDrainPeriod : kIdleDrainPeriod,
-                     [this] { return !ring_.empty() || overflow_pending_.load() || stopping_; });
+                     [this] { return !commands_.empty() || stopping_; });
       stopping = stopping_;
     }
-    TakeCommands(&taken_commands_);
+    commands_.TakeAll(&taken_commands_);
     RunCommands(taken_commands_);
     taken_commands_.clear();
     DrainHostRecords();
@@ -231,9 +212,9 @@ void TraceWriter::Run() {
 }
 
 // CPU readings: a window's opening and closing readings are taken here, when the writer
-// handles the boundary (microseconds after the step's timestamp when the writer is idle; at
-// most one drain period, 10 ms, when it is busy; later if it is stalled), not on the
-// program's thread. Each reading carries its own host time, and the analyzer divides by
+// handles the boundary (within one drain period of the step's timestamp: 10 ms when idle,
+// 1 ms when busy, sooner when a device command woke it; later if it is stalled), not on
+// the program's thread. Each reading carries its own host time, and the analyzer divides by
 // the readings' own interval, so the CPU ratios stay exact; they cover the window shifted
 // by that delay. A split's closing and opening readings are one reading.
 void TraceWriter::RunCommands(std::vector<Command>& commands) {
@@ -292,8 +273,9 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
 // here, never on a program thread, and is acknowledged through device_commands_done_. In a
 // process that has not loaded CUDA yet, it is deferred to the first CUDA call, which asks
 // again (cuda_presence.h); both the deferral and its cancellation happen here, in command
-// order. A window that opened before the subscription (a READY step cut short by its bound,
-// or a schedule with ready=0) has no device records for its launches before now: said once.
+// order. A window that opened before the subscription (a READY step shorter than it, a
+// stalled writer, ready=0, CUDA loaded late) lacks its earlier launches' device records:
+// NoteLateDevice says so in its file.
 void TraceWriter::RunDeviceCommand(bool enable) {
   if (enable && !device_enabled_ && device_) {
     if (!CudaLibraryLoaded()) {
@@ -422,7 +404,7 @@ bool TraceWriter::Shutdown(uint64_t timeout_ns) {
     std::vector<Command> commands;
     stopping_ = true;
     lock.unlock();
-    TakeCommands(&commands);
+    commands_.TakeAll(&commands);
     RunCommands(commands);
     DrainHostRecords();
     FinishWindows(true);

@@ -4,9 +4,9 @@
 //
 // Thread safety: OpenWindow, CloseWindow, SplitWindow, SetDeviceEnabled and EnableDeviceNow
 // are called by one thread at a time (the step controller holds its mutex around them);
-// they put a command in a lock-free ring (spsc_ring.h) and return: a step boundary never
-// waits for the writer, for CUPTI or for I/O. Only when the ring is full (the writer has
-// not run for kRingCommands commands) does a command take the locked overflow path. The
+// they put a command in a lock-free queue (command_queue.h) and return: a step boundary
+// never waits for the writer, for CUPTI or for I/O. Only when its ring is full (the writer
+// has not run for kRingCommands commands) does a command take a locked overflow path. The
 // CPU readings of window boundaries are taken by the writer when it handles the command
 // (see RunCommands). DeviceCommandDone and Shutdown may be called from any thread;
 // everything else runs on the writer thread.
@@ -25,7 +25,7 @@
 #include "agent/control/config.h"
 #include "agent/writer/device_source.h"
 #include "agent/writer/record_converter.h"
-#include "agent/writer/spsc_ring.h"
+#include "agent/writer/command_queue.h"
 #include "agent/writer/window_file.h"
 #include "proto/trace.pb.h"
 
@@ -78,7 +78,6 @@ class TraceWriter : public WindowRouter {
   void EnsureThread();
   void Queue(const Command& command);
   void WakeWriter();
-  void TakeCommands(std::vector<Command>* commands);
  public:
   void Run();  // the thread's body (public for the pthread trampoline only)
 
@@ -104,22 +103,18 @@ class TraceWriter : public WindowRouter {
   std::condition_variable wake_;
   std::condition_variable finished_;
   uint64_t device_commands_sent_ = 0;    // producer only (under the step controller's mutex)
-  std::vector<Command> overflow_;        // commands that found the ring full, in order
   bool stopping_ = false;
   bool done_ = false;
   bool thread_started_ = false;
   std::atomic<bool> thread_started_flag_{false};  // thread_started_, read without the mutex
 
-  // The producer's commands (see Thread safety). While overflow_pending_ is set, new
-  // commands go to overflow_ too, so the writer sees them in order.
-  SpscRing<Command, kRingCommands> ring_;
-  std::atomic<bool> overflow_pending_{false};
+  CommandQueue<Command, kRingCommands> commands_;  // see Thread safety
 
   // Written by the writer thread (and EnableDeviceNow before it exists), read lock-free.
   std::atomic<uint64_t> device_commands_done_{0};
 
   // Writer thread only.
-  std::vector<Command> taken_commands_;  // what TakeCommands took, reused (keeps capacity)
+  std::vector<Command> taken_commands_;  // what commands_ gave, reused (keeps its capacity)
   std::deque<std::unique_ptr<WindowFile>> windows_;
   RecordConverter converter_;
   uint64_t last_flush_ns_ = 0;
