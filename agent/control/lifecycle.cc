@@ -88,11 +88,18 @@ void AtExit() {
 // thread: the parent's writer thread and session are left untouched (never used, never
 // freed). A child that records builds its own session lazily, at its first recorded call
 // or step (Session::Current), in ordinary context, not in this handler.
-void BeforeFork() { LockBuffersForFork(); }
-void AfterForkInParent() { UnlockBuffersAfterFork(); }
+void BeforeFork() {
+  LockBuffersForFork();
+  LockKernelNamesForFork();
+}
+
+void AfterForkInParent() {
+  UnlockKernelNamesAfterFork();
+  UnlockBuffersAfterFork();
+}
 
 void AfterForkInChild() {
-  Session* parent = Session::Existing();
+  Session* parent = Session::ForChildren();
   ResetBuffersAfterFork();
   ResetKernelNamesAfterFork();
   ResetCommunicatorsAfterFork();

@@ -31,6 +31,12 @@ class Session {
   // The session if one was built; never builds one (exit: a child that never recorded
   // leaves nothing behind).
   static Session* Existing() { return current_.load(std::memory_order_acquire); }
+  // The session a forked child takes its configuration from: this process's, or, in a
+  // child that has not built its own yet, the one it would be built from.
+  static Session* ForChildren() {
+    Session* session = Existing();
+    return session ? session : deferred_parent_.load(std::memory_order_acquire);
+  }
   static void Install(Session* session) { current_.store(session, std::memory_order_release); }
 
   // In a forked child, from the atfork handler (atomics only): forget `parent` as the

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "agent/record/clock.h"
-#include "agent/record/cpu_sample.h"
 #include "agent/record/cuda_presence.h"
 #include "agent/record/recorder.h"
 
@@ -106,31 +105,31 @@ void StepController::Transition(StepState previous, StepState next, uint64_t now
   if (want_device != device_enabled_) {
     device_enabled_ = want_device;
     if (started_ && want_device) RequestDeviceActivity(/*now=*/false);
-    if (started_ && !want_device) {
-      internal::g_device_deferred.store(false);
-      writer_->SetDeviceEnabled(false);
-    }
+    if (started_ && !want_device) writer_->SetDeviceEnabled(false);
   }
   if (is_recording && !window_open_) OpenWindow(now_ns);
 }
 
-// Called with mutex_ held. Subscribes device activity now if the process has loaded
-// CUDA, else leaves it to the first intercepted CUDA call (cuda_presence.h).
+// Called with mutex_ held. At the session's start (before the writer thread exists) this
+// subscribes now, on the calling thread, if the process has loaded CUDA, else leaves it to
+// the first intercepted CUDA call (cuda_presence.h). At a step boundary it only asks the
+// writer, which makes the same check on its own thread (see the header on READY).
 void StepController::RequestDeviceActivity(bool before_writer_thread) {
-  if (!CudaLibraryLoaded()) {
-    internal::g_device_deferred.store(true);
+  if (before_writer_thread) {
+    if (CudaLibraryLoaded()) {
+      writer_->EnableDeviceNow();
+    } else {
+      internal::g_device_deferred.store(true);
+    }
     return;
   }
-  if (before_writer_thread) {
-    writer_->EnableDeviceNow();
-  } else {
-    writer_->SetDeviceEnabled(true);
-  }
+  writer_->SetDeviceEnabled(true);
 }
 
+// Reached from the first intercepted CUDA call after a deferral: queues the subscription.
 void StepController::EnableDeferredDevice() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (device_enabled_ && started_) writer_->SetDeviceEnabled(true);
+  if (device_enabled_ && started_) RequestDeviceActivity(/*before_writer_thread=*/false);
 }
 
 // Called with mutex_ held. The next file's spec, starting at the current step.
@@ -146,7 +145,7 @@ WindowSpec StepController::NextWindowSpec(uint64_t now_ns) {
     spec.end_step = schedule_.record_everything ? step_ + steps_per_file_
                                                 : std::min(spec.end_step, step_ + steps_per_file_);
   }
-  spec.open_cpu = SampleCpu();  // once per window or file, never per step
+  // spec.open_cpu is left for the writer to read when it opens the file (trace_writer.cc).
   file_first_step_ = step_;
   return spec;
 }

@@ -13,6 +13,8 @@
 #include "agent/control/log.h"
 #include "agent/record/buffer_registry.h"
 #include "agent/record/clock.h"
+#include "agent/record/cpu_sample.h"
+#include "agent/record/cuda_presence.h"
 #include "agent/writer/emergency_flush.h"
 #include "agent/writer/terminating_signals.h"
 
@@ -65,7 +67,9 @@ TraceWriter::TraceWriter(const Config& config, trace::FileHeader header,
     : config_(config),
       header_(std::move(header)),
       device_(std::move(device)),
-      converter_([this](uint32_t index) { return WindowByIndex(index); }) {}
+      converter_([this](uint32_t index) { return WindowByIndex(index); }) {
+  taken_commands_.reserve(2 * kRingCommands);
+}
 
 TraceWriter::~TraceWriter() = default;
 
@@ -74,53 +78,76 @@ std::string TraceWriter::PathOf(uint32_t index) const {
                          index);
 }
 
-void TraceWriter::OpenWindow(const WindowSpec& spec) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  commands_.push_back({Command::kOpen, spec, spec.open_ns});
-  EnsureThread();
-  wake_.notify_one();
+// The producer side runs on the program's threads at step boundaries, one at a time (see
+// trace_writer.h). Nothing here waits for the writer, except once: the process's first
+// command starts the writer thread (EnsureThread, under mutex_) if the session's start did
+// not. A stalled writer's full ring is command_queue.h's business (an overflow list).
+void TraceWriter::Queue(const Command& command) {
+  if (!thread_started_flag_.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    EnsureThread();
+  }
+  commands_.Push(command);
 }
 
+// Wakes the writer without waiting for it: if the writer holds mutex_ it is awake, or
+// checking for work, and may miss this command's wake-up; it then finds the command at
+// its next periodic wake-up (kIdleDrainPeriod, 10 ms at most).
+void TraceWriter::WakeWriter() {
+  if (mutex_.try_lock()) {
+    wake_.notify_one();
+    mutex_.unlock();
+  }
+}
+
+// Window commands do not wake the writer (a futex call, and often a switch to the writer
+// on this CPU): records find their window by time and wait in their buffers meanwhile, so
+// the writer's next periodic pass (10 ms at most, 1 ms while busy) is soon enough.
+void TraceWriter::OpenWindow(const WindowSpec& spec) { Queue({Command::kOpen, spec, spec.open_ns}); }
+
 void TraceWriter::CloseWindow(uint64_t close_ns) {
-  // Read here, on the caller's thread, so the reading is at the window's end.
-  const CpuSample cpu = SampleCpu();
-  std::lock_guard<std::mutex> lock(mutex_);
-  commands_.push_back({Command::kClose, {}, close_ns, /*split=*/false, cpu});
-  wake_.notify_one();
+  Queue({Command::kClose, {}, close_ns, /*split=*/false});
 }
 
 void TraceWriter::SplitWindow(uint64_t split_ns, const WindowSpec& next) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  commands_.push_back({Command::kClose, next, split_ns, /*split=*/true, next.open_cpu});
-  commands_.push_back({Command::kOpen, next, next.open_ns});
-  EnsureThread();
-  wake_.notify_one();
+  Queue({Command::kClose, next, split_ns, /*split=*/true});
+  Queue({Command::kOpen, next, next.open_ns});
 }
 
-void TraceWriter::SetDeviceEnabled(bool enabled) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  commands_.push_back({enabled ? Command::kEnableDevice : Command::kDisableDevice, {}, 0});
-  const uint64_t ticket = ++device_commands_sent_;
-  EnsureThread();
-  wake_.notify_one();
-  // Subscribing must be done before the caller's next step records (READY exists for
-  // this), so wait for the writer, boundedly; turning off needs no wait.
-  if (enabled && thread_started_) {
-    device_done_.wait_for(lock, std::chrono::seconds(2),
-                          [&] { return device_commands_done_ >= ticket || done_; });
-  }
+// Device commands wake the writer: subscribing should be done within the READY step (no
+// wait, though: see step_controller.h on READY), and after a window the program should
+// stop paying for CUPTI at once.
+uint64_t TraceWriter::SetDeviceEnabled(bool enabled) {
+  Queue({enabled ? Command::kEnableDevice : Command::kDisableDevice, {}, 0});
+  WakeWriter();
+  return ++device_commands_sent_;
 }
 
 void TraceWriter::EnableDeviceNow() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!thread_started_ && !stopping_) {
-    // No writer thread yet: nothing else touches the device source.
-    if (!device_enabled_ && device_) device_enabled_ = device_->Enable();
-    return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!thread_started_ && !stopping_) {
+      // No writer thread yet: nothing else touches the device source.
+      if (!device_enabled_ && device_) device_enabled_ = device_->Enable();
+      return;
+    }
   }
-  commands_.push_back({Command::kEnableDevice, {}, 0});
-  ++device_commands_sent_;
-  wake_.notify_one();
+  SetDeviceEnabled(true);
+}
+
+// Writer thread. A window that opened before the subscription (see step_controller.h on
+// READY) has no device records for its launches before it: its file gets the anchor taken
+// when the subscription took effect, so a reader knows from when device activity is whole,
+// and the first such window of the process a warning.
+void TraceWriter::NoteLateDevice(WindowFile& window) {
+  if (!device_enabled_ || window.spec().open_ns >= device_enabled_at_ns_) return;
+  window.encoder().AddClockAnchor(device_subscribed_anchor_);
+  if (warned_late_device_) return;
+  warned_late_device_ = true;
+  Log(LogLevel::kWarn, "device activity was subscribed %.1f ms after window %u opened; its "
+                       "launches before then have no device records (a longer READY step "
+                       "avoids this)",
+      (device_enabled_at_ns_ - window.spec().open_ns) / 1e6, window.spec().index);
 }
 
 // Called with mutex_ held.
@@ -144,6 +171,7 @@ void TraceWriter::EnsureThread() {
   if (error == 0) {
     pthread_detach(thread);
     thread_started_ = true;
+    thread_started_flag_.store(true, std::memory_order_release);
     // From now on a terminating signal waits for this thread, even if it has not run yet.
     MarkWriterRunning(true);
   } else {
@@ -156,7 +184,6 @@ void TraceWriter::Run() {
   prctl(PR_SET_NAME, "prof-writer", 0, 0, 0);
   uint64_t drained_before = 0;
   while (true) {
-    std::vector<Command> commands;
     bool stopping = false;
     const bool busy = records_drained_ - drained_before > kBusyRecords;
     drained_before = records_drained_;
@@ -164,10 +191,11 @@ void TraceWriter::Run() {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait_for(lock, busy ? kBusyDrainPeriod : kIdleDrainPeriod,
                      [this] { return !commands_.empty() || stopping_; });
-      commands.swap(commands_);
       stopping = stopping_;
     }
-    RunCommands(commands);
+    commands_.TakeAll(&taken_commands_);
+    RunCommands(taken_commands_);
+    taken_commands_.clear();
     ParkIfAbandoned();
     DrainHostRecords();
     ParkIfAbandoned();
@@ -186,18 +214,25 @@ void TraceWriter::Run() {
   std::lock_guard<std::mutex> lock(mutex_);
   done_ = true;
   finished_.notify_all();
-  device_done_.notify_all();
 }
 
+// CPU readings: a window's opening and closing readings are taken here, when the writer
+// handles the boundary (within one drain period of the step's timestamp: 10 ms when idle,
+// 1 ms when busy, sooner when a device command woke it; later if it is stalled), not on
+// the program's thread. Each reading carries its own host time, and the analyzer divides by
+// the readings' own interval, so the CPU ratios stay exact; they cover the window shifted
+// by that delay. A split's closing and opening readings are one reading.
 void TraceWriter::RunCommands(std::vector<Command>& commands) {
-  for (const Command& command : commands) {
+  for (size_t i = 0; i < commands.size(); ++i) {
+    Command& command = commands[i];
     // Host records go to windows by their start time (WindowAt), and a closed window takes
     // late records until it is finalized, so opening and closing need no drain first: the
     // writer handles a command some time after the step controller issued it, and the
     // buffers may already hold records made after it (the first Dataloader range of a new
-    // window, or of the next file of a split window). Device commands do drain first:
-    // device records find their window through the API calls' correlation ids.
-    if (command.kind != Command::kOpen && command.kind != Command::kClose) DrainHostRecords();
+    // window, or of the next file of a split window). Unsubscribing drains first: the
+    // device records it flushes find their window through the API calls' correlation ids.
+    // Subscribing does not wait for a drain (READY's step may be short).
+    if (command.kind == Command::kDisableDevice) DrainHostRecords();
     switch (command.kind) {
       case Command::kOpen: {
         Log(LogLevel::kDebug, "writer: window %u opens at %lu", command.spec.index,
@@ -205,6 +240,7 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
         // Here, not in the constructor: the program and its runtime have started and
         // installed whatever handlers they wanted (terminating_signals.h).
         InstallTerminationFlush();
+        if (!command.spec.open_cpu.valid) command.spec.open_cpu = SampleCpu();
         trace::FileHeader header = header_;
         *header.add_clock_anchors() = HostAnchor("window open");
         if (command.spec.open_cpu.valid) *header.add_cpu_usage() = CpuUsageOf(command.spec.open_cpu);
@@ -212,42 +248,66 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
         windows_.push_back(std::make_unique<WindowFile>(command.spec, PathOf(command.spec.index),
                                                         header, config_.files_need_cuda_activity));
         windows_.back()->encoder().SetProcess(ThreadNameOf(getpid()), getppid());
+        NoteLateDevice(*windows_.back());
         break;
       }
-      case Command::kClose:
+      case Command::kClose: {
         Log(LogLevel::kDebug, "writer: windows close at %lu",
             static_cast<unsigned long>(command.time_ns));
+        const CpuSample cpu = SampleCpu();
+        if (command.split && i + 1 < commands.size() && commands[i + 1].kind == Command::kOpen) {
+          commands[i + 1].spec.open_cpu = cpu;  // SplitWindow queued both together
+        }
         for (auto& window : windows_) {
           if (window->closing) continue;
           window->closing = true;
           window->close_ns = command.time_ns;
           window->continued = command.split;
           window->continued_in = command.spec.index;
-          window->close_cpu = command.cpu;
+          window->close_cpu = cpu;
           window->finalize_after_ns = MonotonicNs() + kCloseGraceNs;
         }
         break;
+      }
       case Command::kEnableDevice:
-        if (!device_enabled_ && device_) device_enabled_ = device_->Enable();
-        AcknowledgeDeviceCommand();
-        break;
       case Command::kDisableDevice:
-        if (device_enabled_) {
-          device_->Flush(true);
-          device_->Drain(*this);
-          device_->Disable();
-          device_enabled_ = false;
-        }
-        AcknowledgeDeviceCommand();
+        RunDeviceCommand(command.kind == Command::kEnableDevice);
         break;
     }
   }
 }
 
-void TraceWriter::AcknowledgeDeviceCommand() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++device_commands_done_;
-  device_done_.notify_all();
+// Subscribing is where CUPTI's cost lies (dlopen, cuptiSubscribe, activity buffers): it runs
+// here, never on a program thread, and is acknowledged through device_commands_done_. In a
+// process that has not loaded CUDA yet, it is deferred to the first CUDA call, which asks
+// again (cuda_presence.h); both the deferral and its cancellation happen here, in command
+// order. A window that opened before the subscription (a READY step shorter than it, a
+// stalled writer, ready=0, CUDA loaded late) lacks its earlier launches' device records:
+// NoteLateDevice says so in its file.
+void TraceWriter::RunDeviceCommand(bool enable) {
+  if (enable && !device_enabled_ && device_) {
+    if (!CudaLibraryLoaded()) {
+      internal::g_device_deferred.store(true);
+    } else {
+      device_enabled_ = device_->Enable();
+      if (device_enabled_) {
+        device_subscribed_anchor_ = device_->Anchor("device activity subscribed");
+        device_enabled_at_ns_ = MonotonicNs();
+        for (const auto& window : windows_) {
+          if (!window->closing) NoteLateDevice(*window);
+        }
+      }
+    }
+  } else if (!enable) {
+    internal::g_device_deferred.store(false);
+    if (device_enabled_) {
+      device_->Flush(true);
+      device_->Drain(*this);
+      device_->Disable();
+      device_enabled_ = false;
+    }
+  }
+  device_commands_done_.fetch_add(1, std::memory_order_release);
 }
 
 void TraceWriter::DrainHostRecords() {
@@ -339,6 +399,10 @@ WindowFile* TraceWriter::WindowFor(uint64_t correlation_id, uint64_t host_time_n
     for (auto& window : windows_) {
       if (correlation_id <= window->max_correlation_id) return window.get();
     }
+    // Launched after the last window closed, while CUPTI was still subscribed (the writer
+    // unsubscribes when it handles the command, some time after the step boundary).
+    const WindowFile& last = *windows_.back();
+    if (last.closing && !last.continued && host_time_ns > last.close_ns) return nullptr;
   }
   return WindowAt(host_time_ns);
 }
@@ -348,9 +412,9 @@ bool TraceWriter::Shutdown(uint64_t timeout_ns) {
   if (!thread_started_) {
     // Nothing ever opened a window, or the thread could not start: finish inline.
     std::vector<Command> commands;
-    commands.swap(commands_);
     stopping_ = true;
     lock.unlock();
+    commands_.TakeAll(&commands);
     RunCommands(commands);
     DrainHostRecords();
     FinishWindows(true);

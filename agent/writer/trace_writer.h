@@ -2,8 +2,14 @@
 // windows' files, finalizes each window's file once it has ended, and at exit finishes
 // everything within a time bound. The only thread that encodes or does file I/O.
 //
-// Thread safety: OpenWindow, CloseWindow, SetDeviceEnabled and Shutdown may be called from
-// any thread (they queue a command); everything else runs on the writer thread.
+// Thread safety: OpenWindow, CloseWindow, SplitWindow, SetDeviceEnabled and EnableDeviceNow
+// are called by one thread at a time (the step controller holds its mutex around them);
+// they put a command in a lock-free queue (command_queue.h) and return: a step boundary
+// never waits for the writer, for CUPTI or for I/O. Only when its ring is full (the writer
+// has not run for kRingCommands commands) does a command take a locked overflow path. The
+// CPU readings of window boundaries are taken by the writer when it handles the command
+// (see RunCommands). DeviceCommandDone and Shutdown may be called from any thread;
+// everything else runs on the writer thread.
 #ifndef PROF_AGENT_WRITER_TRACE_WRITER_H_
 #define PROF_AGENT_WRITER_TRACE_WRITER_H_
 
@@ -19,6 +25,7 @@
 #include "agent/control/config.h"
 #include "agent/writer/device_source.h"
 #include "agent/writer/record_converter.h"
+#include "agent/writer/command_queue.h"
 #include "agent/writer/window_file.h"
 #include "proto/trace.pb.h"
 
@@ -36,7 +43,15 @@ class TraceWriter : public WindowRouter {
   // Closes every open window and opens `next` in one step (a long window continuing in a
   // new file): the writer sees both commands together, so no record falls between them.
   void SplitWindow(uint64_t split_ns, const WindowSpec& next);
-  void SetDeviceEnabled(bool enabled);
+  // Asks the writer to subscribe (or unsubscribe) device activity; returns at once with a
+  // ticket for DeviceCommandDone. The writer checks that CUDA is loaded first: if not, it
+  // defers the subscription to the process's first CUDA call (cuda_presence.h).
+  uint64_t SetDeviceEnabled(bool enabled);
+  // True once the writer has carried out the device command with `ticket` (subscribed,
+  // deferred, or failed and warned). Lock-free: read by the step controller at READY's end.
+  bool DeviceCommandDone(uint64_t ticket) const {
+    return device_commands_done_.load(std::memory_order_acquire) >= ticket;
+  }
   // Like SetDeviceEnabled(true), but subscribes now, on the calling thread, when the writer
   // thread does not exist yet (the session's start), so no device work is missed.
   void EnableDeviceNow();
@@ -59,10 +74,12 @@ class TraceWriter : public WindowRouter {
     WindowSpec spec;  // kOpen: the window; kClose of a split: the window that continues it
     uint64_t time_ns = 0;
     bool split = false;  // kClose: the window goes on in spec's file
-    CpuSample cpu;       // kClose: read when the window ended
   };
+  static constexpr size_t kRingCommands = 64;
 
   void EnsureThread();
+  void Queue(const Command& command);
+  void WakeWriter();
  public:
   void Run();  // the thread's body (public for the pthread trampoline only)
 
@@ -71,7 +88,8 @@ class TraceWriter : public WindowRouter {
   // After an exit timeout: never returns (see Shutdown).
   void ParkIfAbandoned();
   void DrainHostRecords();
-  void AcknowledgeDeviceCommand();
+  void RunDeviceCommand(bool enable);
+  void NoteLateDevice(WindowFile& window);
   void FinishWindows(bool everything);
   WindowFile* WindowAt(uint64_t host_time_ns);
   void NameThread(uint64_t thread_id, WindowFile& window);
@@ -81,22 +99,29 @@ class TraceWriter : public WindowRouter {
   const trace::FileHeader header_;
   std::unique_ptr<DeviceActivitySource> device_;
   bool device_enabled_ = false;
+  uint64_t device_enabled_at_ns_ = 0;  // writer thread only: when Enable last succeeded
+  trace::ClockAnchor device_subscribed_anchor_;  // writer thread only: taken then
+  bool warned_late_device_ = false;    // writer thread only
 
   std::mutex mutex_;  // guards the fields up to `done_`
   std::condition_variable wake_;
   std::condition_variable finished_;
-  std::condition_variable device_done_;  // a device command was carried out
-  uint64_t device_commands_sent_ = 0;
-  uint64_t device_commands_done_ = 0;
-  std::vector<Command> commands_;
+  uint64_t device_commands_sent_ = 0;    // producer only (under the step controller's mutex)
   bool stopping_ = false;
   bool done_ = false;
   bool thread_started_ = false;
   bool parked_ = false;  // the writer stopped for good after an exit timeout
   // Set when Shutdown ran out of time: the writer parks at its next check.
   std::atomic<bool> abandon_{false};
+  std::atomic<bool> thread_started_flag_{false};  // thread_started_, read without the mutex
+
+  CommandQueue<Command, kRingCommands> commands_;  // see Thread safety
+
+  // Written by the writer thread (and EnableDeviceNow before it exists), read lock-free.
+  std::atomic<uint64_t> device_commands_done_{0};
 
   // Writer thread only.
+  std::vector<Command> taken_commands_;  // what commands_ gave, reused (keeps its capacity)
   std::deque<std::unique_ptr<WindowFile>> windows_;
   RecordConverter converter_;
   uint64_t last_flush_ns_ = 0;

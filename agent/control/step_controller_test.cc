@@ -1,0 +1,281 @@
+// Step boundaries never wait for the writer: with the writer thread stuck in CUPTI's
+// subscription (a device source whose Enable blocks), every Step() returns promptly and the
+// windows open and close exactly on schedule. With a writer that is not stuck, the
+// subscription asked for at READY's start is done during the READY step, so the first
+// recorded step has all its device activity (simulated CUPTI, real window files). A window
+// that opens before the subscription says in its file when device activity began.
+#include "agent/control/step_controller.h"
+
+#include <catch2/catch.hpp>
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "agent/cupti/cupti_sim_helpers.h"
+#include "agent/cupti/cupti_source.h"
+#include "agent/cupti/cupti_test_support.h"
+#include "agent/record/api_ids.h"
+#include "agent/record/clock.h"
+#include "agent/record/recorder.h"
+#include "proto/trace_file_reader.h"
+#include "sim/sim_ext.h"
+
+namespace prof {
+namespace {
+
+using testing::HookedLaunch;
+
+// The simulated CUPTI behind a gate: Enable waits (on the writer thread) until the test
+// opens the gate, as a slow cuptiSubscribe or dlopen would.
+class GatedSource : public DeviceActivitySource {
+ public:
+  explicit GatedSource(std::unique_ptr<DeviceActivitySource> real) : real_(std::move(real)) {}
+  bool Enable() override {
+    std::unique_lock<std::mutex> lock(mutex_);
+    entered_ = true;
+    open_.wait(lock, [this] { return gate_open_; });
+    lock.unlock();
+    return real_->Enable();
+  }
+  void Disable() override { real_->Disable(); }
+  // With HoldNextForcedFlush(), the next forced flush (a window's end, unsubscribing) waits
+  // for Open() too: the writer is then late to unsubscribe.
+  void Flush(bool forced) override {
+    if (forced) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (hold_flush_) {
+        hold_flush_ = false;
+        open_.wait(lock, [this] { return flush_released_; });
+      }
+    }
+    real_->Flush(forced);
+  }
+  void HoldNextForcedFlush() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    hold_flush_ = true;
+    flush_released_ = false;
+  }
+  void Drain(WindowRouter& router) override { real_->Drain(router); }
+  trace::ClockAnchor Anchor(const char* reason) override { return real_->Anchor(reason); }
+
+  void Open() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    gate_open_ = true;
+    flush_released_ = true;
+    open_.notify_all();
+  }
+  bool entered() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return entered_;
+  }
+
+ private:
+  std::unique_ptr<DeviceActivitySource> real_;
+  std::mutex mutex_;
+  std::condition_variable open_;
+  bool gate_open_ = false;
+  bool entered_ = false;
+  bool hold_flush_ = false;
+  bool flush_released_ = true;
+};
+
+std::string OutputDir(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(dir && *dir ? dir : "/tmp") + "/" + name;
+  std::string command = "rm -rf '" + path + "' && mkdir -p '" + path + "'";
+  REQUIRE(std::system(command.c_str()) == 0);
+  return path;
+}
+
+// One launch made the way the launch hook makes it: the API call is recorded while a
+// window records, with the correlation id CUPTI's callback gave it.
+void Launch(const void* kernel) {
+  const uint64_t start = MonotonicNs();
+  HookedLaunch(kernel, dim3(1), dim3(32), 0, nullptr);
+  if (Recording()) {
+    ApiArguments arguments;
+    arguments.function = kernel;
+    RecordApiCall(kApi_cudaLaunchKernel, start, MonotonicNs(), 0, arguments);
+  }
+}
+
+struct Rig {
+  explicit Rig(const std::string& name, const char* schedule_text) {
+    config = testing::TestConfig(testing::SimCuptiPath());
+    config.output_dir = OutputDir(name);
+    config.worker_name = name;
+    auto source = std::make_unique<GatedSource>(MakeCuptiSource(config));
+    gate = source.get();
+    trace::FileHeader header;
+    header.set_worker_name(name);
+    writer = std::make_unique<TraceWriter>(config, header, std::move(source));
+    steps = std::make_unique<StepController>(*ParseSchedule(schedule_text), writer.get(), MonotonicNs());
+    steps->Begin();
+  }
+  // The step boundary; returns its cost on this thread.
+  uint64_t Step() {
+    const uint64_t start = MonotonicNs();
+    steps->Step(32);
+    return MonotonicNs() - start;
+  }
+  void WaitUntilWriterEnters() {
+    for (int i = 0; i < 200 && !gate->entered(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    REQUIRE(gate->entered());  // the writer thread is now blocked in Enable
+  }
+  void Finish() {
+    gate->Open();
+    steps->End();
+    REQUIRE(writer->Shutdown(5000000000ull));
+    SetRecording(false);
+  }
+
+  Config config;
+  GatedSource* gate = nullptr;
+  std::unique_ptr<TraceWriter> writer;
+  std::unique_ptr<StepController> steps;
+};
+
+constexpr uint64_t kPromptNs = 20000000;  // 20 ms: far below a blocked writer's seconds
+
+// The device kernels of a window file by name, and whether it holds the anchor taken when
+// device activity was subscribed after the window opened.
+std::map<std::string, int> KernelsOf(const std::string& path, bool* late_anchor) {
+  auto trace = testing::ReadTrace(path);
+  REQUIRE(trace->read_ok);
+  CHECK(trace->losses.empty());
+  std::map<std::string, int> kernels;
+  for (const KernelEvent& kernel : trace->kernels) ++kernels[trace->KernelName(kernel)];
+  auto reader = TraceFileReader::Open(path);
+  REQUIRE(reader.ok());
+  *late_anchor = false;
+  trace::Chunk chunk;
+  while ((*reader)->Next(&chunk)) {
+    for (const trace::ClockAnchor& anchor : chunk.clock_anchors()) {
+      if (anchor.reason() == "device activity subscribed") *late_anchor = true;
+    }
+  }
+  return kernels;
+}
+
+TEST_CASE("a writer stuck subscribing CUPTI: every step returns at once, windows keep the schedule") {
+  Rig rig("stuck_writer", "closed=1,ready=1,record=2,repeat=2");
+  uint64_t slowest = rig.Step();  // step 0 (CLOSED) ends: READY asks for CUPTI
+  rig.WaitUntilWriterEnters();
+  // The writer stays blocked from here on; the schedule goes on without it.
+  const bool expected_recording[] = {true, true, false, false, true, true, false, false};
+  for (int i = 0; i < 8; ++i) {
+    slowest = std::max(slowest, rig.Step());  // step i + 1 ends
+    INFO("step " << i + 2);
+    CHECK(Recording() == expected_recording[i]);
+  }
+  CHECK(slowest < kPromptNs);
+  CHECK(rig.steps->current_step() == 9);
+  rig.Finish();
+}
+
+TEST_CASE("more boundaries than the writer's ring holds while it is stuck: all kept, in order") {
+  // After step 0, every second step opens a window and every other closes one: 150
+  // windows are 300 commands, far over the ring's 64, queued while the writer waits.
+  constexpr int kWindows = 150;
+  // (repeat: the schedule ends CLOSED, so CUPTI is unsubscribed for the next test.)
+  Rig rig("overflow", "skip_first=1,ready=1,record=1,repeat=150");
+  uint64_t slowest = rig.Step();
+  rig.WaitUntilWriterEnters();
+  for (int i = 0; i < 2 * kWindows; ++i) slowest = std::max(slowest, rig.Step());
+  CHECK_FALSE(Recording());
+  CHECK(slowest < kPromptNs);
+  std::vector<std::string> paths;
+  for (int i = 0; i < kWindows; ++i) paths.push_back(rig.writer->PathOf(i));
+  rig.Finish();
+  for (int i = 0; i < kWindows; ++i) {
+    INFO("window " << i);
+    auto reader = TraceFileReader::Open(paths[i]);
+    REQUIRE(reader.ok());
+    trace::Chunk chunk;
+    while ((*reader)->Next(&chunk)) {
+    }
+    CHECK((*reader)->report().complete());
+    CHECK((*reader)->header().window_index() == static_cast<uint32_t>(i));
+    CHECK((*reader)->header().window_first_step() == 2 * i + 2);
+    CHECK((*reader)->header().window_end_step() == 2 * i + 3);
+  }
+}
+
+TEST_CASE("READY as long as a training step: the first recorded step has all its device activity") {
+  const void* ready_kernel = simRegisterKernel("ready_kernel");
+  const void* first_kernel = simRegisterKernel("first_recorded_kernel");
+  Rig rig("ready_in_time", "closed=1,ready=1,record=1,repeat=1");
+  rig.gate->Open();  // an ordinary writer
+  CHECK(rig.Step() < kPromptNs);  // READY begins: the subscription is asked for, not awaited
+  Launch(ready_kernel);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the READY step's work
+  CHECK(rig.writer->DeviceCommandDone(1));  // done meanwhile, on the writer thread
+  CHECK(rig.Step() < kPromptNs);  // the window opens
+  CHECK(Recording());
+  for (int i = 0; i < 3; ++i) Launch(first_kernel);
+  CHECK(rig.Step() < kPromptNs);  // the window closes
+  CHECK_FALSE(Recording());
+  const std::string path = rig.writer->PathOf(0);
+  rig.Finish();
+  bool late_anchor = true;
+  CHECK(KernelsOf(path, &late_anchor) == std::map<std::string, int>{{"first_recorded_kernel", 3}});
+  CHECK_FALSE(late_anchor);
+}
+
+TEST_CASE("a window opened before the subscription: device activity from then on, and the file says when") {
+  const void* early_kernel = simRegisterKernel("before_subscription_kernel");
+  const void* late_kernel = simRegisterKernel("after_subscription_kernel");
+  Rig rig("late_subscription", "closed=1,ready=1,record=2,repeat=1");
+  CHECK(rig.Step() < kPromptNs);  // READY
+  rig.WaitUntilWriterEnters();
+  CHECK(rig.Step() < kPromptNs);  // the window opens on schedule, CUPTI not yet subscribed
+  CHECK(Recording());
+  for (int i = 0; i < 2; ++i) Launch(early_kernel);
+  rig.gate->Open();
+  for (int i = 0; i < 500 && !rig.writer->DeviceCommandDone(1); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  REQUIRE(rig.writer->DeviceCommandDone(1));
+  for (int i = 0; i < 3; ++i) Launch(late_kernel);
+  CHECK(rig.Step() < kPromptNs);
+  Launch(late_kernel);
+  CHECK(rig.Step() < kPromptNs);  // the window closes
+  const std::string path = rig.writer->PathOf(0);
+  rig.Finish();
+  bool late_anchor = false;
+  CHECK(KernelsOf(path, &late_anchor) == std::map<std::string, int>{{"after_subscription_kernel", 4}});
+  CHECK(late_anchor);
+}
+
+TEST_CASE("launches after a window closed, before the writer unsubscribed, stay out of it") {
+  const void* inside = simRegisterKernel("inside_window_kernel");
+  const void* after = simRegisterKernel("after_window_kernel");
+  Rig rig("late_unsubscribe", "closed=1,ready=1,record=1,repeat=1");
+  rig.gate->Open();
+  rig.Step();  // READY
+  for (int i = 0; i < 500 && !rig.writer->DeviceCommandDone(1); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  REQUIRE(rig.writer->DeviceCommandDone(1));
+  rig.Step();  // the window opens
+  for (int i = 0; i < 2; ++i) Launch(inside);
+  rig.gate->HoldNextForcedFlush();
+  rig.Step();  // the window closes; the writer is held before it unsubscribes
+  for (int i = 0; i < 3; ++i) Launch(after);
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  const std::string path = rig.writer->PathOf(0);
+  rig.Finish();
+  bool late_anchor = true;
+  CHECK(KernelsOf(path, &late_anchor) == std::map<std::string, int>{{"inside_window_kernel", 2}});
+}
+
+}  // namespace
+}  // namespace prof
