@@ -115,7 +115,7 @@ struct Rig {
     trace::FileHeader header;
     header.set_worker_name(name);
     writer = std::make_unique<TraceWriter>(config, header, std::move(source));
-    steps = std::make_unique<StepController>(*ParseSchedule(schedule_text), writer.get(), MonotonicNs());
+    steps = std::make_unique<StepController>(*ParseSchedule(schedule_text).schedule, writer.get(), MonotonicNs());
     steps->Begin();
   }
   // The step boundary; returns its cost on this thread.

@@ -3,8 +3,9 @@
 //
 //   - never in the library constructor: a runtime that installs its own handler only where
 //     it finds SIG_DFL at start-up (CPython's SIGINT -> KeyboardInterrupt, the JVM, Go)
-//     must find SIG_DFL. The writer thread installs it when a recording window opens, long
-//     after the program's start-up, and checks again at every window open;
+//     must find SIG_DFL. It is installed when the writer thread starts (the session's
+//     start: the first recorded CUDA call or step, after the program's start-up) and
+//     checked again by the writer at every window open;
 //   - only where the disposition is still SIG_DFL: a handler the program installed, or
 //     SIG_IGN (nohup), is never replaced. A handler the program installs later replaces
 //     ours, and the program's own exit path flushes through atexit;
@@ -18,7 +19,7 @@
 
 namespace prof {
 
-// Writer thread, at each window open. Returns how many handlers it installed now.
+// At the writer thread's start and at each window open. Returns how many it installed.
 int InstallTerminationFlush();
 
 }  // namespace prof

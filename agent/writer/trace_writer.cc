@@ -144,7 +144,8 @@ void TraceWriter::NoteLateDevice(WindowFile& window) {
   window.encoder().AddClockAnchor(device_subscribed_anchor_);
   if (warned_late_device_) return;
   warned_late_device_ = true;
-  Log(LogLevel::kWarn, "device activity was subscribed %.1f ms after window %u opened; its "
+  // A schedule without a READY step asked for this: said at info level only.
+  Log(config_.schedule.ready > 0 ? LogLevel::kWarn : LogLevel::kInfo, "device activity was subscribed %.1f ms after window %u opened; its "
                        "launches before then have no device records (a longer READY step "
                        "avoids this)",
       (device_enabled_at_ns_ - window.spec().open_ns) / 1e6, window.spec().index);
@@ -174,6 +175,9 @@ void TraceWriter::EnsureThread() {
     thread_started_flag_.store(true, std::memory_order_release);
     // From now on a terminating signal waits for this thread, even if it has not run yet.
     MarkWriterRunning(true);
+    // The session's start, long after the program's (terminating_signals.h); a process
+    // that ends before the writer's first pass (an early abort) still has its flush.
+    InstallTerminationFlush();
   } else {
     Log(LogLevel::kWarn, "cannot start the writer thread; nothing will be recorded");
   }
