@@ -343,7 +343,8 @@ void TraceWriter::FinishWindows(bool everything) {
       everything || (!windows_.empty() && windows_.front()->closing &&
                      now >= windows_.front()->finalize_after_ns);
   if (finishing_any && device_enabled_) {
-    device_->Flush(true);
+    device_->Flush(true);  // may wait on CUPTI: an exit timeout can pass meanwhile
+    ParkIfAbandoned();
     device_->Drain(*this);
   }
   while (!windows_.empty()) {

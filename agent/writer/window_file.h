@@ -27,7 +27,7 @@ struct WindowSpec {
   uint64_t open_ns = 0;
   int64_t first_step = 0;
   int64_t end_step = 0;
-  CpuSample open_cpu;  // read by the step controller when the window opened
+  CpuSample open_cpu;  // read by the writer when it opens the file
 };
 
 class WindowFile {
