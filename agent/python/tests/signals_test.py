@@ -11,10 +11,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import agent_runner  # noqa: E402
 
 
-def run_both(mode):
+def run_both(mode, helper="0"):
+    """A plain run and one under the agent; `helper`: PROF_PYTHON (the Python helper)."""
     arguments = [agent_runner.program("signals.py"), mode]
-    plain = agent_runner.run_python(arguments, agent=False, environment={"PROF_PYTHON": "0"})
-    profiled = agent_runner.run_python(arguments, environment={"PROF_PYTHON": "0"})
+    plain = agent_runner.run_python(arguments, agent=False)
+    profiled = agent_runner.run_python(arguments, environment={"PROF_PYTHON": helper})
     return plain, profiled
 
 
@@ -34,6 +35,13 @@ class SignalsTest(unittest.TestCase):
     def test_ctrl_c_raises_keyboard_interrupt_and_finally_runs(self):
         plain, _ = self.assert_same_outcome("keyboard-interrupt")
         self.assertEqual(plain.stdout.split("\n")[-3:], ["KeyboardInterrupt caught", "finally ran", ""])
+
+    def test_with_the_python_helper_too(self):
+        for mode in ("dispositions", "keyboard-interrupt", "save-restore"):
+            with self.subTest(mode=mode):
+                plain, profiled = run_both(mode, helper="1")
+                self.assertEqual(profiled.returncode, plain.returncode, profiled.stderr)
+                self.assertEqual(profiled.stdout, plain.stdout)
 
     def test_saving_and_restoring_a_handler_works(self):
         plain, _ = self.assert_same_outcome("save-restore")
