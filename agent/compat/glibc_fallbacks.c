@@ -1,7 +1,9 @@
 /* The glibc functions libprof.so (its static libstdc++ and libgcc included) references
  * that are newer than its glibc floor (2.17): each is defined here, local to libprof.so,
  * and calls glibc's own where the running glibc has it (looked up once, by name), else
- * does the same work with what glibc 2.17 has. See glibc_floor.c for the rest.
+ * does the same work with what glibc 2.17 has (the *_fallback functions of
+ * glibc_fallbacks.h, tested on this machine's glibc by glibc_fallbacks_test.cc). See
+ * glibc_floor.c for the rest.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -14,6 +16,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "agent/compat/glibc_fallbacks.h"
 
 /* libstdc++ (GCC 12) reads this glibc 2.32 variable to skip atomic reference counts in a
  * single-threaded process; 0 means "maybe threaded": always atomic, always correct. */
@@ -32,14 +36,8 @@ static void* Resolve(void** cache, const char* name) {
   return function == &kMissing ? NULL : function;
 }
 
-/* glibc 2.30 (std::condition_variable waits on the steady clock). Before it: the same
- * deadline on CLOCK_REALTIME, which pthread_cond_timedwait takes. */
-int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* mutex, clockid_t clock,
-                           const struct timespec* deadline) {
-  static void* cache;
-  typedef int (*Function)(pthread_cond_t*, pthread_mutex_t*, clockid_t, const struct timespec*);
-  Function real = (Function)Resolve(&cache, "pthread_cond_clockwait");
-  if (real) return real(cond, mutex, clock, deadline);
+int prof_compat_clockwait_fallback(pthread_cond_t* cond, pthread_mutex_t* mutex,
+                                   clockid_t clock, const struct timespec* deadline) {
   if (clock == CLOCK_REALTIME) return pthread_cond_timedwait(cond, mutex, deadline);
   struct timespec now_clock, now_real;
   clock_gettime(clock, &now_clock);
@@ -50,6 +48,16 @@ int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* mutex, clockid
   int64_t target = now_real.tv_sec * 1000000000LL + now_real.tv_nsec + remaining;
   struct timespec real_deadline = {target / 1000000000LL, target % 1000000000LL};
   return pthread_cond_timedwait(cond, mutex, &real_deadline);
+}
+
+/* glibc 2.30 (std::condition_variable waits on the steady clock). */
+int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* mutex, clockid_t clock,
+                           const struct timespec* deadline) {
+  static void* cache;
+  typedef int (*Function)(pthread_cond_t*, pthread_mutex_t*, clockid_t, const struct timespec*);
+  Function real = (Function)Resolve(&cache, "pthread_cond_clockwait");
+  if (real) return real(cond, mutex, clock, deadline);
+  return prof_compat_clockwait_fallback(cond, mutex, clock, deadline);
 }
 
 struct FindObject {
@@ -80,19 +88,22 @@ static int FindObjectOf(struct dl_phdr_info* info, size_t size, void* data) {
   return 1;
 }
 
-/* glibc 2.35 (libgcc's unwinder finds the unwind tables of a code address with it).
- * Before it: the same answer from dl_iterate_phdr. */
+int prof_compat_find_object_fallback(void* pc, struct dl_find_object* result) {
+  struct FindObject search = {(uintptr_t)pc, result};
+  return dl_iterate_phdr(FindObjectOf, &search) == 1 && result->dlfo_eh_frame ? 0 : -1;
+}
+
+/* glibc 2.35 (libgcc's unwinder finds the unwind tables of a code address with it). */
 int _dl_find_object(void* pc, struct dl_find_object* result) {
   static void* cache;
   typedef int (*Function)(void*, struct dl_find_object*);
   Function real = (Function)Resolve(&cache, "_dl_find_object");
   if (real) return real(pc, result);
-  struct FindObject search = {(uintptr_t)pc, result};
-  return dl_iterate_phdr(FindObjectOf, &search) == 1 && result->dlfo_eh_frame ? 0 : -1;
+  return prof_compat_find_object_fallback(pc, result);
 }
 
 /* glibc 2.25 and 2.36 (std::random_device). Before them: the getrandom system call. */
-int getentropy(void* buffer, size_t length) {
+int prof_compat_getentropy(void* buffer, size_t length) {
   if (length > 256) {
     errno = EIO;
     return -1;
@@ -107,18 +118,23 @@ int getentropy(void* buffer, size_t length) {
   return 0;
 }
 
-uint32_t arc4random(void) {
-  static void* cache;
-  typedef uint32_t (*Function)(void);
-  Function real = (Function)Resolve(&cache, "arc4random");
-  if (real) return real();
+int getentropy(void* buffer, size_t length) { return prof_compat_getentropy(buffer, length); }
+
+uint32_t prof_compat_arc4random_fallback(void) {
   uint32_t value = 0;
-  if (getentropy(&value, sizeof(value)) != 0) {
+  if (prof_compat_getentropy(&value, sizeof(value)) != 0) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     value = (uint32_t)(now.tv_nsec ^ (now.tv_sec << 20) ^ getpid());
   }
   return value;
+}
+
+uint32_t arc4random(void) {
+  static void* cache;
+  typedef uint32_t (*Function)(void);
+  Function real = (Function)Resolve(&cache, "arc4random");
+  return real ? real() : prof_compat_arc4random_fallback();
 }
 
 /* glibc 2.33 made fstat64 a function (libstdc++'s basic_file); before, a header inline
