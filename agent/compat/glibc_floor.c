@@ -14,7 +14,7 @@
  * new versions and kept the old ones as compatibility symbols; on an older glibc the old
  * versions live in libdl.so.2/libpthread.so.0, which the link therefore names in
  * DT_NEEDED (agent/BUILD.bazel). Functions newer than the floor are in
- * glibc_fallbacks.c. agent/tests/glibc_floor_test.sh fails when a new reference appears
+ * glibc_fallbacks.c. //agent:self_contained_test fails when a new reference appears
  * above the floor: add it here (or there).
  */
 #define _GNU_SOURCE
