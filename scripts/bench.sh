@@ -8,7 +8,7 @@ quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 
 bazel build -c opt --noshow_progress //:libprof.so //proto:trace_format_benchmark \
-  //agent/bench:hook_cost_benchmark //testdata/sim:libcupti.so.13 \
+  //agent/bench:hook_cost_benchmark //agent/bench:spawn_cost //testdata/sim:libcupti.so.13 \
   //testdata/workloads:train //testdata/workloads:launch_stress 2>&1 | grep -E "^(ERROR|FAILED)" || true
 bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
 agent="$bin/agent/libprof.so"
@@ -17,6 +17,29 @@ scratch="$(mktemp -d /tmp/prof-bench.XXXXXX)"
 trap 'rm -rf "$scratch"' EXIT
 
 echo "== machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"
+
+echo
+echo "== libprof.so: what it needs to load (goal: DT_NEEDED only libc, libm, libdl, libpthread,"
+echo "   librt, the dynamic loader; glibc symbol versions <= 2.17)"
+needed="$(readelf -d "$agent" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')"
+echo "   DT_NEEDED: $(echo "$needed" | wc -l) entries: $(echo $needed)"
+echo "   highest GLIBC_ version: $(objdump -T "$agent" | grep -o 'GLIBC_[0-9][0-9.]*' | sort -u -V | tail -1)"
+echo "   libstdc++/libgcc versions needed: $(objdump -T "$agent" | grep -oE '(GLIBCXX|CXXABI|GCC)_[0-9.]+' | sort -u | wc -l)"
+
+echo
+echo "== agent: added start-up time and peak RSS in processes that never touch CUDA"
+startup_runs=300
+[ $quick = 1 ] && startup_runs=100
+scripts/startup_cost.py --spawner "$bin/agent/bench/spawn_cost" --runs $startup_runs \
+  --goal-ms 0.3 --goal-kib 1024 "/bin/true:" \
+  "/bin/true under the agent:LD_PRELOAD=$agent,PROF_OUTPUT_DIR=$scratch/true" -- /bin/true
+echo
+echo "== Python start-up: python3 -c pass; goal: the helper (last line, vs above) <= 1 ms"
+scripts/startup_cost.py --spawner "$bin/agent/bench/spawn_cost" --runs $((startup_runs / 3)) \
+  --goal-ms 1 "plain:" \
+  "agent, PROF_PYTHON=0:LD_PRELOAD=$agent,PROF_OUTPUT_DIR=$scratch/py,PROF_PYTHON=0" \
+  "agent with the helper:LD_PRELOAD=$agent,PROF_OUTPUT_DIR=$scratch/py" \
+  -- /usr/bin/python3 -c pass
 
 echo
 echo "== trace format (proto/trace_format_benchmark)"

@@ -1,6 +1,7 @@
 """Put first on PYTHONPATH by libprof.so in Python processes (agent/control/python_bootstrap).
 
-Arms the helper's PyTorch hooks, then runs the sitecustomize that this file hides (the
+Arms the helper's PyTorch hooks (an import hook only, until the program imports torch:
+libprof/_autostart.py), then runs the sitecustomize that this file hides (the
 program's own, or the distribution's), so both take effect as if this one were not there.
 """
 import os
@@ -21,19 +22,31 @@ def _is_this_folder(entry, here):
     return folder == here or os.path.realpath(folder) == os.path.realpath(here)
 
 
+def _import_machinery():
+    """PathFinder and module_from_spec, from the import system CPython has already loaded
+    (importlib.util would bring contextlib and collections into every process)."""
+    try:
+        import _frozen_importlib
+        import _frozen_importlib_external
+        return _frozen_importlib_external.PathFinder, _frozen_importlib.module_from_spec
+    except ImportError:  # not CPython
+        import importlib.machinery
+        import importlib.util
+        return importlib.machinery.PathFinder, importlib.util.module_from_spec
+
+
 def _run_hidden_sitecustomize():
     """Runs the next sitecustomize on sys.path and leaves it as sys.modules['sitecustomize'].
 
     Its exceptions propagate: site.py then reports them exactly as it would have.
     """
-    import importlib.machinery
-    import importlib.util
+    path_finder, module_from_spec = _import_machinery()
     here = os.path.dirname(os.path.abspath(__file__))
     search_path = [entry for entry in sys.path if not _is_this_folder(entry, here)]
-    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", search_path)
+    spec = path_finder.find_spec("sitecustomize", search_path)
     if spec is None or spec.loader is None:
         return
-    module = importlib.util.module_from_spec(spec)
+    module = module_from_spec(spec)
     # The import system hands back whatever sys.modules holds once this file has run.
     sys.modules["sitecustomize"] = module
     spec.loader.exec_module(module)

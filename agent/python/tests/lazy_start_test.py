@@ -1,0 +1,46 @@
+"""The helper costs a Python process next to nothing until the program imports torch (or
+uses the libprof API): its sitecustomize loads only the package and three small modules,
+none of ctypes, contextlib or collections (issue 11: `python3 -c pass` was 16-18 ms
+slower under the agent). Importing torch then brings the hooks in."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import agent_runner  # noqa: E402
+
+# What the sitecustomize may add before torch: its own package, the flag reader, the
+# multiprocessing-child note and the import hook (libprof/_autostart.py).
+CHEAP_STAGE = {"sitecustomize", "libprof", "libprof._autostart", "libprof._flags",
+               "libprof._process", "libprof._import_hook"}
+
+
+def modules(run):
+    for line in run.stdout.splitlines():
+        if line.startswith("modules: "):
+            return set(line[len("modules: "):].split())
+    raise AssertionError("no module list in %r\n%s" % (run.stdout, run.stderr))
+
+
+class LazyStartTest(unittest.TestCase):
+    def test_before_torch_only_the_import_hook(self):
+        program = [agent_runner.program("report_modules.py")]
+        plain = agent_runner.run_python(program, agent=False)
+        profiled = agent_runner.run_python(program)
+        self.assertEqual(profiled.returncode, 0, profiled.stderr)
+        added = modules(profiled) - modules(plain)
+        self.assertLessEqual(added, CHEAP_STAGE)
+        self.assertIn("libprof._import_hook", added)  # armed, not off
+        for heavy in ("ctypes", "libprof._capi", "libprof._torch"):
+            self.assertNotIn(heavy, added)
+
+    def test_importing_torch_installs_the_hooks(self):
+        agent_runner.require_torch(self)
+        run = agent_runner.run_python([agent_runner.program("report_modules.py"), "--torch"])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn("hooks installed: True", run.stdout)
+        self.assertIn("libprof._capi", modules(run))
+
+
+if __name__ == "__main__":
+    unittest.main()

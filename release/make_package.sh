@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Assembles the release tarball from built products; scripts/package.sh (bazel -c opt,
+# dist/) and //release:package (the package test's copy) both call it, so the test checks
+# what ships.
+#
+#   make_package.sh --version V --libprof LIBPROF_SO --profanalyze PROFANALYZE \
+#                   --quickstart QUICKSTART.md --out FILE.tar.gz
+#
+# Layout of libprof-V-linux-x86_64/:
+#   lib/libprof.so            the agent: self-contained (glibc >= 2.17 only)
+#   lib/python/               its Python helper (libprof.so finds it beside itself)
+#   bin/profanalyze           the analyzer, a wrapper that points it at its own libraries
+#   libexec/profanalyze       the analyzer's binary
+#   libexec/lib/              the shared libraries it was linked with (protobuf, Abseil,
+#                             fmt, libstdc++ ...), all but glibc's own
+#   QUICKSTART.md
+set -euo pipefail
+
+version="" libprof="" profanalyze="" quickstart="" out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --version) version="$2"; shift 2 ;;
+    --libprof) libprof="$2"; shift 2 ;;
+    --profanalyze) profanalyze="$2"; shift 2 ;;
+    --quickstart) quickstart="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    *) echo "make_package.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+for value in "$version" "$libprof" "$profanalyze" "$quickstart" "$out"; do
+  [ -n "$value" ] || { echo "make_package.sh: missing an option (see its header)" >&2; exit 2; }
+done
+helper="$(dirname "$libprof")/python"
+[ -f "$helper/sitecustomize.py" ] || { echo "make_package.sh: no helper in $helper" >&2; exit 2; }
+
+name="libprof-$version-linux-x86_64"
+stage="$(mktemp -d "${TMPDIR:-/tmp}/libprof-package.XXXXXX")"
+trap 'rm -rf "$stage"' EXIT
+root="$stage/$name"
+mkdir -p "$root/lib" "$root/bin" "$root/libexec/lib"
+
+cp "$libprof" "$root/lib/libprof.so"
+mkdir -p "$root/lib/python"
+(cd "$helper" && find . -name '*.py' ! -path './tests/*' -print0 |
+  xargs -0 -I{} cp --parents {} "$root/lib/python/")
+cp "$profanalyze" "$root/libexec/profanalyze"
+
+# The analyzer's shared libraries, but glibc's own (the dynamic loader, libc, libm, ...),
+# which must come from the machine it runs on.
+glibc='^(ld-linux-x86-64|libc|libm|libdl|libpthread|librt|libresolv|libutil)\.so'
+ldd "$profanalyze" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' |
+  while read -r soname path; do
+    [[ "$soname" =~ $glibc ]] || cp -L "$path" "$root/libexec/lib/$soname"
+  done
+cat > "$root/bin/profanalyze" <<'WRAPPER'
+#!/bin/sh
+# profanalyze with the shared libraries it was built with (../libexec/lib), whatever the
+# machine has installed; only glibc comes from the machine.
+here="$(cd "$(dirname "$0")/.." && pwd)"
+LD_LIBRARY_PATH="$here/libexec/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$here/libexec/profanalyze" "$@"
+WRAPPER
+chmod 755 "$root/bin/profanalyze" "$root/libexec/profanalyze" "$root/lib/libprof.so"
+
+# The glibc each part needs: the highest GLIBC_ symbol version it references.
+highest_glibc() {
+  objdump -T "$@" 2>/dev/null | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' |
+    sort -u -V | tail -1
+}
+agent_glibc="$(highest_glibc "$root/lib/libprof.so")"
+analyzer_glibc="$(highest_glibc "$root/libexec/profanalyze" "$root"/libexec/lib/*)"
+sed -e "s/@VERSION@/$version/g" -e "s/@AGENT_GLIBC@/$agent_glibc/g" \
+  -e "s/@ANALYZER_GLIBC@/$analyzer_glibc/g" "$quickstart" > "$root/QUICKSTART.md"
+
+mkdir -p "$(dirname "$out")"
+tar --sort=name --owner=0 --group=0 --numeric-owner -C "$stage" -czf "$out" "$name"

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The release package works as a new user gets it: unpacked into an empty folder, the
+# simulated training workload recorded under the unpacked agent with a minimal
+# environment (env -i plus the PROF_* variables), the trace analyzed with the unpacked
+# profanalyze. Expected figures come from the workload's ground truth file.
+#
+#   package_test.sh PACKAGE.tar.gz TRAIN_WORKLOAD SIMULATED_LIBCUPTI
+set -euo pipefail
+
+package="$(realpath "$1")"
+train="$(realpath "$2")"
+cupti="$(realpath "$3")"
+work="$(mktemp -d "${TEST_TMPDIR:-/tmp}/package_test.XXXXXX")"
+mkdir "$work/unpacked"
+tar -xzf "$package" -C "$work/unpacked"
+root="$(echo "$work"/unpacked/libprof-*-linux-x86_64)"
+for file in lib/libprof.so lib/python/sitecustomize.py lib/python/libprof/__init__.py \
+    bin/profanalyze libexec/profanalyze QUICKSTART.md; do
+  [ -e "$root/$file" ] || { echo "FAIL: the package has no $file"; exit 1; }
+done
+if grep -q '@[A-Z_]*@' "$root/QUICKSTART.md"; then
+  echo "FAIL: QUICKSTART.md has an unfilled placeholder"; exit 1
+fi
+
+# Steps 0-1 skipped, 2-5 recorded, 6-7 after the window.
+minimal=(env -i PATH=/usr/bin:/bin HOME="$work")
+"${minimal[@]}" LD_PRELOAD="$root/lib/libprof.so" PROF_OUTPUT_DIR="$work/traces" \
+  PROF_SCHEDULE=skip_first=2,record=4,repeat=1 PROF_CUPTI_LIB="$cupti" \
+  "$train" --steps 8 --truth "$work/truth.json" > "$work/train.log" 2>&1 ||
+  { echo "FAIL: the workload under the unpacked agent"; cat "$work/train.log"; exit 1; }
+ls "$work"/traces/*.pb > /dev/null || { echo "FAIL: no trace written"; exit 1; }
+
+"${minimal[@]}" "$root/bin/profanalyze" "$work/traces" --format json > "$work/analysis.json" ||
+  { echo "FAIL: the unpacked profanalyze"; exit 1; }
+"${minimal[@]}" "$root/bin/profanalyze" "$work/traces" > "$work/analysis.txt"
+
+# The helper beside the unpacked agent arms a Python process, and the API finds the agent.
+if [ -x /usr/bin/python3 ]; then
+  armed="$("${minimal[@]}" LD_PRELOAD="$root/lib/libprof.so" PROF_OUTPUT_DIR="$work/py" \
+    /usr/bin/python3 -c 'import sys, libprof; print(libprof.agent_loaded(), sys.modules["libprof"].__file__)')"
+  case "$armed" in
+    "True $root/lib/python/libprof/__init__.py") ;;
+    *) echo "FAIL: the Python helper under the unpacked agent: $armed"; exit 1 ;;
+  esac
+fi
+
+python3 - "$work/truth.json" "$work/analysis.json" <<'PY'
+import json
+import sys
+
+truth = json.load(open(sys.argv[1]))
+tables = json.load(open(sys.argv[2]))["processes"][0]["tables"]
+recorded = [step for step in truth["steps"] if 2 <= step["index"] < 6]
+overview = {row["event_type"]: row for row in tables["overview"]["rows"]}
+expected_calls = sum(step["kernels"]["count"] for step in recorded)
+expected_ns = sum(step["kernels"]["total_ns"] for step in recorded)
+# The overview's kernels are those of the recorded steps (clipped to them); the kernel
+# table may also hold a neighbour step's kernel whose device record arrived in the window.
+kernel_row = overview.get("Kernel", {"calls": 0, "time_ns": 0})
+calls, total_ns = kernel_row["calls"], kernel_row["time_ns"]
+failures = []
+if overview.get("ProfileStep", {}).get("calls") != 4:
+    failures.append("ProfileStep calls %r, expected 4" % overview.get("ProfileStep"))
+if calls != expected_calls:
+    failures.append("kernel calls %d, the truth has %d" % (calls, expected_calls))
+if abs(total_ns - expected_ns) > 0.5:
+    failures.append("kernel time %.0f ns, the truth has %d" % (total_ns, expected_ns))
+for failure in failures:
+    print("FAIL: " + failure)
+if failures:
+    sys.exit(1)
+print("PASS: 4 steps, %d kernels, %d ns of kernel time, as the truth says" % (calls, total_ns))
+PY
