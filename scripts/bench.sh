@@ -8,7 +8,7 @@ quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 
 bazel build -c opt --noshow_progress //:libprof.so //proto:trace_format_benchmark \
-  //agent/bench:hook_cost_benchmark //agent/bench:spawn_cost //testdata/sim:libcupti.so.13 \
+  //agent/bench:hook_cost_benchmark //agent/bench:step_cost_benchmark //agent/bench:spawn_cost //testdata/sim:libcupti.so.13 \
   //testdata/workloads:train //testdata/workloads:launch_stress 2>&1 | grep -E "^(ERROR|FAILED)" || true
 bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
 agent="$bin/agent/libprof.so"
@@ -57,6 +57,16 @@ env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=closed=1,ready=1000000,reco
   "$bin/agent/bench/hook_cost_benchmark" READY
 env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=skip_first=1,record=1000000 \
   "$bin/agent/bench/hook_cost_benchmark" RECORD
+
+echo
+echo "== agent: prof_step on the calling thread (ns per call; the writer does the rest)"
+echo "   goal: no wait on I/O or the writer; a window boundary costs about what a step does"
+env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=skip_first=100000000,record=1 \
+  "$bin/agent/bench/step_cost_benchmark" CLOSED
+env "${common[@]}" LD_PRELOAD="$agent" PROF_STEPS_PER_FILE=0 \
+  "$bin/agent/bench/step_cost_benchmark" RECORD
+env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=closed=1,ready=1,record=2 \
+  "$bin/agent/bench/step_cost_benchmark" CYCLING 400
 
 # Median step time (ms) of a workload's truth file, skipping the first 3 steps.
 median_step_ms() {
