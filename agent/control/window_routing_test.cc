@@ -3,8 +3,9 @@
 // runs them (a CUPTI subscription can take 100+ ms on a real GPU), then drains the threads'
 // buffers; meanwhile the program goes on, opens the next window and records in it. Those
 // records must wait for the writer to see that open, not go into the previous window's
-// file (drain_horizon.h). One deterministic case (the writer held inside a subscription),
-// one stress case (short windows, several recording threads, a slow subscription).
+// file (drain_horizon.h); and a closed window must not be finalized while its records still
+// wait for the writer. Deterministic cases (the writer held inside a subscription), and a
+// stress case (short windows, several recording threads, a slow subscription).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -32,16 +33,19 @@
 namespace prof {
 namespace {
 
-// Device activity without CUPTI: the first subscription waits (on the writer thread) until
-// the test releases it; every later one takes `enable_us`, as a slow cuptiSubscribe would.
+// Device activity without CUPTI: each subscription takes `enable_us`, as a slow
+// cuptiSubscribe would; after HoldNextEnable() the next one also waits (on the writer
+// thread) until the test releases it.
 class SlowSubscription : public DeviceActivitySource {
  public:
-  SlowSubscription(bool hold_first, int enable_us) : held_(hold_first), enable_us_(enable_us) {}
+  explicit SlowSubscription(int enable_us) : enable_us_(enable_us) {}
   bool Enable() override {
     std::unique_lock<std::mutex> lock(mutex_);
-    entered_ = true;
-    entered_changed_.notify_all();
-    released_.wait(lock, [this] { return !held_; });
+    if (held_) {
+      entered_ = true;
+      entered_changed_.notify_all();
+      released_.wait(lock, [this] { return !held_; });
+    }
     lock.unlock();
     std::this_thread::sleep_for(std::chrono::microseconds(enable_us_));
     return true;
@@ -51,6 +55,11 @@ class SlowSubscription : public DeviceActivitySource {
   void Drain(WindowRouter&) override {}
   trace::ClockAnchor Anchor(const char*) override { return trace::ClockAnchor(); }
 
+  void HoldNextEnable() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    held_ = true;
+    entered_ = false;
+  }
   void WaitUntilEntered() {
     std::unique_lock<std::mutex> lock(mutex_);
     entered_changed_.wait_for(lock, std::chrono::seconds(5), [this] { return entered_; });
@@ -66,7 +75,7 @@ class SlowSubscription : public DeviceActivitySource {
   std::mutex mutex_;
   std::condition_variable released_;
   std::condition_variable entered_changed_;
-  bool held_;
+  bool held_ = false;
   bool entered_ = false;
   const int enable_us_;
 };
@@ -157,8 +166,8 @@ void Mark(const char* name) { RecordNamed(RecordKind::kMark, 0, name, MonotonicN
 TEST_CASE("a window opened while the writer is inside a subscription gets its own records") {
   // Step 0 CLOSED, step 1 window 0, step 2 CLOSED, step 3 window 1: every window asks for
   // CUPTI, and the first subscription holds the writer until the test releases it.
-  Rig rig("held_writer", "closed=1,record=1,repeat=2",
-          std::make_unique<SlowSubscription>(/*hold_first=*/true, /*enable_us=*/0));
+  Rig rig("held_writer", "closed=1,record=1,repeat=2", std::make_unique<SlowSubscription>(0));
+  rig.source->HoldNextEnable();
   rig.steps->Step(1);  // window 0 opens; the writer takes the subscription and is held
   rig.source->WaitUntilEntered();
   REQUIRE(Recording());
@@ -181,6 +190,42 @@ TEST_CASE("a window opened while the writer is inside a subscription gets its ow
   CHECK(first.steps[0].step_number == 1);
   REQUIRE(second.steps.size() == 1);
   CHECK(second.steps[0].step_number == 3);
+}
+
+TEST_CASE("a closed window is finalized only once its records are drained") {
+  // Step 0 CLOSED, 1 READY, 2 window 0, 3 CLOSED, 4 READY, 5 window 1.
+  Rig rig("finalized_late", "closed=1,ready=1,record=1,repeat=2",
+          std::make_unique<SlowSubscription>(0));
+  rig.steps->Step(1);  // READY: subscribed
+  rig.steps->Step(1);  // window 0 opens
+  Mark("in_window_0");
+  rig.steps->Step(1);  // window 0 closes; unsubscribed
+  for (int i = 0; i < 500 && !rig.writer->DeviceCommandDone(2); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  REQUIRE(rig.writer->DeviceCommandDone(2));  // the writer has handled the close
+  rig.source->HoldNextEnable();
+  rig.steps->Step(1);  // READY: the writer takes the subscription and is held
+  rig.source->WaitUntilEntered();
+  // Made after window 0 closed, before window 1 opens (a thread that saw the recording flag
+  // just before it went off): window 0's, the last window open at its start time. The
+  // writer's pass began before it, so that pass leaves it in its buffer.
+  Mark("after_window_0");
+  // The held pass outlasts window 0's close grace (30 ms); it must still not finalize the
+  // window before the record is drained. (The pass began well within the grace: only a
+  // writer stalled for 30 ms before taking the subscription would make the record late.)
+  std::this_thread::sleep_for(std::chrono::milliseconds(80));
+  rig.source->Release();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the writer's next passes
+  rig.steps->Step(1);  // window 1 opens
+  Mark("in_window_1");
+  rig.steps->Step(1);  // window 1 closes
+  rig.Finish();
+
+  const FileContents first = ReadContents(rig.writer->PathOf(0));
+  const FileContents second = ReadContents(rig.writer->PathOf(1));
+  CHECK(first.marks == std::map<std::string, int>{{"in_window_0", 1}, {"after_window_0", 1}});
+  CHECK(second.marks == std::map<std::string, int>{{"in_window_1", 1}});
 }
 
 // Appends an API call whose byte count is `id`; false when the buffer was full.
@@ -212,21 +257,20 @@ constexpr uint64_t kLateNs = 5000000;  // 5 ms, far below the writer's 30 ms clo
 // buffer's start times are not in order (the outer call is appended after the inner).
 void RecordWhileRunning(int thread, const std::atomic<bool>& running, ThreadCalls* out) {
   uint64_t sequence = 0;
+  auto make = [&](uint64_t start) {
+    const uint64_t id = (uint64_t(thread) << 32) | sequence++;
+    if (!RecordCall(id, start)) return;
+    out->made.push_back(id);
+    if (MonotonicNs() - start > kLateNs) out->late.insert(id);
+  };
   while (running.load()) {
     if (!Recording()) {
       std::this_thread::yield();
       continue;
     }
     const uint64_t start = MonotonicNs();
-    const uint64_t outer = (uint64_t(thread) << 32) | sequence++;
-    if (sequence % 4 == 0) {
-      const uint64_t inner = (uint64_t(thread) << 32) | sequence++;
-      if (RecordCall(inner, MonotonicNs())) out->made.push_back(inner);
-    }
-    if (RecordCall(outer, start)) {
-      out->made.push_back(outer);
-      if (MonotonicNs() - start > kLateNs) out->late.insert(outer);
-    }
+    if (sequence % 4 == 0) make(MonotonicNs());  // inner, appended before the outer call
+    make(start);
     const uint64_t until = MonotonicNs() + 2000;  // about one call every 2 us
     while (MonotonicNs() < until) {
     }
@@ -237,8 +281,7 @@ TEST_CASE("stress: short windows, several recording threads, a slow subscription
   constexpr int kWindows = 150;
   constexpr int kThreads = 3;
   // Every window subscribes (300 us, as a slow CUPTI) and unsubscribes; steps of ~100 us.
-  Rig rig("stress", "closed=1,record=1,repeat=150",
-          std::make_unique<SlowSubscription>(/*hold_first=*/false, /*enable_us=*/300));
+  Rig rig("stress", "closed=1,record=1,repeat=150", std::make_unique<SlowSubscription>(300));
   std::atomic<bool> running{true};
   std::vector<ThreadCalls> calls(kThreads);
   std::vector<std::thread> threads;

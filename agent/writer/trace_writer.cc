@@ -343,6 +343,7 @@ void TraceWriter::DrainHostRecords(uint64_t before_ns) {
   // With no window open, records wait in their buffers for the next one rather than being
   // thrown away (a record can be made just before its window is handed to the writer).
   if (windows_.empty()) return;
+  drained_before_ns_ = before_ns;
   ForEachBuffer([this, before_ns](ThreadBuffer& buffer) {
     const uint64_t thread_id = buffer.thread_id();
     if (!buffer.empty()) NameThread(thread_id, *windows_.back());
@@ -364,9 +365,12 @@ void TraceWriter::FinishWindows(bool everything) {
   const uint64_t now = MonotonicNs();
   const bool periodic = now - last_flush_ns_ >= kFlushPeriodNs;
   if (periodic) last_flush_ns_ = now;
+  // A closed window's grace is measured up to where records were drained, not up to now:
+  // its records that waited beyond the drain horizon (drain_horizon.h) still reach it.
+  const uint64_t drained = std::min(now, drained_before_ns_);
   const bool finishing_any =
       everything || (!windows_.empty() && windows_.front()->closing &&
-                     now >= windows_.front()->finalize_after_ns);
+                     drained >= windows_.front()->finalize_after_ns);
   if (finishing_any && device_enabled_) {
     device_->Flush(true);  // may wait on CUPTI: an exit timeout can pass meanwhile
     ParkIfAbandoned();
@@ -375,7 +379,7 @@ void TraceWriter::FinishWindows(bool everything) {
   while (!windows_.empty()) {
     ParkIfAbandoned();
     WindowFile& window = *windows_.front();
-    const bool finish = everything || (window.closing && now >= window.finalize_after_ns);
+    const bool finish = everything || (window.closing && drained >= window.finalize_after_ns);
     if (!finish) break;
     if (!window.closing) window.close_ns = now;
     if (window.continued) {

@@ -134,6 +134,7 @@ class TraceWriter : public WindowRouter {
   RecordConverter converter_;
   uint64_t last_flush_ns_ = 0;
   uint64_t records_drained_ = 0;
+  uint64_t drained_before_ns_ = 0;  // the last drain took every record starting before this
 };
 
 }  // namespace prof
