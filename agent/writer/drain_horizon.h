@@ -10,15 +10,22 @@
 // the boundary's timestamp until its commands are queued (a Producing scope). The writer,
 // before taking the commands, reads the clock, then checks that no producer is in flight:
 //  - a producer that entered before that check and is still in flight: the check fails and
-//    the writer keeps its previous horizon (still true: those commands were taken then);
+//    the writer keeps its previous horizon (still true: every command stamped before it
+//    was taken in an earlier pass);
 //  - one that entered before the check and has left: its commands were queued before it
 //    left, and the check (seq_cst load) synchronizes with its leaving (seq_cst RMW), so
 //    the writer's TakeAll that follows sees them;
 //  - one that enters after the check reads the clock after the writer did: its timestamp
 //    is >= H, and records starting before H are not its window's.
 // The last step needs each clock read ordered with the atomic next to it, which the C++
-// memory model does not speak of: OrderClockRead below does it for the CPU (a locked RMW
-// followed by the vDSO's ordered TSC read on x86-64; a full barrier on AArch64).
+// memory model does not speak of, so the CPU is told: Enter orders the producer's increment
+// before its clock read (x86-64: the locked RMW, then the vDSO's LFENCE-ordered TSC read;
+// AArch64: DSB), and OrderClockRead the writer's clock read before its check (LFENCE or
+// ISB, then a seq_cst fence).
+//
+// Records starting at or after H wait in their buffers for a later pass
+// (ThreadBuffer::DrainBefore), and a closed window is finalized only once H has passed its
+// grace, so those records still reach it (TraceWriter::FinishWindows).
 //
 // Cost: two atomic RMWs per step boundary (wait-free); the writer's side once per pass.
 // Thread safety: Enter/Leave from any thread, any number at once; Advance from the writer
@@ -63,15 +70,30 @@ class DrainHorizon {
   };
 
   // Writer, before taking the commands: the horizon for this pass. Records that start
-  // before it may be drained once the commands taken after this call have been run.
+  // before it may be drained once the commands taken after this call have been run. A
+  // boundary is in flight for well under a microsecond, so a few retries (a few
+  // microseconds in all) nearly always find none; else the previous horizon stands.
   uint64_t Advance() {
-    const uint64_t now = MonotonicNs();
-    OrderClockRead();
-    if (in_flight_.load(std::memory_order_seq_cst) == 0) horizon_ns_ = now;
+    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+      const uint64_t now = MonotonicNs();
+      OrderClockRead();
+      if (in_flight_.load(std::memory_order_seq_cst) == 0) return horizon_ns_ = now;
+      Pause();
+    }
     return horizon_ns_;
   }
 
  private:
+  static constexpr int kAttempts = 16;
+
+  static void Pause() {
+#if defined(__x86_64__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+  }
+
   // The clock read above happens before the load after it.
   static void OrderClockRead() {
 #if defined(__x86_64__)
