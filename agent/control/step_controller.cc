@@ -45,6 +45,10 @@ void StepController::Start() {
 
 void StepController::Step(int64_t samples) {
   Start();
+  // In flight from before the boundary's timestamp until its commands are queued, so the
+  // writer never drains a record of a window it has not been told of (drain_horizon.h).
+  // Start() needs none: the first command of all starts the writer thread.
+  DrainHorizon::Producing producing(writer_->drain_horizon());
   const uint64_t now = MonotonicNs();
   std::lock_guard<std::mutex> lock(mutex_);
   if (ended_) return;
@@ -74,6 +78,7 @@ void StepController::End() {
   // The step in progress at exit is recorded, ending now, and marked as such: it is the
   // program's teardown, which the Perf Summary does not count as an iteration.
   Step(kStepOpenAtExit);
+  DrainHorizon::Producing producing(writer_->drain_horizon());  // as in Step()
   std::lock_guard<std::mutex> lock(mutex_);
   ended_ = true;
   if (window_open_) {

@@ -10,8 +10,12 @@
 // CUPTI subscribe/unsubscribe) for the writer thread, which also takes the CPU readings and
 // checks whether CUDA is loaded. No I/O, no /proc, no dl_iterate_phdr, no allocation, no
 // lock the writer holds: commands go into the writer's lock-free ring (trace_writer.h).
-// Measured (agent/bench/step_cost_benchmark, -c opt): ~50 ns per step in CLOSED, ~60 ns in
-// RECORD (median), ~120 ns median for a boundary that opens or closes a window.
+// From before the timestamp until the commands are queued the boundary is marked in flight
+// (two atomic operations), so the writer never drains a record of a window it has not been
+// told of yet (drain_horizon.h).
+// Measured (agent/bench/step_cost_benchmark, -c opt): ~60 ns per step in CLOSED, ~70 ns in
+// RECORD (median), ~110 ns median with a window opening or closing at every step; the
+// in-flight mark is ~10 ns of these.
 //
 // READY: the subscription is asked for when READY begins and made by the writer while the
 // READY step runs (it is woken at once), so the first recorded step sees all its device

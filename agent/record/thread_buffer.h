@@ -2,8 +2,9 @@
 // writer thread drains. Lock-free; the producer never blocks and never allocates: when the
 // ring is full the record is dropped and counted.
 //
-// Thread safety: Reserve/Commit only from the owning thread; Drain only from the writer
-// thread. head_ is written by the producer, tail_ by the consumer (release/acquire).
+// Thread safety: Reserve/Commit only from the owning thread; Drain/DrainBefore only from
+// the writer thread. head_ is written by the producer, tail_ by the consumer
+// (release/acquire): a record below head_ is complete, start time included.
 #ifndef PROF_AGENT_RECORD_THREAD_BUFFER_H_
 #define PROF_AGENT_RECORD_THREAD_BUFFER_H_
 
@@ -56,6 +57,14 @@ class ThreadBuffer {
   // Calls visit(const Record&) for every committed record, then frees their space.
   template <typename Visitor>
   uint64_t Drain(Visitor&& visit) {
+    return DrainBefore(UINT64_MAX, visit);
+  }
+
+  // Like Drain, but stops at the first record that starts at or after `before_ns`: it and
+  // the records after it stay for a later call. A thread appends its records in about
+  // the order of their start times, so stopping there holds back only what must wait.
+  template <typename Visitor>
+  uint64_t DrainBefore(uint64_t before_ns, Visitor&& visit) {
     uint64_t tail = tail_.load(std::memory_order_relaxed);
     const uint64_t head = head_.load(std::memory_order_acquire);
     uint64_t count = 0;
@@ -66,6 +75,7 @@ class ThreadBuffer {
         tail += capacity_ - offset;  // padding always runs to the end of the ring
         continue;
       }
+      if (record->start_ns >= before_ns) break;
       visit(*record);
       tail += record->size;
       ++count;

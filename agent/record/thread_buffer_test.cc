@@ -43,6 +43,35 @@ TEST_CASE("records come out in order, across many wrap-arounds") {
   CHECK(buffer.empty());
 }
 
+TEST_CASE("a bounded drain stops at the first record starting at or after its bound") {
+  ThreadBuffer buffer(1, 4096);
+  // Start times as appended: 10, 20, 35, 30 (an outer call appended after an inner one), 40.
+  for (uint64_t start : {10, 20, 35, 30, 40}) REQUIRE(Append(buffer, start, 3));
+  std::vector<uint64_t> seen;
+  auto visit = [&](const Record& record) { seen.push_back(record.start_ns); };
+  CHECK(buffer.DrainBefore(10, visit) == 0);  // the bound is exclusive
+  CHECK(buffer.DrainBefore(34, visit) == 2);
+  CHECK(seen == std::vector<uint64_t>{10, 20});
+  CHECK(buffer.DrainBefore(34, visit) == 0);  // 35 holds back 30 behind it
+  CHECK(buffer.DrainBefore(40, visit) == 2);
+  CHECK(seen == std::vector<uint64_t>{10, 20, 35, 30});
+  CHECK_FALSE(buffer.empty());
+  CHECK(buffer.Drain(visit) == 1);
+  CHECK(buffer.empty());
+}
+
+TEST_CASE("a bounded drain skips the padding at the ring's end") {
+  ThreadBuffer buffer(1, 1024);
+  uint64_t next = 0, drained = 0;
+  for (int round = 0; round < 200; ++round) {
+    // Variable sizes make the ring wrap at every possible offset; the last record of each
+    // round starts after the bound and waits for the next round.
+    for (int i = 0; i < 3; ++i) REQUIRE(Append(buffer, next++, (round * 5 + i) % 60));
+    buffer.DrainBefore(next - 1, [&](const Record& record) { CHECK(record.start_ns == drained++); });
+    CHECK(drained == next - 1);
+  }
+}
+
 TEST_CASE("a full ring drops and counts, never overwrites") {
   ThreadBuffer buffer(1, 4096);
   uint64_t accepted = 0;

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 
@@ -197,16 +198,21 @@ void TraceWriter::Run() {
                      [this] { return !commands_.empty() || stopping_; });
       stopping = stopping_;
     }
+    // Before taking the commands: every window command stamped before `horizon` is then in
+    // hand, so the records drained up to it find their window (drain_horizon.h); newer ones
+    // wait for the next pass. At exit everything is drained.
+    const uint64_t horizon = stopping ? kDrainEverything : horizon_.Advance();
     commands_.TakeAll(&taken_commands_);
-    RunCommands(taken_commands_);
+    RunCommands(taken_commands_, horizon);
     taken_commands_.clear();
     ParkIfAbandoned();
-    DrainHostRecords();
+    DrainHostRecords(horizon);
     ParkIfAbandoned();
     if (device_enabled_) device_->Drain(*this);
     ParkIfAbandoned();
     if (EmergencyFlushRequested()) {
       // A terminating signal: the process ends as soon as we acknowledge.
+      DrainHostRecords(kDrainEverything);
       FinishWindows(true);
       AcknowledgeEmergencyFlush();
       break;
@@ -220,13 +226,28 @@ void TraceWriter::Run() {
   finished_.notify_all();
 }
 
+namespace {
+
+// The earliest opening time among the windows that commands[after + 1...] open, or
+// kDrainEverything when they open none.
+template <typename Command>
+uint64_t FirstOpenAfter(const std::vector<Command>& commands, size_t after) {
+  uint64_t first = kDrainEverything;
+  for (size_t i = after + 1; i < commands.size(); ++i) {
+    if (commands[i].kind == Command::kOpen) first = std::min(first, commands[i].spec.open_ns);
+  }
+  return first;
+}
+
+}  // namespace
+
 // CPU readings: a window's opening and closing readings are taken here, when the writer
 // handles the boundary (within one drain period of the step's timestamp: 10 ms when idle,
 // 1 ms when busy, sooner when a device command woke it; later if it is stalled), not on
 // the program's thread. Each reading carries its own host time, and the analyzer divides by
 // the readings' own interval, so the CPU ratios stay exact; they cover the window shifted
 // by that delay. A split's closing and opening readings are one reading.
-void TraceWriter::RunCommands(std::vector<Command>& commands) {
+void TraceWriter::RunCommands(std::vector<Command>& commands, uint64_t horizon) {
   for (size_t i = 0; i < commands.size(); ++i) {
     Command& command = commands[i];
     // Host records go to windows by their start time (WindowAt), and a closed window takes
@@ -234,9 +255,13 @@ void TraceWriter::RunCommands(std::vector<Command>& commands) {
     // writer handles a command some time after the step controller issued it, and the
     // buffers may already hold records made after it (the first Dataloader range of a new
     // window, or of the next file of a split window). Unsubscribing drains first: the
-    // device records it flushes find their window through the API calls' correlation ids.
-    // Subscribing does not wait for a drain (READY's step may be short).
-    if (command.kind == Command::kDisableDevice) DrainHostRecords();
+    // device records it flushes find their window through the API calls' correlation ids;
+    // that drain stops before the windows this batch has yet to open (their records would
+    // go to the previous window). Subscribing does not wait for a drain (READY's step may
+    // be short).
+    if (command.kind == Command::kDisableDevice) {
+      DrainHostRecords(std::min(horizon, FirstOpenAfter(commands, i)));
+    }
     switch (command.kind) {
       case Command::kOpen: {
         Log(LogLevel::kDebug, "writer: window %u opens at %lu", command.spec.index,
@@ -314,14 +339,15 @@ void TraceWriter::RunDeviceCommand(bool enable) {
   device_commands_done_.fetch_add(1, std::memory_order_release);
 }
 
-void TraceWriter::DrainHostRecords() {
+void TraceWriter::DrainHostRecords(uint64_t before_ns) {
   // With no window open, records wait in their buffers for the next one rather than being
   // thrown away (a record can be made just before its window is handed to the writer).
   if (windows_.empty()) return;
-  ForEachBuffer([this](ThreadBuffer& buffer) {
+  drained_before_ns_ = before_ns;
+  ForEachBuffer([this, before_ns](ThreadBuffer& buffer) {
     const uint64_t thread_id = buffer.thread_id();
     if (!buffer.empty()) NameThread(thread_id, *windows_.back());
-    records_drained_ += buffer.Drain([&](const Record& record) {
+    records_drained_ += buffer.DrainBefore(before_ns, [&](const Record& record) {
       converter_.Add(thread_id, record, *WindowAt(record.start_ns));
     });
     const uint64_t dropped = buffer.TakeDropped();
@@ -339,9 +365,12 @@ void TraceWriter::FinishWindows(bool everything) {
   const uint64_t now = MonotonicNs();
   const bool periodic = now - last_flush_ns_ >= kFlushPeriodNs;
   if (periodic) last_flush_ns_ = now;
+  // A closed window's grace is measured up to where records were drained, not up to now:
+  // its records that waited beyond the drain horizon (drain_horizon.h) still reach it.
+  const uint64_t drained = std::min(now, drained_before_ns_);
   const bool finishing_any =
       everything || (!windows_.empty() && windows_.front()->closing &&
-                     now >= windows_.front()->finalize_after_ns);
+                     drained >= windows_.front()->finalize_after_ns);
   if (finishing_any && device_enabled_) {
     device_->Flush(true);  // may wait on CUPTI: an exit timeout can pass meanwhile
     ParkIfAbandoned();
@@ -350,7 +379,7 @@ void TraceWriter::FinishWindows(bool everything) {
   while (!windows_.empty()) {
     ParkIfAbandoned();
     WindowFile& window = *windows_.front();
-    const bool finish = everything || (window.closing && now >= window.finalize_after_ns);
+    const bool finish = everything || (window.closing && drained >= window.finalize_after_ns);
     if (!finish) break;
     if (!window.closing) window.close_ns = now;
     if (window.continued) {
@@ -420,8 +449,8 @@ bool TraceWriter::Shutdown(uint64_t timeout_ns) {
     stopping_ = true;
     lock.unlock();
     commands_.TakeAll(&commands);
-    RunCommands(commands);
-    DrainHostRecords();
+    RunCommands(commands, kDrainEverything);
+    DrainHostRecords(kDrainEverything);
     FinishWindows(true);
     return true;
   }

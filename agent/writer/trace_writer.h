@@ -24,6 +24,7 @@
 
 #include "agent/control/config.h"
 #include "agent/writer/device_source.h"
+#include "agent/writer/drain_horizon.h"
 #include "agent/writer/record_converter.h"
 #include "agent/writer/command_queue.h"
 #include "agent/writer/window_file.h"
@@ -56,6 +57,10 @@ class TraceWriter : public WindowRouter {
   // thread does not exist yet (the session's start), so no device work is missed.
   void EnableDeviceNow();
 
+  // The producer of window commands marks each step boundary here, from before it reads
+  // the boundary's timestamp until its commands are queued (drain_horizon.h).
+  DrainHorizon& drain_horizon() { return horizon_; }
+
   // Drains and finishes every window; returns false if `timeout_ns` passed first (the
   // files then end at their last complete chunk, and the writer thread is parked for good
   // before this returns, or, if it is inside one system call, parks when that returns and
@@ -84,10 +89,12 @@ class TraceWriter : public WindowRouter {
   void Run();  // the thread's body (public for the pthread trampoline only)
 
  private:
-  void RunCommands(std::vector<Command>& commands);
+  // `horizon`: this pass's (drain_horizon.h), for the drain before unsubscribing.
+  void RunCommands(std::vector<Command>& commands, uint64_t horizon);
   // After an exit timeout: never returns (see Shutdown).
   void ParkIfAbandoned();
-  void DrainHostRecords();
+  // Records that start before `before_ns` (kDrainEverything: all).
+  void DrainHostRecords(uint64_t before_ns);
   void RunDeviceCommand(bool enable);
   void NoteLateDevice(WindowFile& window);
   void FinishWindows(bool everything);
@@ -116,6 +123,7 @@ class TraceWriter : public WindowRouter {
   std::atomic<bool> thread_started_flag_{false};  // thread_started_, read without the mutex
 
   CommandQueue<Command, kRingCommands> commands_;  // see Thread safety
+  DrainHorizon horizon_;  // producers and the writer thread (see drain_horizon.h)
 
   // Written by the writer thread (and EnableDeviceNow before it exists), read lock-free.
   std::atomic<uint64_t> device_commands_done_{0};
@@ -126,6 +134,7 @@ class TraceWriter : public WindowRouter {
   RecordConverter converter_;
   uint64_t last_flush_ns_ = 0;
   uint64_t records_drained_ = 0;
+  uint64_t drained_before_ns_ = 0;  // the last drain took every record starting before this
 };
 
 }  // namespace prof
