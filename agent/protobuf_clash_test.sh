@@ -26,9 +26,9 @@ work="$(mktemp -d "${TEST_TMPDIR:-/tmp}/protobuf_clash.XXXXXX")"
 grep -qx "other runtime: other-runtime 4000000" "$work/plain.txt" ||
   { echo "FAIL: the host's own runtime answered wrongly without the agent:"; cat "$work/plain.txt"; exit 1; }
 
-# Step 0 skipped, steps 1-4 recorded.
+# Step 0 READY (CUPTI subscribed a step ahead, as a schedule should), steps 1-4 recorded.
 LD_PRELOAD="$libprof" PROF_OUTPUT_DIR="$work/traces" PROF_CUPTI_LIB="$cupti" \
-  PROF_SCHEDULE=skip_first=1,record=4,repeat=1 \
+  PROF_SCHEDULE=ready=1,record=4,repeat=1 \
   "$workload" "$other" libprotobuf.so.32 "$work/truth.json" > "$work/profiled.txt" 2> "$work/stderr.txt" ||
   { echo "FAIL: the workload under the agent"; cat "$work/stderr.txt"; exit 1; }
 
