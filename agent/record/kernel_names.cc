@@ -2,12 +2,12 @@
 
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <mutex>
 #include <new>
+#include <unordered_map>
+#include <unordered_set>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
-#include "absl/strings/str_format.h"
 #include "agent/control/config.h"
 
 namespace prof {
@@ -15,9 +15,9 @@ namespace {
 
 struct KernelNames {
   std::mutex mutex;
-  absl::flat_hash_map<const void*, std::string> names;  // guarded by mutex
-  absl::flat_hash_map<const void*, const void*> aliases;  // guarded by mutex
-  absl::flat_hash_set<const void*> step_markers;       // guarded by mutex
+  std::unordered_map<const void*, std::string> names;    // guarded by mutex
+  std::unordered_map<const void*, const void*> aliases;  // guarded by mutex
+  std::unordered_set<const void*> step_markers;          // guarded by mutex
   std::vector<std::string> marker_globs;               // guarded by mutex
 };
 
@@ -42,7 +42,7 @@ void RegisterKernelAlias(const void* alias, const void* host_function) {
   KernelNames& names = TheNames();
   std::lock_guard<std::mutex> lock(names.mutex);
   names.aliases[alias] = host_function;
-  if (names.step_markers.contains(host_function)) names.step_markers.insert(alias);
+  if (names.step_markers.count(host_function) != 0) names.step_markers.insert(alias);
 }
 
 std::string KernelNameOf(const void* host_function) {
@@ -56,13 +56,15 @@ std::string KernelNameOf(const void* host_function) {
   }
   Dl_info info;
   if (dladdr(host_function, &info) && info.dli_sname) return info.dli_sname;
-  return absl::StrFormat("kernel@%p", host_function);
+  char name[48];
+  std::snprintf(name, sizeof(name), "kernel@%p", host_function);
+  return name;
 }
 
 bool IsStepMarkerKernel(const void* host_function) {
   KernelNames& names = TheNames();
   std::lock_guard<std::mutex> lock(names.mutex);
-  return names.step_markers.contains(host_function);
+  return names.step_markers.count(host_function) != 0;
 }
 
 void SetStepMarkerKernelGlobs(const std::vector<std::string>& globs) {
