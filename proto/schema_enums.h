@@ -1,6 +1,6 @@
 // The enums of proto/trace.proto as plain C++ enums, for code that must not depend on
 // libprotobuf: the agent's hooks, records and writer. Same names and numbers as the
-// generated ones in prof::trace; proto/schema_enums_test.cc checks every value against the
+// generated ones in prof::trace; proto/schema_mirror_test.cc checks every value against the
 // schema, so a change to trace.proto that is not mirrored here fails the build's tests.
 #ifndef PROF_PROTO_SCHEMA_ENUMS_H_
 #define PROF_PROTO_SCHEMA_ENUMS_H_

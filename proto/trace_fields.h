@@ -1,6 +1,6 @@
 // Field numbers of proto/trace.proto's messages, for the code that writes the wire format
 // without libprotobuf (proto/wire_format.h, the chunk and header encoders). The schema
-// stays the one source: proto/schema_enums_test.cc static_asserts every number here
+// stays the one source: proto/schema_mirror_test.cc static_asserts every number here
 // against the generated code's k...FieldNumber constants.
 #ifndef PROF_PROTO_TRACE_FIELDS_H_
 #define PROF_PROTO_TRACE_FIELDS_H_

@@ -1,3 +1,6 @@
+// The plain C++ copies of the schema (schema_enums.h, trace_fields.h) that the agent
+// writes with equal what protoc generates from trace.proto: checked at compile time
+// (static_assert) and, for the count of enum values, against the descriptors.
 #include "proto/schema_enums.h"
 #include "proto/trace_fields.h"
 
@@ -221,6 +224,31 @@ TEST_CASE("the plain enums list every value of the schema's enums") {
   CHECK(trace::MemoryOperation_descriptor()->value_count() == 2);
   CHECK(trace::CopyKind_descriptor()->value_count() == 7);
   CHECK(trace::SynchronizationKind_descriptor()->value_count() == 5);
+}
+
+TEST_CASE("trace_fields.h names every field of every message") {
+  CHECK(trace::ClockAnchor::descriptor()->field_count() == 5);
+  CHECK(trace::CpuUsage::descriptor()->field_count() == 5);
+  CHECK(trace::FileHeader::descriptor()->field_count() == 15);
+  CHECK(trace::Chunk::descriptor()->field_count() == 14);
+  CHECK(trace::KernelConfig::descriptor()->field_count() == 11);
+  CHECK(trace::NcclCommunicator::descriptor()->field_count() == 7);
+  CHECK(trace::CallStack::descriptor()->field_count() == 3);
+  CHECK(trace::ThreadName::descriptor()->field_count() == 2);
+  CHECK(trace::ProcessInfo::descriptor()->field_count() == 2);
+  CHECK(trace::LossCounter::descriptor()->field_count() == 2);
+  CHECK(trace::SparseColumn::descriptor()->field_count() == 2);
+  CHECK(trace::ThreadEvents::descriptor()->field_count() == 7);
+  CHECK(trace::ApiCalls::descriptor()->field_count() == 11);
+  CHECK(trace::HostRanges::descriptor()->field_count() == 5);
+  CHECK(trace::Steps::descriptor()->field_count() == 4);
+  CHECK(trace::NcclCalls::descriptor()->field_count() == 11);
+  CHECK(trace::MemoryEvents::descriptor()->field_count() == 8);
+  CHECK(trace::StreamEvents::descriptor()->field_count() == 8);
+  CHECK(trace::Kernels::descriptor()->field_count() == 7);
+  CHECK(trace::Memcpys::descriptor()->field_count() == 7);
+  CHECK(trace::Memsets::descriptor()->field_count() == 5);
+  CHECK(trace::Synchronizations::descriptor()->field_count() == 5);
 }
 
 }  // namespace
