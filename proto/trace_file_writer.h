@@ -17,10 +17,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <sys/uio.h>
-
-#include <string_view>
 
 #include "proto/header_encoder.h"
 #include "proto/write_status.h"
