@@ -5,7 +5,7 @@
 #include "agent/hooks/hook_support.h"
 #include "agent/record/errno_preserved.h"
 #include "agent/record/recorder.h"
-#include "proto/trace.pb.h"
+#include "proto/schema_enums.h"
 
 namespace {
 
@@ -15,7 +15,7 @@ namespace {
 thread_local int t_depth __attribute__((tls_model("initial-exec"))) = 0;
 thread_local uint64_t t_recorded __attribute__((tls_model("initial-exec"))) = 0;
 
-void Push(prof::trace::RangeKind kind, const char* name) {
+void Push(prof::schema::RangeKind kind, const char* name) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   const int depth = t_depth++;
   bool record = prof::Recording();
@@ -46,20 +46,20 @@ PROF_EXPORT void prof_step(int64_t num_samples) {
   if (prof::Session* session = prof::Session::Current()) session->steps().Step(num_samples);
 }
 
-PROF_EXPORT void prof_range_push(const char* name) { Push(prof::trace::RANGE_KIND_USER, name); }
+PROF_EXPORT void prof_range_push(const char* name) { Push(prof::schema::RANGE_KIND_USER, name); }
 PROF_EXPORT void prof_range_pop(void) { Pop(); }
 PROF_EXPORT void prof_phase_push(const char* name) {
-  Push(prof::trace::RANGE_KIND_MODEL_PHASE, name);
+  Push(prof::schema::RANGE_KIND_MODEL_PHASE, name);
 }
 PROF_EXPORT void prof_phase_pop(void) { Pop(); }
 PROF_EXPORT void prof_operator_push(const char* name) {
-  Push(prof::trace::RANGE_KIND_OPERATOR, name);
+  Push(prof::schema::RANGE_KIND_OPERATOR, name);
 }
 PROF_EXPORT void prof_operator_pop(void) { Pop(); }
 
 PROF_EXPORT void prof_mark(const char* name) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   if (!prof::Recording()) return;
-  prof::RecordNamed(prof::RecordKind::kMark, prof::trace::RANGE_KIND_MARK, name ? name : "",
+  prof::RecordNamed(prof::RecordKind::kMark, prof::schema::RANGE_KIND_MARK, name ? name : "",
                     prof::MonotonicNs(), 0);
 }

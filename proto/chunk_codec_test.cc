@@ -15,6 +15,13 @@ namespace {
 
 using testing::RecordingSink;
 
+// Parses the encoder's bytes with libprotobuf.
+trace::Chunk Parse(std::string_view bytes) {
+  trace::Chunk chunk;
+  REQUIRE(chunk.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())));
+  return chunk;
+}
+
 // Serializes and parses `chunk`, as the file would, then decodes it.
 ChunkDecodeStats DecodeThroughBytes(const trace::Chunk& chunk, FileDictionary* dictionary,
                                     RecordingSink* sink) {
@@ -24,6 +31,11 @@ ChunkDecodeStats DecodeThroughBytes(const trace::Chunk& chunk, FileDictionary* d
   REQUIRE(parsed.ParseFromString(bytes));
   dictionary->AddDefinitions(parsed);
   return DecodeChunk(parsed, sink);
+}
+
+ChunkDecodeStats DecodeThroughBytes(std::string_view bytes, FileDictionary* dictionary,
+                                    RecordingSink* sink) {
+  return DecodeThroughBytes(Parse(bytes), dictionary, sink);
 }
 
 std::vector<std::string> Sorted(std::vector<std::string> lines) {
@@ -57,13 +69,13 @@ TEST_CASE("interned values are defined once per file and resolve in later chunks
   config.block[0] = 128;
   const KernelConfigId config_id = encoder.InternKernelConfig(config);
   CHECK(encoder.InternKernelConfig(config) == config_id);
-  const trace::Chunk first = encoder.Finish(false);
+  const trace::Chunk first = Parse(encoder.Finish(false));
   CHECK(first.strings_size() == 1);
   CHECK(first.kernel_configs_size() == 1);
 
   const StringId relu = encoder.InternString("relu");
   CHECK(encoder.InternString("gemm") == gemm);
-  const trace::Chunk second = encoder.Finish(true);
+  const trace::Chunk second = Parse(encoder.Finish(true));
   CHECK(second.strings_size() == 1);
   CHECK(second.first_string_id() == relu);
   CHECK(second.kernel_configs_size() == 0);
@@ -88,7 +100,7 @@ TEST_CASE("ids defined in a lost chunk resolve to placeholders and are counted")
   encoder.Finish(false);  // never reaches the dictionary
   const StringId kept = encoder.InternString("kept");
   FileDictionary dictionary;
-  dictionary.AddDefinitions(encoder.Finish(true));
+  dictionary.AddDefinitions(Parse(encoder.Finish(true)));
   CHECK(dictionary.String(kept) == "kept");
   CHECK(dictionary.String(1) == "<unknown string 1>");
   CHECK(dictionary.KernelConfig(9) == nullptr);
@@ -101,7 +113,7 @@ TEST_CASE("a block whose columns disagree is skipped whole and counted") {
   ChunkEncoder encoder;
   std::vector<std::string> expected;
   testing::AddEveryEventKind(&encoder, 3, 4, &expected);
-  trace::Chunk chunk = encoder.Finish(true);
+  trace::Chunk chunk = Parse(encoder.Finish(true));
   REQUIRE(chunk.streams_size() > 0);
   trace::Kernels* kernels = chunk.mutable_streams(0)->mutable_kernels();
   const int damaged_rows = kernels->duration_ns_size();
@@ -122,7 +134,7 @@ TEST_CASE("a malformed sparse column is ignored and counted, its block still dec
   call.thread_id = 1;
   call.stream = 5;
   encoder.AddApiCall(call);
-  trace::Chunk chunk = encoder.Finish(true);
+  trace::Chunk chunk = Parse(encoder.Finish(true));
   trace::SparseColumn* stream =
       chunk.mutable_threads(0)->mutable_api_calls()->mutable_stream();
   stream->set_index_delta(0, 3);  // row 3 of a one-row block
@@ -139,11 +151,11 @@ TEST_CASE("names, losses, anchors and process info are carried") {
   ChunkEncoder encoder;
   encoder.SetThreadName(77, "dataloader");
   encoder.SetProcess("python3", 1);
-  encoder.AddLoss(trace::LOSS_KIND_CUPTI_DROPPED, 12);
-  encoder.AddLoss(trace::LOSS_KIND_HOST_BUFFER_FULL, 0);  // nothing lost: not written
-  trace::ClockAnchor anchor;
-  anchor.set_host_monotonic_ns(10);
-  anchor.set_cupti_ns(20);
+  encoder.AddLoss(schema::LOSS_KIND_CUPTI_DROPPED, 12);
+  encoder.AddLoss(schema::LOSS_KIND_HOST_BUFFER_FULL, 0);  // nothing lost: not written
+  ClockAnchorValue anchor;
+  anchor.host_monotonic_ns = 10;
+  anchor.cupti_ns = 20;
   encoder.AddClockAnchor(anchor);
   FileDictionary dictionary;
   RecordingSink sink;
@@ -165,7 +177,7 @@ TEST_CASE("a realistic mix stays well under 16 bytes per event") {
     launch.correlation_id = i + 1;
     encoder.AddApiCall(launch);
     KernelEvent kernel;
-    kernel.where = StreamKey{0, 1, 7, trace::CLOCK_DOMAIN_CUPTI};
+    kernel.where = StreamKey{0, 1, 7, schema::CLOCK_DOMAIN_CUPTI};
     kernel.start_ns = now + 5000;
     kernel.duration_ns = 20000 + (i % 13) * 100;
     KernelConfigValue config;
@@ -175,8 +187,7 @@ TEST_CASE("a realistic mix stays well under 16 bytes per event") {
     encoder.AddKernel(kernel);
     now += 25000;
   }
-  std::string bytes;
-  encoder.Finish(true).SerializeToString(&bytes);
+  const std::string_view bytes = encoder.Finish(true);
   const double per_event = static_cast<double>(bytes.size()) / 20000;
   INFO("bytes per event: " << per_event);
   CHECK(per_event < 16);

@@ -97,20 +97,20 @@ void BlockDecoder::ApiCalls(const trace::ThreadEvents& thread) {
   uint64_t correlation = 0;
   ApiCallEvent event;
   event.thread_id = thread.thread_id();
-  event.clock = thread.clock();
+  event.clock = static_cast<schema::ClockDomain>(thread.clock());
   for (int row = 0; row < rows; ++row) {
     uint64_t value = 0;
     event.start_ns = ApplyDelta(calls.start_delta_ns(row), &start);
     event.duration_ns = calls.duration_ns(row);
     event.name = calls.name_id(row);
     event.correlation_id = ApplyDelta(calls.correlation_id_delta(row), &correlation);
-    event.domain = domain.At(row, &value) ? static_cast<trace::ApiDomain>(value)
-                                          : trace::API_DOMAIN_RUNTIME;
+    event.domain = domain.At(row, &value) ? static_cast<schema::ApiDomain>(value)
+                                          : schema::API_DOMAIN_RUNTIME;
     event.status = status.At(row, &value) ? static_cast<int64_t>(value) : 0;
     event.stream = stream.At(row, &value) ? std::optional<uint64_t>(value) : std::nullopt;
     event.bytes = bytes.At(row, &value) ? value : 0;
-    event.copy_kind = copy_kind.At(row, &value) ? static_cast<trace::CopyKind>(value)
-                                                : trace::COPY_KIND_UNKNOWN;
+    event.copy_kind = copy_kind.At(row, &value) ? static_cast<schema::CopyKind>(value)
+                                                : schema::COPY_KIND_UNKNOWN;
     event.kernel_config = config.At(row, &value) ? static_cast<KernelConfigId>(value) : 0;
     event.call_stack = stack.At(row, &value) ? static_cast<CallStackId>(value) : 0;
     sink_->OnApiCall(event);
@@ -129,13 +129,13 @@ void BlockDecoder::Ranges(const trace::ThreadEvents& thread) {
   uint64_t start = 0;
   HostRangeEvent event;
   event.thread_id = thread.thread_id();
-  event.clock = thread.clock();
+  event.clock = static_cast<schema::ClockDomain>(thread.clock());
   for (int row = 0; row < rows; ++row) {
     uint64_t value = 0;
     event.start_ns = ApplyDelta(ranges.start_delta_ns(row), &start);
     event.duration_ns = ranges.duration_ns(row);
     event.name = ranges.name_id(row);
-    event.kind = static_cast<trace::RangeKind>(ranges.kind(row));
+    event.kind = static_cast<schema::RangeKind>(ranges.kind(row));
     event.domain = domain.At(row, &value) ? static_cast<StringId>(value) : 0;
     sink_->OnHostRange(event);
   }
@@ -153,7 +153,7 @@ void BlockDecoder::Steps(const trace::ThreadEvents& thread) {
   uint64_t number = 0;
   StepEvent event;
   event.thread_id = thread.thread_id();
-  event.clock = thread.clock();
+  event.clock = static_cast<schema::ClockDomain>(thread.clock());
   for (int row = 0; row < rows; ++row) {
     event.start_ns = ApplyDelta(steps.start_delta_ns(row), &start);
     event.duration_ns = steps.duration_ns(row);
@@ -180,12 +180,12 @@ void BlockDecoder::NcclCalls(const trace::ThreadEvents& thread) {
   uint64_t sequence = 0;
   NcclCallEvent event;
   event.thread_id = thread.thread_id();
-  event.clock = thread.clock();
+  event.clock = static_cast<schema::ClockDomain>(thread.clock());
   for (int row = 0; row < rows; ++row) {
     uint64_t value = 0;
     event.start_ns = ApplyDelta(calls.start_delta_ns(row), &start);
     event.duration_ns = calls.duration_ns(row);
-    event.operation = static_cast<trace::NcclOperation>(calls.operation(row));
+    event.operation = static_cast<schema::NcclOperation>(calls.operation(row));
     event.count = calls.count(row);
     event.data_type = calls.data_type(row);
     event.bytes = calls.bytes(row);
@@ -216,15 +216,15 @@ void BlockDecoder::Memory(const trace::ThreadEvents& thread) {
   uint64_t address = 0;
   MemoryEvent event;
   event.thread_id = thread.thread_id();
-  event.clock = thread.clock();
+  event.clock = static_cast<schema::ClockDomain>(thread.clock());
   for (int row = 0; row < rows; ++row) {
     uint64_t value = 0;
     event.time_ns = ApplyDelta(memory.time_delta_ns(row), &time);
-    event.operation = static_cast<trace::MemoryOperation>(memory.operation(row));
+    event.operation = static_cast<schema::MemoryOperation>(memory.operation(row));
     event.address = ApplyDelta(memory.address_delta(row), &address);
     event.bytes = memory.bytes(row);
     event.device = memory.device(row);
-    event.kind = static_cast<trace::MemoryKind>(memory.kind(row));
+    event.kind = static_cast<schema::MemoryKind>(memory.kind(row));
     event.stream = stream.At(row, &value) ? std::optional<uint64_t>(value) : std::nullopt;
     event.call_stack = stack.At(row, &value) ? static_cast<CallStackId>(value) : 0;
     sink_->OnMemory(event);
@@ -233,7 +233,8 @@ void BlockDecoder::Memory(const trace::ThreadEvents& thread) {
 }
 
 void BlockDecoder::Stream(const trace::StreamEvents& stream) {
-  const StreamKey where{stream.device(), stream.context(), stream.stream(), stream.clock()};
+  const StreamKey where{stream.device(), stream.context(), stream.stream(),
+                       static_cast<schema::ClockDomain>(stream.clock())};
   if (stream.has_kernels()) Kernels(where, stream.kernels());
   if (stream.has_memcpys()) Memcpys(where, stream.memcpys());
   if (stream.has_memsets()) Memsets(where, stream.memsets());
@@ -285,9 +286,9 @@ void BlockDecoder::Memcpys(const StreamKey& where, const trace::Memcpys& copies)
     event.start_ns = ApplyDelta(copies.start_delta_ns(row), &start);
     event.duration_ns = copies.duration_ns(row);
     event.bytes = copies.bytes(row);
-    event.copy_kind = static_cast<trace::CopyKind>(copies.copy_kind(row));
-    event.source_kind = static_cast<trace::MemoryKind>(copies.source_kind(row));
-    event.destination_kind = static_cast<trace::MemoryKind>(copies.destination_kind(row));
+    event.copy_kind = static_cast<schema::CopyKind>(copies.copy_kind(row));
+    event.source_kind = static_cast<schema::MemoryKind>(copies.source_kind(row));
+    event.destination_kind = static_cast<schema::MemoryKind>(copies.destination_kind(row));
     event.correlation_id = ApplyDelta(copies.correlation_id_delta(row), &correlation);
     sink_->OnMemcpy(event);
   }
@@ -332,7 +333,7 @@ void BlockDecoder::Synchronizations(const StreamKey& where,
     uint64_t value = 0;
     event.start_ns = ApplyDelta(syncs.start_delta_ns(row), &start);
     event.duration_ns = syncs.duration_ns(row);
-    event.kind = static_cast<trace::SynchronizationKind>(syncs.kind(row));
+    event.kind = static_cast<schema::SynchronizationKind>(syncs.kind(row));
     event.correlation_id = ApplyDelta(syncs.correlation_id_delta(row), &correlation);
     event.event_id = waited.At(row, &value) ? std::optional<uint64_t>(value) : std::nullopt;
     sink_->OnSynchronization(event);
@@ -351,7 +352,9 @@ ChunkDecodeStats DecodeChunk(const trace::Chunk& chunk, EventSink* sink) {
   }
   for (const trace::ClockAnchor& anchor : chunk.clock_anchors()) sink->OnClockAnchor(anchor);
   for (const trace::CpuUsage& usage : chunk.cpu_usage()) sink->OnCpuUsage(usage);
-  for (const trace::LossCounter& loss : chunk.losses()) sink->OnLoss(loss.kind(), loss.count());
+  for (const trace::LossCounter& loss : chunk.losses()) {
+    sink->OnLoss(static_cast<schema::LossKind>(loss.kind()), loss.count());
+  }
   BlockDecoder decoder(chunk.sequence(), sink);
   for (const trace::ThreadEvents& thread : chunk.threads()) decoder.Thread(thread);
   for (const trace::StreamEvents& stream : chunk.streams()) decoder.Stream(stream);

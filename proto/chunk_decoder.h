@@ -37,7 +37,7 @@ class EventSink {
   virtual void OnSynchronization(const SynchronizationEvent&) {}
   virtual void OnThreadName(uint64_t /*thread_id*/, StringId /*name*/) {}
   virtual void OnProcess(StringId /*name*/, int64_t /*parent_pid*/) {}
-  virtual void OnLoss(trace::LossKind /*kind*/, uint64_t /*count*/) {}
+  virtual void OnLoss(schema::LossKind /*kind*/, uint64_t /*count*/) {}
   virtual void OnClockAnchor(const trace::ClockAnchor&) {}
   virtual void OnCpuUsage(const trace::CpuUsage&) {}
 };

@@ -1,56 +1,41 @@
 #include "proto/chunk_encoder.h"
 
-#include "proto/columns.h"
+#include "proto/chunk_blocks.h"
+#include "proto/trace_fields.h"
 
 namespace prof {
 
-using columns::SparseAppender;
-using columns::TakeDelta;
+using chunk_blocks::TakeDelta;
+using wire::PutVarintFieldIfNonZero;
 
-// Delta and sparse-column state of one thread's blocks in the current chunk.
-struct ChunkEncoder::ThreadGroup {
-  trace::ThreadEvents* events = nullptr;
-  uint64_t api_start = 0;
-  uint64_t api_correlation = 0;
-  SparseAppender api_domain, api_status, api_stream, api_bytes, api_copy_kind,
-      api_kernel_config, api_call_stack;
-  uint64_t range_start = 0;
-  SparseAppender range_domain;
-  uint64_t step_start = 0;
-  uint64_t step_number = 0;
-  uint64_t nccl_start = 0;
-  uint64_t nccl_sequence = 0;
-  SparseAppender nccl_root_or_peer, nccl_reduction_op;
-  uint64_t memory_time = 0;
-  uint64_t memory_address = 0;
-  SparseAppender memory_stream, memory_call_stack;
-};
+size_t ChunkEncoder::ConfigHash::operator()(const KernelConfigValue& value) const {
+  const uint32_t words[] = {value.name,     value.grid[0],  value.grid[1],
+                            value.grid[2],  value.block[0], value.block[1],
+                            value.block[2], value.static_shared_memory,
+                            value.dynamic_shared_memory, value.registers_per_thread};
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (uint32_t word : words) hash = (hash ^ word) * 0x100000001b3ull;
+  return static_cast<size_t>(hash);
+}
 
-// Delta and sparse-column state of one stream's blocks in the current chunk.
-struct ChunkEncoder::StreamGroup {
-  trace::StreamEvents* events = nullptr;
-  uint64_t kernel_start = 0;
-  uint64_t kernel_correlation = 0;
-  SparseAppender kernel_graph, kernel_graph_node, kernel_launch_type;
-  uint64_t memcpy_start = 0;
-  uint64_t memcpy_correlation = 0;
-  uint64_t memset_start = 0;
-  uint64_t memset_correlation = 0;
-  uint64_t sync_start = 0;
-  uint64_t sync_correlation = 0;
-  SparseAppender sync_event;
-};
+size_t ChunkEncoder::StackHash::operator()(const std::vector<uint64_t>& frames) const {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (uint64_t frame : frames) hash = (hash ^ frame) * 0x100000001b3ull;
+  return static_cast<size_t>(hash);
+}
 
 ChunkEncoder::ChunkEncoder() = default;
 ChunkEncoder::~ChunkEncoder() = default;
 
-StringId ChunkEncoder::InternString(absl::string_view value) {
-  auto it = string_ids_.find(value);
+StringId ChunkEncoder::InternString(std::string_view value) {
+  lookup_key_.assign(value.data(), value.size());
+  auto it = string_ids_.find(lookup_key_);
   if (it != string_ids_.end()) return it->second;
   const StringId id = static_cast<StringId>(string_ids_.size() + 1);
-  string_ids_.emplace(std::string(value), id);
-  if (chunk_.strings_size() == 0) chunk_.set_first_string_id(id);
-  chunk_.add_strings(value.data(), value.size());
+  string_ids_.emplace(lookup_key_, id);
+  if (first_string_id_ == 0) first_string_id_ = id;
+  // Repeated strings are written even when empty (only singular scalars are omitted).
+  wire::PutBytesField(&strings_, field::Chunk::kStrings, value);
   return id;
 }
 
@@ -59,260 +44,118 @@ KernelConfigId ChunkEncoder::InternKernelConfig(const KernelConfigValue& value) 
   if (it != kernel_config_ids_.end()) return it->second;
   const KernelConfigId id = static_cast<KernelConfigId>(kernel_config_ids_.size() + 1);
   kernel_config_ids_.emplace(value, id);
-  trace::KernelConfig* config = chunk_.add_kernel_configs();
-  config->set_id(id);
-  config->set_name_id(value.name);
-  config->set_grid_x(value.grid[0]);
-  config->set_grid_y(value.grid[1]);
-  config->set_grid_z(value.grid[2]);
-  config->set_block_x(value.block[0]);
-  config->set_block_y(value.block[1]);
-  config->set_block_z(value.block[2]);
-  config->set_static_shared_memory(value.static_shared_memory);
-  config->set_dynamic_shared_memory(value.dynamic_shared_memory);
-  config->set_registers_per_thread(value.registers_per_thread);
+  using F = field::KernelConfig;
+  scratch_.clear();
+  PutVarintFieldIfNonZero(&scratch_, F::kId, id);
+  PutVarintFieldIfNonZero(&scratch_, F::kNameId, value.name);
+  PutVarintFieldIfNonZero(&scratch_, F::kGridX, value.grid[0]);
+  PutVarintFieldIfNonZero(&scratch_, F::kGridY, value.grid[1]);
+  PutVarintFieldIfNonZero(&scratch_, F::kGridZ, value.grid[2]);
+  PutVarintFieldIfNonZero(&scratch_, F::kBlockX, value.block[0]);
+  PutVarintFieldIfNonZero(&scratch_, F::kBlockY, value.block[1]);
+  PutVarintFieldIfNonZero(&scratch_, F::kBlockZ, value.block[2]);
+  PutVarintFieldIfNonZero(&scratch_, F::kStaticSharedMemory, value.static_shared_memory);
+  PutVarintFieldIfNonZero(&scratch_, F::kDynamicSharedMemory, value.dynamic_shared_memory);
+  PutVarintFieldIfNonZero(&scratch_, F::kRegistersPerThread, value.registers_per_thread);
+  wire::PutBytesField(&kernel_configs_, field::Chunk::kKernelConfigs, scratch_.view());
   return id;
 }
 
-CallStackId ChunkEncoder::InternCallStack(absl::Span<const uint64_t> frame_addresses,
-                                          absl::Span<const std::string> frame_names) {
-  std::vector<uint64_t> key(frame_addresses.begin(), frame_addresses.end());
-  auto it = call_stack_ids_.find(key);
+CallStackId ChunkEncoder::InternCallStack(const std::vector<uint64_t>& frame_addresses,
+                                          const std::vector<std::string>& frame_names) {
+  auto it = call_stack_ids_.find(frame_addresses);
   if (it != call_stack_ids_.end()) return it->second;
   const CallStackId id = static_cast<CallStackId>(call_stack_ids_.size() + 1);
-  trace::CallStack* stack = chunk_.add_call_stacks();
-  stack->set_id(id);
-  for (uint64_t address : key) stack->add_frame_addresses(address);
-  for (const std::string& name : frame_names) stack->add_frame_name_ids(InternString(name));
-  call_stack_ids_.emplace(std::move(key), id);
+  call_stack_ids_.emplace(frame_addresses, id);
+  wire::PackedColumn addresses, names;
+  for (uint64_t address : frame_addresses) addresses.AddUnsigned(address);
+  // Interning a name may define a string: done before the stack is written.
+  for (const std::string& name : frame_names) names.AddUnsigned(InternString(name));
+  using F = field::CallStack;
+  scratch_.clear();
+  PutVarintFieldIfNonZero(&scratch_, F::kId, id);
+  wire::PutPackedField(&scratch_, F::kFrameAddresses, addresses);
+  wire::PutPackedField(&scratch_, F::kFrameNameIds, names);
+  wire::PutBytesField(&call_stacks_, field::Chunk::kCallStacks, scratch_.view());
   return id;
 }
 
 CommunicatorId ChunkEncoder::AddCommunicator(const CommunicatorValue& value) {
   const CommunicatorId id = next_communicator_id_++;
-  trace::NcclCommunicator* communicator = chunk_.add_nccl_communicators();
-  communicator->set_id(id);
-  communicator->set_comm_hash(value.comm_hash);
-  communicator->set_rank(value.rank);
-  communicator->set_rank_count(value.rank_count);
-  communicator->set_device(value.device);
-  communicator->set_init_start_ns(value.init_start_ns);
-  communicator->set_init_duration_ns(value.init_duration_ns);
+  using F = field::NcclCommunicator;
+  scratch_.clear();
+  PutVarintFieldIfNonZero(&scratch_, F::kId, id);
+  PutVarintFieldIfNonZero(&scratch_, F::kCommHash, value.comm_hash);
+  wire::PutInt32FieldIfNonZero(&scratch_, F::kRank, value.rank);
+  wire::PutInt32FieldIfNonZero(&scratch_, F::kRankCount, value.rank_count);
+  wire::PutInt32FieldIfNonZero(&scratch_, F::kDevice, value.device);
+  PutVarintFieldIfNonZero(&scratch_, F::kInitStartNs, value.init_start_ns);
+  PutVarintFieldIfNonZero(&scratch_, F::kInitDurationNs, value.init_duration_ns);
+  wire::PutBytesField(&communicators_, field::Chunk::kNcclCommunicators, scratch_.view());
   return id;
 }
 
-ChunkEncoder::ThreadGroup& ChunkEncoder::Thread(uint64_t thread_id, trace::ClockDomain clock) {
-  const auto key = std::make_pair(thread_id, static_cast<int>(clock));
-  auto [it, inserted] = thread_group_index_.try_emplace(key, thread_groups_.size());
-  if (inserted) {
-    ThreadGroup& group = thread_groups_.emplace_back();
-    group.events = chunk_.add_threads();
-    group.events->set_thread_id(thread_id);
-    group.events->set_clock(clock);
+ChunkEncoder::ThreadGroup& ChunkEncoder::Thread(uint64_t thread_id, schema::ClockDomain clock) {
+  if (last_thread_ && last_thread_->thread_id == thread_id && last_thread_->clock == clock) {
+    return *last_thread_;
   }
-  return thread_groups_[it->second];
+  const auto key = std::make_pair(thread_id, static_cast<uint64_t>(clock));
+  auto [it, inserted] = thread_group_index_.try_emplace(key, threads_used_);
+  if (inserted) {
+    if (threads_used_ == thread_groups_.size()) {
+      thread_groups_.push_back(std::make_unique<ThreadGroup>());
+    }
+    thread_groups_[threads_used_++]->Reset(thread_id, clock);
+  }
+  last_thread_ = thread_groups_[it->second].get();
+  return *last_thread_;
 }
 
 ChunkEncoder::StreamGroup& ChunkEncoder::Stream(const StreamKey& key) {
+  if (last_stream_ && last_stream_->key == key) return *last_stream_;
   const auto map_key = std::make_pair((uint64_t{key.device} << 32) | key.context,
-                                      (uint64_t{key.stream} << 32) | key.clock);
-  auto [it, inserted] = stream_group_index_.try_emplace(map_key, stream_groups_.size());
+                                      (uint64_t{key.stream} << 32) | static_cast<uint32_t>(key.clock));
+  auto [it, inserted] = stream_group_index_.try_emplace(map_key, streams_used_);
   if (inserted) {
-    StreamGroup& group = stream_groups_.emplace_back();
-    group.events = chunk_.add_streams();
-    group.events->set_device(key.device);
-    group.events->set_context(key.context);
-    group.events->set_stream(key.stream);
-    group.events->set_clock(key.clock);
+    if (streams_used_ == stream_groups_.size()) {
+      stream_groups_.push_back(std::make_unique<StreamGroup>());
+    }
+    stream_groups_[streams_used_++]->Reset(key);
   }
-  return stream_groups_[it->second];
+  last_stream_ = stream_groups_[it->second].get();
+  return *last_stream_;
 }
 
-void ChunkEncoder::AddApiCall(const ApiCallEvent& event) {
-  ThreadGroup& group = Thread(event.thread_id, event.clock);
-  trace::ApiCalls* calls = group.events->mutable_api_calls();
-  const uint32_t row = static_cast<uint32_t>(calls->name_id_size());
-  calls->add_start_delta_ns(TakeDelta(event.start_ns, &group.api_start));
-  calls->add_duration_ns(event.duration_ns);
-  calls->add_name_id(event.name);
-  calls->add_correlation_id_delta(TakeDelta(event.correlation_id, &group.api_correlation));
-  if (event.domain != trace::API_DOMAIN_RUNTIME) {
-    group.api_domain.Append(calls->mutable_domain(), row, event.domain);
-  }
-  if (event.status != 0) {
-    group.api_status.Append(calls->mutable_status(), row, static_cast<uint64_t>(event.status));
-  }
-  if (event.stream) group.api_stream.Append(calls->mutable_stream(), row, *event.stream);
-  if (event.bytes != 0) group.api_bytes.Append(calls->mutable_bytes(), row, event.bytes);
-  if (event.copy_kind != trace::COPY_KIND_UNKNOWN) {
-    group.api_copy_kind.Append(calls->mutable_copy_kind(), row, event.copy_kind);
-  }
-  if (event.kernel_config != 0) {
-    group.api_kernel_config.Append(calls->mutable_kernel_config_id(), row, event.kernel_config);
-  }
-  if (event.call_stack != 0) {
-    group.api_call_stack.Append(calls->mutable_call_stack_id(), row, event.call_stack);
-  }
-  ++pending_events_;
-}
-
-void ChunkEncoder::AddHostRange(const HostRangeEvent& event) {
-  ThreadGroup& group = Thread(event.thread_id, event.clock);
-  trace::HostRanges* ranges = group.events->mutable_ranges();
-  const uint32_t row = static_cast<uint32_t>(ranges->name_id_size());
-  ranges->add_start_delta_ns(TakeDelta(event.start_ns, &group.range_start));
-  ranges->add_duration_ns(event.duration_ns);
-  ranges->add_name_id(event.name);
-  ranges->add_kind(event.kind);
-  if (event.domain != 0) group.range_domain.Append(ranges->mutable_domain_name_id(), row, event.domain);
-  ++pending_events_;
-}
-
-void ChunkEncoder::AddStep(const StepEvent& event) {
-  ThreadGroup& group = Thread(event.thread_id, event.clock);
-  trace::Steps* steps = group.events->mutable_steps();
-  steps->add_start_delta_ns(TakeDelta(event.start_ns, &group.step_start));
-  steps->add_duration_ns(event.duration_ns);
-  steps->add_step_number_delta(
-      TakeDelta(static_cast<uint64_t>(event.step_number), &group.step_number));
-  steps->add_sample_count(event.sample_count);
-  ++pending_events_;
-}
-
-void ChunkEncoder::AddNcclCall(const NcclCallEvent& event) {
-  ThreadGroup& group = Thread(event.thread_id, event.clock);
-  trace::NcclCalls* calls = group.events->mutable_nccl_calls();
-  const uint32_t row = static_cast<uint32_t>(calls->operation_size());
-  calls->add_start_delta_ns(TakeDelta(event.start_ns, &group.nccl_start));
-  calls->add_duration_ns(event.duration_ns);
-  calls->add_operation(event.operation);
-  calls->add_count(event.count);
-  calls->add_data_type(event.data_type);
-  calls->add_bytes(event.bytes);
-  calls->add_communicator_id(event.communicator);
-  calls->add_sequence_number_delta(
-      TakeDelta(static_cast<uint64_t>(event.sequence_number), &group.nccl_sequence));
-  calls->add_stream(event.stream);
-  if (event.root_or_peer) {
-    group.nccl_root_or_peer.Append(calls->mutable_root_or_peer(), row,
-                                   static_cast<uint64_t>(*event.root_or_peer));
-  }
-  if (event.reduction_op) {
-    group.nccl_reduction_op.Append(calls->mutable_reduction_op(), row, *event.reduction_op);
-  }
-  ++pending_events_;
-}
-
-void ChunkEncoder::AddMemory(const MemoryEvent& event) {
-  ThreadGroup& group = Thread(event.thread_id, event.clock);
-  trace::MemoryEvents* memory = group.events->mutable_memory();
-  const uint32_t row = static_cast<uint32_t>(memory->operation_size());
-  memory->add_time_delta_ns(TakeDelta(event.time_ns, &group.memory_time));
-  memory->add_operation(event.operation);
-  memory->add_address_delta(TakeDelta(event.address, &group.memory_address));
-  memory->add_bytes(event.bytes);
-  memory->add_device(event.device);
-  memory->add_kind(event.kind);
-  if (event.stream) group.memory_stream.Append(memory->mutable_stream(), row, *event.stream);
-  if (event.call_stack != 0) {
-    group.memory_call_stack.Append(memory->mutable_call_stack_id(), row, event.call_stack);
-  }
-  ++pending_events_;
-}
-
-void ChunkEncoder::AddKernel(const KernelEvent& event) {
-  StreamGroup& group = Stream(event.where);
-  trace::Kernels* kernels = group.events->mutable_kernels();
-  const uint32_t row = static_cast<uint32_t>(kernels->kernel_config_id_size());
-  kernels->add_start_delta_ns(TakeDelta(event.start_ns, &group.kernel_start));
-  kernels->add_duration_ns(event.duration_ns);
-  kernels->add_kernel_config_id(event.config);
-  kernels->add_correlation_id_delta(TakeDelta(event.correlation_id, &group.kernel_correlation));
-  if (event.graph_id) group.kernel_graph.Append(kernels->mutable_graph_id(), row, *event.graph_id);
-  if (event.graph_node_id) {
-    group.kernel_graph_node.Append(kernels->mutable_graph_node_id(), row, *event.graph_node_id);
-  }
-  if (event.launch_type) {
-    group.kernel_launch_type.Append(kernels->mutable_launch_type(), row, *event.launch_type);
-  }
-  ++pending_events_;
-}
-
-void ChunkEncoder::AddMemcpy(const MemcpyEvent& event) {
-  StreamGroup& group = Stream(event.where);
-  trace::Memcpys* copies = group.events->mutable_memcpys();
-  copies->add_start_delta_ns(TakeDelta(event.start_ns, &group.memcpy_start));
-  copies->add_duration_ns(event.duration_ns);
-  copies->add_bytes(event.bytes);
-  copies->add_copy_kind(event.copy_kind);
-  copies->add_source_kind(event.source_kind);
-  copies->add_destination_kind(event.destination_kind);
-  copies->add_correlation_id_delta(TakeDelta(event.correlation_id, &group.memcpy_correlation));
-  ++pending_events_;
-}
-
-void ChunkEncoder::AddMemset(const MemsetEvent& event) {
-  StreamGroup& group = Stream(event.where);
-  trace::Memsets* memsets = group.events->mutable_memsets();
-  memsets->add_start_delta_ns(TakeDelta(event.start_ns, &group.memset_start));
-  memsets->add_duration_ns(event.duration_ns);
-  memsets->add_bytes(event.bytes);
-  memsets->add_value(event.value);
-  memsets->add_correlation_id_delta(TakeDelta(event.correlation_id, &group.memset_correlation));
-  ++pending_events_;
-}
-
-void ChunkEncoder::AddSynchronization(const SynchronizationEvent& event) {
-  StreamGroup& group = Stream(event.where);
-  trace::Synchronizations* syncs = group.events->mutable_synchronizations();
-  const uint32_t row = static_cast<uint32_t>(syncs->kind_size());
-  syncs->add_start_delta_ns(TakeDelta(event.start_ns, &group.sync_start));
-  syncs->add_duration_ns(event.duration_ns);
-  syncs->add_kind(event.kind);
-  syncs->add_correlation_id_delta(TakeDelta(event.correlation_id, &group.sync_correlation));
-  if (event.event_id) group.sync_event.Append(syncs->mutable_event_id(), row, *event.event_id);
-  ++pending_events_;
-}
-
-void ChunkEncoder::SetThreadName(uint64_t thread_id, absl::string_view name) {
+void ChunkEncoder::SetThreadName(uint64_t thread_id, std::string_view name) {
   const StringId name_id = InternString(name);
-  trace::ThreadName* entry = chunk_.add_thread_names();
-  entry->set_thread_id(thread_id);
-  entry->set_name_id(name_id);
+  using F = field::ThreadName;
+  scratch_.clear();
+  PutVarintFieldIfNonZero(&scratch_, F::kThreadId, thread_id);
+  PutVarintFieldIfNonZero(&scratch_, F::kNameId, name_id);
+  wire::PutBytesField(&thread_names_, field::Chunk::kThreadNames, scratch_.view());
 }
 
-void ChunkEncoder::SetProcess(absl::string_view name, int64_t parent_pid) {
-  const StringId name_id = InternString(name);
-  chunk_.mutable_process()->set_name_id(name_id);
-  chunk_.mutable_process()->set_parent_pid(parent_pid);
+void ChunkEncoder::SetProcess(std::string_view name, int64_t parent_pid) {
+  process_name_ = InternString(name);
+  process_parent_pid_ = parent_pid;
+  has_process_ = true;
 }
 
-void ChunkEncoder::AddLoss(trace::LossKind kind, uint64_t count) {
+void ChunkEncoder::AddLoss(schema::LossKind kind, uint64_t count) {
   if (count == 0) return;
-  trace::LossCounter* loss = chunk_.add_losses();
-  loss->set_kind(kind);
-  loss->set_count(count);
+  using F = field::LossCounter;
+  scratch_.clear();
+  wire::PutInt32FieldIfNonZero(&scratch_, F::kKind, kind);
+  PutVarintFieldIfNonZero(&scratch_, F::kCount, count);
+  wire::PutBytesField(&losses_, field::Chunk::kLosses, scratch_.view());
 }
 
-void ChunkEncoder::AddClockAnchor(const trace::ClockAnchor& anchor) {
-  *chunk_.add_clock_anchors() = anchor;
+void ChunkEncoder::AddClockAnchor(const ClockAnchorValue& anchor) {
+  PutClockAnchorField(&clock_anchors_, field::Chunk::kClockAnchors, anchor);
 }
 
-void ChunkEncoder::AddCpuUsage(const trace::CpuUsage& usage) { *chunk_.add_cpu_usage() = usage; }
-
-const trace::Chunk& ChunkEncoder::Finish(bool last_chunk) {
-  // Double buffering: the chunk returned last time becomes the one being built, and
-  // Clear() keeps the capacity of its repeated fields for reuse.
-  chunk_.set_sequence(next_sequence_++);
-  chunk_.set_last_chunk(last_chunk);
-  finished_.Swap(&chunk_);
-  chunk_.Clear();
-  thread_groups_.clear();
-  stream_groups_.clear();
-  thread_group_index_.clear();
-  stream_group_index_.clear();
-  pending_events_ = 0;
-  return finished_;
+void ChunkEncoder::AddCpuUsage(const CpuUsageValue& usage) {
+  PutCpuUsageField(&cpu_usage_, field::Chunk::kCpuUsage, usage);
 }
 
 }  // namespace prof

@@ -1,10 +1,16 @@
-// Turns plain events (events.h) into Chunk messages: groups host events by thread and
-// device events by stream, delta-encodes timestamps and correlation ids, fills sparse
-// columns, and interns strings, kernel configurations and call stacks for the whole file.
+// Turns plain events (events.h) into serialized Chunk messages (proto/trace.proto):
+// groups host events by thread and device events by stream, delta-encodes timestamps and
+// correlation ids, fills sparse columns, and interns strings, kernel configurations and
+// call stacks for the whole file.
+//
+// Each value is appended as varint bytes to its column's buffer the moment it is added
+// (proto/wire_format.h); Finish() only copies the columns behind their tags and lengths.
+// There is no message object and no libprotobuf: the agent links this, the analyzer reads
+// the result with libprotobuf (chunk_wire_test.cc checks that the two agree).
 //
 // One encoder per trace file (interning is per file), used by one thread at a time.
 // Memory grows with the number of distinct interned values and with the events pending
-// in the current chunk; Finish() empties the chunk but keeps its capacity.
+// in the current chunk; Finish() empties the chunk but keeps the buffers' capacity.
 //
 //   prof::ChunkEncoder encoder;
 //   prof::KernelEvent kernel; kernel.config = encoder.InternKernelConfig(config); ...
@@ -15,17 +21,22 @@
 #define PROF_PROTO_CHUNK_ENCODER_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
-#include <utility>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/strings/string_view.h"
-#include "absl/types/span.h"
 #include "proto/events.h"
-#include "proto/trace.pb.h"
+#include "proto/header_encoder.h"
+#include "proto/schema_enums.h"
+#include "proto/wire_format.h"
 
 namespace prof {
+namespace chunk_blocks {
+struct ThreadBlocks;
+struct StreamBlocks;
+}  // namespace chunk_blocks
 
 class ChunkEncoder {
  public:
@@ -35,11 +46,11 @@ class ChunkEncoder {
   ChunkEncoder& operator=(const ChunkEncoder&) = delete;
 
   // Interning: the first call for a value defines it in the current chunk.
-  StringId InternString(absl::string_view value);
+  StringId InternString(std::string_view value);
   KernelConfigId InternKernelConfig(const KernelConfigValue& value);
   // `frame_names` (optional, one per address) are the symbolized frames.
-  CallStackId InternCallStack(absl::Span<const uint64_t> frame_addresses,
-                              absl::Span<const std::string> frame_names = {});
+  CallStackId InternCallStack(const std::vector<uint64_t>& frame_addresses,
+                              const std::vector<std::string>& frame_names = {});
   // Every communicator initialization gets its own id.
   CommunicatorId AddCommunicator(const CommunicatorValue& value);
 
@@ -53,41 +64,77 @@ class ChunkEncoder {
   void AddMemset(const MemsetEvent& event);
   void AddSynchronization(const SynchronizationEvent& event);
 
-  void SetThreadName(uint64_t thread_id, absl::string_view name);
-  void SetProcess(absl::string_view name, int64_t parent_pid);
-  void AddLoss(trace::LossKind kind, uint64_t count);
-  void AddClockAnchor(const trace::ClockAnchor& anchor);
-  void AddCpuUsage(const trace::CpuUsage& usage);
+  void SetThreadName(uint64_t thread_id, std::string_view name);
+  void SetProcess(std::string_view name, int64_t parent_pid);
+  void AddLoss(schema::LossKind kind, uint64_t count);
+  void AddClockAnchor(const ClockAnchorValue& anchor);
+  void AddCpuUsage(const CpuUsageValue& usage);
 
   // Events added since the last Finish().
   uint64_t pending_events() const { return pending_events_; }
 
-  // Seals the current chunk with the next sequence number and returns it; the reference
-  // stays valid until the next call on this encoder.
-  const trace::Chunk& Finish(bool last_chunk);
+  // Seals the current chunk with the next sequence number and returns the serialized
+  // Chunk; the bytes stay valid until the next call on this encoder.
+  std::string_view Finish(bool last_chunk);
 
  private:
-  struct ThreadGroup;
-  struct StreamGroup;
+  using ThreadGroup = chunk_blocks::ThreadBlocks;  // defined in chunk_blocks.h
+  using StreamGroup = chunk_blocks::StreamBlocks;
+  struct PairHash {
+    size_t operator()(const std::pair<uint64_t, uint64_t>& key) const {
+      return std::hash<uint64_t>()(key.first * 0x9E3779B97F4A7C15ull ^ key.second);
+    }
+  };
+  struct ConfigHash {
+    size_t operator()(const KernelConfigValue& value) const;
+  };
+  struct StackHash {
+    size_t operator()(const std::vector<uint64_t>& frames) const;
+  };
+  using GroupIndex = std::unordered_map<std::pair<uint64_t, uint64_t>, size_t, PairHash>;
 
-  ThreadGroup& Thread(uint64_t thread_id, trace::ClockDomain clock);
+  ThreadGroup& Thread(uint64_t thread_id, schema::ClockDomain clock);
   StreamGroup& Stream(const StreamKey& key);
+  void WriteThreads();
+  void WriteStreams();
 
-  trace::Chunk chunk_;     // being built
-  trace::Chunk finished_;  // returned by the last Finish()
+  // Definitions and chunk-level fields of the current chunk, already encoded as whole
+  // fields (tag, length, body), in the order Finish() writes them.
+  wire::Buffer strings_;
+  wire::Buffer kernel_configs_;
+  wire::Buffer communicators_;
+  wire::Buffer call_stacks_;
+  wire::Buffer thread_names_;
+  wire::Buffer losses_;
+  wire::Buffer clock_anchors_;
+  wire::Buffer cpu_usage_;
+  StringId first_string_id_ = 0;  // of the current chunk; 0 when it defines none
+  bool has_process_ = false;
+  StringId process_name_ = 0;
+  int64_t process_parent_pid_ = 0;
+  wire::Buffer scratch_;  // one small message at a time
+  wire::Buffer chunk_;    // the serialized chunk returned by Finish()
+
   uint64_t next_sequence_ = 0;
   uint64_t pending_events_ = 0;
 
-  absl::flat_hash_map<std::string, StringId> string_ids_;
-  absl::flat_hash_map<KernelConfigValue, KernelConfigId> kernel_config_ids_;
-  absl::flat_hash_map<std::vector<uint64_t>, CallStackId> call_stack_ids_;
+  std::unordered_map<std::string, StringId> string_ids_;
+  std::string lookup_key_;  // reused by InternString to avoid an allocation per lookup
+  std::unordered_map<KernelConfigValue, KernelConfigId, ConfigHash> kernel_config_ids_;
+  std::unordered_map<std::vector<uint64_t>, CallStackId, StackHash> call_stack_ids_;
   CommunicatorId next_communicator_id_ = 1;
 
-  // Groups of the current chunk; indexes into the vectors, which Finish() clears.
-  std::vector<ThreadGroup> thread_groups_;
-  std::vector<StreamGroup> stream_groups_;
-  absl::flat_hash_map<std::pair<uint64_t, int>, size_t> thread_group_index_;
-  absl::flat_hash_map<std::pair<uint64_t, uint64_t>, size_t> stream_group_index_;
+  // Groups of the current chunk, in the order they appeared. The vectors keep groups (and
+  // their buffers' capacity) across chunks; only the first *_used_ are in this chunk.
+  std::vector<std::unique_ptr<ThreadGroup>> thread_groups_;
+  std::vector<std::unique_ptr<StreamGroup>> stream_groups_;
+  size_t threads_used_ = 0;
+  size_t streams_used_ = 0;
+  GroupIndex thread_group_index_;
+  GroupIndex stream_group_index_;
+  // The group of the previous event: consecutive events mostly share one.
+  ThreadGroup* last_thread_ = nullptr;
+  StreamGroup* last_stream_ = nullptr;
 };
 
 }  // namespace prof

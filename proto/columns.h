@@ -1,5 +1,5 @@
-// Column helpers shared by ChunkEncoder and ChunkDecoder: the delta and sparse-column
-// conventions of trace.proto, in one place. Internal to proto/.
+// Column helpers of ChunkDecoder: the delta and sparse-column conventions of trace.proto
+// on the reading side (the writing side is chunk_blocks.h). Internal to proto/.
 #ifndef PROF_PROTO_COLUMNS_H_
 #define PROF_PROTO_COLUMNS_H_
 
@@ -10,30 +10,11 @@
 namespace prof {
 namespace columns {
 
-// Wrapping difference, so any two uint64 values round-trip through a sint64 delta.
-inline int64_t TakeDelta(uint64_t value, uint64_t* previous) {
-  const int64_t delta = static_cast<int64_t>(value - *previous);
-  *previous = value;
-  return delta;
-}
-
+// Undoes chunk_blocks::TakeDelta (wrapping, so any uint64 values round-trip).
 inline uint64_t ApplyDelta(int64_t delta, uint64_t* previous) {
   *previous += static_cast<uint64_t>(delta);
   return *previous;
 }
-
-// Appends `value` at `row` of a block to a sparse column. Rows must increase.
-class SparseAppender {
- public:
-  void Append(trace::SparseColumn* column, uint32_t row, uint64_t value) {
-    column->add_index_delta(row - last_row_);
-    column->add_value(value);
-    last_row_ = row;
-  }
-
- private:
-  uint32_t last_row_ = 0;
-};
 
 // Walks a sparse column row by row while a block is decoded.
 class SparseCursor {

@@ -3,6 +3,7 @@
 // agent and the analyzer never touch those. Names are interned ids (StringId); 0 = none.
 //
 // Plain data, trivially copyable (except the definitions), safe to copy across threads.
+// No libprotobuf: the enums are proto/schema_enums.h's plain copies of the schema's.
 #ifndef PROF_PROTO_EVENTS_H_
 #define PROF_PROTO_EVENTS_H_
 
@@ -12,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "proto/trace.pb.h"
+#include "proto/schema_enums.h"
 
 namespace prof {
 
@@ -23,27 +24,27 @@ using CallStackId = uint32_t;
 
 struct ApiCallEvent {
   uint64_t thread_id = 0;
-  trace::ClockDomain clock = trace::CLOCK_DOMAIN_HOST_MONOTONIC;
+  schema::ClockDomain clock = schema::CLOCK_DOMAIN_HOST_MONOTONIC;
   uint64_t start_ns = 0;
   uint64_t duration_ns = 0;
   StringId name = 0;
   uint64_t correlation_id = 0;
-  trace::ApiDomain domain = trace::API_DOMAIN_RUNTIME;
+  schema::ApiDomain domain = schema::API_DOMAIN_RUNTIME;
   int64_t status = 0;  // 0: success
   std::optional<uint64_t> stream;
   uint64_t bytes = 0;  // 0: not recorded
-  trace::CopyKind copy_kind = trace::COPY_KIND_UNKNOWN;
+  schema::CopyKind copy_kind = schema::COPY_KIND_UNKNOWN;
   KernelConfigId kernel_config = 0;
   CallStackId call_stack = 0;
 };
 
 struct HostRangeEvent {
   uint64_t thread_id = 0;
-  trace::ClockDomain clock = trace::CLOCK_DOMAIN_HOST_MONOTONIC;
+  schema::ClockDomain clock = schema::CLOCK_DOMAIN_HOST_MONOTONIC;
   uint64_t start_ns = 0;
   uint64_t duration_ns = 0;
   StringId name = 0;
-  trace::RangeKind kind = trace::RANGE_KIND_NVTX_PUSH_POP;
+  schema::RangeKind kind = schema::RANGE_KIND_NVTX_PUSH_POP;
   StringId domain = 0;  // NVTX domain; 0: default domain
 };
 
@@ -52,7 +53,7 @@ inline constexpr int64_t kStepOpenAtExit = -1;
 
 struct StepEvent {
   uint64_t thread_id = 0;
-  trace::ClockDomain clock = trace::CLOCK_DOMAIN_HOST_MONOTONIC;
+  schema::ClockDomain clock = schema::CLOCK_DOMAIN_HOST_MONOTONIC;
   uint64_t start_ns = 0;
   uint64_t duration_ns = 0;
   int64_t step_number = 0;
@@ -61,10 +62,10 @@ struct StepEvent {
 
 struct NcclCallEvent {
   uint64_t thread_id = 0;
-  trace::ClockDomain clock = trace::CLOCK_DOMAIN_HOST_MONOTONIC;
+  schema::ClockDomain clock = schema::CLOCK_DOMAIN_HOST_MONOTONIC;
   uint64_t start_ns = 0;
   uint64_t duration_ns = 0;
-  trace::NcclOperation operation = trace::NCCL_OPERATION_UNSPECIFIED;
+  schema::NcclOperation operation = schema::NCCL_OPERATION_UNSPECIFIED;
   uint64_t count = 0;
   uint32_t data_type = 0;
   uint64_t bytes = 0;
@@ -77,13 +78,13 @@ struct NcclCallEvent {
 
 struct MemoryEvent {
   uint64_t thread_id = 0;
-  trace::ClockDomain clock = trace::CLOCK_DOMAIN_HOST_MONOTONIC;
+  schema::ClockDomain clock = schema::CLOCK_DOMAIN_HOST_MONOTONIC;
   uint64_t time_ns = 0;
-  trace::MemoryOperation operation = trace::MEMORY_OPERATION_ALLOCATE;
+  schema::MemoryOperation operation = schema::MEMORY_OPERATION_ALLOCATE;
   uint64_t address = 0;
   uint64_t bytes = 0;
   int32_t device = -1;
-  trace::MemoryKind kind = trace::MEMORY_KIND_UNKNOWN;
+  schema::MemoryKind kind = schema::MEMORY_KIND_UNKNOWN;
   std::optional<uint64_t> stream;
   CallStackId call_stack = 0;
 };
@@ -93,7 +94,7 @@ struct StreamKey {
   uint32_t device = 0;
   uint32_t context = 0;
   uint32_t stream = 0;
-  trace::ClockDomain clock = trace::CLOCK_DOMAIN_CUPTI;
+  schema::ClockDomain clock = schema::CLOCK_DOMAIN_CUPTI;
 
   bool operator==(const StreamKey& other) const {
     return device == other.device && context == other.context && stream == other.stream &&
@@ -117,9 +118,9 @@ struct MemcpyEvent {
   uint64_t start_ns = 0;
   uint64_t duration_ns = 0;
   uint64_t bytes = 0;
-  trace::CopyKind copy_kind = trace::COPY_KIND_UNKNOWN;
-  trace::MemoryKind source_kind = trace::MEMORY_KIND_UNKNOWN;
-  trace::MemoryKind destination_kind = trace::MEMORY_KIND_UNKNOWN;
+  schema::CopyKind copy_kind = schema::COPY_KIND_UNKNOWN;
+  schema::MemoryKind source_kind = schema::MEMORY_KIND_UNKNOWN;
+  schema::MemoryKind destination_kind = schema::MEMORY_KIND_UNKNOWN;
   uint64_t correlation_id = 0;
 };
 
@@ -136,7 +137,7 @@ struct SynchronizationEvent {
   StreamKey where;
   uint64_t start_ns = 0;
   uint64_t duration_ns = 0;
-  trace::SynchronizationKind kind = trace::SYNCHRONIZATION_KIND_UNKNOWN;
+  schema::SynchronizationKind kind = schema::SYNCHRONIZATION_KIND_UNKNOWN;
   uint64_t correlation_id = 0;
   std::optional<uint64_t> event_id;
 };

@@ -47,7 +47,7 @@ uint64_t ProcStatusKilobytes(const std::string& field) {
 std::string WriteLargeTrace() {
   const char* directory = std::getenv("TEST_TMPDIR");
   const std::string path = std::string(directory ? directory : "/tmp") + "/large.pb";
-  auto writer = TraceFileWriter::Create(path, trace::FileHeader());
+  auto writer = TraceFileWriter::Create(path, FileHeaderValue());
   REQUIRE(writer.ok());
   ChunkEncoder encoder;
   testing::RealisticMix mix(&encoder, 1);

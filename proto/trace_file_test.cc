@@ -9,6 +9,7 @@
 #include "proto/chunk_encoder.h"
 #include "proto/file_dictionary.h"
 #include "proto/framing.h"
+#include "proto/header_message.h"
 #include "proto/testing/event_strings.h"
 #include "proto/testing/sample_trace.h"
 #include "proto/trace_file_reader.h"
@@ -58,7 +59,7 @@ TEST_CASE("a written file reads back whole: header, every chunk, every event") {
   const trace::FileHeader header = testing::SampleHeader();
   std::vector<std::vector<std::string>> expected(3);
   {
-    auto writer = TraceFileWriter::Create(path, header);
+    auto writer = CreateTraceFileWriter(path, header);
     REQUIRE(writer.ok());
     ChunkEncoder encoder;
     for (int chunk = 0; chunk < 3; ++chunk) {
@@ -208,8 +209,8 @@ TEST_CASE("files that are not traces are refused with one clear message") {
 }
 
 TEST_CASE("writing into a folder that does not exist fails with a clear status") {
-  auto writer = TraceFileWriter::Create(TempPath("no/such/folder/x.pb"), testing::SampleHeader());
-  CHECK(writer.status().code() == absl::StatusCode::kNotFound);
+  auto writer = CreateTraceFileWriter(TempPath("no/such/folder/x.pb"), testing::SampleHeader());
+  CHECK(writer.status().code() == WriteStatus::Code::kNotFound);
   CHECK(std::string(writer.status().message()).find("cannot create trace file") !=
         std::string::npos);
 }
@@ -217,9 +218,9 @@ TEST_CASE("writing into a folder that does not exist fails with a clear status")
 TEST_CASE("a full disk is reported as resource exhausted") {
   std::ifstream probe("/dev/full");
   if (!probe.good()) return;  // no /dev/full in this sandbox
-  auto writer = TraceFileWriter::Create("/dev/full", testing::SampleHeader());
+  auto writer = CreateTraceFileWriter("/dev/full", testing::SampleHeader());
   REQUIRE_FALSE(writer.ok());
-  CHECK(writer.status().code() == absl::StatusCode::kResourceExhausted);
+  CHECK(writer.status().code() == WriteStatus::Code::kResourceExhausted);
 }
 
 }  // namespace

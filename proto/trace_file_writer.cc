@@ -7,74 +7,70 @@
 #include <cerrno>
 #include <cstring>
 
-#include "absl/strings/str_format.h"
+#include <cstdio>
+
 #include "proto/crc32c.h"
 #include "proto/framing.h"
 
 namespace prof {
 namespace {
 
-absl::Status ErrnoStatus(int error, absl::string_view action, absl::string_view path) {
-  const std::string message = absl::StrFormat("%s %s: %s", action, path, std::strerror(error));
-  if (error == ENOSPC || error == EDQUOT) return absl::ResourceExhaustedError(message);
+using Code = WriteStatus::Code;
+
+WriteStatus ErrnoStatus(int error, const char* action, const std::string& path) {
+  const std::string message = std::string(action) + " " + path + ": " + std::strerror(error);
+  if (error == ENOSPC || error == EDQUOT) return WriteStatus(Code::kResourceExhausted, message);
   if (error == EACCES || error == EPERM || error == EROFS) {
-    return absl::PermissionDeniedError(message);
+    return WriteStatus(Code::kPermissionDenied, message);
   }
-  if (error == ENOENT) return absl::NotFoundError(message);
-  return absl::InternalError(message);
+  if (error == ENOENT) return WriteStatus(Code::kNotFound, message);
+  return WriteStatus(Code::kInternal, message);
 }
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<TraceFileWriter>> TraceFileWriter::Create(
-    const std::string& path, const trace::FileHeader& header) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoStatus(errno, "cannot create trace file", path);
-  return CreateForDescriptor(fd, path, header);
+WriteResult<std::unique_ptr<TraceFileWriter>> TraceFileWriter::Create(
+    const std::string& path, const FileHeaderValue& header) {
+  FileHeaderValue versioned = header;
+  versioned.format_version = kFormatVersion;
+  return CreateWithSerializedHeader(path, EncodeFileHeader(versioned));
 }
 
-absl::StatusOr<std::unique_ptr<TraceFileWriter>> TraceFileWriter::CreateForDescriptor(
-    int fd, std::string path_for_messages, const trace::FileHeader& header) {
+WriteResult<std::unique_ptr<TraceFileWriter>> TraceFileWriter::CreateWithSerializedHeader(
+    const std::string& path, std::string_view header_payload) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus(errno, "cannot create trace file", path);
+  return CreateForDescriptor(fd, path, header_payload);
+}
+
+WriteResult<std::unique_ptr<TraceFileWriter>> TraceFileWriter::CreateForDescriptor(
+    int fd, std::string path_for_messages, std::string_view header_payload) {
   std::unique_ptr<TraceFileWriter> writer(new TraceFileWriter(fd, std::move(path_for_messages)));
   uint8_t preamble[kPreambleSize];
   EncodePreamble(Preamble{kFormatVersion}, preamble);
   struct iovec part = {preamble, sizeof(preamble)};
-  absl::Status status = writer->WriteAll(&part, 1);
+  WriteStatus status = writer->WriteAll(&part, 1);
   if (!status.ok()) return status;
-
-  trace::FileHeader versioned = header;
-  versioned.set_format_version(kFormatVersion);
-  std::string payload;
-  if (!versioned.SerializeToString(&payload)) {
-    return absl::InternalError("cannot serialize the trace file header");
-  }
-  status = writer->AppendFrame(static_cast<uint32_t>(FrameType::kFileHeader), payload);
+  status = writer->AppendFrame(static_cast<uint32_t>(FrameType::kFileHeader), header_payload);
   if (!status.ok()) return status;
   return writer;
 }
 
 TraceFileWriter::~TraceFileWriter() { Close().IgnoreError(); }
 
-absl::Status TraceFileWriter::AppendChunk(const trace::Chunk& chunk) {
-  serialized_.clear();
-  if (!chunk.SerializeToString(&serialized_)) {
-    return absl::InternalError(absl::StrFormat("cannot serialize chunk %d", chunk.sequence()));
-  }
-  return AppendSerializedChunk(serialized_);
-}
-
-absl::Status TraceFileWriter::AppendSerializedChunk(absl::string_view payload) {
-  absl::Status status = AppendFrame(static_cast<uint32_t>(FrameType::kChunk), payload);
+WriteStatus TraceFileWriter::AppendChunk(std::string_view payload) {
+  WriteStatus status = AppendFrame(static_cast<uint32_t>(FrameType::kChunk), payload);
   if (status.ok()) ++chunks_written_;
   return status;
 }
 
-absl::Status TraceFileWriter::AppendFrame(uint32_t frame_type, absl::string_view payload) {
-  if (fd_ < 0) return absl::FailedPreconditionError("trace file already closed: " + path_);
+WriteStatus TraceFileWriter::AppendFrame(uint32_t frame_type, std::string_view payload) {
+  if (fd_ < 0) return WriteStatus(Code::kFailedPrecondition, "trace file already closed: " + path_);
   if (payload.size() > kMaxFramePayloadSize) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("frame of %d bytes exceeds the %d-byte limit", payload.size(),
-                        kMaxFramePayloadSize));
+    char message[128];
+    std::snprintf(message, sizeof(message), "frame of %zu bytes exceeds the %u-byte limit",
+                  payload.size(), kMaxFramePayloadSize);
+    return WriteStatus(Code::kInvalidArgument, message);
   }
   FrameHeader header;
   header.type = static_cast<FrameType>(frame_type);
@@ -88,9 +84,9 @@ absl::Status TraceFileWriter::AppendFrame(uint32_t frame_type, absl::string_view
 }
 
 // One writev for the whole frame in the common case; loops on short writes and EINTR.
-absl::Status TraceFileWriter::WriteAll(const ::iovec* parts, int part_count) {
+WriteStatus TraceFileWriter::WriteAll(const ::iovec* parts, int part_count) {
   struct iovec pending[2];  // frames have at most two parts: header and payload
-  if (part_count > 2) return absl::InternalError("a frame has at most two parts");
+  if (part_count > 2) return WriteStatus(Code::kInternal, "a frame has at most two parts");
   int count = part_count;
   for (int i = 0; i < part_count; ++i) pending[i] = parts[i];
   struct iovec* next = pending;
@@ -112,17 +108,17 @@ absl::Status TraceFileWriter::WriteAll(const ::iovec* parts, int part_count) {
       next->iov_len -= left;
     }
   }
-  return absl::OkStatus();
+  return WriteStatus();
 }
 
-absl::Status TraceFileWriter::Close() {
-  if (fd_ < 0) return absl::OkStatus();
+WriteStatus TraceFileWriter::Close() {
+  if (fd_ < 0) return WriteStatus();
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0 && errno != EINTR) {
     return ErrnoStatus(errno, "cannot close trace file", path_);
   }
-  return absl::OkStatus();
+  return WriteStatus();
 }
 
 }  // namespace prof

@@ -111,7 +111,7 @@ WriteFigures Write(const std::string& path, uint64_t events) {
   while (block.size() < std::min<uint64_t>(events, 1000000)) mix.MakeGroup(&block);
 
   const auto start = std::chrono::steady_clock::now();
-  auto writer = TraceFileWriter::Create(path, trace::FileHeader());
+  auto writer = TraceFileWriter::Create(path, FileHeaderValue());
   if (!writer.ok()) {
     std::fprintf(stderr, "benchmark: %s\n", std::string(writer.status().message()).c_str());
     std::exit(1);

@@ -65,20 +65,20 @@ Session* Session::CreateDeferredChild() {
   return child;
 }
 
-trace::FileHeader MakeProcessHeader(const Config& config) {
-  trace::FileHeader header;
-  header.set_agent_version("libprof 0.1");
+FileHeaderValue MakeProcessHeader(const Config& config) {
+  FileHeaderValue header;
+  header.agent_version = "libprof 0.1";
   char host[256] = "unknown";
   gethostname(host, sizeof(host) - 1);
-  header.set_host_name(host);
-  header.set_pid(getpid());
+  header.host_name = host;
+  header.pid = getpid();
   // The same identity that named the file (config.cc), so file name and header agree.
-  header.set_rank(config.rank.rank);
-  header.set_world_size(config.rank.world_size);
-  header.set_local_rank(config.rank.local_rank);
-  header.set_worker_name(config.worker_name);
-  for (const auto& [name, value] : config.applied) (*header.mutable_config())[name] = value;
-  header.set_command_line(CommandLine());
+  header.rank = config.rank.rank;
+  header.world_size = config.rank.world_size;
+  header.local_rank = config.rank.local_rank;
+  header.worker_name = config.worker_name;
+  header.config = config.applied;
+  header.command_line = CommandLine();
   return header;
 }
 

@@ -73,7 +73,7 @@ class Session {
 };
 
 // Builds the trace header shared by every window file of this process.
-trace::FileHeader MakeProcessHeader(const Config& config);
+FileHeaderValue MakeProcessHeader(const Config& config);
 
 }  // namespace prof
 

@@ -60,7 +60,7 @@ StreamKey ActivityConverter::KeyOf(uint32_t device, uint32_t context, uint32_t s
   key.device = device;
   key.context = context;
   key.stream = stream;
-  key.clock = trace::CLOCK_DOMAIN_CUPTI;
+  key.clock = schema::CLOCK_DOMAIN_CUPTI;
   return key;
 }
 
@@ -145,13 +145,13 @@ void ActivityConverter::AddSynchronization(const CUpti_ActivitySynchronization2&
   sync.where.device = DeviceOfContext(record.contextId);
   sync.where.context = record.contextId;
   sync.where.stream = record.streamId;
-  sync.where.clock = trace::CLOCK_DOMAIN_CUPTI;
+  sync.where.clock = schema::CLOCK_DOMAIN_CUPTI;
   sync.start_ns = record.start;
   sync.duration_ns = record.end - record.start;
   sync.kind = SynchronizationKindOfCupti(record.type);
   sync.correlation_id = record.correlationId;
-  if (sync.kind == trace::SYNCHRONIZATION_KIND_EVENT ||
-      sync.kind == trace::SYNCHRONIZATION_KIND_STREAM_WAIT_EVENT) {
+  if (sync.kind == schema::SYNCHRONIZATION_KIND_EVENT ||
+      sync.kind == schema::SYNCHRONIZATION_KIND_STREAM_WAIT_EVENT) {
     sync.event_id = record.cudaEventId;
   }
   window->encoder().AddSynchronization(sync);

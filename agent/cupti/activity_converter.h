@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "absl/container/flat_hash_map.h"
+#include <unordered_map>
 #include "agent/cupti/activity_buffers.h"
 #include "agent/writer/device_source.h"
 #include "proto/events.h"
@@ -60,7 +60,7 @@ class ActivityConverter {
   NextRecordFunction next_record_;
   int64_t cupti_minus_host_ns_ = 0;
   // Learned from kernel/memcpy/memset records: synchronization records carry no device.
-  absl::flat_hash_map<uint32_t, uint32_t> device_of_context_;
+  std::unordered_map<uint32_t, uint32_t> device_of_context_;
 };
 
 }  // namespace prof

@@ -7,18 +7,18 @@
 
 #include <cstdint>
 
-#include "proto/trace.pb.h"
+#include "proto/schema_enums.h"
 
 namespace prof {
 
 // CUpti_ActivityMemcpyKind. Arrays count as device memory (they live there).
-trace::CopyKind CopyKindOfCupti(uint32_t copy_kind);
+schema::CopyKind CopyKindOfCupti(uint32_t copy_kind);
 
 // CUpti_ActivityMemoryKind. The *_STATIC kinds (module globals) keep their location.
-trace::MemoryKind MemoryKindOfCupti(uint32_t memory_kind);
+schema::MemoryKind MemoryKindOfCupti(uint32_t memory_kind);
 
 // CUpti_ActivitySynchronizationType.
-trace::SynchronizationKind SynchronizationKindOfCupti(uint32_t type);
+schema::SynchronizationKind SynchronizationKindOfCupti(uint32_t type);
 
 }  // namespace prof
 

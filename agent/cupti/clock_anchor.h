@@ -9,17 +9,17 @@
 
 #include <cupti.h>
 
-#include "proto/trace.pb.h"
+#include "proto/header_encoder.h"
 
 namespace prof {
 
 using GetTimestampFunction = decltype(&::cuptiGetTimestamp);
 
 // cupti_ns stays 0 when `get_timestamp` is null or fails every try.
-trace::ClockAnchor MeasureCuptiAnchor(GetTimestampFunction get_timestamp, const char* reason);
+ClockAnchorValue MeasureCuptiAnchor(GetTimestampFunction get_timestamp, const char* reason);
 
 // CUPTI time minus host monotonic time at `anchor` (0 without a CUPTI reading).
-int64_t CuptiMinusHostNs(const trace::ClockAnchor& anchor);
+int64_t CuptiMinusHostNs(const ClockAnchorValue& anchor);
 
 }  // namespace prof
 

@@ -36,7 +36,7 @@ TEST_CASE("records CUPTI dropped are counted in the newest window") {
   auto trace = testing::ReadTrace(router.Finish());
   REQUIRE(trace->read_ok);
   constexpr uint64_t kDropped = kLaunches / 4;  // the 4th and 8th records
-  CHECK(trace->losses[trace::LOSS_KIND_CUPTI_DROPPED] == kDropped);
+  CHECK(trace->losses[schema::LOSS_KIND_CUPTI_DROPPED] == kDropped);
   CHECK(trace->kernels.size() == kLaunches - kDropped);
 }
 

@@ -54,7 +54,7 @@ class CuptiSource : public DeviceActivitySource {
   void Disable() override;
   void Flush(bool forced) override;
   void Drain(WindowRouter& router) override;
-  trace::ClockAnchor Anchor(const char* reason) override;
+  ClockAnchorValue Anchor(const char* reason) override;
 
  private:
   bool Usable() const { return enabled_ && !CuptiInheritedFromParent(); }
@@ -268,9 +268,9 @@ void CuptiSource::AddLosses(WindowRouter& router, const ConversionCounts& counts
   if (lost == 0 && counts.corrupt_buffers == 0) return;
   WindowFile* newest = router.WindowFor(0, MonotonicNs());
   if (!newest) return;
-  if (lost) newest->AddLoss(trace::LOSS_KIND_CUPTI_DROPPED, lost);
+  if (lost) newest->AddLoss(schema::LOSS_KIND_CUPTI_DROPPED, lost);
   if (counts.corrupt_buffers) {
-    newest->AddLoss(trace::LOSS_KIND_CUPTI_BUFFER_LOST, counts.corrupt_buffers);
+    newest->AddLoss(schema::LOSS_KIND_CUPTI_BUFFER_LOST, counts.corrupt_buffers);
   }
 }
 
@@ -280,14 +280,14 @@ void CuptiSource::RefreshClockOffset(bool always) {
   Anchor("clock offset");
 }
 
-trace::ClockAnchor CuptiSource::Anchor(const char* reason) {
+ClockAnchorValue CuptiSource::Anchor(const char* reason) {
   if (!library_ || CuptiInheritedFromParent() || !converter_) {
     return MeasureCuptiAnchor(nullptr, reason);
   }
-  trace::ClockAnchor anchor = MeasureCuptiAnchor(library_->GetTimestamp, reason);
-  if (anchor.cupti_ns() != 0) {
+  ClockAnchorValue anchor = MeasureCuptiAnchor(library_->GetTimestamp, reason);
+  if (anchor.cupti_ns != 0) {
     converter_->SetClockOffset(CuptiMinusHostNs(anchor));
-    clock_measured_ns_ = anchor.host_monotonic_ns();
+    clock_measured_ns_ = anchor.host_monotonic_ns;
   }
   return anchor;
 }

@@ -87,7 +87,7 @@ void CheckKernels(TraceContents& trace, Workload& work) {
     CHECK(kernel.duration_ns == simKernelDurationNs(name.c_str(), grid, block));
     CHECK(kernel.duration_ns == truth.end_ns - truth.start_ns);
     CHECK(kernel.start_ns == truth.start_ns + kCuptiOffsetNs);  // raw CUPTI time
-    CHECK(kernel.where.clock == trace::CLOCK_DOMAIN_CUPTI);
+    CHECK(kernel.where.clock == schema::CLOCK_DOMAIN_CUPTI);
     CHECK(kernel.where.stream == simStreamId(work.stream));
     CHECK(config.registers_per_thread == 32);
     if (name == "kernel_beta") {
@@ -107,10 +107,10 @@ void CheckCopies(const TraceContents& trace, const Workload& work) {
     CHECK((up || copy.correlation_id == work.to_host.correlation_id));
     CHECK(copy.bytes == (up ? kCopyBytes : 4096u));
     CHECK(copy.copy_kind ==
-          (up ? trace::COPY_KIND_HOST_TO_DEVICE : trace::COPY_KIND_DEVICE_TO_HOST));
-    CHECK(copy.source_kind == (up ? trace::MEMORY_KIND_PAGEABLE : trace::MEMORY_KIND_DEVICE));
+          (up ? schema::COPY_KIND_HOST_TO_DEVICE : schema::COPY_KIND_DEVICE_TO_HOST));
+    CHECK(copy.source_kind == (up ? schema::MEMORY_KIND_PAGEABLE : schema::MEMORY_KIND_DEVICE));
     CHECK(copy.destination_kind ==
-          (up ? trace::MEMORY_KIND_DEVICE : trace::MEMORY_KIND_PAGEABLE));
+          (up ? schema::MEMORY_KIND_DEVICE : schema::MEMORY_KIND_PAGEABLE));
     CHECK(copy.duration_ns == simCopyDurationNs(copy.bytes, up ? cudaMemcpyHostToDevice
                                                                 : cudaMemcpyDeviceToHost));
     const Truth& truth = up ? work.to_device : work.to_host;
@@ -125,7 +125,7 @@ void CheckMemsetAndSync(const TraceContents& trace, const Workload& work) {
   CHECK(trace.memsets[0].correlation_id == work.memset.correlation_id);
   CHECK(trace.memsets[0].duration_ns == simMemsetDurationNs(65536));
   REQUIRE(trace.synchronizations.size() == 1);
-  CHECK(trace.synchronizations[0].kind == trace::SYNCHRONIZATION_KIND_STREAM);
+  CHECK(trace.synchronizations[0].kind == schema::SYNCHRONIZATION_KIND_STREAM);
   CHECK(trace.synchronizations[0].correlation_id == work.sync_correlation);
   CHECK(trace.synchronizations[0].where.stream == simStreamId(work.stream));
 }
@@ -141,7 +141,7 @@ TEST_CASE("kernels, copies, memsets and syncs reach the window file exactly") {
   CopySetAndSync(&work);
   source->Flush(true);
   source->Drain(router);
-  const trace::ClockAnchor anchor = source->Anchor("test");
+  const ClockAnchorValue anchor = source->Anchor("test");
   source->Disable();
   auto trace = ReadTrace(router.Finish());
   REQUIRE(trace->read_ok);
@@ -149,13 +149,13 @@ TEST_CASE("kernels, copies, memsets and syncs reach the window file exactly") {
   CheckKernels(*trace, work);
   CheckCopies(*trace, work);
   CheckMemsetAndSync(*trace, work);
-  CHECK(trace->losses[trace::LOSS_KIND_CUPTI_DROPPED] == 0);
+  CHECK(trace->losses[schema::LOSS_KIND_CUPTI_DROPPED] == 0);
   // The anchor pairs the clocks with the simulator's offset (within its uncertainty), and
   // device times became host times with that offset when windows were picked.
   const int64_t measured_offset =
-      static_cast<int64_t>(anchor.cupti_ns()) - static_cast<int64_t>(anchor.host_monotonic_ns());
+      static_cast<int64_t>(anchor.cupti_ns) - static_cast<int64_t>(anchor.host_monotonic_ns);
   CHECK(std::llabs(measured_offset - static_cast<int64_t>(kCuptiOffsetNs)) <=
-        static_cast<int64_t>(anchor.uncertainty_ns() + 1000));
+        static_cast<int64_t>(anchor.uncertainty_ns + 1000));
   for (uint64_t host_time : router.host_times) {
     CHECK(host_time <= MonotonicNs());
     CHECK(host_time + 10000000000ull > MonotonicNs());
@@ -186,7 +186,7 @@ TEST_CASE("work still running at a forced flush is counted, not written") {
   REQUIRE(trace->read_ok);
   REQUIRE(trace->kernels.size() == 1);
   CHECK(trace->KernelName(trace->kernels[0]) == "kernel_quick");
-  CHECK(trace->losses[trace::LOSS_KIND_CUPTI_DROPPED] == 1);
+  CHECK(trace->losses[schema::LOSS_KIND_CUPTI_DROPPED] == 1);
   cudaStreamDestroy(quick);
   cudaStreamDestroy(slow);
 }

@@ -29,7 +29,7 @@ class CollectingSink : public EventSink {
   void OnSynchronization(const SynchronizationEvent& event) override {
     contents_->synchronizations.push_back(event);
   }
-  void OnLoss(trace::LossKind kind, uint64_t count) override { contents_->losses[kind] += count; }
+  void OnLoss(schema::LossKind kind, uint64_t count) override { contents_->losses[kind] += count; }
 
  private:
   TraceContents* contents_;
@@ -38,8 +38,8 @@ class CollectingSink : public EventSink {
 }  // namespace
 
 OneWindowRouter::OneWindowRouter(const std::string& name) {
-  trace::FileHeader header;
-  header.set_worker_name(name);
+  FileHeaderValue header;
+  header.worker_name = name;
   WindowSpec spec;
   spec.index = 0;
   window_ = std::make_unique<WindowFile>(spec, TempDir() + "/" + name + ".prof.pb", header);

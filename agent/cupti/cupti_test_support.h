@@ -42,7 +42,7 @@ struct TraceContents {
   std::vector<MemcpyEvent> memcpys;
   std::vector<MemsetEvent> memsets;
   std::vector<SynchronizationEvent> synchronizations;
-  std::map<trace::LossKind, uint64_t> losses;  // summed over chunks
+  std::map<schema::LossKind, uint64_t> losses;  // summed over chunks
   uint64_t malformed_blocks = 0;
   FileDictionary dictionary;
 

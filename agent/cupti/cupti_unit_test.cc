@@ -25,7 +25,7 @@ TEST_CASE("PROF_CUPTI_LIB naming a missing file is one warning") {
   const std::string text = capture.Stop();
   CHECK(testing::CountLines(text, "libprof:") == 1);
   CHECK(testing::CountLines(text, "PROF_CUPTI_LIB=/nonexistent/libcupti.so.13") == 1);
-  CHECK(source->Anchor("no cupti").cupti_ns() == 0);
+  CHECK(source->Anchor("no cupti").cupti_ns == 0);
 }
 
 TEST_CASE("an explicit PROF_CUPTI_LIB is the only candidate") {
@@ -46,22 +46,22 @@ TEST_CASE("CUPTI's versioned function names become callable names") {
 }
 
 TEST_CASE("CUPTI enumerations map to the trace's") {
-  CHECK(CopyKindOfCupti(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD) == trace::COPY_KIND_HOST_TO_DEVICE);
-  CHECK(CopyKindOfCupti(CUPTI_ACTIVITY_MEMCPY_KIND_PTOP) == trace::COPY_KIND_PEER_TO_PEER);
-  CHECK(CopyKindOfCupti(999) == trace::COPY_KIND_UNKNOWN);
-  CHECK(MemoryKindOfCupti(CUPTI_ACTIVITY_MEMORY_KIND_PINNED) == trace::MEMORY_KIND_PINNED);
+  CHECK(CopyKindOfCupti(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD) == schema::COPY_KIND_HOST_TO_DEVICE);
+  CHECK(CopyKindOfCupti(CUPTI_ACTIVITY_MEMCPY_KIND_PTOP) == schema::COPY_KIND_PEER_TO_PEER);
+  CHECK(CopyKindOfCupti(999) == schema::COPY_KIND_UNKNOWN);
+  CHECK(MemoryKindOfCupti(CUPTI_ACTIVITY_MEMORY_KIND_PINNED) == schema::MEMORY_KIND_PINNED);
   CHECK(MemoryKindOfCupti(CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC) ==
-        trace::MEMORY_KIND_DEVICE);
+        schema::MEMORY_KIND_DEVICE);
   CHECK(SynchronizationKindOfCupti(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE) ==
-        trace::SYNCHRONIZATION_KIND_CONTEXT);
+        schema::SYNCHRONIZATION_KIND_CONTEXT);
 }
 
 TEST_CASE("an anchor without CUPTI is still a host pair") {
-  const trace::ClockAnchor anchor = MeasureCuptiAnchor(nullptr, "host only");
-  CHECK(anchor.cupti_ns() == 0);
-  CHECK(anchor.host_monotonic_ns() != 0);
-  CHECK(anchor.host_realtime_ns() != 0);
-  CHECK(anchor.reason() == "host only");
+  const ClockAnchorValue anchor = MeasureCuptiAnchor(nullptr, "host only");
+  CHECK(anchor.cupti_ns == 0);
+  CHECK(anchor.host_monotonic_ns != 0);
+  CHECK(anchor.host_realtime_ns != 0);
+  CHECK(anchor.reason == "host only");
   CHECK(CuptiMinusHostNs(anchor) == 0);
 }
 

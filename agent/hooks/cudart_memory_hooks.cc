@@ -1,7 +1,7 @@
 // Copies, memsets, allocations and frees.
 #include "agent/control/config.h"
 #include "agent/hooks/cudart_hooks.h"
-#include "proto/trace.pb.h"
+#include "proto/schema_enums.h"
 
 namespace prof {
 namespace {
@@ -24,7 +24,7 @@ int CurrentDevice(const void* runtime_function) {
 
 // An allocation or free, as its own record beside the API call.
 void RecordMemory(bool is_free, const void* address, size_t bytes, int device,
-                  trace::MemoryKind kind, const void* stream, bool has_stream) {
+                  schema::MemoryKind kind, const void* stream, bool has_stream) {
   ErrnoPreserved keep;
   if (!Recording() || !ActivityEnabled(kActivityMemory) || !address) return;
   uint64_t frames[kMaxStackFrames];
@@ -135,7 +135,7 @@ PROF_EXPORT cudaError_t cudaMalloc(void** pointer, size_t size) {
       prof::kApi_cudaMalloc, prof::Fill(size, nullptr, false), [&] { return real(pointer, size); });
   if (result == cudaSuccess && pointer) {
     prof::RecordMemory(false, *pointer, size, prof::CurrentDevice(prof::Address(real)),
-                       prof::trace::MEMORY_KIND_DEVICE, nullptr, false);
+                       prof::schema::MEMORY_KIND_DEVICE, nullptr, false);
   }
   return result;
 }
@@ -144,7 +144,7 @@ PROF_EXPORT cudaError_t cudaFree(void* pointer) {
   PROF_REAL_CUDART(cudaFree);
   if (HookIdle()) return real(pointer);
   prof::RecordMemory(true, pointer, 0, prof::CurrentDevice(prof::Address(real)),
-                     prof::trace::MEMORY_KIND_DEVICE, nullptr, false);
+                     prof::schema::MEMORY_KIND_DEVICE, nullptr, false);
   return TimedApiCall<cudaError_t>(prof::kApi_cudaFree, prof::ApiArguments(),
                                    [&] { return real(pointer); });
 }
@@ -157,7 +157,7 @@ PROF_EXPORT cudaError_t cudaMallocAsync(void** pointer, size_t size, cudaStream_
                                 [&] { return real(pointer, size, stream); });
   if (result == cudaSuccess && pointer) {
     prof::RecordMemory(false, *pointer, size, prof::CurrentDevice(prof::Address(real)),
-                       prof::trace::MEMORY_KIND_DEVICE_POOL, stream, true);
+                       prof::schema::MEMORY_KIND_DEVICE_POOL, stream, true);
   }
   return result;
 }
@@ -166,7 +166,7 @@ PROF_EXPORT cudaError_t cudaFreeAsync(void* pointer, cudaStream_t stream) {
   PROF_REAL_CUDART(cudaFreeAsync);
   if (HookIdle()) return real(pointer, stream);
   prof::RecordMemory(true, pointer, 0, prof::CurrentDevice(prof::Address(real)),
-                     prof::trace::MEMORY_KIND_DEVICE_POOL, stream, true);
+                     prof::schema::MEMORY_KIND_DEVICE_POOL, stream, true);
   return TimedApiCall<cudaError_t>(prof::kApi_cudaFreeAsync, prof::Fill(0, stream, true),
                                    [&] { return real(pointer, stream); });
 }
@@ -177,7 +177,7 @@ PROF_EXPORT cudaError_t cudaMallocHost(void** pointer, size_t size) {
   const cudaError_t result = TimedApiCall<cudaError_t>(
       prof::kApi_cudaMallocHost, prof::Fill(size, nullptr, false), [&] { return real(pointer, size); });
   if (result == cudaSuccess && pointer) {
-    prof::RecordMemory(false, *pointer, size, -1, prof::trace::MEMORY_KIND_PINNED, nullptr, false);
+    prof::RecordMemory(false, *pointer, size, -1, prof::schema::MEMORY_KIND_PINNED, nullptr, false);
   }
   return result;
 }
@@ -189,7 +189,7 @@ PROF_EXPORT cudaError_t cudaHostAlloc(void** pointer, size_t size, unsigned int 
       TimedApiCall<cudaError_t>(prof::kApi_cudaHostAlloc, prof::Fill(size, nullptr, false),
                                 [&] { return real(pointer, size, flags); });
   if (result == cudaSuccess && pointer) {
-    prof::RecordMemory(false, *pointer, size, -1, prof::trace::MEMORY_KIND_PINNED, nullptr, false);
+    prof::RecordMemory(false, *pointer, size, -1, prof::schema::MEMORY_KIND_PINNED, nullptr, false);
   }
   return result;
 }
@@ -197,7 +197,7 @@ PROF_EXPORT cudaError_t cudaHostAlloc(void** pointer, size_t size, unsigned int 
 PROF_EXPORT cudaError_t cudaFreeHost(void* pointer) {
   PROF_REAL_CUDART(cudaFreeHost);
   if (HookIdle()) return real(pointer);
-  prof::RecordMemory(true, pointer, 0, -1, prof::trace::MEMORY_KIND_PINNED, nullptr, false);
+  prof::RecordMemory(true, pointer, 0, -1, prof::schema::MEMORY_KIND_PINNED, nullptr, false);
   return TimedApiCall<cudaError_t>(prof::kApi_cudaFreeHost, prof::ApiArguments(),
                                    [&] { return real(pointer); });
 }

@@ -15,7 +15,7 @@
 #include "agent/hooks/symbol_resolver.h"
 #include "agent/record/api_ids.h"
 #include "agent/record/nccl_registry.h"
-#include "proto/trace.pb.h"
+#include "proto/schema_enums.h"
 
 #define PROF_REAL_NCCL(name)                                        \
   PROF_RESOLVE_REAL(name);                                          \
@@ -60,7 +60,7 @@ int RankCount(ncclComm_t comm) {
 
 struct NcclCall {
   NcclFunction function;
-  trace::NcclOperation operation;
+  schema::NcclOperation operation;
   size_t count;
   ncclDataType_t type;
   ncclComm_t comm;
@@ -122,7 +122,7 @@ ncclResult_t TimedNccl(const NcclCall& call, Call&& real) {
   return result;
 }
 
-NcclCall Collective(NcclFunction function, trace::NcclOperation operation, size_t count,
+NcclCall Collective(NcclFunction function, schema::NcclOperation operation, size_t count,
                     ncclDataType_t type, ncclComm_t comm, cudaStream_t stream) {
   return NcclCall{function, operation, count, type, comm, stream};
 }
@@ -169,7 +169,7 @@ using prof::Created;
 using prof::HookIdle;
 using prof::NcclCall;
 using prof::TimedNccl;
-namespace trace = prof::trace;
+namespace schema = prof::schema;
 
 PROF_EXPORT ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniqueId id, int rank) {
   PROF_REAL_NCCL(ncclCommInitRank);
@@ -261,7 +261,7 @@ PROF_EXPORT ncclResult_t ncclAllReduce(const void* send, void* receive, size_t c
                                        cudaStream_t stream) {
   PROF_REAL_NCCL(ncclAllReduce);
   if (HookIdle()) return real(send, receive, count, type, op, comm, stream);
-  NcclCall call = prof::Collective(prof::kNccl_ncclAllReduce, trace::NCCL_OPERATION_ALL_REDUCE,
+  NcclCall call = prof::Collective(prof::kNccl_ncclAllReduce, schema::NCCL_OPERATION_ALL_REDUCE,
                                    count, type, comm, stream);
   call.reduction = op;
   return TimedNccl(call, [&] { return real(send, receive, count, type, op, comm, stream); });
@@ -272,7 +272,7 @@ PROF_EXPORT ncclResult_t ncclBroadcast(const void* send, void* receive, size_t c
                                        cudaStream_t stream) {
   PROF_REAL_NCCL(ncclBroadcast);
   if (HookIdle()) return real(send, receive, count, type, root, comm, stream);
-  NcclCall call = prof::Collective(prof::kNccl_ncclBroadcast, trace::NCCL_OPERATION_BROADCAST,
+  NcclCall call = prof::Collective(prof::kNccl_ncclBroadcast, schema::NCCL_OPERATION_BROADCAST,
                                    count, type, comm, stream);
   call.root_or_peer = root;
   return TimedNccl(call, [&] { return real(send, receive, count, type, root, comm, stream); });
@@ -283,7 +283,7 @@ PROF_EXPORT ncclResult_t ncclBcast(void* buffer, size_t count, ncclDataType_t ty
                                    ncclComm_t comm, cudaStream_t stream) {
   PROF_REAL_NCCL(ncclBcast);
   if (HookIdle()) return real(buffer, count, type, root, comm, stream);
-  NcclCall call = prof::Collective(prof::kNccl_ncclBcast, trace::NCCL_OPERATION_BROADCAST, count,
+  NcclCall call = prof::Collective(prof::kNccl_ncclBcast, schema::NCCL_OPERATION_BROADCAST, count,
                                    type, comm, stream);
   call.root_or_peer = root;
   return TimedNccl(call, [&] { return real(buffer, count, type, root, comm, stream); });
@@ -294,7 +294,7 @@ PROF_EXPORT ncclResult_t ncclReduce(const void* send, void* receive, size_t coun
                                     cudaStream_t stream) {
   PROF_REAL_NCCL(ncclReduce);
   if (HookIdle()) return real(send, receive, count, type, op, root, comm, stream);
-  NcclCall call = prof::Collective(prof::kNccl_ncclReduce, trace::NCCL_OPERATION_REDUCE, count,
+  NcclCall call = prof::Collective(prof::kNccl_ncclReduce, schema::NCCL_OPERATION_REDUCE, count,
                                    type, comm, stream);
   call.root_or_peer = root;
   call.reduction = op;
@@ -305,7 +305,7 @@ PROF_EXPORT ncclResult_t ncclAllGather(const void* send, void* receive, size_t s
                                        ncclDataType_t type, ncclComm_t comm, cudaStream_t stream) {
   PROF_REAL_NCCL(ncclAllGather);
   if (HookIdle()) return real(send, receive, send_count, type, comm, stream);
-  NcclCall call = prof::Collective(prof::kNccl_ncclAllGather, trace::NCCL_OPERATION_ALL_GATHER,
+  NcclCall call = prof::Collective(prof::kNccl_ncclAllGather, schema::NCCL_OPERATION_ALL_GATHER,
                                    send_count, type, comm, stream);
   call.per_rank_pieces = true;
   return TimedNccl(call, [&] { return real(send, receive, send_count, type, comm, stream); });
@@ -317,7 +317,7 @@ PROF_EXPORT ncclResult_t ncclReduceScatter(const void* send, void* receive, size
   PROF_REAL_NCCL(ncclReduceScatter);
   if (HookIdle()) return real(send, receive, receive_count, type, op, comm, stream);
   NcclCall call = prof::Collective(prof::kNccl_ncclReduceScatter,
-                                   trace::NCCL_OPERATION_REDUCE_SCATTER, receive_count, type, comm,
+                                   schema::NCCL_OPERATION_REDUCE_SCATTER, receive_count, type, comm,
                                    stream);
   call.reduction = op;
   call.per_rank_pieces = true;
@@ -329,7 +329,7 @@ PROF_EXPORT ncclResult_t ncclAlltoAll(const void* send, void* receive, size_t co
                                       ncclDataType_t type, ncclComm_t comm, cudaStream_t stream) {
   PROF_REAL_NCCL(ncclAlltoAll);
   if (HookIdle()) return real(send, receive, count, type, comm, stream);
-  NcclCall call = prof::Collective(prof::kNccl_ncclAlltoAll, trace::NCCL_OPERATION_ALL_TO_ALL,
+  NcclCall call = prof::Collective(prof::kNccl_ncclAlltoAll, schema::NCCL_OPERATION_ALL_TO_ALL,
                                    count, type, comm, stream);
   call.per_rank_pieces = true;
   return TimedNccl(call, [&] { return real(send, receive, count, type, comm, stream); });
@@ -340,7 +340,7 @@ PROF_EXPORT ncclResult_t ncclGather(const void* send, void* receive, size_t coun
                                     cudaStream_t stream) {
   PROF_REAL_NCCL(ncclGather);
   if (HookIdle()) return real(send, receive, count, type, root, comm, stream);
-  NcclCall call = prof::Collective(prof::kNccl_ncclGather, trace::NCCL_OPERATION_GATHER, count,
+  NcclCall call = prof::Collective(prof::kNccl_ncclGather, schema::NCCL_OPERATION_GATHER, count,
                                    type, comm, stream);
   call.root_or_peer = root;
   call.per_rank_pieces = true;
@@ -352,7 +352,7 @@ PROF_EXPORT ncclResult_t ncclScatter(const void* send, void* receive, size_t cou
                                      cudaStream_t stream) {
   PROF_REAL_NCCL(ncclScatter);
   if (HookIdle()) return real(send, receive, count, type, root, comm, stream);
-  NcclCall call = prof::Collective(prof::kNccl_ncclScatter, trace::NCCL_OPERATION_SCATTER, count,
+  NcclCall call = prof::Collective(prof::kNccl_ncclScatter, schema::NCCL_OPERATION_SCATTER, count,
                                    type, comm, stream);
   call.root_or_peer = root;
   call.per_rank_pieces = true;
@@ -363,7 +363,7 @@ PROF_EXPORT ncclResult_t ncclSend(const void* send, size_t count, ncclDataType_t
                                   ncclComm_t comm, cudaStream_t stream) {
   PROF_REAL_NCCL(ncclSend);
   if (HookIdle()) return real(send, count, type, peer, comm, stream);
-  NcclCall call = prof::Collective(prof::kNccl_ncclSend, trace::NCCL_OPERATION_SEND, count, type,
+  NcclCall call = prof::Collective(prof::kNccl_ncclSend, schema::NCCL_OPERATION_SEND, count, type,
                                    comm, stream);
   call.root_or_peer = peer;
   return TimedNccl(call, [&] { return real(send, count, type, peer, comm, stream); });
@@ -373,7 +373,7 @@ PROF_EXPORT ncclResult_t ncclRecv(void* receive, size_t count, ncclDataType_t ty
                                   ncclComm_t comm, cudaStream_t stream) {
   PROF_REAL_NCCL(ncclRecv);
   if (HookIdle()) return real(receive, count, type, peer, comm, stream);
-  NcclCall call = prof::Collective(prof::kNccl_ncclRecv, trace::NCCL_OPERATION_RECV, count, type,
+  NcclCall call = prof::Collective(prof::kNccl_ncclRecv, schema::NCCL_OPERATION_RECV, count, type,
                                    comm, stream);
   call.root_or_peer = peer;
   return TimedNccl(call, [&] { return real(receive, count, type, peer, comm, stream); });
@@ -382,7 +382,7 @@ PROF_EXPORT ncclResult_t ncclRecv(void* receive, size_t count, ncclDataType_t ty
 PROF_EXPORT ncclResult_t ncclGroupStart() {
   PROF_REAL_NCCL(ncclGroupStart);
   if (HookIdle()) return real();
-  NcclCall call = prof::Collective(prof::kNccl_ncclGroupStart, trace::NCCL_OPERATION_GROUP_START,
+  NcclCall call = prof::Collective(prof::kNccl_ncclGroupStart, schema::NCCL_OPERATION_GROUP_START,
                                    0, ncclInt8, nullptr, nullptr);
   return TimedNccl(call, [&] { return real(); });
 }
@@ -390,7 +390,7 @@ PROF_EXPORT ncclResult_t ncclGroupStart() {
 PROF_EXPORT ncclResult_t ncclGroupEnd() {
   PROF_REAL_NCCL(ncclGroupEnd);
   if (HookIdle()) return real();
-  NcclCall call = prof::Collective(prof::kNccl_ncclGroupEnd, trace::NCCL_OPERATION_GROUP_END, 0,
+  NcclCall call = prof::Collective(prof::kNccl_ncclGroupEnd, schema::NCCL_OPERATION_GROUP_END, 0,
                                    ncclInt8, nullptr, nullptr);
   return TimedNccl(call, [&] { return real(); });
 }

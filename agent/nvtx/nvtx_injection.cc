@@ -9,14 +9,14 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 
-#include "absl/container/node_hash_set.h"
 #include "agent/record/errno_preserved.h"
 #include "agent/control/config.h"
 #include "agent/control/session.h"
 #include "agent/hooks/hook_support.h"
 #include "agent/record/recorder.h"
-#include "proto/trace.pb.h"
+#include "proto/schema_enums.h"
 
 namespace prof {
 namespace {
@@ -33,7 +33,7 @@ std::atomic<uint64_t> g_next_range_id{1};
 const char* Intern(const char* text) {
   ErrnoPreserved keep;  // an NVTX call leaves the program's errno as it was
   static std::mutex* mutex = new std::mutex;
-  static auto* strings = new absl::node_hash_set<std::string>;
+  static auto* strings = new std::unordered_set<std::string>;  // node-based
   std::lock_guard<std::mutex> lock(*mutex);
   return strings->insert(text ? text : "").first->c_str();
 }
@@ -83,7 +83,7 @@ int Push(const char* name, const char* domain) {
                                  : t_recorded_ranges & ~(uint64_t{1} << depth);
   }
   if (recorded) {
-    RecordNamed(RecordKind::kRangePush, trace::RANGE_KIND_NVTX_PUSH_POP, name, MonotonicNs(), 0,
+    RecordNamed(RecordKind::kRangePush, schema::RANGE_KIND_NVTX_PUSH_POP, name, MonotonicNs(), 0,
                 domain);
   }
   return depth;
@@ -112,7 +112,7 @@ nvtxRangeId_t Start(const char* name, const char* domain) {
     return id;
   }
   if (RecordingNvtx()) {
-    RecordNamed(RecordKind::kRangeStart, trace::RANGE_KIND_NVTX_START_END, name, MonotonicNs(),
+    RecordNamed(RecordKind::kRangeStart, schema::RANGE_KIND_NVTX_START_END, name, MonotonicNs(),
                 id, domain);
   }
   return id;
@@ -130,7 +130,7 @@ void Mark(const char* name, const char* domain) {
     return;
   }
   if (RecordingNvtx()) {
-    RecordNamed(RecordKind::kMark, trace::RANGE_KIND_MARK, name, MonotonicNs(), 0, domain);
+    RecordNamed(RecordKind::kMark, schema::RANGE_KIND_MARK, name, MonotonicNs(), 0, domain);
   }
 }
 

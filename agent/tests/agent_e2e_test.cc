@@ -13,6 +13,7 @@
 #include "agent/tests/program_runner.h"
 #include "agent/tests/trace_summary.h"
 #include "agent/tests/truth_file.h"
+#include "proto/schema_enums.h"
 #include "proto/trace.pb.h"
 
 namespace prof::testing {
@@ -55,9 +56,9 @@ TEST_CASE("train: every launch, copy, range, mark and step of the ground truth")
   CHECK(trace.ranges == Merge(truth.Counts({"totals", "nvtx_ranges", "by_name"}, ""),
                               truth.Counts({"totals", "user_ranges", "by_name"}, "")));
   CHECK(trace.marks == truth.Counts({"totals", "marks", "by_name"}, ""));
-  CHECK(trace.memcpy_bytes_by_kind[trace::COPY_KIND_HOST_TO_DEVICE] ==
+  CHECK(trace.memcpy_bytes_by_kind[schema::COPY_KIND_HOST_TO_DEVICE] ==
         truth.Number({"totals", "memcpy", "by_kind", "HtoD", "bytes"}));
-  CHECK(trace.memcpy_bytes_by_kind[trace::COPY_KIND_DEVICE_TO_HOST] ==
+  CHECK(trace.memcpy_bytes_by_kind[schema::COPY_KIND_DEVICE_TO_HOST] ==
         truth.Number({"totals", "memcpy", "by_kind", "DtoH", "bytes"}));
   // Five prof_step calls, plus the step still open at exit (paddle's stop() closes it too).
   CHECK(trace.step_numbers == std::vector<int64_t>{0, 1, 2, 3, 4, 5});
@@ -427,8 +428,8 @@ TEST_CASE("a budget too small for the run counts every record it could not keep"
   REQUIRE(run.exit_code == 0);
   const TruthFile truth(truth_path);
   TraceSummary trace = SummarizeFolder(output);
-  const uint64_t lost = trace.losses[trace::LOSS_KIND_HOST_BUFFER_FULL] +
-                        trace.losses[trace::LOSS_KIND_THREAD_LIMIT];
+  const uint64_t lost = trace.losses[schema::LOSS_KIND_HOST_BUFFER_FULL] +
+                        trace.losses[schema::LOSS_KIND_THREAD_LIMIT];
   CHECK(lost > 0);
   CHECK(Total(trace.launches) + lost >= truth.Number({"totals", "kernels", "count"}));
 }

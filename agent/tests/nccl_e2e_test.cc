@@ -12,6 +12,7 @@
 
 #include "agent/tests/program_runner.h"
 #include "agent/tests/trace_summary.h"
+#include "proto/schema_enums.h"
 #include "proto/trace.pb.h"
 
 namespace prof::testing {
@@ -41,14 +42,14 @@ struct Expected {
 
 const std::map<int, Expected>& ExpectedCalls() {
   static const std::map<int, Expected> expected = {
-      {trace::NCCL_OPERATION_ALL_REDUCE, {3, 10, ncclFloat32, 40, 3, -1, ncclSum, "world"}},
-      {trace::NCCL_OPERATION_GATHER, {2, 8, ncclFloat32, 8 * 4 * 2, 2, 1, -1, "split"}},
-      {trace::NCCL_OPERATION_SCATTER, {2, 8, ncclFloat32, 8 * 4 * 2, 2, 0, -1, "split"}},
-      {trace::NCCL_OPERATION_ALL_TO_ALL, {2, 4, ncclFloat32, 4 * 4 * 2, 2, -1, -1, "split"}},
-      {trace::NCCL_OPERATION_BROADCAST, {2, 8, ncclFloat32, 8 * 4, 2, 1, -1, "split"}},
-      {trace::NCCL_OPERATION_REDUCE_SCATTER, {2, 6, ncclFloat32, 6 * 4 * 2, 2, -1, ncclMax, "shrunk"}},
-      {trace::NCCL_OPERATION_ALL_GATHER, {2, 5, ncclInt32, 5 * 4 * 2, 2, -1, -1, "shrunk"}},
-      {trace::NCCL_OPERATION_REDUCE, {2, 12, ncclFloat32, 12 * 4, 2, 0, ncclSum, "initall"}},
+      {schema::NCCL_OPERATION_ALL_REDUCE, {3, 10, ncclFloat32, 40, 3, -1, ncclSum, "world"}},
+      {schema::NCCL_OPERATION_GATHER, {2, 8, ncclFloat32, 8 * 4 * 2, 2, 1, -1, "split"}},
+      {schema::NCCL_OPERATION_SCATTER, {2, 8, ncclFloat32, 8 * 4 * 2, 2, 0, -1, "split"}},
+      {schema::NCCL_OPERATION_ALL_TO_ALL, {2, 4, ncclFloat32, 4 * 4 * 2, 2, -1, -1, "split"}},
+      {schema::NCCL_OPERATION_BROADCAST, {2, 8, ncclFloat32, 8 * 4, 2, 1, -1, "split"}},
+      {schema::NCCL_OPERATION_REDUCE_SCATTER, {2, 6, ncclFloat32, 6 * 4 * 2, 2, -1, ncclMax, "shrunk"}},
+      {schema::NCCL_OPERATION_ALL_GATHER, {2, 5, ncclInt32, 5 * 4 * 2, 2, -1, -1, "shrunk"}},
+      {schema::NCCL_OPERATION_REDUCE, {2, 12, ncclFloat32, 12 * 4, 2, 0, ncclSum, "initall"}},
   };
   return expected;
 }
@@ -90,7 +91,7 @@ TEST_CASE("every communicator constructor: rank counts, bytes, arguments, one id
   CHECK(ranks["split"] == std::set<int>{0, 1});
   CHECK(ranks["shrunk"] == std::set<int>{0, 1});
   CHECK(ranks["initall"] == std::set<int>{0, 1});
-  CHECK(trace.nccl_calls.at(trace::NCCL_OPERATION_GROUP_END) == 1);
+  CHECK(trace.nccl_calls.at(schema::NCCL_OPERATION_GROUP_END) == 1);
 }
 
 // train_ranks on one rank: prof_step ends each of its 3 steps, and each step makes one
@@ -114,7 +115,7 @@ TEST_CASE("PROF_STEP_MARKER=api:ncclAlltoAll ends a step at every all-to-all") {
   CHECK(with.standard_error.empty());
   const TraceSummary base = SummarizeFolder(plain);
   const TraceSummary trace = SummarizeFolder(marked);
-  CHECK(trace.nccl_calls.at(trace::NCCL_OPERATION_ALL_TO_ALL) == 3);
+  CHECK(trace.nccl_calls.at(schema::NCCL_OPERATION_ALL_TO_ALL) == 3);
   CHECK(trace.step_numbers.size() == base.step_numbers.size() + 3);
 }
 

@@ -22,7 +22,7 @@ class SummarySink : public EventSink {
       const KernelConfigValue* config = dictionary_->KernelConfig(e.kernel_config);
       if (config) ++summary_->launches[std::string(dictionary_->String(config->name))];
     }
-    if (e.copy_kind != trace::COPY_KIND_UNKNOWN) summary_->memcpy_bytes_by_kind[e.copy_kind] += e.bytes;
+    if (e.copy_kind != schema::COPY_KIND_UNKNOWN) summary_->memcpy_bytes_by_kind[e.copy_kind] += e.bytes;
     CountStack(e.call_stack);
   }
   void OnHostRange(const HostRangeEvent& e) override {
@@ -30,7 +30,7 @@ class SummarySink : public EventSink {
     if (e.domain != 0) {
       ++summary_->ranges_by_domain[std::string(dictionary_->String(e.domain)) + "/" + name];
     }
-    if (e.kind == trace::RANGE_KIND_MARK) {
+    if (e.kind == schema::RANGE_KIND_MARK) {
       ++summary_->marks[name];
     } else {
       ++summary_->ranges[name];
@@ -70,7 +70,7 @@ class SummarySink : public EventSink {
     summary_->kernel_ns[name] += e.duration_ns;
   }
   void OnMemcpy(const MemcpyEvent&) override { ++summary_->device_memcpys; }
-  void OnLoss(trace::LossKind kind, uint64_t count) override { summary_->losses[kind] += count; }
+  void OnLoss(schema::LossKind kind, uint64_t count) override { summary_->losses[kind] += count; }
   void OnThreadName(uint64_t, StringId name) override {
     summary_->thread_names.emplace_back(dictionary_->String(name));
   }

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "agent/writer/window_file.h"
-#include "proto/trace.pb.h"
+#include "proto/header_encoder.h"
 
 namespace prof {
 
@@ -34,7 +34,7 @@ class DeviceActivitySource {
   // Moves the records of completed buffers into windows; counts drops in them.
   virtual void Drain(WindowRouter& router) = 0;
   // A clock anchor pairing the host clock with the device-record clock.
-  virtual trace::ClockAnchor Anchor(const char* reason) = 0;
+  virtual ClockAnchorValue Anchor(const char* reason) = 0;
 };
 
 }  // namespace prof

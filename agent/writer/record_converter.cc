@@ -3,11 +3,11 @@
 #include <cxxabi.h>
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 
-#include "absl/strings/str_format.h"
-#include "absl/types/span.h"
 #include "agent/record/api_ids.h"
 #include "agent/record/kernel_names.h"
 #include "agent/record/nccl_registry.h"
@@ -16,21 +16,25 @@ namespace prof {
 namespace {
 
 // cudaMemcpyKind (+1 in the record; 0 = none) to the trace's CopyKind.
-trace::CopyKind CopyKindOf(uint64_t stored) {
+schema::CopyKind CopyKindOf(uint64_t stored) {
   switch (stored) {
-    case 1: return trace::COPY_KIND_HOST_TO_HOST;
-    case 2: return trace::COPY_KIND_HOST_TO_DEVICE;
-    case 3: return trace::COPY_KIND_DEVICE_TO_HOST;
-    case 4: return trace::COPY_KIND_DEVICE_TO_DEVICE;
-    case 5: return trace::COPY_KIND_DEFAULT;
-    default: return trace::COPY_KIND_UNKNOWN;
+    case 1: return schema::COPY_KIND_HOST_TO_HOST;
+    case 2: return schema::COPY_KIND_HOST_TO_DEVICE;
+    case 3: return schema::COPY_KIND_DEVICE_TO_HOST;
+    case 4: return schema::COPY_KIND_DEVICE_TO_DEVICE;
+    case 5: return schema::COPY_KIND_DEFAULT;
+    default: return schema::COPY_KIND_UNKNOWN;
   }
 }
 
 // "function+0x1c (libfoo.so)" from the dynamic symbol table; "libfoo.so+0x1234" without.
 std::string SymbolOf(uint64_t address) {
+  char text[64];
   Dl_info info;
-  if (!dladdr(reinterpret_cast<void*>(address), &info)) return absl::StrFormat("0x%x", address);
+  if (!dladdr(reinterpret_cast<void*>(address), &info)) {
+    std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(address));
+    return text;
+  }
   const char* module = info.dli_fname ? std::strrchr(info.dli_fname, '/') : nullptr;
   module = module ? module + 1 : (info.dli_fname ? info.dli_fname : "?");
   if (info.dli_sname) {
@@ -38,10 +42,13 @@ std::string SymbolOf(uint64_t address) {
     char* demangled = abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status);
     const std::string name = status == 0 && demangled ? demangled : info.dli_sname;
     std::free(demangled);
-    return absl::StrFormat("%s+0x%x (%s)", name,
-                           address - reinterpret_cast<uint64_t>(info.dli_saddr), module);
+    std::snprintf(text, sizeof(text), "+0x%llx (",
+                  static_cast<unsigned long long>(address - reinterpret_cast<uint64_t>(info.dli_saddr)));
+    return name + text + module + ")";
   }
-  return absl::StrFormat("%s+0x%x", module, address - reinterpret_cast<uint64_t>(info.dli_fbase));
+  std::snprintf(text, sizeof(text), "+0x%llx",
+                static_cast<unsigned long long>(address - reinterpret_cast<uint64_t>(info.dli_fbase)));
+  return module + std::string(text);
 }
 
 // Range and mark records carry their NVTX domain as a pointer to a never-freed string.
@@ -75,7 +82,7 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
     case RecordKind::kRangePop: {
       auto& stack = stacks_[thread_id];
       if (stack.empty()) {
-        window.AddLoss(trace::LOSS_KIND_RANGE_UNMATCHED_POP, 1);
+        window.AddLoss(schema::LOSS_KIND_RANGE_UNMATCHED_POP, 1);
         return;
       }
       const OpenRange range = std::move(stack.back());
@@ -91,7 +98,7 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
     case RecordKind::kRangeEnd: {
       auto it = started_.find(record.correlation_id);
       if (it == started_.end()) {
-        window.AddLoss(trace::LOSS_KIND_RANGE_UNMATCHED_POP, 1);
+        window.AddLoss(schema::LOSS_KIND_RANGE_UNMATCHED_POP, 1);
         return;
       }
       const OpenRange range = std::move(it->second);
@@ -104,7 +111,7 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
       mark.thread_id = thread_id;
       mark.start_ns = record.start_ns;
       mark.name = encoder.InternString(record.name());
-      mark.kind = trace::RANGE_KIND_MARK;
+      mark.kind = schema::RANGE_KIND_MARK;
       const std::string domain = DomainOf(record);
       if (!domain.empty()) mark.domain = encoder.InternString(domain);
       encoder.AddHostRange(mark);
@@ -136,7 +143,7 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record, Windo
   call.duration_ns = record.end_ns - record.start_ns;
   // Calls seen only through CUPTI callbacks carry their name inline (api = kApiNone).
   call.name = record.name_length ? encoder.InternString(record.name()) : ApiNameIn(window, record.api);
-  if (record.subkind == kApiSubkindDriver) call.domain = trace::API_DOMAIN_DRIVER;
+  if (record.subkind == kApiSubkindDriver) call.domain = schema::API_DOMAIN_DRIVER;
   call.correlation_id = record.correlation_id;
   call.status = record.status;
   if (record.args[0] != 0) call.stream = record.args[0] - 1;
@@ -206,13 +213,13 @@ void RecordConverter::AddNcclCall(uint64_t thread_id, const Record& record, Wind
   call.thread_id = thread_id;
   call.start_ns = record.start_ns;
   call.duration_ns = record.end_ns - record.start_ns;
-  call.operation = static_cast<trace::NcclOperation>(record.api);
+  call.operation = static_cast<schema::NcclOperation>(record.api);
   call.count = arguments.count;
   call.data_type = arguments.data_type;
   call.bytes = arguments.bytes;
   call.stream = arguments.stream;
-  const bool is_group = call.operation == trace::NCCL_OPERATION_GROUP_START ||
-                        call.operation == trace::NCCL_OPERATION_GROUP_END;
+  const bool is_group = call.operation == schema::NCCL_OPERATION_GROUP_START ||
+                        call.operation == schema::NCCL_OPERATION_GROUP_END;
   if (!is_group) {
     call.communicator = CommunicatorIn(window, comm);
     call.sequence_number = ++nccl_sequence_[comm];
@@ -226,12 +233,12 @@ void RecordConverter::AddMemory(uint64_t thread_id, const Record& record, Window
   MemoryEvent event;
   event.thread_id = thread_id;
   event.time_ns = record.start_ns;
-  event.operation = (record.flags & 1) ? trace::MEMORY_OPERATION_FREE
-                                       : trace::MEMORY_OPERATION_ALLOCATE;
+  event.operation = (record.flags & 1) ? schema::MEMORY_OPERATION_FREE
+                                       : schema::MEMORY_OPERATION_ALLOCATE;
   event.address = record.args[0];
   event.bytes = record.args[1];
   event.device = static_cast<int32_t>(record.args[2]) - 1;
-  event.kind = static_cast<trace::MemoryKind>(record.subkind);
+  event.kind = static_cast<schema::MemoryKind>(record.subkind);
   if (record.args[3] != 0) event.stream = record.args[3] - 1;
   event.call_stack = StackOf(record, window.encoder());
   window.encoder().AddMemory(event);
@@ -248,7 +255,7 @@ CallStackId RecordConverter::StackOf(const Record& record, ChunkEncoder& encoder
     if (inserted) it->second = SymbolOf(frames[i]);
     names.push_back(it->second);
   }
-  return encoder.InternCallStack(absl::MakeConstSpan(frames, count), names);
+  return encoder.InternCallStack(std::vector<uint64_t>(frames, frames + count), names);
 }
 
 void RecordConverter::EndRange(const OpenRange& range, uint64_t end_ns, WindowFile& current) {
@@ -264,7 +271,7 @@ void RecordConverter::WriteRange(const OpenRange& range, uint64_t end_ns, Window
   event.start_ns = range.start_ns;
   event.duration_ns = end_ns > range.start_ns ? end_ns - range.start_ns : 0;
   event.name = window.encoder().InternString(range.name);
-  event.kind = static_cast<trace::RangeKind>(range.kind);
+  event.kind = static_cast<schema::RangeKind>(range.kind);
   if (!range.domain.empty()) event.domain = window.encoder().InternString(range.domain);
   window.encoder().AddHostRange(event);
 }
@@ -280,7 +287,9 @@ void RecordConverter::MoveOpenRanges(uint32_t from_window, uint32_t to_window) {
 }
 
 void RecordConverter::ForgetWindow(uint32_t window) {
-  absl::erase_if(communicator_ids_, [window](const auto& entry) { return entry.first.first == window; });
+  for (auto it = communicator_ids_.begin(); it != communicator_ids_.end();) {
+    it = it->first.first == window ? communicator_ids_.erase(it) : std::next(it);
+  }
 }
 
 void RecordConverter::CloseOpenRanges(WindowFile& window) {
@@ -295,7 +304,7 @@ void RecordConverter::CloseOpenRanges(WindowFile& window) {
     for (OpenRange& range : stack) close(range);
   }
   for (auto& [id, range] : started_) close(range);
-  window.AddLoss(trace::LOSS_KIND_RANGE_OPEN_AT_END, clipped);
+  window.AddLoss(schema::LOSS_KIND_RANGE_OPEN_AT_END, clipped);
 }
 
 }  // namespace prof

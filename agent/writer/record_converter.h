@@ -8,9 +8,10 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "agent/record/record.h"
 #include "agent/writer/window_file.h"
 
@@ -57,14 +58,21 @@ class RecordConverter {
   // The interned call stack of a record made with PROF_STACKS=1 (0 without one).
   CallStackId StackOf(const Record& record, ChunkEncoder& encoder);
 
+  struct WindowCommHash {
+    size_t operator()(const std::pair<uint32_t, const void*>& key) const {
+      return std::hash<const void*>()(key.second) ^ (size_t{key.first} * 0x9E3779B97F4A7C15ull);
+    }
+  };
+
   WindowByIndex window_by_index_;
-  absl::flat_hash_map<uint64_t, std::vector<OpenRange>> stacks_;   // by thread
-  absl::flat_hash_map<uint64_t, OpenRange> started_;               // by NVTX range id
-  absl::flat_hash_map<const void*, std::string> kernel_names_;     // cache
+  std::unordered_map<uint64_t, std::vector<OpenRange>> stacks_;   // by thread
+  std::unordered_map<uint64_t, OpenRange> started_;               // by NVTX range id
+  std::unordered_map<const void*, std::string> kernel_names_;     // cache
   // (window index, communicator pointer) -> id in that window's file
-  absl::flat_hash_map<std::pair<uint32_t, const void*>, CommunicatorId> communicator_ids_;
-  absl::flat_hash_map<const void*, int64_t> nccl_sequence_;
-  absl::flat_hash_map<uint64_t, std::string> frame_names_;  // symbolized return addresses
+  std::unordered_map<std::pair<uint32_t, const void*>, CommunicatorId, WindowCommHash>
+      communicator_ids_;
+  std::unordered_map<const void*, int64_t> nccl_sequence_;
+  std::unordered_map<uint64_t, std::string> frame_names_;  // symbolized return addresses
 };
 
 }  // namespace prof

@@ -8,9 +8,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 
-#include "absl/strings/str_format.h"
 #include "agent/control/log.h"
 #include "agent/record/buffer_registry.h"
 #include "agent/record/clock.h"
@@ -32,30 +32,33 @@ constexpr uint64_t kChunkEvents = 65536;         // or this many events, whichev
 constexpr auto kParkWait = std::chrono::milliseconds(200);  // after an exit timeout
 constexpr uint64_t kCloseGraceNs = 30000000;     // late records of a closed window
 
-trace::CpuUsage CpuUsageOf(const CpuSample& sample) {
-  trace::CpuUsage usage;
-  usage.set_host_monotonic_ns(sample.host_ns);
-  usage.set_process_cpu_ns(sample.process_cpu_ns);
-  usage.set_system_known(sample.system_known);
-  usage.set_system_busy_ticks(sample.busy_ticks);
-  usage.set_system_idle_ticks(sample.idle_ticks);
+CpuUsageValue CpuUsageOf(const CpuSample& sample) {
+  CpuUsageValue usage;
+  usage.host_monotonic_ns = sample.host_ns;
+  usage.process_cpu_ns = sample.process_cpu_ns;
+  usage.system_known = sample.system_known;
+  usage.system_busy_ticks = sample.busy_ticks;
+  usage.system_idle_ticks = sample.idle_ticks;
   return usage;
 }
 
-trace::ClockAnchor HostAnchor(const char* reason) {
-  trace::ClockAnchor anchor;
+ClockAnchorValue HostAnchor(const char* reason) {
+  ClockAnchorValue anchor;
   const uint64_t before = MonotonicNs();
-  anchor.set_host_realtime_ns(RealtimeNs());
+  anchor.host_realtime_ns = RealtimeNs();
   const uint64_t after = MonotonicNs();
-  anchor.set_host_monotonic_ns(before + (after - before) / 2);
-  anchor.set_uncertainty_ns((after - before) / 2);
-  anchor.set_reason(reason);
+  anchor.host_monotonic_ns = before + (after - before) / 2;
+  anchor.uncertainty_ns = (after - before) / 2;
+  anchor.reason = reason;
   return anchor;
 }
 
 // The kernel's name of a thread of this process ("python3", "pt_autograd_0", ...).
 std::string ThreadNameOf(uint64_t thread_id) {
-  std::ifstream file(absl::StrFormat("/proc/self/task/%d/comm", thread_id));
+  char path[64];
+  std::snprintf(path, sizeof(path), "/proc/self/task/%llu/comm",
+                static_cast<unsigned long long>(thread_id));
+  std::ifstream file(path);
   std::string name;
   std::getline(file, name);
   return name;
@@ -63,7 +66,7 @@ std::string ThreadNameOf(uint64_t thread_id) {
 
 }  // namespace
 
-TraceWriter::TraceWriter(const Config& config, trace::FileHeader header,
+TraceWriter::TraceWriter(const Config& config, FileHeaderValue header,
                          std::unique_ptr<DeviceActivitySource> device)
     : config_(config),
       header_(std::move(header)),
@@ -75,8 +78,8 @@ TraceWriter::TraceWriter(const Config& config, trace::FileHeader header,
 TraceWriter::~TraceWriter() = default;
 
 std::string TraceWriter::PathOf(uint32_t index) const {
-  return absl::StrFormat("%s/%s.window_%d.prof.pb", config_.output_dir, config_.worker_name,
-                         index);
+  return config_.output_dir + "/" + config_.worker_name + ".window_" + std::to_string(index) +
+         ".prof.pb";
 }
 
 // The producer side runs on the program's threads at step boundaries, one at a time (see
@@ -270,10 +273,10 @@ void TraceWriter::RunCommands(std::vector<Command>& commands, uint64_t horizon) 
         // installed whatever handlers they wanted (terminating_signals.h).
         InstallTerminationFlush();
         if (!command.spec.open_cpu.valid) command.spec.open_cpu = SampleCpu();
-        trace::FileHeader header = header_;
-        *header.add_clock_anchors() = HostAnchor("window open");
-        if (command.spec.open_cpu.valid) *header.add_cpu_usage() = CpuUsageOf(command.spec.open_cpu);
-        if (device_enabled_) *header.add_clock_anchors() = device_->Anchor("window open");
+        FileHeaderValue header = header_;
+        header.clock_anchors.push_back(HostAnchor("window open"));
+        if (command.spec.open_cpu.valid) header.cpu_usage.push_back(CpuUsageOf(command.spec.open_cpu));
+        if (device_enabled_) header.clock_anchors.push_back(device_->Anchor("window open"));
         windows_.push_back(std::make_unique<WindowFile>(command.spec, PathOf(command.spec.index),
                                                         header, config_.files_need_cuda_activity));
         windows_.back()->encoder().SetProcess(ThreadNameOf(getpid()), getppid());
@@ -352,12 +355,12 @@ void TraceWriter::DrainHostRecords(uint64_t before_ns) {
     });
     const uint64_t dropped = buffer.TakeDropped();
     if (dropped && !windows_.empty()) {
-      windows_.back()->AddLoss(trace::LOSS_KIND_HOST_BUFFER_FULL, dropped);
+      windows_.back()->AddLoss(schema::LOSS_KIND_HOST_BUFFER_FULL, dropped);
     }
   });
   const uint64_t no_buffer = TakeThreadLimitDrops();
   if (no_buffer && !windows_.empty()) {
-    windows_.back()->AddLoss(trace::LOSS_KIND_THREAD_LIMIT, no_buffer);
+    windows_.back()->AddLoss(schema::LOSS_KIND_THREAD_LIMIT, no_buffer);
   }
 }
 

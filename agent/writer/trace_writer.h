@@ -28,14 +28,14 @@
 #include "agent/writer/record_converter.h"
 #include "agent/writer/command_queue.h"
 #include "agent/writer/window_file.h"
-#include "proto/trace.pb.h"
+#include "proto/header_encoder.h"
 
 namespace prof {
 
 class TraceWriter : public WindowRouter {
  public:
   // `header` carries the process identity and configuration; `device` may be null.
-  TraceWriter(const Config& config, trace::FileHeader header,
+  TraceWriter(const Config& config, FileHeaderValue header,
               std::unique_ptr<DeviceActivitySource> device);
   ~TraceWriter() override;
 
@@ -103,7 +103,7 @@ class TraceWriter : public WindowRouter {
   WindowFile* WindowByIndex(uint32_t index);
 
   const Config config_;
-  const trace::FileHeader header_;
+  const FileHeaderValue header_;
   std::unique_ptr<DeviceActivitySource> device_;
   bool device_enabled_ = false;
   uint64_t device_enabled_at_ns_ = 0;  // writer thread only: when Enable last succeeded

@@ -26,12 +26,12 @@ std::string FolderOf(const std::string& path) {
 }  // namespace
 
 WindowFile::WindowFile(const WindowSpec& spec, const std::string& path,
-                       trace::FileHeader header, bool needs_cuda_activity)
+                       FileHeaderValue header, bool needs_cuda_activity)
     : spec_(spec), path_(path), header_(std::move(header)),
       needs_cuda_activity_(needs_cuda_activity) {
-  header_.set_window_index(spec.index);
-  header_.set_window_first_step(spec.first_step);
-  header_.set_window_end_step(spec.end_step);
+  header_.window_index = spec.index;
+  header_.window_first_step = spec.first_step;
+  header_.window_end_step = spec.end_step;
 }
 
 bool WindowFile::EnsureOpen() {
@@ -42,7 +42,7 @@ bool WindowFile::EnsureOpen() {
   if (!writer.ok()) {
     failed_ = true;
     Log(LogLevel::kWarn, "cannot write the trace (%s); this window is not recorded",
-        std::string(writer.status().message()).c_str());
+        writer.status().message().c_str());
     return false;
   }
   writer_ = std::move(*writer);
@@ -58,22 +58,22 @@ bool WindowFile::Withheld() const {
          encoder_.pending_events() < kMaxEventsWithoutCuda;
 }
 
-void WindowFile::WarnWriteFailure(const absl::Status& status) {
+void WindowFile::WarnWriteFailure(const WriteStatus& status) {
   if (write_failure_reported_) return;
   write_failure_reported_ = true;
   Log(LogLevel::kWarn, "%s; the trace ends at its last complete chunk",
-      std::string(status.message()).c_str());
+      status.message().c_str());
 }
 
 void WindowFile::Flush(bool force) {
   if (finished_ || (!force && encoder_.pending_events() == 0) || Withheld()) return;
   const uint64_t events = encoder_.pending_events();
-  const trace::Chunk& chunk = encoder_.Finish(false);
+  const std::string_view chunk = encoder_.Finish(false);
   if (!EnsureOpen()) return;
-  absl::Status status = writer_->AppendChunk(chunk);
+  WriteStatus status = writer_->AppendChunk(chunk);
   if (!status.ok()) {
     // Counted in the next chunk that makes it to disk (if any does); one warning per file.
-    encoder_.AddLoss(trace::LOSS_KIND_WRITE_FAILED, events);
+    encoder_.AddLoss(schema::LOSS_KIND_WRITE_FAILED, events);
     WarnWriteFailure(status);
   }
 }
@@ -86,10 +86,10 @@ void WindowFile::Finish() {
     finished_ = true;  // nothing was ever recorded in this window: no file
     return;
   }
-  const trace::Chunk& chunk = encoder_.Finish(true);
+  const std::string_view chunk = encoder_.Finish(true);
   finished_ = true;
   if (!EnsureOpen()) return;
-  absl::Status status = writer_->AppendChunk(chunk);
+  WriteStatus status = writer_->AppendChunk(chunk);
   if (status.ok()) status = writer_->Close();
   if (!status.ok()) WarnWriteFailure(status);
   Log(LogLevel::kInfo, "wrote %s", path_.c_str());

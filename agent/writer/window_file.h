@@ -5,19 +5,17 @@
 #define PROF_AGENT_WRITER_WINDOW_FILE_H_
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
-
-#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
-#include "absl/strings/string_view.h"
 #include "agent/record/cpu_sample.h"
 #include "agent/record/record.h"
 #include "proto/chunk_encoder.h"
-#include "proto/trace.pb.h"
+#include "proto/header_encoder.h"
 #include "proto/trace_file_writer.h"
 
 namespace prof {
@@ -33,7 +31,7 @@ struct WindowSpec {
 class WindowFile {
  public:
   // `header` is complete except for the window fields, filled from `spec`.
-  WindowFile(const WindowSpec& spec, const std::string& path, trace::FileHeader header,
+  WindowFile(const WindowSpec& spec, const std::string& path, FileHeaderValue header,
              bool needs_cuda_activity = false);
 
   const WindowSpec& spec() const { return spec_; }
@@ -41,7 +39,7 @@ class WindowFile {
   ChunkEncoder& encoder() { return encoder_; }
 
   // A window with losses writes a file even if no event reached it, so the loss is shown.
-  void AddLoss(trace::LossKind kind, uint64_t count) {
+  void AddLoss(schema::LossKind kind, uint64_t count) {
     if (count == 0) return;
     encoder_.AddLoss(kind, count);
     has_losses_ = true;
@@ -73,26 +71,30 @@ class WindowFile {
       return function == other.function &&
              std::memcmp(&geometry, &other.geometry, sizeof(geometry)) == 0;
     }
-    template <typename H>
-    friend H AbslHashValue(H hash, const LaunchKey& key) {
-      return H::combine(std::move(hash), key.function,
-                        absl::string_view(reinterpret_cast<const char*>(&key.geometry),
-                                          sizeof(key.geometry)));
+  };
+  // FNV-1a over the function pointer and the geometry's bytes (cold path: once per launch
+  // record conversion on the writer thread).
+  struct LaunchKeyHash {
+    size_t operator()(const LaunchKey& key) const {
+      uint64_t hash = 0xcbf29ce484222325ull ^ reinterpret_cast<uintptr_t>(key.function);
+      const unsigned char* bytes = reinterpret_cast<const unsigned char*>(&key.geometry);
+      for (size_t i = 0; i < sizeof(key.geometry); ++i) hash = (hash ^ bytes[i]) * 0x100000001b3ull;
+      return static_cast<size_t>(hash);
     }
   };
   std::vector<StringId> api_name_ids;  // by ApiId; 0 = not interned yet
-  absl::flat_hash_set<uint64_t> named_threads;  // threads whose name this file holds
-  absl::flat_hash_map<LaunchKey, KernelConfigId> launch_configs;
+  std::unordered_set<uint64_t> named_threads;  // threads whose name this file holds
+  std::unordered_map<LaunchKey, KernelConfigId, LaunchKeyHash> launch_configs;
 
  private:
   bool EnsureOpen();
-  void WarnWriteFailure(const absl::Status& status);
+  void WarnWriteFailure(const WriteStatus& status);
   // True while the file must not be written yet (no CUDA activity in a child's window).
   bool Withheld() const;
 
   WindowSpec spec_;
   std::string path_;
-  trace::FileHeader header_;
+  FileHeaderValue header_;
   ChunkEncoder encoder_;
   std::unique_ptr<TraceFileWriter> writer_;
   bool needs_cuda_activity_ = false;

@@ -66,7 +66,7 @@ std::string WriteRun(const Settings& settings, const std::string& file) {
         duration *= settings.slow_factor;
       }
       gpu = std::max(gpu, now + call) + 1000;
-      trace.Range(1, trace::RANGE_KIND_OPERATOR, "op", now, now + call + 500);
+      trace.Range(1, schema::RANGE_KIND_OPERATOR, "op", now, now + call + 500);
       trace.Launch(1, now + 200, now + call, kernel, 0, 7, gpu, gpu + static_cast<uint64_t>(duration));
       gpu += static_cast<uint64_t>(duration);
       now += call + 700;

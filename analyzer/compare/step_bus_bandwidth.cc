@@ -6,6 +6,7 @@
 #include "analyzer/compare/step_metrics.h"
 #include "analyzer/model/nccl_kernel_time.h"
 #include "analyzer/summary/nccl_summary.h"
+#include "proto/schema_names.h"
 
 namespace prof::analyzer::compare {
 namespace {
@@ -16,8 +17,8 @@ struct Traffic {
   std::vector<double> time_ns;
 };
 
-std::string CollectiveName(trace::NcclOperation operation) {
-  const std::string name = trace::NcclOperation_Name(operation);
+std::string CollectiveName(schema::NcclOperation operation) {
+  const std::string name = SchemaName(operation);
   return name.rfind("NCCL_OPERATION_", 0) == 0 ? name.substr(15) : name;
 }
 
@@ -29,7 +30,7 @@ std::map<std::string, std::vector<double>> StepBusBandwidth(const AnalysisContex
   std::map<std::string, Traffic> traffic;
   for (size_t i = 0; i < model.nccl_calls.size(); ++i) {
     const NcclCall& call = model.nccl_calls[i];
-    if (call.operation == trace::NCCL_OPERATION_GROUP_START || call.operation == trace::NCCL_OPERATION_GROUP_END) continue;
+    if (call.operation == schema::NCCL_OPERATION_GROUP_START || call.operation == schema::NCCL_OPERATION_GROUP_END) continue;
     const int step = FindStep(context, call.start_ns);
     if (step < 0) continue;
     const double time = kernel_ns[i] > 0 ? kernel_ns[i] : static_cast<double>(call.end_ns - call.start_ns);

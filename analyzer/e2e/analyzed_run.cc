@@ -8,6 +8,7 @@
 #include "analyzer/cli/analyze_inputs.h"
 #include "analyzer/cli/load_inputs.h"
 #include "analyzer/summary/named_items.h"
+#include "proto/schema_names.h"
 
 namespace prof::analyzer::e2e {
 namespace {
@@ -46,8 +47,8 @@ void ReadModelColumns(const TraceModel& model, ProcessFigures* figures) {
 
 void ReadCommunicators(const TraceModel& model, ProcessFigures* figures) {
   for (const NcclCall& call : model.nccl_calls) {
-    if (call.operation == trace::NCCL_OPERATION_GROUP_START || call.operation == trace::NCCL_OPERATION_GROUP_END) continue;
-    figures->comm_hashes[CollectiveKey(trace::NcclOperation_Name(call.operation).substr(15))].insert(call.comm_hash);
+    if (call.operation == schema::NCCL_OPERATION_GROUP_START || call.operation == schema::NCCL_OPERATION_GROUP_END) continue;
+    figures->comm_hashes[CollectiveKey(SchemaName(call.operation).substr(15))].insert(call.comm_hash);
   }
 }
 

@@ -24,25 +24,25 @@ bool IsNcclKernelName(absl::string_view name) {
 
 namespace {
 
-bool IsHost(trace::MemoryKind kind) {
-  return kind == trace::MEMORY_KIND_PAGEABLE || kind == trace::MEMORY_KIND_PINNED;
+bool IsHost(schema::MemoryKind kind) {
+  return kind == schema::MEMORY_KIND_PAGEABLE || kind == schema::MEMORY_KIND_PINNED;
 }
 
-bool IsDevice(trace::MemoryKind kind) {
-  return kind == trace::MEMORY_KIND_DEVICE || kind == trace::MEMORY_KIND_DEVICE_POOL ||
-         kind == trace::MEMORY_KIND_MANAGED;
+bool IsDevice(schema::MemoryKind kind) {
+  return kind == schema::MEMORY_KIND_DEVICE || kind == schema::MEMORY_KIND_DEVICE_POOL ||
+         kind == schema::MEMORY_KIND_MANAGED;
 }
 
 }  // namespace
 
-const char* MemcpyName(trace::CopyKind kind, trace::MemoryKind source,
-                       trace::MemoryKind destination) {
+const char* MemcpyName(schema::CopyKind kind, schema::MemoryKind source,
+                       schema::MemoryKind destination) {
   switch (kind) {
-    case trace::COPY_KIND_HOST_TO_DEVICE: return "MEMCPY_HtoD";
-    case trace::COPY_KIND_DEVICE_TO_HOST: return "MEMCPY_DtoH";
-    case trace::COPY_KIND_HOST_TO_HOST: return "MEMCPY_HtoH";
-    case trace::COPY_KIND_DEVICE_TO_DEVICE: return "MEMCPY_DtoD";
-    case trace::COPY_KIND_PEER_TO_PEER: return "MEMCPY_PtoP";
+    case schema::COPY_KIND_HOST_TO_DEVICE: return "MEMCPY_HtoD";
+    case schema::COPY_KIND_DEVICE_TO_HOST: return "MEMCPY_DtoH";
+    case schema::COPY_KIND_HOST_TO_HOST: return "MEMCPY_HtoH";
+    case schema::COPY_KIND_DEVICE_TO_DEVICE: return "MEMCPY_DtoD";
+    case schema::COPY_KIND_PEER_TO_PEER: return "MEMCPY_PtoP";
     default: break;
   }
   // cudaMemcpyDefault and unknown kinds: infer the direction from the memory kinds.

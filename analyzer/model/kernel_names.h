@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "proto/schema_enums.h"
 #include "proto/trace.pb.h"
 
 namespace prof::analyzer {
@@ -17,8 +18,8 @@ std::string DemangleKernelName(absl::string_view name);
 bool IsNcclKernelName(absl::string_view name);
 
 // MEMCPY_HtoD, MEMCPY_DtoH, ... as paddle names CUPTI copies; MEMCPY when unknown.
-const char* MemcpyName(trace::CopyKind kind, trace::MemoryKind source,
-                       trace::MemoryKind destination);
+const char* MemcpyName(schema::CopyKind kind, schema::MemoryKind source,
+                       schema::MemoryKind destination);
 
 }  // namespace prof::analyzer
 

@@ -10,6 +10,7 @@
 #include "analyzer/model/clock_alignment.h"
 #include "analyzer/model/correlation.h"
 #include "analyzer/model/kernel_names.h"
+#include "proto/schema_names.h"
 
 namespace prof::analyzer {
 namespace {
@@ -71,9 +72,9 @@ void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
   call.end_ns = event.start_ns + event.duration_ns;
   call.correlation_id = event.correlation_id;
   call.name = Name(event.name);
-  call.driver = event.domain == trace::API_DOMAIN_DRIVER;
+  call.driver = event.domain == schema::API_DOMAIN_DRIVER;
   call.failed = event.status != 0;
-  call.cupti_clock = event.clock == trace::CLOCK_DOMAIN_CUPTI;
+  call.cupti_clock = event.clock == schema::CLOCK_DOMAIN_CUPTI;
   model_.api_calls.push_back(call);
   ++model_.event_count;
 }
@@ -84,12 +85,12 @@ void ModelBuilder::OnHostRange(const HostRangeEvent& event) {
   range.start_ns = event.start_ns;
   range.end_ns = event.start_ns + event.duration_ns;
   range.name = Name(event.name);
-  range.cupti_clock = event.clock == trace::CLOCK_DOMAIN_CUPTI;
+  range.cupti_clock = event.clock == schema::CLOCK_DOMAIN_CUPTI;
   switch (event.kind) {
-    case trace::RANGE_KIND_MODEL_PHASE: range.type = PhaseType(model_.names.Get(range.name)); break;
-    case trace::RANGE_KIND_OPERATOR: range.type = RangeType::kOperator; break;
-    case trace::RANGE_KIND_USER: range.type = RangeType::kUserDefined; break;
-    case trace::RANGE_KIND_MARK: range.type = RangeType::kMark; break;
+    case schema::RANGE_KIND_MODEL_PHASE: range.type = PhaseType(model_.names.Get(range.name)); break;
+    case schema::RANGE_KIND_OPERATOR: range.type = RangeType::kOperator; break;
+    case schema::RANGE_KIND_USER: range.type = RangeType::kUserDefined; break;
+    case schema::RANGE_KIND_MARK: range.type = RangeType::kMark; break;
     default: range.type = NvtxRangeType(model_.names.Get(range.name)); break;
   }
   model_.ranges.push_back(range);
@@ -105,7 +106,7 @@ void ModelBuilder::OnStep(const StepEvent& event) {
   range.type = RangeType::kProfileStep;
   range.step_number = event.step_number;
   range.sample_count = event.sample_count;
-  range.cupti_clock = event.clock == trace::CLOCK_DOMAIN_CUPTI;
+  range.cupti_clock = event.clock == schema::CLOCK_DOMAIN_CUPTI;
   model_.ranges.push_back(range);
   ++model_.event_count;
 }
@@ -117,7 +118,7 @@ void ModelBuilder::OnNcclCall(const NcclCallEvent& event) {
   call.end_ns = event.start_ns + event.duration_ns;
   call.bytes = event.bytes;
   call.operation = event.operation;
-  call.cupti_clock = event.clock == trace::CLOCK_DOMAIN_CUPTI;
+  call.cupti_clock = event.clock == schema::CLOCK_DOMAIN_CUPTI;
   if (const CommunicatorValue* comm = dictionary_->Communicator(event.communicator)) {
     call.comm_hash = comm->comm_hash;
     call.rank_count = comm->rank_count;
@@ -133,9 +134,9 @@ void ModelBuilder::OnMemory(const MemoryEvent& event) {
   record.bytes = event.bytes;
   record.thread_id = event.thread_id;
   record.device = event.device;
-  record.allocate = event.operation == trace::MEMORY_OPERATION_ALLOCATE;
+  record.allocate = event.operation == schema::MEMORY_OPERATION_ALLOCATE;
   record.kind = event.kind;
-  record.cupti_clock = event.clock == trace::CLOCK_DOMAIN_CUPTI;
+  record.cupti_clock = event.clock == schema::CLOCK_DOMAIN_CUPTI;
   if (event.call_stack != 0) {
     if (const std::vector<uint64_t>* frames = dictionary_->CallStack(event.call_stack)) {
       record.call_stack = FormatCallStack(*frames);
@@ -164,7 +165,7 @@ void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity
 void ModelBuilder::AddDevice(DeviceActivity activity, const StreamKey& where) {
   activity.device = where.device;
   activity.stream = where.stream;
-  activity.cupti_clock = where.clock == trace::CLOCK_DOMAIN_CUPTI;
+  activity.cupti_clock = where.clock == schema::CLOCK_DOMAIN_CUPTI;
   model_.device_activities.push_back(activity);
   ++model_.event_count;
 }
@@ -209,7 +210,7 @@ void ModelBuilder::OnSynchronization(const SynchronizationEvent& event) {
   activity.end_ns = event.start_ns + event.duration_ns;
   activity.correlation_id = event.correlation_id;
   activity.name = model_.names.Intern(
-      absl::StrCat("SYNC_", trace::SynchronizationKind_Name(event.kind).substr(21)));
+      absl::StrCat("SYNC_", SchemaName(event.kind).substr(21)));
   AddDevice(activity, event.where);
 }
 
@@ -217,8 +218,8 @@ void ModelBuilder::OnThreadName(uint64_t thread_id, StringId name) {
   model_.thread_names[thread_id] = Name(name);
 }
 
-void ModelBuilder::OnLoss(trace::LossKind kind, uint64_t count) {
-  model_.quality.losses[trace::LossKind_Name(kind)] += count;
+void ModelBuilder::OnLoss(schema::LossKind kind, uint64_t count) {
+  model_.quality.losses[SchemaName(kind)] += count;
 }
 
 void ModelBuilder::OnClockAnchor(const trace::ClockAnchor& anchor) { anchors_.push_back(anchor); }

@@ -35,7 +35,7 @@ class ModelBuilder : public EventSink {
   void OnMemset(const MemsetEvent& event) override;
   void OnSynchronization(const SynchronizationEvent& event) override;
   void OnThreadName(uint64_t thread_id, StringId name) override;
-  void OnLoss(trace::LossKind kind, uint64_t count) override;
+  void OnLoss(schema::LossKind kind, uint64_t count) override;
   void OnClockAnchor(const trace::ClockAnchor& anchor) override;
   void OnCpuUsage(const trace::CpuUsage& usage) override;
 

@@ -42,7 +42,7 @@ TEST_CASE("kernel names are demangled and both NCCL generations recognized") {
   CHECK(IsNcclKernelName("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
   CHECK(IsNcclKernelName("_Z31ncclDevKernel_AllGather_RING_LL24ncclDevKernelArgsStorageILm4096EE"));
   CHECK_FALSE(IsNcclKernelName("nccl_like_gemm"));
-  CHECK(std::string(MemcpyName(trace::COPY_KIND_DEFAULT, trace::MEMORY_KIND_PINNED, trace::MEMORY_KIND_DEVICE)) ==
+  CHECK(std::string(MemcpyName(schema::COPY_KIND_DEFAULT, schema::MEMORY_KIND_PINNED, schema::MEMORY_KIND_DEVICE)) ==
         "MEMCPY_HtoD");
 }
 
@@ -67,7 +67,7 @@ TEST_CASE("device records without their launching call are counted, not dropped"
   testing::TestTrace trace;
   trace.Launch(1, 100, 110, "k", 0, 7, 200, 300);
   trace.Kernel("orphan", 0, 7, 400, 450, 999999);
-  trace.Memcpy(0, 7, 500, 550, 64, trace::COPY_KIND_HOST_TO_DEVICE, 0);
+  trace.Memcpy(0, 7, 500, 550, 64, schema::COPY_KIND_HOST_TO_DEVICE, 0);
   const TraceModel model = testing::LoadOrDie(trace.Write("unmatched.pb"));
   REQUIRE(model.device_activities.size() == 3);
   CHECK(model.quality.unmatched_device_records.at("Kernel") == 1);

@@ -15,6 +15,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "analyzer/model/data_quality.h"
 #include "analyzer/model/string_pool.h"
+#include "proto/schema_enums.h"
 #include "proto/trace.pb.h"
 
 namespace prof::analyzer {
@@ -83,7 +84,7 @@ struct NcclCall {
   uint64_t bytes = 0;
   uint64_t comm_hash = 0;
   int32_t rank_count = 0;  // 0: unknown communicator
-  trace::NcclOperation operation = trace::NCCL_OPERATION_UNSPECIFIED;
+  schema::NcclOperation operation = schema::NCCL_OPERATION_UNSPECIFIED;
   bool cupti_clock = false;
 };
 
@@ -94,7 +95,7 @@ struct MemoryRecord {
   uint64_t thread_id = 0;
   int32_t device = -1;
   bool allocate = true;
-  trace::MemoryKind kind = trace::MEMORY_KIND_UNKNOWN;
+  schema::MemoryKind kind = schema::MEMORY_KIND_UNKNOWN;
   bool cupti_clock = false;
   std::string call_stack;  // symbolized or hex frames, innermost first; often empty
 };

@@ -86,7 +86,7 @@ TEST_CASE("an empty recording window reads as zero events") {
 
 TEST_CASE("agent losses reach the data quality counts") {
   testing::TestTrace trace;
-  trace.Loss(trace::LOSS_KIND_CUPTI_DROPPED, 7);
+  trace.Loss(schema::LOSS_KIND_CUPTI_DROPPED, 7);
   trace.Launch(1, 0, 10, "k", 0, 7, 20, 30);
   absl::StatusOr<TraceModel> model = LoadTraceFile(trace.Write("losses.pb"));
   REQUIRE(model.ok());

@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "analyzer/render/json_writer.h"
+#include "proto/schema_names.h"
 
 namespace prof::analyzer {
 namespace {
@@ -119,7 +120,7 @@ void WriteHostEvents(const TraceModel& model, ChromeWriter* writer) {
     writer->json().EndObject();
   }
   for (const NcclCall& call : model.nccl_calls) {
-    writer->Event("X", trace::NcclOperation_Name(call.operation), "nccl", pid, call.thread_id, call.start_ns);
+    writer->Event("X", SchemaName(call.operation), "nccl", pid, call.thread_id, call.start_ns);
     writer->Duration(call.start_ns, call.end_ns);
     writer->json().Key("args");
     writer->json().BeginObject();

@@ -30,8 +30,8 @@ CommunicationFigures ComputeCommunication(const AnalysisContext& context, Window
   const TraceModel& model = *context.model;
   IntervalList host, gpu, computation;
   for (const NcclCall& call : model.nccl_calls) {
-    if (call.operation == trace::NCCL_OPERATION_GROUP_START ||
-        call.operation == trace::NCCL_OPERATION_GROUP_END) {
+    if (call.operation == schema::NCCL_OPERATION_GROUP_START ||
+        call.operation == schema::NCCL_OPERATION_GROUP_END) {
       continue;
     }
     host.push_back({call.start_ns, call.end_ns});

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "analyzer/model/nccl_kernel_time.h"
+#include "proto/schema_names.h"
 
 namespace prof::analyzer {
 namespace {
@@ -23,24 +24,24 @@ std::string SizeLabel(uint64_t bytes) {
 }
 
 // "ALL_TO_ALL"; "OP_13" for a value this build does not know (a newer agent's trace).
-std::string OperationName(trace::NcclOperation operation) {
-  const std::string& name = trace::NcclOperation_Name(operation);
+std::string OperationName(schema::NcclOperation operation) {
+  const std::string& name = SchemaName(operation);
   if (name.rfind("NCCL_OPERATION_", 0) == 0) return name.substr(15);
   return absl::StrCat("OP_", static_cast<int>(operation));
 }
 
 }  // namespace
 
-double BusBandwidthFactor(trace::NcclOperation operation, int ranks) {
+double BusBandwidthFactor(schema::NcclOperation operation, int ranks) {
   if (ranks <= 0) return 1;
   const double n = ranks;
   switch (operation) {
-    case trace::NCCL_OPERATION_ALL_REDUCE: return 2 * (n - 1) / n;
-    case trace::NCCL_OPERATION_ALL_GATHER:
-    case trace::NCCL_OPERATION_REDUCE_SCATTER:
-    case trace::NCCL_OPERATION_ALL_TO_ALL:
-    case trace::NCCL_OPERATION_GATHER:
-    case trace::NCCL_OPERATION_SCATTER: return (n - 1) / n;
+    case schema::NCCL_OPERATION_ALL_REDUCE: return 2 * (n - 1) / n;
+    case schema::NCCL_OPERATION_ALL_GATHER:
+    case schema::NCCL_OPERATION_REDUCE_SCATTER:
+    case schema::NCCL_OPERATION_ALL_TO_ALL:
+    case schema::NCCL_OPERATION_GATHER:
+    case schema::NCCL_OPERATION_SCATTER: return (n - 1) / n;
     default: return 1;
   }
 }
@@ -58,7 +59,7 @@ void AddNcclFigures(const AnalysisContext& window, NcclFigures* figures) {
   const std::vector<uint64_t> kernel_ns = NcclKernelTimePerCall(model);
   for (size_t i = 0; i < model.nccl_calls.size(); ++i) {
     const NcclCall& call = model.nccl_calls[i];
-    if (call.operation == trace::NCCL_OPERATION_GROUP_START || call.operation == trace::NCCL_OPERATION_GROUP_END) continue;
+    if (call.operation == schema::NCCL_OPERATION_GROUP_START || call.operation == schema::NCCL_OPERATION_GROUP_END) continue;
     const bool linked = kernel_ns[i] > 0;
     const double time = linked ? kernel_ns[i] : static_cast<double>(call.end_ns - call.start_ns);
     uint64_t floor = call.bytes < 1024 ? 0 : 1024;
@@ -82,7 +83,7 @@ std::optional<SummaryTable> NcclSummary(const NcclFigures& figures) {
                    {"Time Total / Avg / Max / Min / Ratio(%)", "time", 40}, {"Bytes", "bytes", 12},
                    {"AlgBW (GB/s)", "algbw_gbps", 12}, {"BusBW (GB/s)", "busbw_gbps", 12}, {"Ranks", "ranks", 5}};
   for (const auto& [key, bucket] : figures.buckets) {
-    const auto operation = static_cast<trace::NcclOperation>(std::get<0>(key));
+    const auto operation = static_cast<schema::NcclOperation>(std::get<0>(key));
     const double algbw = SafeRatio(bucket.bytes, bucket.time.total);  // bytes/ns = GB/s
     table.AddRow({Cell::Text(OperationName(operation)), Cell::Text(std::get<2>(key)),
                   Cell::Count(bucket.time.calls), Cell::Stats(bucket.time.ToStats(figures.all_time_ns)), Cell::Bytes(bucket.bytes),

@@ -19,7 +19,7 @@
 namespace prof::analyzer {
 
 // nccl-tests' bus bandwidth factor for `operation` over `ranks` ranks (1 when unknown).
-double BusBandwidthFactor(trace::NcclOperation operation, int ranks);
+double BusBandwidthFactor(schema::NcclOperation operation, int ranks);
 
 // "1KiB-4KiB", "<1KiB", ">=1GiB".
 std::string MessageSizeBucket(uint64_t bytes);

@@ -37,14 +37,14 @@ TEST_CASE("nccl: bucket, GPU time from the linked kernel, nccl-tests bus bandwid
   CHECK(row.cells[2].value == 12);
   CHECK(row.cells[3].stats.avg_ns == Approx(1e6).epsilon(1e-5));  // kernel time, not the 20 us call
   CHECK(row.cells[5].value == Approx(8388608 / 1e6).epsilon(1e-4));
-  CHECK(BusBandwidthFactor(trace::NCCL_OPERATION_ALL_REDUCE, 4) == Approx(1.5));
-  CHECK(BusBandwidthFactor(trace::NCCL_OPERATION_ALL_GATHER, 4) == Approx(0.75));
-  CHECK(BusBandwidthFactor(trace::NCCL_OPERATION_BROADCAST, 4) == 1);
+  CHECK(BusBandwidthFactor(schema::NCCL_OPERATION_ALL_REDUCE, 4) == Approx(1.5));
+  CHECK(BusBandwidthFactor(schema::NCCL_OPERATION_ALL_GATHER, 4) == Approx(0.75));
+  CHECK(BusBandwidthFactor(schema::NCCL_OPERATION_BROADCAST, 4) == 1);
   // nccl-tests: alltoall, gather and scatter move S = count*e*n at (n-1)/n.
-  CHECK(BusBandwidthFactor(trace::NCCL_OPERATION_ALL_TO_ALL, 4) == Approx(0.75));
-  CHECK(BusBandwidthFactor(trace::NCCL_OPERATION_GATHER, 4) == Approx(0.75));
-  CHECK(BusBandwidthFactor(trace::NCCL_OPERATION_SCATTER, 8) == Approx(0.875));
-  CHECK(BusBandwidthFactor(trace::NCCL_OPERATION_REDUCE, 4) == 1);
+  CHECK(BusBandwidthFactor(schema::NCCL_OPERATION_ALL_TO_ALL, 4) == Approx(0.75));
+  CHECK(BusBandwidthFactor(schema::NCCL_OPERATION_GATHER, 4) == Approx(0.75));
+  CHECK(BusBandwidthFactor(schema::NCCL_OPERATION_SCATTER, 8) == Approx(0.875));
+  CHECK(BusBandwidthFactor(schema::NCCL_OPERATION_REDUCE, 4) == 1);
   CHECK(MessageSizeBucket(100) == "<1KiB");
   CHECK(MessageSizeBucket(4096) == "4KiB-16KiB");
   CHECK(MessageSizeBucket(uint64_t{3} << 30) == ">=1GiB");
@@ -52,7 +52,7 @@ TEST_CASE("nccl: bucket, GPU time from the linked kernel, nccl-tests bus bandwid
 
 TEST_CASE("nccl: new operations by name, an operation this build does not know by number") {
   NcclFigures figures;
-  for (int operation : {int{trace::NCCL_OPERATION_GATHER}, int{trace::NCCL_OPERATION_SCATTER}, 99}) {
+  for (int operation : {int{schema::NCCL_OPERATION_GATHER}, int{schema::NCCL_OPERATION_SCATTER}, 99}) {
     NcclBucket& bucket = figures.buckets[{operation, 1024, "1KiB-4KiB"}];
     bucket.time.Add(1000);
     bucket.bytes = 2048;

@@ -67,7 +67,10 @@ TEST_CASE("device: CPU(Process) and CPU(System) from the window's open and close
     return usage;
   };
   *trace.header().add_cpu_usage() = reading(0, 5000, 100, 900);
-  trace.encoder().AddCpuUsage(reading(2000, 8000, 160, 1080));  // at the close
+  const trace::CpuUsage close = reading(2000, 8000, 160, 1080);  // at the close
+  trace.encoder().AddCpuUsage(CpuUsageValue{close.host_monotonic_ns(), close.process_cpu_ns(),
+                                            close.system_busy_ticks(), close.system_idle_ticks(),
+                                            close.system_known()});
   const ProcessReport report = testing::Analyze(trace.Write("cpu.pb"));
   const SummaryTable& device = *FindTable(report, "device");
   CHECK(FirstColumn(device) == std::vector<std::string>{"CPU(Process)", "CPU(System)", "GPU0"});

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "proto/chunk_encoder.h"
-#include "proto/trace_file_writer.h"
+#include "proto/header_message.h"
 
 namespace prof::analyzer {
 namespace {
@@ -47,8 +47,8 @@ class SyntheticTrace {
     for (int i = 0; i < 7; ++i) Pair(launch_, 0);
     Pair(copy_, 1);
     Pair(memset_, 2);
-    Range(operators_[random_() % operators_.size()], trace::RANGE_KIND_OPERATOR, group_start);
-    Range(user_, trace::RANGE_KIND_USER, group_start + 100);
+    Range(operators_[random_() % operators_.size()], schema::RANGE_KIND_OPERATOR, group_start);
+    Range(user_, schema::RANGE_KIND_USER, group_start + 100);
     if (++groups_ % 250 != 0) return 20;
     Step();
     return 21;
@@ -69,12 +69,12 @@ class SyntheticTrace {
     // to: a full launch queue blocks the host) instead of falling ever further behind.
     const uint64_t duration = 1000 + random_() % 9000;
     device_ready_ = start + duration;
-    const StreamKey where{0, 1, static_cast<uint32_t>(7 + kind), trace::CLOCK_DOMAIN_CUPTI};
+    const StreamKey where{0, 1, static_cast<uint32_t>(7 + kind), schema::CLOCK_DOMAIN_CUPTI};
     if (kind == 0) {
       KernelEvent kernel{where, start, duration, kernels_[random_() % kernels_.size()], correlation_};
       encoder_->AddKernel(kernel);
     } else if (kind == 1) {
-      MemcpyEvent memcpy{where, start, duration, 1 << 20, trace::COPY_KIND_HOST_TO_DEVICE};
+      MemcpyEvent memcpy{where, start, duration, 1 << 20, schema::COPY_KIND_HOST_TO_DEVICE};
       memcpy.correlation_id = correlation_;
       encoder_->AddMemcpy(memcpy);
     } else {
@@ -83,7 +83,7 @@ class SyntheticTrace {
     }
   }
 
-  void Range(StringId name, trace::RangeKind kind, uint64_t start) {
+  void Range(StringId name, schema::RangeKind kind, uint64_t start) {
     HostRangeEvent range;
     range.thread_id = kThread;
     range.start_ns = start;
@@ -128,7 +128,7 @@ uint64_t WriteSyntheticTrace(const std::string& path, uint64_t events, int windo
   for (int window = 0; window < windows && written < events; ++window) {
     header.set_window_index(window);
     const std::string file = windows == 1 ? path : absl::StrFormat("%s/bench.window_%d.prof.pb", path, window);
-    auto writer = TraceFileWriter::Create(file, header);
+    auto writer = CreateTraceFileWriter(file, header);
     if (!writer.ok()) return 0;
     ChunkEncoder encoder;
     if (trace) trace->Rebind(&encoder); else trace = std::make_unique<SyntheticTrace>(&encoder);

@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "proto/trace_file_writer.h"
+#include "proto/header_message.h"
 
 namespace prof::analyzer::testing {
 
@@ -36,7 +36,7 @@ void TestTrace::Step(uint64_t thread, uint64_t start, uint64_t end, int64_t numb
   encoder_.AddStep(event);
 }
 
-void TestTrace::Range(uint64_t thread, trace::RangeKind kind, const std::string& name, uint64_t start,
+void TestTrace::Range(uint64_t thread, schema::RangeKind kind, const std::string& name, uint64_t start,
                       uint64_t end) {
   HostRangeEvent event;
   event.thread_id = thread;
@@ -48,7 +48,7 @@ void TestTrace::Range(uint64_t thread, trace::RangeKind kind, const std::string&
 }
 
 void TestTrace::Mark(uint64_t thread, const std::string& name, uint64_t time) {
-  Range(thread, trace::RANGE_KIND_MARK, name, time, time);
+  Range(thread, schema::RANGE_KIND_MARK, name, time, time);
 }
 
 uint64_t TestTrace::ApiCall(uint64_t thread, const std::string& name, uint64_t start, uint64_t end,
@@ -70,7 +70,7 @@ void TestTrace::Kernel(const std::string& name, uint32_t device, uint32_t stream
   config.grid[0] = 1;
   config.block[0] = 128;
   KernelEvent event;
-  event.where = StreamKey{device, 1, stream, trace::CLOCK_DOMAIN_CUPTI};
+  event.where = StreamKey{device, 1, stream, schema::CLOCK_DOMAIN_CUPTI};
   event.start_ns = start + cupti_offset_;
   event.duration_ns = end - start;
   event.config = encoder_.InternKernelConfig(config);
@@ -79,9 +79,9 @@ void TestTrace::Kernel(const std::string& name, uint32_t device, uint32_t stream
 }
 
 void TestTrace::Memcpy(uint32_t device, uint32_t stream, uint64_t start, uint64_t end, uint64_t bytes,
-                       trace::CopyKind kind, uint64_t correlation) {
+                       schema::CopyKind kind, uint64_t correlation) {
   MemcpyEvent event;
-  event.where = StreamKey{device, 1, stream, trace::CLOCK_DOMAIN_CUPTI};
+  event.where = StreamKey{device, 1, stream, schema::CLOCK_DOMAIN_CUPTI};
   event.start_ns = start + cupti_offset_;
   event.duration_ns = end - start;
   event.bytes = bytes;
@@ -92,7 +92,7 @@ void TestTrace::Memcpy(uint32_t device, uint32_t stream, uint64_t start, uint64_
 
 void TestTrace::Memset(uint32_t device, uint32_t stream, uint64_t start, uint64_t end, uint64_t correlation) {
   MemsetEvent event;
-  event.where = StreamKey{device, 1, stream, trace::CLOCK_DOMAIN_CUPTI};
+  event.where = StreamKey{device, 1, stream, schema::CLOCK_DOMAIN_CUPTI};
   event.start_ns = start + cupti_offset_;
   event.duration_ns = end - start;
   event.bytes = 4096;
@@ -107,7 +107,7 @@ uint64_t TestTrace::Launch(uint64_t thread, uint64_t call_start, uint64_t call_e
   return correlation;
 }
 
-void TestTrace::Nccl(uint64_t thread, trace::NcclOperation operation, uint64_t start, uint64_t end,
+void TestTrace::Nccl(uint64_t thread, schema::NcclOperation operation, uint64_t start, uint64_t end,
                      uint64_t bytes, int32_t ranks) {
   if (nccl_communicator_ == 0) {
     CommunicatorValue comm;
@@ -133,7 +133,7 @@ void TestTrace::Allocate(uint64_t thread, uint64_t time, uint64_t address, uint6
   event.address = address;
   event.bytes = bytes;
   event.device = device;
-  event.kind = device >= 0 ? trace::MEMORY_KIND_DEVICE : trace::MEMORY_KIND_PINNED;
+  event.kind = device >= 0 ? schema::MEMORY_KIND_DEVICE : schema::MEMORY_KIND_PINNED;
   encoder_.AddMemory(event);
 }
 
@@ -141,19 +141,19 @@ void TestTrace::Free(uint64_t thread, uint64_t time, uint64_t address, int32_t d
   MemoryEvent event;
   event.thread_id = thread;
   event.time_ns = time;
-  event.operation = trace::MEMORY_OPERATION_FREE;
+  event.operation = schema::MEMORY_OPERATION_FREE;
   event.address = address;
   event.device = device;
   encoder_.AddMemory(event);
 }
 
-void TestTrace::NextChunk() { chunks_.push_back(encoder_.Finish(false).SerializeAsString()); }
+void TestTrace::NextChunk() { chunks_.push_back(std::string(encoder_.Finish(false))); }
 
 std::string TestTrace::Write(const std::string& name, bool last_chunk) {
   const std::string path = TempPath(name);
-  auto writer = TraceFileWriter::Create(path, header_);
+  auto writer = CreateTraceFileWriter(path, header_);
   if (!writer.ok()) std::abort();  // test-only: a broken TEST_TMPDIR is fatal
-  for (const std::string& chunk : chunks_) (*writer)->AppendSerializedChunk(chunk).IgnoreError();
+  for (const std::string& chunk : chunks_) (*writer)->AppendChunk(chunk).IgnoreError();
   (*writer)->AppendChunk(encoder_.Finish(last_chunk)).IgnoreError();
   (*writer)->Close().IgnoreError();
   return path;

@@ -28,7 +28,7 @@ class TestTrace {
                      bool anchor = true);
 
   void Step(uint64_t thread, uint64_t start, uint64_t end, int64_t number, int64_t samples = 0);
-  void Range(uint64_t thread, trace::RangeKind kind, const std::string& name, uint64_t start, uint64_t end);
+  void Range(uint64_t thread, schema::RangeKind kind, const std::string& name, uint64_t start, uint64_t end);
   void Mark(uint64_t thread, const std::string& name, uint64_t time);
   // An API call with the given correlation id (0: the next one); returns the id.
   uint64_t ApiCall(uint64_t thread, const std::string& name, uint64_t start, uint64_t end,
@@ -37,16 +37,16 @@ class TestTrace {
   void Kernel(const std::string& name, uint32_t device, uint32_t stream, uint64_t start, uint64_t end,
               uint64_t correlation);
   void Memcpy(uint32_t device, uint32_t stream, uint64_t start, uint64_t end, uint64_t bytes,
-              trace::CopyKind kind, uint64_t correlation);
+              schema::CopyKind kind, uint64_t correlation);
   void Memset(uint32_t device, uint32_t stream, uint64_t start, uint64_t end, uint64_t correlation);
   // cudaLaunchKernel [call_start, call_end) on `thread` and its kernel; returns the id.
   uint64_t Launch(uint64_t thread, uint64_t call_start, uint64_t call_end, const std::string& kernel,
                   uint32_t device, uint32_t stream, uint64_t start, uint64_t end);
-  void Nccl(uint64_t thread, trace::NcclOperation operation, uint64_t start, uint64_t end, uint64_t bytes,
+  void Nccl(uint64_t thread, schema::NcclOperation operation, uint64_t start, uint64_t end, uint64_t bytes,
             int32_t ranks);
   void Allocate(uint64_t thread, uint64_t time, uint64_t address, uint64_t bytes, int32_t device);
   void Free(uint64_t thread, uint64_t time, uint64_t address, int32_t device);
-  void Loss(trace::LossKind kind, uint64_t count) { encoder_.AddLoss(kind, count); }
+  void Loss(schema::LossKind kind, uint64_t count) { encoder_.AddLoss(kind, count); }
 
   // Ends the current chunk (not the last) so later events go to a new one.
   void NextChunk();

@@ -23,7 +23,7 @@ int32_t CallStartingAt(const TraceModel& model, uint64_t start) {
 
 TEST_CASE("ranges nest per thread; overlaps are re-parented; calls go to the innermost range") {
   testing::TestTrace trace;
-  const auto user = trace::RANGE_KIND_USER;
+  const auto user = schema::RANGE_KIND_USER;
   trace.Range(1, user, "A", 0, 100);
   trace.Range(1, user, "B", 50, 150);  // overlaps A: re-parented to the top level
   trace.ApiCall(1, "cudaGetDevice", 20, 60);
@@ -56,10 +56,10 @@ TEST_CASE("ranges nest per thread; overlaps are re-parented; calls go to the inn
 
 TEST_CASE("identical ranges nest in file order and device time sums through the subtree") {
   testing::TestTrace trace;
-  trace.Range(1, trace::RANGE_KIND_OPERATOR, "outer", 0, 1000);
-  trace.Range(1, trace::RANGE_KIND_OPERATOR, "inner", 0, 1000);
+  trace.Range(1, schema::RANGE_KIND_OPERATOR, "outer", 0, 1000);
+  trace.Range(1, schema::RANGE_KIND_OPERATOR, "inner", 0, 1000);
   const uint64_t copy = trace.ApiCall(1, "cudaMemcpyAsync", 10, 20);
-  trace.Memcpy(0, 7, 30, 80, 1024, trace::COPY_KIND_HOST_TO_DEVICE, copy);
+  trace.Memcpy(0, 7, 30, 80, 1024, schema::COPY_KIND_HOST_TO_DEVICE, copy);
   trace.Launch(1, 30, 40, "k", 0, 8, 50, 60);
   TraceModel model = testing::LoadOrDie(trace.Write("same.pb"));
   const RangeTree tree = BuildRangeTree(&model);

@@ -87,7 +87,7 @@ void RecordingSink::OnProcess(StringId name, int64_t parent_pid) {
   other.push_back(absl::StrFormat("process name=%d parent=%d", name, parent_pid));
 }
 
-void RecordingSink::OnLoss(trace::LossKind kind, uint64_t count) {
+void RecordingSink::OnLoss(schema::LossKind kind, uint64_t count) {
   other.push_back(absl::StrFormat("loss kind=%d count=%d", kind, count));
 }
 

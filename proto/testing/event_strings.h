@@ -37,7 +37,7 @@ class RecordingSink : public EventSink {
   }
   void OnThreadName(uint64_t thread_id, StringId name) override;
   void OnProcess(StringId name, int64_t parent_pid) override;
-  void OnLoss(trace::LossKind kind, uint64_t count) override;
+  void OnLoss(schema::LossKind kind, uint64_t count) override;
   void OnClockAnchor(const trace::ClockAnchor& anchor) override;
 
   std::vector<std::string> events;

@@ -135,7 +135,7 @@ void RealisticMix::AddLaunchAndKernel(int stream_index) {
   host_now_ += launch.duration_ns + LogUniform(200, 3000);
 
   KernelEvent kernel;
-  kernel.where = StreamKey{0, 1, kStreams[stream_index], trace::CLOCK_DOMAIN_CUPTI};
+  kernel.where = StreamKey{0, 1, kStreams[stream_index], schema::CLOCK_DOMAIN_CUPTI};
   uint64_t& ready = device_ready_[stream_index];
   kernel.start_ns = std::max(ready, launch.start_ns + kCuptiOffset + 4000);
   kernel.duration_ns = LogUniform(2000, 500000);
@@ -157,19 +157,19 @@ void RealisticMix::AddCopy() {
   call.correlation_id = ++correlation_;
   call.stream = kStreams[0];
   call.bytes = bytes;
-  call.copy_kind = to_device ? trace::COPY_KIND_HOST_TO_DEVICE : trace::COPY_KIND_DEVICE_TO_HOST;
+  call.copy_kind = to_device ? schema::COPY_KIND_HOST_TO_DEVICE : schema::COPY_KIND_DEVICE_TO_HOST;
   out_->push_back(call);
   host_now_ += call.duration_ns + LogUniform(200, 3000);
 
   MemcpyEvent copy;
-  copy.where = StreamKey{0, 1, kStreams[0], trace::CLOCK_DOMAIN_CUPTI};
+  copy.where = StreamKey{0, 1, kStreams[0], schema::CLOCK_DOMAIN_CUPTI};
   copy.start_ns = std::max(device_ready_[0], call.start_ns + kCuptiOffset + 4000);
   copy.duration_ns = 1000 + bytes / 25;  // ~25 GB/s
   device_ready_[0] = copy.start_ns + copy.duration_ns;
   copy.bytes = bytes;
   copy.copy_kind = call.copy_kind;
-  copy.source_kind = to_device ? trace::MEMORY_KIND_PINNED : trace::MEMORY_KIND_DEVICE;
-  copy.destination_kind = to_device ? trace::MEMORY_KIND_DEVICE : trace::MEMORY_KIND_PINNED;
+  copy.source_kind = to_device ? schema::MEMORY_KIND_PINNED : schema::MEMORY_KIND_DEVICE;
+  copy.destination_kind = to_device ? schema::MEMORY_KIND_DEVICE : schema::MEMORY_KIND_PINNED;
   copy.correlation_id = call.correlation_id;
   out_->push_back(copy);
 }
@@ -187,7 +187,7 @@ void RealisticMix::AddMemset() {
   host_now_ += call.duration_ns + LogUniform(200, 3000);
 
   MemsetEvent memset;
-  memset.where = StreamKey{0, 1, kStreams[1], trace::CLOCK_DOMAIN_CUPTI};
+  memset.where = StreamKey{0, 1, kStreams[1], schema::CLOCK_DOMAIN_CUPTI};
   memset.start_ns = std::max(device_ready_[1], call.start_ns + kCuptiOffset + 4000);
   memset.duration_ns = 1500 + call.bytes / 500;
   device_ready_[1] = memset.start_ns + memset.duration_ns;
@@ -203,7 +203,7 @@ void RealisticMix::AddRange() {
   range.duration_ns = LogUniform(5000, 300000);
   range.name = range_names_[std::uniform_int_distribution<size_t>(0, range_names_.size() - 1)(
       random_)];
-  range.kind = trace::RANGE_KIND_NVTX_PUSH_POP;
+  range.kind = schema::RANGE_KIND_NVTX_PUSH_POP;
   out_->push_back(range);
 }
 

@@ -8,15 +8,17 @@
 #include <random>
 
 #include "proto/testing/event_strings.h"
-#include "proto/trace_file_writer.h"
+#include "proto/header_message.h"
 
 namespace prof::testing {
 namespace {
 
 // Every kind once, with fields drawn from `random`; optional fields present on odd rounds.
+// `Encoder` is ChunkEncoder or ReferenceChunkEncoder (the same calls to both).
+template <typename Encoder>
 class EventMaker {
  public:
-  EventMaker(ChunkEncoder* encoder, uint64_t seed, std::vector<std::string>* expected)
+  EventMaker(Encoder* encoder, uint64_t seed, std::vector<std::string>* expected)
       : encoder_(encoder), random_(seed), expected_(expected) {}
 
   void Round(int round) {
@@ -42,23 +44,23 @@ class EventMaker {
   uint64_t Start() { return now_ + Draw(0, 3000) - 1500; }
   StreamKey Where() {
     return StreamKey{static_cast<uint32_t>(Draw(0, 1)), 1, static_cast<uint32_t>(Draw(7, 9)),
-                     trace::CLOCK_DOMAIN_CUPTI};
+                     schema::CLOCK_DOMAIN_CUPTI};
   }
 
   void ApiCall() {
     ApiCallEvent e;
     e.thread_id = thread_;
-    e.clock = present_ ? trace::CLOCK_DOMAIN_CUPTI : trace::CLOCK_DOMAIN_HOST_MONOTONIC;
+    e.clock = present_ ? schema::CLOCK_DOMAIN_CUPTI : schema::CLOCK_DOMAIN_HOST_MONOTONIC;
     e.start_ns = Start();
     e.duration_ns = Draw(0, 10000);
     e.name = encoder_->InternString(present_ ? "cudaMemcpyAsync" : "cudaLaunchKernel");
     e.correlation_id = ++correlation_;
     if (present_) {
-      e.domain = trace::API_DOMAIN_DRIVER;
+      e.domain = schema::API_DOMAIN_DRIVER;
       e.status = 700;
       e.stream = 0;  // the legacy default stream is a value, not an absence
       e.bytes = Draw(1, 1u << 30);
-      e.copy_kind = trace::COPY_KIND_DEVICE_TO_HOST;
+      e.copy_kind = schema::COPY_KIND_DEVICE_TO_HOST;
       e.kernel_config = Config();
       e.call_stack = encoder_->InternCallStack({0x401000, 0x402000 + Draw(0, 3)});
     }
@@ -82,7 +84,7 @@ class EventMaker {
     e.start_ns = Start();
     e.duration_ns = present_ ? Draw(0, 100000) : 0;
     e.name = encoder_->InternString(present_ ? "Forward" : "matmul");
-    e.kind = present_ ? trace::RANGE_KIND_MODEL_PHASE : trace::RANGE_KIND_MARK;
+    e.kind = present_ ? schema::RANGE_KIND_MODEL_PHASE : schema::RANGE_KIND_MARK;
     e.domain = present_ ? encoder_->InternString("PyTorch") : 0;
     encoder_->AddHostRange(e);
     expected_->push_back(Describe(e));
@@ -104,7 +106,7 @@ class EventMaker {
     e.thread_id = thread_;
     e.start_ns = Start();
     e.duration_ns = Draw(0, 5000);
-    e.operation = present_ ? trace::NCCL_OPERATION_BROADCAST : trace::NCCL_OPERATION_ALL_REDUCE;
+    e.operation = present_ ? schema::NCCL_OPERATION_BROADCAST : schema::NCCL_OPERATION_ALL_REDUCE;
     e.count = Draw(1, 1u << 24);
     e.data_type = 7;
     e.bytes = e.count * 4;
@@ -126,11 +128,11 @@ class EventMaker {
     MemoryEvent e;
     e.thread_id = thread_;
     e.time_ns = Start();
-    e.operation = present_ ? trace::MEMORY_OPERATION_FREE : trace::MEMORY_OPERATION_ALLOCATE;
+    e.operation = present_ ? schema::MEMORY_OPERATION_FREE : schema::MEMORY_OPERATION_ALLOCATE;
     e.address = 0x7f0000000000 + Draw(0, 1u << 20) * 256;
     e.bytes = present_ ? 0 : Draw(1, 1u << 30);
     e.device = present_ ? -1 : 0;
-    e.kind = present_ ? trace::MEMORY_KIND_PINNED : trace::MEMORY_KIND_DEVICE_POOL;
+    e.kind = present_ ? schema::MEMORY_KIND_PINNED : schema::MEMORY_KIND_DEVICE_POOL;
     if (present_) {
       e.stream = 12;
       e.call_stack = encoder_->InternCallStack({0x501000});
@@ -161,9 +163,9 @@ class EventMaker {
     e.start_ns = Start() + 1000000000000ull;
     e.duration_ns = Draw(1, 100000);
     e.bytes = Draw(1, uint64_t{1} << 40);
-    e.copy_kind = present_ ? trace::COPY_KIND_PEER_TO_PEER : trace::COPY_KIND_HOST_TO_DEVICE;
-    e.source_kind = trace::MEMORY_KIND_PAGEABLE;
-    e.destination_kind = trace::MEMORY_KIND_DEVICE;
+    e.copy_kind = present_ ? schema::COPY_KIND_PEER_TO_PEER : schema::COPY_KIND_HOST_TO_DEVICE;
+    e.source_kind = schema::MEMORY_KIND_PAGEABLE;
+    e.destination_kind = schema::MEMORY_KIND_DEVICE;
     e.correlation_id = correlation_;
     encoder_->AddMemcpy(e);
     expected_->push_back(Describe(e));
@@ -186,14 +188,14 @@ class EventMaker {
     e.where = Where();
     e.start_ns = Start() + 1000000000000ull;
     e.duration_ns = Draw(0, 1000000);
-    e.kind = present_ ? trace::SYNCHRONIZATION_KIND_EVENT : trace::SYNCHRONIZATION_KIND_CONTEXT;
+    e.kind = present_ ? schema::SYNCHRONIZATION_KIND_EVENT : schema::SYNCHRONIZATION_KIND_CONTEXT;
     e.correlation_id = correlation_;
     if (present_) e.event_id = 0x55;
     encoder_->AddSynchronization(e);
     expected_->push_back(Describe(e));
   }
 
-  ChunkEncoder* encoder_;
+  Encoder* encoder_;
   std::mt19937_64 random_;
   std::vector<std::string>* expected_;
   bool present_ = false;
@@ -208,7 +210,13 @@ class EventMaker {
 
 void AddEveryEventKind(ChunkEncoder* encoder, uint64_t seed, int rounds,
                        std::vector<std::string>* expected) {
-  EventMaker maker(encoder, seed, expected);
+  EventMaker<ChunkEncoder> maker(encoder, seed, expected);
+  for (int round = 0; round < rounds; ++round) maker.Round(round);
+}
+
+void AddEveryEventKind(ReferenceChunkEncoder* encoder, uint64_t seed, int rounds,
+                       std::vector<std::string>* expected) {
+  EventMaker<ReferenceChunkEncoder> maker(encoder, seed, expected);
   for (int round = 0; round < rounds; ++round) maker.Round(round);
 }
 
@@ -232,7 +240,7 @@ SampleTrace MakeSampleTrace(int chunks, int rounds) {
   sample.header = SampleHeader();
   const int fd = memfd_create("sample_trace", 0);
   if (fd < 0) std::abort();
-  auto writer = TraceFileWriter::CreateForDescriptor(dup(fd), "sample", sample.header);
+  auto writer = CreateTraceFileWriterForDescriptor(dup(fd), "sample", sample.header);
   if (!writer.ok()) std::abort();
   sample.header_end = (*writer)->bytes_written();
   ChunkEncoder encoder;

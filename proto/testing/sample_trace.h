@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "proto/chunk_encoder.h"
+#include "proto/testing/reference_chunk_encoder.h"
 #include "proto/trace.pb.h"
 
 namespace prof::testing {
@@ -16,6 +17,8 @@ namespace prof::testing {
 // Adds `rounds` rounds of one event of every kind to `encoder` and appends the
 // description (event_strings.h) of each to `expected`. Deterministic in `seed`.
 void AddEveryEventKind(ChunkEncoder* encoder, uint64_t seed, int rounds,
+                       std::vector<std::string>* expected);
+void AddEveryEventKind(ReferenceChunkEncoder* encoder, uint64_t seed, int rounds,
                        std::vector<std::string>* expected);
 
 struct SampleTrace {

@@ -1,0 +1,72 @@
+#include "proto/header_encoder.h"
+
+#include "proto/trace_fields.h"
+
+namespace prof {
+
+using wire::PutInt32FieldIfNonZero;
+using wire::PutStringFieldIfNonEmpty;
+using wire::PutVarintFieldIfNonZero;
+
+void EncodeClockAnchor(const ClockAnchorValue& anchor, wire::Buffer* out) {
+  using F = field::ClockAnchor;
+  PutVarintFieldIfNonZero(out, F::kHostMonotonicNs, anchor.host_monotonic_ns);
+  PutVarintFieldIfNonZero(out, F::kHostRealtimeNs, anchor.host_realtime_ns);
+  PutVarintFieldIfNonZero(out, F::kCuptiNs, anchor.cupti_ns);
+  PutVarintFieldIfNonZero(out, F::kUncertaintyNs, anchor.uncertainty_ns);
+  PutStringFieldIfNonEmpty(out, F::kReason, anchor.reason);
+}
+
+void EncodeCpuUsage(const CpuUsageValue& usage, wire::Buffer* out) {
+  using F = field::CpuUsage;
+  PutVarintFieldIfNonZero(out, F::kHostMonotonicNs, usage.host_monotonic_ns);
+  PutVarintFieldIfNonZero(out, F::kProcessCpuNs, usage.process_cpu_ns);
+  PutVarintFieldIfNonZero(out, F::kSystemBusyTicks, usage.system_busy_ticks);
+  PutVarintFieldIfNonZero(out, F::kSystemIdleTicks, usage.system_idle_ticks);
+  PutVarintFieldIfNonZero(out, F::kSystemKnown, usage.system_known ? 1 : 0);
+}
+
+// Small messages: encoded into a scratch buffer first, then copied after their length.
+void PutClockAnchorField(wire::Buffer* out, uint32_t field, const ClockAnchorValue& anchor) {
+  wire::Buffer body;
+  EncodeClockAnchor(anchor, &body);
+  wire::PutBytesField(out, field, body.view());
+}
+
+void PutCpuUsageField(wire::Buffer* out, uint32_t field, const CpuUsageValue& usage) {
+  wire::Buffer body;
+  EncodeCpuUsage(usage, &body);
+  wire::PutBytesField(out, field, body.view());
+}
+
+std::string EncodeFileHeader(const FileHeaderValue& header) {
+  using F = field::FileHeader;
+  wire::Buffer out;
+  PutVarintFieldIfNonZero(&out, F::kFormatVersion, header.format_version);
+  PutStringFieldIfNonEmpty(&out, F::kAgentVersion, header.agent_version);
+  PutStringFieldIfNonEmpty(&out, F::kHostName, header.host_name);
+  PutVarintFieldIfNonZero(&out, F::kPid, static_cast<uint64_t>(header.pid));
+  PutInt32FieldIfNonZero(&out, F::kRank, header.rank);
+  PutInt32FieldIfNonZero(&out, F::kWorldSize, header.world_size);
+  PutInt32FieldIfNonZero(&out, F::kLocalRank, header.local_rank);
+  PutStringFieldIfNonEmpty(&out, F::kWorkerName, header.worker_name);
+  PutVarintFieldIfNonZero(&out, F::kWindowIndex, header.window_index);
+  PutVarintFieldIfNonZero(&out, F::kWindowFirstStep, static_cast<uint64_t>(header.window_first_step));
+  PutVarintFieldIfNonZero(&out, F::kWindowEndStep, static_cast<uint64_t>(header.window_end_step));
+  for (const ClockAnchorValue& anchor : header.clock_anchors) {
+    PutClockAnchorField(&out, F::kClockAnchors, anchor);
+  }
+  // A map field is a repeated entry message {key = 1, value = 2}; libprotobuf writes both.
+  wire::Buffer entry;
+  for (const auto& [key, value] : header.config) {
+    entry.clear();
+    wire::PutBytesField(&entry, 1, key);
+    wire::PutBytesField(&entry, 2, value);
+    wire::PutBytesField(&out, F::kConfig, entry.view());
+  }
+  PutStringFieldIfNonEmpty(&out, F::kCommandLine, header.command_line);
+  for (const CpuUsageValue& usage : header.cpu_usage) PutCpuUsageField(&out, F::kCpuUsage, usage);
+  return std::string(out.view());
+}
+
+}  // namespace prof

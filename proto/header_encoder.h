@@ -1,0 +1,71 @@
+// The messages the agent writes outside the event columns, as plain values, and their
+// encoders: the file header (FileHeader with its config map), clock anchors and CPU usage
+// readings. Written with proto/wire_format.h (no libprotobuf); the fields and numbers are
+// those of proto/trace.proto, whose comments say what each value means.
+//
+//   prof::FileHeaderValue header;
+//   header.host_name = "node7";
+//   std::string payload = prof::EncodeFileHeader(header);  // a serialized trace::FileHeader
+#ifndef PROF_PROTO_HEADER_ENCODER_H_
+#define PROF_PROTO_HEADER_ENCODER_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "proto/wire_format.h"
+
+namespace prof {
+
+// trace::ClockAnchor
+struct ClockAnchorValue {
+  uint64_t host_monotonic_ns = 0;
+  uint64_t host_realtime_ns = 0;
+  uint64_t cupti_ns = 0;
+  uint64_t uncertainty_ns = 0;
+  std::string reason;
+};
+
+// trace::CpuUsage
+struct CpuUsageValue {
+  uint64_t host_monotonic_ns = 0;
+  uint64_t process_cpu_ns = 0;
+  uint64_t system_busy_ticks = 0;
+  uint64_t system_idle_ticks = 0;
+  bool system_known = false;
+};
+
+// trace::FileHeader
+struct FileHeaderValue {
+  uint32_t format_version = 0;  // TraceFileWriter sets it to kFormatVersion
+  std::string agent_version;
+  std::string host_name;
+  int64_t pid = 0;
+  int32_t rank = 0;
+  int32_t world_size = 0;
+  int32_t local_rank = 0;
+  std::string worker_name;
+  uint32_t window_index = 0;
+  int64_t window_first_step = 0;
+  int64_t window_end_step = 0;
+  std::vector<ClockAnchorValue> clock_anchors;
+  std::map<std::string, std::string> config;
+  std::string command_line;
+  std::vector<CpuUsageValue> cpu_usage;
+};
+
+// Append the message's fields (not a length prefix) to `out`.
+void EncodeClockAnchor(const ClockAnchorValue& anchor, wire::Buffer* out);
+void EncodeCpuUsage(const CpuUsageValue& usage, wire::Buffer* out);
+
+// Append the message as field `field` of an enclosing message.
+void PutClockAnchorField(wire::Buffer* out, uint32_t field, const ClockAnchorValue& anchor);
+void PutCpuUsageField(wire::Buffer* out, uint32_t field, const CpuUsageValue& usage);
+
+// A serialized trace::FileHeader.
+std::string EncodeFileHeader(const FileHeaderValue& header);
+
+}  // namespace prof
+
+#endif  // PROF_PROTO_HEADER_ENCODER_H_

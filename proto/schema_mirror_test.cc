@@ -1,0 +1,255 @@
+// The plain C++ copies of the schema (schema_enums.h, trace_fields.h) that the agent
+// writes with equal what protoc generates from trace.proto: checked at compile time
+// (static_assert) and, for the count of enum values, against the descriptors.
+#include "proto/schema_enums.h"
+#include "proto/trace_fields.h"
+
+#include <catch2/catch.hpp>
+
+#include "proto/trace.pb.h"
+
+namespace prof {
+namespace {
+
+// Every field number the wire writers use is the schema's.
+static_assert(field::ClockAnchor::kHostMonotonicNs == trace::ClockAnchor::kHostMonotonicNsFieldNumber);
+static_assert(field::ClockAnchor::kHostRealtimeNs == trace::ClockAnchor::kHostRealtimeNsFieldNumber);
+static_assert(field::ClockAnchor::kCuptiNs == trace::ClockAnchor::kCuptiNsFieldNumber);
+static_assert(field::ClockAnchor::kUncertaintyNs == trace::ClockAnchor::kUncertaintyNsFieldNumber);
+static_assert(field::ClockAnchor::kReason == trace::ClockAnchor::kReasonFieldNumber);
+static_assert(field::CpuUsage::kHostMonotonicNs == trace::CpuUsage::kHostMonotonicNsFieldNumber);
+static_assert(field::CpuUsage::kProcessCpuNs == trace::CpuUsage::kProcessCpuNsFieldNumber);
+static_assert(field::CpuUsage::kSystemBusyTicks == trace::CpuUsage::kSystemBusyTicksFieldNumber);
+static_assert(field::CpuUsage::kSystemIdleTicks == trace::CpuUsage::kSystemIdleTicksFieldNumber);
+static_assert(field::CpuUsage::kSystemKnown == trace::CpuUsage::kSystemKnownFieldNumber);
+static_assert(field::FileHeader::kFormatVersion == trace::FileHeader::kFormatVersionFieldNumber);
+static_assert(field::FileHeader::kAgentVersion == trace::FileHeader::kAgentVersionFieldNumber);
+static_assert(field::FileHeader::kHostName == trace::FileHeader::kHostNameFieldNumber);
+static_assert(field::FileHeader::kPid == trace::FileHeader::kPidFieldNumber);
+static_assert(field::FileHeader::kRank == trace::FileHeader::kRankFieldNumber);
+static_assert(field::FileHeader::kWorldSize == trace::FileHeader::kWorldSizeFieldNumber);
+static_assert(field::FileHeader::kLocalRank == trace::FileHeader::kLocalRankFieldNumber);
+static_assert(field::FileHeader::kWorkerName == trace::FileHeader::kWorkerNameFieldNumber);
+static_assert(field::FileHeader::kWindowIndex == trace::FileHeader::kWindowIndexFieldNumber);
+static_assert(field::FileHeader::kWindowFirstStep == trace::FileHeader::kWindowFirstStepFieldNumber);
+static_assert(field::FileHeader::kWindowEndStep == trace::FileHeader::kWindowEndStepFieldNumber);
+static_assert(field::FileHeader::kClockAnchors == trace::FileHeader::kClockAnchorsFieldNumber);
+static_assert(field::FileHeader::kConfig == trace::FileHeader::kConfigFieldNumber);
+static_assert(field::FileHeader::kCommandLine == trace::FileHeader::kCommandLineFieldNumber);
+static_assert(field::FileHeader::kCpuUsage == trace::FileHeader::kCpuUsageFieldNumber);
+static_assert(field::Chunk::kSequence == trace::Chunk::kSequenceFieldNumber);
+static_assert(field::Chunk::kFirstStringId == trace::Chunk::kFirstStringIdFieldNumber);
+static_assert(field::Chunk::kStrings == trace::Chunk::kStringsFieldNumber);
+static_assert(field::Chunk::kKernelConfigs == trace::Chunk::kKernelConfigsFieldNumber);
+static_assert(field::Chunk::kThreads == trace::Chunk::kThreadsFieldNumber);
+static_assert(field::Chunk::kStreams == trace::Chunk::kStreamsFieldNumber);
+static_assert(field::Chunk::kNcclCommunicators == trace::Chunk::kNcclCommunicatorsFieldNumber);
+static_assert(field::Chunk::kCallStacks == trace::Chunk::kCallStacksFieldNumber);
+static_assert(field::Chunk::kThreadNames == trace::Chunk::kThreadNamesFieldNumber);
+static_assert(field::Chunk::kLosses == trace::Chunk::kLossesFieldNumber);
+static_assert(field::Chunk::kClockAnchors == trace::Chunk::kClockAnchorsFieldNumber);
+static_assert(field::Chunk::kProcess == trace::Chunk::kProcessFieldNumber);
+static_assert(field::Chunk::kLastChunk == trace::Chunk::kLastChunkFieldNumber);
+static_assert(field::Chunk::kCpuUsage == trace::Chunk::kCpuUsageFieldNumber);
+static_assert(field::KernelConfig::kId == trace::KernelConfig::kIdFieldNumber);
+static_assert(field::KernelConfig::kNameId == trace::KernelConfig::kNameIdFieldNumber);
+static_assert(field::KernelConfig::kGridX == trace::KernelConfig::kGridXFieldNumber);
+static_assert(field::KernelConfig::kGridY == trace::KernelConfig::kGridYFieldNumber);
+static_assert(field::KernelConfig::kGridZ == trace::KernelConfig::kGridZFieldNumber);
+static_assert(field::KernelConfig::kBlockX == trace::KernelConfig::kBlockXFieldNumber);
+static_assert(field::KernelConfig::kBlockY == trace::KernelConfig::kBlockYFieldNumber);
+static_assert(field::KernelConfig::kBlockZ == trace::KernelConfig::kBlockZFieldNumber);
+static_assert(field::KernelConfig::kStaticSharedMemory == trace::KernelConfig::kStaticSharedMemoryFieldNumber);
+static_assert(field::KernelConfig::kDynamicSharedMemory == trace::KernelConfig::kDynamicSharedMemoryFieldNumber);
+static_assert(field::KernelConfig::kRegistersPerThread == trace::KernelConfig::kRegistersPerThreadFieldNumber);
+static_assert(field::NcclCommunicator::kId == trace::NcclCommunicator::kIdFieldNumber);
+static_assert(field::NcclCommunicator::kCommHash == trace::NcclCommunicator::kCommHashFieldNumber);
+static_assert(field::NcclCommunicator::kRank == trace::NcclCommunicator::kRankFieldNumber);
+static_assert(field::NcclCommunicator::kRankCount == trace::NcclCommunicator::kRankCountFieldNumber);
+static_assert(field::NcclCommunicator::kDevice == trace::NcclCommunicator::kDeviceFieldNumber);
+static_assert(field::NcclCommunicator::kInitStartNs == trace::NcclCommunicator::kInitStartNsFieldNumber);
+static_assert(field::NcclCommunicator::kInitDurationNs == trace::NcclCommunicator::kInitDurationNsFieldNumber);
+static_assert(field::CallStack::kId == trace::CallStack::kIdFieldNumber);
+static_assert(field::CallStack::kFrameAddresses == trace::CallStack::kFrameAddressesFieldNumber);
+static_assert(field::CallStack::kFrameNameIds == trace::CallStack::kFrameNameIdsFieldNumber);
+static_assert(field::ThreadName::kThreadId == trace::ThreadName::kThreadIdFieldNumber);
+static_assert(field::ThreadName::kNameId == trace::ThreadName::kNameIdFieldNumber);
+static_assert(field::ProcessInfo::kNameId == trace::ProcessInfo::kNameIdFieldNumber);
+static_assert(field::ProcessInfo::kParentPid == trace::ProcessInfo::kParentPidFieldNumber);
+static_assert(field::LossCounter::kKind == trace::LossCounter::kKindFieldNumber);
+static_assert(field::LossCounter::kCount == trace::LossCounter::kCountFieldNumber);
+static_assert(field::SparseColumn::kIndexDelta == trace::SparseColumn::kIndexDeltaFieldNumber);
+static_assert(field::SparseColumn::kValue == trace::SparseColumn::kValueFieldNumber);
+static_assert(field::ThreadEvents::kThreadId == trace::ThreadEvents::kThreadIdFieldNumber);
+static_assert(field::ThreadEvents::kClock == trace::ThreadEvents::kClockFieldNumber);
+static_assert(field::ThreadEvents::kApiCalls == trace::ThreadEvents::kApiCallsFieldNumber);
+static_assert(field::ThreadEvents::kRanges == trace::ThreadEvents::kRangesFieldNumber);
+static_assert(field::ThreadEvents::kSteps == trace::ThreadEvents::kStepsFieldNumber);
+static_assert(field::ThreadEvents::kNcclCalls == trace::ThreadEvents::kNcclCallsFieldNumber);
+static_assert(field::ThreadEvents::kMemory == trace::ThreadEvents::kMemoryFieldNumber);
+static_assert(field::ApiCalls::kStartDeltaNs == trace::ApiCalls::kStartDeltaNsFieldNumber);
+static_assert(field::ApiCalls::kDurationNs == trace::ApiCalls::kDurationNsFieldNumber);
+static_assert(field::ApiCalls::kNameId == trace::ApiCalls::kNameIdFieldNumber);
+static_assert(field::ApiCalls::kCorrelationIdDelta == trace::ApiCalls::kCorrelationIdDeltaFieldNumber);
+static_assert(field::ApiCalls::kDomain == trace::ApiCalls::kDomainFieldNumber);
+static_assert(field::ApiCalls::kStatus == trace::ApiCalls::kStatusFieldNumber);
+static_assert(field::ApiCalls::kStream == trace::ApiCalls::kStreamFieldNumber);
+static_assert(field::ApiCalls::kBytes == trace::ApiCalls::kBytesFieldNumber);
+static_assert(field::ApiCalls::kCopyKind == trace::ApiCalls::kCopyKindFieldNumber);
+static_assert(field::ApiCalls::kKernelConfigId == trace::ApiCalls::kKernelConfigIdFieldNumber);
+static_assert(field::ApiCalls::kCallStackId == trace::ApiCalls::kCallStackIdFieldNumber);
+static_assert(field::HostRanges::kStartDeltaNs == trace::HostRanges::kStartDeltaNsFieldNumber);
+static_assert(field::HostRanges::kDurationNs == trace::HostRanges::kDurationNsFieldNumber);
+static_assert(field::HostRanges::kNameId == trace::HostRanges::kNameIdFieldNumber);
+static_assert(field::HostRanges::kKind == trace::HostRanges::kKindFieldNumber);
+static_assert(field::HostRanges::kDomainNameId == trace::HostRanges::kDomainNameIdFieldNumber);
+static_assert(field::Steps::kStartDeltaNs == trace::Steps::kStartDeltaNsFieldNumber);
+static_assert(field::Steps::kDurationNs == trace::Steps::kDurationNsFieldNumber);
+static_assert(field::Steps::kStepNumberDelta == trace::Steps::kStepNumberDeltaFieldNumber);
+static_assert(field::Steps::kSampleCount == trace::Steps::kSampleCountFieldNumber);
+static_assert(field::NcclCalls::kStartDeltaNs == trace::NcclCalls::kStartDeltaNsFieldNumber);
+static_assert(field::NcclCalls::kDurationNs == trace::NcclCalls::kDurationNsFieldNumber);
+static_assert(field::NcclCalls::kOperation == trace::NcclCalls::kOperationFieldNumber);
+static_assert(field::NcclCalls::kCount == trace::NcclCalls::kCountFieldNumber);
+static_assert(field::NcclCalls::kDataType == trace::NcclCalls::kDataTypeFieldNumber);
+static_assert(field::NcclCalls::kBytes == trace::NcclCalls::kBytesFieldNumber);
+static_assert(field::NcclCalls::kCommunicatorId == trace::NcclCalls::kCommunicatorIdFieldNumber);
+static_assert(field::NcclCalls::kSequenceNumberDelta == trace::NcclCalls::kSequenceNumberDeltaFieldNumber);
+static_assert(field::NcclCalls::kStream == trace::NcclCalls::kStreamFieldNumber);
+static_assert(field::NcclCalls::kRootOrPeer == trace::NcclCalls::kRootOrPeerFieldNumber);
+static_assert(field::NcclCalls::kReductionOp == trace::NcclCalls::kReductionOpFieldNumber);
+static_assert(field::MemoryEvents::kTimeDeltaNs == trace::MemoryEvents::kTimeDeltaNsFieldNumber);
+static_assert(field::MemoryEvents::kOperation == trace::MemoryEvents::kOperationFieldNumber);
+static_assert(field::MemoryEvents::kAddressDelta == trace::MemoryEvents::kAddressDeltaFieldNumber);
+static_assert(field::MemoryEvents::kBytes == trace::MemoryEvents::kBytesFieldNumber);
+static_assert(field::MemoryEvents::kDevice == trace::MemoryEvents::kDeviceFieldNumber);
+static_assert(field::MemoryEvents::kKind == trace::MemoryEvents::kKindFieldNumber);
+static_assert(field::MemoryEvents::kStream == trace::MemoryEvents::kStreamFieldNumber);
+static_assert(field::MemoryEvents::kCallStackId == trace::MemoryEvents::kCallStackIdFieldNumber);
+static_assert(field::StreamEvents::kDevice == trace::StreamEvents::kDeviceFieldNumber);
+static_assert(field::StreamEvents::kContext == trace::StreamEvents::kContextFieldNumber);
+static_assert(field::StreamEvents::kStream == trace::StreamEvents::kStreamFieldNumber);
+static_assert(field::StreamEvents::kClock == trace::StreamEvents::kClockFieldNumber);
+static_assert(field::StreamEvents::kKernels == trace::StreamEvents::kKernelsFieldNumber);
+static_assert(field::StreamEvents::kMemcpys == trace::StreamEvents::kMemcpysFieldNumber);
+static_assert(field::StreamEvents::kMemsets == trace::StreamEvents::kMemsetsFieldNumber);
+static_assert(field::StreamEvents::kSynchronizations == trace::StreamEvents::kSynchronizationsFieldNumber);
+static_assert(field::Kernels::kStartDeltaNs == trace::Kernels::kStartDeltaNsFieldNumber);
+static_assert(field::Kernels::kDurationNs == trace::Kernels::kDurationNsFieldNumber);
+static_assert(field::Kernels::kKernelConfigId == trace::Kernels::kKernelConfigIdFieldNumber);
+static_assert(field::Kernels::kCorrelationIdDelta == trace::Kernels::kCorrelationIdDeltaFieldNumber);
+static_assert(field::Kernels::kGraphId == trace::Kernels::kGraphIdFieldNumber);
+static_assert(field::Kernels::kGraphNodeId == trace::Kernels::kGraphNodeIdFieldNumber);
+static_assert(field::Kernels::kLaunchType == trace::Kernels::kLaunchTypeFieldNumber);
+static_assert(field::Memcpys::kStartDeltaNs == trace::Memcpys::kStartDeltaNsFieldNumber);
+static_assert(field::Memcpys::kDurationNs == trace::Memcpys::kDurationNsFieldNumber);
+static_assert(field::Memcpys::kBytes == trace::Memcpys::kBytesFieldNumber);
+static_assert(field::Memcpys::kCopyKind == trace::Memcpys::kCopyKindFieldNumber);
+static_assert(field::Memcpys::kSourceKind == trace::Memcpys::kSourceKindFieldNumber);
+static_assert(field::Memcpys::kDestinationKind == trace::Memcpys::kDestinationKindFieldNumber);
+static_assert(field::Memcpys::kCorrelationIdDelta == trace::Memcpys::kCorrelationIdDeltaFieldNumber);
+static_assert(field::Memsets::kStartDeltaNs == trace::Memsets::kStartDeltaNsFieldNumber);
+static_assert(field::Memsets::kDurationNs == trace::Memsets::kDurationNsFieldNumber);
+static_assert(field::Memsets::kBytes == trace::Memsets::kBytesFieldNumber);
+static_assert(field::Memsets::kValue == trace::Memsets::kValueFieldNumber);
+static_assert(field::Memsets::kCorrelationIdDelta == trace::Memsets::kCorrelationIdDeltaFieldNumber);
+static_assert(field::Synchronizations::kStartDeltaNs == trace::Synchronizations::kStartDeltaNsFieldNumber);
+static_assert(field::Synchronizations::kDurationNs == trace::Synchronizations::kDurationNsFieldNumber);
+static_assert(field::Synchronizations::kKind == trace::Synchronizations::kKindFieldNumber);
+static_assert(field::Synchronizations::kCorrelationIdDelta == trace::Synchronizations::kCorrelationIdDeltaFieldNumber);
+static_assert(field::Synchronizations::kEventId == trace::Synchronizations::kEventIdFieldNumber);
+
+// Every plain enum value equals the generated one, and each schema enum has no value the
+// plain copy lacks (the count of values matches).
+static_assert(schema::CLOCK_DOMAIN_HOST_MONOTONIC == static_cast<int>(trace::CLOCK_DOMAIN_HOST_MONOTONIC));
+static_assert(schema::CLOCK_DOMAIN_CUPTI == static_cast<int>(trace::CLOCK_DOMAIN_CUPTI));
+static_assert(schema::LOSS_KIND_UNSPECIFIED == static_cast<int>(trace::LOSS_KIND_UNSPECIFIED));
+static_assert(schema::LOSS_KIND_HOST_BUFFER_FULL == static_cast<int>(trace::LOSS_KIND_HOST_BUFFER_FULL));
+static_assert(schema::LOSS_KIND_CUPTI_DROPPED == static_cast<int>(trace::LOSS_KIND_CUPTI_DROPPED));
+static_assert(schema::LOSS_KIND_CUPTI_BUFFER_LOST == static_cast<int>(trace::LOSS_KIND_CUPTI_BUFFER_LOST));
+static_assert(schema::LOSS_KIND_RANGE_UNMATCHED_POP == static_cast<int>(trace::LOSS_KIND_RANGE_UNMATCHED_POP));
+static_assert(schema::LOSS_KIND_RANGE_OPEN_AT_END == static_cast<int>(trace::LOSS_KIND_RANGE_OPEN_AT_END));
+static_assert(schema::LOSS_KIND_WRITE_FAILED == static_cast<int>(trace::LOSS_KIND_WRITE_FAILED));
+static_assert(schema::LOSS_KIND_THREAD_LIMIT == static_cast<int>(trace::LOSS_KIND_THREAD_LIMIT));
+static_assert(schema::API_DOMAIN_RUNTIME == static_cast<int>(trace::API_DOMAIN_RUNTIME));
+static_assert(schema::API_DOMAIN_DRIVER == static_cast<int>(trace::API_DOMAIN_DRIVER));
+static_assert(schema::RANGE_KIND_NVTX_PUSH_POP == static_cast<int>(trace::RANGE_KIND_NVTX_PUSH_POP));
+static_assert(schema::RANGE_KIND_NVTX_START_END == static_cast<int>(trace::RANGE_KIND_NVTX_START_END));
+static_assert(schema::RANGE_KIND_USER == static_cast<int>(trace::RANGE_KIND_USER));
+static_assert(schema::RANGE_KIND_MODEL_PHASE == static_cast<int>(trace::RANGE_KIND_MODEL_PHASE));
+static_assert(schema::RANGE_KIND_OPERATOR == static_cast<int>(trace::RANGE_KIND_OPERATOR));
+static_assert(schema::RANGE_KIND_MARK == static_cast<int>(trace::RANGE_KIND_MARK));
+static_assert(schema::NCCL_OPERATION_UNSPECIFIED == static_cast<int>(trace::NCCL_OPERATION_UNSPECIFIED));
+static_assert(schema::NCCL_OPERATION_ALL_REDUCE == static_cast<int>(trace::NCCL_OPERATION_ALL_REDUCE));
+static_assert(schema::NCCL_OPERATION_BROADCAST == static_cast<int>(trace::NCCL_OPERATION_BROADCAST));
+static_assert(schema::NCCL_OPERATION_REDUCE == static_cast<int>(trace::NCCL_OPERATION_REDUCE));
+static_assert(schema::NCCL_OPERATION_ALL_GATHER == static_cast<int>(trace::NCCL_OPERATION_ALL_GATHER));
+static_assert(schema::NCCL_OPERATION_REDUCE_SCATTER == static_cast<int>(trace::NCCL_OPERATION_REDUCE_SCATTER));
+static_assert(schema::NCCL_OPERATION_SEND == static_cast<int>(trace::NCCL_OPERATION_SEND));
+static_assert(schema::NCCL_OPERATION_RECV == static_cast<int>(trace::NCCL_OPERATION_RECV));
+static_assert(schema::NCCL_OPERATION_ALL_TO_ALL == static_cast<int>(trace::NCCL_OPERATION_ALL_TO_ALL));
+static_assert(schema::NCCL_OPERATION_GROUP_START == static_cast<int>(trace::NCCL_OPERATION_GROUP_START));
+static_assert(schema::NCCL_OPERATION_GROUP_END == static_cast<int>(trace::NCCL_OPERATION_GROUP_END));
+static_assert(schema::NCCL_OPERATION_GATHER == static_cast<int>(trace::NCCL_OPERATION_GATHER));
+static_assert(schema::NCCL_OPERATION_SCATTER == static_cast<int>(trace::NCCL_OPERATION_SCATTER));
+static_assert(schema::MEMORY_KIND_UNKNOWN == static_cast<int>(trace::MEMORY_KIND_UNKNOWN));
+static_assert(schema::MEMORY_KIND_PAGEABLE == static_cast<int>(trace::MEMORY_KIND_PAGEABLE));
+static_assert(schema::MEMORY_KIND_PINNED == static_cast<int>(trace::MEMORY_KIND_PINNED));
+static_assert(schema::MEMORY_KIND_DEVICE == static_cast<int>(trace::MEMORY_KIND_DEVICE));
+static_assert(schema::MEMORY_KIND_MANAGED == static_cast<int>(trace::MEMORY_KIND_MANAGED));
+static_assert(schema::MEMORY_KIND_DEVICE_POOL == static_cast<int>(trace::MEMORY_KIND_DEVICE_POOL));
+static_assert(schema::MEMORY_KIND_ARRAY == static_cast<int>(trace::MEMORY_KIND_ARRAY));
+static_assert(schema::MEMORY_OPERATION_ALLOCATE == static_cast<int>(trace::MEMORY_OPERATION_ALLOCATE));
+static_assert(schema::MEMORY_OPERATION_FREE == static_cast<int>(trace::MEMORY_OPERATION_FREE));
+static_assert(schema::COPY_KIND_UNKNOWN == static_cast<int>(trace::COPY_KIND_UNKNOWN));
+static_assert(schema::COPY_KIND_HOST_TO_DEVICE == static_cast<int>(trace::COPY_KIND_HOST_TO_DEVICE));
+static_assert(schema::COPY_KIND_DEVICE_TO_HOST == static_cast<int>(trace::COPY_KIND_DEVICE_TO_HOST));
+static_assert(schema::COPY_KIND_HOST_TO_HOST == static_cast<int>(trace::COPY_KIND_HOST_TO_HOST));
+static_assert(schema::COPY_KIND_DEVICE_TO_DEVICE == static_cast<int>(trace::COPY_KIND_DEVICE_TO_DEVICE));
+static_assert(schema::COPY_KIND_PEER_TO_PEER == static_cast<int>(trace::COPY_KIND_PEER_TO_PEER));
+static_assert(schema::COPY_KIND_DEFAULT == static_cast<int>(trace::COPY_KIND_DEFAULT));
+static_assert(schema::SYNCHRONIZATION_KIND_UNKNOWN == static_cast<int>(trace::SYNCHRONIZATION_KIND_UNKNOWN));
+static_assert(schema::SYNCHRONIZATION_KIND_EVENT == static_cast<int>(trace::SYNCHRONIZATION_KIND_EVENT));
+static_assert(schema::SYNCHRONIZATION_KIND_STREAM_WAIT_EVENT == static_cast<int>(trace::SYNCHRONIZATION_KIND_STREAM_WAIT_EVENT));
+static_assert(schema::SYNCHRONIZATION_KIND_STREAM == static_cast<int>(trace::SYNCHRONIZATION_KIND_STREAM));
+static_assert(schema::SYNCHRONIZATION_KIND_CONTEXT == static_cast<int>(trace::SYNCHRONIZATION_KIND_CONTEXT));
+
+TEST_CASE("the plain enums list every value of the schema's enums") {
+  CHECK(trace::ClockDomain_descriptor()->value_count() == 2);
+  CHECK(trace::LossKind_descriptor()->value_count() == 8);
+  CHECK(trace::ApiDomain_descriptor()->value_count() == 2);
+  CHECK(trace::RangeKind_descriptor()->value_count() == 6);
+  CHECK(trace::NcclOperation_descriptor()->value_count() == 13);
+  CHECK(trace::MemoryKind_descriptor()->value_count() == 7);
+  CHECK(trace::MemoryOperation_descriptor()->value_count() == 2);
+  CHECK(trace::CopyKind_descriptor()->value_count() == 7);
+  CHECK(trace::SynchronizationKind_descriptor()->value_count() == 5);
+}
+
+TEST_CASE("trace_fields.h names every field of every message") {
+  CHECK(trace::ClockAnchor::descriptor()->field_count() == 5);
+  CHECK(trace::CpuUsage::descriptor()->field_count() == 5);
+  CHECK(trace::FileHeader::descriptor()->field_count() == 15);
+  CHECK(trace::Chunk::descriptor()->field_count() == 14);
+  CHECK(trace::KernelConfig::descriptor()->field_count() == 11);
+  CHECK(trace::NcclCommunicator::descriptor()->field_count() == 7);
+  CHECK(trace::CallStack::descriptor()->field_count() == 3);
+  CHECK(trace::ThreadName::descriptor()->field_count() == 2);
+  CHECK(trace::ProcessInfo::descriptor()->field_count() == 2);
+  CHECK(trace::LossCounter::descriptor()->field_count() == 2);
+  CHECK(trace::SparseColumn::descriptor()->field_count() == 2);
+  CHECK(trace::ThreadEvents::descriptor()->field_count() == 7);
+  CHECK(trace::ApiCalls::descriptor()->field_count() == 11);
+  CHECK(trace::HostRanges::descriptor()->field_count() == 5);
+  CHECK(trace::Steps::descriptor()->field_count() == 4);
+  CHECK(trace::NcclCalls::descriptor()->field_count() == 11);
+  CHECK(trace::MemoryEvents::descriptor()->field_count() == 8);
+  CHECK(trace::StreamEvents::descriptor()->field_count() == 8);
+  CHECK(trace::Kernels::descriptor()->field_count() == 7);
+  CHECK(trace::Memcpys::descriptor()->field_count() == 7);
+  CHECK(trace::Memsets::descriptor()->field_count() == 5);
+  CHECK(trace::Synchronizations::descriptor()->field_count() == 5);
+}
+
+}  // namespace
+}  // namespace prof

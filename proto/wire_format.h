@@ -1,0 +1,196 @@
+// The protobuf wire format, written without libprotobuf: tags, varints, zigzag, fixed,
+// packed and length-delimited fields appended straight into byte buffers. This header is
+// the only code on the writing side that knows how protobuf lays out bytes; the chunk and
+// header encoders (chunk_encoder.cc, header_encoder.cc) say which field gets which value.
+//
+// Why not libprotobuf: the agent is preloaded into programs that may carry their own
+// protobuf runtime (issue 11); a message object per chunk also costs a copy per value.
+// The analyzer still parses with libprotobuf, and the tests check that what these
+// functions write parses into the values written (wire_format_test.cc, chunk_wire_test.cc).
+//
+// Rules followed so that the bytes equal libprotobuf's own serialization: fields in
+// field-number order, proto3 scalars equal to 0 (and empty strings) omitted by the
+// callers, int32 values sign-extended to ten-byte varints, lengths as minimal varints.
+//
+// Not thread-safe; a Buffer belongs to one encoder. No exceptions beyond std::bad_alloc.
+//
+//   prof::wire::Buffer out;
+//   prof::wire::PutVarintField(&out, 1, 42);
+//   prof::wire::PackedColumn column; column.AddSigned(-3);
+//   prof::wire::PutPackedField(&out, 2, column);
+#ifndef PROF_PROTO_WIRE_FORMAT_H_
+#define PROF_PROTO_WIRE_FORMAT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace prof::wire {
+
+enum WireType : uint32_t {
+  kVarint = 0,
+  kFixed64 = 1,
+  kLengthDelimited = 2,
+  kFixed32 = 5,
+};
+
+inline constexpr size_t kMaxVarintSize = 10;
+
+constexpr uint32_t Tag(uint32_t field, WireType type) { return (field << 3) | type; }
+
+// Bytes the varint of `value` takes (1 to 10).
+inline size_t VarintSize(uint64_t value) {
+  // 1 + floor(bit_length / 7), with value|1 so that 0 takes one byte.
+  const int bits = 64 - __builtin_clzll(value | 1);
+  return static_cast<size_t>((bits * 9 + 64) / 64);
+}
+
+inline uint64_t ZigZag(int64_t value) {
+  return (static_cast<uint64_t>(value) << 1) ^ static_cast<uint64_t>(value >> 63);
+}
+
+// int32 fields: negative values are sign-extended to 64 bits (ten bytes on the wire).
+inline uint64_t Int32Bits(int32_t value) {
+  return static_cast<uint64_t>(static_cast<int64_t>(value));
+}
+
+// Writes the varint of `value` at `out` (room for kMaxVarintSize bytes); returns the end.
+inline uint8_t* WriteVarint(uint64_t value, uint8_t* out) {
+  while (value >= 0x80) {
+    *out++ = static_cast<uint8_t>(value | 0x80);
+    value >>= 7;
+  }
+  *out++ = static_cast<uint8_t>(value);
+  return out;
+}
+
+// A growable byte string whose appends write in place; clear() keeps the capacity, so
+// an encoder reused chunk after chunk stops allocating once its buffers have grown.
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  Buffer(Buffer&&) = default;
+  Buffer& operator=(Buffer&&) = default;
+
+  const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(bytes_.data()); }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  void clear() { size_ = 0; }
+  std::string_view view() const { return std::string_view(bytes_.data(), size_); }
+
+  void AppendVarint(uint64_t value) {
+    Reserve(kMaxVarintSize);
+    uint8_t* start = reinterpret_cast<uint8_t*>(&bytes_[size_]);
+    size_ += static_cast<size_t>(WriteVarint(value, start) - start);
+  }
+  void AppendFixed32(uint32_t value) { AppendLittleEndian(value, 4); }
+  void AppendFixed64(uint64_t value) { AppendLittleEndian(value, 8); }
+  void AppendBytes(const void* data, size_t size) {
+    if (size == 0) return;
+    Reserve(size);
+    std::memcpy(&bytes_[size_], data, size);
+    size_ += size;
+  }
+
+ private:
+  void Reserve(size_t more) {
+    if (size_ + more > bytes_.size()) Grow(size_ + more);
+  }
+  void Grow(size_t needed);
+  void AppendLittleEndian(uint64_t value, int size) {
+    Reserve(8);
+    for (int i = 0; i < size; ++i) bytes_[size_ + i] = static_cast<char>(value >> (8 * i));
+    size_ += static_cast<size_t>(size);
+  }
+
+  std::string bytes_;  // bytes_[0, size_) are written; the rest is spare capacity
+  size_t size_ = 0;
+};
+
+// The values of one packed repeated field, already varint-encoded, and their count.
+class PackedColumn {
+ public:
+  void AddUnsigned(uint64_t value) {
+    bytes_.AppendVarint(value);
+    ++count_;
+  }
+  void AddSigned(int64_t value) { AddUnsigned(ZigZag(value)); }  // sint32/sint64
+  void AddInt32(int32_t value) { AddUnsigned(Int32Bits(value)); }  // int32, enums
+  size_t count() const { return count_; }
+  const Buffer& bytes() const { return bytes_; }
+  void clear() {
+    bytes_.clear();
+    count_ = 0;
+  }
+
+ private:
+  Buffer bytes_;
+  size_t count_ = 0;
+};
+
+// Sizes of whole fields (tag, length prefix where there is one, and value).
+inline size_t VarintFieldSize(uint32_t field, uint64_t value) {
+  return VarintSize(Tag(field, kVarint)) + VarintSize(value);
+}
+inline size_t LengthDelimitedFieldSize(uint32_t field, size_t payload_size) {
+  return VarintSize(Tag(field, kLengthDelimited)) + VarintSize(payload_size) + payload_size;
+}
+// 0 for an empty column: a packed field without values is not written.
+inline size_t PackedFieldSize(uint32_t field, const PackedColumn& column) {
+  return column.count() == 0 ? 0 : LengthDelimitedFieldSize(field, column.bytes().size());
+}
+
+inline void PutVarintField(Buffer* out, uint32_t field, uint64_t value) {
+  out->AppendVarint(Tag(field, kVarint));
+  out->AppendVarint(value);
+}
+inline void PutSignedField(Buffer* out, uint32_t field, int64_t value) {
+  PutVarintField(out, field, ZigZag(value));
+}
+inline void PutFixed64Field(Buffer* out, uint32_t field, uint64_t value) {
+  out->AppendVarint(Tag(field, kFixed64));
+  out->AppendFixed64(value);
+}
+inline void PutFixed32Field(Buffer* out, uint32_t field, uint32_t value) {
+  out->AppendVarint(Tag(field, kFixed32));
+  out->AppendFixed32(value);
+}
+// The tag and length of a length-delimited field whose `payload_size` bytes follow.
+inline void PutLengthDelimitedHeader(Buffer* out, uint32_t field, size_t payload_size) {
+  out->AppendVarint(Tag(field, kLengthDelimited));
+  out->AppendVarint(payload_size);
+}
+inline void PutBytesField(Buffer* out, uint32_t field, std::string_view bytes) {
+  PutLengthDelimitedHeader(out, field, bytes.size());
+  out->AppendBytes(bytes.data(), bytes.size());
+}
+// Writes nothing for an empty column.
+inline void PutPackedField(Buffer* out, uint32_t field, const PackedColumn& column) {
+  if (column.count() == 0) return;
+  PutBytesField(out, field, column.bytes().view());
+}
+
+// proto3 leaves scalars at their default (0, "") off the wire; so do these.
+inline void PutVarintFieldIfNonZero(Buffer* out, uint32_t field, uint64_t value) {
+  if (value != 0) PutVarintField(out, field, value);
+}
+inline void PutInt32FieldIfNonZero(Buffer* out, uint32_t field, int32_t value) {
+  if (value != 0) PutVarintField(out, field, Int32Bits(value));
+}
+inline void PutSignedFieldIfNonZero(Buffer* out, uint32_t field, int64_t value) {
+  if (value != 0) PutSignedField(out, field, value);
+}
+inline void PutStringFieldIfNonEmpty(Buffer* out, uint32_t field, std::string_view value) {
+  if (!value.empty()) PutBytesField(out, field, value);
+}
+inline size_t VarintFieldSizeIfNonZero(uint32_t field, uint64_t value) {
+  return value == 0 ? 0 : VarintFieldSize(field, value);
+}
+
+}  // namespace prof::wire
+
+#endif  // PROF_PROTO_WIRE_FORMAT_H_
