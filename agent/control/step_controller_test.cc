@@ -62,7 +62,7 @@ class GatedSource : public DeviceActivitySource {
     flush_released_ = false;
   }
   void Drain(WindowRouter& router) override { real_->Drain(router); }
-  trace::ClockAnchor Anchor(const char* reason) override { return real_->Anchor(reason); }
+  ClockAnchorValue Anchor(const char* reason) override { return real_->Anchor(reason); }
 
   void Open() {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -112,8 +112,8 @@ struct Rig {
     config.worker_name = name;
     auto source = std::make_unique<GatedSource>(MakeCuptiSource(config));
     gate = source.get();
-    trace::FileHeader header;
-    header.set_worker_name(name);
+    FileHeaderValue header;
+    header.worker_name = name;
     writer = std::make_unique<TraceWriter>(config, header, std::move(source));
     steps = std::make_unique<StepController>(*ParseSchedule(schedule_text).schedule, writer.get(), MonotonicNs());
     steps->Begin();

@@ -53,7 +53,7 @@ class SlowSubscription : public DeviceActivitySource {
   void Disable() override {}
   void Flush(bool) override {}
   void Drain(WindowRouter&) override {}
-  trace::ClockAnchor Anchor(const char*) override { return trace::ClockAnchor(); }
+  ClockAnchorValue Anchor(const char*) override { return ClockAnchorValue(); }
 
   void HoldNextEnable() {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -95,8 +95,8 @@ struct Rig {
     source = owned.get();
     config.output_dir = OutputDir(name);
     config.worker_name = name;
-    trace::FileHeader header;
-    header.set_worker_name(name);
+    FileHeaderValue header;
+    header.worker_name = name;
     writer = std::make_unique<TraceWriter>(config, header, std::move(owned));
     steps = std::make_unique<StepController>(*ParseSchedule(schedule_text).schedule, writer.get(),
                                              MonotonicNs());
@@ -129,7 +129,7 @@ class ContentsSink : public EventSink {
   ContentsSink(FileContents* contents, FileDictionary* dictionary)
       : contents_(contents), dictionary_(dictionary) {}
   void OnHostRange(const HostRangeEvent& event) override {
-    if (event.kind == trace::RANGE_KIND_MARK) {
+    if (event.kind == schema::RANGE_KIND_MARK) {
       ++contents_->marks[std::string(dictionary_->String(event.name))];
     }
   }

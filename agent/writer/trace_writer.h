@@ -107,7 +107,7 @@ class TraceWriter : public WindowRouter {
   std::unique_ptr<DeviceActivitySource> device_;
   bool device_enabled_ = false;
   uint64_t device_enabled_at_ns_ = 0;  // writer thread only: when Enable last succeeded
-  trace::ClockAnchor device_subscribed_anchor_;  // writer thread only: taken then
+  ClockAnchorValue device_subscribed_anchor_;  // writer thread only: taken then
   bool warned_late_device_ = false;    // writer thread only
 
   std::mutex mutex_;  // guards the fields up to `done_`

@@ -31,7 +31,7 @@ class SlowFlushSource : public DeviceActivitySource {
     flush_returned.store(true);
   }
   void Drain(WindowRouter&) override { drains.fetch_add(1); }
-  trace::ClockAnchor Anchor(const char*) override { return trace::ClockAnchor(); }
+  ClockAnchorValue Anchor(const char*) override { return ClockAnchorValue(); }
 
   std::atomic<bool> flush_returned{false};
   std::atomic<int> drains{0};
@@ -58,8 +58,8 @@ TEST_CASE("after an exit timeout the writer parks and touches nothing more") {
   config.worker_name = "exit_timeout";
   auto owned = std::make_unique<SlowFlushSource>(/*flush_ms=*/800);
   SlowFlushSource* source = owned.get();
-  trace::FileHeader header;
-  header.set_worker_name(config.worker_name);
+  FileHeaderValue header;
+  header.worker_name = config.worker_name;
   // Leaked, as at process exit: its thread stays parked on it.
   TraceWriter& writer = *new TraceWriter(config, header, std::move(owned));
   writer.EnableDeviceNow();  // no writer thread yet: subscribed here
