@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "analyzer/compare/step_metrics.h"
+#include "analyzer/model/enum_names.h"
 #include "analyzer/model/nccl_kernel_time.h"
 #include "analyzer/summary/nccl_summary.h"
 
@@ -16,10 +17,7 @@ struct Traffic {
   std::vector<double> time_ns;
 };
 
-std::string CollectiveName(trace::NcclOperation operation) {
-  const std::string name = trace::NcclOperation_Name(operation);
-  return name.rfind("NCCL_OPERATION_", 0) == 0 ? name.substr(15) : name;
-}
+std::string CollectiveName(trace::NcclOperation operation) { return NcclOperationName(operation); }
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include "absl/strings/str_replace.h"
 #include "analyzer/cli/analyze_inputs.h"
 #include "analyzer/cli/load_inputs.h"
+#include "analyzer/model/enum_names.h"
 #include "analyzer/summary/named_items.h"
 
 namespace prof::analyzer::e2e {
@@ -47,7 +48,7 @@ void ReadModelColumns(const TraceModel& model, ProcessFigures* figures) {
 void ReadCommunicators(const TraceModel& model, ProcessFigures* figures) {
   for (const NcclCall& call : model.nccl_calls) {
     if (call.operation == trace::NCCL_OPERATION_GROUP_START || call.operation == trace::NCCL_OPERATION_GROUP_END) continue;
-    figures->comm_hashes[CollectiveKey(trace::NcclOperation_Name(call.operation).substr(15))].insert(call.comm_hash);
+    figures->comm_hashes[CollectiveKey(NcclOperationName(call.operation))].insert(call.comm_hash);
   }
 }
 

@@ -1,0 +1,39 @@
+#include "analyzer/model/enum_names.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "google/protobuf/generated_enum_reflection.h"
+
+namespace prof::analyzer {
+namespace {
+
+// The schema's name without `prefix`, or `unknown` followed by the number: a lookup in the
+// enum's descriptor, which has an answer (possibly nullptr) for every int.
+template <typename Enum>
+std::string Name(Enum value, absl::string_view prefix, absl::string_view unknown,
+                 absl::string_view unknown_end) {
+  const google::protobuf::EnumValueDescriptor* defined =
+      google::protobuf::GetEnumDescriptor<Enum>()->FindValueByNumber(static_cast<int>(value));
+  if (defined == nullptr) return absl::StrCat(unknown, static_cast<int>(value), unknown_end);
+  absl::string_view name = defined->name();
+  if (name.substr(0, prefix.size()) == prefix) name.remove_prefix(prefix.size());
+  return std::string(name);
+}
+
+}  // namespace
+
+std::string SynchronizationKindName(trace::SynchronizationKind kind) {
+  return Name(kind, "SYNCHRONIZATION_KIND_", "UNKNOWN(", ")");
+}
+
+std::string MemoryKindName(trace::MemoryKind kind) {
+  return Name(kind, "MEMORY_KIND_", "UNKNOWN(", ")");
+}
+
+std::string NcclOperationName(trace::NcclOperation operation) {
+  return Name(operation, "NCCL_OPERATION_", "OP_", "");
+}
+
+std::string LossKindName(trace::LossKind kind) { return Name(kind, "", "UNKNOWN(", ")"); }
+
+}  // namespace prof::analyzer
