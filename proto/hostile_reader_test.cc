@@ -127,27 +127,48 @@ uint64_t PeakGrowthReading(const std::string& file, uint64_t* chunks_read) {
   return result[0];
 }
 
-TEST_CASE("a frame whose parse would expand far beyond its size is refused, within the bound") {
-  constexpr size_t kPayload = 8u << 20;
-  // 4M empty ThreadEvents (2 bytes each on the wire, a message object each once parsed).
-  std::string empty_threads;
-  for (size_t i = 0; i < kPayload / 2; ++i) empty_threads += std::string("\x2a\x00", 2);
-  // One ThreadEvents whose ApiCalls.duration_ns is 8M one-byte varints (8 bytes each parsed).
-  trace::Chunk packed;
-  trace::ApiCalls* calls = packed.add_threads()->mutable_api_calls();
-  for (size_t i = 0; i < kPayload; ++i) calls->add_duration_ns(1);
-  for (const std::string& payload : {empty_threads, packed.SerializeAsString()}) {
+// 2 x `count` bytes: `count` empty ThreadEvents (a message object each once parsed).
+std::string EmptyThreads(size_t count) {
+  std::string payload;
+  for (size_t i = 0; i < count; ++i) payload += std::string("\x2a\x00", 2);
+  return payload;
+}
+
+// One ThreadEvents whose ApiCalls.duration_ns holds `count` one-byte varints (8 bytes each
+// once parsed).
+std::string PackedOnes(size_t count) {
+  trace::Chunk chunk;
+  trace::ApiCalls* calls = chunk.add_threads()->mutable_api_calls();
+  for (size_t i = 0; i < count; ++i) calls->add_duration_ns(1);
+  return chunk.SerializeAsString();
+}
+
+TEST_CASE("the parse limit: 8x a frame, at most 64 MiB") {
+  CHECK(ParsedBytesLimit(1000) == 8000 + kParsedBytesSlack);
+  CHECK(ParsedBytesLimit(kMaxFramePayloadSize) == (64u << 20));
+}
+
+TEST_CASE("a frame whose parse would pass the limit is refused, within the memory bound") {
+  // Before the guard: 8 MiB of empty threads parsed into ~400 MiB; 20 MiB of packed ones
+  // into 160 MiB (and up to 480 MiB while the field grows).
+  for (const std::string& payload : {EmptyThreads(4u << 20), PackedOnes(20u << 20)}) {
     const std::string file = FileStart() + Frame(FrameType::kChunk, payload);
     uint64_t chunks = 0;
     const uint64_t growth = PeakGrowthReading(file, &chunks);
     INFO("peak growth " << growth / 1024 << " KiB for a " << payload.size() / 1024 << " KiB frame");
     CHECK(chunks == 0);
-    // Stated bound: buffer (1.5x) + parsed chunk (2 x the guard's limit), plus the
-    // allocator's slack; before the guard this was ~400 MiB for the empty threads.
-    const uint64_t bound = 3 * payload.size() / 2 + 2 * ParsedBytesLimit(payload.size()) + (4u << 20);
-    CHECK(growth <= bound);
-    CHECK(growth <= 3 * payload.size() + (4u << 20));  // refused: only the frame's bytes
+    CHECK(growth <= 3 * payload.size() + (4u << 20));  // refused: about the frame's bytes
   }
+}
+
+TEST_CASE("a frame inside the limit is read, within the stated bound") {
+  const std::string payload = PackedOnes(4u << 20);  // 4 MiB, 32 MiB parsed
+  const std::string file = FileStart() + Frame(FrameType::kChunk, payload);
+  uint64_t chunks = 0;
+  const uint64_t growth = PeakGrowthReading(file, &chunks);
+  INFO("peak growth " << growth / 1024 << " KiB for a " << payload.size() / 1024 << " KiB frame");
+  CHECK(chunks == 1);
+  CHECK(growth <= 3 * payload.size() / 2 + 3 * ParsedBytesLimit(payload.size()) + (4u << 20));
 }
 
 TEST_CASE("realistic chunks are far inside the expansion limit") {

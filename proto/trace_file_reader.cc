@@ -124,9 +124,9 @@ bool TraceFileReader::WithinParseBound(const google::protobuf::Descriptor* type,
   const uint64_t estimate = ParsedBytesEstimate(type, payload, frame.payload_size, limit);
   if (estimate <= limit) return true;
   report_.Add({ReadIssue::Kind::kCorruptChunk, file_offset_, frame.payload_size,
-               absl::StrFormat("checksum matches but parsing would take more than %d bytes, "
-                               "%dx the frame's size: not read",
-                               limit, kMaxParsedBytesPerPayloadByte)});
+               absl::StrFormat("checksum matches but parsing would take more than %d bytes "
+                               "(the limit for a %d-byte frame): not read",
+                               limit, frame.payload_size)});
   return false;
 }
 
