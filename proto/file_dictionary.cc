@@ -31,12 +31,13 @@ void FileDictionary::AddDefinitions(const trace::Chunk& chunk) {
   // first_string_id is untrusted: the arithmetic is 64-bit and ids past StringId's range
   // (which no reference can name) are dropped; memory grows with definitions, not ids.
   const uint64_t first = chunk.first_string_id();
-  if (first >= 1) {
-    for (int i = 0; i < chunk.strings_size(); ++i) {
-      const uint64_t id = first + static_cast<uint64_t>(i);
-      if (id > std::numeric_limits<StringId>::max()) break;
-      DefineString(id, chunk.strings(i));
+  for (int i = 0; i < chunk.strings_size(); ++i) {
+    const uint64_t id = first + static_cast<uint64_t>(i);
+    if (first == 0 || id > std::numeric_limits<StringId>::max()) {
+      ++dropped_definitions_;
+      continue;
     }
+    DefineString(id, chunk.strings(i));
   }
   for (const trace::KernelConfig& config : chunk.kernel_configs()) {
     KernelConfigValue value;

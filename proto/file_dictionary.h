@@ -36,6 +36,8 @@ class FileDictionary {
   size_t string_count() const { return strings_defined_; }
   // References to ids whose definition never arrived (a lost chunk).
   uint64_t unknown_references() const { return unknown_references_; }
+  // String definitions no reference can name (id 0, or past StringId's range): dropped.
+  uint64_t dropped_definitions() const { return dropped_definitions_; }
 
  private:
   void DefineString(uint64_t id, const std::string& value);
@@ -52,6 +54,7 @@ class FileDictionary {
   absl::flat_hash_map<CallStackId, std::vector<StringId>> call_stack_names_;
   absl::flat_hash_map<StringId, std::string> placeholders_;
   uint64_t unknown_references_ = 0;
+  uint64_t dropped_definitions_ = 0;
 };
 
 }  // namespace prof

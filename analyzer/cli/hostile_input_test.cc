@@ -70,6 +70,10 @@ TEST_CASE("ids no definition covers resolve to placeholders and are counted") {
   const TraceModel far = Load("first_string_id_2p28.pb");
   REQUIRE(far.api_calls.size() == 1);
   CHECK(far.names.Get(far.api_calls[0].name) == "hostile");
+  // 0xFFFFFFFF is defined; the two strings after it would have ids past 2^32 - 1.
+  const TraceModel wraps = Load("first_string_id_wraps.pb");
+  CHECK(wraps.names.Get(wraps.api_calls[0].name) == "hostile");
+  CHECK(wraps.quality.dropped_definitions == 2);
   const TraceModel kernel = Load("kernel_config_ffffffff.pb");
   REQUIRE(kernel.device_activities.size() == 1);
   CHECK(kernel.names.Get(kernel.device_activities[0].name) == "<unknown kernel>");
