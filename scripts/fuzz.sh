@@ -33,9 +33,11 @@ sources=(proto/crc32c.cc proto/framing.cc proto/byte_source.cc proto/read_report
          analyzer/model/kernel_names.cc analyzer/model/model_builder.cc
          analyzer/model/trace_model.cc)
 objects=()
+newest_header=$(ls -t proto/*.h analyzer/model/*.h fuzz/*.h "$build/gen/proto/trace.pb.h" | head -n 1)
 for source in "${sources[@]}"; do
   object="$build/obj/$(echo "$source" | tr / _).o"
-  if [ ! -e "$object" ] || [ "$source" -nt "$object" ]; then
+  # Rebuilt when its source or any header it may include changed (no stale layouts).
+  if [ ! -e "$object" ] || [ "$source" -nt "$object" ] || [ "$newest_header" -nt "$object" ]; then
     "$cxx" "${flags[@]}" -fsanitize=fuzzer-no-link -c "$source" -o "$object" &
   fi
   objects+=("$object")
