@@ -16,8 +16,13 @@ namespace {
 
 class FileSource : public ByteSource {
  public:
-  FileSource(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  FileSource(int fd, std::string path, std::optional<uint64_t> size)
+      : fd_(fd), path_(std::move(path)), size_(size) {}
   ~FileSource() override { ::close(fd_); }
+
+  // The size at open; a file still being written may have grown since (its newer frames
+  // were not complete when reading reached them, or are found at the next open).
+  std::optional<uint64_t> TotalSize() const override { return size_; }
 
   absl::StatusOr<size_t> Read(uint8_t* out, size_t max_bytes) override {
     while (true) {
@@ -32,6 +37,7 @@ class FileSource : public ByteSource {
  private:
   int fd_;
   std::string path_;
+  std::optional<uint64_t> size_;
 };
 
 class MemorySource : public ByteSource {
@@ -44,6 +50,8 @@ class MemorySource : public ByteSource {
     position_ += count;
     return count;
   }
+
+  std::optional<uint64_t> TotalSize() const override { return bytes_.size(); }
 
  private:
   absl::string_view bytes_;
@@ -59,11 +67,14 @@ absl::StatusOr<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& pa
     return errno == ENOENT ? absl::NotFoundError(message) : absl::InvalidArgumentError(message);
   }
   struct stat info;
-  if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
+  const bool have_info = ::fstat(fd, &info) == 0;
+  if (have_info && S_ISDIR(info.st_mode)) {
     ::close(fd);
     return absl::InvalidArgumentError(absl::StrFormat("%s is a folder, not a trace file", path));
   }
-  return std::unique_ptr<ByteSource>(new FileSource(fd, path));
+  std::optional<uint64_t> size;
+  if (have_info && S_ISREG(info.st_mode)) size = static_cast<uint64_t>(info.st_size);
+  return std::unique_ptr<ByteSource>(new FileSource(fd, path, size));
 }
 
 std::unique_ptr<ByteSource> MakeMemorySource(absl::string_view bytes) {

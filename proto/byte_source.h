@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -17,6 +18,10 @@ class ByteSource {
   virtual ~ByteSource() = default;
   // Copies up to `max_bytes` into `out`; 0 means the end. Errors are I/O errors.
   virtual absl::StatusOr<size_t> Read(uint8_t* out, size_t max_bytes) = 0;
+  // The source's size in bytes when known up front (a regular file, a buffer), else
+  // nullopt (a pipe). The reader uses it to reject, without reading, a frame header that
+  // claims more bytes than the file holds.
+  virtual std::optional<uint64_t> TotalSize() const { return std::nullopt; }
 };
 
 // Opens `path` for reading; the source owns and closes the descriptor.

@@ -1,27 +1,43 @@
 #include "proto/file_dictionary.h"
 
+#include <limits>
+
 #include "absl/strings/str_format.h"
 
 namespace prof {
 namespace {
 
-// Bounds the dictionary against a corrupt first_string_id that passed the checksum.
-constexpr uint64_t kMaxStringId = 1u << 28;
+// Ids below this many plus twice the definitions seen are stored densely.
+constexpr uint64_t kDenseSlack = 4096;
 
 }  // namespace
 
+void FileDictionary::DefineString(uint64_t id, const std::string& value) {
+  ++strings_defined_;
+  const uint64_t index = id - 1;  // id >= 1
+  if (index >= strings_.size() && index < kDenseSlack + 2 * strings_defined_) {
+    strings_.resize(index + 1);
+    string_defined_.resize(index + 1, false);
+  }
+  if (index < strings_.size()) {
+    strings_[index] = value;
+    string_defined_[index] = true;
+  } else {
+    sparse_strings_[static_cast<StringId>(id)] = value;
+  }
+}
+
 void FileDictionary::AddDefinitions(const trace::Chunk& chunk) {
+  // first_string_id is untrusted: the arithmetic is 64-bit and ids past StringId's range
+  // (which no reference can name) are dropped; memory grows with definitions, not ids.
   const uint64_t first = chunk.first_string_id();
-  if (chunk.strings_size() > 0 && first >= 1 && first + chunk.strings_size() <= kMaxStringId) {
-    const size_t end = first - 1 + chunk.strings_size();
-    if (strings_.size() < end) {
-      strings_.resize(end);
-      string_defined_.resize(end, false);
+  for (int i = 0; i < chunk.strings_size(); ++i) {
+    const uint64_t id = first + static_cast<uint64_t>(i);
+    if (first == 0 || id > std::numeric_limits<StringId>::max()) {
+      ++dropped_definitions_;
+      continue;
     }
-    for (int i = 0; i < chunk.strings_size(); ++i) {
-      strings_[first - 1 + i] = chunk.strings(i);
-      string_defined_[first - 1 + i] = true;
-    }
+    DefineString(id, chunk.strings(i));
   }
   for (const trace::KernelConfig& config : chunk.kernel_configs()) {
     KernelConfigValue value;
@@ -54,6 +70,10 @@ void FileDictionary::AddDefinitions(const trace::Chunk& chunk) {
 absl::string_view FileDictionary::String(StringId id) {
   if (id == 0) return "";
   if (id <= strings_.size() && string_defined_[id - 1]) return strings_[id - 1];
+  if (!sparse_strings_.empty()) {
+    auto found = sparse_strings_.find(id);
+    if (found != sparse_strings_.end()) return found->second;
+  }
   ++unknown_references_;
   auto [it, inserted] = placeholders_.try_emplace(id);
   if (inserted) it->second = absl::StrFormat("<unknown string %d>", id);

@@ -1,6 +1,8 @@
 // The interned definitions of one trace file (strings, kernel configurations, NCCL
 // communicators, call stacks) as ChunkDecoder meets them. A reference to an id whose
-// definition was in a lost chunk resolves to a placeholder and is counted.
+// definition was in a lost chunk resolves to a placeholder and is counted. Ids come from
+// the file and are untrusted: memory is O(definitions and distinct references), whatever
+// the ids' values.
 //
 // Not thread-safe; one per file being read.
 #ifndef PROF_PROTO_FILE_DICTIONARY_H_
@@ -31,19 +33,28 @@ class FileDictionary {
   // Symbolized frame names of a stack (empty when the agent recorded addresses only).
   std::vector<std::string> CallStackNames(CallStackId id);
 
-  size_t string_count() const { return strings_.size(); }
+  size_t string_count() const { return strings_defined_; }
   // References to ids whose definition never arrived (a lost chunk).
   uint64_t unknown_references() const { return unknown_references_; }
+  // String definitions no reference can name (id 0, or past StringId's range): dropped.
+  uint64_t dropped_definitions() const { return dropped_definitions_; }
 
  private:
-  std::vector<std::string> strings_;  // strings_[id - 1]
+  void DefineString(uint64_t id, const std::string& value);
+
+  // strings_[id - 1] while id - 1 stays under a slack plus twice the definitions seen, so
+  // an id from the file can never size an allocation; larger ids go to sparse_strings_.
+  std::vector<std::string> strings_;
   std::vector<bool> string_defined_;
+  absl::flat_hash_map<StringId, std::string> sparse_strings_;
+  uint64_t strings_defined_ = 0;
   absl::flat_hash_map<KernelConfigId, KernelConfigValue> kernel_configs_;
   absl::flat_hash_map<CommunicatorId, CommunicatorValue> communicators_;
   absl::flat_hash_map<CallStackId, std::vector<uint64_t>> call_stacks_;
   absl::flat_hash_map<CallStackId, std::vector<StringId>> call_stack_names_;
   absl::flat_hash_map<StringId, std::string> placeholders_;
   uint64_t unknown_references_ = 0;
+  uint64_t dropped_definitions_ = 0;
 };
 
 }  // namespace prof

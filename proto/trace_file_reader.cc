@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "absl/strings/str_format.h"
+#include "proto/chunk_guard.h"
 #include "proto/crc32c.h"
 
 namespace prof {
@@ -23,6 +24,7 @@ absl::StatusOr<std::unique_ptr<TraceFileReader>> TraceFileReader::OpenSource(
     std::unique_ptr<ByteSource> source, std::string name_for_messages) {
   std::unique_ptr<TraceFileReader> reader(
       new TraceFileReader(std::move(source), std::move(name_for_messages)));
+  reader->total_size_ = reader->source_->TotalSize();
   absl::Status status = reader->ReadPreambleAndHeader();
   if (!status.ok()) return status;
   return reader;
@@ -71,6 +73,7 @@ absl::Status TraceFileReader::ReadPreambleAndHeader() {
     return absl::OkStatus();
   }
   if (frame.type == FrameType::kFileHeader &&
+      WithinParseBound(trace::FileHeader::descriptor(), frame, payload) &&
       header_.ParseFromArray(payload, static_cast<int>(frame.payload_size))) {
     report_.header_read = true;
     Consume(kFrameHeaderSize + frame.payload_size);
@@ -114,8 +117,25 @@ bool TraceFileReader::Next(trace::Chunk* chunk) {
   return false;
 }
 
+bool TraceFileReader::WithinParseBound(const google::protobuf::Descriptor* type,
+                                       const FrameHeader& frame, const uint8_t* payload) {
+  const uint64_t limit = ParsedBytesLimit(frame.payload_size);
+  work_.payload_bytes_checked += frame.payload_size;
+  const uint64_t estimate = ParsedBytesEstimate(type, payload, frame.payload_size, limit);
+  if (estimate <= limit) return true;
+  report_.Add({ReadIssue::Kind::kCorruptChunk, file_offset_, frame.payload_size,
+               absl::StrFormat("checksum matches but parsing would take more than %d bytes "
+                               "(the limit for a %d-byte frame): not read",
+                               limit, frame.payload_size)});
+  return false;
+}
+
 bool TraceFileReader::DecodeChunk(const FrameHeader& frame, const uint8_t* payload,
                                   trace::Chunk* chunk) {
+  if (!WithinParseBound(trace::Chunk::descriptor(), frame, payload)) {
+    ++report_.chunks_missing;
+    return false;
+  }
   if (!chunk->ParseFromArray(payload, static_cast<int>(frame.payload_size))) {
     report_.Add({ReadIssue::Kind::kCorruptChunk, file_offset_, frame.payload_size,
                  "checksum matches but the chunk does not decode"});
@@ -138,7 +158,8 @@ bool TraceFileReader::DecodeChunk(const FrameHeader& frame, const uint8_t* paylo
 bool TraceFileReader::NextFrame(FrameHeader* frame, const uint8_t** payload) {
   while (Fill(kFrameHeaderSize)) {
     const uint8_t* at = buffer_.data() + begin_;
-    if (!DecodeFrameHeader(at, frame)) {
+    ++work_.headers_examined;
+    if (!DecodeFrameHeader(at, frame) || !FitsInFile(*frame)) {
       SkipToNextCandidate();
       continue;
     }
@@ -149,6 +170,7 @@ bool TraceFileReader::NextFrame(FrameHeader* frame, const uint8_t** payload) {
       continue;
     }
     at = buffer_.data() + begin_;
+    work_.payload_bytes_checked += frame->payload_size;
     if (Crc32c(at + kFrameHeaderSize, frame->payload_size) != frame->payload_crc) {
       // The frame header passed its own checksum, so its size is trusted: skip the frame.
       CloseSkippedRegion();
@@ -170,16 +192,36 @@ bool TraceFileReader::NextFrame(FrameHeader* frame, const uint8_t** payload) {
   return false;
 }
 
+bool TraceFileReader::FitsInFile(const FrameHeader& frame) const {
+  if (!total_size_) return true;
+  const uint64_t known_end = std::max(*total_size_, report_.file_bytes);
+  return file_offset_ + kFrameHeaderSize + frame.payload_size <= known_end;
+}
+
+// Linear overall: nothing is moved once the source is at its end; otherwise the buffer is
+// compacted only when the bytes wanted do not fit after begin_, and is then filled with
+// room for half the request again, so the bytes moved are amortized against bytes consumed.
+// It grows by doubling as bytes arrive, never ahead of them: memory is at most twice what
+// it holds, whatever size a frame header claims.
 bool TraceFileReader::Fill(size_t size) {
   if (end_ - begin_ >= size) return true;
-  if (begin_ > 0) {
+  if (source_done_) return false;
+  uint64_t wanted = std::max<uint64_t>(kReadBlockSize, size + size / 2);
+  if (total_size_ && *total_size_ >= file_offset_) {  // no more than the file holds
+    wanted = std::min<uint64_t>(wanted, std::max<uint64_t>(size, *total_size_ - file_offset_));
+  }
+  if (begin_ > 0 && begin_ + wanted > buffer_.size()) {
+    work_.bytes_moved += end_ - begin_;
     std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
     end_ -= begin_;
     begin_ = 0;
   }
-  const size_t wanted = std::max(size, kReadBlockSize);
-  if (buffer_.size() < wanted) buffer_.resize(wanted);
-  while (!source_done_ && end_ - begin_ < size) {
+  const uint64_t target_end = begin_ + wanted;
+  while (!source_done_ && end_ < target_end) {
+    if (end_ == buffer_.size()) {
+      buffer_.resize(std::min<uint64_t>(
+          target_end, std::max<uint64_t>(kReadBlockSize, 2 * buffer_.size())));
+    }
     auto got = source_->Read(buffer_.data() + end_, buffer_.size() - end_);
     if (!got.ok()) {
       report_.Add({ReadIssue::Kind::kIoError, file_offset_ + (end_ - begin_), 0,

@@ -1,7 +1,15 @@
 // Streams the chunks of one trace file, holding at most one frame in memory, and
 // recovers from damage: a corrupt or truncated region is skipped, reported in the
 // ReadReport, and reading goes on at the next intact frame. It never loops and never
-// crashes on any input (tests cut and flip every byte of a file).
+// crashes on any input (tests cut and flip every byte of a file; fuzz/ fuzzes it).
+//
+// Hostile input (issue 16): resynchronization is linear in the file size. A frame header
+// that claims more payload than the file has left is rejected without reading (the size is
+// known for files and buffers), the buffer is compacted only when a frame does not fit in
+// what is left of it and is refilled whole, and nothing is moved once the source is at its
+// end; so every byte is copied and checksummed a bounded number of times (work() counts
+// them). Memory: the buffer is at most the largest frame plus half of it, never more than
+// the file holds plus a read block; a parsed chunk is bounded by chunk_guard.h.
 //
 // Not thread-safe; open one reader per file and thread.
 //
@@ -15,6 +23,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +55,14 @@ class TraceFileReader {
   // Largest number of bytes held at once, for memory-bound tests and figures.
   size_t peak_buffer_bytes() const { return buffer_.capacity(); }
 
+  // The work reading has done so far, for the tests that check it is linear.
+  struct Work {
+    uint64_t bytes_moved = 0;           // memmove'd while compacting the buffer
+    uint64_t headers_examined = 0;      // candidate frame headers decoded
+    uint64_t payload_bytes_checked = 0; // payload bytes checksummed or scanned
+  };
+  const Work& work() const { return work_; }
+
  private:
   TraceFileReader(std::unique_ptr<ByteSource> source, std::string name)
       : source_(std::move(source)), name_(std::move(name)) {}
@@ -60,6 +77,12 @@ class TraceFileReader {
   void SkipToNextCandidate();
   void CloseSkippedRegion();
   bool DecodeChunk(const FrameHeader& frame, const uint8_t* payload, trace::Chunk* chunk);
+  // False (and reported) when parsing the payload would take more memory than chunk_guard.h
+  // allows.
+  bool WithinParseBound(const google::protobuf::Descriptor* type, const FrameHeader& frame,
+                        const uint8_t* payload);
+  // False when the file is known to end before this frame would.
+  bool FitsInFile(const FrameHeader& frame) const;
   void Finish();
 
   std::unique_ptr<ByteSource> source_;
@@ -67,6 +90,8 @@ class TraceFileReader {
   trace::FileHeader header_;
   uint32_t format_version_ = kFormatVersion;
   ReadReport report_;
+  Work work_;
+  std::optional<uint64_t> total_size_;  // the source's size, when known
 
   std::vector<uint8_t> buffer_;
   size_t begin_ = 0;          // read position in buffer_

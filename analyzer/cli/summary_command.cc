@@ -69,7 +69,8 @@ int RunSummaryCommand(const SummaryCommandOptions& options) {
   }
   for (const std::string& message : inputs->unreadable) std::fprintf(stderr, "profanalyze: %s\n", message.c_str());
   if (inputs->reports.empty()) {
-    std::fprintf(stderr, "profanalyze: nothing could be read\n");
+    // One line per file that could not be read, naming it and the problem, is enough.
+    if (inputs->unreadable.empty()) std::fprintf(stderr, "profanalyze: nothing could be read\n");
     return 1;
   }
   const std::vector<ProcessReport>& reports = inputs->reports;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "analyzer/compare/step_metrics.h"
+#include "analyzer/model/enum_names.h"
 #include "analyzer/model/nccl_kernel_time.h"
 #include "analyzer/summary/nccl_summary.h"
 #include "proto/schema_names.h"
@@ -17,10 +18,7 @@ struct Traffic {
   std::vector<double> time_ns;
 };
 
-std::string CollectiveName(schema::NcclOperation operation) {
-  const std::string name = SchemaName(operation);
-  return name.rfind("NCCL_OPERATION_", 0) == 0 ? name.substr(15) : name;
-}
+std::string CollectiveName(schema::NcclOperation operation) { return NcclOperationName(operation); }
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include "absl/strings/str_replace.h"
 #include "analyzer/cli/analyze_inputs.h"
 #include "analyzer/cli/load_inputs.h"
+#include "analyzer/model/enum_names.h"
 #include "analyzer/summary/named_items.h"
 #include "proto/schema_names.h"
 
@@ -48,7 +49,7 @@ void ReadModelColumns(const TraceModel& model, ProcessFigures* figures) {
 void ReadCommunicators(const TraceModel& model, ProcessFigures* figures) {
   for (const NcclCall& call : model.nccl_calls) {
     if (call.operation == schema::NCCL_OPERATION_GROUP_START || call.operation == schema::NCCL_OPERATION_GROUP_END) continue;
-    figures->comm_hashes[CollectiveKey(SchemaName(call.operation).substr(15))].insert(call.comm_hash);
+    figures->comm_hashes[CollectiveKey(NcclOperationName(call.operation))].insert(call.comm_hash);
   }
 }
 

@@ -25,6 +25,8 @@ void DataQuality::Add(const DataQuality& other) {
   malformed_blocks += other.malformed_blocks;
   malformed_columns += other.malformed_columns;
   unknown_dictionary_references += other.unknown_dictionary_references;
+  dropped_definitions += other.dropped_definitions;
+  AddCounts(other.unknown_enum_values, &unknown_enum_values);
   AddCounts(other.unmatched_device_records, &unmatched_device_records);
   duplicate_correlation_ids += other.duplicate_correlation_ids;
   reparented_ranges += other.reparented_ranges;
@@ -38,6 +40,7 @@ bool DataQuality::Perfect() const {
   return Total(losses) == 0 && reader_issues.empty() && chunks_missing == 0 &&
          bytes_skipped == 0 && files_without_last_chunk == 0 && malformed_blocks == 0 &&
          malformed_columns == 0 && unknown_dictionary_references == 0 &&
+         dropped_definitions == 0 && Total(unknown_enum_values) == 0 &&
          Total(unmatched_device_records) == 0 && duplicate_correlation_ids == 0 &&
          reparented_ranges == 0 && straddling_api_calls == 0 && frees_without_allocation == 0 &&
          !cupti_clock_assumed_equal;

@@ -23,6 +23,10 @@ struct DataQuality {
   uint64_t malformed_blocks = 0;
   uint64_t malformed_columns = 0;
   uint64_t unknown_dictionary_references = 0;
+  uint64_t dropped_definitions = 0;  // string definitions with impossible ids
+  // Values the schema does not define, by field ("synchronization kind"): shown as
+  // UNKNOWN(n) (NCCL: OP_n), never fatal.
+  std::map<std::string, uint64_t> unknown_enum_values;
   // Correlation: device records whose launching call is not in the trace, by kind name.
   std::map<std::string, uint64_t> unmatched_device_records;
   uint64_t duplicate_correlation_ids = 0;

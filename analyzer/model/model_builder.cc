@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "analyzer/model/clock_alignment.h"
 #include "analyzer/model/correlation.h"
+#include "analyzer/model/enum_names.h"
 #include "analyzer/model/kernel_names.h"
 #include "proto/schema_names.h"
 
@@ -46,7 +47,9 @@ std::string FormatCallStack(const std::vector<uint64_t>& frames) {
 }  // namespace
 
 ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& header)
-    : dictionary_(dictionary) {
+    : dictionary_(dictionary),
+      name_of_file_id_(kUnresolved),
+      kernel_name_of_config_(KernelName{0, false}) {
   model_.identity.host = header.host_name();
   model_.identity.pid = header.pid();
   model_.identity.rank = header.rank();
@@ -59,10 +62,19 @@ ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& 
 
 NameId ModelBuilder::Name(StringId file_id) {
   if (file_id == 0) return 0;
-  if (file_id >= name_of_file_id_.size()) name_of_file_id_.resize(file_id + 1, kUnresolved);
-  NameId& name = name_of_file_id_[file_id];
+  NameId& name = name_of_file_id_.Slot(file_id);
   if (name == kUnresolved) name = model_.names.Intern(dictionary_->String(file_id));
   return name;
+}
+
+bool ModelBuilder::Clock(schema::ClockDomain clock) {
+  Known(trace::ClockDomain_IsValid(clock), "clock domain");  // read as the host clock
+  return clock == schema::CLOCK_DOMAIN_CUPTI;
+}
+
+bool ModelBuilder::Known(bool valid, const char* field) {
+  if (!valid) ++model_.quality.unknown_enum_values[field];
+  return valid;
 }
 
 void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
@@ -73,8 +85,9 @@ void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
   call.correlation_id = event.correlation_id;
   call.name = Name(event.name);
   call.driver = event.domain == schema::API_DOMAIN_DRIVER;
+  Known(trace::ApiDomain_IsValid(event.domain), "API domain");
   call.failed = event.status != 0;
-  call.cupti_clock = event.clock == schema::CLOCK_DOMAIN_CUPTI;
+  call.cupti_clock = Clock(event.clock);
   model_.api_calls.push_back(call);
   ++model_.event_count;
 }
@@ -85,7 +98,8 @@ void ModelBuilder::OnHostRange(const HostRangeEvent& event) {
   range.start_ns = event.start_ns;
   range.end_ns = event.start_ns + event.duration_ns;
   range.name = Name(event.name);
-  range.cupti_clock = event.clock == schema::CLOCK_DOMAIN_CUPTI;
+  range.cupti_clock = Clock(event.clock);
+  Known(trace::RangeKind_IsValid(event.kind), "range kind");
   switch (event.kind) {
     case schema::RANGE_KIND_MODEL_PHASE: range.type = PhaseType(model_.names.Get(range.name)); break;
     case schema::RANGE_KIND_OPERATOR: range.type = RangeType::kOperator; break;
@@ -106,7 +120,7 @@ void ModelBuilder::OnStep(const StepEvent& event) {
   range.type = RangeType::kProfileStep;
   range.step_number = event.step_number;
   range.sample_count = event.sample_count;
-  range.cupti_clock = event.clock == schema::CLOCK_DOMAIN_CUPTI;
+  range.cupti_clock = Clock(event.clock);
   model_.ranges.push_back(range);
   ++model_.event_count;
 }
@@ -118,7 +132,8 @@ void ModelBuilder::OnNcclCall(const NcclCallEvent& event) {
   call.end_ns = event.start_ns + event.duration_ns;
   call.bytes = event.bytes;
   call.operation = event.operation;
-  call.cupti_clock = event.clock == schema::CLOCK_DOMAIN_CUPTI;
+  Known(trace::NcclOperation_IsValid(event.operation), "NCCL operation");
+  call.cupti_clock = Clock(event.clock);
   if (const CommunicatorValue* comm = dictionary_->Communicator(event.communicator)) {
     call.comm_hash = comm->comm_hash;
     call.rank_count = comm->rank_count;
@@ -134,9 +149,12 @@ void ModelBuilder::OnMemory(const MemoryEvent& event) {
   record.bytes = event.bytes;
   record.thread_id = event.thread_id;
   record.device = event.device;
+  // An unknown operation is read as a free: it can only end a block, never invent one.
   record.allocate = event.operation == schema::MEMORY_OPERATION_ALLOCATE;
+  Known(trace::MemoryOperation_IsValid(event.operation), "memory operation");
   record.kind = event.kind;
-  record.cupti_clock = event.clock == schema::CLOCK_DOMAIN_CUPTI;
+  Known(trace::MemoryKind_IsValid(event.kind), "memory kind");
+  record.cupti_clock = Clock(event.clock);
   if (event.call_stack != 0) {
     if (const std::vector<uint64_t>* frames = dictionary_->CallStack(event.call_stack)) {
       record.call_stack = FormatCallStack(*frames);
@@ -147,10 +165,7 @@ void ModelBuilder::OnMemory(const MemoryEvent& event) {
 }
 
 void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity) {
-  if (config >= kernel_name_of_config_.size()) {
-    kernel_name_of_config_.resize(config + 1, KernelName{0, false});
-  }
-  KernelName& cached = kernel_name_of_config_[config];
+  KernelName& cached = kernel_name_of_config_.Slot(config);
   if (cached.name == 0) {
     const KernelConfigValue* value = dictionary_->KernelConfig(config);
     const absl::string_view raw =
@@ -165,7 +180,7 @@ void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity
 void ModelBuilder::AddDevice(DeviceActivity activity, const StreamKey& where) {
   activity.device = where.device;
   activity.stream = where.stream;
-  activity.cupti_clock = where.clock == schema::CLOCK_DOMAIN_CUPTI;
+  activity.cupti_clock = Clock(where.clock);
   model_.device_activities.push_back(activity);
   ++model_.event_count;
 }
@@ -187,6 +202,9 @@ void ModelBuilder::OnMemcpy(const MemcpyEvent& event) {
   activity.end_ns = event.start_ns + event.duration_ns;
   activity.correlation_id = event.correlation_id;
   activity.bytes = event.bytes;
+  Known(trace::CopyKind_IsValid(event.copy_kind), "copy kind");
+  Known(trace::MemoryKind_IsValid(event.source_kind), "memory kind");
+  Known(trace::MemoryKind_IsValid(event.destination_kind), "memory kind");
   activity.name = model_.names.Intern(
       MemcpyName(event.copy_kind, event.source_kind, event.destination_kind));
   AddDevice(activity, event.where);
@@ -210,7 +228,8 @@ void ModelBuilder::OnSynchronization(const SynchronizationEvent& event) {
   activity.end_ns = event.start_ns + event.duration_ns;
   activity.correlation_id = event.correlation_id;
   activity.name = model_.names.Intern(
-      absl::StrCat("SYNC_", SchemaName(event.kind).substr(21)));
+      absl::StrCat("SYNC_", SynchronizationKindName(event.kind)));
+  Known(trace::SynchronizationKind_IsValid(event.kind), "synchronization kind");
   AddDevice(activity, event.where);
 }
 
@@ -219,7 +238,8 @@ void ModelBuilder::OnThreadName(uint64_t thread_id, StringId name) {
 }
 
 void ModelBuilder::OnLoss(schema::LossKind kind, uint64_t count) {
-  model_.quality.losses[SchemaName(kind)] += count;
+  Known(trace::LossKind_IsValid(kind), "loss kind");
+  model_.quality.losses[LossKindName(kind)] += count;
 }
 
 void ModelBuilder::OnClockAnchor(const trace::ClockAnchor& anchor) { anchors_.push_back(anchor); }
@@ -259,6 +279,7 @@ TraceModel ModelBuilder::Finish(const std::string& file_label) {
   model_.quality.clock_lines.back() = absl::StrCat(file_label, ": ", model_.quality.clock_lines.back());
   model_.files.push_back(file_label);
   model_.quality.unknown_dictionary_references += dictionary_->unknown_references();
+  model_.quality.dropped_definitions += dictionary_->dropped_definitions();
   LinkDeviceActivitiesToApiCalls(&model_);
   // The earliest and latest readings bound the window (a file cut short has only one).
   if (cpu_usage_.size() >= 2) {

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analyzer/model/id_cache.h"
 #include "analyzer/model/trace_model.h"
 #include "proto/chunk_decoder.h"
 #include "proto/file_dictionary.h"
@@ -49,18 +50,23 @@ class ModelBuilder : public EventSink {
   void SetKernelName(KernelConfigId config, DeviceActivity* activity);
   void AddDevice(DeviceActivity activity, const StreamKey& where);
   void ConvertClocks();
+  // Counts `value` in Data Quality when the schema does not define it; returns `valid`.
+  bool Known(bool valid, const char* field);
+  // True for the CUPTI clock; an unknown domain is counted and read as the host clock.
+  bool Clock(schema::ClockDomain clock);
 
   FileDictionary* dictionary_;
   TraceModel model_;
   std::vector<trace::ClockAnchor> anchors_;
   std::vector<trace::CpuUsage> cpu_usage_;  // the file's readings (open, close)
-  // File string id -> model NameId, filled on first use (kUnresolved until then).
-  std::vector<NameId> name_of_file_id_;
+  // File string id -> model NameId, filled on first use (kUnresolved until then). The ids
+  // come from the file: IdCache bounds the memory by the ids used, not their values.
+  IdCache<NameId> name_of_file_id_;
   struct KernelName {
     NameId name;
     bool nccl;
   };
-  std::vector<KernelName> kernel_name_of_config_;  // by KernelConfigId; name 0 = unresolved
+  IdCache<KernelName> kernel_name_of_config_;  // by KernelConfigId; name 0 = unresolved
 };
 
 }  // namespace prof::analyzer

@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "analyzer/model/enum_names.h"
 #include "analyzer/render/json_writer.h"
 #include "proto/schema_names.h"
 
@@ -120,7 +121,7 @@ void WriteHostEvents(const TraceModel& model, ChromeWriter* writer) {
     writer->json().EndObject();
   }
   for (const NcclCall& call : model.nccl_calls) {
-    writer->Event("X", SchemaName(call.operation), "nccl", pid, call.thread_id, call.start_ns);
+    writer->Event("X", absl::StrCat("NCCL_OPERATION_", NcclOperationName(call.operation)), "nccl", pid, call.thread_id, call.start_ns);
     writer->Duration(call.start_ns, call.end_ns);
     writer->json().Key("args");
     writer->json().BeginObject();

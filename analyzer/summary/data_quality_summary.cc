@@ -33,6 +33,12 @@ std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
   AddCount("malformed columns ignored", quality.malformed_columns, "rows lose an optional value", &table);
   AddCount("references to undefined names", quality.unknown_dictionary_references,
            "shown as <unknown string N>", &table);
+  AddCount("names defined with impossible ids", quality.dropped_definitions,
+           "id 0 or past 2^32-1: no event can name them; dropped", &table);
+  for (const auto& [field, count] : quality.unknown_enum_values) {
+    AddCount(absl::StrCat("unknown enum values: ", field), count,
+             "not in this build's schema: shown as UNKNOWN(n) (NCCL: OP_n)", &table);
+  }
   for (const auto& [kind, count] : quality.unmatched_device_records) {
     AddCount(absl::StrCat("unmatched correlation ids: ", kind), count,
              "launching call not recorded: in Kernel/Overview/Device, not under any range", &table);

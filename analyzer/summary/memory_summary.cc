@@ -5,7 +5,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "proto/schema_names.h"
+#include "analyzer/model/enum_names.h"
 
 namespace prof::analyzer {
 namespace {
@@ -70,7 +70,7 @@ SummaryTable LeakTable(const MemoryFigures& figures, const RenderContext& contex
   for (size_t i = 0; i < alive.size() && i < limit; ++i) {
     const MemoryRecord& record = *alive[i];
     table.AddRow({Cell::Text(absl::StrFormat("0x%x", record.address)), Cell::Text(PlaceName(record)),
-                  Cell::Text(SchemaName(record.kind).substr(12)), Cell::Bytes(record.bytes),
+                  Cell::Text(MemoryKindName(record.kind)), Cell::Bytes(record.bytes),
                   Cell::Text(record.call_stack.empty() ? "-" : record.call_stack)});
   }
   if (alive.size() > limit) {

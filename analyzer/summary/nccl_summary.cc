@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "analyzer/model/enum_names.h"
 #include "analyzer/model/nccl_kernel_time.h"
 #include "proto/schema_names.h"
 
@@ -24,11 +25,7 @@ std::string SizeLabel(uint64_t bytes) {
 }
 
 // "ALL_TO_ALL"; "OP_13" for a value this build does not know (a newer agent's trace).
-std::string OperationName(schema::NcclOperation operation) {
-  const std::string& name = SchemaName(operation);
-  if (name.rfind("NCCL_OPERATION_", 0) == 0) return name.substr(15);
-  return absl::StrCat("OP_", static_cast<int>(operation));
-}
+std::string OperationName(schema::NcclOperation operation) { return NcclOperationName(operation); }
 
 }  // namespace
 

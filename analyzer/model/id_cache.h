@@ -1,0 +1,54 @@
+// A per-file cache keyed by ids read from the file (string ids, kernel configuration ids).
+// The ids are untrusted: a file can say 0xFFFFFFFF. Small ids live in a dense array, which
+// grows only while it stays under twice the number of entries stored plus a fixed slack;
+// any other id goes to a hash map. Memory is therefore O(entries), never O(largest id), and
+// no arithmetic on an id can wrap (issue 16: `resize(id + 1)` on a uint32 wrapped to 0).
+//
+// Not thread-safe; one per ModelBuilder.
+#ifndef PROF_ANALYZER_MODEL_ID_CACHE_H_
+#define PROF_ANALYZER_MODEL_ID_CACHE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace prof::analyzer {
+
+template <typename Value>
+class IdCache {
+ public:
+  // `empty` marks an entry not yet filled; Slot() creates entries with it.
+  explicit IdCache(Value empty) : empty_(empty) {}
+
+  // The entry of `id`, `empty` until the caller fills it. Valid until the next Slot().
+  Value& Slot(uint32_t id) {
+    // An id that went to the map stays there, even once the array has grown past it.
+    if (!sparse_.empty()) {
+      auto it = sparse_.find(id);
+      if (it != sparse_.end()) return it->second;
+    }
+    const uint64_t wide = id;  // no wrap below
+    if (wide < dense_.size()) return dense_[wide];
+    ++stored_;
+    if (wide < kSlack + 2 * stored_) {
+      dense_.resize(wide + 1, empty_);
+      return dense_[wide];
+    }
+    return sparse_.try_emplace(id, empty_).first->second;
+  }
+
+  size_t dense_size() const { return dense_.size(); }
+
+ private:
+  static constexpr uint64_t kSlack = 4096;
+
+  Value empty_;
+  std::vector<Value> dense_;
+  absl::flat_hash_map<uint32_t, Value> sparse_;
+  uint64_t stored_ = 0;  // ids ever given a slot (an upper bound on the entries)
+};
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_MODEL_ID_CACHE_H_
