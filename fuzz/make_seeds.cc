@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/testing/hostile_traces.h"
@@ -29,7 +30,9 @@ std::string RealisticFile() {
   std::vector<prof::trace::Chunk> chunks;
   for (int chunk = 0; chunk < 2; ++chunk) {
     for (int group = 0; group < 10; ++group) mix.AddGroup();
-    chunks.push_back(encoder.Finish(chunk == 1));
+    const std::string_view bytes = encoder.Finish(chunk == 1);  // the serialized Chunk
+    chunks.emplace_back();
+    chunks.back().ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
   }
   return prof::analyzer::testing::FramedFile(chunks);
 }

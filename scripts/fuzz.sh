@@ -43,12 +43,15 @@ for source in "${sources[@]}"; do
   objects+=("$object")
 done
 wait
-seed_sources=(proto/chunk_encoder.cc proto/trace_file_writer.cc proto/testing/sample_trace.cc
+seed_sources=(proto/chunk_encoder.cc proto/chunk_encoder_columns.cc proto/wire_format.cc
+              proto/header_encoder.cc proto/trace_file_writer.cc proto/testing/sample_trace.cc
               proto/testing/event_strings.cc proto/testing/realistic_mix.cc
+              proto/testing/reference_chunk_encoder.cc proto/header_message.cc
               analyzer/testing/hostile_traces.cc)
 libs=$(pkg-config --libs absl_str_format absl_status absl_statusor absl_flat_hash_map absl_strings protobuf)
 # Seeds: generated from the format's test fixtures and the crafted traces, not checked in.
-[ -x "$build/make_seeds" ] && [ "$build/make_seeds" -nt analyzer/testing/hostile_traces.cc ] ||
+[ -x "$build/make_seeds" ] && [ "$build/make_seeds" -nt "$newest_header" ] &&
+  [ -z "$(find fuzz proto analyzer/testing -name "*.cc" -newer "$build/make_seeds")" ] ||
 "$cxx" -std=c++17 -O1 -I. -I"$build/gen" fuzz/make_seeds.cc "${seed_sources[@]}" \
   $(for s in "${sources[@]}"; do case $s in analyzer/*|fuzz/*) ;; *) echo "$s" ;; esac; done) \
   $libs -o "$build/make_seeds"
