@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include "agent/tests/program_runner.h"
+#include "agent/tests/sanitizer_preload.h"
 #include "agent/tests/trace_summary.h"
 #include "agent/tests/truth_file.h"
 #include "proto/trace.pb.h"
@@ -413,8 +414,14 @@ TEST_CASE("16 threads launching at once lose nothing") {
   REQUIRE(run.exit_code == 0);
   const TruthFile truth(truth_path);
   TraceSummary trace = SummarizeFolder(output);
-  CHECK(Total(trace.launches) == truth.Number({"totals", "kernels", "count"}));
-  CHECK(trace.losses.empty());
+  // Every launch is in the trace or counted as lost, and in a normal build none is lost. A
+  // sanitizer build's writer runs several times slower, on a machine the sanitizer's own
+  // work keeps busy, so buffers may fill there: only the accounting must hold, and the run
+  // still gives TSan and ASan 16 threads on the rings at once.
+  const uint64_t host_lost = trace.losses[trace::LOSS_KIND_HOST_BUFFER_FULL] +
+                             trace.losses[trace::LOSS_KIND_THREAD_LIMIT];
+  CHECK(Total(trace.launches) + host_lost == truth.Number({"totals", "kernels", "count"}));
+  if (!kSanitizerBuild) CHECK(trace.losses.empty());
 }
 
 TEST_CASE("a budget too small for the run counts every record it could not keep") {
