@@ -11,12 +11,19 @@
 
 namespace prof::testing {
 
-// True when built under --config=asan or --config=tsan (gcc's own macros), where programs
-// and the agent's writer run several times slower.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+// True when built under --config=asan or --config=tsan (gcc's macro; .bazelrc's for TSan),
+// where programs and the agent's writer run several times slower.
+#if defined(__SANITIZE_ADDRESS__) || defined(PROF_THREAD_SANITIZER)
 inline constexpr bool kSanitizerBuild = true;
 #else
 inline constexpr bool kSanitizerBuild = false;
+#endif
+
+// True under --config=tsan only.
+#if defined(PROF_THREAD_SANITIZER)
+inline constexpr bool kThreadSanitizerBuild = true;
+#else
+inline constexpr bool kThreadSanitizerBuild = false;
 #endif
 
 // `preload` (an LD_PRELOAD value) with the sanitizer runtime in front when one is loaded here.
