@@ -6,7 +6,5 @@
 // not suppressed). TSan reads this hook from the program at start (--config=tsan, .bazelrc);
 // in other builds nothing calls it.
 extern "C" const char* __tsan_default_suppressions() {
-  return "race:nvtxRangePushA_impl_init_v3\n"
-         "race:nvtxRangePop_impl_init_v3\n"
-         "race:nvtx*_impl_init_v3\n";
+  return "race:nvtx*_impl_init_v3\n";
 }
