@@ -60,6 +60,7 @@ Session* Session::CreateDeferredChild() {
   // A worker that never uses CUDA (a DataLoader worker) leaves no file behind.
   config.files_need_cuda_activity = true;
   Session* child = new Session(config, MonotonicNs());  // lives until the process ends
+  child->forked_from_ = parent;
   current_.store(child, std::memory_order_release);
   deferred_parent_.store(nullptr, std::memory_order_release);
   return child;

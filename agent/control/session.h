@@ -70,6 +70,9 @@ class Session {
   std::unique_ptr<StepController> steps_;
   std::atomic<bool> shut_down_{false};
   std::atomic<int64_t> marker_calls_{0};
+  // In a forked child's session, the parent's: never used nor freed after the fork (its
+  // writer thread does not exist here), only kept reachable so that it is not a leak.
+  Session* forked_from_ = nullptr;
 };
 
 // Builds the trace header shared by every window file of this process.

@@ -17,10 +17,14 @@ struct BufferPool {
   size_t max_buffers = 8;
   size_t existing = 0;  // free + lent to CUPTI + completed
   bool may_refuse = false;
+  // In a forked child, the parent's pool this one replaced: never used nor freed (its mutex
+  // may be held by a thread that no longer exists), only kept reachable, so that it is not
+  // a leak (LeakSanitizer in --config=asan reports an unreachable one at the child's exit).
+  BufferPool* abandoned = nullptr;
 };
 
-// Replaced (the old one leaked on purpose) in a forked child, whose inherited mutex may
-// be locked by a thread that no longer exists.
+// Replaced in a forked child, whose inherited mutex may be locked by a thread that no
+// longer exists (see BufferPool::abandoned).
 std::atomic<BufferPool*> g_pool{new BufferPool()};
 
 BufferPool& Pool() { return *g_pool.load(std::memory_order_acquire); }
@@ -111,7 +115,9 @@ void RecycleBuffers(const std::vector<ActivityBuffer>& buffers) {
 }
 
 void ResetActivityBuffersAfterFork() {
-  g_pool.store(new BufferPool(), std::memory_order_release);
+  BufferPool* fresh = new BufferPool();
+  fresh->abandoned = g_pool.load(std::memory_order_acquire);
+  g_pool.store(fresh, std::memory_order_release);
 }
 
 }  // namespace prof

@@ -147,24 +147,22 @@ uint64_t TakeThreadLimitDrops() {
 
 // The start lock first: a session start in progress (it may take a thread's first buffer,
 // and so the registry lock) finishes before the fork.
-void LockBuffersForFork() {
-  Registry& registry = TheRegistry();
-  registry.start_mutex.lock();
-  registry.mutex.lock();
-}
+// start_mutex is not taken before a fork: a thread starting the session holds it while
+// the start calls into CUPTI, whose own fork handler (run before ours) may hold a lock
+// that call waits for: a deadlock (TSan reported the lock-order inversion on the
+// simulated CUPTI). The child rebuilds start_mutex instead; it uses nothing the start sets.
+void LockBuffersForFork() { TheRegistry().mutex.lock(); }
 
-void UnlockBuffersAfterFork() {
-  Registry& registry = TheRegistry();
-  registry.mutex.unlock();
-  registry.start_mutex.unlock();
-}
+void UnlockBuffersAfterFork() { TheRegistry().mutex.unlock(); }
 
 void ResetBuffersAfterFork() {
   Registry& registry = TheRegistry();
-  // Only this thread exists in the child, and it holds both locks (LockBuffersForFork), so
-  // nothing was half-changed; they are rebuilt rather than unlocked. The inherited buffers
-  // are leaked: their records are the parent's, and freeing them is not worth the risk.
-  new (&registry.mutex) std::mutex();
+  // Only this thread exists in the child, and it holds `mutex` (LockBuffersForFork), so
+  // nothing was half-changed: it unlocks it, as its own (a mutex rebuilt in place would
+  // still look held to TSan). start_mutex may have been held by a thread that is gone: it
+  // is rebuilt. The inherited buffers are leaked: their records are the parent's, and
+  // freeing them is not worth the risk.
+  registry.mutex.unlock();
   registry.buffers.clear();
   internal::t_buffer = nullptr;
   t_thread_id = 0;

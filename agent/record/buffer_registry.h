@@ -53,9 +53,10 @@ inline void EnsureSessionStarted() {
   if (!internal::g_session_started.load(std::memory_order_acquire)) internal::StartSessionSlow();
 }
 
-// fork(): the prepare handler takes the registry's locks, so no thread is inside the
-// registry when the address space is copied; the parent then releases them, and the child
-// (only the forking thread exists) rebuilds them and discards every inherited buffer.
+// fork(): the prepare handler takes the registry's lock, so no thread is inside the
+// registry when the address space is copied; the parent then releases it, and the child
+// (only the forking thread exists) releases it too, rebuilds the session-start lock and
+// discards every inherited buffer.
 void LockBuffersForFork();
 void UnlockBuffersAfterFork();
 void ResetBuffersAfterFork();

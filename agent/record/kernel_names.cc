@@ -134,6 +134,8 @@ int StepMarkerKernelCount() { return g_marker_count.load(std::memory_order_relax
 
 void LockKernelNamesForFork() { TheNames().mutex.lock(); }
 void UnlockKernelNamesAfterFork() { TheNames().mutex.unlock(); }
-void ResetKernelNamesAfterFork() { new (&TheNames().mutex) std::mutex(); }
+// The child's only thread took the lock before the fork: it releases it (see
+// ResetBuffersAfterFork).
+void ResetKernelNamesAfterFork() { TheNames().mutex.unlock(); }
 
 }  // namespace prof

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <thread>
 
+#include "agent/tests/sanitizer_preload.h"
+
 namespace prof::testing {
 namespace {
 
@@ -22,6 +24,8 @@ std::vector<char*> Environment(const std::map<std::string, std::string>& extra,
     if (equals != std::string::npos) merged[text.substr(0, equals)] = text.substr(equals + 1);
   }
   for (const auto& [name, value] : extra) merged[name] = value;
+  const auto preload = merged.find("LD_PRELOAD");
+  if (preload != merged.end()) preload->second = WithSanitizerRuntime(preload->second);
   for (const auto& [name, value] : merged) storage->push_back(name + "=" + value);
   std::vector<char*> pointers;
   for (std::string& entry : *storage) pointers.push_back(entry.data());

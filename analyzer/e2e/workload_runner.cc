@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "agent/tests/sanitizer_preload.h"
 #include "analyzer/testing/scratch.h"
 
 extern char** environ;
@@ -87,7 +88,7 @@ absl::Status RunUnderAgent(const std::vector<WorkloadProcess>& processes, const 
   std::vector<std::string> logs;
   for (size_t i = 0; i < processes.size(); ++i) {
     std::map<std::string, std::string> environment = {
-        {"LD_PRELOAD", Runfile("agent/libprof.so")},
+        {"LD_PRELOAD", prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so"))},
         {"PROF_OUTPUT_DIR", output_dir},
         {"PROF_CUPTI_LIB", Runfile("testdata/sim/libcupti.so.13")}};
     for (const auto& [name, value] : processes[i].environment) environment[name] = value;
