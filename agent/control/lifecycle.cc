@@ -12,23 +12,17 @@
 #include "agent/control/log.h"
 #include "agent/control/python_bootstrap.h"
 #include "agent/control/session.h"
-#include "agent/hooks/hook_support.h"
-#include "agent/record/api_ids.h"
+#include "agent/control/step_markers.h"
 #include "agent/record/buffer_registry.h"
 #include "agent/record/call_stack.h"
 #include "agent/record/cuda_presence.h"
 #include "agent/record/clock.h"
 #include "agent/record/kernel_names.h"
 #include "agent/record/nccl_registry.h"
+#include "agent/record/recorder.h"
 #include "agent/writer/emergency_flush.h"
 
 namespace prof {
-namespace internal {
-uint16_t g_marker_api = kApiNone;
-bool g_marker_kernels = false;
-uint32_t g_activities = kActivityAll;
-}  // namespace internal
-
 namespace {
 
 // Per-thread buffers: each 1/64 of the budget (2 MiB of the default 128, about 20k
@@ -37,26 +31,6 @@ size_t BufferBytesFor(uint64_t budget) {
   const uint64_t share = budget / 64;
   return static_cast<size_t>(share < (256u << 10) ? (256u << 10)
                                                   : share > (8u << 20) ? (8u << 20) : share);
-}
-
-void ApplyStepMarkers(const Config& config) {
-  std::vector<std::string> globs;
-  for (const StepMarkerRule& rule : config.step_markers) {
-    if (!rule.kernel_glob.empty()) globs.push_back(rule.kernel_glob);
-    if (!rule.api.empty() && internal::g_marker_api == kApiNone) {
-      internal::g_marker_api = ApiIdByName(rule.api.c_str());
-      if (internal::g_marker_api == kApiNone) internal::g_marker_api = NcclMarkerApiId(rule.api);
-      if (internal::g_marker_api == kApiNone) {
-        Log(LogLevel::kWarn, "PROF_STEP_MARKER='api:%s' names a call the agent does not "
-                             "intercept; using no api rule", rule.api.c_str());
-      }
-    }
-  }
-  SetStepMarkerKernelGlobs(globs);
-  internal::g_marker_kernels = !globs.empty();
-  if (internal::g_marker_api != kApiNone || internal::g_marker_kernels) {
-    internal::g_hook_mode.fetch_or(internal::kModeMarkers);
-  }
 }
 
 // NVTX finds tools through NVTX_INJECTION64_PATH; point it at this library unless the
@@ -117,9 +91,8 @@ __attribute__((constructor)) void InitializeAgent() {
   SetLogLevel(config.log_level);
   for (const std::string& warning : warnings) Log(LogLevel::kWarn, "%s", warning.c_str());
   if (config.disabled) return;
-  internal::g_activities = config.activities;
   ConfigureBuffers(config.buffer_bytes, BufferBytesFor(config.buffer_bytes));
-  ApplyStepMarkers(config);
+  ApplyStartupSettings(config);
   if (config.activities & (kActivityNvtx | kActivityTimerOnly)) OfferNvtxInjection();
   OfferPythonHelper();  // before the interpreter's main() reads PYTHONPATH
   const char* why_no_stacks = nullptr;
@@ -137,16 +110,5 @@ __attribute__((constructor)) void InitializeAgent() {
 }
 
 }  // namespace
-
-void OnMarkerApiCall(uint16_t api) {
-  (void)api;
-  Session* session = Session::Current();
-  if (session && session->CountMarkerCall()) session->steps().Step(0);
-}
-
-void OnMarkerKernelLaunch(const void* function) {
-  if (!IsStepMarkerKernel(function)) return;
-  if (Session* session = Session::Current()) session->steps().Step(0);
-}
 
 }  // namespace prof

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "agent/control/config.h"
+#include "agent/control/step_markers.h"
 #include "agent/record/cuda_presence.h"
 #include "agent/record/errno_preserved.h"
 #include "agent/record/recorder.h"
@@ -17,27 +18,13 @@
 
 namespace prof {
 
-namespace internal {
-// PROF_STEP_MARKER: the api id that ends a step (kApiNone: none), and whether a kernel
-// glob rule exists. Set once at start-up, before any hook runs.
-extern uint16_t g_marker_api;
-extern bool g_marker_kernels;
-}  // namespace internal
-
 // The hooks' idle test: one relaxed load and one predictable branch while nothing is
 // recorded and no marker rule exists (the CLOSED state).
 inline bool HookIdle() {
   return internal::g_hook_mode.load(std::memory_order_relaxed) == 0;
 }
 
-// Marker ids of NCCL calls: kApiCount + NcclFunction (nccl_functions.h), so one id
-// space covers both; kApiNone for a name the agent does not intercept.
-uint16_t NcclMarkerApiId(const std::string& name);
-
-// Slow path of the marker rules (counts calls; may end a step).
-void OnMarkerApiCall(uint16_t api);
-void OnMarkerKernelLaunch(const void* function);
-
+// The marker rules (control/step_markers.h): one relaxed load while none exists.
 inline void CheckMarkers(uint16_t api, const void* function) {
   if (!(internal::g_hook_mode.load(std::memory_order_relaxed) & internal::kModeMarkers)) return;
   if (internal::g_marker_api == api) OnMarkerApiCall(api);
@@ -49,16 +36,11 @@ inline uint64_t StreamArgument(const void* stream) {
   return reinterpret_cast<uint64_t>(stream) + 1;
 }
 
-namespace internal {
-// PROF_ACTIVITIES as a bit set (Activity in config.h). Set once at start-up.
-extern uint32_t g_activities;
-}  // namespace internal
-
+// PROF_ACTIVITIES (control/step_markers.h), set before any hook runs.
 inline bool ActivityEnabled(uint32_t activity) { return internal::g_activities & activity; }
 
 // Times `call` and records it as `api` (when recording; with only marker rules active
-// the call is not timed).
-// The program's errno is kept around the agent's work on both sides of the real call
+// the call is not timed). The program's errno is kept around the agent's work on both sides of the real call
 // (errno_preserved.h): the real function sees the caller's errno and the caller sees the
 // real function's.
 template <typename Result, typename Call>
