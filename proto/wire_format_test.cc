@@ -115,7 +115,7 @@ TEST_CASE("packed columns of every integer kind parse into the values written") 
   PackedColumn start, duration, step, samples;
   for (int64_t value : signed_values) {
     start.AddSigned(value);
-    step.AddSigned(-value);
+    step.AddSigned(static_cast<int64_t>(0 - static_cast<uint64_t>(value)));  // wraps at INT64_MIN
     samples.AddSigned(value / 3);
     duration.AddUnsigned(static_cast<uint64_t>(value));
   }
