@@ -59,9 +59,8 @@ void AtExit() {
 // beyond resetting state that can be reset safely). Before the fork the registries' locks
 // are taken, so no other thread is inside one of them when the address space is copied;
 // the parent and the child (which holds them: it is the forking thread) release them.
-// The child then has only the forking
-// thread: the parent's writer thread and session are left untouched (never used, never
-// freed). A child that records builds its own session lazily, at its first recorded call
+// The child then has only the forking thread: the parent's writer thread and session are
+// left untouched (never used, never freed). A child that records builds its own session lazily, at its first recorded call
 // or step (Session::Current), in ordinary context, not in this handler.
 void BeforeFork() {
   LockBuffersForFork();
