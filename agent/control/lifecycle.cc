@@ -60,8 +60,9 @@ void AtExit() {
 // are taken, so no other thread is inside one of them when the address space is copied;
 // the parent and the child (which holds them: it is the forking thread) release them.
 // The child then has only the forking thread: the parent's writer thread and session are
-// left untouched (never used, never freed). A child that records builds its own session lazily, at its first recorded call
-// or step (Session::Current), in ordinary context, not in this handler.
+// left untouched (never used, never freed). A child that records builds its own session
+// lazily, at its first recorded call or step (Session::Current), in ordinary context, not
+// in this handler.
 void BeforeFork() {
   LockBuffersForFork();
   LockKernelNamesForFork();
