@@ -85,14 +85,6 @@ class GatedSource : public DeviceActivitySource {
   bool flush_released_ = true;
 };
 
-std::string OutputDir(const std::string& name) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  const std::string path = std::string(dir && *dir ? dir : "/tmp") + "/" + name;
-  std::string command = "rm -rf '" + path + "' && mkdir -p '" + path + "'";
-  REQUIRE(std::system(command.c_str()) == 0);
-  return path;
-}
-
 // One launch made the way the launch hook makes it: the API call is recorded while a
 // window records, with the correlation id CUPTI's callback gave it.
 void Launch(const void* kernel) {
@@ -108,7 +100,8 @@ void Launch(const void* kernel) {
 struct Rig {
   explicit Rig(const std::string& name, const char* schedule_text) {
     config = testing::TestConfig(testing::SimCuptiPath());
-    config.output_dir = OutputDir(name);
+    config.output_dir = testing::FreshOutputFolder(name);
+    REQUIRE_FALSE(config.output_dir.empty());
     config.worker_name = name;
     auto source = std::make_unique<GatedSource>(MakeCuptiSource(config));
     gate = source.get();

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "agent/control/step_controller.h"
+#include "agent/cupti/cupti_test_support.h"
 #include "agent/record/api_ids.h"
 #include "agent/record/clock.h"
 #include "agent/record/recorder.h"
@@ -80,20 +81,14 @@ class SlowSubscription : public DeviceActivitySource {
   const int enable_us_;
 };
 
-std::string OutputDir(const std::string& name) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  const std::string path = std::string(dir && *dir ? dir : "/tmp") + "/" + name;
-  REQUIRE(std::system(("rm -rf '" + path + "' && mkdir -p '" + path + "'").c_str()) == 0);
-  return path;
-}
-
 // A writer and a step controller on `schedule_text`; the writer subscribes through `source`.
 struct Rig {
   Rig(const std::string& name, const char* schedule_text, std::unique_ptr<SlowSubscription> owned) {
     // The simulated runtime is loaded (the writer subscribes only in a process using CUDA).
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     source = owned.get();
-    config.output_dir = OutputDir(name);
+    config.output_dir = testing::FreshOutputFolder(name);
+    REQUIRE_FALSE(config.output_dir.empty());
     config.worker_name = name;
     FileHeaderValue header;
     header.worker_name = name;

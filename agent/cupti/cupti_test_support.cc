@@ -121,6 +121,12 @@ std::string SimCuptiPath() {
   return realpath(relative.c_str(), resolved) ? std::string(resolved) : relative;
 }
 
+std::string FreshOutputFolder(const std::string& name) {
+  const std::string path = TempDir() + "/" + name;
+  const std::string command = "rm -rf '" + path + "' && mkdir -p '" + path + "'";
+  return std::system(command.c_str()) == 0 ? path : "";
+}
+
 Config TestConfig(const std::string& cupti_library) {
   Config config;
   config.cupti_library = cupti_library;

@@ -70,6 +70,10 @@ int CountLines(const std::string& text, const std::string& needle);
 // The simulated libcupti.so.13 in the runfiles (absolute).
 std::string SimCuptiPath();
 
+// A fresh, empty folder `name` under TEST_TMPDIR (or /tmp) for window files; "" when it
+// could not be made.
+std::string FreshOutputFolder(const std::string& name);
+
 // Every activity, PROF_CUPTI_LIB = `cupti_library`.
 Config TestConfig(const std::string& cupti_library);
 

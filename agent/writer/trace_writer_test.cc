@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "agent/cupti/cupti_test_support.h"
 #include "agent/record/clock.h"
 
 namespace prof {
@@ -40,13 +41,6 @@ class SlowFlushSource : public DeviceActivitySource {
   const int flush_ms_;
 };
 
-std::string FreshOutputDir() {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  const std::string path = std::string(dir && *dir ? dir : "/tmp") + "/writer_exit";
-  REQUIRE(std::system(("rm -rf '" + path + "' && mkdir -p '" + path + "'").c_str()) == 0);
-  return path;
-}
-
 long FileSize(const std::string& path) {
   struct stat status;
   return stat(path.c_str(), &status) == 0 ? static_cast<long>(status.st_size) : -1;
@@ -54,7 +48,8 @@ long FileSize(const std::string& path) {
 
 TEST_CASE("after an exit timeout the writer parks and touches nothing more") {
   Config config;
-  config.output_dir = FreshOutputDir();
+  config.output_dir = testing::FreshOutputFolder("writer_exit");
+  REQUIRE_FALSE(config.output_dir.empty());
   config.worker_name = "exit_timeout";
   auto owned = std::make_unique<SlowFlushSource>(/*flush_ms=*/800);
   SlowFlushSource* source = owned.get();
