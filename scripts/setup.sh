@@ -9,6 +9,7 @@ packages=(
   catch2 libunwind-dev pkg-config g++  # tests, stacks, link flags, compiler
   python3  # workload truth checks
   python3-torch  # the Python helper's tests: Debian's CPU PyTorch for /usr/bin/python3
+  python3-pybind11 python3-dev  # libprof._analysis: the analyzer as a CPython extension
 )
 
 missing=()

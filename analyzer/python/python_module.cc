@@ -1,0 +1,131 @@
+// libprof._analysis_native: the C++ analyzer as a CPython extension (pybind11). The Python
+// side (agent/python/src/libprof/_analysis.py) wraps it in load_profiler_result() and
+// ProfilerResult; nothing here is meant to be called directly.
+//
+// Isolation: the module is linked with its own static copies of protobuf, Abseil and the
+// C++ runtime, all hidden (analysis_extension.lds exports PyInit__analysis_native only),
+// so a process that also carries torch's or anyone's protobuf neither lends us its copy
+// nor takes ours. For the same reason the module keeps its own pybind11 internals (below).
+//
+// The GIL is released while files are read and analyzed (the analyzer runs its own
+// threads, which never touch Python objects) and held while results become Python values.
+
+// Before any pybind11 header: a private internals id, so this module never shares
+// pybind11's type registry with torch's or another extension's (they were built with
+// another C++ runtime copy).
+#define PYBIND11_COMPILER_TYPE "_libprof_analysis"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analyzer/python/analysis_session.h"
+#include "analyzer/python/python_values.h"
+#include "analyzer/read/trace_file_loader.h"
+
+namespace py = pybind11;
+
+namespace prof::analyzer {
+namespace {
+
+// absl::Status to the Python exception a caller expects.
+[[noreturn]] void Raise(const absl::Status& status) {
+  const std::string message(status.message());
+  if (absl::IsInvalidArgument(status)) throw py::value_error(message);
+  PyObject* type = absl::IsNotFound(status) ? PyExc_FileNotFoundError : PyExc_OSError;
+  PyErr_SetString(type, message.c_str());
+  throw py::error_already_set();
+}
+
+Session Analyze(std::vector<std::string> paths, std::string sorted_by, std::string views, bool op_detail,
+                bool thread_sep, int top, int perf_skip, int threads) {
+  SessionOptions options;
+  options.paths = std::move(paths);
+  options.sorted_by = std::move(sorted_by);
+  options.views = std::move(views);
+  options.op_detail = op_detail;
+  options.thread_sep = thread_sep;
+  options.top = top;
+  options.perf_skip = perf_skip;
+  options.threads = threads;
+  absl::StatusOr<Session> session;
+  {
+    py::gil_scoped_release unlocked;  // reading and analysis touch no Python object
+    session = AnalyzeSession(options);
+  }
+  if (!session.ok()) Raise(session.status());
+  return *std::move(session);
+}
+
+std::string Text(const Session& session, const std::string& time_unit, int rank) {
+  absl::StatusOr<TimeUnit> unit = ParseTimeUnit(time_unit);
+  if (!unit.ok()) throw py::value_error("time_unit: '" + time_unit + "' is not one of s, ms, us, ns");
+  py::gil_scoped_release unlocked;
+  return SessionText(session, *unit, rank);
+}
+
+// One dict per process: its identity and {table key: {"title", "rows"}}.
+py::list Processes(const Session& session) {
+  py::list processes;
+  for (const ProcessReport& report : session.reports) {
+    py::dict process = ProcessDict(report);
+    py::dict tables;
+    for (const SummaryTable& table : report.tables) {
+      tables[py::str(table.key)] = py::dict(py::arg("title") = table.title, py::arg("rows") = TableRows(table));
+    }
+    process["tables"] = std::move(tables);
+    processes.append(std::move(process));
+  }
+  return processes;
+}
+
+py::object Ranks(const Session& session) {
+  if (!session.ranks) return py::none();
+  return py::dict(py::arg("title") = session.ranks->title, py::arg("rows") = TableRows(*session.ranks));
+}
+
+// One window file's events (host clock, ns) and who recorded them.
+py::dict ReadEvents(const std::string& path) {
+  absl::StatusOr<TraceModel> model;
+  {
+    py::gil_scoped_release unlocked;
+    model = LoadTraceFile(path);
+  }
+  if (!model.ok()) Raise(absl::Status(absl::StatusCode::kUnavailable, model.status().message()));
+  ProcessReport identity;  // only for ProcessDict's keys
+  identity.identity = model->identity;
+  identity.files = model->files;
+  identity.event_count = model->event_count;
+  py::dict result;
+  result["process"] = ProcessDict(identity);
+  result["events"] = ModelEvents(*model);
+  py::dict threads;
+  for (const auto& [thread_id, name] : model->thread_names) {
+    const absl::string_view text = model->names.Get(name);
+    threads[py::int_(thread_id)] = py::str(text.data(), text.size());
+  }
+  result["thread_names"] = std::move(threads);
+  return result;
+}
+
+}  // namespace
+}  // namespace prof::analyzer
+
+PYBIND11_MODULE(_analysis_native, module) {
+  using namespace prof::analyzer;
+  module.doc() = "The libprof analyzer (profanalyze) as a CPython extension; use libprof._analysis.";
+  py::class_<Session>(module, "Session")
+      .def("text", &Text, py::arg("time_unit") = "ms", py::arg("rank") = -1)
+      .def("processes", &Processes)
+      .def("ranks", &Ranks)
+      .def_readonly("unreadable", &Session::unreadable)
+      .def_readonly("files_read", &Session::files_read);
+  module.def("analyze", &Analyze, py::arg("paths"), py::arg("sorted_by") = "CPUTotal", py::arg("views") = "",
+             py::arg("op_detail") = true, py::arg("thread_sep") = false, py::arg("top") = 0,
+             py::arg("perf_skip") = -1, py::arg("threads") = 0);
+  module.def("read_events", &ReadEvents, py::arg("path"));
+  module.attr("PYTHON_VERSION") = py::str(std::to_string(PY_MAJOR_VERSION) + "." + std::to_string(PY_MINOR_VERSION));
+}
