@@ -131,7 +131,7 @@ class ProfilerResult:
             _native.analyze(self.paths, threads=self._threads, **options)
         return session.text(time_unit=_name(time_unit), rank=-1 if rank is None else int(rank))
 
-    def tables(self, rank=None):
+    def tables(self, rank=None, pid=None):
         """{table key: [row dict, ...]} for every table profanalyze prints ("device",
         "overview", "model", "distributed", "operator", "kernel", "memory_manipulation",
         "userdefined", "perf", "cuda_api", "nccl", "memory", "memory_steps",
@@ -141,20 +141,20 @@ class ProfilerResult:
         in percent, None for '-', names in full); a Total/Avg/Max/Min/Ratio column "cpu"
         becomes "cpu_total_ns", "cpu_avg_ns", "cpu_max_ns", "cpu_min_ns", "cpu_ratio_pct".
         Each row also says its "depth", "group" and process ("rank", "host", "pid").
-        `rank` keeps one rank's rows."""
+        `rank` or `pid` keeps one process's rows (and leaves "ranks" out)."""
         tables = {}
         for process in self._all_processes():
-            if rank is not None and process["rank"] != rank:
+            if (rank is not None and process["rank"] != rank) or (pid is not None and process["pid"] != pid):
                 continue
             identity = {"rank": process["rank"], "host": process["host"], "pid": process["pid"]}
             for key, table in process["tables"].items():
                 tables.setdefault(key, []).extend(dict(row, **identity) for row in table["rows"])
         ranks = self._session.ranks()
-        if ranks is not None and rank is None:
+        if ranks is not None and rank is None and pid is None:
             tables["ranks"] = [dict(row) for row in ranks["rows"]]
         return tables
 
-    def dataframe(self, name, rank=None):
+    def dataframe(self, name, rank=None, pid=None):
         """The table `name` (a key of tables()) as a pandas DataFrame."""
         try:
             import pandas
@@ -162,7 +162,7 @@ class ProfilerResult:
             raise ImportError("ProfilerResult.dataframe() needs pandas, which this Python (%s) cannot "
                               "import (%s); tables() gives the same rows as plain dicts"
                               % (sys.executable, error)) from error
-        tables = self.tables(rank=rank)
+        tables = self.tables(rank=rank, pid=pid)
         if name not in tables:
             raise KeyError("no table %r in this result (tables: %s)" % (name, ", ".join(sorted(tables))))
         return pandas.DataFrame(tables[name])

@@ -1,0 +1,279 @@
+"""libprof._analysis against profanalyze on traces of the simulated workloads.
+
+Run by analysis_test.sh, which records the traces: summary() must print profanalyze's
+stdout byte for byte for the same options, tables() must hold the JSON renderer's values,
+events() must agree with the workload's ground truth, and the module must load beside
+torch and beside another protobuf runtime, and say clearly when it cannot load.
+"""
+import ctypes
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+WORK = os.environ["ANALYSIS_TEST_WORK"]
+PROFANALYZE = os.environ["ANALYSIS_TEST_PROFANALYZE"]
+PACKAGE_ROOT = os.environ["ANALYSIS_TEST_PACKAGE_ROOT"]
+OTHER_PROTOBUF = os.environ["ANALYSIS_TEST_OTHER_PROTOBUF"]
+TRAIN = os.path.join(WORK, "train")
+RANKS = os.path.join(WORK, "ranks")
+sys.path.insert(0, PACKAGE_ROOT)
+
+from libprof import _analysis  # noqa: E402  (after the path is set)
+
+
+def profanalyze(*args, check=True):
+    done = subprocess.run([PROFANALYZE] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
+    if check and done.returncode != 0:
+        raise AssertionError("profanalyze %s: exit %d: %s" % (args, done.returncode, done.stderr))
+    return done
+
+
+def run_python(code):
+    """`code` in a fresh /usr/bin/python3 that finds the package; (exit status, output)."""
+    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
+    done = subprocess.run(["/usr/bin/python3", "-B", "-c", code], env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, universal_newlines=True)
+    return done.returncode, done.stdout
+
+
+# (summary() keyword arguments, the same as profanalyze options)
+OPTION_SETS = [
+    ({}, []),
+    ({"sorted_by": "GPUTotal"}, ["--sorted-by", "GPUTotal"]),
+    ({"sorted_by": "CPUMin", "op_detail": False}, ["--sorted-by", "CPUMin", "--no-op-detail"]),
+    ({"thread_sep": True, "time_unit": "us"}, ["--thread-sep", "--time-unit", "us"]),
+    ({"time_unit": "s", "top": 3}, ["--time-unit", "s", "--top", "3"]),
+    ({"views": ["KernelView", "OverView", "ModelView"]}, ["--views", "KernelView,OverView,ModelView"]),
+    ({"views": "DistributedView", "time_unit": "ns"}, ["--views", "DistributedView", "--time-unit", "ns"]),
+    ({"perf_skip": 1, "views": ["perf", "cuda_api"]}, ["--perf-skip", "1", "--views", "perf,cuda_api"]),
+]
+
+
+class SummaryTextTest(unittest.TestCase):
+    def test_summary_is_profanalyze_stdout(self):
+        for folder in (TRAIN, RANKS):
+            result = _analysis.load_profiler_result(folder)
+            for kwargs, args in OPTION_SETS:
+                with self.subTest(folder=os.path.basename(folder), options=args):
+                    expected = profanalyze(folder, *args).stdout
+                    if not args:
+                        self.assertIn("Kernel Summary", expected)
+                    self.assertEqual(result.summary(**kwargs), expected)
+                    self.assertEqual(_analysis.summary_text([folder], **kwargs), expected)
+
+    def test_one_rank_and_file_list(self):
+        files = sorted(os.path.join(RANKS, name) for name in os.listdir(RANKS))
+        result = _analysis.load_profiler_result(files)
+        self.assertEqual(len(result.processes), 2)
+        self.assertEqual([process["rank"] for process in result.processes], [0, 1])
+        expected = profanalyze(*files, "--rank", "1").stdout
+        self.assertIn("Rank 1 ", expected)
+        self.assertEqual(result.summary(rank=1), expected)
+
+    def test_paddle_enum_members(self):
+        class SortedKeys:  # what paddle's enum members look like: a .name
+            name = "GPUAvg"
+
+        class KernelView:
+            name = "KernelView"
+
+        self.assertEqual(_analysis.summary_text(TRAIN, sorted_by=SortedKeys(), views=[KernelView()]),
+                         profanalyze(TRAIN, "--sorted-by", "GPUAvg", "--views", "KernelView").stdout)
+
+    def test_bad_options(self):
+        result = _analysis.load_profiler_result(TRAIN)
+        with self.assertRaisesRegex(ValueError, "sorted_by"):
+            result.summary(sorted_by="GPUSum")
+        with self.assertRaisesRegex(ValueError, "NoSuchView"):
+            result.summary(views=["NoSuchView"])
+        with self.assertRaisesRegex(ValueError, "time_unit"):
+            result.summary(time_unit="min")
+
+
+STATS_PARTS = ("total_ns", "avg_ns", "max_ns", "min_ns", "ratio_pct")
+
+
+def flatten_json_row(row, python_row):
+    """The JSON row with its composite cells as tables() names them: {"cpu": {...}} as
+    cpu_total_ns ... cpu_ratio_pct; a '-' composite (null) as five None."""
+    flat = {}
+    for key, value in row.items():
+        if isinstance(value, dict):  # a Total/Avg/Max/Min/Ratio cell
+            for part, number in value.items():
+                flat[key + "_" + part] = number
+        elif value is None and key + "_total_ns" in python_row:
+            flat.update((key + "_" + part, None) for part in STATS_PARTS)
+        else:
+            flat[key] = value
+    return flat
+
+
+def read_json(path):
+    with open(path) as file:
+        return json.load(file)
+
+
+class TablesTest(unittest.TestCase):
+    def assert_rows_equal(self, rows, json_rows, where):
+        self.assertEqual(len(rows), len(json_rows), where)
+        for index, (row, json_row) in enumerate(zip(rows, json_rows)):
+            expected = flatten_json_row(json_row, row)
+            expected.setdefault("group", None)
+            # tables() adds the process to each row; the ranks table has those columns.
+            got = {key: value for key, value in row.items()
+                   if key in expected or key not in ("rank", "host", "pid")}
+            self.assertEqual(sorted(got), sorted(expected), "%s row %d" % (where, index))
+            for key, value in expected.items():
+                if isinstance(value, float) or isinstance(got[key], float):
+                    # JSON rounds times to 0.1 ns, ratios to 1e-4 %, numbers to decimals + 2.
+                    self.assertAlmostEqual(got[key], value, delta=0.05 + 1e-9 * abs(value),
+                                           msg="%s row %d %s" % (where, index, key))
+                else:
+                    self.assertEqual(got[key], value, "%s row %d %s" % (where, index, key))
+
+    def test_tables_hold_the_json_renderers_values(self):
+        for folder in (TRAIN, RANKS):
+            document = json.loads(profanalyze(folder, "--format", "json").stdout)
+            result = _analysis.load_profiler_result(folder)
+            for process in document["processes"]:
+                tables = result.tables(rank=process["rank"])
+                self.assertEqual(sorted(tables), sorted(process["tables"]))
+                for key, table in process["tables"].items():
+                    self.assert_rows_equal(tables[key], table["rows"], "%s rank %d %s" % (
+                        os.path.basename(folder), process["rank"], key))
+            if "ranks" in document:
+                self.assert_rows_equal(result.tables()["ranks"], document["ranks"]["rows"], "ranks")
+
+    def test_names_are_full(self):
+        kernels = _analysis.load_profiler_result(TRAIN).tables()["kernel"]
+        truth = read_json(os.path.join(WORK, "train_truth.json"))
+        demangled = {entry["demangled"] for entry in truth["totals"]["kernels"]["by_name"].values()}
+        names = {row["name"] for row in kernels if row["depth"] == 0}
+        # The table shows demangled names without their parameter lists.
+        self.assertEqual(names, {name.split("(")[0] for name in demangled})
+
+    def test_dataframe(self):
+        result = _analysis.load_profiler_result(TRAIN)
+        try:
+            import pandas  # noqa: F401
+        except ImportError:
+            with self.assertRaisesRegex(ImportError, "needs pandas"):
+                result.dataframe("kernel")
+            return
+        frame = result.dataframe("kernel")
+        self.assertEqual(len(frame), len(result.tables()["kernel"]))
+        self.assertIn("gpu_total_ns", frame.columns)
+
+
+class EventsTest(unittest.TestCase):
+    def test_events_match_the_ground_truth(self):
+        truth = read_json(os.path.join(WORK, "train_truth.json"))
+        events = list(_analysis.load_profiler_result(TRAIN).events())
+        steps = sorted((e for e in events if e["kind"] == "range" and e["type"] == "ProfileStep"),
+                       key=lambda e: e["step"])
+        self.assertEqual([step["step"] for step in steps], [2, 3, 4, 5])
+        kernels = [e for e in events if e["kind"] == "kernel"]
+        for step in steps:
+            inside = [k for k in kernels if step["start_ns"] <= k["start_ns"] < step["end_ns"]]
+            expected = truth["steps"][step["step"]]["kernels"]
+            self.assertEqual(len(inside), expected["count"], "step %d" % step["step"])
+            self.assertEqual(sum(k["end_ns"] - k["start_ns"] for k in inside), expected["total_ns"])
+        self.assertTrue(all(e["pid"] == truth["pid"] for e in events))
+        self.assertTrue(any(e["kind"] == "api_call" and e["name"] == "cudaLaunchKernel" for e in events))
+
+    def test_kinds_filter(self):
+        result = _analysis.load_profiler_result(TRAIN)
+        memcpys = list(result.events(kinds="memcpy"))
+        self.assertTrue(memcpys)
+        self.assertEqual({e["kind"] for e in memcpys}, {"memcpy"})
+
+
+class UnreadableTest(unittest.TestCase):
+    def setUp(self):
+        self.folder = os.path.join(WORK, "damaged")
+        shutil.rmtree(self.folder, ignore_errors=True)
+        os.makedirs(self.folder)
+        source = os.path.join(TRAIN, sorted(os.listdir(TRAIN))[0])
+        with open(source, "rb") as file:
+            data = file.read()
+        with open(os.path.join(self.folder, "a_truncated.pb"), "wb") as out:
+            out.write(data[:len(data) * 2 // 3])  # a crash in the middle of a chunk
+        with open(os.path.join(self.folder, "b_not_a_trace.pb"), "wb") as out:
+            out.write(b"this is not a trace file\n" * 10)
+
+    def test_what_could_not_be_read(self):
+        expected = profanalyze(self.folder)
+        result = _analysis.load_profiler_result(self.folder)
+        self.assertEqual(result.summary(), expected.stdout)
+        # stderr: the unreadable files, then "the trace holds no events" (the truncated
+        # file's only chunk was cut).
+        self.assertEqual(["profanalyze: " + line for line in result.unreadable],
+                         expected.stderr.splitlines()[:len(result.unreadable)])
+        self.assertEqual(len(result.unreadable), 1)
+        self.assertIn("b_not_a_trace.pb", result.unreadable[0])
+        quality = result.data_quality
+        self.assertEqual(quality["unreadable"], result.unreadable)
+        self.assertTrue(quality["rows"], "the truncated file's damage is counted")
+
+    def test_nothing_readable(self):
+        with self.assertRaisesRegex(OSError, "b_not_a_trace.pb"):
+            _analysis.load_profiler_result(os.path.join(self.folder, "b_not_a_trace.pb"))
+        with self.assertRaises(FileNotFoundError):
+            _analysis.load_profiler_result(os.path.join(WORK, "no_such_folder"))
+
+
+CHECK_SUMMARY = (
+    "from libprof import _analysis\n"
+    "print(_analysis.load_profiler_result(%r).summary(views=['KernelView']), end='')\n" % TRAIN)
+
+
+class IsolationTest(unittest.TestCase):
+    def expected(self):
+        return profanalyze(TRAIN, "--views", "KernelView").stdout
+
+    def test_torch_imported_before(self):
+        status, output = run_python("import torch\n" + CHECK_SUMMARY + "print(torch.ones(2).sum().item())")
+        self.assertEqual(status, 0, output)
+        self.assertEqual(output, self.expected() + "2.0\n")
+
+    def test_torch_imported_after(self):
+        status, output = run_python(CHECK_SUMMARY + "import torch\nprint(torch.ones(2).sum().item())")
+        self.assertEqual(status, 0, output)
+        self.assertEqual(output, self.expected() + "2.0\n")
+
+    def test_another_protobuf_runtime_in_the_global_scope(self):
+        code = ("import ctypes, os\n"
+                "other = ctypes.CDLL(%r, mode=os.RTLD_NOW | os.RTLD_GLOBAL)\n" % OTHER_PROTOBUF
+                + CHECK_SUMMARY)
+        status, output = run_python(code)
+        self.assertEqual(status, 0, output)
+        self.assertEqual(output, self.expected())
+
+
+class WrongPythonTest(unittest.TestCase):
+    def test_an_extension_for_another_python_is_named(self):
+        # The package as it would be with an extension built for CPython 3.99.
+        root = os.path.join(WORK, "other_python")
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.copytree(os.path.join(PACKAGE_ROOT, "libprof"), os.path.join(root, "libprof"))
+        package = os.path.join(root, "libprof")
+        for name in os.listdir(package):
+            if name.startswith("_analysis_native"):
+                os.rename(os.path.join(package, name),
+                          os.path.join(package, "_analysis_native.cpython-399-x86_64-linux-gnu.so"))
+        env = dict(os.environ, PYTHONPATH=root)
+        done = subprocess.run(["/usr/bin/python3", "-B", "-c", "import libprof._analysis"], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("ImportError: libprof._analysis: the analyzer extension was built for another Python",
+                      done.stdout)
+        self.assertIn("_analysis_native.cpython-399-x86_64-linux-gnu.so", done.stdout)
+        self.assertIn("CPython %d.%d" % sys.version_info[:2], done.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
