@@ -8,7 +8,9 @@
 #
 # Layout of libprof-V-linux-x86_64/:
 #   lib/libprof.so            the agent: self-contained (glibc >= 2.17 only)
-#   lib/python/               its Python helper (libprof.so finds it beside itself)
+#   lib/python/               its Python helper (libprof.so finds it beside itself), with
+#                             libprof/_analysis_native.cpython-*.so, the analyzer for
+#                             Python, when it was built beside the helper
 #   bin/profanalyze           the analyzer, a wrapper that points it at its own libraries
 #   libexec/profanalyze       the analyzer's binary
 #   libexec/lib/              the shared libraries it was linked with (protobuf, Abseil,
@@ -44,11 +46,19 @@ mkdir -p "$root/lib/python"
 (cd "$helper" && find . -name '*.py' ! -path './tests/*' -print0 |
   xargs -0 -I{} cp --parents {} "$root/lib/python/")
 cp "$profanalyze" "$root/libexec/profanalyze"
+# The analyzer's Python extension (libprof._analysis), if built: it finds the libraries
+# below in libexec/lib through its RUNPATH ($ORIGIN/../../../libexec/lib).
+extensions=()
+for extension in "$helper"/libprof/_analysis_native*.so; do
+  [ -f "$extension" ] || continue
+  cp "$extension" "$root/lib/python/libprof/"
+  extensions+=("$extension")
+done
 
 # The analyzer's shared libraries, but glibc's own (the dynamic loader, libc, libm, ...),
 # which must come from the machine it runs on.
 glibc='^(ld-linux-x86-64|libc|libm|libdl|libpthread|librt|libresolv|libutil)\.so'
-ldd "$profanalyze" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' |
+ldd "$profanalyze" "${extensions[@]}" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' |
   while read -r soname path; do
     [[ "$soname" =~ $glibc ]] || cp -L "$path" "$root/libexec/lib/$soname"
   done

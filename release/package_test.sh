@@ -44,6 +44,18 @@ if [ -x /usr/bin/python3 ]; then
   esac
 fi
 
+# The analyzer from Python (libprof._analysis) in the unpacked package prints what the
+# unpacked profanalyze prints, with only the package's own libraries (its RUNPATH).
+ls "$root"/lib/python/libprof/_analysis_native*.so > /dev/null 2>&1 ||
+  { echo "FAIL: the package has no lib/python/libprof/_analysis_native*.so"; exit 1; }
+if [ -x /usr/bin/python3 ]; then
+  from_python="$("${minimal[@]}" PYTHONPATH="$root/lib/python" /usr/bin/python3 -c \
+    'import sys; from libprof._analysis import summary_text; sys.stdout.write(summary_text(sys.argv[1]))' \
+    "$work/traces")" || { echo "FAIL: libprof._analysis from the unpacked package"; exit 1; }
+  [ "$from_python" = "$(cat "$work/analysis.txt")" ] ||
+    { echo "FAIL: libprof._analysis's summary differs from the unpacked profanalyze's"; exit 1; }
+fi
+
 python3 - "$work/truth.json" "$work/analysis.json" <<'PY'
 import json
 import sys

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 
 version="${1:-0.1-g$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
-bazel build -c opt --noshow_progress //:libprof.so //:profanalyze 2>&1 |
+bazel build -c opt --noshow_progress //:libprof.so //:profanalyze //agent/python:analysis_extension 2>&1 |
   grep -E "^(ERROR|FAILED)" >&2 && exit 1
 bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
 
