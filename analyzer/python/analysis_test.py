@@ -17,6 +17,7 @@ WORK = os.environ["ANALYSIS_TEST_WORK"]
 PROFANALYZE = os.environ["ANALYSIS_TEST_PROFANALYZE"]
 PACKAGE_ROOT = os.environ["ANALYSIS_TEST_PACKAGE_ROOT"]
 OTHER_PROTOBUF = os.environ["ANALYSIS_TEST_OTHER_PROTOBUF"]
+LIBPROF = os.environ["ANALYSIS_TEST_LIBPROF"]
 TRAIN = os.path.join(WORK, "train")
 RANKS = os.path.join(WORK, "ranks")
 sys.path.insert(0, PACKAGE_ROOT)
@@ -32,9 +33,9 @@ def profanalyze(*args, check=True):
     return done
 
 
-def run_python(code):
+def run_python(code, **environment):
     """`code` in a fresh /usr/bin/python3 that finds the package; (exit status, output)."""
-    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
+    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT, **environment)
     done = subprocess.run(["/usr/bin/python3", "-B", "-c", code], env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, universal_newlines=True)
     return done.returncode, done.stdout
@@ -249,7 +250,17 @@ class IsolationTest(unittest.TestCase):
         code = ("import ctypes, os\n"
                 "other = ctypes.CDLL(%r, mode=os.RTLD_NOW | os.RTLD_GLOBAL)\n" % OTHER_PROTOBUF
                 + CHECK_SUMMARY)
-        status, output = run_python(code)
+        status, output = run_python(code + "print(_analysis._native.protobuf_runtime())\n"
+                                    "print(other.other_runtime_version is not None)")
+        self.assertEqual(status, 0, output)
+        # The analyzer's protobuf calls reach Debian's runtime, not the one exported first.
+        self.assertEqual(output, self.expected() + "3.21.12\nTrue\n")
+
+
+    def test_inside_a_program_under_the_agent(self):
+        # What Profiler.summary() does: the analyzer inside the profiled program.
+        status, output = run_python("import torch\n" + CHECK_SUMMARY, LD_PRELOAD=LIBPROF,
+                                    PROF_OUTPUT_DIR=os.path.join(WORK, "under_agent"))
         self.assertEqual(status, 0, output)
         self.assertEqual(output, self.expected())
 

@@ -14,6 +14,7 @@ export ANALYSIS_TEST_OTHER_PROTOBUF="$(realpath "$7")"
 test_py="$8"
 work="$(mktemp -d "${TEST_TMPDIR:-/tmp}/analysis_test.XXXXXX")"
 export ANALYSIS_TEST_WORK="$work"
+export ANALYSIS_TEST_LIBPROF="$libprof"
 # The helper package with the extension beside it (bazel-bin/agent/python/libprof/).
 export ANALYSIS_TEST_PACKAGE_ROOT="$(dirname "$(dirname "$extension")")"
 

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "analyzer/python/analysis_session.h"
+#include "google/protobuf/stubs/common.h"
 #include "analyzer/python/python_values.h"
 #include "analyzer/read/trace_file_loader.h"
 
@@ -127,5 +128,8 @@ PYBIND11_MODULE(_analysis_native, module) {
              py::arg("op_detail") = true, py::arg("thread_sep") = false, py::arg("top") = 0,
              py::arg("perf_skip") = -1, py::arg("threads") = 0);
   module.def("read_events", &ReadEvents, py::arg("path"));
+  // Which protobuf runtime this module's calls reach: Debian's answers "3.21.12"; another
+  // runtime that a module loaded earlier exported would answer otherwise (analysis_test).
+  module.def("protobuf_runtime", [] { return google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION); });
   module.attr("PYTHON_VERSION") = py::str(std::to_string(PY_MAJOR_VERSION) + "." + std::to_string(PY_MINOR_VERSION));
 }

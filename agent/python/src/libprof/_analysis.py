@@ -23,11 +23,26 @@ import sysconfig
 
 
 def _load_native():
+    # The extension uses Debian's shared libprotobuf and Abseil (their static archives
+    # cannot go into a shared object). RTLD_DEEPBIND makes it and the libraries it brings
+    # in look up symbols in their own group before the process's global scope, so a
+    # protobuf runtime another module exported earlier (RTLD_GLOBAL) does not take its
+    # calls. Off with PROF_ANALYSIS_DEEPBIND=0, and under AddressSanitizer, which refuses
+    # RTLD_DEEPBIND. The interpreter's dlopen flags are shared by its threads: they are
+    # set for this one import and put back (another thread importing an extension at that
+    # very moment would get them too, which does it no harm).
+    flags = sys.getdlopenflags()
+    deepbind = getattr(os, "RTLD_DEEPBIND", 0)
+    if os.environ.get("PROF_ANALYSIS_DEEPBIND", "1") == "0" or "libasan" in os.environ.get("LD_PRELOAD", ""):
+        deepbind = 0
     try:
+        sys.setdlopenflags(os.RTLD_NOW | os.RTLD_LOCAL | deepbind)
         from libprof import _analysis_native
         return _analysis_native
     except ImportError as error:
         raise ImportError(_native_import_problem(error)) from error
+    finally:
+        sys.setdlopenflags(flags)
 
 
 def _native_import_problem(error):
