@@ -10,6 +10,7 @@ packages=(
   python3  # workload truth checks
   python3-torch  # the Python helper's tests: Debian's CPU PyTorch for /usr/bin/python3
   python3-pybind11 python3-dev  # libprof._analysis: the analyzer as a CPython extension
+  python3-pandas  # its DataFrame test (pandas stays optional for users)
 )
 
 missing=()
