@@ -2,17 +2,18 @@
 // side (agent/python/src/libprof/_analysis.py) wraps it in load_profiler_result() and
 // ProfilerResult; nothing here is meant to be called directly.
 //
-// Isolation: the module is linked with its own static copies of protobuf, Abseil and the
-// C++ runtime, all hidden (analysis_extension.lds exports PyInit__analysis_native only),
-// so a process that also carries torch's or anyone's protobuf neither lends us its copy
-// nor takes ours. For the same reason the module keeps its own pybind11 internals (below).
+// Isolation: the module links Debian's shared libprotobuf and Abseil, as profanalyze does
+// (their static archives are not position-independent); its own symbols are hidden
+// (analysis_extension.lds exports PyInit__analysis_native only), it keeps its own
+// pybind11 internals (below), and _analysis.py loads it with RTLD_DEEPBIND so a protobuf
+// runtime another module exported first does not take its calls (analysis_test).
 //
 // The GIL is released while files are read and analyzed (the analyzer runs its own
 // threads, which never touch Python objects) and held while results become Python values.
 
 // Before any pybind11 header: a private internals id, so this module never shares
-// pybind11's type registry with torch's or another extension's (they were built with
-// another C++ runtime copy).
+// pybind11's type registry with torch's or another extension's (built with other pybind11
+// versions and options, whose registries must not be mixed).
 #define PYBIND11_COMPILER_TYPE "_libprof_analysis"
 
 #include <pybind11/pybind11.h>

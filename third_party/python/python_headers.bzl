@@ -16,18 +16,7 @@ _QUERY = "; ".join([
     "print('%d.%d' % sys.version_info[:2])",
 ])
 
-def _python_headers_impl(repository_ctx):
-    python = repository_ctx.os.environ.get("PROF_PYTHON", "/usr/bin/python3")
-    result = repository_ctx.execute([python, "-c", _QUERY])
-    if result.return_code != 0:
-        fail("{} could not say where its headers are: {} (run ./scripts/setup.sh)".format(
-            python,
-            result.stderr.strip(),
-        ))
-    include, suffix, version = result.stdout.strip().split("\n")
-    if not repository_ctx.path(include + "/Python.h").exists:
-        fail("no Python.h in {}: install python3-dev (./scripts/setup.sh)".format(include))
-    repository_ctx.symlink(include, "include")
+def _write_repository(repository_ctx, python, suffix, version, library):
     repository_ctx.file("WORKSPACE", 'workspace(name = "{}")\n'.format(repository_ctx.name))
     repository_ctx.file("defs.bzl", "\n".join([
         "# Written by //third_party/python:python_headers.bzl for " + python + ".",
@@ -39,7 +28,37 @@ def _python_headers_impl(repository_ctx):
 package(default_visibility = ["//visibility:public"])
 
 exports_files(["defs.bzl"])
+""" + library)
 
+def _python_headers_impl(repository_ctx):
+    python = repository_ctx.os.environ.get("PROF_PYTHON", "/usr/bin/python3")
+    result = repository_ctx.execute([python, "-c", _QUERY])
+    problem = None
+    if result.return_code != 0:
+        problem = "{} could not say where its headers are: {}".format(python, result.stderr.strip())
+    else:
+        include, suffix, version = result.stdout.strip().split("\n")
+        if not repository_ctx.path(include + "/Python.h").exists:
+            problem = "no Python.h in {}: install python3-dev".format(include)
+    if problem:
+        # Only what needs the headers fails, when built, with the reason; everything that
+        # merely loads defs.bzl (the helper package's BUILD file) still builds.
+        message = "python_headers: {} (run ./scripts/setup.sh)".format(problem)
+        _write_repository(repository_ctx, python, ".so", "unknown", """
+genrule(
+    name = "missing",
+    outs = ["missing.h"],
+    cmd = "echo '{message}' >&2; exit 1",
+)
+
+cc_library(
+    name = "python_headers",
+    hdrs = [":missing.h"],
+)
+""".format(message = "".join([c for c in message.elems() if c not in "'\"$`\\"])))
+        return
+    repository_ctx.symlink(include, "include")
+    _write_repository(repository_ctx, python, suffix, version, """
 cc_library(
     name = "python_headers",
     hdrs = glob(["include/**/*.h"]),
