@@ -103,13 +103,13 @@ py::dict ReadEvents(const std::string& path) {
   identity.event_count = model->event_count;
   py::dict result;
   result["process"] = ProcessDict(identity);
-  result["events"] = ModelEvents(*model);
   py::dict threads;
   for (const auto& [thread_id, name] : model->thread_names) {
     const absl::string_view text = model->names.Get(name);
     threads[py::int_(thread_id)] = py::str(text.data(), text.size());
   }
   result["thread_names"] = std::move(threads);
+  result["events"] = WindowEvents(*std::move(model));
   return result;
 }
 
@@ -125,6 +125,9 @@ PYBIND11_MODULE(_analysis_native, module) {
       .def("ranks", &Ranks)
       .def_readonly("unreadable", &Session::unreadable)
       .def_readonly("files_read", &Session::files_read);
+  py::class_<WindowEvents>(module, "WindowEvents")
+      .def("__iter__", [](py::object self) { return self; })
+      .def("__next__", &WindowEvents::Next);
   module.def("analyze", &Analyze, py::arg("paths"), py::arg("sorted_by") = "CPUTotal", py::arg("views") = "",
              py::arg("op_detail") = true, py::arg("thread_sep") = false, py::arg("top") = 0,
              py::arg("perf_skip") = -1, py::arg("threads") = 0);

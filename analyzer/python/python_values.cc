@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include <pybind11/stl.h>
@@ -48,85 +49,75 @@ py::str Name(const TraceModel& model, NameId id) {
   return py::str(name.data(), name.size());
 }
 
-void AddRanges(const TraceModel& model, py::list* events) {
-  for (const HostRange& range : model.ranges) {
-    py::dict event;
-    event["kind"] = "range";
-    event["type"] = RangeTypeName(range.type);
-    event["name"] = Name(model, range.name);
-    event["thread_id"] = range.thread_id;
-    event["start_ns"] = range.start_ns;
-    event["end_ns"] = range.end_ns;
-    if (range.type == RangeType::kProfileStep) {
-      event["step"] = range.step_number;
-      event["samples"] = range.sample_count;
-    }
-    events->append(std::move(event));
+py::dict RangeEvent(const TraceModel& model, const HostRange& range) {
+  py::dict event;
+  event["kind"] = "range";
+  event["type"] = RangeTypeName(range.type);
+  event["name"] = Name(model, range.name);
+  event["thread_id"] = range.thread_id;
+  event["start_ns"] = range.start_ns;
+  event["end_ns"] = range.end_ns;
+  if (range.type == RangeType::kProfileStep) {
+    event["step"] = range.step_number;
+    event["samples"] = range.sample_count;
   }
+  return event;
 }
 
-void AddApiCalls(const TraceModel& model, py::list* events) {
-  for (const ApiCall& call : model.api_calls) {
-    py::dict event;
-    event["kind"] = "api_call";
-    event["name"] = Name(model, call.name);
-    event["thread_id"] = call.thread_id;
-    event["start_ns"] = call.start_ns;
-    event["end_ns"] = call.end_ns;
-    event["correlation_id"] = call.correlation_id;
-    event["driver"] = call.driver;
-    event["failed"] = call.failed;
-    events->append(std::move(event));
-  }
+py::dict ApiCallEvent(const TraceModel& model, const ApiCall& call) {
+  py::dict event;
+  event["kind"] = "api_call";
+  event["name"] = Name(model, call.name);
+  event["thread_id"] = call.thread_id;
+  event["start_ns"] = call.start_ns;
+  event["end_ns"] = call.end_ns;
+  event["correlation_id"] = call.correlation_id;
+  event["driver"] = call.driver;
+  event["failed"] = call.failed;
+  return event;
 }
 
-void AddDeviceActivities(const TraceModel& model, py::list* events) {
-  for (const DeviceActivity& activity : model.device_activities) {
-    std::string kind = DeviceKindName(activity.kind);
-    for (char& c : kind) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    py::dict event;
-    event["kind"] = kind;
-    event["name"] = Name(model, activity.name);
-    event["device"] = activity.device;
-    event["stream"] = activity.stream;
-    event["start_ns"] = activity.start_ns;
-    event["end_ns"] = activity.end_ns;
-    event["correlation_id"] = activity.correlation_id;
-    event["bytes"] = activity.bytes;
-    event["nccl"] = activity.nccl;
-    events->append(std::move(event));
-  }
+py::dict DeviceEvent(const TraceModel& model, const DeviceActivity& activity) {
+  std::string kind = DeviceKindName(activity.kind);
+  for (char& c : kind) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  py::dict event;
+  event["kind"] = kind;
+  event["name"] = Name(model, activity.name);
+  event["device"] = activity.device;
+  event["stream"] = activity.stream;
+  event["start_ns"] = activity.start_ns;
+  event["end_ns"] = activity.end_ns;
+  event["correlation_id"] = activity.correlation_id;
+  event["bytes"] = activity.bytes;
+  event["nccl"] = activity.nccl;
+  return event;
 }
 
-void AddNcclCalls(const TraceModel& model, py::list* events) {
-  for (const NcclCall& call : model.nccl_calls) {
-    py::dict event;
-    event["kind"] = "nccl";
-    event["operation"] = NcclOperationName(call.operation);
-    event["thread_id"] = call.thread_id;
-    event["start_ns"] = call.start_ns;
-    event["end_ns"] = call.end_ns;
-    event["bytes"] = call.bytes;
-    event["comm_hash"] = call.comm_hash;
-    event["rank_count"] = call.rank_count;
-    events->append(std::move(event));
-  }
+py::dict NcclEvent(const TraceModel&, const NcclCall& call) {
+  py::dict event;
+  event["kind"] = "nccl";
+  event["operation"] = NcclOperationName(call.operation);
+  event["thread_id"] = call.thread_id;
+  event["start_ns"] = call.start_ns;
+  event["end_ns"] = call.end_ns;
+  event["bytes"] = call.bytes;
+  event["comm_hash"] = call.comm_hash;
+  event["rank_count"] = call.rank_count;
+  return event;
 }
 
-void AddMemory(const TraceModel& model, py::list* events) {
-  for (const MemoryRecord& record : model.memory) {
-    py::dict event;
-    event["kind"] = "memory";
-    event["allocate"] = record.allocate;
-    event["memory_kind"] = MemoryKindName(record.kind);
-    event["time_ns"] = record.time_ns;
-    event["address"] = record.address;
-    event["bytes"] = record.bytes;
-    event["device"] = record.device;
-    event["thread_id"] = record.thread_id;
-    event["call_stack"] = record.call_stack;
-    events->append(std::move(event));
-  }
+py::dict MemoryEvent(const TraceModel&, const MemoryRecord& record) {
+  py::dict event;
+  event["kind"] = "memory";
+  event["allocate"] = record.allocate;
+  event["memory_kind"] = MemoryKindName(record.kind);
+  event["time_ns"] = record.time_ns;
+  event["address"] = record.address;
+  event["bytes"] = record.bytes;
+  event["device"] = record.device;
+  event["thread_id"] = record.thread_id;
+  event["call_stack"] = record.call_stack;
+  return event;
 }
 
 }  // namespace
@@ -160,14 +151,24 @@ py::dict ProcessDict(const ProcessReport& report) {
   return process;
 }
 
-py::list ModelEvents(const TraceModel& model) {
-  py::list events;
-  AddRanges(model, &events);
-  AddApiCalls(model, &events);
-  AddDeviceActivities(model, &events);
-  AddNcclCalls(model, &events);
-  AddMemory(model, &events);
-  return events;
+WindowEvents::WindowEvents(TraceModel model) : model_(std::make_shared<TraceModel>(std::move(model))) {}
+
+py::object WindowEvents::Next() {
+  const TraceModel& model = *model_;
+  // Each column in turn; `next_` indexes the current one.
+  for (;; ++column_, next_ = 0) {
+    const size_t i = next_++;
+    switch (column_) {
+      case 0: if (i < model.ranges.size()) return RangeEvent(model, model.ranges[i]); break;
+      case 1: if (i < model.api_calls.size()) return ApiCallEvent(model, model.api_calls[i]); break;
+      case 2:
+        if (i < model.device_activities.size()) return DeviceEvent(model, model.device_activities[i]);
+        break;
+      case 3: if (i < model.nccl_calls.size()) return NcclEvent(model, model.nccl_calls[i]); break;
+      case 4: if (i < model.memory.size()) return MemoryEvent(model, model.memory[i]); break;
+      default: throw py::stop_iteration();
+    }
+  }
 }
 
 }  // namespace prof::analyzer

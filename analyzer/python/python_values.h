@@ -11,6 +11,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <memory>
+
 #include "analyzer/model/trace_model.h"
 #include "analyzer/summary/report.h"
 #include "analyzer/summary/summary_table.h"
@@ -23,9 +25,21 @@ pybind11::list TableRows(const SummaryTable& table);
 // {"rank", "world_size", "host", "pid", "events", "files"} of one process.
 pybind11::dict ProcessDict(const ProcessReport& report);
 
-// Every event of one window's model, one dict each, with "kind" saying which: "range",
-// "api_call", "kernel", "memcpy", "memset", "synchronization", "nccl", "memory".
-pybind11::list ModelEvents(const TraceModel& model);
+// The events of one window's model as a Python iterator: one dict at a time (the model's
+// compact columns stay in C++), with "kind" saying which: "range", "api_call", "kernel",
+// "memcpy", "memset", "synchronization", "nccl", "memory"; ranges, then API calls, device
+// records, NCCL calls and memory records, each in the model's order.
+class WindowEvents {
+ public:
+  explicit WindowEvents(TraceModel model);
+  // The next event; raises StopIteration after the last.
+  pybind11::object Next();
+
+ private:
+  std::shared_ptr<const TraceModel> model_;
+  int column_ = 0;
+  size_t next_ = 0;
+};
 
 }  // namespace prof::analyzer
 
