@@ -272,6 +272,14 @@ class IsolationTest(unittest.TestCase):
         self.assertEqual(output, self.expected() + "3.21.12\nTrue\n")
 
 
+    def test_exports_only_its_entry_point(self):
+        package = os.path.join(PACKAGE_ROOT, "libprof")
+        [extension] = [name for name in os.listdir(package) if name.startswith("_analysis_native")]
+        symbols = subprocess.run(["nm", "-D", "--defined-only", os.path.join(package, extension)],
+                                 stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
+        exported = [line.split()[-1] for line in symbols.splitlines() if line.split()[1].isupper()]
+        self.assertEqual(exported, ["PyInit__analysis_native"])
+
     def test_inside_a_program_under_the_agent(self):
         # What Profiler.summary() does: the analyzer inside the profiled program.
         status, output = run_python("import torch\n" + CHECK_SUMMARY, LD_PRELOAD=LIBPROF,
