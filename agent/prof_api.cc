@@ -30,6 +30,18 @@ void Push(prof::schema::RangeKind kind, const char* name) {
   }
 }
 
+// Push() for an operator with details: the same bookkeeping, a kOperatorPushDetail record.
+void PushDetail(const char* name, const char* shapes, const char* dtypes, const char* source) {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  const int depth = t_depth++;
+  const bool record =
+      prof::Recording() && !prof::ActivityEnabled(prof::kActivityTimerOnly);  // not Dataloader
+  if (depth < 64) {
+    t_recorded = record ? t_recorded | (uint64_t{1} << depth) : t_recorded & ~(uint64_t{1} << depth);
+  }
+  if (record) prof::RecordOperatorPushDetail(name, shapes, dtypes, source, prof::MonotonicNs());
+}
+
 void Pop() {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   const int depth = t_depth > 0 ? --t_depth : -1;
@@ -54,6 +66,10 @@ PROF_EXPORT void prof_phase_push(const char* name) {
 PROF_EXPORT void prof_phase_pop(void) { Pop(); }
 PROF_EXPORT void prof_operator_push(const char* name) {
   Push(prof::schema::RANGE_KIND_OPERATOR, name);
+}
+PROF_EXPORT void prof_operator_push_detail(const char* name, const char* shapes,
+                                           const char* dtypes, const char* source) {
+  PushDetail(name, shapes, dtypes, source);
 }
 PROF_EXPORT void prof_operator_pop(void) { Pop(); }
 
