@@ -15,8 +15,9 @@ namespace {
 thread_local int t_depth __attribute__((tls_model("initial-exec"))) = 0;
 thread_local uint64_t t_recorded __attribute__((tls_model("initial-exec"))) = 0;
 
-void Push(prof::schema::RangeKind kind, const char* name) {
-  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+// Opens a level of the calling thread's range stack; returns whether its push is recorded
+// (remembered per depth for the pop).
+bool OpenLevel(const char* name) {
   const int depth = t_depth++;
   bool record = prof::Recording();
   if (prof::ActivityEnabled(prof::kActivityTimerOnly) && !prof::IsDataloaderName(name)) {
@@ -25,9 +26,20 @@ void Push(prof::schema::RangeKind kind, const char* name) {
   if (depth < 64) {
     t_recorded = record ? t_recorded | (uint64_t{1} << depth) : t_recorded & ~(uint64_t{1} << depth);
   }
-  if (record) {
+  return record;
+}
+
+void Push(prof::schema::RangeKind kind, const char* name) {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  if (OpenLevel(name)) {
     prof::RecordNamed(prof::RecordKind::kRangePush, kind, name ? name : "", prof::MonotonicNs(), 0);
   }
+}
+
+// An operator push with details (a kOperatorPushDetail record), closed by Pop().
+void PushDetail(const char* name, const char* shapes, const char* dtypes, const char* source) {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  if (OpenLevel(name)) prof::RecordOperatorPushDetail(name, shapes, dtypes, source, prof::MonotonicNs());
 }
 
 void Pop() {
@@ -54,6 +66,10 @@ PROF_EXPORT void prof_phase_push(const char* name) {
 PROF_EXPORT void prof_phase_pop(void) { Pop(); }
 PROF_EXPORT void prof_operator_push(const char* name) {
   Push(prof::schema::RANGE_KIND_OPERATOR, name);
+}
+PROF_EXPORT void prof_operator_push_detail(const char* name, const char* shapes,
+                                           const char* dtypes, const char* source) {
+  PushDetail(name, shapes, dtypes, source);
 }
 PROF_EXPORT void prof_operator_pop(void) { Pop(); }
 

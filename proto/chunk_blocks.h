@@ -125,6 +125,7 @@ struct HostRanges {
   using F = field::HostRanges;
   PackedColumn start, duration, name, kind;
   SparseColumn domain;
+  SparseColumn shapes, dtypes, source;  // operator details (string ids)
   struct { uint64_t start = 0; } deltas;
   uint32_t rows = 0;
   auto* Deltas() { return &deltas; }
@@ -135,6 +136,9 @@ struct HostRanges {
     visit(F::kNameId, self.name);
     visit(F::kKind, self.kind);
     visit(F::kDomainNameId, self.domain);
+    visit(F::kShapesId, self.shapes);
+    visit(F::kDtypesId, self.dtypes);
+    visit(F::kSourceId, self.source);
   }
 };
 

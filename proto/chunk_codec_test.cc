@@ -43,6 +43,35 @@ std::vector<std::string> Sorted(std::vector<std::string> lines) {
   return lines;
 }
 
+TEST_CASE("operator details (shapes, dtypes, source) round-trip on the rows that have them") {
+  ChunkEncoder encoder;
+  HostRangeEvent plain;
+  plain.thread_id = 3;
+  plain.start_ns = 100;
+  plain.duration_ns = 50;
+  plain.name = encoder.InternString("aten::mm");
+  plain.kind = schema::RANGE_KIND_OPERATOR;
+  HostRangeEvent detailed = plain;
+  detailed.start_ns = 200;
+  detailed.shapes = encoder.InternString("[[4, 8], [8, 2]]");
+  detailed.dtypes = encoder.InternString("[float, float]");
+  detailed.source = encoder.InternString("train.py:42");
+  HostRangeEvent source_only = plain;
+  source_only.start_ns = 300;
+  source_only.source = detailed.source;
+  std::vector<std::string> expected;
+  for (const HostRangeEvent* event : {&plain, &detailed, &source_only}) {
+    encoder.AddHostRange(*event);
+    expected.push_back(testing::Describe(*event));
+  }
+  FileDictionary dictionary;
+  RecordingSink sink;
+  const ChunkDecodeStats stats = DecodeThroughBytes(encoder.Finish(true), &dictionary, &sink);
+  CHECK(stats.malformed_columns == 0);
+  CHECK(sink.events == expected);
+  CHECK(dictionary.String(detailed.shapes) == "[[4, 8], [8, 2]]");
+}
+
 TEST_CASE("every event kind round-trips with and without its optional fields") {
   ChunkEncoder encoder;
   std::vector<std::string> expected;

@@ -126,6 +126,9 @@ void BlockDecoder::Ranges(const trace::ThreadEvents& thread) {
     return;
   }
   SparseCursor domain = Sparse("ranges.domain_name_id", ranges.domain_name_id(), rows);
+  SparseCursor shapes = Sparse("ranges.shapes_id", ranges.shapes_id(), rows);
+  SparseCursor dtypes = Sparse("ranges.dtypes_id", ranges.dtypes_id(), rows);
+  SparseCursor source = Sparse("ranges.source_id", ranges.source_id(), rows);
   uint64_t start = 0;
   HostRangeEvent event;
   event.thread_id = thread.thread_id();
@@ -137,6 +140,9 @@ void BlockDecoder::Ranges(const trace::ThreadEvents& thread) {
     event.name = ranges.name_id(row);
     event.kind = static_cast<schema::RangeKind>(ranges.kind(row));
     event.domain = domain.At(row, &value) ? static_cast<StringId>(value) : 0;
+    event.shapes = shapes.At(row, &value) ? static_cast<StringId>(value) : 0;
+    event.dtypes = dtypes.At(row, &value) ? static_cast<StringId>(value) : 0;
+    event.source = source.At(row, &value) ? static_cast<StringId>(value) : 0;
     sink_->OnHostRange(event);
   }
   stats_.events += rows;

@@ -40,6 +40,9 @@ void ChunkEncoder::AddHostRange(const HostRangeEvent& event) {
   ranges.name.AddUnsigned(event.name);
   ranges.kind.AddInt32(event.kind);
   if (event.domain != 0) ranges.domain.Append(row, event.domain);
+  if (event.shapes != 0) ranges.shapes.Append(row, event.shapes);
+  if (event.dtypes != 0) ranges.dtypes.Append(row, event.dtypes);
+  if (event.source != 0) ranges.source.Append(row, event.source);
   ++pending_events_;
 }
 

@@ -173,8 +173,11 @@ class RandomCalls {
     BothVoid([&](auto* e) { e->AddApiCall(event); });
   }
   void HostRange() {
-    const HostRangeEvent event{Thread(), Clock(), U64(), U64(), U32(),
-                               Pick<schema::RangeKind>(6), random_() % 2 ? 0 : U32()};
+    HostRangeEvent event{Thread(), Clock(), U64(), U64(), U32(),
+                         Pick<schema::RangeKind>(6), random_() % 2 ? 0 : U32()};
+    event.shapes = random_() % 2 ? 0 : U32();
+    event.dtypes = random_() % 2 ? 0 : U32();
+    event.source = random_() % 2 ? 0 : U32();
     BothVoid([&](auto* e) { e->AddHostRange(event); });
   }
   void Step() {

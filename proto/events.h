@@ -46,6 +46,10 @@ struct HostRangeEvent {
   StringId name = 0;
   schema::RangeKind kind = schema::RANGE_KIND_NVTX_PUSH_POP;
   StringId domain = 0;  // NVTX domain; 0: default domain
+  // Operator details; 0: none recorded.
+  StringId shapes = 0;   // input shapes text, e.g. "[[8, 3, 32, 32], [16, 3, 3, 3], []]"
+  StringId dtypes = 0;   // input dtypes text
+  StringId source = 0;   // calling Python line, "file.py:LINE"
 };
 
 // StepEvent::sample_count of the step the agent closed when the program ended.

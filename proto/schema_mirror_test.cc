@@ -103,6 +103,9 @@ static_assert(field::HostRanges::kDurationNs == trace::HostRanges::kDurationNsFi
 static_assert(field::HostRanges::kNameId == trace::HostRanges::kNameIdFieldNumber);
 static_assert(field::HostRanges::kKind == trace::HostRanges::kKindFieldNumber);
 static_assert(field::HostRanges::kDomainNameId == trace::HostRanges::kDomainNameIdFieldNumber);
+static_assert(field::HostRanges::kShapesId == trace::HostRanges::kShapesIdFieldNumber);
+static_assert(field::HostRanges::kDtypesId == trace::HostRanges::kDtypesIdFieldNumber);
+static_assert(field::HostRanges::kSourceId == trace::HostRanges::kSourceIdFieldNumber);
 static_assert(field::Steps::kStartDeltaNs == trace::Steps::kStartDeltaNsFieldNumber);
 static_assert(field::Steps::kDurationNs == trace::Steps::kDurationNsFieldNumber);
 static_assert(field::Steps::kStepNumberDelta == trace::Steps::kStepNumberDeltaFieldNumber);
@@ -240,7 +243,7 @@ TEST_CASE("trace_fields.h names every field of every message") {
   CHECK(trace::SparseColumn::descriptor()->field_count() == 2);
   CHECK(trace::ThreadEvents::descriptor()->field_count() == 7);
   CHECK(trace::ApiCalls::descriptor()->field_count() == 11);
-  CHECK(trace::HostRanges::descriptor()->field_count() == 5);
+  CHECK(trace::HostRanges::descriptor()->field_count() == 8);
   CHECK(trace::Steps::descriptor()->field_count() == 4);
   CHECK(trace::NcclCalls::descriptor()->field_count() == 11);
   CHECK(trace::MemoryEvents::descriptor()->field_count() == 8);

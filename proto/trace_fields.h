@@ -140,6 +140,9 @@ struct HostRanges {
   static constexpr uint32_t kNameId = 3;
   static constexpr uint32_t kKind = 4;
   static constexpr uint32_t kDomainNameId = 5;
+  static constexpr uint32_t kShapesId = 6;
+  static constexpr uint32_t kDtypesId = 7;
+  static constexpr uint32_t kSourceId = 8;
 };
 
 struct Steps {

@@ -275,6 +275,7 @@ Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string
   config.stacks = parser.Flag("PROF_STACKS", false);
   config.python_helper = parser.Flag("PROF_PYTHON", true);
   config.python_operators = parser.Flag("PROF_PYTHON_OPS", false);
+  config.shapes = parser.Flag("PROF_SHAPES", false);
   parser.Text("PROF_PYTHON_PATH", "");
   return config;
 }

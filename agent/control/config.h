@@ -6,7 +6,7 @@
 //   PROF_BUFFER_MB       1..65536
 //   PROF_STEPS_PER_FILE  0..1e9 (0: no limit)
 //   PROF_STEP_MARKER     api:NAME:N with N in 1..1e9
-// Flags (PROF_DISABLE, PROF_TIMER_ONLY, PROF_STACKS, PROF_PYTHON, PROF_PYTHON_OPS) all take
+// Flags (PROF_DISABLE, PROF_TIMER_ONLY, PROF_STACKS, PROF_PYTHON, PROF_PYTHON_OPS, PROF_SHAPES) all take
 // 1/true/yes/on and 0/false/no/off. Values are trimmed of spaces; a blank value is unset.
 //
 //   std::vector<std::string> warnings;
@@ -75,6 +75,9 @@ struct Config {
   bool python_helper = true;
   // PROF_PYTHON_OPS: the helper records PyTorch operators (read by the helper itself).
   bool python_operators = false;
+  // PROF_SHAPES: the helper records operators' input shapes, dtypes and source lines
+  // (prof_operator_push_detail; read by the helper itself).
+  bool shapes = false;
   // Set in forked children: a window file is written only once it holds CUDA or NCCL
   // activity, so worker processes that never touch the GPU leave no file behind.
   bool files_need_cuda_activity = false;

@@ -212,7 +212,8 @@ TEST_CASE("PROF_ACTIVITIES: unknown names are one line, which says what is recor
 
 TEST_CASE("flags: every PROF_* flag takes the same spellings, PROF_PYTHON included") {
   for (const char* flag :
-       {"PROF_DISABLE", "PROF_TIMER_ONLY", "PROF_STACKS", "PROF_PYTHON", "PROF_PYTHON_OPS"}) {
+       {"PROF_DISABLE", "PROF_TIMER_ONLY", "PROF_STACKS", "PROF_PYTHON", "PROF_PYTHON_OPS",
+        "PROF_SHAPES"}) {
     for (const char* bad : {"2", "-1", kInt64Max, "maybe", "1 1", "truee"}) OnlyWarning(flag, bad);
     for (const char* on : {"1", "true", " Yes ", "ON"}) {
       std::vector<std::string> warnings;
@@ -232,6 +233,8 @@ TEST_CASE("flags: every PROF_* flag takes the same spellings, PROF_PYTHON includ
   std::vector<std::string> warnings;
   CHECK(ParseWith({}, &warnings).applied.at("PROF_PYTHON") == "1");
   CHECK(ParseWith({}, &warnings).applied.at("PROF_PYTHON_OPS") == "0");
+  CHECK(ParseWith({}, &warnings).applied.at("PROF_SHAPES") == "0");
+  CHECK(ParseWith({{"PROF_SHAPES", "1"}}, &warnings).shapes);
 }
 
 TEST_CASE("PROF_WORKER_NAME is a file-name part: no '/', at most 200 bytes") {

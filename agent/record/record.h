@@ -23,6 +23,11 @@ enum class RecordKind : uint8_t {
   kNcclCall = 8,     // api = NcclOperation; Record::nccl holds the arguments
   kMemory = 9,       // allocation / free
   kThreadName = 10,  // name follows
+  // An operator range push with details (prof_operator_push_detail): the name area holds
+  // four NUL-separated texts, "name\0shapes\0dtypes\0source", and name_length counts
+  // them all (see OperatorDetailTexts). Closed by kRangePop like kRangePush.
+  kOperatorPushDetail = 11,
+  // 12: assigned to operator details, unused.
 };
 
 // Record::flags bit: return addresses follow the record's name (PROF_STACKS=1); their
@@ -99,6 +104,25 @@ inline const uint64_t* FramesOf(const Record& record) {
 }
 inline int FrameCountOf(const Record& record) {
   return (record.flags & kRecordHasStack) ? record.flags >> 8 : 0;
+}
+
+// The four texts of a kOperatorPushDetail record, pointing into it (empty when absent).
+struct OperatorDetailTexts {
+  const char* name = "";
+  const char* shapes = "";
+  const char* dtypes = "";
+  const char* source = "";
+};
+inline OperatorDetailTexts DetailTextsOf(const Record& record) {
+  const char* texts[4] = {"", "", "", ""};
+  const char* cursor = record.name();
+  const char* end = cursor + record.name_length;  // the record ends with a NUL at `end`
+  for (int i = 0; i < 4 && cursor <= end; ++i) {
+    texts[i] = cursor;
+    while (cursor < end && *cursor) ++cursor;
+    ++cursor;  // past this text's NUL
+  }
+  return OperatorDetailTexts{texts[0], texts[1], texts[2], texts[3]};
 }
 
 }  // namespace prof

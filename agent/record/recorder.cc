@@ -1,6 +1,7 @@
 #include "agent/record/recorder.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace prof {
 namespace internal {
@@ -24,6 +25,33 @@ void RecordNamed(RecordKind kind, uint8_t subkind, const char* name, uint64_t ti
   record->end_ns = time_ns;
   record->correlation_id = range_id;
   record->args[0] = reinterpret_cast<uint64_t>(domain);
+  CommitRecord(size);
+}
+
+void RecordOperatorPushDetail(const char* name, const char* shapes, const char* dtypes,
+                              const char* source, uint64_t time_ns) {
+  const char* texts[4] = {name, shapes, dtypes, source};
+  size_t lengths[4];
+  size_t total = 0;
+  for (int i = 0; i < 4; ++i) {
+    lengths[i] = texts[i] ? std::min(std::strlen(texts[i]), kMaxNameLength) : 0;
+    total += lengths[i] + (i < 3 ? 1 : 0);  // NUL separators; BeginRecord adds the last
+  }
+  // 4 x 4 KiB at most: well inside the record's 16-bit size.
+  size_t size;
+  Record* record =
+      BeginRecord(RecordKind::kOperatorPushDetail, nullptr, &size, RecordSize(total) - RecordSize(0));
+  if (!record) return;
+  char* cursor = const_cast<char*>(record->name());
+  for (int i = 0; i < 4; ++i) {
+    if (lengths[i]) std::memcpy(cursor, texts[i], lengths[i]);
+    cursor += lengths[i];
+    *cursor++ = '\0';
+  }
+  record->name_length = static_cast<uint32_t>(total);
+  record->start_ns = time_ns;
+  record->end_ns = time_ns;
+  record->args[0] = 0;  // no NVTX domain
   CommitRecord(size);
 }
 

@@ -122,6 +122,11 @@ inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int3
 void RecordNamed(RecordKind kind, uint8_t subkind, const char* name, uint64_t time_ns,
                  uint64_t range_id, const char* domain = nullptr);
 
+// An operator range push with its input shapes, dtypes and calling source line
+// (kOperatorPushDetail); any text may be null. Each is cut at kMaxNameLength.
+void RecordOperatorPushDetail(const char* name, const char* shapes, const char* dtypes,
+                              const char* source, uint64_t time_ns);
+
 }  // namespace prof
 
 #endif  // PROF_AGENT_RECORD_RECORDER_H_

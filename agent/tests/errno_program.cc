@@ -41,6 +41,9 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
   static auto push = CApi<void (*)(const char*)>("prof_range_push");
   static auto pop = CApi<void (*)()>("prof_range_pop");
   static auto mark = CApi<void (*)(const char*)>("prof_mark");
+  static auto push_detail = CApi<void (*)(const char*, const char*, const char*, const char*)>(
+      "prof_operator_push_detail");
+  static auto operator_pop = CApi<void (*)()>("prof_operator_pop");
   Check("nvtxRangePushA", [] { nvtxRangePushA("Forward"); });
   Check("cudaLaunchKernel", [&] { cudaLaunchKernel(kernel, dim3(2), dim3(64), nullptr, 0, nullptr); });
   Check("cudaMemcpy", [&] { cudaMemcpy(host, device, 256, cudaMemcpyDeviceToHost); });
@@ -50,6 +53,10 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
   if (push) Check("prof_range_push", [&] { push("user"); });
   if (pop) Check("prof_range_pop", [&] { pop(); });
   if (mark) Check("prof_mark", [&] { mark("user mark"); });
+  if (push_detail) {
+    Check("prof_operator_push_detail", [&] { push_detail("aten::mm", "[[2, 3], [3, 4]]", "", "e.py:1"); });
+  }
+  if (operator_pop) Check("prof_operator_pop", [&] { operator_pop(); });
   Check("cudaDeviceSynchronize", [] { cudaDeviceSynchronize(); });
   if (step_function) Check("prof_step", [&] { step_function(step); });
 }

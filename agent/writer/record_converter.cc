@@ -79,6 +79,16 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
                                              record.start_ns, thread_id, window.spec().index,
                                              false});
       return;
+    case RecordKind::kOperatorPushDetail: {
+      const OperatorDetailTexts texts = DetailTextsOf(record);
+      OpenRange range{texts.name, std::string(), schema::RANGE_KIND_OPERATOR, record.start_ns,
+                      thread_id, window.spec().index, false};
+      range.shapes = texts.shapes;
+      range.dtypes = texts.dtypes;
+      range.source = texts.source;
+      stacks_[thread_id].push_back(std::move(range));
+      return;
+    }
     case RecordKind::kRangePop: {
       auto& stack = stacks_[thread_id];
       if (stack.empty()) {
@@ -273,6 +283,9 @@ void RecordConverter::WriteRange(const OpenRange& range, uint64_t end_ns, Window
   event.name = window.encoder().InternString(range.name);
   event.kind = static_cast<schema::RangeKind>(range.kind);
   if (!range.domain.empty()) event.domain = window.encoder().InternString(range.domain);
+  if (!range.shapes.empty()) event.shapes = window.encoder().InternString(range.shapes);
+  if (!range.dtypes.empty()) event.dtypes = window.encoder().InternString(range.dtypes);
+  if (!range.source.empty()) event.source = window.encoder().InternString(range.source);
   window.encoder().AddHostRange(event);
 }
 

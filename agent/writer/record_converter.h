@@ -45,6 +45,10 @@ class RecordConverter {
     uint64_t thread_id = 0;
     uint32_t window = 0;
     bool written = false;  // already written by CloseOpenRanges
+    // Operator details (kOperatorPushDetail); empty when absent.
+    std::string shapes;
+    std::string dtypes;
+    std::string source;
   };
 
   void AddApiCall(uint64_t thread_id, const Record& record, WindowFile& window);

@@ -36,6 +36,10 @@ void AddSummaryOptions(CLI::App* app, SummaryCommandOptions* options) {
                   "memory_manipulation,userdefined,perf,cuda_api,nccl,memory,data_quality");
   app->add_flag("--op-detail,!--no-op-detail", options->op_detail, "inner ranges and kernels under each operator");
   app->add_flag("--thread-sep", options->thread_sep, "one Operator/UserDefined group per thread");
+  app->add_flag("--group-by-shape", options->group_by_shape,
+                "one Operator Summary row per operator and input shapes (PROF_SHAPES=1)");
+  app->add_flag("--self", options->self_time,
+                "Self CPU / Self GPU columns (time minus children) in the Operator and Model tables");
   app->add_option("--time-unit", options->time_unit, "time unit of the tables")
       ->check(CLI::IsMember({"s", "ms", "us", "ns"}));
   app->add_option("--top", options->top, "at most N rows in the name tables (0: all)")->check(CLI::NonNegativeNumber);
@@ -51,6 +55,8 @@ int RunSummaryCommand(const SummaryCommandOptions& options) {
   summary.sorted_by = SortKeys().at(options.sorted_by);
   summary.op_detail = options.op_detail;
   summary.thread_sep = options.thread_sep;
+  summary.group_by_shape = options.group_by_shape;
+  summary.self_time = options.self_time;
   summary.top = options.top;
   summary.perf_skip = options.perf_skip;
   ViewSet views = AllViews();

@@ -14,6 +14,8 @@ struct SummaryCommandOptions {
   std::string sorted_by = "CPUTotal";
   std::string views;
   bool op_detail = true;
+  bool group_by_shape = false;
+  bool self_time = false;
   bool thread_sep = false;
   std::string time_unit = "ms";
   int top = 0;

@@ -11,6 +11,7 @@
 #include "analyzer/model/correlation.h"
 #include "analyzer/model/enum_names.h"
 #include "analyzer/model/kernel_names.h"
+#include "analyzer/model/nvtx_operator_name.h"
 #include "proto/schema_names.h"
 
 namespace prof::analyzer {
@@ -107,8 +108,21 @@ void ModelBuilder::OnHostRange(const HostRangeEvent& event) {
     case schema::RANGE_KIND_MARK: range.type = RangeType::kMark; break;
     default: range.type = NvtxRangeType(model_.names.Get(range.name)); break;
   }
+  range.shapes = Name(event.shapes);
+  range.dtypes = Name(event.dtypes);
+  range.source = Name(event.source);
+  if (range.type == RangeType::kOperator) NormalizeOperatorName(&range);
   model_.ranges.push_back(range);
   ++model_.event_count;
+}
+
+void ModelBuilder::NormalizeOperatorName(HostRange* range) {
+  const absl::string_view text = model_.names.Get(range->name);
+  const NvtxOperatorName parts = SplitNvtxOperatorName(text);
+  if (parts.name.size() == text.size()) return;
+  // Intern the shapes first: `parts` views the pool's string, which interning keeps alive.
+  if (range->shapes == 0 && !parts.shapes.empty()) range->shapes = model_.names.Intern(parts.shapes);
+  range->name = model_.names.Intern(parts.name);
 }
 
 void ModelBuilder::OnStep(const StepEvent& event) {

@@ -47,6 +47,8 @@ class ModelBuilder : public EventSink {
 
  private:
   NameId Name(StringId file_id);
+  // "NAME, seq = N, op_id = N, sizes = [...]" (PyTorch emit_nvtx): NAME, sizes as shapes.
+  void NormalizeOperatorName(HostRange* range);
   void SetKernelName(KernelConfigId config, DeviceActivity* activity);
   void AddDevice(DeviceActivity activity, const StreamKey& where);
   void ConvertClocks();

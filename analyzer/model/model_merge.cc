@@ -10,6 +10,9 @@ void AppendModel(TraceModel&& from, TraceModel* into) {
 
   for (HostRange range : from.ranges) {
     range.name = remap[range.name];
+    range.shapes = remap[range.shapes];
+    range.dtypes = remap[range.dtypes];
+    range.source = remap[range.source];
     into->ranges.push_back(range);
   }
   const int32_t call_offset = static_cast<int32_t>(into->api_calls.size());

@@ -46,6 +46,10 @@ struct HostRange {
   int64_t step_number = 0;   // kProfileStep only
   int64_t sample_count = 0;  // kProfileStep only; <= 0: unknown
   bool cupti_clock = false;  // only while building: not yet converted
+  // Operator details (0: none): input shapes text, input dtypes text, "file.py:LINE".
+  NameId shapes = 0;
+  NameId dtypes = 0;
+  NameId source = 0;
 };
 
 struct ApiCall {

@@ -106,6 +106,20 @@ struct MemoryCounterState {
 
 namespace {
 
+// An operator's details as args, under torch.profiler's names where it has them.
+void WriteOperatorDetails(const TraceModel& model, const HostRange& range, ChromeWriter* writer) {
+  if (range.shapes == 0 && range.dtypes == 0 && range.source == 0) return;
+  writer->json().Key("args");
+  writer->json().BeginObject();
+  for (auto [key, id] : {std::pair{"Input Dims", range.shapes}, {"Input type", range.dtypes},
+                         {"Source", range.source}}) {
+    if (id == 0) continue;
+    writer->json().Key(key);
+    writer->json().String(model.names.Get(id));
+  }
+  writer->json().EndObject();
+}
+
 void WriteHostEvents(const TraceModel& model, ChromeWriter* writer) {
   const int64_t pid = model.identity.pid;
   for (const HostRange& range : model.ranges) {
@@ -118,6 +132,7 @@ void WriteHostEvents(const TraceModel& model, ChromeWriter* writer) {
     } else {
       writer->Duration(range.start_ns, range.end_ns);
     }
+    WriteOperatorDetails(model, range, writer);
     writer->json().EndObject();
   }
   for (const NcclCall& call : model.nccl_calls) {

@@ -111,6 +111,32 @@ std::string RenderPerf(const SummaryTable& table) {
   return out + "\n\n";
 }
 
+// `table` without its text_hidden columns (and their cells).
+SummaryTable WithoutHiddenColumns(const SummaryTable& table) {
+  SummaryTable shown = table;
+  std::vector<bool> keep;
+  shown.columns.clear();
+  for (const Column& column : table.columns) {
+    keep.push_back(!column.text_hidden);
+    if (!column.text_hidden) shown.columns.push_back(column);
+  }
+  for (Row& row : shown.rows) {
+    std::vector<Cell> cells;
+    for (size_t i = 0; i < row.cells.size(); ++i) {
+      if (i >= keep.size() || keep[i]) cells.push_back(std::move(row.cells[i]));
+    }
+    row.cells = std::move(cells);
+  }
+  return shown;
+}
+
+bool HasHiddenColumns(const SummaryTable& table) {
+  for (const Column& column : table.columns) {
+    if (column.text_hidden) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 absl::StatusOr<TimeUnit> ParseTimeUnit(const std::string& text) {
@@ -147,6 +173,7 @@ std::string FormatCell(const Cell& cell, TimeUnit unit) {
 }
 
 std::string RenderTable(const SummaryTable& table, TimeUnit unit) {
+  if (HasHiddenColumns(table)) return RenderTable(WithoutHiddenColumns(table), unit);
   if (table.style == TableStyle::kPerf) return RenderPerf(table);
   const Layout layout = ComputeLayout(table, unit);
   std::string out = Centre(table.title, layout.line_length, '-') + "\n";

@@ -26,6 +26,8 @@ struct SummaryOptions {
   bool thread_sep = false;
   int top = 0;         // rows per name table; 0: all
   int perf_skip = -1;  // warm-up steps the Perf Summary skips; -1: automatic (README)
+  bool group_by_shape = false;  // Operator Summary: one row per (name, input shapes)
+  bool self_time = false;       // text tables show the Self CPU / Self GPU columns
 };
 
 struct AnalysisContext {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "analyzer/summary/self_time.h"
 
 namespace prof::analyzer {
 namespace {
@@ -16,10 +17,13 @@ bool HasPhaseAncestor(const AnalysisContext& context, uint32_t index) {
   return false;
 }
 
-std::vector<Cell> PhaseRow(const char* name, const DurationStats& cpu, const DurationStats& gpu,
+std::vector<Cell> PhaseRow(const char* name, const ModelPhaseTotals& totals, int slot,
                            double total_ns, double gpu_total_ns) {
-  return {Cell::Text(name), Cell::Count(cpu.calls), Cell::Stats(cpu.ToStats(total_ns)),
-          Cell::Stats(gpu.ToStats(gpu_total_ns))};
+  return {Cell::Text(name), Cell::Count(totals.cpu[slot].calls),
+          Cell::Stats(totals.cpu[slot].ToStats(total_ns)),
+          Cell::Stats(totals.gpu[slot].ToStats(gpu_total_ns)),
+          Cell::Stats(totals.self_cpu[slot].ToStats(total_ns)),
+          Cell::Stats(totals.self_gpu[slot].ToStats(gpu_total_ns))};
 }
 
 }  // namespace
@@ -59,10 +63,13 @@ std::vector<uint64_t> KernelTimeFromOtherThreads(const AnalysisContext& context,
 void AddModelPhaseTotals(const AnalysisContext& context, ModelPhaseTotals* totals_out) {
   ModelPhaseTotals& totals = *totals_out;
   const std::vector<HostRange>& ranges = context.model->ranges;
+  const SelfTimes self = ComputeSelfTimes(context);
   for (size_t i = 0; i < context.steps.size(); ++i) {
     const HostRange& step = ranges[context.steps[i]];
     totals.cpu[0].Add(step.end_ns - step.start_ns);
     totals.gpu[0].Add(context.kernel_ns_per_step[i]);
+    totals.self_cpu[0].Add(self.cpu_ns[context.steps[i]]);
+    totals.self_gpu[0].Add(self.kernel_ns[context.steps[i]]);
   }
   std::vector<uint32_t> phases;
   for (uint32_t index : context.tree->preorder) {
@@ -76,6 +83,9 @@ void AddModelPhaseTotals(const AnalysisContext& context, ModelPhaseTotals* total
     const int slot = static_cast<int>(range.type);
     totals.cpu[slot].Add(range.end_ns - range.start_ns);
     totals.gpu[slot].Add(context.tree->kernel_ns[phases[i]] + extra[i]);
+    // Kernels from threads without a phase have no child range here: they are the phase's own.
+    totals.self_cpu[slot].Add(self.cpu_ns[phases[i]]);
+    totals.self_gpu[slot].Add(self.kernel_ns[phases[i]] + extra[i]);
   }
 }
 
@@ -90,7 +100,11 @@ std::optional<SummaryTable> ModelSummary(const ModelPhaseTotals& totals, const R
   table.columns = {{"Name", "name", 15, false},
                    {"Calls", "calls", 6},
                    {"CPU Total / Avg / Max / Min / Ratio(%)", "cpu", 40},
-                   {"GPU Total / Avg / Max / Min / Ratio(%)", "gpu", 40}};
+                   {"GPU Total / Avg / Max / Min / Ratio(%)", "gpu", 40},
+                   {"Self CPU Total / Avg / Max / Min / Ratio(%)", "self_cpu", 40, true,
+                    !context.options.self_time},
+                   {"Self GPU Total / Avg / Max / Min / Ratio(%)", "self_gpu", 40, true,
+                    !context.options.self_time}};
   const double total = static_cast<double>(context.totals->total_ns);
   const double gpu_total = static_cast<double>(context.totals->step_kernel_ns);
   double other_cpu = total;
@@ -98,15 +112,16 @@ std::optional<SummaryTable> ModelSummary(const ModelPhaseTotals& totals, const R
   for (int slot = 0; slot < 5; ++slot) {
     if (totals.cpu[slot].calls == 0) continue;
     const char* name = RangeTypeName(static_cast<RangeType>(slot));
-    table.AddRow(PhaseRow(name, totals.cpu[slot], totals.gpu[slot], total, gpu_total),
-                 slot == 0 ? 0 : 2);
+    table.AddRow(PhaseRow(name, totals, slot, total, gpu_total), slot == 0 ? 0 : 2);
     if (slot == 0) continue;
     other_cpu -= totals.cpu[slot].total;
     other_gpu -= totals.gpu[slot].total;
   }
   TimeStats others_cpu{other_cpu, 0, 0, 0, SafeRatio(other_cpu, total), true};
   TimeStats others_gpu{other_gpu, 0, 0, 0, SafeRatio(other_gpu, gpu_total), true};
-  table.AddRow({Cell::Text("Others"), Cell::Dash(), Cell::Stats(others_cpu), Cell::Stats(others_gpu)}, 2);
+  table.AddRow({Cell::Text("Others"), Cell::Dash(), Cell::Stats(others_cpu), Cell::Stats(others_gpu),
+                Cell::DashStats(), Cell::DashStats()},
+               2);
   table.ending = TableEnding::kNote;
   table.note = {
       "GPU Total is the kernel time launched inside the phase: by calls on its thread, and by",

@@ -1,45 +1,109 @@
 #include "analyzer/summary/operator_summary.h"
 
+#include <algorithm>
 #include <map>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "analyzer/summary/named_items.h"
+#include "analyzer/summary/operator_flops.h"
+#include "analyzer/summary/self_time.h"
 
 namespace prof::analyzer {
 namespace {
+
+constexpr size_t kMaxSources = 3;  // calling lines kept per row
 
 bool IsOperator(const TraceModel& model, int32_t range) {
   return range != kNoIndex && model.ranges[range].type == RangeType::kOperator;
 }
 
-OperatorItem& ItemOf(const AnalysisContext& context, OperatorFigures* groups, int32_t op) {
+OperatorItem& ItemOf(const AnalysisContext& context, OperatorFigures* figures, int32_t op) {
   const HostRange& range = context.model->ranges[op];
   const uint64_t group = context.options.thread_sep ? range.thread_id : 0;
-  return (*groups)[group].Get(range.name);
+  NameId key = range.name;
+  if (context.options.group_by_shape) {
+    const NameId next = static_cast<NameId>(figures->shape_keys.size() + 1);
+    key = figures->shape_keys.emplace(std::make_pair(range.name, range.shapes), next).first->second;
+  }
+  OperatorItem& item = figures->groups[group].Get(key);
+  item.op_name = range.name;
+  if (context.options.group_by_shape) item.shapes = range.shapes;
+  return item;
 }
 
-void CollectRanges(const AnalysisContext& context, OperatorFigures* groups) {
+double FlopsOfCall(const AnalysisContext& context, const HostRange& range, OperatorFigures* figures) {
+  if (range.shapes == 0) return 0;
+  auto [it, added] = figures->flops_of_call.emplace(std::make_pair(range.name, range.shapes), 0.0);
+  if (added) {
+    const StringPool& names = context.model->names;
+    it->second = OperatorFlops(names.Get(range.name), names.Get(range.shapes));
+  }
+  return it->second;
+}
+
+// paddle's FLOPs printout leaves out the backward and optimizer passes: operators under a
+// Backward or Optimization phase, or under an autograd node ("...Backward0", "GradNode").
+bool InBackwardOrOptimizer(const AnalysisContext& context, int32_t range) {
+  for (; range != kNoIndex; range = context.tree->parent[range]) {
+    const HostRange& r = context.model->ranges[range];
+    if (r.type == RangeType::kBackward || r.type == RangeType::kOptimization) return true;
+    const absl::string_view name = context.model->names.Get(r.name);
+    if (absl::StrContains(name, "Backward") || absl::StrContains(name, "GradNode") ||
+        absl::EndsWith(name, "_backward")) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void AddOperatorCall(const AnalysisContext& context, const SelfTimes& self, uint32_t index,
+                     OperatorFigures* figures) {
+  const HostRange& range = context.model->ranges[index];
+  const double duration = static_cast<double>(range.end_ns - range.start_ns);
+  OperatorItem& item = ItemOf(context, figures, index);
+  item.cpu.Add(duration);
+  item.gpu.Add(static_cast<double>(context.tree->device_ns[index]));
+  item.self_cpu.Add(static_cast<double>(self.cpu_ns[index]));
+  item.self_gpu.Add(static_cast<double>(self.device_ns[index]));
+  const double flops = FlopsOfCall(context, range, figures);
+  if (flops > 0) {
+    figures->any_flops = true;
+    item.flops += flops;
+    if (!InBackwardOrOptimizer(context, static_cast<int32_t>(index))) {
+      item.forward_flops += flops;
+      item.forward_cpu_ns += duration;
+    }
+  }
+  if (range.source != 0) {
+    figures->any_source = true;
+    if (item.sources.size() < kMaxSources + 1 &&
+        std::find(item.sources.begin(), item.sources.end(), range.source) == item.sources.end()) {
+      item.sources.push_back(range.source);  // one past kMaxSources marks "more"
+    }
+  }
+}
+
+void CollectRanges(const AnalysisContext& context, OperatorFigures* figures) {
   const TraceModel& model = *context.model;
+  const SelfTimes self = ComputeSelfTimes(context);
   for (uint32_t index : context.tree->preorder) {
     const HostRange& range = model.ranges[index];
-    const double duration = static_cast<double>(range.end_ns - range.start_ns);
-    const double device = static_cast<double>(context.tree->device_ns[index]);
     if (range.type == RangeType::kOperator) {
-      OperatorItem& item = ItemOf(context, groups, index);
-      item.cpu.Add(duration);
-      item.gpu.Add(device);
+      AddOperatorCall(context, self, index, figures);
       continue;
     }
     const int32_t parent = context.tree->parent[index];
     if (!IsOperator(model, parent)) continue;
-    OperatorInnerItem& inner = ItemOf(context, groups, parent).inners.Get(range.name);
-    inner.cpu.Add(duration);
-    inner.gpu.Add(device);
+    OperatorInnerItem& inner = ItemOf(context, figures, parent).inners.Get(range.name);
+    inner.cpu.Add(static_cast<double>(range.end_ns - range.start_ns));
+    inner.gpu.Add(static_cast<double>(context.tree->device_ns[index]));
   }
 }
 
 // Device records launched directly by an operator or by one of its inner ranges.
-void CollectDeviceRecords(const AnalysisContext& context, OperatorFigures* groups) {
+void CollectDeviceRecords(const AnalysisContext& context, OperatorFigures* figures) {
   const TraceModel& model = *context.model;
   for (const DeviceActivity& activity : model.device_activities) {
     if (activity.api_call == kNoIndex || activity.kind == DeviceKind::kSynchronization) continue;
@@ -47,40 +111,131 @@ void CollectDeviceRecords(const AnalysisContext& context, OperatorFigures* group
     if (range == kNoIndex) continue;
     const double duration = static_cast<double>(activity.end_ns - activity.start_ns);
     if (IsOperator(model, range)) {
-      ItemOf(context, groups, range).devices.Get(activity.name).gpu.Add(duration);
+      ItemOf(context, figures, range).devices.Get(activity.name).gpu.Add(duration);
       continue;
     }
     const int32_t parent = context.tree->parent[range];
     if (!IsOperator(model, parent)) continue;
-    OperatorInnerItem& inner = ItemOf(context, groups, parent).inners.Get(model.ranges[range].name);
+    OperatorInnerItem& inner = ItemOf(context, figures, parent).inners.Get(model.ranges[range].name);
     inner.devices.Get(activity.name).gpu.Add(duration);
   }
+}
+
+// The columns after Name (and Input Shapes): every row kind fills them in this order.
+struct RowValues {
+  Cell calls, cpu, gpu;
+  Cell self_cpu = Cell::DashStats();
+  Cell self_gpu = Cell::DashStats();
+  Cell flops = Cell::Dash();
+  Cell tflops = Cell::Dash();
+  std::string source;
+};
+
+void AddRow(const RenderContext& context, const std::string& name, absl::string_view shapes,
+            RowValues values, int indent, SummaryTable* table) {
+  std::vector<Cell> cells{Cell::Text(name)};
+  if (context.options.group_by_shape) cells.push_back(Cell::Text(std::string(shapes)));
+  for (Cell* cell : {&values.calls, &values.cpu, &values.gpu, &values.self_cpu, &values.self_gpu,
+                     &values.flops, &values.tflops}) {
+    cells.push_back(std::move(*cell));
+  }
+  cells.push_back(Cell::Text(std::move(values.source)));
+  table->AddRow(std::move(cells), indent);
+}
+
+std::string SourcesText(const StringPool& names, const std::vector<NameId>& sources) {
+  std::string text;
+  for (size_t i = 0; i < sources.size() && i < kMaxSources; ++i) {
+    absl::StrAppend(&text, i ? ", " : "", names.Get(sources[i]));
+  }
+  if (sources.size() > kMaxSources) absl::StrAppend(&text, ", ...");
+  return text;
 }
 
 void AddDeviceRows(const RenderContext& context, const NamedItems<NamedItem>& devices,
                    double parent_gpu, int indent, SummaryTable* table) {
   for (const NamedItem& device : devices.items()) {
     const std::string name(context.names->Get(device.name));
-    table->AddRow({Cell::Text(Shorten(name, 52 - indent)), Cell::Count(device.gpu.calls),
-                   Cell::DashStats(), Cell::Stats(device.gpu.ToStats(parent_gpu))},
-                  indent);
+    AddRow(context, Shorten(name, 52 - indent), "",
+           {Cell::Count(device.gpu.calls), Cell::DashStats(), Cell::Stats(device.gpu.ToStats(parent_gpu))},
+           indent, table);
   }
 }
 
-void AddOperatorRows(const RenderContext& context, const OperatorItem& op, double group_cpu,
-                     double group_gpu, SummaryTable* table) {
+struct GroupTotals {
+  double cpu = 0, gpu = 0, self_cpu = 0, self_gpu = 0;
+};
+
+void AddOperatorRows(const RenderContext& context, const OperatorItem& op, const GroupTotals& group,
+                     SummaryTable* table) {
   const StringPool& names = *context.names;
-  table->AddRow({Cell::Text(std::string(names.Get(op.name))), Cell::Count(op.cpu.calls),
-                 Cell::Stats(op.cpu.ToStats(group_cpu)), Cell::Stats(op.gpu.ToStats(group_gpu))});
+  RowValues values{Cell::Count(op.cpu.calls), Cell::Stats(op.cpu.ToStats(group.cpu)),
+                   Cell::Stats(op.gpu.ToStats(group.gpu))};
+  values.self_cpu = Cell::Stats(op.self_cpu.ToStats(group.self_cpu));
+  values.self_gpu = Cell::Stats(op.self_gpu.ToStats(group.self_gpu));
+  values.flops = Cell::Count(op.flops);
+  // FLOPs per ns are GFLOPS; TFLOPS = FLOPs / GPU ns / 1e3.
+  if (op.flops > 0 && op.gpu.total > 0) values.tflops = Cell::Number(op.flops / op.gpu.total / 1e3, 3);
+  values.source = SourcesText(names, op.sources);
+  AddRow(context, std::string(names.Get(op.op_name)), names.Get(op.shapes), std::move(values), 0, table);
   if (!context.options.op_detail) return;
   for (const OperatorInnerItem& inner : op.inners.items()) {
-    table->AddRow({Cell::Text(Shorten(names.Get(inner.name), 50)), Cell::Count(inner.cpu.calls),
-                   Cell::Stats(inner.cpu.ToStats(op.cpu.total)),
-                   Cell::Stats(inner.gpu.ToStats(op.gpu.total))},
-                  2);
+    AddRow(context, Shorten(names.Get(inner.name), 50), "",
+           {Cell::Count(inner.cpu.calls), Cell::Stats(inner.cpu.ToStats(op.cpu.total)),
+            Cell::Stats(inner.gpu.ToStats(op.gpu.total))},
+           2, table);
     AddDeviceRows(context, inner.devices, inner.gpu.total, 4, table);
   }
   AddDeviceRows(context, op.devices, op.gpu.total, 2, table);
+}
+
+std::vector<Column> OperatorColumns(const OperatorFigures& figures, const SummaryOptions& options) {
+  std::vector<Column> columns{{"Name", "name", 52, false}};
+  if (options.group_by_shape) columns.push_back({"Input Shapes", "shapes", 14});
+  const bool no_flops = !figures.any_flops;
+  const std::vector<Column> rest{
+      {"Calls", "calls", 6},
+      {"CPU Total / Avg / Max / Min / Ratio(%)", "cpu", 40},
+      {"GPU Total / Avg / Max / Min / Ratio(%)", "gpu", 40},
+      {"Self CPU Total / Avg / Max / Min / Ratio(%)", "self_cpu", 40, true, !options.self_time},
+      {"Self GPU Total / Avg / Max / Min / Ratio(%)", "self_gpu", 40, true, !options.self_time},
+      {"FLOPs", "flops", 10, true, no_flops},
+      {"TFLOPS", "tflops", 8, true, no_flops},
+      {"Source", "source", 6, true, !options.op_detail || !figures.any_source}};
+  columns.insert(columns.end(), rest.begin(), rest.end());
+  return columns;
+}
+
+// "1.23 G": paddle's K/M/G/T scaling of FLOPs and FLOPS.
+std::string Scaled(double value) {
+  const char* units[] = {"", " K", " M", " G", " T"};
+  int unit = 0;
+  while (value >= 1000 && unit < 4) {
+    value /= 1000;
+    ++unit;
+  }
+  return absl::StrFormat("%.2f%s", value, units[unit]);
+}
+
+// paddle's with_flops printout: one line per operator row with forward FLOPs,
+// `<name> latency: <t>, FLOPs: <n>, FLOPS: <n * 1e9 / cpu_ns>` (FLOPS over CPU time).
+std::vector<std::string> FlopsPrintout(const OperatorFigures& figures, const StringPool& names) {
+  std::vector<std::string> lines;
+  for (const auto& [thread, items] : figures.groups) {
+    for (const OperatorItem& op : items.items()) {
+      if (op.forward_flops <= 0) continue;
+      std::string name(names.Get(op.op_name));
+      if (op.shapes) absl::StrAppend(&name, " ", names.Get(op.shapes));
+      lines.push_back(absl::StrFormat("%s latency: %.3f ms, FLOPs: %s, FLOPS: %s", name,
+                                      op.forward_cpu_ns / 1e6, Scaled(op.forward_flops),
+                                      Scaled(op.forward_flops * 1e9 / std::max(op.forward_cpu_ns, 1.0))));
+    }
+  }
+  if (lines.empty()) return lines;
+  const std::string title = " FLOPs (forward operators) ";
+  const std::string rule((100 - title.size()) / 2, '=');
+  lines.insert(lines.begin(), rule + title + rule);
+  return lines;
 }
 
 }  // namespace
@@ -90,29 +245,29 @@ void AddOperatorFigures(const AnalysisContext& window, OperatorFigures* figures)
   CollectDeviceRecords(window, figures);
 }
 
-std::optional<SummaryTable> OperatorSummary(const OperatorFigures& groups, const RenderContext& context) {
-  if (groups.empty()) return std::nullopt;
+std::optional<SummaryTable> OperatorSummary(const OperatorFigures& figures, const RenderContext& context) {
+  if (figures.groups.empty()) return std::nullopt;
 
   SummaryTable table;
   table.key = "operator";
   table.title = "Operator Summary";
-  table.columns = {{"Name", "name", 52, false},
-                   {"Calls", "calls", 6},
-                   {"CPU Total / Avg / Max / Min / Ratio(%)", "cpu", 40},
-                   {"GPU Total / Avg / Max / Min / Ratio(%)", "gpu", 40}};
-  for (const auto& [thread, items] : groups) {
+  table.columns = OperatorColumns(figures, context.options);
+  for (const auto& [thread, items] : figures.groups) {
     table.AddTitle(context.options.thread_sep ? absl::StrCat("Thread: ", thread)
                                               : std::string("Thread: All threads merged"));
-    double group_cpu = 0, group_gpu = 0;
+    GroupTotals totals;
     for (const OperatorItem& op : items.items()) {
-      group_cpu += op.cpu.total;
-      group_gpu += op.gpu.total;
+      totals.cpu += op.cpu.total;
+      totals.gpu += op.gpu.total;
+      totals.self_cpu += op.self_cpu.total;
+      totals.self_gpu += op.self_gpu.total;
     }
     std::vector<size_t> order = SortedOrder(items.items(), context.options.sorted_by);
     KeepTop(context.options.top, &order);
-    for (size_t index : order) AddOperatorRows(context, items.items()[index], group_cpu, group_gpu, &table);
+    for (size_t index : order) AddOperatorRows(context, items.items()[index], totals, &table);
   }
   table.note = {};
+  table.epilogue = FlopsPrintout(figures, *context.names);
   return table;
 }
 

@@ -108,7 +108,12 @@ namespace {
 void RemapNames(StringPool* process_names, TraceModel* window) {
   std::vector<NameId> remap(window->names.size());
   for (NameId id = 0; id < window->names.size(); ++id) remap[id] = process_names->Intern(window->names.Get(id));
-  for (HostRange& range : window->ranges) range.name = remap[range.name];
+  for (HostRange& range : window->ranges) {
+    range.name = remap[range.name];
+    range.shapes = remap[range.shapes];
+    range.dtypes = remap[range.dtypes];
+    range.source = remap[range.source];
+  }
   for (ApiCall& call : window->api_calls) call.name = remap[call.name];
   for (DeviceActivity& activity : window->device_activities) activity.name = remap[activity.name];
   for (auto& entry : window->thread_names) entry.second = remap[entry.second];

@@ -45,6 +45,7 @@ struct Column {
   std::string key;     // JSON key
   int min_width = 0;
   bool grow = true;    // widen to the longest cell; otherwise cells overflow to the right
+  bool text_hidden = false;  // in JSON only (e.g. Self columns without --self)
 };
 
 struct Row {

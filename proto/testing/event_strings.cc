@@ -27,9 +27,14 @@ std::string Describe(const ApiCallEvent& e) {
 }
 
 std::string Describe(const HostRangeEvent& e) {
-  return absl::StrFormat("range tid=%d clock=%d start=%d dur=%d name=%d kind=%d domain=%d",
-                         e.thread_id, e.clock, e.start_ns, e.duration_ns, e.name, e.kind,
-                         e.domain);
+  std::string text =
+      absl::StrFormat("range tid=%d clock=%d start=%d dur=%d name=%d kind=%d domain=%d",
+                      e.thread_id, e.clock, e.start_ns, e.duration_ns, e.name, e.kind, e.domain);
+  // Operator details only where present, so older expected texts stay as they were.
+  if (e.shapes || e.dtypes || e.source) {
+    absl::StrAppendFormat(&text, " shapes=%d dtypes=%d source=%d", e.shapes, e.dtypes, e.source);
+  }
+  return text;
 }
 
 std::string Describe(const StepEvent& e) {

@@ -32,6 +32,7 @@ struct ReferenceChunkEncoder::ThreadGroup {
       api_kernel_config, api_call_stack;
   uint64_t range_start = 0;
   SparseAppender range_domain;
+  SparseAppender range_shapes, range_dtypes, range_source;
   uint64_t step_start = 0;
   uint64_t step_number = 0;
   uint64_t nccl_start = 0;
@@ -181,6 +182,9 @@ void ReferenceChunkEncoder::AddHostRange(const HostRangeEvent& event) {
   ranges->add_name_id(event.name);
   ranges->add_kind(static_cast<trace::RangeKind>(event.kind));
   if (event.domain != 0) group.range_domain.Append(ranges->mutable_domain_name_id(), row, event.domain);
+  if (event.shapes != 0) group.range_shapes.Append(ranges->mutable_shapes_id(), row, event.shapes);
+  if (event.dtypes != 0) group.range_dtypes.Append(ranges->mutable_dtypes_id(), row, event.dtypes);
+  if (event.source != 0) group.range_source.Append(ranges->mutable_source_id(), row, event.source);
   ++pending_events_;
 }
 

@@ -55,6 +55,15 @@ void prof_phase_pop(void);
 void prof_operator_push(const char* name);
 void prof_operator_pop(void);
 
+/* Opens an operator range with details, closed by prof_operator_pop: its input shapes as
+ * text (e.g. "[[8, 3, 32, 32], [16, 3, 3, 3], []]", one list per input, [] for a
+ * non-tensor), its input dtypes as text (e.g. "[float, float, Scalar]") and the Python
+ * line that called it ("train.py:42"). Each may be NULL or empty; each is cut at 4096
+ * bytes. The analyzer groups by shapes with --group-by-shape and computes FLOPs from
+ * them. Cost: prof_operator_push plus copying the three texts. */
+void prof_operator_push_detail(const char* name, const char* shapes, const char* dtypes,
+                               const char* source);
+
 #ifdef __cplusplus
 }
 #endif

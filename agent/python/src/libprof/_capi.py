@@ -30,6 +30,27 @@ def _find_agent():
     return functions
 
 
+def _find_detail():
+    """prof_operator_push_detail(name, shapes, dtypes, source), or None (an older agent)."""
+    try:
+        function = getattr(ctypes.CDLL(None), "prof_operator_push_detail")
+    except (OSError, AttributeError):
+        return None
+    function.restype = None
+    function.argtypes = [ctypes.c_char_p] * 4
+    return function
+
+
+def _encoded(text):
+    return None if text is None else text.encode("utf-8", "replace")
+
+
+def _with_details(function):
+    def call(name, shapes=None, dtypes=None, source=None):
+        function(_encoded(name), _encoded(shapes), _encoded(dtypes), _encoded(source))
+    return call
+
+
 def _with_name(function):
     def call(name):
         function(name.encode("utf-8", "replace"))
@@ -48,6 +69,14 @@ if AGENT_LOADED:
     operator_push = _with_name(_agent["operator_push"])
     operator_pop = _agent["operator_pop"]
     mark = _with_name(_agent["mark"])
+    _detail = _find_detail()
+    # operator_push_detail(name, shapes, dtypes, source): each but name may be None.
+    # Absent (an agent without it): falls back to operator_push with the name only.
+    if _detail is not None:
+        operator_push_detail = _with_details(_detail)
+    else:
+        def operator_push_detail(name, shapes=None, dtypes=None, source=None):
+            operator_push(name)
 else:
     step = range_push = range_pop = phase_push = phase_pop = _noop
-    operator_push = operator_pop = mark = _noop
+    operator_push = operator_pop = mark = operator_push_detail = _noop
