@@ -16,13 +16,18 @@ def _find_agent():
         process = ctypes.CDLL(None)
         functions = {name: getattr(process, "prof_" + name) for name in (
             "step", "range_push", "range_pop", "phase_push", "phase_pop",
-            "operator_push", "operator_pop", "mark")}
+            "operator_push", "operator_pop", "mark", "operator_range", "phase_range", "recording")}
     except (OSError, AttributeError):
         return None
     for name, function in functions.items():
-        function.restype = None
+        function.restype = None  # (recording: c_int, below)
         if name == "step":
             function.argtypes = [ctypes.c_int64]
+        elif name in ("operator_range", "phase_range"):
+            function.argtypes = [ctypes.c_char_p, ctypes.c_uint64, ctypes.c_uint64]
+        elif name == "recording":
+            function.argtypes = []
+            function.restype = ctypes.c_int
         elif name.endswith("push") or name == "mark":
             function.argtypes = [ctypes.c_char_p]
         else:
@@ -48,6 +53,11 @@ if AGENT_LOADED:
     operator_push = _with_name(_agent["operator_push"])
     operator_pop = _agent["operator_pop"]
     mark = _with_name(_agent["mark"])
+    # operator_range(name_bytes, start_ns, end_ns): an ended operator, CLOCK_MONOTONIC ns;
+    # the name already encoded (callers cache it).
+    operator_range = _agent["operator_range"]
+    phase_range = _agent["phase_range"]         # (name_bytes, start_ns, end_ns), likewise
+    recording = _agent["recording"]             # 1 while a window records
 else:
     step = range_push = range_pop = phase_push = phase_pop = _noop
-    operator_push = operator_pop = mark = _noop
+    operator_push = operator_pop = mark = operator_range = phase_range = recording = _noop

@@ -1,0 +1,86 @@
+"""PROF_PYTHON_OPS=1: PyTorch's ATen operators, forward and backward, recorded with the
+names and call counts torch.profiler reports for the same iterations of the same loop
+(aten_train.py: conv, ReLU, linear, cross-entropy, SGD with momentum). The reference
+counts come from torch.profiler itself, in a run without the agent."""
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import agent_runner  # noqa: E402
+
+PROGRAM = "aten_train.py"
+
+
+def torch_profiler_counts(first, end, steps=5, agent=False, environment=None):
+    """{name: calls} that torch.profiler reports for iterations first..end-1, and the run."""
+    run = agent_runner.run_python(
+        [agent_runner.program(PROGRAM), str(steps), "--torch-profiler", str(first), str(end)],
+        agent=agent, environment=environment)
+    if run.returncode != 0:
+        raise AssertionError(run.stderr)
+    return json.loads(run.stdout.splitlines()[-1]), run
+
+
+def operator_counts(facts):
+    return {name: count for name, count in facts["ranges"].items()
+            if name not in agent_runner.PHASES}
+
+
+class AtenOperatorsTest(unittest.TestCase):
+    def test_names_and_calls_equal_torch_profilers(self):
+        agent_runner.require_torch(self)
+        expected, plain = torch_profiler_counts(1, 4)
+        run = agent_runner.run_python([agent_runner.program(PROGRAM), "5"], environment={
+            "PROF_PYTHON_OPS": "1", "PROF_SCHEDULE": "1:4"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.helper_failures(), [])
+        self.assertEqual(run.stdout, "".join(plain.stdout.splitlines(True)[:-1]))
+        facts = agent_runner.trace_facts(run.output_dir)
+        self.assertEqual(facts["steps"], [1, 2, 3])
+        # Forward and backward operators, in-place names with their underscore.
+        for name in ("aten::conv2d", "aten::addmm", "aten::relu", "aten::add_",
+                     "aten::convolution_backward", "aten::threshold_backward",
+                     "autograd::engine::evaluate_function: AddmmBackward0",
+                     "Optimizer.step#SGD.step"):
+            self.assertIn(name, expected)
+        # Every name and count equal, and nothing else (none of the helper's own calls).
+        self.assertEqual(operator_counts(facts), expected)
+        self.assertEqual(facts["ranges_by_kind"]["RANGE_KIND_OPERATOR"], sum(expected.values()))
+        # One Forward per step: the model and the loss module together.
+        self.assertEqual(agent_runner.phase_counts(facts), {
+            "Dataloader": 3, "Forward": 3, "Backward": 3, "Optimization": 3})
+
+    def test_the_programs_own_torch_profiler_goes_first(self):
+        agent_runner.require_torch(self)
+        expected, _ = torch_profiler_counts(1, 3)
+        # Under the agent the program's torch.profiler (iterations 1 and 2) sees all it
+        # saw without it; the agent records operators in the other steps (0, 3, 4).
+        counted, run = torch_profiler_counts(1, 3, agent=True,
+                                             environment={"PROF_PYTHON_OPS": "1"})
+        self.assertEqual(run.helper_failures(), [])
+        self.assertEqual(counted, expected)
+        facts = agent_runner.trace_facts(run.output_dir)
+        self.assertEqual(facts["steps"][:5], [0, 1, 2, 3, 4])  # then the teardown at exit
+        self.assertEqual(facts["ranges"].get("aten::addmm"), 3)
+        self.assertEqual(facts["ranges"].get("aten::convolution_backward"), 3)
+
+    def test_dataloader_workers_and_phases_unchanged(self):
+        agent_runner.require_torch(self)
+        arguments = [agent_runner.program("train.py"), "3", "4"]  # 2 forked workers
+        plain = agent_runner.run_python(arguments, agent=False)
+        run = agent_runner.run_python(arguments, environment={"PROF_PYTHON_OPS": " On "})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, plain.stdout)
+        self.assertEqual(run.helper_failures(), [])
+        facts = agent_runner.trace_facts(run.output_dir)
+        self.assertEqual(facts["ranges"].get("aten::linear"), 6)  # two layers, 3 steps
+        self.assertEqual(facts["ranges"].get("aten::mse_loss"), 3)
+        self.assertIn("aten::mse_loss_backward", facts["ranges"])
+        self.assertEqual(agent_runner.phase_counts(facts), {
+            "Dataloader": 4, "Forward": 3, "Backward": 3, "Optimization": 3})
+
+
+if __name__ == "__main__":
+    unittest.main()
