@@ -28,6 +28,15 @@ def operator_counts(facts):
             if name not in agent_runner.PHASES}
 
 
+def inside(events, name, phase):
+    """How many `name` events lie within a `phase` event on the same thread."""
+    phases = [event for event in events if event["name"] == phase]
+    return sum(1 for event in events if event["name"] == name and any(
+        outer["tid"] == event["tid"] and outer["ts"] - 0.002 <= event["ts"] and
+        event["ts"] + event["dur"] <= outer["ts"] + outer["dur"] + 0.002  # ns rounding
+        for outer in phases))
+
+
 class AtenOperatorsTest(unittest.TestCase):
     def test_names_and_calls_equal_torch_profilers(self):
         agent_runner.require_torch(self)
@@ -51,6 +60,12 @@ class AtenOperatorsTest(unittest.TestCase):
         # One Forward per step: the model and the loss module together.
         self.assertEqual(agent_runner.phase_counts(facts), {
             "Dataloader": 3, "Forward": 3, "Backward": 3, "Optimization": 3})
+        # Each operator lies in its phase, by the times PyTorch took for it.
+        events = agent_runner.chrome_events(run.output_dir)
+        for operator, phase in (("aten::conv2d", "Forward"), ("aten::cross_entropy_loss", "Forward"),
+                                ("aten::convolution_backward", "Backward"),
+                                ("Optimizer.step#SGD.step", "Optimization")):
+            self.assertEqual(inside(events, operator, phase), 3, operator)
 
     def test_the_programs_own_torch_profiler_goes_first(self):
         agent_runner.require_torch(self)
