@@ -41,6 +41,9 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
   static auto push = CApi<void (*)(const char*)>("prof_range_push");
   static auto pop = CApi<void (*)()>("prof_range_pop");
   static auto mark = CApi<void (*)(const char*)>("prof_mark");
+  static auto operator_range = CApi<void (*)(const char*, uint64_t, uint64_t)>("prof_operator_range");
+  static auto phase_range = CApi<void (*)(const char*, uint64_t, uint64_t)>("prof_phase_range");
+  static auto recording = CApi<int (*)()>("prof_recording");
   Check("nvtxRangePushA", [] { nvtxRangePushA("Forward"); });
   Check("cudaLaunchKernel", [&] { cudaLaunchKernel(kernel, dim3(2), dim3(64), nullptr, 0, nullptr); });
   Check("cudaMemcpy", [&] { cudaMemcpy(host, device, 256, cudaMemcpyDeviceToHost); });
@@ -50,6 +53,9 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
   if (push) Check("prof_range_push", [&] { push("user"); });
   if (pop) Check("prof_range_pop", [&] { pop(); });
   if (mark) Check("prof_mark", [&] { mark("user mark"); });
+  if (operator_range) Check("prof_operator_range", [&] { operator_range("aten::mm", 1000, 2000); });
+  if (phase_range) Check("prof_phase_range", [&] { phase_range("whole_phase", 1000, 3000); });
+  if (recording) Check("prof_recording", [&] { recording(); });
   Check("cudaDeviceSynchronize", [] { cudaDeviceSynchronize(); });
   if (step_function) Check("prof_step", [&] { step_function(step); });
 }
