@@ -47,17 +47,20 @@ def child(mode, iterations, warmup):
     if mode == "torch.profiler":
         profiler = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU])
         profiler.__enter__()
-    started = time.perf_counter()
+    started = time.perf_counter(), time.process_time()
     for _ in range(iterations):
         iteration()
-    collected = time.perf_counter()
+    collected = time.perf_counter(), time.process_time()
     operators = 0
     if profiler is not None:
         profiler.__exit__(None, None, None)
+    ended = time.perf_counter(), time.process_time()
+    if profiler is not None:
         operators = len(profiler.events()) / iterations
-    ended = time.perf_counter()
-    print(json.dumps({"loop": (collected - started) / iterations,
-                      "with_end": (ended - started) / iterations, "operators": operators}))
+    print(json.dumps({
+        "loop": [(collected[i] - started[i]) / iterations for i in (0, 1)],
+        "with_end": [(ended[i] - started[i]) / iterations for i in (0, 1)],
+        "operators": operators}))
 
 
 VARIANTS = (  # label, under the agent, PROF_PYTHON_OPS
@@ -98,19 +101,20 @@ def main():
             for label, agent, operators in VARIANTS:
                 results[label].append(run_variant(arguments, label, agent, operators, scratch))
     operators = results["torch.profiler"][0]["operators"]
-    plain = statistics.median(r["loop"] for r in results["plain"])
-    print("   %d operators per iteration (torch.profiler's count), %d iterations x %d runs" %
+    plain = [statistics.median(r["loop"][i] for r in results["plain"]) for i in (0, 1)]
+    print("   %d operators per iteration (torch.profiler's count), %d iterations x %d runs;" %
           (operators, arguments.iterations, arguments.runs))
-    print("   %-32s %14s %16s" % ("", "us/iteration", "us/op vs plain"))
+    print("   CPU: the process's CPU time (all its threads: the agent's writer included)")
+    print("   %-34s %12s %12s %14s %14s" % ("", "wall us/it", "CPU us/it", "wall us/op", "CPU us/op"))
     for label, _, _ in VARIANTS:
         rows = [("", "loop")] if label != "torch.profiler" else [
             (" (collecting)", "loop"), (" (with its end)", "with_end")]
         for suffix, key in rows:
-            seconds = statistics.median(r[key] for r in results[label])
-            extra = "" if label == "plain" else "%+16.2f" % ((seconds - plain) * 1e6 / operators)
-            print("   %-32s %14.1f %s" % (label + suffix, seconds * 1e6, extra))
+            wall, cpu = (statistics.median(r[key][i] for r in results[label]) for i in (0, 1))
+            per_op = "" if label == "plain" else "%+14.2f %+14.2f" % (
+                (wall - plain[0]) * 1e6 / operators, (cpu - plain[1]) * 1e6 / operators)
+            print("   %-34s %12.1f %12.1f %s" % (label + suffix, wall * 1e6, cpu * 1e6, per_op))
     print("   goal: PROF_PYTHON_OPS=1 costs no more per operator than torch.profiler")
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -63,25 +63,28 @@ class AtenReplayTest(unittest.TestCase):
                 setattr(_capi, name, value)
         aten_replay.realtime_minus_monotonic = self.saved_offset
 
-    def tree(self):
-        return Result([
-            Node("train.py(42): main", 1000, 9000, tag="PyCall", children=[
-                Node("aten::linear", 1100, 1900, children=[
-                    Node("aten::t", 1110, 1150),
-                    Node("aten::addmm", 1200, 1800, inputs=Inputs(
-                        [[8, 3, 32, 32], [16, 3, 3, 3], []], ["float", "float", ""])),
-                ]),
-                Node("aten::is_leaf", 2000, 2001),
-                Node("torch/nn/modules/loss.py(1164): forward", 3000, 4000, tag="PyCall",
-                     children=[Node("aten::cross_entropy_loss", 3100, 3900)]),
+    def tree(self, python_frames=True):
+        """Python frames (PyCall events) are in the tree only when PROF_STACKS asks."""
+        def frame(name, start, end, children):
+            if python_frames:
+                return [Node(name, start, end, tag="PyCall", children=children)]
+            return children
+        return Result(frame("train.py(42): main", 1000, 9000, [
+            Node("aten::linear", 1100, 1900, children=[
+                Node("aten::t", 1110, 1150),
+                Node("aten::addmm", 1200, 1800, inputs=Inputs(
+                    [[8, 3, 32, 32], [16, 3, 3, 3], []], ["float", "float", ""])),
             ]),
+            Node("aten::is_leaf", 2000, 2001),
+        ] + frame("torch/nn/modules/loss.py(1164): forward", 3000, 4000,
+                  [Node("aten::cross_entropy_loss", 3100, 3900)])) + [
             Node("[memory]", 5000, 5000),
             Node("profiler::_record_function_exit", 6000, 6100),
             Node("autograd::engine::evaluate_function: AddmmBackward0", 7000, 7500),
         ])
 
     def test_operators_in_the_agents_clock_utility_names_left_out(self):
-        count = aten_replay.Replay(EventTypes, with_details=False).replay(self.tree())
+        count = aten_replay.Replay(EventTypes, with_details=False).replay(self.tree(False))
         self.assertEqual(count, 5)
         self.assertEqual(sorted(self.calls), sorted([
             (b"aten::linear", 100, 900), (b"aten::t", 110, 150), (b"aten::addmm", 200, 800),
@@ -90,7 +93,8 @@ class AtenReplayTest(unittest.TestCase):
 
     def test_nothing_while_the_agent_does_not_record(self):
         _capi.recording = lambda: 0
-        self.assertEqual(aten_replay.Replay(EventTypes, with_details=False).replay(self.tree()), 0)
+        replay = aten_replay.Replay(EventTypes, with_details=False)
+        self.assertEqual(replay.replay(self.tree(False)), 0)
         self.assertEqual(self.calls, [])
 
     def test_details_shapes_dtypes_and_the_calling_python_line(self):

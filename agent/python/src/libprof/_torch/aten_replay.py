@@ -45,6 +45,10 @@ def realtime_minus_monotonic():
 
 class Replay:
     def __init__(self, event_types, with_details):
+        """with_details: the collection records shapes or Python frames (PROF_SHAPES,
+        PROF_STACKS). Without it (and without memory events, which the helper never asks
+        for) every event of the tree is an operator, so the fast path compares no event
+        types (a pybind enum comparison costs about as much as the rest of an event)."""
         self._torch_op = event_types.TorchOp
         self._python_call = getattr(event_types, "PyCall", None)
         self._encoded = {}  # operator name -> its UTF-8 bytes (few distinct names)
@@ -60,14 +64,11 @@ class Replay:
             return self._replay_with_details(roots, offset)
         emit = _capi.operator_range
         encoded = self._encoded
-        torch_op = self._torch_op
         count = 0
         pending = list(roots)
         while pending:
             node = pending.pop()
             pending.extend(node.children)
-            if node.tag != torch_op:
-                continue
             name = node.name
             if name in _NOT_OPERATORS:
                 continue
