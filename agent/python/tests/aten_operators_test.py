@@ -96,6 +96,22 @@ class AtenOperatorsTest(unittest.TestCase):
         self.assertEqual(agent_runner.phase_counts(facts), {
             "Dataloader": 4, "Forward": 3, "Backward": 3, "Optimization": 3})
 
+    def test_threads_forks_and_the_legacy_profiler(self):
+        agent_runner.require_torch(self)
+        run = agent_runner.run_python([agent_runner.program("aten_threads.py")],
+                                      environment={"PROF_PYTHON_OPS": "1"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, "done\n")
+        # Nothing on stderr: no helper failure, and no PyTorch warning about a profiler
+        # left enabled on a thread that ended.
+        self.assertEqual(run.stderr, "")
+        facts = agent_runner.trace_facts(run.output_dir)
+        # 4 steps per epoch: 2 epochs, then 1 on the thread (its last step drained as the
+        # thread ended); none in the step under the program's own profiler.
+        self.assertEqual(facts["ranges"].get("aten::addmm"), 12)
+        self.assertEqual(facts["ranges"].get("aten::mse_loss"), 12)
+        self.assertEqual(facts["ranges"].get("Forward"), 13)
+
 
 if __name__ == "__main__":
     unittest.main()

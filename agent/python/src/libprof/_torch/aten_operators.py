@@ -35,9 +35,27 @@ from libprof._torch.aten_replay import Replay
 
 
 class _ThreadState(threading.local):
-    running = False        # our collection runs on this thread
+    collection = None      # a _Collection while ours runs on this thread
     program_owns = False   # the program's own profiler runs on this thread
     boundaries = 0         # the step boundaries this thread has caught up with
+
+
+class _Collection:
+    """Our collection on one thread, held in its thread-local state. When a thread ends
+    with it running, the thread's locals are freed on that thread as it exits, and this
+    drains it there: its last operators are recorded on their own thread, and PyTorch's
+    profiler is not left enabled on a dead thread (it would print a warning). Another
+    thread may free them too (a forked child frees the other threads' states): only the
+    owner, in its own process, drains."""
+
+    def __init__(self, operators):
+        self.operators = operators
+        self.open = True
+        self.owner = (os.getpid(), threading.get_ident())
+
+    def __del__(self):
+        if self.open and self.owner == (os.getpid(), threading.get_ident()):
+            _guard.guarded(self.operators.drain, self)
 
 
 class AtenOperators:
@@ -59,20 +77,25 @@ class AtenOperators:
 
     def start_on_this_thread(self):
         state = self._thread
-        if state.running or state.program_owns or self._closed or not _capi.recording():
+        if state.collection or state.program_owns or self._closed or not _capi.recording():
             return
         config = self._config
         if self._stacks and threading.current_thread() is threading.main_thread():
             config = self._stack_config
         self._prepare(config, self._activities)
         self._enable(config, self._activities)
-        state.running = True
+        state.collection = _Collection(self)
 
     def drain_this_thread(self):
-        state = self._thread
-        if state.running:
-            state.running = False
-            self._replay.replay(self._disable())
+        collection = self._thread.collection
+        if collection is not None:
+            self._thread.collection = None
+            self.drain(collection)
+
+    def drain(self, collection):
+        """Stops `collection` (on its own thread) and records what it holds."""
+        collection.open = False
+        self._replay.replay(self._disable())
 
     def before_boundary(self):
         self.drain_this_thread()
@@ -89,7 +112,7 @@ class AtenOperators:
         if state.boundaries != self._boundaries:
             state.boundaries = self._boundaries
             self.drain_this_thread()
-        if not state.running:
+        if state.collection is None:
             self.start_on_this_thread()
 
     def program_starts_profiler(self):
@@ -108,16 +131,17 @@ class AtenOperators:
         """The helper failed: stops collecting on this thread (others stop at their next
         phase, which no longer runs hooks) and records nothing more."""
         self._closed = True
-        state = self._thread
-        if state.running:
-            state.running = False
-            self._disable()
+        self._stop_without_recording()
 
     def forget_in_child(self):
-        state = self._thread
-        if state.running:
-            state.running = False
-            self._disable()  # the parent's operators: not this process's
+        self._stop_without_recording()  # the parent's operators: not this process's
+
+    def _stop_without_recording(self):
+        collection = self._thread.collection
+        if collection is not None:
+            self._thread.collection = None
+            collection.open = False
+            self._disable()
 
 
 def _profiler_settings(torch, record_shapes, with_stack):
@@ -139,9 +163,18 @@ def install(torch, patches):
 
 
 def _yield_to_program_profiler(torch, patches, operators):
-    """Wraps the profiler entry points torch.autograd.profiler calls (its module globals:
-    profile, emit_nvtx, emit_itt and torch.profiler all go through them)."""
-    module = torch.autograd.profiler
+    """Wraps the profiler entry points torch's profilers call, as module globals:
+    torch.autograd.profiler's (profile, emit_nvtx, emit_itt; torch.profiler goes through
+    profile) and torch.autograd.profiler_legacy's."""
+    _wrap_entry_points(torch.autograd.profiler, patches, operators,
+                       ("_prepare_profiler", "_enable_profiler"), "_disable_profiler")
+    legacy = getattr(torch.autograd, "profiler_legacy", None)
+    if legacy is not None:
+        _wrap_entry_points(legacy, patches, operators, ("_enable_profiler_legacy",),
+                           "_disable_profiler_legacy")
+
+
+def _wrap_entry_points(module, patches, operators, starts, stop_name):
 
     def make_start(original):
         def start(*args, **kwargs):
@@ -158,8 +191,8 @@ def _yield_to_program_profiler(torch, patches, operators):
             return result
         return stop
 
-    for name in ("_prepare_profiler", "_enable_profiler"):
+    for name in starts:
         if name in module.__dict__:
             patches.wrap(module, name, make_start)
-    if "_disable_profiler" in module.__dict__:
-        patches.wrap(module, "_disable_profiler", make_stop)
+    if stop_name in module.__dict__:
+        patches.wrap(module, stop_name, make_stop)
