@@ -28,6 +28,8 @@ def install(torch):
     backward.install(torch, patches)
     optimizer.install(torch, patches)
     operators = _flags.python_operators()
+    if _flags.flag("PROF_TIMER_ONLY", False):
+        operators = None  # the agent keeps only steps and Dataloader ranges then
     if operators == "aten":
         _guard.on_failure(aten_operators.install(torch, patches))
     elif operators == "python":
