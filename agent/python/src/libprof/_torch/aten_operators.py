@@ -93,9 +93,12 @@ class AtenOperators:
             self.drain(collection)
 
     def drain(self, collection):
-        """Stops `collection` (on its own thread) and records what it holds."""
+        """Stops `collection` (on its own thread) and records what it holds (nothing once
+        the helper has failed)."""
         collection.open = False
-        self._replay.replay(self._disable())
+        result = self._disable()
+        if _guard.active:
+            self._replay.replay(result)
 
     def before_boundary(self):
         self.drain_this_thread()
@@ -128,8 +131,8 @@ class AtenOperators:
         self.drain_this_thread()
 
     def stop(self):
-        """The helper failed: stops collecting on this thread (others stop at their next
-        phase, which no longer runs hooks) and records nothing more."""
+        """The helper failed: stops collecting on this thread and records nothing more
+        (another thread's collection, if any, stops when that thread ends)."""
         self._closed = True
         self._stop_without_recording()
 
