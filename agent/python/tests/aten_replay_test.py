@@ -104,10 +104,17 @@ class AtenReplayTest(unittest.TestCase):
         self.assertEqual(by_name[b"aten::addmm"], (
             b"aten::addmm", 200, 800, "[[8, 3, 32, 32], [16, 3, 3, 3], []]", "[float, float, ]",
             "train.py:42"))
-        self.assertEqual(by_name[b"aten::cross_entropy_loss"][5],
-                         "torch/nn/modules/loss.py:1164")
+        # The program's line, not PyTorch's own file in between.
+        self.assertEqual(by_name[b"aten::cross_entropy_loss"][5], "train.py:42")
         self.assertEqual(by_name[b"aten::t"][3:], ("", "", "train.py:42"))
         self.assertEqual(by_name[b"autograd::engine::evaluate_function: AddmmBackward0"][5], "")
+        # Only PyTorch's own frames above: the innermost of them.
+        _capi.recording = lambda: 1
+        self.calls.clear()
+        aten_replay.Replay(EventTypes, with_details=True).replay(Result([
+            Node("torch/optim/sgd.py(213): _single_tensor_sgd", 0, 9000, tag="PyCall",
+                 children=[Node("aten::add_", 1000, 2000)])]))
+        self.assertEqual(self.calls[0][5], "torch/optim/sgd.py:213")
 
     def test_python_line(self):
         self.assertEqual(aten_replay.python_line("train.py(7): <module>"), "train.py:7")

@@ -12,7 +12,8 @@ so each drain measures the offset between the two once.
 With PROF_SHAPES=1 / PROF_STACKS=1 and an agent that takes details
 (_capi.operator_range_detail), each operator also carries its input shapes
 ("[[8, 3, 32, 32], [16, 3, 3, 3], []]"), dtypes ("[float, float, ]") and the Python
-line that called it ("train.py:42", the nearest Python frame PyTorch recorded above it).
+line that called it ("train.py:42": the innermost frame PyTorch recorded above it that is
+not in PyTorch's own files).
 """
 import time
 
@@ -81,19 +82,29 @@ class Replay:
 
     def _replay_with_details(self, roots, offset):
         count = 0
-        pending = [(node, "") for node in roots]
+        pending = [(node, "", "") for node in roots]  # (node, program's line, any line)
         while pending:
-            node, source = pending.pop()
+            node, program_line, any_line = pending.pop()
             if node.tag == self._python_call:
-                source = python_line(node.name) or source
-            pending.extend((child, source) for child in node.children)
+                line = python_line(node.name)
+                if line:
+                    any_line = line
+                    if not line.startswith(_TORCH_FILES):
+                        program_line = line
+            pending.extend((child, program_line, any_line) for child in node.children)
             if node.tag != self._torch_op or node.name in _NOT_OPERATORS:
                 continue
             shapes, dtypes = inputs_text(node)
             self._detail(node.name.encode("utf-8", "replace"), node.start_time_ns - offset,
-                         node.end_time_ns - offset, shapes, dtypes, source)
+                         node.end_time_ns - offset, shapes, dtypes, program_line or any_line)
             count += 1
         return count
+
+
+# How torch.profiler names the frames of PyTorch's own Python files: the source line of
+# an operator is the innermost frame outside them (the program's line that called into
+# PyTorch), or else the innermost one.
+_TORCH_FILES = ("torch/", "<built-in")
 
 
 def python_line(frame_name):
