@@ -1,6 +1,8 @@
 // The exported C API (include/prof/prof.h).
 #include "agent/include/prof/prof.h"
 
+#include <atomic>
+
 #include "agent/control/session.h"
 #include "agent/hooks/hook_support.h"
 #include "agent/record/errno_preserved.h"
@@ -51,6 +53,22 @@ void Pop() {
   }
 }
 
+// A range that already ended, as a start/end pair (not push/pop): each range has an id of
+// its own, so a record lost to a full buffer leaves one range unmatched instead of
+// mismatching the thread's push/pop stack. Ids have the top bit set: NVTX start/end
+// ranges count up from 1.
+void WholeRange(prof::schema::RangeKind kind, const char* name, uint64_t start_ns,
+                uint64_t end_ns) {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  if (!prof::Recording()) return;
+  if (prof::ActivityEnabled(prof::kActivityTimerOnly) && !prof::IsDataloaderName(name)) return;
+  static std::atomic<uint64_t> next_id{0};
+  const uint64_t id = (uint64_t{1} << 63) | next_id.fetch_add(1, std::memory_order_relaxed);
+  prof::RecordNamed(prof::RecordKind::kRangeStart, kind, name ? name : "", start_ns, id);
+  prof::RecordNamed(prof::RecordKind::kRangeEnd, 0, nullptr, end_ns < start_ns ? start_ns : end_ns,
+                    id);
+}
+
 }  // namespace
 
 PROF_EXPORT void prof_step(int64_t num_samples) {
@@ -72,6 +90,22 @@ PROF_EXPORT void prof_operator_push_detail(const char* name, const char* shapes,
   PushDetail(name, shapes, dtypes, source);
 }
 PROF_EXPORT void prof_operator_pop(void) { Pop(); }
+PROF_EXPORT void prof_operator_range(const char* name, uint64_t start_ns, uint64_t end_ns) {
+  WholeRange(prof::schema::RANGE_KIND_OPERATOR, name, start_ns, end_ns);
+}
+PROF_EXPORT void prof_operator_range_detail(const char* name, uint64_t start_ns,
+                                           uint64_t end_ns, const char* shapes,
+                                           const char* dtypes, const char* source) {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  if (!prof::Recording()) return;
+  if (prof::ActivityEnabled(prof::kActivityTimerOnly)) return;  // operators: not in timer-only
+  prof::RecordOperatorRangeDetail(name, shapes, dtypes, source, start_ns, end_ns);
+}
+PROF_EXPORT void prof_phase_range(const char* name, uint64_t start_ns, uint64_t end_ns) {
+  WholeRange(prof::schema::RANGE_KIND_MODEL_PHASE, name, start_ns, end_ns);
+}
+
+PROF_EXPORT int prof_recording(void) { return prof::Recording() ? 1 : 0; }
 
 PROF_EXPORT void prof_mark(const char* name) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was

@@ -114,6 +114,16 @@ for mode, goal in (("CLOSED", "not measurable"), ("RECORD", "<= 1% (3% launch-bo
     print(f"   {mode:8} {step:15.3f} {100 * (step / base_step - 1):+8.2f}%   {rate:26.0f} {100 * (base_rate / rate - 1):+8.2f}%   goal {goal}")
 PY
 echo
+echo "== PyTorch operators: host cost per operator, the agent (PROF_PYTHON_OPS) beside"
+echo "   torch.profiler's CPU-only profiling on the same loop (scripts/aten_cost.py)"
+if /usr/bin/python3 -c "import torch" 2>/dev/null; then
+  /usr/bin/python3 scripts/aten_cost.py --agent "$agent" --cupti "$cupti" \
+    --runs $([ $quick = 1 ] && echo 3 || echo 7) --iterations 300
+else
+  echo "   skipped: /usr/bin/python3 has no torch (scripts/setup.sh installs python3-torch)"
+fi
+
+echo
 echo "== compare: time to compare two 10-step runs of the 2-rank demo (analyzer/compare/bench_compare.sh)"
 bazel build -c opt --noshow_progress //:profanalyze //testdata/workloads:train_ranks 2>&1 \
   | grep -E "^(ERROR|FAILED)" || true

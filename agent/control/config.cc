@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string_view>
 
 namespace prof {
@@ -74,6 +75,8 @@ class ConfigParser {
     config_->applied[name] = std::to_string(result);
     return result;
   }
+
+  void Record(const char* name, const char* applied) { config_->applied[name] = applied; }
 
   std::string Text(const char* name, std::string fallback) {
     const char* value = Get(name);
@@ -246,6 +249,28 @@ void ApplySchedule(ConfigParser* parser, Config* config) {
   config->applied["PROF_SCHEDULE"] = config->schedule.ToString();
 }
 
+PythonOperators ParsePythonOperators(ConfigParser* parser) {
+  constexpr const char* kName = "PROF_PYTHON_OPS";
+  PythonOperators mode = PythonOperators::kOff;
+  if (const char* value = parser->Get(kName)) {
+    const std::string_view text = TrimAscii(value);
+    const std::optional<bool> flag = ParseFlagText(text);
+    if (flag) {
+      mode = *flag ? PythonOperators::kAten : PythonOperators::kOff;
+    } else if (text.size() == 4 && strncasecmp(text.data(), "aten", 4) == 0) {
+      mode = PythonOperators::kAten;
+    } else if (text.size() == 6 && strncasecmp(text.data(), "python", 6) == 0) {
+      mode = PythonOperators::kPython;
+    } else {
+      parser->Warn(kName, value, "is not 1/aten, python or 0 (any PROF_* flag spelling)", "0");
+    }
+  }
+  parser->Record(kName, mode == PythonOperators::kAten     ? "1"
+                        : mode == PythonOperators::kPython ? "python"
+                                                           : "0");
+  return mode;
+}
+
 }  // namespace
 
 Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string>* warnings) {
@@ -274,7 +299,7 @@ Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string
   config.cupti_library = parser.Text("PROF_CUPTI_LIB", "");
   config.stacks = parser.Flag("PROF_STACKS", false);
   config.python_helper = parser.Flag("PROF_PYTHON", true);
-  config.python_operators = parser.Flag("PROF_PYTHON_OPS", false);
+  config.python_operators = ParsePythonOperators(&parser);
   config.shapes = parser.Flag("PROF_SHAPES", false);
   parser.Text("PROF_PYTHON_PATH", "");
   return config;

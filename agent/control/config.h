@@ -6,8 +6,9 @@
 //   PROF_BUFFER_MB       1..65536
 //   PROF_STEPS_PER_FILE  0..1e9 (0: no limit)
 //   PROF_STEP_MARKER     api:NAME:N with N in 1..1e9
-// Flags (PROF_DISABLE, PROF_TIMER_ONLY, PROF_STACKS, PROF_PYTHON, PROF_PYTHON_OPS, PROF_SHAPES) all take
-// 1/true/yes/on and 0/false/no/off. Values are trimmed of spaces; a blank value is unset.
+// Flags (PROF_DISABLE, PROF_TIMER_ONLY, PROF_STACKS, PROF_PYTHON, PROF_PYTHON_OPS, PROF_SHAPES) all
+// take 1/true/yes/on and 0/false/no/off (PROF_PYTHON_OPS also aten and python). Values are
+// trimmed of spaces; a blank value is unset.
 //
 //   std::vector<std::string> warnings;
 //   prof::Config config = prof::ParseConfig(prof::ProcessEnvironment(), &warnings);
@@ -25,6 +26,12 @@
 #include "agent/control/schedule.h"
 
 namespace prof {
+
+// PROF_PYTHON_OPS: which operators the Python helper records for PyTorch. The helper reads
+// the variable itself (it is inherited), with these same spellings (libprof/_flags.py):
+// 1/aten (or any on spelling): ATen operators as torch.profiler names them; python: the
+// Python-level torch functions and Tensor methods; 0 (or any off spelling): none.
+enum class PythonOperators { kOff, kAten, kPython };
 
 // What PROF_ACTIVITIES may select (bits).
 enum Activity : uint32_t {
@@ -74,7 +81,7 @@ struct Config {
   // PROF_PYTHON: offer the Python helper to Python interpreters (python_bootstrap.h).
   bool python_helper = true;
   // PROF_PYTHON_OPS: the helper records PyTorch operators (read by the helper itself).
-  bool python_operators = false;
+  PythonOperators python_operators = PythonOperators::kOff;
   // PROF_SHAPES: the helper records operators' input shapes, dtypes and source lines
   // (prof_operator_push_detail; read by the helper itself).
   bool shapes = false;

@@ -237,6 +237,28 @@ TEST_CASE("flags: every PROF_* flag takes the same spellings, PROF_PYTHON includ
   CHECK(ParseWith({{"PROF_SHAPES", "1"}}, &warnings).shapes);
 }
 
+TEST_CASE("PROF_PYTHON_OPS: 1 records ATen operators, python the Python-level functions") {
+  const struct {
+    const char* value;
+    PythonOperators mode;
+    const char* applied;
+  } cases[] = {{"1", PythonOperators::kAten, "1"},      {" aten ", PythonOperators::kAten, "1"},
+               {"ON", PythonOperators::kAten, "1"},     {"python", PythonOperators::kPython, "python"},
+               {" Python ", PythonOperators::kPython, "python"}, {"no", PythonOperators::kOff, "0"}};
+  for (const auto& each : cases) {
+    std::vector<std::string> warnings;
+    const Config config = ParseWith({{"PROF_PYTHON_OPS", each.value}}, &warnings);
+    INFO("PROF_PYTHON_OPS='" << each.value << "'");
+    CHECK(warnings.empty());
+    CHECK(config.python_operators == each.mode);
+    CHECK(config.applied.at("PROF_PYTHON_OPS") == each.applied);
+  }
+  std::vector<std::string> warnings;
+  CHECK(ParseWith({}, &warnings).python_operators == PythonOperators::kOff);
+  CHECK(OnlyWarning("PROF_PYTHON_OPS", "pyton") ==
+        "PROF_PYTHON_OPS='pyton' is not 1/aten, python or 0 (any PROF_* flag spelling); using 0");
+}
+
 TEST_CASE("PROF_WORKER_NAME is a file-name part: no '/', at most 200 bytes") {
   OnlyWarning("PROF_WORKER_NAME", "a/b");
   OnlyWarning("PROF_WORKER_NAME", std::string(201, 'w'));

@@ -27,7 +27,9 @@ enum class RecordKind : uint8_t {
   // four NUL-separated texts, "name\0shapes\0dtypes\0source", and name_length counts
   // them all (see OperatorDetailTexts). Closed by kRangePop like kRangePush.
   kOperatorPushDetail = 11,
-  // 12: assigned to operator details, unused.
+  // A whole operator range that already ended, with details (prof_operator_range_detail):
+  // texts as kOperatorPushDetail; start_ns and end_ns are the range's own times.
+  kOperatorRangeDetail = 12,
 };
 
 // Record::flags bit: return addresses follow the record's name (PROF_STACKS=1); their

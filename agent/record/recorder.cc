@@ -28,8 +28,11 @@ void RecordNamed(RecordKind kind, uint8_t subkind, const char* name, uint64_t ti
   CommitRecord(size);
 }
 
-void RecordOperatorPushDetail(const char* name, const char* shapes, const char* dtypes,
-                              const char* source, uint64_t time_ns) {
+namespace {
+
+void RecordOperatorDetail(RecordKind kind, const char* name, const char* shapes,
+                          const char* dtypes, const char* source, uint64_t start_ns,
+                          uint64_t end_ns) {
   const char* texts[4] = {name, shapes, dtypes, source};
   size_t lengths[4];
   size_t total = 0;
@@ -40,7 +43,7 @@ void RecordOperatorPushDetail(const char* name, const char* shapes, const char* 
   // 4 x 4 KiB at most: well inside the record's 16-bit size.
   size_t size;
   Record* record =
-      BeginRecord(RecordKind::kOperatorPushDetail, nullptr, &size, RecordSize(total) - RecordSize(0));
+      BeginRecord(kind, nullptr, &size, RecordSize(total) - RecordSize(0));
   if (!record) return;
   char* cursor = const_cast<char*>(record->name());
   for (int i = 0; i < 4; ++i) {
@@ -49,10 +52,24 @@ void RecordOperatorPushDetail(const char* name, const char* shapes, const char* 
     *cursor++ = '\0';
   }
   record->name_length = static_cast<uint32_t>(total);
-  record->start_ns = time_ns;
-  record->end_ns = time_ns;
+  record->start_ns = start_ns;
+  record->end_ns = end_ns;
   record->args[0] = 0;  // no NVTX domain
   CommitRecord(size);
+}
+
+}  // namespace
+
+void RecordOperatorPushDetail(const char* name, const char* shapes, const char* dtypes,
+                              const char* source, uint64_t time_ns) {
+  RecordOperatorDetail(RecordKind::kOperatorPushDetail, name, shapes, dtypes, source, time_ns,
+                       time_ns);
+}
+
+void RecordOperatorRangeDetail(const char* name, const char* shapes, const char* dtypes,
+                               const char* source, uint64_t start_ns, uint64_t end_ns) {
+  RecordOperatorDetail(RecordKind::kOperatorRangeDetail, name, shapes, dtypes, source, start_ns,
+                       end_ns < start_ns ? start_ns : end_ns);
 }
 
 }  // namespace prof

@@ -127,6 +127,10 @@ void RecordNamed(RecordKind kind, uint8_t subkind, const char* name, uint64_t ti
 void RecordOperatorPushDetail(const char* name, const char* shapes, const char* dtypes,
                               const char* source, uint64_t time_ns);
 
+// A whole operator range that already ended (kOperatorRangeDetail), texts as above.
+void RecordOperatorRangeDetail(const char* name, const char* shapes, const char* dtypes,
+                               const char* source, uint64_t start_ns, uint64_t end_ns);
+
 }  // namespace prof
 
 #endif  // PROF_AGENT_RECORD_RECORDER_H_

@@ -260,6 +260,13 @@ TEST_CASE("errno: every hook, NVTX callback and C API call leaves the program's 
     INFO("PROF_SCHEDULE=" << schedule << "\n" << run.standard_output << run.standard_error);
     CHECK(run.exit_code == 0);
     CHECK(run.standard_output.find(", 0 changed errno") != std::string::npos);
+    if (!*c.schedule && !c.cupti) {  // every step recorded: the whole ranges too
+      TraceSummary trace = SummarizeFolder(output);
+      CHECK(trace.ranges["aten::mm"] == 8);
+      CHECK(trace.ranges["whole_phase"] == 8);
+      CHECK(trace.ranges["aten::addmm"] == 8);  // prof_operator_range_detail
+      CHECK(trace.ranges["aten::bmm"] == 8);    // prof_operator_push_detail + pop
+    }
   }
 }
 

@@ -44,6 +44,12 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
   static auto push_detail = CApi<void (*)(const char*, const char*, const char*, const char*)>(
       "prof_operator_push_detail");
   static auto operator_pop = CApi<void (*)()>("prof_operator_pop");
+  static auto operator_range = CApi<void (*)(const char*, uint64_t, uint64_t)>("prof_operator_range");
+  static auto phase_range = CApi<void (*)(const char*, uint64_t, uint64_t)>("prof_phase_range");
+  static auto recording = CApi<int (*)()>("prof_recording");
+  static auto range_detail =
+      CApi<void (*)(const char*, uint64_t, uint64_t, const char*, const char*, const char*)>(
+          "prof_operator_range_detail");
   Check("nvtxRangePushA", [] { nvtxRangePushA("Forward"); });
   Check("cudaLaunchKernel", [&] { cudaLaunchKernel(kernel, dim3(2), dim3(64), nullptr, 0, nullptr); });
   Check("cudaMemcpy", [&] { cudaMemcpy(host, device, 256, cudaMemcpyDeviceToHost); });
@@ -54,9 +60,16 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
   if (pop) Check("prof_range_pop", [&] { pop(); });
   if (mark) Check("prof_mark", [&] { mark("user mark"); });
   if (push_detail) {
-    Check("prof_operator_push_detail", [&] { push_detail("aten::mm", "[[2, 3], [3, 4]]", "", "e.py:1"); });
+    Check("prof_operator_push_detail", [&] { push_detail("aten::bmm", "[[1, 2, 3], [1, 3, 4]]", "", "e.py:1"); });
   }
   if (operator_pop) Check("prof_operator_pop", [&] { operator_pop(); });
+  if (operator_range) Check("prof_operator_range", [&] { operator_range("aten::mm", 1000, 2000); });
+  if (phase_range) Check("prof_phase_range", [&] { phase_range("whole_phase", 1000, 3000); });
+  if (recording) Check("prof_recording", [&] { recording(); });
+  if (range_detail) {
+    Check("prof_operator_range_detail",
+          [&] { range_detail("aten::addmm", 1000, 2000, "[[4], [2, 3], [3, 4]]", "", "e.py:2"); });
+  }
   Check("cudaDeviceSynchronize", [] { cudaDeviceSynchronize(); });
   if (step_function) Check("prof_step", [&] { step_function(step); });
 }

@@ -59,6 +59,19 @@ std::string DomainOf(const Record& record) {
 
 }  // namespace
 
+// The operator range a kOperatorPushDetail / kOperatorRangeDetail record opens.
+RecordConverter::OpenRange RecordConverter::DetailedRange(uint64_t thread_id,
+                                                          const Record& record,
+                                                          const WindowFile& window) {
+  const OperatorDetailTexts texts = DetailTextsOf(record);
+  OpenRange range{texts.name, std::string(), schema::RANGE_KIND_OPERATOR, record.start_ns,
+                  thread_id, window.spec().index, false};
+  range.shapes = texts.shapes;
+  range.dtypes = texts.dtypes;
+  range.source = texts.source;
+  return range;
+}
+
 void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& window) {
   ChunkEncoder& encoder = window.encoder();
   if (record.kind == RecordKind::kApiCall || record.kind == RecordKind::kNcclCall) {
@@ -79,16 +92,12 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
                                              record.start_ns, thread_id, window.spec().index,
                                              false});
       return;
-    case RecordKind::kOperatorPushDetail: {
-      const OperatorDetailTexts texts = DetailTextsOf(record);
-      OpenRange range{texts.name, std::string(), schema::RANGE_KIND_OPERATOR, record.start_ns,
-                      thread_id, window.spec().index, false};
-      range.shapes = texts.shapes;
-      range.dtypes = texts.dtypes;
-      range.source = texts.source;
-      stacks_[thread_id].push_back(std::move(range));
+    case RecordKind::kOperatorPushDetail:
+      stacks_[thread_id].push_back(DetailedRange(thread_id, record, window));
       return;
-    }
+    case RecordKind::kOperatorRangeDetail:  // whole: no stack, nothing to match
+      EndRange(DetailedRange(thread_id, record, window), record.end_ns, window);
+      return;
     case RecordKind::kRangePop: {
       auto& stack = stacks_[thread_id];
       if (stack.empty()) {

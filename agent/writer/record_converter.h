@@ -54,6 +54,8 @@ class RecordConverter {
   void AddApiCall(uint64_t thread_id, const Record& record, WindowFile& window);
   void AddNcclCall(uint64_t thread_id, const Record& record, WindowFile& window);
   void AddMemory(uint64_t thread_id, const Record& record, WindowFile& window);
+  static OpenRange DetailedRange(uint64_t thread_id, const Record& record,
+                                 const WindowFile& window);
   void EndRange(const OpenRange& range, uint64_t end_ns, WindowFile& current);
   void WriteRange(const OpenRange& range, uint64_t end_ns, WindowFile& window);
   CommunicatorId CommunicatorIn(WindowFile& window, const void* comm);

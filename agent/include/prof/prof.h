@@ -64,6 +64,28 @@ void prof_operator_pop(void);
 void prof_operator_push_detail(const char* name, const char* shapes, const char* dtypes,
                                const char* source);
 
+/* A whole operator range that already ended, on the calling thread: start_ns and end_ns
+ * are CLOCK_MONOTONIC nanoseconds (the agent's host clock). For callers that learn about
+ * operators after the fact (the Python helper drains PyTorch's own operator records at
+ * step boundaries): ranges may be given in any order and nest by their times. Recorded
+ * when a window records at the time of this call; nothing otherwise. */
+void prof_operator_range(const char* name, uint64_t start_ns, uint64_t end_ns);
+
+/* prof_operator_range with the details of prof_operator_push_detail (shapes, dtypes,
+ * source; each may be NULL or empty, each cut at 4096 bytes). */
+void prof_operator_range_detail(const char* name, uint64_t start_ns, uint64_t end_ns,
+                                const char* shapes, const char* dtypes, const char* source);
+
+/* A whole model phase range that already ended (times as for prof_operator_range): for a
+ * phase whose end is known only later (the Python helper's one Forward per step, from the
+ * first outermost module call to the last one before Backward). */
+void prof_phase_range(const char* name, uint64_t start_ns, uint64_t end_ns);
+
+/* 1 while a recording window is open (the current step records), else 0: one load. Lets
+ * a caller skip work whose only use is recording (the Python helper starts PyTorch's
+ * operator collection only for steps that record). */
+int prof_recording(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -79,6 +79,15 @@ def analyzer_tables(folder):
     return json.loads(completed.stdout)["processes"][0]["tables"]
 
 
+def chrome_events(folder):
+    """The complete ("X") events of `profanalyze export` for a folder: name, ts, dur (us)."""
+    completed = subprocess.run([runfile("analyzer/cli/profanalyze"), "export", folder, "-o", "-"],
+                               capture_output=True, text=True, check=True)
+    events = json.loads(completed.stdout)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    return [event for event in events if event.get("ph") == "X"]
+
+
 PHASES = ("Dataloader", "Forward", "Backward", "Optimization")
 
 

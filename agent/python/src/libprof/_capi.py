@@ -16,13 +16,18 @@ def _find_agent():
         process = ctypes.CDLL(None)
         functions = {name: getattr(process, "prof_" + name) for name in (
             "step", "range_push", "range_pop", "phase_push", "phase_pop",
-            "operator_push", "operator_pop", "mark")}
+            "operator_push", "operator_pop", "mark", "operator_range", "phase_range", "recording")}
     except (OSError, AttributeError):
         return None
     for name, function in functions.items():
-        function.restype = None
+        function.restype = None  # (recording: c_int, below)
         if name == "step":
             function.argtypes = [ctypes.c_int64]
+        elif name in ("operator_range", "phase_range"):
+            function.argtypes = [ctypes.c_char_p, ctypes.c_uint64, ctypes.c_uint64]
+        elif name == "recording":
+            function.argtypes = []
+            function.restype = ctypes.c_int
         elif name.endswith("push") or name == "mark":
             function.argtypes = [ctypes.c_char_p]
         else:
@@ -39,6 +44,23 @@ def _find_detail():
     function.restype = None
     function.argtypes = [ctypes.c_char_p] * 4
     return function
+
+
+def _find_range_detail():
+    """prof_operator_range_detail(name, start_ns, end_ns, shapes, dtypes, source), or None."""
+    try:
+        function = getattr(ctypes.CDLL(None), "prof_operator_range_detail")
+    except (OSError, AttributeError):
+        return None
+    function.restype = None
+    function.argtypes = [ctypes.c_char_p, ctypes.c_uint64, ctypes.c_uint64] + [ctypes.c_char_p] * 3
+    return function
+
+
+def _with_range_details(function):
+    def call(name_bytes, start_ns, end_ns, shapes=None, dtypes=None, source=None):
+        function(name_bytes, start_ns, end_ns, _encoded(shapes), _encoded(dtypes), _encoded(source))
+    return call
 
 
 def _encoded(text):
@@ -77,6 +99,17 @@ if AGENT_LOADED:
     else:
         def operator_push_detail(name, shapes=None, dtypes=None, source=None):
             operator_push(name)
+    # operator_range(name_bytes, start_ns, end_ns): an ended operator, CLOCK_MONOTONIC ns;
+    # the name already encoded (callers cache it).
+    operator_range = _agent["operator_range"]
+    phase_range = _agent["phase_range"]         # (name_bytes, start_ns, end_ns), likewise
+    recording = _agent["recording"]             # 1 while a window records
+    # operator_range_detail(name_bytes, start_ns, end_ns, shapes, dtypes, source): texts
+    # as str or None. Absent with an older agent (callers check with hasattr).
+    _range_detail = _find_range_detail()
+    if _range_detail is not None:
+        operator_range_detail = _with_range_details(_range_detail)
 else:
     step = range_push = range_pop = phase_push = phase_pop = _noop
     operator_push = operator_pop = mark = operator_push_detail = _noop
+    operator_range = phase_range = recording = _noop

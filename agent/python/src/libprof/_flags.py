@@ -15,3 +15,14 @@ def flag(name, default):
     if value in _OFF:
         return False
     return default
+
+
+def python_operators():
+    """PROF_PYTHON_OPS as the agent reads it (agent/control/config.h, PythonOperators):
+    "aten" for 1, aten or any on spelling; "python" for python; None otherwise."""
+    value = os.environ.get("PROF_PYTHON_OPS", "").strip().lower()
+    if value in _ON or value == "aten":
+        return "aten"
+    if value == "python":
+        return "python"
+    return None

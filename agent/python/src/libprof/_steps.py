@@ -14,8 +14,17 @@ program for good.
 import atexit
 import os
 
-from libprof import _capi
+from libprof import _capi, _guard
 from libprof._timer import StepTimer
+
+# (before, after) callables run around every boundary on the stepping thread: what the
+# ending step holds is handed to the agent before prof_step (the pending Forward, the
+# ATen operators), and collection restarts after it when the new step records.
+_around = []
+
+
+def around_boundary(before, after):
+    _around.append((before, after))
 
 
 class StepBoundaries:
@@ -68,7 +77,12 @@ class StepBoundaries:
         self._forget_batches()
 
     def _end_step(self, samples):
+        for before, _ in _around:
+            _guard.guarded(before)
         _capi.step(samples if samples and samples > 0 else 0)
+        for _, after in _around:
+            if after is not None:
+                _guard.guarded(after)
         self.timer.step_ended(samples)
 
 

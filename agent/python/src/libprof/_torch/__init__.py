@@ -1,18 +1,22 @@
 """PyTorch with no code change: model phases and steps from PyTorch's own entry points.
 
     Dataloader    each DataLoader fetch (_BaseDataLoaderIter.__next__)
-    Forward       the outermost nn.Module call
+    Forward       from the first outermost nn.Module call of a step to the last one
+                  before Backward (the model and the loss module: one Forward)
     Backward      Tensor.backward / torch.autograd.backward
     Optimization  the outermost optimizer step (Optimizer subclasses, GradScaler.step);
                   a step boundary follows where the next iteration begins (libprof._steps)
-    operators     torch functions and Tensor methods, with PROF_PYTHON_OPS=1 (or on, true, yes)
+    operators     PROF_PYTHON_OPS=1 (or aten, on, true, yes): ATen operators as
+                  torch.profiler names them (aten_operators); PROF_PYTHON_OPS=python:
+                  torch functions and Tensor methods called from Python (python_functions)
 
 Only the outermost phase of a thread is recorded (a Forward inside an LBFGS closure is
 part of its Optimization), as the analyzer shows only top-most phases anyway. Every hook
 calls through untouched inside DataLoader workers and after the helper has failed.
 """
 from libprof import _flags, _guard
-from libprof._torch import backward, dataloader, forward, operators, optimizer
+from libprof._torch import (aten_operators, backward, dataloader, forward, optimizer,
+                            python_functions)
 from libprof._torch.patches import Patches
 
 
@@ -23,5 +27,10 @@ def install(torch):
     forward.install(torch, patches)
     backward.install(torch, patches)
     optimizer.install(torch, patches)
-    if _flags.flag("PROF_PYTHON_OPS", False):
-        _guard.on_failure(operators.install(torch))
+    operators = _flags.python_operators()
+    if _flags.flag("PROF_TIMER_ONLY", False):
+        operators = None  # the agent keeps only steps and Dataloader ranges then
+    if operators == "aten":
+        _guard.on_failure(aten_operators.install(torch, patches))
+    elif operators == "python":
+        _guard.on_failure(python_functions.install(torch))

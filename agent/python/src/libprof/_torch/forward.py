@@ -1,17 +1,86 @@
-"""Forward: the outermost nn.Module call of a thread (the model, and the loss module)."""
+"""Forward: one phase per step on a thread, from its first outermost nn.Module call to
+the last one before another phase opens (Backward, usually), so the model and the loss
+module make one Forward, as a training iteration has one forward pass.
+
+The end of a Forward is known only when the next phase opens (or the step ends, or the
+program exits), so it is recorded then, as a whole range with the times of its first
+call's start and its last call's end (_capi.phase_range). Under torch.no_grad() or
+inference_mode (evaluation, inference) no backward follows: each outermost call is a
+Forward of its own, recorded as it ends.
+"""
+import atexit
+import threading
+import time
+
+from libprof import _capi, _guard, _steps
 from libprof._torch import phases
+
+_FORWARD = b"Forward"
+
+
+class _PendingForward(threading.local):
+    start_ns = 0      # 0: no Forward pending on this thread
+    end_ns = 0
+    mergeable = False  # later calls may extend it (gradients were enabled)
+
+
+pending = _PendingForward()
 
 
 def install(torch, patches):
-    patches.wrap(torch.nn.Module, "__call__", _make_module_call)
+    grad_enabled = torch.is_grad_enabled
+    patches.wrap(torch.nn.Module, "__call__", lambda original: _make_module_call(
+        original, grad_enabled))
+    phases.on_outermost_phase(_end_before_other_phase)
+    _steps.around_boundary(flush, None)
+    atexit.register(_guard.guarded, flush)
 
 
-def _make_module_call(original):
+def _make_module_call(original, grad_enabled):
     current = phases.current
 
     def module_call(self, *args, **kwargs):
         if current.open or not phases.hooks_live():
             return original(self, *args, **kwargs)
-        return phases.run_in_phase("Forward", original, (self,) + args, kwargs)
+        opened = _guard.guarded(_begin, grad_enabled)
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            if opened:
+                _guard.guarded(_end)
 
     return module_call
+
+
+def _begin(grad_enabled):
+    if not phases.enter("Forward", push=False):
+        return False
+    mergeable = bool(grad_enabled())
+    state = pending
+    if state.start_ns and not (state.mergeable and mergeable):
+        flush()
+    if not state.start_ns:
+        state.start_ns = time.monotonic_ns()
+        state.mergeable = mergeable
+    return True
+
+
+def _end():
+    phases.leave(pop=False)
+    pending.end_ns = time.monotonic_ns()
+    if not pending.mergeable:
+        flush()
+
+
+def _end_before_other_phase(name):
+    if name != "Forward":
+        flush()
+
+
+def flush():
+    """Records this thread's pending Forward, if any."""
+    state = pending
+    if state.start_ns:
+        start, end = state.start_ns, max(state.end_ns, state.start_ns)
+        state.start_ns = state.end_ns = 0
+        _capi.phase_range(_FORWARD, start, end)

@@ -15,10 +15,17 @@ class _ThreadPhase(threading.local):
 
 current = _ThreadPhase()
 _first_use_in_thread = []  # callables run on a thread's first phase (operators' mode)
+_each_outermost_phase = []  # callables(name) run as each outermost phase opens
 
 
 def on_first_use_in_thread(callback):
     _first_use_in_thread.append(callback)
+
+
+def on_outermost_phase(callback):
+    """callback(name) as each outermost phase of a thread opens, before it is recorded
+    (the pending Forward ends here; ATen operator collection catches up)."""
+    _each_outermost_phase.append(callback)
 
 
 def hooks_live():
@@ -26,8 +33,9 @@ def hooks_live():
     return _guard.active and not _process.in_dataloader_worker()
 
 
-def enter(name):
-    """Opens phase `name` unless one is open on this thread; True when it did."""
+def enter(name, push=True):
+    """Opens phase `name` unless one is open on this thread; True when it did. With
+    push=False the caller records the phase itself (forward: one range per step)."""
     state = current
     if state.open:
         return False
@@ -36,14 +44,18 @@ def enter(name):
         state.seen = True
         for callback in _first_use_in_thread:
             callback()
+    for callback in _each_outermost_phase:
+        callback(name)
     state.open = True
-    _capi.phase_push(name)
+    if push:
+        _capi.phase_push(name)
     return True
 
 
-def leave():
+def leave(pop=True):
     current.open = False
-    _capi.phase_pop()
+    if pop:
+        _capi.phase_pop()
 
 
 def run_in_phase(name, function, args, kwargs):

@@ -1,5 +1,6 @@
-"""Operator ranges (PROF_PYTHON_OPS=1): every torch function and Tensor method called
-from Python, named as PyTorch names it (linear, relu, mse_loss, add_, ...).
+"""Python-level operator ranges (PROF_PYTHON_OPS=python): every torch function and Tensor
+method called from Python, named as PyTorch's Python API names it (linear, relu, mse_loss,
+add_, ...). PROF_PYTHON_OPS=1 records ATen operators instead (aten_operators).
 
 PyTorch 1.13 has no global operator callback reachable from Python without its own
 profiler; torch.overrides.TorchFunctionMode (public since 1.13) sees every call that
@@ -62,4 +63,6 @@ def _operator_name(func):
     name = getattr(func, "__name__", None)
     if not name or name in ("__get__", "__set__", "__delete__"):
         return None
-    return name.strip("_") or name
+    if name.startswith("__") and name.endswith("__") and len(name) > 4:
+        return name[2:-2]  # __add__ -> add; add_ keeps its underscore (in place)
+    return name

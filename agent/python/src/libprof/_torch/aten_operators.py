@@ -1,0 +1,201 @@
+"""ATen operators (PROF_PYTHON_OPS=1), forward and backward, named and counted as
+torch.profiler names and counts them: aten::addmm, aten::add_, aten::convolution_backward,
+autograd::engine::evaluate_function: AddmmBackward0, Optimizer.step#SGD.step.
+
+Why PyTorch's own collection (measured on Debian's torch 1.13, README "PyTorch"): torch
+gives Python no per-operator callback (RecordFunction callbacks are C++ only, and a C++
+shim would bind to one libtorch build's C++ ABI); TorchFunctionMode sees Python calls
+only, and TorchDispatchMode misses the CompositeImplicit operators (aten::linear,
+aten::conv2d) and every operator called inside another, so neither can count what
+torch.profiler counts. So the helper runs what torch.profiler runs with CPU activity
+only (the KINETO state: RecordFunction callbacks appending to a per-thread queue),
+started through torch's own profiler entry points (their ProfilerConfig is built by
+torch.autograd.profiler.profile, so it fits the torch in use):
+
+- on each thread that runs a model phase (PyTorch's profiler is per thread; autograd's
+  threads inherit it during backward), and only while the agent records a step
+  (_capi.recording), so steps outside the schedule pay nothing;
+- drained before each step boundary, on the stepping thread (other threads catch up at
+  their next phase), and at exit: the operators are replayed to the agent as ranges with
+  their own times (aten_replay), on the draining thread, then it starts again when the
+  next step records.
+
+The program's own profiler (torch.profiler, autograd.profiler.profile, emit_nvtx) comes
+first: PyTorch allows one profiler per thread, so when the program starts one on a
+thread where ours runs, ours is drained and stopped there, and starts again after the
+program's profiler stops. A forked child stops the collection it inherited.
+"""
+import atexit
+import os
+import threading
+
+from libprof import _capi, _flags, _guard, _steps
+from libprof._torch import phases
+from libprof._torch.aten_replay import Replay
+
+
+class _ThreadState(threading.local):
+    collection = None      # a _Collection while ours runs on this thread
+    program_owns = False   # the program's own profiler runs on this thread
+    boundaries = 0         # the step boundaries this thread has caught up with
+
+
+class _Collection:
+    """Our collection on one thread, held in its thread-local state. When a thread ends
+    with it running, the thread's locals are freed on that thread as it exits, and this
+    drains it there: its last operators are recorded on their own thread, and PyTorch's
+    profiler is not left enabled on a dead thread (it would print a warning). Another
+    thread may free them too (a forked child frees the other threads' states): only the
+    owner, in its own process, drains."""
+
+    def __init__(self, operators):
+        self.operators = operators
+        self.open = True
+        self.owner = (os.getpid(), threading.get_ident())
+
+    def __del__(self):
+        if self.open and self.owner == (os.getpid(), threading.get_ident()):
+            _guard.guarded(self.operators.drain, self)
+
+
+class AtenOperators:
+    def __init__(self, torch):
+        autograd = torch._C._autograd
+        self._prepare = autograd._prepare_profiler
+        self._enable = autograd._enable_profiler
+        self._disable = autograd._disable_profiler
+        details = hasattr(_capi, "operator_range_detail")
+        shapes = details and _flags.flag("PROF_SHAPES", False)
+        self._stacks = details and _flags.flag("PROF_STACKS", False)
+        self._config, self._activities = _profiler_settings(torch, shapes, with_stack=False)
+        if self._stacks:  # torch's Python tracer is one per process: the main thread only
+            self._stack_config, _ = _profiler_settings(torch, shapes, with_stack=True)
+        self._replay = Replay(torch._C._profiler._EventType, shapes or self._stacks)
+        self._thread = _ThreadState()
+        self._boundaries = 0
+        self._closed = False  # at exit, or after the helper failed: never start again
+
+    def start_on_this_thread(self):
+        state = self._thread
+        if state.collection or state.program_owns or self._closed or not _capi.recording():
+            return
+        config = self._config
+        if self._stacks and threading.current_thread() is threading.main_thread():
+            config = self._stack_config
+        self._prepare(config, self._activities)
+        self._enable(config, self._activities)
+        state.collection = _Collection(self)
+
+    def drain_this_thread(self):
+        collection = self._thread.collection
+        if collection is not None:
+            self._thread.collection = None
+            self.drain(collection)
+
+    def drain(self, collection):
+        """Stops `collection` (on its own thread) and records what it holds (nothing once
+        the helper has failed)."""
+        collection.open = False
+        result = self._disable()
+        if _guard.active:
+            self._replay.replay(result)
+
+    def before_boundary(self):
+        self.drain_this_thread()
+
+    def after_boundary(self):
+        self._boundaries += 1
+        self._thread.boundaries = self._boundaries
+        self.start_on_this_thread()
+
+    def catch_up(self, _phase_name):
+        """At each outermost phase of a thread: drains what it ran before the latest
+        boundary (once), and starts it when the step records."""
+        state = self._thread
+        if state.boundaries != self._boundaries:
+            state.boundaries = self._boundaries
+            self.drain_this_thread()
+        if state.collection is None:
+            self.start_on_this_thread()
+
+    def program_starts_profiler(self):
+        self.drain_this_thread()
+        self._thread.program_owns = True
+
+    def program_stopped_profiler(self):
+        self._thread.program_owns = False
+        self.start_on_this_thread()
+
+    def close_at_exit(self):
+        self._closed = True
+        self.drain_this_thread()
+
+    def stop(self):
+        """The helper failed: stops collecting on this thread and records nothing more
+        (another thread's collection, if any, stops when that thread ends)."""
+        self._closed = True
+        self._stop_without_recording()
+
+    def forget_in_child(self):
+        self._stop_without_recording()  # the parent's operators: not this process's
+
+    def _stop_without_recording(self):
+        collection = self._thread.collection
+        if collection is not None:
+            self._thread.collection = None
+            collection.open = False
+            self._disable()
+
+
+def _profiler_settings(torch, record_shapes, with_stack):
+    """(ProfilerConfig, activities) of torch.profiler with CPU activity only."""
+    settings = torch.autograd.profiler.profile(
+        record_shapes=record_shapes, with_stack=with_stack)
+    return settings.config(), settings.kineto_activities
+
+
+def install(torch, patches):
+    """Returns the callable that stops the collection when the helper fails."""
+    operators = AtenOperators(torch)
+    phases.on_outermost_phase(operators.catch_up)
+    _steps.around_boundary(operators.before_boundary, operators.after_boundary)
+    _yield_to_program_profiler(torch, patches, operators)
+    atexit.register(_guard.guarded, operators.close_at_exit)
+    os.register_at_fork(after_in_child=lambda: _guard.guarded(operators.forget_in_child))
+    return operators.stop
+
+
+def _yield_to_program_profiler(torch, patches, operators):
+    """Wraps the profiler entry points torch's profilers call, as module globals:
+    torch.autograd.profiler's (profile, emit_nvtx, emit_itt; torch.profiler goes through
+    profile) and torch.autograd.profiler_legacy's."""
+    _wrap_entry_points(torch.autograd.profiler, patches, operators,
+                       ("_prepare_profiler", "_enable_profiler"), "_disable_profiler")
+    legacy = getattr(torch.autograd, "profiler_legacy", None)
+    if legacy is not None:
+        _wrap_entry_points(legacy, patches, operators, ("_enable_profiler_legacy",),
+                           "_disable_profiler_legacy")
+
+
+def _wrap_entry_points(module, patches, operators, starts, stop_name):
+
+    def make_start(original):
+        def start(*args, **kwargs):
+            if phases.hooks_live():
+                _guard.guarded(operators.program_starts_profiler)
+            return original(*args, **kwargs)
+        return start
+
+    def make_stop(original):
+        def stop(*args, **kwargs):
+            result = original(*args, **kwargs)
+            if phases.hooks_live():
+                _guard.guarded(operators.program_stopped_profiler)
+            return result
+        return stop
+
+    for name in starts:
+        if name in module.__dict__:
+            patches.wrap(module, name, make_start)
+    if stop_name in module.__dict__:
+        patches.wrap(module, stop_name, make_stop)

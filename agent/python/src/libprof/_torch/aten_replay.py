@@ -1,0 +1,125 @@
+"""One drain of PyTorch's operator collection (a profiler result) replayed to the agent:
+each operator becomes one prof_operator_range on the draining thread, with the times
+PyTorch took for it, so operators nest among themselves, under the model phases and over
+the CUDA calls they made, by time (the analyzer's range tree).
+
+The operators are the TorchOp events of the result's event tree, less the names
+torch.profiler itself leaves out of its tables (torch/autograd/profiler.py,
+_filter_name): the same names and counts as torch.profiler's key_averages. PyTorch
+stamps them with CLOCK_REALTIME nanoseconds; the agent's host clock is CLOCK_MONOTONIC,
+so each drain measures the offset between the two once.
+
+With PROF_SHAPES=1 / PROF_STACKS=1 and an agent that takes details
+(_capi.operator_range_detail), each operator also carries its input shapes
+("[[8, 3, 32, 32], [16, 3, 3, 3], []]"), dtypes ("[float, float, ]") and the Python
+line that called it ("train.py:42": the innermost frame PyTorch recorded above it that is
+not in PyTorch's own files).
+"""
+import time
+
+from libprof import _capi
+
+# torch.profiler's _filter_name: utility operators that are not rows of its tables.
+_NOT_OPERATORS = frozenset((
+    "[memory]",
+    "[OutOfMemory]",
+    "profiler::_record_function_enter",
+    "profiler::_record_function_enter_new",
+    "profiler::_record_function_exit",
+    "aten::is_leaf",
+    "aten::output_nr",
+    "aten::_version",
+))
+
+
+def realtime_minus_monotonic():
+    """CLOCK_REALTIME - CLOCK_MONOTONIC in ns, from the tightest of three readings."""
+    best = None
+    for _ in range(3):
+        before = time.monotonic_ns()
+        real = time.time_ns()
+        after = time.monotonic_ns()
+        if best is None or after - before < best[0]:
+            best = (after - before, real - (before + after) // 2)
+    return best[1]
+
+
+class Replay:
+    def __init__(self, event_types, with_details):
+        """with_details: the collection records shapes or Python frames (PROF_SHAPES,
+        PROF_STACKS). Without it (and without memory events, which the helper never asks
+        for) every event of the tree is an operator, so the fast path compares no event
+        types (a pybind enum comparison costs about as much as the rest of an event)."""
+        self._torch_op = event_types.TorchOp
+        self._python_call = getattr(event_types, "PyCall", None)
+        self._encoded = {}  # operator name -> its UTF-8 bytes (few distinct names)
+        self._detail = getattr(_capi, "operator_range_detail", None) if with_details else None
+
+    def replay(self, result):
+        """Records the operators of `result` (while the agent records); returns how many."""
+        if not _capi.recording():
+            return 0
+        roots = result.experimental_event_tree()
+        offset = realtime_minus_monotonic()
+        if self._detail is not None:
+            return self._replay_with_details(roots, offset)
+        emit = _capi.operator_range
+        encoded = self._encoded
+        count = 0
+        pending = list(roots)
+        while pending:
+            node = pending.pop()
+            pending.extend(node.children)
+            name = node.name
+            if name in _NOT_OPERATORS:
+                continue
+            raw = encoded.get(name)
+            if raw is None:
+                raw = encoded[name] = name.encode("utf-8", "replace")
+            emit(raw, node.start_time_ns - offset, node.end_time_ns - offset)
+            count += 1
+        return count
+
+    def _replay_with_details(self, roots, offset):
+        count = 0
+        pending = [(node, "", "") for node in roots]  # (node, program's line, any line)
+        while pending:
+            node, program_line, any_line = pending.pop()
+            if node.tag == self._python_call:
+                line = python_line(node.name)
+                if line:
+                    any_line = line
+                    if not line.startswith(_TORCH_FILES):
+                        program_line = line
+            pending.extend((child, program_line, any_line) for child in node.children)
+            if node.tag != self._torch_op or node.name in _NOT_OPERATORS:
+                continue
+            shapes, dtypes = inputs_text(node)
+            self._detail(node.name.encode("utf-8", "replace"), node.start_time_ns - offset,
+                         node.end_time_ns - offset, shapes, dtypes, program_line or any_line)
+            count += 1
+        return count
+
+
+# How torch.profiler names the frames of PyTorch's own Python files: the source line of
+# an operator is the innermost frame outside them (the program's line that called into
+# PyTorch), or else the innermost one.
+_TORCH_FILES = ("torch/", "<built-in")
+
+
+def python_line(frame_name):
+    """"torch/nn/modules/linear.py(114): forward" -> "torch/nn/modules/linear.py:114"."""
+    location, _, _ = frame_name.rpartition("): ")
+    path, _, line = location.rpartition("(")
+    return "%s:%s" % (path, line) if path and line.isdigit() else ""
+
+
+def inputs_text(node):
+    """("[[8, 3, 32, 32], [16, 3, 3, 3], []]", "[float, float, ]"), or ("", "") when
+    PyTorch recorded no shapes (record_shapes off, or a torch whose event fields differ)."""
+    inputs = getattr(node.extra_fields, "inputs", None)
+    shapes = getattr(inputs, "shapes", None)
+    dtypes = getattr(inputs, "dtypes", None)
+    if not isinstance(shapes, list) or not isinstance(dtypes, list):
+        return "", ""
+    return str(shapes), "[" + ", ".join(str(dtype) for dtype in dtypes) + "]"

@@ -1,0 +1,117 @@
+"""PROF_PYTHON_OPS=1: PyTorch's ATen operators, forward and backward, recorded with the
+names and call counts torch.profiler reports for the same iterations of the same loop
+(aten_train.py: conv, ReLU, linear, cross-entropy, SGD with momentum). The reference
+counts come from torch.profiler itself, in a run without the agent."""
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import agent_runner  # noqa: E402
+
+PROGRAM = "aten_train.py"
+
+
+def torch_profiler_counts(first, end, steps=5, agent=False, environment=None):
+    """{name: calls} that torch.profiler reports for iterations first..end-1, and the run."""
+    run = agent_runner.run_python(
+        [agent_runner.program(PROGRAM), str(steps), "--torch-profiler", str(first), str(end)],
+        agent=agent, environment=environment)
+    if run.returncode != 0:
+        raise AssertionError(run.stderr)
+    return json.loads(run.stdout.splitlines()[-1]), run
+
+
+def operator_counts(facts):
+    return {name: count for name, count in facts["ranges"].items()
+            if name not in agent_runner.PHASES}
+
+
+def inside(events, name, phase):
+    """How many `name` events lie within a `phase` event on the same thread."""
+    phases = [event for event in events if event["name"] == phase]
+    return sum(1 for event in events if event["name"] == name and any(
+        outer["tid"] == event["tid"] and outer["ts"] - 0.002 <= event["ts"] and
+        event["ts"] + event["dur"] <= outer["ts"] + outer["dur"] + 0.002  # ns rounding
+        for outer in phases))
+
+
+class AtenOperatorsTest(unittest.TestCase):
+    def test_names_and_calls_equal_torch_profilers(self):
+        agent_runner.require_torch(self)
+        expected, plain = torch_profiler_counts(1, 4)
+        run = agent_runner.run_python([agent_runner.program(PROGRAM), "5"], environment={
+            "PROF_PYTHON_OPS": "1", "PROF_SCHEDULE": "1:4"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.helper_failures(), [])
+        self.assertEqual(run.stdout, "".join(plain.stdout.splitlines(True)[:-1]))
+        facts = agent_runner.trace_facts(run.output_dir)
+        self.assertEqual(facts["steps"], [1, 2, 3])
+        # Forward and backward operators, in-place names with their underscore.
+        for name in ("aten::conv2d", "aten::addmm", "aten::relu", "aten::add_",
+                     "aten::convolution_backward", "aten::threshold_backward",
+                     "autograd::engine::evaluate_function: AddmmBackward0",
+                     "Optimizer.step#SGD.step"):
+            self.assertIn(name, expected)
+        # Every name and count equal, and nothing else (none of the helper's own calls).
+        self.assertEqual(operator_counts(facts), expected)
+        self.assertEqual(facts["ranges_by_kind"]["RANGE_KIND_OPERATOR"], sum(expected.values()))
+        # One Forward per step: the model and the loss module together.
+        self.assertEqual(agent_runner.phase_counts(facts), {
+            "Dataloader": 3, "Forward": 3, "Backward": 3, "Optimization": 3})
+        # Each operator lies in its phase, by the times PyTorch took for it.
+        events = agent_runner.chrome_events(run.output_dir)
+        for operator, phase in (("aten::conv2d", "Forward"), ("aten::cross_entropy_loss", "Forward"),
+                                ("aten::convolution_backward", "Backward"),
+                                ("Optimizer.step#SGD.step", "Optimization")):
+            self.assertEqual(inside(events, operator, phase), 3, operator)
+
+    def test_the_programs_own_torch_profiler_goes_first(self):
+        agent_runner.require_torch(self)
+        expected, _ = torch_profiler_counts(1, 3)
+        # Under the agent the program's torch.profiler (iterations 1 and 2) sees all it
+        # saw without it; the agent records operators in the other steps (0, 3, 4).
+        counted, run = torch_profiler_counts(1, 3, agent=True,
+                                             environment={"PROF_PYTHON_OPS": "1"})
+        self.assertEqual(run.helper_failures(), [])
+        self.assertEqual(counted, expected)
+        facts = agent_runner.trace_facts(run.output_dir)
+        self.assertEqual(facts["steps"][:5], [0, 1, 2, 3, 4])  # then the teardown at exit
+        self.assertEqual(facts["ranges"].get("aten::addmm"), 3)
+        self.assertEqual(facts["ranges"].get("aten::convolution_backward"), 3)
+
+    def test_dataloader_workers_and_phases_unchanged(self):
+        agent_runner.require_torch(self)
+        arguments = [agent_runner.program("train.py"), "3", "4"]  # 2 forked workers
+        plain = agent_runner.run_python(arguments, agent=False)
+        run = agent_runner.run_python(arguments, environment={"PROF_PYTHON_OPS": " On "})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, plain.stdout)
+        self.assertEqual(run.helper_failures(), [])
+        facts = agent_runner.trace_facts(run.output_dir)
+        self.assertEqual(facts["ranges"].get("aten::linear"), 6)  # two layers, 3 steps
+        self.assertEqual(facts["ranges"].get("aten::mse_loss"), 3)
+        self.assertIn("aten::mse_loss_backward", facts["ranges"])
+        self.assertEqual(agent_runner.phase_counts(facts), {
+            "Dataloader": 4, "Forward": 3, "Backward": 3, "Optimization": 3})
+
+    def test_threads_forks_and_the_legacy_profiler(self):
+        agent_runner.require_torch(self)
+        run = agent_runner.run_python([agent_runner.program("aten_threads.py")],
+                                      environment={"PROF_PYTHON_OPS": "1"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, "done\n")
+        # Nothing on stderr: no helper failure, and no PyTorch warning about a profiler
+        # left enabled on a thread that ended.
+        self.assertEqual(run.stderr, "")
+        facts = agent_runner.trace_facts(run.output_dir)
+        # 4 steps per epoch: 2 epochs, then 1 on the thread (its last step drained as the
+        # thread ended); none in the step under the program's own profiler.
+        self.assertEqual(facts["ranges"].get("aten::addmm"), 12)
+        self.assertEqual(facts["ranges"].get("aten::mse_loss"), 12)
+        self.assertEqual(facts["ranges"].get("Forward"), 13)
+
+
+if __name__ == "__main__":
+    unittest.main()

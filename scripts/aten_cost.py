@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Host cost per PyTorch operator: the agent's operators (PROF_PYTHON_OPS=1, ATen; and
+=python, the Python-level functions) beside torch.profiler's CPU-only profiling, on one
+small CPU training loop (conv, ReLU, linear, cross-entropy, SGD), with Debian's
+/usr/bin/python3 and torch.
+
+    aten_cost.py --agent LIBPROF_SO --cupti LIBCUPTI [--runs N] [--iterations N]
+
+Each variant runs in its own process, alternating (a drifting machine load falls on all
+alike); a process times `iterations` iterations after a warm-up, and the median over the
+runs is printed. Cost per operator = (iteration time - plain iteration time) / operators
+per iteration, where the operators are those torch.profiler reports (what the agent
+records with PROF_PYTHON_OPS=1). torch.profiler is shown twice: while it collects, and
+with its own end (profile.__exit__, which turns what it collected into events) spread over
+the iterations. The agent's figure includes its drains at the step boundaries.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+PYTHON = "/usr/bin/python3"
+
+
+def child(mode, iterations, warmup):
+    import torch
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(),
+                                torch.nn.Flatten(), torch.nn.Linear(8 * 8 * 8, 10))
+    loss_function = torch.nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    images, labels = torch.randn(4, 3, 8, 8), torch.randint(0, 10, (4,))
+
+    def iteration():
+        optimizer.zero_grad()
+        loss_function(model(images), labels).backward()
+        optimizer.step()
+
+    for _ in range(warmup):
+        iteration()
+    profiler = None
+    if mode == "torch.profiler":
+        profiler = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU])
+        profiler.__enter__()
+    started = time.perf_counter(), time.process_time()
+    for _ in range(iterations):
+        iteration()
+    collected = time.perf_counter(), time.process_time()
+    operators = 0
+    if profiler is not None:
+        profiler.__exit__(None, None, None)
+    ended = time.perf_counter(), time.process_time()
+    if profiler is not None:
+        operators = len(profiler.events()) / iterations
+    print(json.dumps({
+        "loop": [(collected[i] - started[i]) / iterations for i in (0, 1)],
+        "with_end": [(ended[i] - started[i]) / iterations for i in (0, 1)],
+        "operators": operators}))
+
+
+VARIANTS = (  # label, under the agent, PROF_PYTHON_OPS
+    ("plain", False, None),
+    ("agent, phases only", True, "0"),
+    ("agent, PROF_PYTHON_OPS=1", True, "1"),
+    ("agent, PROF_PYTHON_OPS=python", True, "python"),
+    ("torch.profiler", False, None),
+)
+
+
+def run_variant(arguments, label, agent, operators, scratch):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PROF_") and k != "LD_PRELOAD"}
+    if agent:
+        env.update({"LD_PRELOAD": arguments.agent, "PROF_CUPTI_LIB": arguments.cupti,
+                    "PROF_OUTPUT_DIR": tempfile.mkdtemp(dir=scratch), "PROF_PYTHON_OPS": operators})
+    mode = "torch.profiler" if label == "torch.profiler" else "plain"
+    completed = subprocess.run(
+        [PYTHON, os.path.abspath(__file__), "--child", mode, "--iterations",
+         str(arguments.iterations)], env=env, capture_output=True, text=True, check=True)
+    return json.loads(completed.stdout.splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--agent")
+    parser.add_argument("--cupti")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--child")
+    arguments = parser.parse_args()
+    if arguments.child:
+        child(arguments.child, arguments.iterations, warmup=20)
+        return
+    results = {label: [] for label, _, _ in VARIANTS}
+    with tempfile.TemporaryDirectory() as scratch:
+        for _ in range(arguments.runs):
+            for label, agent, operators in VARIANTS:
+                results[label].append(run_variant(arguments, label, agent, operators, scratch))
+    operators = results["torch.profiler"][0]["operators"]
+    plain = [statistics.median(r["loop"][i] for r in results["plain"]) for i in (0, 1)]
+    print("   %d operators per iteration (torch.profiler's count), %d iterations x %d runs;" %
+          (operators, arguments.iterations, arguments.runs))
+    print("   CPU: the process's CPU time (all its threads: the agent's writer included)")
+    print("   %-34s %12s %12s %14s %14s" % ("", "wall us/it", "CPU us/it", "wall us/op", "CPU us/op"))
+    for label, _, _ in VARIANTS:
+        rows = [("", "loop")] if label != "torch.profiler" else [
+            (" (collecting)", "loop"), (" (with its end)", "with_end")]
+        for suffix, key in rows:
+            wall, cpu = (statistics.median(r[key][i] for r in results[label]) for i in (0, 1))
+            per_op = "" if label == "plain" else "%+14.2f %+14.2f" % (
+                (wall - plain[0]) * 1e6 / operators, (cpu - plain[1]) * 1e6 / operators)
+            print("   %-34s %12.1f %12.1f %s" % (label + suffix, wall * 1e6, cpu * 1e6, per_op))
+    print("   goal: PROF_PYTHON_OPS=1 costs no more per operator than torch.profiler")
+
+if __name__ == "__main__":
+    sys.exit(main())
