@@ -67,6 +67,27 @@ class AtenOperatorsTest(unittest.TestCase):
                                 ("Optimizer.step#SGD.step", "Optimization")):
             self.assertEqual(inside(events, operator, phase), 3, operator)
 
+    def test_shapes_sources_and_flops_of_aten_operators(self):
+        # PROF_SHAPES=1: each operator carries its input shapes (prof_operator_range_detail)
+        # and the Operator Summary computes FLOPs from them. PROF_STACKS=1 beside it must
+        # not break the collection (torch 1.13's Python tracer cannot give source lines).
+        agent_runner.require_torch(self)
+        run = agent_runner.run_python([agent_runner.program(PROGRAM), "5"], environment={
+            "PROF_PYTHON_OPS": "1", "PROF_SCHEDULE": "1:4", "PROF_SHAPES": "1",
+            "PROF_STACKS": "1"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.helper_failures(), [])
+        addmm = [event for event in agent_runner.chrome_events(run.output_dir)
+                 if event["name"] == "aten::addmm"]
+        self.assertEqual(len(addmm), 3)
+        for event in addmm:
+            # The classifier: bias [10], flattened activations [4, 512], weight.t() [512, 10],
+            # beta and alpha (scalars: [], as torch.profiler's record_shapes shows them).
+            self.assertEqual(event["args"]["Input Dims"], "[[10], [4, 512], [512, 10], [], []]")
+        rows = {row["name"]: row for row in agent_runner.analyzer_tables(run.output_dir)["operator"]["rows"]}
+        # 2 * M * K * N per call (one multiply-add is 2 FLOPs), 3 calls.
+        self.assertEqual(rows["aten::addmm"]["flops"], 3 * 2 * 4 * 512 * 10)
+
     def test_the_programs_own_torch_profiler_goes_first(self):
         agent_runner.require_torch(self)
         expected, _ = torch_profiler_counts(1, 3)

@@ -66,7 +66,12 @@ class AtenOperators:
         self._disable = autograd._disable_profiler
         details = hasattr(_capi, "operator_range_detail")
         shapes = details and _flags.flag("PROF_SHAPES", False)
-        self._stacks = details and _flags.flag("PROF_STACKS", False)
+        # Python source lines need torch's Python tracer (with_stack), and torch 1.13's
+        # asserts ("Python replay stack is empty") when a collection stops inside Python
+        # frames, which is where every step boundary stops it: only torch versions whose
+        # tracer survives that get source lines (PROF_ATEN_STACKS=1 to try).
+        self._stacks = (details and _flags.flag("PROF_STACKS", False)
+                        and _flags.flag("PROF_ATEN_STACKS", False))
         self._config, self._activities = _profiler_settings(torch, shapes, with_stack=False)
         if self._stacks:  # torch's Python tracer is one per process: the main thread only
             self._stack_config, _ = _profiler_settings(torch, shapes, with_stack=True)
