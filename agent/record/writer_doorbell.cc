@@ -1,5 +1,6 @@
 #include "agent/record/writer_doorbell.h"
 
+#include <errno.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -15,16 +16,21 @@ long Futex(std::atomic<uint32_t>* word, int operation, uint32_t value, const tim
 
 }  // namespace
 
-WriterDoorbell& TheWriterDoorbell() {
-  static WriterDoorbell* doorbell = new WriterDoorbell;  // never destroyed: rung at exit
-  return *doorbell;
-}
+namespace {
+// Constant-initialized (no guard, nothing to construct or destroy): safe to ring from a
+// signal handler and while the process exits.
+WriterDoorbell g_doorbell;
+}  // namespace
+
+WriterDoorbell& TheWriterDoorbell() { return g_doorbell; }
 
 void WriterDoorbell::Ring() {
-  // errno: a hook may ring between the program's call and its check of errno; futex_wake
-  // does not fail on a valid address, and the caller's errno guard covers the rest.
   if (word_.exchange(1, std::memory_order_release) == 2) {
+    // A hook rings between the program's call and the program's check of errno (and a
+    // signal handler may ring): the system call must leave errno as it was.
+    const int saved_errno = errno;
     Futex(&word_, FUTEX_WAKE_PRIVATE, 1, nullptr);
+    errno = saved_errno;
   }
 }
 

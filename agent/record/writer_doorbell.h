@@ -22,6 +22,8 @@ class WriterDoorbell {
   // Returns after Ring() or `timeout_ns`, whichever first (at once if rung since the last Wait).
   void Wait(uint64_t timeout_ns);
 
+  constexpr WriterDoorbell() = default;
+
  private:
   std::atomic<uint32_t> word_{0};
 };
