@@ -43,7 +43,8 @@ int main(int argc, char** argv) {
   const bool finished = writer.Shutdown(600ull * 1000 * 1000 * 1000);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("   writer: %llu records drained, converted and written in %.3f s: %.2fM records/s%s\n",
+  std::printf("   writer: %llu records drained, converted and written in %.3f s: "
+              "%.2fM records/s%s\n",
               static_cast<unsigned long long>(records), seconds, records / seconds / 1e6,
               finished ? "" : " (timed out)");
   std::system((std::string("rm -rf ") + folder).c_str());

@@ -50,7 +50,8 @@ inline void ClearCorrelationId() { internal::t_correlation_id = 0; }
 inline uint64_t CurrentCorrelationId() { return internal::t_correlation_id; }
 
 // Appends a record with `name` (may be null) copied after it; returns nullptr when it
-// found no room (counted lost, by step, in the thread's buffer). Call CommitRecord with the same size after filling it.
+// found no room (counted lost, by step, in the thread's buffer). Call CommitRecord with
+// the same size after filling it.
 inline Record* BeginRecord(RecordKind kind, const char* name, size_t* size,
                            size_t extra_bytes = 0) {
   const size_t name_length = name ? std::strlen(name) : 0;

@@ -50,7 +50,8 @@ class StepLossCounter {
 
 // Writer: reports and clears the counts moved out of counters when their step changed,
 // and those kept without a step (step -1).
-void TakeDisplacedLosses(const std::function<void(int32_t kind, int64_t step, uint64_t count)>& report);
+void TakeDisplacedLosses(
+    const std::function<void(int32_t kind, int64_t step, uint64_t count)>& report);
 
 // Fork child: forgets everything counted (the parent reports its own losses).
 void ResetStepLossesAfterFork();

@@ -40,7 +40,8 @@ struct TestPool {
 };
 
 // Sums a buffer's losses by kind.
-std::map<int32_t, uint64_t> Losses(ThreadBuffer& buffer, std::map<int64_t, uint64_t>* by_step = nullptr) {
+std::map<int32_t, uint64_t> Losses(ThreadBuffer& buffer,
+                                   std::map<int64_t, uint64_t>* by_step = nullptr) {
   std::map<int32_t, uint64_t> losses;
   buffer.TakeLosses([&](int32_t kind, int64_t step, uint64_t count) {
     losses[kind] += count;
@@ -152,7 +153,8 @@ TEST_CASE("the append that makes a thread hold its high-water mark of chunks rin
   auto wait_ms = [] {
     const auto start = std::chrono::steady_clock::now();
     TheWriterDoorbell().Wait(2000000000);
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const auto waited = std::chrono::steady_clock::now() - start;
+    return std::chrono::duration<double, std::milli>(waited).count();
   };
   CHECK(wait_ms() >= 1000);  // not rung: the wait ran to its timeout (2 s)
   REQUIRE(Append(buffer, 2 * per_chunk, 0));  // the third chunk: the crossing append

@@ -72,6 +72,26 @@ std::vector<size_t> RoundSteps(const StressRun& run) {
   return steps;
 }
 
+// Host records lost (the agent's buffers); CUPTI's own drops of device activity records
+// (LOSS_KIND_CUPTI_*) are the simulated CUPTI's buffers, not this path's.
+uint64_t HostLosses(const TraceSummary& trace) {
+  uint64_t lost = 0;
+  for (int kind : {schema::LOSS_KIND_HOST_BUFFER_FULL, schema::LOSS_KIND_THREAD_LIMIT,
+                   schema::LOSS_KIND_CONTROL_RECORD_LOST, schema::LOSS_KIND_HOST_RANGE_DROPPED}) {
+    auto found = trace.losses.find(kind);
+    if (found != trace.losses.end()) lost += found->second;
+  }
+  return lost;
+}
+
+std::string LossText(const TraceSummary& trace) {
+  std::string text;
+  for (const auto& [kind, count] : trace.losses) {
+    text += "kind " + std::to_string(kind) + ": " + std::to_string(count) + "; ";
+  }
+  return text;
+}
+
 uint64_t LaunchesWithin(const TraceSummary& trace, std::pair<uint64_t, uint64_t> span) {
   return std::count_if(trace.launch_start_ns.begin(), trace.launch_start_ns.end(),
                        [&](uint64_t start) { return start >= span.first && start < span.second; });
@@ -82,7 +102,8 @@ TEST_CASE("one thread launching at full speed: every call and every step") {
   const StressRun run = RunStress("pool_one_thread", 1, 1000000, rounds);
   CHECK(RoundSteps(run).size() == rounds);
   if (kSanitizerBuild) return;  // a sanitizer's writer is too slow to promise no loss
-  CHECK(run.trace.losses.empty());
+  INFO(LossText(run.trace));
+  CHECK(HostLosses(run.trace) == 0);
   CHECK(Total(run.trace.launches) == run.truth_launches);
 }
 
@@ -91,7 +112,8 @@ TEST_CASE("eight threads launching at full speed: every call and every step") {
   const StressRun run = RunStress("pool_eight_threads", 8, 800000, rounds);
   CHECK(RoundSteps(run).size() == rounds);
   if (kSanitizerBuild) return;
-  CHECK(run.trace.losses.empty());
+  INFO(LossText(run.trace));
+  CHECK(HostLosses(run.trace) == 0);
   CHECK(Total(run.trace.launches) == run.truth_launches);
 }
 
@@ -114,7 +136,8 @@ TEST_CASE("a budget far too small keeps every step boundary and counts the loss 
       for (const auto& [kind, count] : found->second) lost += count;
     }
     // Each launch of the round is in the trace, inside its step, or counted lost in it.
-    CHECK(LaunchesWithin(trace, trace.step_spans[i]) + lost == static_cast<uint64_t>(run.per_round));
+    CHECK(LaunchesWithin(trace, trace.step_spans[i]) + lost ==
+          static_cast<uint64_t>(run.per_round));
     lost_in_steps += lost;
   }
   CHECK(lost_in_steps > 0);

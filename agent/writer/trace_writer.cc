@@ -199,7 +199,8 @@ void TraceWriter::Run() {
     // Sleeps until the period ends or the doorbell rings: a command that needs the writer
     // now, Shutdown, or a thread's buffer passing its high-water mark (thread_buffer.h).
     if (commands_.empty() && !StoppingRequested()) {
-      TheWriterDoorbell().Wait(std::chrono::nanoseconds(busy ? kBusyDrainPeriod : kIdleDrainPeriod).count());
+      const auto period = busy ? kBusyDrainPeriod : kIdleDrainPeriod;
+      TheWriterDoorbell().Wait(std::chrono::nanoseconds(period).count());
     }
     stopping = StoppingRequested();
     // Before taking the commands: every window command stamped before `horizon` is then in
