@@ -194,6 +194,19 @@ TEST_CASE("names, losses, anchors and process info are carried") {
   CHECK(dictionary.String(1) == "dataloader");
 }
 
+TEST_CASE("a loss counter names the step its records were lost in, step 0 included") {
+  ChunkEncoder encoder;
+  encoder.AddLoss(schema::LOSS_KIND_HOST_BUFFER_FULL, 5, 0);
+  encoder.AddLoss(schema::LOSS_KIND_HOST_RANGE_DROPPED, 3, 7);
+  encoder.AddLoss(schema::LOSS_KIND_THREAD_LIMIT, 2);  // no step: total only
+  FileDictionary dictionary;
+  RecordingSink sink;
+  DecodeThroughBytes(encoder.Finish(true), &dictionary, &sink);
+  CHECK(Sorted(sink.other) == Sorted({"loss kind=1 count=5", "loss kind=1 count=5 step=0",
+                                      "loss kind=9 count=3", "loss kind=9 count=3 step=7",
+                                      "loss kind=7 count=2"}));
+}
+
 TEST_CASE("a realistic mix stays well under 16 bytes per event") {
   ChunkEncoder encoder;
   uint64_t now = 1000000;

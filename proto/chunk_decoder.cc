@@ -360,6 +360,9 @@ ChunkDecodeStats DecodeChunk(const trace::Chunk& chunk, EventSink* sink) {
   for (const trace::CpuUsage& usage : chunk.cpu_usage()) sink->OnCpuUsage(usage);
   for (const trace::LossCounter& loss : chunk.losses()) {
     sink->OnLoss(static_cast<schema::LossKind>(loss.kind()), loss.count());
+    if (loss.step_known()) {
+      sink->OnStepLoss(static_cast<schema::LossKind>(loss.kind()), loss.count(), loss.step_number());
+    }
   }
   BlockDecoder decoder(chunk.sequence(), sink);
   for (const trace::ThreadEvents& thread : chunk.threads()) decoder.Thread(thread);

@@ -38,6 +38,8 @@ class EventSink {
   virtual void OnThreadName(uint64_t /*thread_id*/, StringId /*name*/) {}
   virtual void OnProcess(StringId /*name*/, int64_t /*parent_pid*/) {}
   virtual void OnLoss(schema::LossKind /*kind*/, uint64_t /*count*/) {}
+  // After OnLoss, for a counter that names the step its records were lost in.
+  virtual void OnStepLoss(schema::LossKind /*kind*/, uint64_t /*count*/, int64_t /*step*/) {}
   virtual void OnClockAnchor(const trace::ClockAnchor&) {}
   virtual void OnCpuUsage(const trace::CpuUsage&) {}
 };

@@ -141,12 +141,16 @@ void ChunkEncoder::SetProcess(std::string_view name, int64_t parent_pid) {
   has_process_ = true;
 }
 
-void ChunkEncoder::AddLoss(schema::LossKind kind, uint64_t count) {
+void ChunkEncoder::AddLoss(schema::LossKind kind, uint64_t count, int64_t step_number) {
   if (count == 0) return;
   using F = field::LossCounter;
   scratch_.clear();
   wire::PutInt32FieldIfNonZero(&scratch_, F::kKind, kind);
   PutVarintFieldIfNonZero(&scratch_, F::kCount, count);
+  if (step_number >= 0) {  // int64 on the wire: a plain varint of the value
+    PutVarintFieldIfNonZero(&scratch_, F::kStepNumber, static_cast<uint64_t>(step_number));
+    wire::PutVarintField(&scratch_, F::kStepKnown, 1);
+  }
   wire::PutBytesField(&losses_, field::Chunk::kLosses, scratch_.view());
 }
 

@@ -66,7 +66,8 @@ class ChunkEncoder {
 
   void SetThreadName(uint64_t thread_id, std::string_view name);
   void SetProcess(std::string_view name, int64_t parent_pid);
-  void AddLoss(schema::LossKind kind, uint64_t count);
+  // `step_number` >= 0: the step during which they were lost (LossCounter.step_number).
+  void AddLoss(schema::LossKind kind, uint64_t count, int64_t step_number = -1);
   void AddClockAnchor(const ClockAnchorValue& anchor);
   void AddCpuUsage(const CpuUsageValue& usage);
 

@@ -23,6 +23,8 @@ enum LossKind : int32_t {
   LOSS_KIND_RANGE_OPEN_AT_END = 5,  // range still open when the window closed
   LOSS_KIND_WRITE_FAILED = 6,  // events lost because a chunk could not be written
   LOSS_KIND_THREAD_LIMIT = 7,  // a thread found no free buffer slot
+  LOSS_KIND_CONTROL_RECORD_LOST = 8,  // a step or loss record lost (control ring full)
+  LOSS_KIND_HOST_RANGE_DROPPED = 9,  // a range or mark lost (pool and range share full)
 };
 
 enum ApiDomain : int32_t {

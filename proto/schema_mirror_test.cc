@@ -78,6 +78,8 @@ static_assert(field::ProcessInfo::kNameId == trace::ProcessInfo::kNameIdFieldNum
 static_assert(field::ProcessInfo::kParentPid == trace::ProcessInfo::kParentPidFieldNumber);
 static_assert(field::LossCounter::kKind == trace::LossCounter::kKindFieldNumber);
 static_assert(field::LossCounter::kCount == trace::LossCounter::kCountFieldNumber);
+static_assert(field::LossCounter::kStepNumber == trace::LossCounter::kStepNumberFieldNumber);
+static_assert(field::LossCounter::kStepKnown == trace::LossCounter::kStepKnownFieldNumber);
 static_assert(field::SparseColumn::kIndexDelta == trace::SparseColumn::kIndexDeltaFieldNumber);
 static_assert(field::SparseColumn::kValue == trace::SparseColumn::kValueFieldNumber);
 static_assert(field::ThreadEvents::kThreadId == trace::ThreadEvents::kThreadIdFieldNumber);
@@ -174,6 +176,8 @@ static_assert(schema::LOSS_KIND_RANGE_UNMATCHED_POP == static_cast<int>(trace::L
 static_assert(schema::LOSS_KIND_RANGE_OPEN_AT_END == static_cast<int>(trace::LOSS_KIND_RANGE_OPEN_AT_END));
 static_assert(schema::LOSS_KIND_WRITE_FAILED == static_cast<int>(trace::LOSS_KIND_WRITE_FAILED));
 static_assert(schema::LOSS_KIND_THREAD_LIMIT == static_cast<int>(trace::LOSS_KIND_THREAD_LIMIT));
+static_assert(schema::LOSS_KIND_CONTROL_RECORD_LOST == static_cast<int>(trace::LOSS_KIND_CONTROL_RECORD_LOST));
+static_assert(schema::LOSS_KIND_HOST_RANGE_DROPPED == static_cast<int>(trace::LOSS_KIND_HOST_RANGE_DROPPED));
 static_assert(schema::API_DOMAIN_RUNTIME == static_cast<int>(trace::API_DOMAIN_RUNTIME));
 static_assert(schema::API_DOMAIN_DRIVER == static_cast<int>(trace::API_DOMAIN_DRIVER));
 static_assert(schema::RANGE_KIND_NVTX_PUSH_POP == static_cast<int>(trace::RANGE_KIND_NVTX_PUSH_POP));
@@ -219,7 +223,7 @@ static_assert(schema::SYNCHRONIZATION_KIND_CONTEXT == static_cast<int>(trace::SY
 
 TEST_CASE("the plain enums list every value of the schema's enums") {
   CHECK(trace::ClockDomain_descriptor()->value_count() == 2);
-  CHECK(trace::LossKind_descriptor()->value_count() == 8);
+  CHECK(trace::LossKind_descriptor()->value_count() == 10);
   CHECK(trace::ApiDomain_descriptor()->value_count() == 2);
   CHECK(trace::RangeKind_descriptor()->value_count() == 6);
   CHECK(trace::NcclOperation_descriptor()->value_count() == 13);
@@ -239,7 +243,7 @@ TEST_CASE("trace_fields.h names every field of every message") {
   CHECK(trace::CallStack::descriptor()->field_count() == 3);
   CHECK(trace::ThreadName::descriptor()->field_count() == 2);
   CHECK(trace::ProcessInfo::descriptor()->field_count() == 2);
-  CHECK(trace::LossCounter::descriptor()->field_count() == 2);
+  CHECK(trace::LossCounter::descriptor()->field_count() == 4);
   CHECK(trace::SparseColumn::descriptor()->field_count() == 2);
   CHECK(trace::ThreadEvents::descriptor()->field_count() == 7);
   CHECK(trace::ApiCalls::descriptor()->field_count() == 11);

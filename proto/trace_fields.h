@@ -103,6 +103,8 @@ struct ProcessInfo {
 struct LossCounter {
   static constexpr uint32_t kKind = 1;
   static constexpr uint32_t kCount = 2;
+  static constexpr uint32_t kStepNumber = 3;
+  static constexpr uint32_t kStepKnown = 4;
 };
 
 struct SparseColumn {

@@ -134,3 +134,14 @@ if [ -x analyzer/bench/run_benchmark.sh ]; then
   echo "== analyzer (analyzer/bench/run_benchmark.sh)"
   analyzer/bench/run_benchmark.sh $([ $quick = 1 ] && echo --quick)
 fi
+
+echo
+echo "== agent: sustained recording rate at the default PROF_BUFFER_MB (scripts/sustained_rate.py)"
+echo "   goals: zero loss for 1 thread at >= 5M calls/s, for 8 threads at >= 1M calls/s each"
+bazel build -c opt --noshow_progress //agent/bench:record_rate_benchmark \
+  //agent/bench:drain_rate_benchmark //agent/tests:trace_counts 2>&1 | grep -E "^(ERROR|FAILED)" || true
+echo "   the machine's ceilings: the runtime call alone, and the writer alone"
+"$bin/agent/bench/record_rate_benchmark" 1 0 2 | sed 's/^/   cudaEventRecord without the agent, 1 thread: /'
+"$bin/agent/bench/drain_rate_benchmark" $([ $quick = 1 ] && echo 1000000 || echo 4000000)
+python3 scripts/sustained_rate.py --bin "$bin" --agent "$agent" --cupti "$cupti" \
+  --seconds $([ $quick = 1 ] && echo 1 || echo 2) --steps $([ $quick = 1 ] && echo 3 || echo 5)

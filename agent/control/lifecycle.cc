@@ -25,14 +25,6 @@
 namespace prof {
 namespace {
 
-// Per-thread buffers: each 1/64 of the budget (2 MiB of the default 128, about 20k
-// records), between 256 KiB and 8 MiB.
-size_t BufferBytesFor(uint64_t budget) {
-  const uint64_t share = budget / 64;
-  return static_cast<size_t>(share < (256u << 10) ? (256u << 10)
-                                                  : share > (8u << 20) ? (8u << 20) : share);
-}
-
 // NVTX finds tools through NVTX_INJECTION64_PATH; point it at this library unless the
 // user (or another tool, such as nsys) already set it.
 void OfferNvtxInjection() {
@@ -92,7 +84,7 @@ __attribute__((constructor)) void InitializeAgent() {
   SetLogLevel(config.log_level);
   for (const std::string& warning : warnings) Log(LogLevel::kWarn, "%s", warning.c_str());
   if (config.disabled) return;
-  ConfigureBuffers(config.buffer_bytes, BufferBytesFor(config.buffer_bytes));
+  ConfigureBuffers(config.buffer_bytes);
   ApplyStartupSettings(config);
   if (config.activities & (kActivityNvtx | kActivityTimerOnly)) OfferNvtxInjection();
   OfferPythonHelper();  // before the interpreter's main() reads PYTHONPATH

@@ -5,6 +5,7 @@
 #include "agent/record/clock.h"
 #include "agent/record/cuda_presence.h"
 #include "agent/record/recorder.h"
+#include "agent/record/step_losses.h"
 
 namespace prof {
 namespace {
@@ -65,6 +66,7 @@ void StepController::Step(int64_t samples) {
   }
   const StepState previous = state_;
   ++step_;
+  SetCurrentStep(step_);  // records lost from now on count in this step (step_losses.h)
   state_ = schedule_.StateOf(step_);
   step_start_ns_ = now;
   Transition(previous, state_, now);

@@ -143,7 +143,7 @@ TEST_CASE("every interposed runtime function has its callback, marked as hooked"
 }
 
 TEST_CASE("calls outside the set reach neither the callback nor the trace") {
-  ConfigureBuffers(8u << 20, 1u << 20);
+  ConfigureBuffers(8u << 20);
   DrainOwnRecords();
   auto source = MakeCuptiSource(TestConfig(SimCuptiPath()));
   REQUIRE(source->Enable());
@@ -163,7 +163,7 @@ TEST_CASE("calls outside the set reach neither the callback nor the trace") {
 }
 
 TEST_CASE("work enqueued without the hooks (driver launches, other copies) is recorded") {
-  ConfigureBuffers(8u << 20, 1u << 20);
+  ConfigureBuffers(8u << 20);
   DrainOwnRecords();
   auto source = MakeCuptiSource(TestConfig(SimCuptiPath()));
   REQUIRE(source->Enable());

@@ -34,7 +34,7 @@ using testing::SimCuptiPath;
 using testing::TestConfig;
 
 TEST_CASE("calls the hooks cannot see are recorded from the API callbacks") {
-  ConfigureBuffers(8u << 20, 1u << 20);
+  ConfigureBuffers(8u << 20);
   DrainOwnRecords();
   auto source = MakeCuptiSource(TestConfig(SimCuptiPath()));
   REQUIRE(source->Enable());

@@ -5,10 +5,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <new>
 #include <vector>
+
+#include "agent/record/step_losses.h"
+#include "proto/schema_enums.h"
 
 namespace prof {
 namespace internal {
@@ -32,9 +36,9 @@ uint64_t NowNs() {
 struct Registry {
   std::mutex mutex;
   std::vector<ThreadBuffer*> buffers;  // guarded by mutex
-  size_t total_bytes = 128u << 20;
-  size_t buffer_bytes = 4u << 20;
-  std::atomic<uint64_t> thread_limit_drops{0};
+  BufferLimits limits = BufferLimitsFor(128u << 20);  // guarded by mutex
+  bool pool_ready = false;  // guarded by mutex: the pool is mapped at the first buffer
+  StepLossCounter thread_limit_drops{schema::LOSS_KIND_THREAD_LIMIT};
   pthread_key_t exit_key;
   std::atomic<void (*)()> session_start_callback{nullptr};
   std::mutex start_mutex;  // held while the callback runs
@@ -44,8 +48,12 @@ struct Registry {
 Registry& TheRegistry() {
   static Registry* registry = [] {
     auto* created = new Registry;
-    // Runs when a thread exits: once drained, the buffer can be adopted by a new thread.
+    // Runs on a thread as it exits: once drained, the buffer can be adopted by a new
+    // thread. The thread forgets it first: a destructor that runs after this one and
+    // records (other libraries' thread-exit code calling CUDA) gets a buffer of its own
+    // (and this destructor again), never writes into one the writer may give away.
     pthread_key_create(&created->exit_key, [](void* buffer) {
+      if (internal::t_buffer == buffer) internal::t_buffer = nullptr;
       static_cast<ThreadBuffer*>(buffer)->owner_exited.store(true, std::memory_order_release);
     });
     return created;
@@ -55,11 +63,24 @@ Registry& TheRegistry() {
 
 }  // namespace
 
-void ConfigureBuffers(size_t total_bytes, size_t buffer_bytes) {
+// One control ring per 16 KiB of budget (8 to 1024 buffers): 1/4 of a small budget, 1/32
+// of the default 128 MiB; the rest is the pool. The writer is woken when one thread holds
+// 1/16 of the pool (2 to 16 chunks: 128 KiB to 1 MiB).
+BufferLimits BufferLimitsFor(size_t total_bytes) {
+  BufferLimits limits;
+  limits.max_buffers = std::min<size_t>(1024, std::max<size_t>(8, total_bytes / (16u << 10)));
+  const size_t control = limits.max_buffers * kControlRingBytes;
+  limits.pool_bytes = total_bytes > control + kChunkBytes ? total_bytes - control : kChunkBytes;
+  limits.wake_chunks = static_cast<uint32_t>(
+      std::min<size_t>(16, std::max<size_t>(2, limits.pool_bytes / kChunkBytes / 16)));
+  return limits;
+}
+
+void ConfigureBuffers(size_t total_bytes) {
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  registry.total_bytes = total_bytes;
-  registry.buffer_bytes = buffer_bytes;
+  registry.limits = BufferLimitsFor(total_bytes);
+  if (registry.pool_ready) TheChunkPool().Configure(registry.limits.pool_bytes);  // tests
 }
 
 uint64_t CurrentThreadId() {
@@ -69,17 +90,23 @@ uint64_t CurrentThreadId() {
 
 namespace {
 
-// A drained buffer of an exited thread, adopted by the calling thread; or a new buffer
-// when the budget allows; or nullptr. Called with the registry's mutex held.
+// A buffer of an exited thread that the writer has drained and released, adopted by the
+// calling thread; or a new buffer when the budget allows; or nullptr. Called with the
+// registry's mutex held.
 ThreadBuffer* AdoptOrAllocate(Registry& registry) {
   for (ThreadBuffer* buffer : registry.buffers) {
-    if (buffer->owner_exited.load(std::memory_order_acquire) && buffer->empty()) {
+    if (buffer->released()) {
       buffer->Adopt(CurrentThreadId());
       return buffer;
     }
   }
-  if ((registry.buffers.size() + 1) * registry.buffer_bytes > registry.total_bytes) return nullptr;
-  auto* buffer = new (std::nothrow) ThreadBuffer(CurrentThreadId(), registry.buffer_bytes);
+  if (registry.buffers.size() >= registry.limits.max_buffers) return nullptr;
+  if (!registry.pool_ready) {
+    TheChunkPool().Configure(registry.limits.pool_bytes);
+    registry.pool_ready = true;
+  }
+  auto* buffer = new (std::nothrow)
+      ThreadBuffer(CurrentThreadId(), &TheChunkPool(), registry.limits.wake_chunks);
   if (buffer) registry.buffers.push_back(buffer);
   return buffer;
 }
@@ -89,7 +116,7 @@ ThreadBuffer* AdoptOrAllocate(Registry& registry) {
 ThreadBuffer* internal::CreateCurrentThreadBuffer() {
   Registry& registry = TheRegistry();
   if (t_retry_after_ns != 0 && NowNs() < t_retry_after_ns) {
-    registry.thread_limit_drops.fetch_add(1, std::memory_order_relaxed);
+    registry.thread_limit_drops.Add(CurrentStep());
     return nullptr;
   }
   ThreadBuffer* buffer = nullptr;
@@ -99,7 +126,7 @@ ThreadBuffer* internal::CreateCurrentThreadBuffer() {
   }
   if (!buffer) {
     t_retry_after_ns = NowNs() + kRetryDelayNs;
-    registry.thread_limit_drops.fetch_add(1, std::memory_order_relaxed);
+    registry.thread_limit_drops.Add(CurrentStep());
     return nullptr;
   }
   t_retry_after_ns = 0;
@@ -141,8 +168,8 @@ void ForEachBuffer(const std::function<void(ThreadBuffer&)>& visit) {
   for (ThreadBuffer* buffer : snapshot) visit(*buffer);
 }
 
-uint64_t TakeThreadLimitDrops() {
-  return TheRegistry().thread_limit_drops.exchange(0, std::memory_order_relaxed);
+void TakeThreadLimitDrops(const std::function<void(int32_t, int64_t, uint64_t)>& report) {
+  TheRegistry().thread_limit_drops.Take(report);
 }
 
 // The start lock first: a session start in progress (it may take a thread's first buffer,
@@ -167,7 +194,9 @@ void ResetBuffersAfterFork() {
   internal::t_buffer = nullptr;
   t_thread_id = 0;
   t_retry_after_ns = 0;
-  registry.thread_limit_drops.store(0);
+  registry.thread_limit_drops.Take([](int32_t, int64_t, uint64_t) {});
+  TheChunkPool().ResetAfterFork();
+  ResetStepLossesAfterFork();
   new (&registry.start_mutex) std::mutex();
   internal::g_session_started.store(false);
 }

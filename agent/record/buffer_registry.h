@@ -1,6 +1,12 @@
-// Owns every thread's ThreadBuffer. The hot path finds its buffer through one initial-exec
-// thread-local pointer; the first record of a thread takes the slow path, which allocates
-// the buffer (if the PROF_BUFFER_MB budget allows) and registers it under a mutex.
+// Owns every thread's ThreadBuffer and the chunk pool they grow from. The hot path finds
+// its buffer through one initial-exec thread-local pointer; the first record of a thread
+// takes the slow path, which adopts a released buffer or allocates one (if the
+// PROF_BUFFER_MB budget allows) and registers it under a mutex. Chunks come from the pool
+// as the buffer needs them, without the mutex (thread_buffer.h).
+//
+// Budget: PROF_BUFFER_MB is split between the chunk pool and the buffers' control rings,
+// which are counted at their most (one per possible buffer: BufferLimits), so the memory
+// for records never exceeds the budget.
 //
 // Thread safety: CurrentThreadBuffer() from any thread; ForEachBuffer and Reclaim from
 // the writer thread. Fork: see LockBuffersForFork.
@@ -16,8 +22,16 @@
 
 namespace prof {
 
-// Sets the budget: buffers of `buffer_bytes` each, at most `total_bytes` in all.
-void ConfigureBuffers(size_t total_bytes, size_t buffer_bytes);
+// How a budget is split (see above).
+struct BufferLimits {
+  size_t max_buffers = 0;    // threads that can hold a buffer at once
+  size_t pool_bytes = 0;     // for data chunks
+  uint32_t wake_chunks = 0;  // a thread holding this many chunks wakes the writer
+};
+BufferLimits BufferLimitsFor(size_t total_bytes);
+
+// Sets the budget, at load (before any thread records).
+void ConfigureBuffers(size_t total_bytes);
 
 namespace internal {
 extern thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec")));
@@ -34,8 +48,9 @@ inline ThreadBuffer* CurrentThreadBuffer() {
 // Writer thread: visits every registered buffer (live or exited).
 void ForEachBuffer(const std::function<void(ThreadBuffer&)>& visit);
 
-// Records lost because a thread found no buffer (budget exhausted); reading resets it.
-uint64_t TakeThreadLimitDrops();
+// Writer: reports and clears the records lost because a thread found no buffer (more
+// threads than BufferLimits::max_buffers), by step: report(loss kind, step, count).
+void TakeThreadLimitDrops(const std::function<void(int32_t, int64_t, uint64_t)>& report);
 
 // The session's start (writer thread, CUPTI, the first window) cannot run in the library
 // constructor, so it runs once, at the first recorded CUDA call or record: `callback` is

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "agent/record/recorder.h"
+#include "agent/record/step_losses.h"
 
 namespace prof {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 // Many short-lived threads record while a "writer" drains: every record is either
 // drained or counted as dropped, whatever the reuse of exited threads' buffers.
 TEST_CASE("short-lived threads: every record is drained or counted") {
-  ConfigureBuffers(8u << 20, 256u << 10);
+  ConfigureBuffers(8u << 20);
   constexpr int kRounds = 20;
   constexpr int kThreadsPerRound = 8;
   constexpr int kRecordsPerThread = 2000;
@@ -22,12 +23,15 @@ TEST_CASE("short-lived threads: every record is drained or counted") {
   uint64_t drained = 0;
   uint64_t dropped = 0;
   std::thread writer([&] {
+    auto count_lost = [&](int32_t, int64_t, uint64_t count) { dropped += count; };
     auto drain_all = [&] {
       ForEachBuffer([&](ThreadBuffer& buffer) {
         drained += buffer.Drain([](const Record&) {});
-        dropped += buffer.TakeDropped();
+        buffer.TakeLosses(count_lost);
+        buffer.ReleaseIfExited();
       });
-      dropped += TakeThreadLimitDrops();
+      TakeThreadLimitDrops(count_lost);
+      TakeDisplacedLosses(count_lost);
     };
     while (!done.load()) drain_all();
     drain_all();

@@ -49,8 +49,9 @@ inline void SetRecording(bool recording) {
 inline void ClearCorrelationId() { internal::t_correlation_id = 0; }
 inline uint64_t CurrentCorrelationId() { return internal::t_correlation_id; }
 
-// Appends a record with `name` (may be null) copied after it; returns nullptr when the
-// buffer is full (counted there). Call CommitRecord with the same size after filling it.
+// Appends a record with `name` (may be null) copied after it; returns nullptr when it
+// found no room (counted lost, by step, in the thread's buffer). Call CommitRecord with
+// the same size after filling it.
 inline Record* BeginRecord(RecordKind kind, const char* name, size_t* size,
                            size_t extra_bytes = 0) {
   const size_t name_length = name ? std::strlen(name) : 0;
@@ -58,7 +59,10 @@ inline Record* BeginRecord(RecordKind kind, const char* name, size_t* size,
   ThreadBuffer* buffer = CurrentThreadBuffer();
   if (!buffer) return nullptr;
   Record* record = buffer->Reserve(*size);
-  if (!record) return nullptr;
+  // No room in the pool: control kinds take the control ring, the rest is counted lost.
+  if (__builtin_expect(!record, 0) && !(record = buffer->ReserveFallback(kind, *size))) {
+    return nullptr;
+  }
   record->size = static_cast<uint16_t>(*size);
   record->kind = kind;
   record->subkind = 0;

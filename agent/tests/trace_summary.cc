@@ -21,6 +21,7 @@ class SummarySink : public EventSink {
     if (e.kernel_config) {
       const KernelConfigValue* config = dictionary_->KernelConfig(e.kernel_config);
       if (config) ++summary_->launches[std::string(dictionary_->String(config->name))];
+      summary_->launch_start_ns.push_back(e.start_ns);
     }
     if (e.copy_kind != schema::COPY_KIND_UNKNOWN) summary_->memcpy_bytes_by_kind[e.copy_kind] += e.bytes;
     CountStack(e.call_stack);
@@ -40,6 +41,7 @@ class SummarySink : public EventSink {
   void OnStep(const StepEvent& e) override {
     summary_->step_numbers.push_back(e.step_number);
     summary_->step_samples.push_back(e.sample_count);
+    summary_->step_spans.emplace_back(e.start_ns, e.start_ns + e.duration_ns);
   }
   void OnNcclCall(const NcclCallEvent& e) override {
     ++summary_->nccl_calls[e.operation];
@@ -71,6 +73,9 @@ class SummarySink : public EventSink {
   }
   void OnMemcpy(const MemcpyEvent&) override { ++summary_->device_memcpys; }
   void OnLoss(schema::LossKind kind, uint64_t count) override { summary_->losses[kind] += count; }
+  void OnStepLoss(schema::LossKind kind, uint64_t count, int64_t step) override {
+    summary_->losses_by_step[step][kind] += count;
+  }
   void OnThreadName(uint64_t, StringId name) override {
     summary_->thread_names.emplace_back(dictionary_->String(name));
   }

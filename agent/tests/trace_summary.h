@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace prof::testing {
@@ -51,6 +52,9 @@ struct TraceSummary {
   std::vector<std::string> process_names;
   std::vector<int64_t> step_numbers;
   std::vector<int64_t> step_samples;
+  std::vector<std::pair<uint64_t, uint64_t>> step_spans;  // [start, end) of each step above
+  std::map<int64_t, std::map<int, uint64_t>> losses_by_step;  // step -> LossKind -> count
+  std::vector<uint64_t> launch_start_ns;  // start of every API call that launched a kernel
   uint64_t memory_events = 0;
   uint64_t events_with_stack = 0;      // API calls and allocations carrying a call stack
   uint64_t named_stack_frames = 0;     // frames symbolized by the agent

@@ -9,6 +9,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "agent/record/writer_doorbell.h"
+
 namespace prof {
 namespace {
 
@@ -30,6 +32,7 @@ int64_t MonotonicMs() {
 void RequestEmergencyFlush(int timeout_ms) {
   if (!g_writer_running.load()) return;
   g_requested.store(true);
+  TheWriterDoorbell().Ring();  // the writer starts now, not at its next timer (<= 10 ms)
   const int64_t deadline = MonotonicMs() + timeout_ms;
   // FUTEX_WAIT returns at once if the word is no longer 0, so a wake that comes before
   // the wait is not missed; EINTR and spurious returns loop until the deadline.

@@ -16,14 +16,16 @@
 #include "agent/record/clock.h"
 #include "agent/record/cpu_sample.h"
 #include "agent/record/cuda_presence.h"
+#include "agent/record/writer_doorbell.h"
 #include "agent/writer/emergency_flush.h"
+#include "agent/writer/host_losses.h"
 #include "agent/writer/terminating_signals.h"
 
 namespace prof {
 namespace {
 
-// The writer drains every 10 ms, and every 1 ms while records flow fast, so a thread's
-// 2 MiB ring (about 20k records) does not fill even at several million launches a second.
+// The writer drains every 10 ms, and every 1 ms while records flow fast; sooner when a
+// thread's buffer passes its high-water mark (thread_buffer.h) and rings the doorbell.
 constexpr auto kIdleDrainPeriod = std::chrono::milliseconds(10);
 constexpr auto kBusyDrainPeriod = std::chrono::milliseconds(1);
 constexpr uint64_t kBusyRecords = 2000;
@@ -94,15 +96,9 @@ void TraceWriter::Queue(const Command& command) {
   commands_.Push(command);
 }
 
-// Wakes the writer without waiting for it: if the writer holds mutex_ it is awake, or
-// checking for work, and may miss this command's wake-up; it then finds the command at
-// its next periodic wake-up (kIdleDrainPeriod, 10 ms at most).
-void TraceWriter::WakeWriter() {
-  if (mutex_.try_lock()) {
-    wake_.notify_one();
-    mutex_.unlock();
-  }
-}
+// Wakes the writer without waiting for it or taking a lock (writer_doorbell.h): a ring is
+// never missed, it ends the writer's next wait at once.
+void TraceWriter::WakeWriter() { TheWriterDoorbell().Ring(); }
 
 // Window commands do not wake the writer (a futex call, and often a switch to the writer
 // on this CPU): records find their window by time and wait in their buffers meanwhile, so
@@ -188,6 +184,11 @@ void TraceWriter::EnsureThread() {
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }
 
+bool TraceWriter::StoppingRequested() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stopping_;
+}
+
 void TraceWriter::Run() {
   prctl(PR_SET_NAME, "prof-writer", 0, 0, 0);
   uint64_t drained_before = 0;
@@ -195,12 +196,13 @@ void TraceWriter::Run() {
     bool stopping = false;
     const bool busy = records_drained_ - drained_before > kBusyRecords;
     drained_before = records_drained_;
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait_for(lock, busy ? kBusyDrainPeriod : kIdleDrainPeriod,
-                     [this] { return !commands_.empty() || stopping_; });
-      stopping = stopping_;
+    // Sleeps until the period ends or the doorbell rings: a command that needs the writer
+    // now, Shutdown, or a thread's buffer passing its high-water mark (thread_buffer.h).
+    if (commands_.empty() && !StoppingRequested()) {
+      const auto period = busy ? kBusyDrainPeriod : kIdleDrainPeriod;
+      TheWriterDoorbell().Wait(std::chrono::nanoseconds(period).count());
     }
+    stopping = StoppingRequested();
     // Before taking the commands: every window command stamped before `horizon` is then in
     // hand, so the records drained up to it find their window (drain_horizon.h); newer ones
     // wait for the next pass. At exit everything is drained.
@@ -353,15 +355,10 @@ void TraceWriter::DrainHostRecords(uint64_t before_ns) {
     records_drained_ += buffer.DrainBefore(before_ns, [&](const Record& record) {
       converter_.Add(thread_id, record, *WindowAt(record.start_ns));
     });
-    const uint64_t dropped = buffer.TakeDropped();
-    if (dropped && !windows_.empty()) {
-      windows_.back()->AddLoss(schema::LOSS_KIND_HOST_BUFFER_FULL, dropped);
-    }
+    ReportHostLosses(&buffer, *windows_.back());
+    buffer.ReleaseIfExited();  // its chunk back to the pool, the buffer to a new thread
   });
-  const uint64_t no_buffer = TakeThreadLimitDrops();
-  if (no_buffer && !windows_.empty()) {
-    windows_.back()->AddLoss(schema::LOSS_KIND_THREAD_LIMIT, no_buffer);
-  }
+  ReportHostLosses(nullptr, *windows_.back());
 }
 
 void TraceWriter::FinishWindows(bool everything) {
@@ -458,7 +455,7 @@ bool TraceWriter::Shutdown(uint64_t timeout_ns) {
     return true;
   }
   stopping_ = true;
-  wake_.notify_one();
+  TheWriterDoorbell().Ring();
   if (finished_.wait_for(lock, std::chrono::nanoseconds(timeout_ns), [this] { return done_; })) {
     return true;
   }

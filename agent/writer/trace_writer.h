@@ -85,6 +85,7 @@ class TraceWriter : public WindowRouter {
   void EnsureThread();
   void Queue(const Command& command);
   void WakeWriter();
+  bool StoppingRequested();  // reads stopping_ under mutex_
  public:
   void Run();  // the thread's body (public for the pthread trampoline only)
 

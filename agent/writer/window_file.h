@@ -39,9 +39,10 @@ class WindowFile {
   ChunkEncoder& encoder() { return encoder_; }
 
   // A window with losses writes a file even if no event reached it, so the loss is shown.
-  void AddLoss(schema::LossKind kind, uint64_t count) {
+  // `step_number` >= 0: the step they were lost in.
+  void AddLoss(schema::LossKind kind, uint64_t count, int64_t step_number = -1) {
     if (count == 0) return;
-    encoder_.AddLoss(kind, count);
+    encoder_.AddLoss(kind, count, step_number);
     has_losses_ = true;
   }
 

@@ -17,6 +17,7 @@ uint64_t Total(const std::map<std::string, uint64_t>& counts) {
 
 void DataQuality::Add(const DataQuality& other) {
   AddCounts(other.losses, &losses);
+  for (const auto& [step, counts] : other.losses_by_step) AddCounts(counts, &losses_by_step[step]);
   reader_issues.insert(reader_issues.end(), other.reader_issues.begin(),
                        other.reader_issues.end());
   chunks_missing += other.chunks_missing;

@@ -15,6 +15,10 @@ namespace prof::analyzer {
 struct DataQuality {
   // Records the agent could not write, by LossKind name.
   std::map<std::string, uint64_t> losses;
+  // The part of `losses` the agent attributed to a step: step number -> LossKind name ->
+  // count. Those steps' events are incomplete (their boundaries are exact: steps are never
+  // lost).
+  std::map<int64_t, std::map<std::string, uint64_t>> losses_by_step;
   // Reader: per-file lines ("file: offset N: corrupt chunk ..."), and counts.
   std::vector<std::string> reader_issues;
   uint64_t chunks_missing = 0;

@@ -256,6 +256,10 @@ void ModelBuilder::OnLoss(schema::LossKind kind, uint64_t count) {
   model_.quality.losses[LossKindName(kind)] += count;
 }
 
+void ModelBuilder::OnStepLoss(schema::LossKind kind, uint64_t count, int64_t step) {
+  model_.quality.losses_by_step[step][LossKindName(kind)] += count;
+}
+
 void ModelBuilder::OnClockAnchor(const trace::ClockAnchor& anchor) { anchors_.push_back(anchor); }
 
 void ModelBuilder::OnCpuUsage(const trace::CpuUsage& usage) { cpu_usage_.push_back(usage); }

@@ -37,6 +37,7 @@ class ModelBuilder : public EventSink {
   void OnSynchronization(const SynchronizationEvent& event) override;
   void OnThreadName(uint64_t thread_id, StringId name) override;
   void OnLoss(schema::LossKind kind, uint64_t count) override;
+  void OnStepLoss(schema::LossKind kind, uint64_t count, int64_t step) override;
   void OnClockAnchor(const trace::ClockAnchor& anchor) override;
   void OnCpuUsage(const trace::CpuUsage& usage) override;
 

@@ -7,10 +7,33 @@ namespace prof::analyzer {
 namespace {
 
 constexpr size_t kMaxIssueLines = 20;
+constexpr size_t kMaxStepRows = 20;
 
 void AddCount(const std::string& item, uint64_t count, const std::string& detail, SummaryTable* table) {
   if (count == 0) return;
   table->AddRow({Cell::Text(item), Cell::Count(count), Cell::Text(detail)});
+}
+
+// One row per step whose events are incomplete (the agent dropped records in it), in step
+// order; the first kMaxStepRows, then a line for the rest.
+void AddIncompleteSteps(const DataQuality& quality, SummaryTable* table) {
+  size_t shown = 0;
+  for (const auto& [step, counts] : quality.losses_by_step) {
+    uint64_t total = 0;
+    std::string kinds;
+    for (const auto& [kind, count] : counts) {
+      total += count;
+      absl::StrAppend(&kinds, kinds.empty() ? "" : ", ", kind, " ", count);
+    }
+    if (total == 0) continue;
+    if (shown++ == kMaxStepRows) {
+      table->epilogue.push_back(absl::StrFormat(
+          "... %d more incomplete steps", quality.losses_by_step.size() - kMaxStepRows));
+      break;
+    }
+    AddCount(absl::StrCat("incomplete step ", step), total,
+             absl::StrCat("records lost in it (", kinds, "); its boundaries are exact"), table);
+  }
 }
 
 }  // namespace
@@ -25,6 +48,7 @@ std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
   for (const auto& [kind, count] : quality.losses) {
     AddCount(absl::StrCat("records lost by the agent: ", kind), count, "counted by the agent, never written", &table);
   }
+  AddIncompleteSteps(quality, &table);
   AddCount("chunks missing or corrupt", quality.chunks_missing, "their events are not in any table", &table);
   AddCount("bytes skipped by the reader", quality.bytes_skipped, "damaged or truncated regions", &table);
   AddCount("files without the final chunk", quality.files_without_last_chunk,

@@ -156,6 +156,26 @@ TEST_CASE("data quality names the unmatched kernel; user ranges feed UserDefined
   CHECK(FindTable(report, "distributed") == nullptr);
 }
 
+TEST_CASE("data quality lists the steps whose records the agent lost, by kind") {
+  testing::TestTrace trace;
+  for (int step = 0; step < 3; ++step) trace.Step(1, step * 1000, (step + 1) * 1000, step, 32);
+  trace.Loss(schema::LOSS_KIND_HOST_BUFFER_FULL, 40, 1);
+  trace.Loss(schema::LOSS_KIND_HOST_RANGE_DROPPED, 2, 1);
+  trace.NextChunk();
+  trace.Loss(schema::LOSS_KIND_HOST_BUFFER_FULL, 5, 1);  // a later chunk adds to step 1
+  trace.Loss(schema::LOSS_KIND_HOST_BUFFER_FULL, 7, 2);
+  trace.Loss(schema::LOSS_KIND_CUPTI_DROPPED, 3);  // no step: only in the totals
+  const ProcessReport report = testing::Analyze(trace.Write("step_losses.pb"));
+  const Row& step1 = RowOf(report, "data_quality", "incomplete step 1");
+  CHECK(step1.cells[1].value == 47);
+  CHECK(step1.cells[2].text.find("LOSS_KIND_HOST_BUFFER_FULL 45") != std::string::npos);
+  CHECK(step1.cells[2].text.find("LOSS_KIND_HOST_RANGE_DROPPED 2") != std::string::npos);
+  CHECK(RowOf(report, "data_quality", "incomplete step 2").cells[1].value == 7);
+  CHECK(FindRow(*FindTable(report, "data_quality"), "incomplete step 0") == nullptr);
+  CHECK(RowOf(report, "data_quality", "records lost by the agent: LOSS_KIND_HOST_BUFFER_FULL")
+            .cells[1].value == 52);
+}
+
 TEST_CASE("a trace without steps prints what it can and never divides by zero") {
   testing::TestTrace trace;
   trace.Launch(1, 0, 10, "k", 0, 7, 20, 30);

@@ -46,7 +46,9 @@ class TestTrace {
             int32_t ranks);
   void Allocate(uint64_t thread, uint64_t time, uint64_t address, uint64_t bytes, int32_t device);
   void Free(uint64_t thread, uint64_t time, uint64_t address, int32_t device);
-  void Loss(schema::LossKind kind, uint64_t count) { encoder_.AddLoss(kind, count); }
+  void Loss(schema::LossKind kind, uint64_t count, int64_t step_number = -1) {
+    encoder_.AddLoss(kind, count, step_number);
+  }
 
   // Ends the current chunk (not the last) so later events go to a new one.
   void NextChunk();

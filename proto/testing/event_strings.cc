@@ -96,6 +96,11 @@ void RecordingSink::OnLoss(schema::LossKind kind, uint64_t count) {
   other.push_back(absl::StrFormat("loss kind=%d count=%d", kind, count));
 }
 
+void RecordingSink::OnStepLoss(schema::LossKind kind, uint64_t count, int64_t step) {
+  other.push_back("loss kind=" + std::to_string(kind) + " count=" + std::to_string(count) +
+                  " step=" + std::to_string(step));
+}
+
 void RecordingSink::OnClockAnchor(const trace::ClockAnchor& anchor) {
   other.push_back(absl::StrFormat("anchor mono=%d real=%d cupti=%d", anchor.host_monotonic_ns(),
                                   anchor.host_realtime_ns(), anchor.cupti_ns()));

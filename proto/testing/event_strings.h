@@ -38,6 +38,7 @@ class RecordingSink : public EventSink {
   void OnThreadName(uint64_t thread_id, StringId name) override;
   void OnProcess(StringId name, int64_t parent_pid) override;
   void OnLoss(schema::LossKind kind, uint64_t count) override;
+  void OnStepLoss(schema::LossKind kind, uint64_t count, int64_t step) override;
   void OnClockAnchor(const trace::ClockAnchor& anchor) override;
 
   std::vector<std::string> events;

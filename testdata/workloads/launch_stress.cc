@@ -3,10 +3,14 @@
 // the threads and calls prof_step between rounds). Measures the host launch rate and
 // writes it, with the exact truth, to --truth PATH (or $SIM_TRUTH).
 //
-//   launch_stress [--launches N] [--threads T] [--rounds R] [--truth PATH]
+//   launch_stress [--launches N] [--threads T] [--rounds R] [--rate L] [--truth PATH]
+//
+// --rate L paces each thread to L launches a second (0, the default: as fast as it can),
+// for the agent's sustained-rate figures (scripts/sustained_rate.py).
 #include <cuda_runtime_api.h>
 #include <sim/sim_ext.h>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -26,10 +30,18 @@ const dim3 kBlock(32, 1, 1);
 
 // One thread's share of a round; no truth recording inside the loop (a mutex per launch
 // would measure the recorder, not the launches): the caller records the count in bulk.
-void LaunchLoop(const workloads::Kernel& kernel, cudaStream_t stream, int64_t launches) {
+void LaunchLoop(const workloads::Kernel& kernel, cudaStream_t stream, int64_t launches,
+                double rate) {
   void* argument = nullptr;
   void* arguments[] = {&argument};
+  const auto start = std::chrono::steady_clock::now();
   for (int64_t i = 0; i < launches; ++i) {
+    // Paced: every 16 launches, wait (spinning) for the time launch i is due.
+    if (rate > 0 && i % 16 == 0) {
+      const auto due = start + std::chrono::nanoseconds(static_cast<int64_t>(i * 1e9 / rate));
+      while (std::chrono::steady_clock::now() < due) {
+      }
+    }
     CheckCuda(cudaLaunchKernel(kernel.host_function, kGrid, kBlock, arguments, 0, stream),
               "cudaLaunchKernel");
   }
@@ -54,11 +66,11 @@ workloads::Kernel ShortestTinyKernel() {
 
 // Runs one round on all threads; returns the host seconds it took to issue the launches.
 double RunRound(const workloads::Kernel& kernel, const std::vector<cudaStream_t>& streams,
-                int64_t per_thread) {
+                int64_t per_thread, double rate) {
   const uint64_t start = simNowNs();
   std::vector<std::thread> threads;
   for (cudaStream_t stream : streams) {
-    threads.emplace_back(LaunchLoop, std::cref(kernel), stream, per_thread);
+    threads.emplace_back(LaunchLoop, std::cref(kernel), stream, per_thread, rate);
   }
   for (auto& thread : threads) thread.join();
   return (simNowNs() - start) / 1e9;
@@ -69,7 +81,7 @@ double RunRound(const workloads::Kernel& kernel, const std::vector<cudaStream_t>
 int main(int argc, char** argv) {
   const std::string truth_path = workloads::TruthPathFromArgsOrEnv(argc, argv);
   const workloads::Flags flags(
-      argc, argv, {{"launches", "200000"}, {"threads", "1"}, {"rounds", "10"}, {"truth", ""}});
+      argc, argv, {{"launches", "200000"}, {"threads", "1"}, {"rounds", "10"}, {"rate", "0"}, {"truth", ""}});
   workloads::TruthRecorder truth("launch_stress", 0, 1);
   for (const auto& flag : flags.all()) truth.SetArg(flag.first, flag.second);
   workloads::ProfApi prof(&truth);
@@ -85,7 +97,7 @@ int main(int argc, char** argv) {
   double issue_seconds = 0;
   for (int64_t round = 0; round < rounds; ++round) {
     prof.BeginStep();
-    issue_seconds += RunRound(kernel, streams, per_thread);
+    issue_seconds += RunRound(kernel, streams, per_thread, static_cast<double>(flags.Int("rate")));
     truth.RecordKernel(kernel.name, duration, "cudart", static_cast<uint64_t>(per_thread * threads));
     prof.Step(per_thread * threads);
   }

@@ -1,0 +1,82 @@
+#include "agent/record/chunk_pool.h"
+
+#include <sys/mman.h>
+
+#include <new>
+
+namespace prof {
+
+ChunkPool& TheChunkPool() {
+  static ChunkPool* pool = new ChunkPool;  // never destroyed: see chunk_pool.h
+  return *pool;
+}
+
+// At load, before any thread records (a reconfiguration in a test leaks the old mapping:
+// chunks still held from it are never given back to the new one, see Give).
+void ChunkPool::Configure(size_t bytes) {
+  size_t count = bytes / kChunkBytes;
+  if (count == 0) count = 1;
+  if (count > UINT32_MAX - 1) count = UINT32_MAX - 1;
+  // MAP_NORESERVE: the budget is address space until a chunk is first written.
+  void* memory = mmap(nullptr, count * kChunkBytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (memory == MAP_FAILED) {
+    base_ = nullptr;
+    count_ = 0;
+    return;
+  }
+  base_ = static_cast<uint8_t*>(memory);
+  count_ = count;
+  free_head_.store(0, std::memory_order_relaxed);
+  fresh_.store(0, std::memory_order_relaxed);
+  in_use_.store(0, std::memory_order_relaxed);
+}
+
+RecordChunk* ChunkPool::Take() {
+  uint64_t head = free_head_.load(std::memory_order_acquire);
+  while (static_cast<uint32_t>(head) != 0) {
+    RecordChunk* chunk = At(static_cast<uint32_t>(head) - 1);
+    // May read a chunk another thread has just taken: harmless (memory is never unmapped),
+    // and the tag makes the CAS fail then.
+    const uint64_t next = chunk->free_next.load(std::memory_order_relaxed);
+    const uint64_t replacement = ((head >> 32) + 1) << 32 | next;
+    if (free_head_.compare_exchange_weak(head, replacement, std::memory_order_acquire,
+                                         std::memory_order_acquire)) {
+      chunk->next.store(nullptr, std::memory_order_relaxed);
+      chunk->committed.store(0, std::memory_order_relaxed);
+      in_use_.fetch_add(1, std::memory_order_relaxed);
+      return chunk;
+    }
+  }
+  // Never-used chunks: handed out in address order, each once.
+  uint32_t fresh = fresh_.load(std::memory_order_relaxed);
+  while (fresh < count_) {
+    if (fresh_.compare_exchange_weak(fresh, fresh + 1, std::memory_order_relaxed)) {
+      RecordChunk* chunk = new (At(fresh)) RecordChunk;
+      chunk->index = fresh;
+      in_use_.fetch_add(1, std::memory_order_relaxed);
+      return chunk;
+    }
+  }
+  return nullptr;
+}
+
+void ChunkPool::Give(RecordChunk* chunk) {
+  const uint8_t* address = reinterpret_cast<const uint8_t*>(chunk);
+  if (!chunk || address < base_ || address >= base_ + count_ * kChunkBytes) return;
+  in_use_.fetch_sub(1, std::memory_order_relaxed);
+  uint64_t head = free_head_.load(std::memory_order_relaxed);
+  do {
+    chunk->free_next.store(static_cast<uint32_t>(head), std::memory_order_relaxed);
+  } while (!free_head_.compare_exchange_weak(head, ((head >> 32) + 1) << 32 | (chunk->index + 1),
+                                             std::memory_order_release,
+                                             std::memory_order_relaxed));
+}
+
+void ChunkPool::ResetAfterFork() {
+  free_head_.store(0, std::memory_order_relaxed);
+  fresh_.store(0, std::memory_order_relaxed);
+  in_use_.store(0, std::memory_order_relaxed);
+}
+
+}  // namespace prof
