@@ -66,6 +66,13 @@ void ReadTables(ProcessFigures* figures) {
     figures->model_rows[row.cells[0].text] = {static_cast<uint64_t>(row.cells[1].value), gpu.total_ns,
                                               gpu.max_ns, gpu.min_ns, gpu.ratio};
   });
+  ForEachDataRow(report, "memory_manipulation", [&](const Row& row) {
+    if (row.cells[4].kind != Cell::Kind::kBytes) return;  // a range row, not a call
+    figures->copy_rows[row.cells[0].text] = {
+        static_cast<uint64_t>(row.cells[1].value), row.cells[3].stats.total_ns,
+        static_cast<uint64_t>(row.cells[4].value),
+        row.cells[5].kind == Cell::Kind::kNumber ? row.cells[5].value : 0};
+  });
   ForEachDataRow(report, "nccl", [&](const Row& row) {
     CountAndBytes& collective = figures->collectives[CollectiveKey(row.cells[0].text)];
     collective.count += static_cast<uint64_t>(row.cells[2].value);

@@ -10,6 +10,7 @@
 //   * with PROF_SCHEDULE=START:END, the recorded steps are exactly truth steps
 //     START..END-1 (nothing runs between prof_step #k-1 and the top of iteration k).
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,7 @@ TEST_CASE("train, every step recorded: the tables add up to the truth's totals")
   CHECK(run.analyzed.step_count == kSteps + 1);
   CheckKernels(run.analyzed, totals);
   CheckCopies(run.analyzed, totals);
+  CheckCopyRows(run.analyzed, totals);
   CheckPhaseCalls(run.analyzed, totals);
 
   const PhaseRow& step_row = run.analyzed.model_rows.at("ProfileStep");
@@ -93,6 +95,7 @@ TEST_CASE("train with PROF_SCHEDULE=2:6: the tables equal the truth's steps 2 to
   CHECK(run.analyzed.step_count == kEnd - kFirst);
   CheckKernels(run.analyzed, recorded);
   CheckCopies(run.analyzed, recorded);
+  CheckCopyRows(run.analyzed, recorded);
   CheckPhaseCalls(run.analyzed, recorded);
 
   std::vector<uint64_t> kernel_ns_per_step;
@@ -104,6 +107,22 @@ TEST_CASE("train with PROF_SCHEDULE=2:6: the tables equal the truth's steps 2 to
   CHECK(step_row.gpu_total_ns == recorded.kernel_total_ns);
   CHECK(step_row.gpu_max_ns == *std::max_element(kernel_ns_per_step.begin(), kernel_ns_per_step.end()));
   CHECK(step_row.gpu_min_ns == *std::min_element(kernel_ns_per_step.begin(), kernel_ns_per_step.end()));
+}
+
+TEST_CASE("train: every copy and memset call is a Memory Manipulation row by call and direction") {
+  constexpr int kSteps = 3;
+  const RecordedTrain run = RecordTrain("train_copies", kSteps, {});
+  const TruthSection& totals = run.truth.totals;
+  CheckCopyRows(run.analyzed, totals);
+  // training_model.cc: the batch goes up with cudaMemcpyAsync (HtoD), the loss comes back
+  // with cudaMemcpy (DtoH), gradients are cleared with cudaMemsetAsync.
+  std::set<std::string> names;
+  for (const auto& entry : run.analyzed.copy_rows) names.insert(entry.first);
+  CHECK(names == std::set<std::string>{"cudaMemcpy DtoH", "cudaMemcpyAsync HtoD", "cudaMemsetAsync"});
+  CHECK(run.analyzed.copy_rows.at("cudaMemcpyAsync HtoD").calls == totals.memcpy_by_kind.at("HtoD").count);
+  CHECK(run.analyzed.copy_rows.at("cudaMemcpy DtoH").bytes == totals.memcpy_by_kind.at("DtoH").bytes);
+  CHECK(run.analyzed.copy_rows.at("cudaMemsetAsync").calls == totals.memset.count);
+  CHECK(totals.memset.count > 0);
 }
 
 }  // namespace

@@ -88,6 +88,8 @@ void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
   Known(trace::ApiDomain_IsValid(event.domain), "API domain");
   call.failed = event.status != 0;
   call.cupti_clock = Clock(event.clock);
+  call.bytes = event.bytes;
+  call.copy_kind = trace::CopyKind_IsValid(event.copy_kind) ? event.copy_kind : schema::COPY_KIND_UNKNOWN;
   model_.api_calls.push_back(call);
   ++model_.event_count;
 }

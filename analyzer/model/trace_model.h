@@ -58,6 +58,10 @@ struct ApiCall {
   bool failed = false;  // status != success
   bool cupti_clock = false;
   int32_t parent_range = kNoIndex;  // innermost host range holding its start (tree stage)
+  // Copies and memsets (Memory Manipulation Summary): the call's own arguments, for calls
+  // whose device record is missing (CUPTI off or lost). 0 / UNKNOWN where not recorded.
+  uint64_t bytes = 0;
+  schema::CopyKind copy_kind = schema::COPY_KIND_UNKNOWN;
 };
 
 enum class DeviceKind : uint8_t { kKernel, kMemcpy, kMemset, kSynchronization };

@@ -13,6 +13,7 @@
 #include "analyzer/summary/device_summary.h"
 #include "analyzer/summary/distribution_summary.h"
 #include "analyzer/summary/kernel_summary.h"
+#include "analyzer/summary/memory_manipulation_summary.h"
 #include "analyzer/summary/memory_summary.h"
 #include "analyzer/summary/model_summary.h"
 #include "analyzer/summary/nccl_summary.h"
@@ -95,6 +96,7 @@ struct ProcessAnalysis::Figures {
   OperatorFigures operators;
   KernelFigures kernels;
   UserRangeFigures user_ranges;
+  CopyFigures copies;
   PerfFigures perf;
   ApiFigures api;
   NcclFigures nccl;
@@ -147,6 +149,7 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
   if (wants(View::kMemoryManipulation) || wants(View::kUserDefined)) {
     AddUserRangeFigures(context, &figures.user_ranges);
   }
+  if (wants(View::kMemoryManipulation)) AddCopyFigures(context, &figures.copies);
   if (wants(View::kPerf)) AddPerfFigures(context, &figures.perf);
   if (wants(View::kCudaApi)) AddApiFigures(context, &figures.api);
   if (wants(View::kNccl)) AddNcclFigures(context, &figures.nccl);
@@ -181,7 +184,7 @@ ProcessReport ProcessAnalysis::Finish() && {
   if (wants(View::kDistributed)) AddIfPresent(DistributionSummary(figures.communication, context), &tables);
   if (wants(View::kOperator)) AddIfPresent(OperatorSummary(figures.operators, context), &tables);
   if (wants(View::kKernel)) AddIfPresent(KernelSummary(figures.kernels, context), &tables);
-  if (wants(View::kMemoryManipulation)) AddIfPresent(MemoryManipulationSummary(figures.user_ranges, context), &tables);
+  if (wants(View::kMemoryManipulation)) AddIfPresent(MemoryManipulationSummary(figures.copies, figures.user_ranges, context), &tables);
   if (wants(View::kUserDefined)) AddIfPresent(UserDefinedSummary(figures.user_ranges, context), &tables);
   if (wants(View::kPerf)) AddIfPresent(PerfSummary(figures.perf, context), &tables);
   if (wants(View::kCudaApi)) AddIfPresent(CudaApiSummary(figures.api, context), &tables);
