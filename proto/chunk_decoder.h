@@ -40,6 +40,7 @@ class EventSink {
   virtual void OnLoss(schema::LossKind /*kind*/, uint64_t /*count*/) {}
   virtual void OnClockAnchor(const trace::ClockAnchor&) {}
   virtual void OnCpuUsage(const trace::CpuUsage&) {}
+  virtual void OnMemorySample(const MemorySampleEvent&) {}
 };
 
 struct ChunkDecodeStats {

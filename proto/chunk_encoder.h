@@ -69,6 +69,7 @@ class ChunkEncoder {
   void AddLoss(schema::LossKind kind, uint64_t count);
   void AddClockAnchor(const ClockAnchorValue& anchor);
   void AddCpuUsage(const CpuUsageValue& usage);
+  void AddMemorySample(const MemorySampleEvent& sample);
 
   // Events added since the last Finish().
   uint64_t pending_events() const { return pending_events_; }
@@ -108,6 +109,7 @@ class ChunkEncoder {
   wire::Buffer losses_;
   wire::Buffer clock_anchors_;
   wire::Buffer cpu_usage_;
+  wire::Buffer memory_samples_;
   StringId first_string_id_ = 0;  // of the current chunk; 0 when it defines none
   bool has_process_ = false;
   StringId process_name_ = 0;
