@@ -23,6 +23,9 @@ enum class RecordKind : uint8_t {
   kNcclCall = 8,     // api = NcclOperation; Record::nccl holds the arguments
   kMemory = 9,       // allocation / free
   kThreadName = 10,  // name follows
+  // 11-12: other lanes.
+  kMemorySample = 13,  // prof_memory_sample: a device allocator's figures (see below)
+  // 14: reserved for memory samples.
 };
 
 // Record::flags bit: return addresses follow the record's name (PROF_STACKS=1); their
@@ -42,6 +45,8 @@ constexpr uint8_t kApiSubkindDriver = 1;
 //  kMemory:    [0] address  [1] bytes  [2] device + 1 (0 = host)  [3] stream (+1, 0 = none)
 //              subkind = MemoryKind, flags bit 0 = free
 //  kStep:      [0] step number  [1] sample count
+//  kMemorySample: status = device  [0] allocated  [1] reserved  [2] peak (bytes);
+//              start_ns = end_ns = when sampled
 struct LaunchGeometry {
   uint32_t grid[3];
   uint32_t block[3];

@@ -248,6 +248,12 @@ void ModelBuilder::OnClockAnchor(const trace::ClockAnchor& anchor) { anchors_.pu
 
 void ModelBuilder::OnCpuUsage(const trace::CpuUsage& usage) { cpu_usage_.push_back(usage); }
 
+void ModelBuilder::OnMemorySample(const MemorySampleEvent& event) {
+  model_.memory_samples.push_back(
+      {event.time_ns, event.device, event.allocated, event.reserved, event.peak, event.rss});
+  ++model_.event_count;
+}
+
 void ModelBuilder::ConvertClocks() {
   const CuptiToHostClock clock(anchors_);
   uint64_t converted = 0;

@@ -39,6 +39,7 @@ class ModelBuilder : public EventSink {
   void OnLoss(schema::LossKind kind, uint64_t count) override;
   void OnClockAnchor(const trace::ClockAnchor& anchor) override;
   void OnCpuUsage(const trace::CpuUsage& usage) override;
+  void OnMemorySample(const MemorySampleEvent& sample) override;
 
   DataQuality& quality() { return model_.quality; }
 

@@ -14,6 +14,7 @@
 #include "analyzer/summary/distribution_summary.h"
 #include "analyzer/summary/kernel_summary.h"
 #include "analyzer/summary/memory_manipulation_summary.h"
+#include "analyzer/summary/memory_sample_summary.h"
 #include "analyzer/summary/memory_summary.h"
 #include "analyzer/summary/model_summary.h"
 #include "analyzer/summary/nccl_summary.h"
@@ -101,6 +102,7 @@ struct ProcessAnalysis::Figures {
   ApiFigures api;
   NcclFigures nccl;
   MemoryFigures memory;
+  MemorySampleFigures memory_samples;
   WindowCarry carry;
 };
 
@@ -140,6 +142,7 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
   figures.totals.Add(context);
   // Always: the Data quality section counts unpaired frees, the rank table needs these.
   AddMemoryFigures(context, &figures.memory);
+  if (wants(View::kMemory)) AddMemorySampleFigures(context, &figures.memory_samples);
   figures.communication.Add(ComputeCommunication(context, &figures.carry));
   if (wants(View::kDevice)) AddDeviceFigures(context, &figures.carry, &figures.device);
   if (wants(View::kOverview)) AddOverviewFigures(context, &figures.carry, &figures.overview);
@@ -191,6 +194,9 @@ ProcessReport ProcessAnalysis::Finish() && {
   if (wants(View::kNccl)) AddIfPresent(NcclSummary(figures.nccl), &tables);
   if (wants(View::kMemory)) {
     for (SummaryTable& table : MemorySummaries(figures.memory, context)) AddIfPresent(std::move(table), &tables);
+    for (SummaryTable& table : MemorySampleSummaries(figures.memory_samples)) {
+      AddIfPresent(std::move(table), &tables);
+    }
   }
   if (wants(View::kDataQuality)) AddIfPresent(DataQualitySummary(figures.quality), &tables);
   return report;
