@@ -30,6 +30,18 @@ def _find_agent():
     return functions
 
 
+def _find_memory_sample():
+    """prof_memory_sample(device, allocated, reserved, peak), or a no-op with an agent that
+    does not have it."""
+    try:
+        function = ctypes.CDLL(None).prof_memory_sample
+    except (OSError, AttributeError):
+        return _noop
+    function.restype = None
+    function.argtypes = [ctypes.c_int32, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64]
+    return function
+
+
 def _with_name(function):
     def call(name):
         function(name.encode("utf-8", "replace"))
@@ -48,6 +60,8 @@ if AGENT_LOADED:
     operator_push = _with_name(_agent["operator_push"])
     operator_pop = _agent["operator_pop"]
     mark = _with_name(_agent["mark"])
+    memory_sample = _find_memory_sample()   # memory_sample(device, allocated, reserved, peak)
 else:
     step = range_push = range_pop = phase_push = phase_pop = _noop
     operator_push = operator_pop = mark = _noop
+    memory_sample = _noop

@@ -14,7 +14,7 @@ program for good.
 import atexit
 import os
 
-from libprof import _capi
+from libprof import _capi, _memory
 from libprof._timer import StepTimer
 
 
@@ -68,7 +68,11 @@ class StepBoundaries:
         self._forget_batches()
 
     def _end_step(self, samples):
+        # Device memory on both sides of the boundary: the ending step's last figures, and
+        # the next step's first ones (a window may open or close at this boundary).
+        _memory.sample()
         _capi.step(samples if samples and samples > 0 else 0)
+        _memory.sample()
         self.timer.step_ended(samples)
 
 
