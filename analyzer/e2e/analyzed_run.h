@@ -59,12 +59,14 @@ struct ProcessFigures {
   std::map<std::string, PhaseRow> model_rows;        // Model Summary, by row name
   std::map<std::string, CopyRow> copy_rows;          // Memory Manipulation Summary, by row name
   uint64_t step_count = 0;
+  double setup_kernel_ns = 0;  // Set-up Summary's GPU Kernel Time (0 without one)
   ProcessReport report;
 };
 
 // Reads every trace in `folder` with the analyzer's own loader (files grouped by
-// process, by rank) and builds all tables with default options.
-absl::StatusOr<std::vector<ProcessFigures>> AnalyzeFolder(const std::string& folder);
+// process, by rank) and builds all tables with `options`.
+absl::StatusOr<std::vector<ProcessFigures>> AnalyzeFolder(const std::string& folder,
+                                                          const SummaryOptions& options = {});
 
 // The Kernel Summary row name of a kernel the truth lists by its demangled name.
 std::string KernelRowName(const std::string& demangled);

@@ -22,6 +22,13 @@ void TrackPeak(const MemorySample& sample, const std::string& step, MemorySample
   }
 }
 
+// True when `time` falls in the window's set-up step (left out of window.steps).
+bool InSetup(const AnalysisContext& window, uint64_t time) {
+  if (window.setup_step == kNoIndex) return false;
+  const HostRange& setup = window.model->ranges[window.setup_step];
+  return time >= setup.start_ns && time < setup.end_ns;
+}
+
 std::vector<uint32_t> ByTime(const std::vector<MemorySample>& samples) {
   std::vector<uint32_t> order(samples.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -78,12 +85,16 @@ void AddMemorySampleFigures(const AnalysisContext& window, MemorySampleFigures* 
   // The window's steps get their StepMemory slot when their first sample comes.
   std::vector<int> slot_of_step(window.steps.size(), -1);
   int stepless_slot = -1;
+  int setup_slot = -1;  // the set-up step, shown too: a peak is often reached there
   for (uint32_t index : ByTime(model.memory_samples)) {
     const MemorySample& sample = model.memory_samples[index];
     int* slot = &stepless_slot;
     std::string name = "(no steps)";
-    if (window.has_steps) {
-      const uint64_t time = sample.device >= 0 || sample.time_ns == 0 ? sample.time_ns : sample.time_ns - 1;
+    const uint64_t time = sample.device >= 0 || sample.time_ns == 0 ? sample.time_ns : sample.time_ns - 1;
+    if (InSetup(window, time)) {
+      slot = &setup_slot;
+      name = std::string(model.names.Get(model.ranges[window.setup_step].name)) + " (set-up)";
+    } else if (window.has_steps) {
       const int step = FindStep(window, time);
       if (step < 0) continue;  // between steps: no step to show it under
       slot = &slot_of_step[step];

@@ -23,7 +23,9 @@
 namespace prof::analyzer {
 
 struct StepMemory {
-  std::string step;                      // "ProfileStep#3"; "(no steps)" in a stepless trace
+  // "ProfileStep#3"; "ProfileStep#0 (set-up)" (setup_summary.h); "(no steps)" in a
+  // stepless trace.
+  std::string step;
   std::map<int32_t, MemorySample> last;  // device (-1: host) -> the step's last sample
 };
 

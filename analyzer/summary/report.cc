@@ -21,6 +21,7 @@
 #include "analyzer/summary/operator_summary.h"
 #include "analyzer/summary/overview_summary.h"
 #include "analyzer/summary/perf_summary.h"
+#include "analyzer/summary/setup_summary.h"
 #include "analyzer/summary/user_range_summaries.h"
 #include "analyzer/tree/range_tree.h"
 
@@ -103,6 +104,7 @@ struct ProcessAnalysis::Figures {
   NcclFigures nccl;
   MemoryFigures memory;
   MemorySampleFigures memory_samples;
+  SetupFigures setup;
   WindowCarry carry;
 };
 
@@ -140,6 +142,7 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
   const AnalysisContext context = MakeAnalysisContext(window, tree, options_);
   auto wants = [&](View view) { return views_.count(view) > 0; };
   figures.totals.Add(context);
+  AddSetupFigures(context, &figures.setup);
   // Always: the Data quality section counts unpaired frees, the rank table needs these.
   AddMemoryFigures(context, &figures.memory);
   if (wants(View::kMemory)) AddMemorySampleFigures(context, &figures.memory_samples);
@@ -179,6 +182,7 @@ ProcessReport ProcessAnalysis::Finish() && {
   const RenderContext context{&figures.names, &figures.totals, options_};
   std::vector<SummaryTable>& tables = report.tables;
   auto wants = [&](View view) { return views_.count(view) > 0; };
+  if (wants(View::kModel) || wants(View::kOverview)) AddIfPresent(SetupSummary(figures.setup), &tables);
   if (wants(View::kDevice)) AddIfPresent(DeviceSummary(figures.device, context), &tables);
   if (wants(View::kOverview)) {
     AddIfPresent(OverviewSummary(figures.overview, figures.phases, figures.communication, context), &tables);

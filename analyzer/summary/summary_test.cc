@@ -264,5 +264,51 @@ TEST_CASE("Memory Manipulation: a row per copy call and direction, device time b
   CHECK(RowOf(report, "memory_manipulation", "cudaMemsetAsync").cells[3].stats.total_ns == 50);
 }
 
+// Steps 0 (from the program's start: 5000 ns, a phase and a kernel), 1 and 2 of 1000 ns.
+std::string WriteSetupTrace(const std::string& name, const char* schedule) {
+  testing::TestTrace trace;
+  if (schedule) (*trace.header().mutable_config())["PROF_SCHEDULE"] = schedule;
+  trace.Step(1, 0, 5000, 0);
+  trace.Step(1, 5000, 6000, 1);
+  trace.Step(1, 6000, 7000, 2);
+  trace.Range(1, schema::RANGE_KIND_MODEL_PHASE, "Forward", 4000, 4500);
+  trace.Range(1, schema::RANGE_KIND_MODEL_PHASE, "Forward", 5100, 5600);
+  trace.Range(1, schema::RANGE_KIND_MODEL_PHASE, "Forward", 6100, 6600);
+  trace.Launch(1, 4100, 4110, "init", 0, 7, 4200, 4900);
+  trace.Launch(1, 5200, 5210, "gemm", 0, 7, 5300, 5400);
+  trace.Launch(1, 6200, 6210, "gemm", 0, 7, 6300, 6400);
+  return trace.Write(name);
+}
+
+TEST_CASE("set-up: with no schedule, step 0 is shown apart from the per-step statistics") {
+  const ProcessReport report = testing::Analyze(WriteSetupTrace("setup.pb", "every step"));
+  const Row& step = RowOf(report, "model", "ProfileStep");
+  CHECK(step.cells[1].value == 2);                 // steps 1 and 2 only
+  CHECK(step.cells[2].stats.total_ns == 2000);
+  CHECK(step.cells[2].stats.max_ns == 1000);       // not step 0's 5000
+  CHECK(step.cells[3].stats.total_ns == 200);      // gemm twice, not init
+  const Row& forward = RowOf(report, "model", "Forward");
+  CHECK(forward.cells[1].value == 2);              // set-up's Forward left out
+  CHECK(forward.cells[2].stats.ratio == Approx(1000.0 / 2000));
+  const Row& setup = RowOf(report, "setup", "ProfileStep#0 (set-up)");
+  CHECK(setup.cells[1].value == 5000);
+  CHECK(setup.cells[2].value == 1);
+  CHECK(setup.cells[3].value == 700);
+  CHECK(report.step_count == 2);
+  CHECK(RowOf(report, "kernel", "init").cells[1].value == 1);  // event tables keep it
+}
+
+TEST_CASE("set-up: --include-setup, or a schedule, counts step 0 as a step") {
+  SummaryOptions options;
+  options.include_setup = true;
+  const ProcessReport included = testing::Analyze(WriteSetupTrace("setup_included.pb", "every step"), options);
+  CHECK(RowOf(included, "model", "ProfileStep").cells[1].value == 3);
+  CHECK(RowOf(included, "model", "ProfileStep").cells[2].stats.max_ns == 5000);
+  CHECK(FindTable(included, "setup") == nullptr);
+  const ProcessReport scheduled = testing::Analyze(WriteSetupTrace("setup_scheduled.pb", "skip_first=0,closed=0,ready=0,record=3,repeat=1"));
+  CHECK(RowOf(scheduled, "model", "ProfileStep").cells[1].value == 3);
+  CHECK(FindTable(scheduled, "setup") == nullptr);
+}
+
 }  // namespace
 }  // namespace prof::analyzer
