@@ -6,6 +6,10 @@
 namespace prof {
 namespace {
 
+// Read once when the library loads: sysconf is not on the async-signal-safe list, and the
+// reading may be taken on the way out of a terminating signal (emergency_flush.h).
+const long g_page_size = sysconf(_SC_PAGESIZE);
+
 // Reads one unsigned decimal at text[*at], skipping leading spaces; false when none.
 bool ReadNumber(const char* text, size_t length, size_t* at, uint64_t* value) {
   while (*at < length && text[*at] == ' ') ++*at;
@@ -37,8 +41,7 @@ uint64_t ReadHostRssBytes() {
   close(fd);
   uint64_t pages = 0;
   if (got <= 0 || !ParseStatmResidentPages(text, static_cast<size_t>(got), &pages)) return 0;
-  const long page_size = sysconf(_SC_PAGESIZE);
-  return page_size > 0 ? pages * static_cast<uint64_t>(page_size) : 0;
+  return g_page_size > 0 ? pages * static_cast<uint64_t>(g_page_size) : 0;
 }
 
 }  // namespace prof

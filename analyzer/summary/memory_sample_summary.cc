@@ -40,7 +40,7 @@ std::vector<uint32_t> ByTime(const std::vector<MemorySample>& samples) {
 SummaryTable StepTable(const MemorySampleFigures& figures) {
   SummaryTable table;
   table.key = "memory_allocator_steps";
-  table.title = "Device Memory per Step (caching allocator, at the step's end)";
+  table.title = "Memory per Step (device allocator and host RSS, at the step's end)";
   table.time_unit_line = false;
   table.columns = {{"Step", "step", 16},           {"Place", "place", 8},
                    {"Allocated", "allocated_bytes", 12}, {"Reserved", "reserved_bytes", 12},
