@@ -88,6 +88,36 @@ TEST_CASE("every event kind round-trips with and without its optional fields") {
   CHECK(encoder.pending_events() == 0);
 }
 
+// Collects the memory samples a chunk decodes to.
+struct MemorySampleSink : EventSink {
+  void OnMemorySample(const MemorySampleEvent& sample) override { samples.push_back(sample); }
+  std::vector<MemorySampleEvent> samples;
+};
+
+TEST_CASE("memory samples round-trip: device allocator figures and host RSS (device -1)") {
+  ChunkEncoder encoder;
+  encoder.AddMemorySample({1000, 0, 512, 2048, 1024, 0});
+  encoder.AddMemorySample({1000, -1, 0, 0, 0, 123456789});
+  encoder.AddMemorySample({2000, 3, 0, 0, 0, 0});  // all zero but the time and device
+  const trace::Chunk chunk = Parse(encoder.Finish(true));
+  REQUIRE(chunk.memory_samples_size() == 3);
+  CHECK(chunk.memory_samples(1).device() == -1);
+  MemorySampleSink sink;
+  DecodeChunk(chunk, &sink);
+  REQUIRE(sink.samples.size() == 3);
+  CHECK(sink.samples[0].time_ns == 1000);
+  CHECK(sink.samples[0].device == 0);
+  CHECK(sink.samples[0].allocated == 512);
+  CHECK(sink.samples[0].reserved == 2048);
+  CHECK(sink.samples[0].peak == 1024);
+  CHECK(sink.samples[1].device == -1);
+  CHECK(sink.samples[1].rss == 123456789);
+  CHECK(sink.samples[2].device == 3);
+  CHECK(sink.samples[2].time_ns == 2000);
+  // The next chunk starts without them.
+  CHECK(Parse(encoder.Finish(true)).memory_samples_size() == 0);
+}
+
 TEST_CASE("interned values are defined once per file and resolve in later chunks") {
   ChunkEncoder encoder;
   const StringId gemm = encoder.InternString("gemm");

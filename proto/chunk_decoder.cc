@@ -358,6 +358,10 @@ ChunkDecodeStats DecodeChunk(const trace::Chunk& chunk, EventSink* sink) {
   }
   for (const trace::ClockAnchor& anchor : chunk.clock_anchors()) sink->OnClockAnchor(anchor);
   for (const trace::CpuUsage& usage : chunk.cpu_usage()) sink->OnCpuUsage(usage);
+  for (const trace::MemorySample& sample : chunk.memory_samples()) {
+    sink->OnMemorySample({sample.time_ns(), sample.device(), sample.allocated(), sample.reserved(),
+                          sample.peak(), sample.rss()});
+  }
   for (const trace::LossCounter& loss : chunk.losses()) {
     sink->OnLoss(static_cast<schema::LossKind>(loss.kind()), loss.count());
     if (loss.step_known()) {

@@ -42,6 +42,7 @@ class EventSink {
   virtual void OnStepLoss(schema::LossKind /*kind*/, uint64_t /*count*/, int64_t /*step*/) {}
   virtual void OnClockAnchor(const trace::ClockAnchor&) {}
   virtual void OnCpuUsage(const trace::CpuUsage&) {}
+  virtual void OnMemorySample(const MemorySampleEvent&) {}
 };
 
 struct ChunkDecodeStats {

@@ -162,4 +162,18 @@ void ChunkEncoder::AddCpuUsage(const CpuUsageValue& usage) {
   PutCpuUsageField(&cpu_usage_, field::Chunk::kCpuUsage, usage);
 }
 
+void ChunkEncoder::AddMemorySample(const MemorySampleEvent& sample) {
+  using M = field::MemorySample;
+  scratch_.clear();
+  wire::PutVarintFieldIfNonZero(&scratch_, M::kTimeNs, sample.time_ns);
+  // int32 on the wire: a negative device is sign-extended to ten bytes, as libprotobuf does.
+  wire::PutVarintFieldIfNonZero(&scratch_, M::kDevice,
+                                static_cast<uint64_t>(static_cast<int64_t>(sample.device)));
+  wire::PutVarintFieldIfNonZero(&scratch_, M::kAllocated, sample.allocated);
+  wire::PutVarintFieldIfNonZero(&scratch_, M::kReserved, sample.reserved);
+  wire::PutVarintFieldIfNonZero(&scratch_, M::kPeak, sample.peak);
+  wire::PutVarintFieldIfNonZero(&scratch_, M::kRss, sample.rss);
+  wire::PutBytesField(&memory_samples_, field::Chunk::kMemorySamples, scratch_.view());
+}
+
 }  // namespace prof

@@ -70,6 +70,7 @@ class ChunkEncoder {
   void AddLoss(schema::LossKind kind, uint64_t count, int64_t step_number = -1);
   void AddClockAnchor(const ClockAnchorValue& anchor);
   void AddCpuUsage(const CpuUsageValue& usage);
+  void AddMemorySample(const MemorySampleEvent& sample);
 
   // Events added since the last Finish().
   uint64_t pending_events() const { return pending_events_; }
@@ -109,6 +110,7 @@ class ChunkEncoder {
   wire::Buffer losses_;
   wire::Buffer clock_anchors_;
   wire::Buffer cpu_usage_;
+  wire::Buffer memory_samples_;
   StringId first_string_id_ = 0;  // of the current chunk; 0 when it defines none
   bool has_process_ = false;
   StringId process_name_ = 0;

@@ -209,10 +209,12 @@ std::string_view ChunkEncoder::Finish(bool last_chunk) {
   }
   wire::PutVarintFieldIfNonZero(&chunk_, F::kLastChunk, last_chunk ? 1 : 0);
   chunk_.AppendBytes(cpu_usage_.data(), cpu_usage_.size());
+  chunk_.AppendBytes(memory_samples_.data(), memory_samples_.size());
 
   // The next chunk starts empty; every buffer keeps its capacity.
   for (wire::Buffer* buffer : {&strings_, &kernel_configs_, &communicators_, &call_stacks_,
-                               &thread_names_, &losses_, &clock_anchors_, &cpu_usage_}) {
+                               &thread_names_, &losses_, &clock_anchors_, &cpu_usage_,
+                               &memory_samples_}) {
     buffer->clear();
   }
   first_string_id_ = 0;

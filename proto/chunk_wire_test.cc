@@ -240,11 +240,15 @@ class RandomCalls {
     const uint64_t count = U64();
     const ClockAnchorValue anchor{U64(), U64(), U64(), U64(), Text()};
     const CpuUsageValue usage{U64(), U64(), U64(), U64(), random_() % 2 == 0};
-    switch (random_() % 5) {
+    const int32_t devices[] = {-1, 0, 7, std::numeric_limits<int32_t>::min(),
+                               std::numeric_limits<int32_t>::max()};
+    const MemorySampleEvent sample{U64(), devices[random_() % 5], U64(), U64(), U64(), U64()};
+    switch (random_() % 6) {
       case 0: BothVoid([&](auto* e) { e->SetThreadName(thread, name); }); break;
       case 1: BothVoid([&](auto* e) { e->SetProcess(name, parent); }); break;
       case 2: BothVoid([&](auto* e) { e->AddLoss(loss, count); }); break;
       case 3: BothVoid([&](auto* e) { e->AddClockAnchor(anchor); }); break;
+      case 4: BothVoid([&](auto* e) { e->AddMemorySample(sample); }); break;
       default: BothVoid([&](auto* e) { e->AddCpuUsage(usage); }); break;
     }
   }

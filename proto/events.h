@@ -172,6 +172,17 @@ struct KernelConfigValue {
   }
 };
 
+// Memory in use at a step boundary (Chunk.memory_samples): a device's caching-allocator
+// figures, or the process's resident set size with device -1. Host clock.
+struct MemorySampleEvent {
+  uint64_t time_ns = 0;
+  int32_t device = -1;
+  uint64_t allocated = 0;
+  uint64_t reserved = 0;
+  uint64_t peak = 0;
+  uint64_t rss = 0;
+};
+
 struct CommunicatorValue {
   uint64_t comm_hash = 0;
   int32_t rank = -1;

@@ -51,6 +51,13 @@ static_assert(field::Chunk::kClockAnchors == trace::Chunk::kClockAnchorsFieldNum
 static_assert(field::Chunk::kProcess == trace::Chunk::kProcessFieldNumber);
 static_assert(field::Chunk::kLastChunk == trace::Chunk::kLastChunkFieldNumber);
 static_assert(field::Chunk::kCpuUsage == trace::Chunk::kCpuUsageFieldNumber);
+static_assert(field::Chunk::kMemorySamples == trace::Chunk::kMemorySamplesFieldNumber);
+static_assert(field::MemorySample::kTimeNs == trace::MemorySample::kTimeNsFieldNumber);
+static_assert(field::MemorySample::kDevice == trace::MemorySample::kDeviceFieldNumber);
+static_assert(field::MemorySample::kAllocated == trace::MemorySample::kAllocatedFieldNumber);
+static_assert(field::MemorySample::kReserved == trace::MemorySample::kReservedFieldNumber);
+static_assert(field::MemorySample::kPeak == trace::MemorySample::kPeakFieldNumber);
+static_assert(field::MemorySample::kRss == trace::MemorySample::kRssFieldNumber);
 static_assert(field::KernelConfig::kId == trace::KernelConfig::kIdFieldNumber);
 static_assert(field::KernelConfig::kNameId == trace::KernelConfig::kNameIdFieldNumber);
 static_assert(field::KernelConfig::kGridX == trace::KernelConfig::kGridXFieldNumber);
@@ -237,7 +244,8 @@ TEST_CASE("trace_fields.h names every field of every message") {
   CHECK(trace::ClockAnchor::descriptor()->field_count() == 5);
   CHECK(trace::CpuUsage::descriptor()->field_count() == 5);
   CHECK(trace::FileHeader::descriptor()->field_count() == 15);
-  CHECK(trace::Chunk::descriptor()->field_count() == 14);
+  CHECK(trace::Chunk::descriptor()->field_count() == 15);
+  CHECK(trace::MemorySample::descriptor()->field_count() == 6);
   CHECK(trace::KernelConfig::descriptor()->field_count() == 11);
   CHECK(trace::NcclCommunicator::descriptor()->field_count() == 7);
   CHECK(trace::CallStack::descriptor()->field_count() == 3);

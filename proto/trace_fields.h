@@ -58,6 +58,16 @@ struct Chunk {
   static constexpr uint32_t kProcess = 12;
   static constexpr uint32_t kLastChunk = 13;
   static constexpr uint32_t kCpuUsage = 14;
+  static constexpr uint32_t kMemorySamples = 15;
+};
+
+struct MemorySample {
+  static constexpr uint32_t kTimeNs = 1;
+  static constexpr uint32_t kDevice = 2;
+  static constexpr uint32_t kAllocated = 3;
+  static constexpr uint32_t kReserved = 4;
+  static constexpr uint32_t kPeak = 5;
+  static constexpr uint32_t kRss = 6;
 };
 
 struct KernelConfig {

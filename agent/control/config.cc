@@ -243,7 +243,10 @@ void ApplySchedule(ConfigParser* parser, Config* config) {
     if (parsed.schedule) {
       config->schedule = *parsed.schedule;
     } else {
-      parser->Warn("PROF_SCHEDULE", value, parsed.error, "every step");
+      // Recording every step instead could fill a disk with the steps the user meant to
+      // skip: a schedule that cannot be read records nothing, and the warning says so.
+      config->schedule = Schedule::Nothing();
+      parser->Warn("PROF_SCHEDULE", value, parsed.error, "no step (nothing is recorded)");
     }
   }
   config->applied["PROF_SCHEDULE"] = config->schedule.ToString();

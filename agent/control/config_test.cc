@@ -78,7 +78,8 @@ TEST_CASE("a bad value is one warning naming the variable, the value and what is
                                   &warnings);
   REQUIRE(warnings.size() == 7);  // one per variable
   CHECK(std::find(warnings.begin(), warnings.end(),
-                  "PROF_SCHEDULE='record=0' record is not in 1..1000000000; using every step") !=
+                  "PROF_SCHEDULE='record=0' record is not in 1..1000000000; using no step (nothing is "
+                  "recorded)") !=
         warnings.end());
   CHECK(std::find(warnings.begin(), warnings.end(),
                   "PROF_BUFFER_MB='lots' is not a number of MiB in 1..65536; using 128") !=
@@ -87,7 +88,11 @@ TEST_CASE("a bad value is one warning naming the variable, the value and what is
                   "PROF_STEPS_PER_FILE='-3' is not a number of steps in 0..1000000000 (0: no limit); using 500") !=
         warnings.end());
   CHECK(config.steps_per_file == 500);
-  CHECK(config.schedule.record_everything);
+  // A schedule that cannot be read records nothing (not every step, which can fill a disk).
+  CHECK_FALSE(config.schedule.record_everything);
+  CHECK(config.schedule.record_nothing);
+  CHECK(config.schedule.StateOf(0) == StepState::kClosed);
+  CHECK(config.applied.at("PROF_SCHEDULE") == "no step");
   CHECK(config.buffer_bytes == (128ull << 20));
   CHECK_FALSE(config.disabled);
   CHECK(config.activities == kActivityAll);
@@ -114,7 +119,7 @@ TEST_CASE("PROF_SCHEDULE: a period that overflows int64 is refused, not divided 
   // closed+ready+record wrapped to 0 and every process died of SIGFPE in `t % period`.
   CHECK(OnlyWarning("PROF_SCHEDULE", "closed=9223372036854775807,ready=9223372036854775807,record=2") ==
         "PROF_SCHEDULE='closed=9223372036854775807,ready=9223372036854775807,record=2' closed is "
-        "not in 0..1000000000; using every step");
+        "not in 0..1000000000; using no step (nothing is recorded)");
   for (const std::string& bad :
        {std::string("record=") + kInt64Max, std::string("skip_first=") + kInt64Max + ",record=1",
         std::string("repeat=") + kInt64Max + ",record=1", std::string("ready=") + kInt64Max,
@@ -142,6 +147,11 @@ TEST_CASE("PROF_SCHEDULE: the largest accepted schedule, and whitespace around v
   config = ParseWith({{"PROF_SCHEDULE", " 999999999:1000000000 "}}, &warnings);
   CHECK(warnings.empty());
   CHECK(config.schedule.record == 1);
+  config = ParseWith({{"PROF_SCHEDULE", "wait=5,warmup=1,active=3,repeat=2,skip_first=10"}},
+                     &warnings);
+  CHECK(warnings.empty());
+  CHECK(config.applied.at("PROF_SCHEDULE") ==
+        "skip_first=10,closed=5,ready=1,record=3,repeat=2");
 }
 
 TEST_CASE("numbers: INT64_MAX, negatives, huge digit strings and garbage are one warning each") {

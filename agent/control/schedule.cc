@@ -41,7 +41,15 @@ bool Schedule::InBounds() const {
          InSteps(record, 1) && InSteps(repeat, 0);
 }
 
+Schedule Schedule::Nothing() {
+  Schedule schedule;
+  schedule.record_everything = false;
+  schedule.record_nothing = true;
+  return schedule;
+}
+
 StepState Schedule::StateOf(int64_t step) const {
+  if (record_nothing) return StepState::kClosed;
   if (record_everything) return StepState::kRecord;
   if (!InBounds() || step < skip_first) return StepState::kClosed;
   const int64_t t = step - skip_first;              // >= 0, no overflow
@@ -55,11 +63,12 @@ StepState Schedule::StateOf(int64_t step) const {
 }
 
 int64_t Schedule::CycleOf(int64_t step) const {
-  if (record_everything || !InBounds() || step < skip_first) return 0;
+  if (record_nothing || record_everything || !InBounds() || step < skip_first) return 0;
   return (step - skip_first) / (closed + ready + record);
 }
 
 bool Schedule::HasRecordingAtOrAfter(int64_t step) const {
+  if (record_nothing) return false;
   if (record_everything) return true;
   if (!InBounds()) return false;
   if (repeat == 0) return true;
@@ -67,18 +76,19 @@ bool Schedule::HasRecordingAtOrAfter(int64_t step) const {
 }
 
 int64_t Schedule::WindowFirstStep(int64_t cycle) const {
-  if (record_everything || !InBounds()) return 0;
+  if (record_nothing || record_everything || !InBounds()) return 0;
   if (cycle < 0) cycle = 0;
   const int64_t cycles_before = SaturatingMultiply(cycle, closed + ready + record);
   return SaturatingAdd(SaturatingAdd(skip_first, cycles_before), closed + ready);
 }
 
 int64_t Schedule::WindowEndStep(int64_t cycle) const {
-  if (record_everything || !InBounds()) return 0;
+  if (record_nothing || record_everything || !InBounds()) return 0;
   return SaturatingAdd(WindowFirstStep(cycle), record);
 }
 
 std::string Schedule::ToString() const {
+  if (record_nothing) return "no step";
   if (record_everything) return "every step";
   char text[160];
   std::snprintf(text, sizeof(text), "skip_first=%lld,closed=%lld,ready=%lld,record=%lld,repeat=%lld",
@@ -112,33 +122,59 @@ ParsedSchedule ParseStartEnd(std::string_view text) {
   return {schedule, ""};
 }
 
-// The field `name` names, or nullptr.
-int64_t* FieldNamed(std::string_view name, Schedule* schedule) {
-  if (name == "skip_first") return &schedule->skip_first;
-  if (name == "closed") return &schedule->closed;
-  if (name == "ready") return &schedule->ready;
-  if (name == "record") return &schedule->record;
-  if (name == "repeat") return &schedule->repeat;
-  return nullptr;
-}
+// A field's name in paddle's words and in torch.profiler.schedule's (wait, warmup, active
+// are closed, ready, record by another name; skip_first and repeat are shared).
+struct FieldName {
+  const char* paddle;
+  const char* torch;
+  int64_t Schedule::*field;
+};
+constexpr FieldName kFieldNames[] = {
+    {"skip_first", "skip_first", &Schedule::skip_first},
+    {"closed", "wait", &Schedule::closed},
+    {"ready", "warmup", &Schedule::ready},
+    {"record", "active", &Schedule::record},
+    {"repeat", "repeat", &Schedule::repeat},
+};
+
+// Which vocabulary the items seen so far used, and which fields they set: a schedule that
+// mixes them ("closed=1,active=2") or names a field twice ("wait=1,closed=2") is refused
+// rather than guessed at.
+struct ParseState {
+  bool paddle_words = false;
+  bool torch_words = false;
+  unsigned fields_set = 0;  // bit i: kFieldNames[i]
+};
 
 // One "NAME=N" item into `schedule`; an error, or "" when it is good.
-std::string ParseField(std::string_view item, Schedule* schedule) {
+std::string ParseField(std::string_view item, Schedule* schedule, ParseState* state) {
   const size_t equals = item.find('=');
   if (equals == std::string_view::npos) {
     return "'" + std::string(item) + "' is not NAME=N";
   }
   const std::string_view name = TrimAscii(item.substr(0, equals));
-  int64_t* field = FieldNamed(name, schedule);
-  if (!field) {
-    return "unknown field '" + std::string(name) +
-           "' (skip_first, closed, ready, record, repeat)";
+  for (size_t i = 0; i < sizeof(kFieldNames) / sizeof(kFieldNames[0]); ++i) {
+    const FieldName& entry = kFieldNames[i];
+    const bool paddle = name == entry.paddle;
+    const bool torch = name == entry.torch;
+    if (!paddle && !torch) continue;
+    if (paddle != torch) {  // a word only one vocabulary has
+      (paddle ? state->paddle_words : state->torch_words) = true;
+      if (state->paddle_words && state->torch_words) {
+        return "mixes torch.profiler's wait/warmup/active with paddle's closed/ready/record";
+      }
+    }
+    if (state->fields_set & (1u << i)) return std::string(name) + " is given twice";
+    state->fields_set |= 1u << i;
+    const int64_t minimum = entry.field == &Schedule::record ? 1 : 0;
+    if (!ParseBoundedInteger(item.substr(equals + 1), minimum, kMaxScheduleSteps,
+                             &(schedule->*entry.field))) {
+      return std::string(name) + " is not in " + (minimum ? "1" : "0") + "..1000000000";
+    }
+    return "";
   }
-  const int64_t minimum = field == &schedule->record ? 1 : 0;
-  if (!ParseBoundedInteger(item.substr(equals + 1), minimum, kMaxScheduleSteps, field)) {
-    return std::string(name) + " is not in " + (minimum ? "1" : "0") + "..1000000000";
-  }
-  return "";
+  return "unknown field '" + std::string(name) +
+         "' (skip_first, closed/wait, ready/warmup, record/active, repeat)";
 }
 
 }  // namespace
@@ -149,12 +185,13 @@ ParsedSchedule ParseSchedule(std::string_view text) {
   if (text.find(':') != std::string_view::npos) return ParseStartEnd(text);
   Schedule schedule;
   schedule.record_everything = false;
+  ParseState state;
   while (!text.empty()) {
     const size_t comma = text.find(',');
     const std::string_view item = TrimAscii(text.substr(0, comma));
     text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
     if (item.empty()) continue;  // "record=2," and ",," are fine
-    std::string error = ParseField(item, &schedule);
+    std::string error = ParseField(item, &schedule, &state);
     if (!error.empty()) return Refused(std::move(error));
   }
   return {schedule, ""};

@@ -1,6 +1,8 @@
 // The step schedule: which state each step is in, exactly as paddle.profiler's
 // make_scheduler computes it (closed / ready / record / repeat / skip_first), plus the
-// START:END form. Pure functions, no state; tested against paddle's documented examples.
+// START:END form and torch.profiler.schedule's words (wait / warmup / active, the same
+// arithmetic under other names). Pure functions, no state; tested against paddle's
+// documented examples and hand-worked torch.profiler step states.
 //
 // Every field is bounded (kMaxScheduleSteps) when parsed, so the period
 // (closed + ready + record <= 3e9) and every window bound (< 4e18 for the last window of
@@ -35,6 +37,9 @@ const char* StepStateName(StepState state);
 struct Schedule {
   // No schedule: every step is recorded into one window that ends at exit.
   bool record_everything = true;
+  // A refused PROF_SCHEDULE: every step is CLOSED (recording everything instead could
+  // fill a disk with steps the user meant to skip). Wins over record_everything.
+  bool record_nothing = false;
   int64_t skip_first = 0;
   int64_t closed = 0;
   int64_t ready = 0;
@@ -53,6 +58,9 @@ struct Schedule {
 
   // Every field within the bounds ParseSchedule enforces (record >= 1).
   bool InBounds() const;
+
+  // The schedule that records no step (what a refused PROF_SCHEDULE means).
+  static Schedule Nothing();
 };
 
 struct ParsedSchedule {
@@ -61,7 +69,9 @@ struct ParsedSchedule {
 };
 
 // Parses "skip_first=N,closed=N,ready=N,record=N,repeat=N" (any subset; record in
-// 1..kMaxScheduleSteps, the others in 0..kMaxScheduleSteps) or "START:END" (records
+// 1..kMaxScheduleSteps, the others in 0..kMaxScheduleSteps), torch.profiler's
+// "wait=N,warmup=N,active=N,repeat=N,skip_first=N" (wait = closed, warmup = ready,
+// active = record; one vocabulary per schedule, a field named once) or "START:END" (records
 // steps START..END-1; 0 <= START < END <= kMaxScheduleSteps). Spaces around names and
 // numbers are ignored. Blank text is "no schedule" (record everything).
 ParsedSchedule ParseSchedule(std::string_view text);

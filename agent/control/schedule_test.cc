@@ -134,5 +134,53 @@ TEST_CASE("a Schedule built by hand with no period never divides by zero") {
   CHECK(schedule.StateOf(5) == StepState::kClosed);
 }
 
+// torch.profiler.schedule's step states, worked by hand from its schedule_fn: steps before
+// skip_first are NONE; then t = step - skip_first, period = wait + warmup + active; NONE
+// once t // period >= repeat (repeat > 0); in a period NONE while t % period < wait,
+// WARMUP below wait + warmup, RECORD below period - 1 and RECORD_AND_SAVE at period - 1.
+TEST_CASE("torch.profiler.schedule: wait/warmup/active/repeat/skip_first, by hand") {
+  // torch's docs example: wait=1, warmup=1, active=2, repeat=1: 0 NONE, 1 WARMUP,
+  // 2 RECORD, 3 RECORD_AND_SAVE, then NONE.
+  CHECK(States(Parse("wait=1,warmup=1,active=2,repeat=1"), 6) == "CYRECC");
+  // skip_first=1, wait=1, warmup=1, active=3, repeat=2: t = step-1; t 0 NONE, 1 WARMUP,
+  // 2-3 RECORD, 4 SAVE, 5 NONE, 6 WARMUP, 7-8 RECORD, 9 SAVE, t >= 10 (step >= 11) NONE.
+  const Schedule schedule = Parse("wait=1,warmup=1,active=3,repeat=2,skip_first=1");
+  CHECK(States(schedule, 14) == "CCYRRECYRRECCC");
+  CHECK(schedule.WindowFirstStep(1) == 8);
+  CHECK(schedule.WindowEndStep(1) == 11);
+  CHECK_FALSE(schedule.HasRecordingAtOrAfter(11));
+  // warmup=0 (torch warns, still valid) and repeat=0 (forever): period 3, SAVE at t%3 == 2.
+  CHECK(States(Parse("wait=2,warmup=0,active=1"), 9) == "CCECCECCE");
+  // skip_first=3, wait=0, warmup=2, active=2: 0-2 NONE, 3-4 WARMUP, 5 RECORD, 6 SAVE, ...
+  CHECK(States(Parse(" skip_first = 3 , wait=0, warmup=2, active=2 "), 11) == "CCCYYREYYRE");
+}
+
+TEST_CASE("torch.profiler's words and paddle's are the same fields under other names") {
+  const Schedule torch = Parse("wait=4,warmup=2,active=3,repeat=5,skip_first=7");
+  const Schedule paddle = Parse("closed=4,ready=2,record=3,repeat=5,skip_first=7");
+  CHECK(torch.ToString() == paddle.ToString());
+  CHECK(States(torch, 60) == States(paddle, 60));
+}
+
+TEST_CASE("torch.profiler's words: bad values, mixed vocabularies and repeats are refused") {
+  CHECK(ParseSchedule("wait=1,warmup=1,active=0").error == "active is not in 1..1000000000");
+  CHECK(ParseSchedule("wait=-1,active=2").error == "wait is not in 0..1000000000");
+  CHECK(ParseSchedule("closed=1,active=2").error.find("mixes") != std::string::npos);
+  CHECK(ParseSchedule("wait=1,record=2").error.find("mixes") != std::string::npos);
+  CHECK(ParseSchedule("active=2,active=3").error == "active is given twice");
+  CHECK(ParseSchedule("wiat=1,active=2").error.find("unknown field 'wiat'") != std::string::npos);
+  CHECK(Refuses("wait=1,warmup=1,active=2,repeat=1,skip_first=x"));
+}
+
+TEST_CASE("the refused schedule records no step at all") {
+  const Schedule nothing = Schedule::Nothing();
+  CHECK_FALSE(nothing.record_everything);
+  CHECK(States(nothing, 5) == "CCCCC");
+  CHECK_FALSE(nothing.HasRecordingAtOrAfter(0));
+  CHECK(nothing.WindowFirstStep(0) == 0);
+  CHECK(nothing.WindowEndStep(0) == 0);
+  CHECK(nothing.ToString() == "no step");
+}
+
 }  // namespace
 }  // namespace prof

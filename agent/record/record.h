@@ -30,6 +30,8 @@ enum class RecordKind : uint8_t {
   // A whole operator range that already ended, with details (prof_operator_range_detail):
   // texts as kOperatorPushDetail; start_ns and end_ns are the range's own times.
   kOperatorRangeDetail = 12,
+  kMemorySample = 13,  // prof_memory_sample: a device allocator's figures (see below)
+  // 14: reserved for memory samples.
 };
 
 // Record::flags bit: return addresses follow the record's name (PROF_STACKS=1); their
@@ -49,6 +51,8 @@ constexpr uint8_t kApiSubkindDriver = 1;
 //  kMemory:    [0] address  [1] bytes  [2] device + 1 (0 = host)  [3] stream (+1, 0 = none)
 //              subkind = MemoryKind, flags bit 0 = free
 //  kStep:      [0] step number  [1] sample count
+//  kMemorySample: status = device  [0] allocated  [1] reserved  [2] peak (bytes);
+//              start_ns = end_ns = when sampled
 struct LaunchGeometry {
   uint32_t grid[3];
   uint32_t block[3];

@@ -179,6 +179,33 @@ TEST_CASE("a schedule with repeat writes one complete file per window") {
   CHECK(trace.step_numbers == std::vector<int64_t>{2, 3, 6, 7});
 }
 
+TEST_CASE("torch.profiler's schedule words record the steps torch.profiler would") {
+  // wait=1, warmup=1, active=2, repeat=2 (by hand from torch's schedule_fn): steps 0 NONE,
+  // 1 WARMUP, 2-3 RECORD, 4 NONE, 5 WARMUP, 6-7 RECORD, then NONE.
+  const std::string output = FreshFolder("torch_schedule");
+  const RunResult run = RunProgram(
+      Runfile("testdata/workloads/train"), {"--steps", "10"},
+      UnderAgent(output, {{"PROF_SCHEDULE", "wait=1,warmup=1,active=2,repeat=2"}}));
+  INFO(run.standard_error);
+  REQUIRE(run.exit_code == 0);
+  TraceSummary trace = SummarizeFolder(output);
+  REQUIRE(trace.files.size() == 2);
+  CHECK(trace.step_numbers == std::vector<int64_t>{2, 3, 6, 7});
+}
+
+TEST_CASE("a schedule that cannot be read records nothing and says so in one line") {
+  const std::string output = FreshFolder("refused_schedule");
+  const RunResult run = RunProgram(Runfile("testdata/workloads/train"), {"--steps", "4"},
+                                   UnderAgent(output, {{"PROF_SCHEDULE", "wait=1,active=0"}}));
+  INFO(run.standard_error);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.standard_error.find("PROF_SCHEDULE='wait=1,active=0' active is not in "
+                                "1..1000000000; using no step (nothing is recorded)") !=
+        std::string::npos);
+  CHECK(std::count(run.standard_error.begin(), run.standard_error.end(), '\n') == 1);
+  CHECK(SummarizeFolder(output).files.empty());
+}
+
 TEST_CASE("exit paths keep the program's own outcome and a readable trace") {
   struct Case {
     const char* mode;

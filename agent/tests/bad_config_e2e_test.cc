@@ -42,6 +42,9 @@ std::vector<Case> Cases() {
                         "record=1000000000,repeat=1000000000", 0},  // the largest accepted
       {"PROF_SCHEDULE", " closed = 1 , record = 2 ", 0},
       {"PROF_SCHEDULE", "   ", 0},  // blank is unset
+      {"PROF_SCHEDULE", "wait=1,warmup=1,active=2,repeat=1,skip_first=1", 0},  // torch's words
+      {"PROF_SCHEDULE", "wait=1,warmup=1,active=0", 1},
+      {"PROF_SCHEDULE", "wait=1,ready=1,active=2", 1},  // two vocabularies mixed
       {"PROF_BUFFER_MB", kInt64Max, 1},
       {"PROF_BUFFER_MB", kUint64MaxPlusTwo, 1},
       {"PROF_BUFFER_MB", "-1", 1},

@@ -144,6 +144,26 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
       step.step_number = static_cast<int64_t>(record.args[0]);
       step.sample_count = static_cast<int64_t>(record.args[1]);
       encoder.AddStep(step);
+      // Host memory beside the device's: the RSS at the step's end, read here on the writer
+      // thread (never on the step boundary's path), so up to one drain period later than
+      // the boundary it is stamped with.
+      if (read_host_rss_) {
+        MemorySampleEvent rss;
+        rss.time_ns = record.end_ns;
+        rss.device = -1;
+        rss.rss = read_host_rss_();
+        if (rss.rss != 0) encoder.AddMemorySample(rss);
+      }
+      return;
+    }
+    case RecordKind::kMemorySample: {
+      MemorySampleEvent sample;
+      sample.time_ns = record.start_ns;
+      sample.device = record.status;
+      sample.allocated = record.args[0];
+      sample.reserved = record.args[1];
+      sample.peak = record.args[2];
+      encoder.AddMemorySample(sample);
       return;
     }
     case RecordKind::kThreadName:

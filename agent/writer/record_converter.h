@@ -21,8 +21,11 @@ class RecordConverter {
  public:
   // Finds an unfinished window by index (nullptr when it is gone).
   using WindowByIndex = std::function<WindowFile*(uint32_t index)>;
-  explicit RecordConverter(WindowByIndex window_by_index)
-      : window_by_index_(std::move(window_by_index)) {}
+  // Reads the process's RSS in bytes (0: unknown) for the host memory sample written with
+  // each step; tests pass their own, or nullptr for none.
+  using HostRssReader = uint64_t (*)();
+  explicit RecordConverter(WindowByIndex window_by_index, HostRssReader read_host_rss = nullptr)
+      : window_by_index_(std::move(window_by_index)), read_host_rss_(read_host_rss) {}
 
   void Add(uint64_t thread_id, const Record& record, WindowFile& window);
 
@@ -71,6 +74,7 @@ class RecordConverter {
   };
 
   WindowByIndex window_by_index_;
+  HostRssReader read_host_rss_ = nullptr;
   std::unordered_map<uint64_t, std::vector<OpenRange>> stacks_;   // by thread
   std::unordered_map<uint64_t, OpenRange> started_;               // by NVTX range id
   std::unordered_map<const void*, std::string> kernel_names_;     // cache

@@ -17,6 +17,7 @@
 #include "agent/record/cpu_sample.h"
 #include "agent/record/cuda_presence.h"
 #include "agent/record/writer_doorbell.h"
+#include "agent/record/host_rss.h"
 #include "agent/writer/emergency_flush.h"
 #include "agent/writer/host_losses.h"
 #include "agent/writer/terminating_signals.h"
@@ -73,7 +74,7 @@ TraceWriter::TraceWriter(const Config& config, FileHeaderValue header,
     : config_(config),
       header_(std::move(header)),
       device_(std::move(device)),
-      converter_([this](uint32_t index) { return WindowByIndex(index); }) {
+      converter_([this](uint32_t index) { return WindowByIndex(index); }, &ReadHostRssBytes) {
   taken_commands_.reserve(2 * kRingCommands);
 }
 

@@ -45,6 +45,9 @@ void AddSummaryOptions(CLI::App* app, SummaryCommandOptions* options) {
   app->add_option("--top", options->top, "at most N rows in the name tables (0: all)")->check(CLI::NonNegativeNumber);
   app->add_option("--perf-skip", options->perf_skip, "warm-up steps the Perf Summary skips (default: 10 if more than 10 steps)")
       ->check(CLI::NonNegativeNumber);
+  app->add_flag("--include-setup", options->include_setup,
+                "count step 0 of a run recorded with no schedule (program start to the first step "
+                "boundary) as a step instead of showing it apart as set-up");
   app->add_option("--rank", options->rank, "print only this rank's tables");
   app->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}));
   app->add_option("--threads", options->threads, "reader threads (0: one per core)")->check(CLI::NonNegativeNumber);
@@ -59,6 +62,7 @@ int RunSummaryCommand(const SummaryCommandOptions& options) {
   summary.self_time = options.self_time;
   summary.top = options.top;
   summary.perf_skip = options.perf_skip;
+  summary.include_setup = options.include_setup;
   ViewSet views = AllViews();
   if (!options.views.empty()) {
     absl::StatusOr<ViewSet> parsed = ParseViews(options.views);

@@ -20,6 +20,7 @@ struct SummaryCommandOptions {
   std::string time_unit = "ms";
   int top = 0;
   int perf_skip = -1;
+  bool include_setup = false;
   int rank = -1;  // print only this rank's tables (the cross-rank table stays)
   std::string format = "text";
   int threads = 0;

@@ -66,6 +66,14 @@ void ReadTables(ProcessFigures* figures) {
     figures->model_rows[row.cells[0].text] = {static_cast<uint64_t>(row.cells[1].value), gpu.total_ns,
                                               gpu.max_ns, gpu.min_ns, gpu.ratio};
   });
+  ForEachDataRow(report, "memory_manipulation", [&](const Row& row) {
+    if (row.cells[4].kind != Cell::Kind::kBytes) return;  // a range row, not a call
+    figures->copy_rows[row.cells[0].text] = {
+        static_cast<uint64_t>(row.cells[1].value), row.cells[3].stats.total_ns,
+        static_cast<uint64_t>(row.cells[4].value),
+        row.cells[5].kind == Cell::Kind::kNumber ? row.cells[5].value : 0};
+  });
+  ForEachDataRow(report, "setup", [&](const Row& row) { figures->setup_kernel_ns += row.cells[3].value; });
   ForEachDataRow(report, "nccl", [&](const Row& row) {
     CountAndBytes& collective = figures->collectives[CollectiveKey(row.cells[0].text)];
     collective.count += static_cast<uint64_t>(row.cells[2].value);
@@ -81,10 +89,10 @@ void ReadTables(ProcessFigures* figures) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<ProcessFigures>> AnalyzeFolder(const std::string& folder) {
+absl::StatusOr<std::vector<ProcessFigures>> AnalyzeFolder(const std::string& folder, const SummaryOptions& options) {
   // The tables come from profanalyze's own pipeline (one window file at a time); the raw
   // columns from all windows merged into one model.
-  absl::StatusOr<AnalyzedInputs> analyzed = AnalyzeInputs({folder}, SummaryOptions{}, AllViews(), 1);
+  absl::StatusOr<AnalyzedInputs> analyzed = AnalyzeInputs({folder}, options, AllViews(), 1);
   if (!analyzed.ok()) return analyzed.status();
   absl::StatusOr<LoadedInputs> inputs = LoadInputs({folder}, 1);
   if (!inputs.ok()) return inputs.status();

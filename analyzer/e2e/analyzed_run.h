@@ -40,6 +40,14 @@ struct CollectiveRows {
   std::set<int> ranks;           // the rows' Ranks column
 };
 
+// Memory Manipulation Summary rows of copy and memset calls ("cudaMemcpyAsync HtoD").
+struct CopyRow {
+  uint64_t calls = 0;
+  double gpu_total_ns = 0;
+  uint64_t bytes = 0;
+  double gb_per_s = 0;  // 0 where the table shows '-'
+};
+
 struct ProcessFigures {
   int rank = -1;
   std::map<std::string, CountAndTime> kernel_rows;   // Kernel Summary, by display name
@@ -49,13 +57,16 @@ struct ProcessFigures {
   std::map<std::string, CollectiveRows> collective_rows;  // NCCL Summary, by CollectiveKey
   std::map<std::string, std::set<uint64_t>> comm_hashes;  // model: communicators by CollectiveKey
   std::map<std::string, PhaseRow> model_rows;        // Model Summary, by row name
+  std::map<std::string, CopyRow> copy_rows;          // Memory Manipulation Summary, by row name
   uint64_t step_count = 0;
+  double setup_kernel_ns = 0;  // Set-up Summary's GPU Kernel Time (0 without one)
   ProcessReport report;
 };
 
 // Reads every trace in `folder` with the analyzer's own loader (files grouped by
-// process, by rank) and builds all tables with default options.
-absl::StatusOr<std::vector<ProcessFigures>> AnalyzeFolder(const std::string& folder);
+// process, by rank) and builds all tables with `options`.
+absl::StatusOr<std::vector<ProcessFigures>> AnalyzeFolder(const std::string& folder,
+                                                          const SummaryOptions& options = {});
 
 // The Kernel Summary row name of a kernel the truth lists by its demangled name.
 std::string KernelRowName(const std::string& demangled);

@@ -69,6 +69,41 @@ void CheckCopies(const ProcessFigures& analyzed, const TruthSection& truth) {
   CHECK(analyzed.memcpy_by_kind == expected);
 }
 
+void CheckCopyRows(const ProcessFigures& analyzed, const TruthSection& truth) {
+  std::map<std::string, CountAndBytes> copies;  // by direction, from the rows' names
+  std::map<std::string, double> copy_ns;
+  CountAndBytes memsets;
+  double memset_ns = 0;
+  for (const auto& [name, row] : analyzed.copy_rows) {
+    INFO(name);
+    CHECK(row.gb_per_s == Approx(static_cast<double>(row.bytes) / row.gpu_total_ns).epsilon(0.006));
+    const size_t space = name.rfind(' ');
+    if (name.find("Memset") != std::string::npos) {
+      CHECK(space == std::string::npos);  // a memset has no direction
+      memsets.count += row.calls;
+      memsets.bytes += row.bytes;
+      memset_ns += row.gpu_total_ns;
+      continue;
+    }
+    REQUIRE(space != std::string::npos);
+    CountAndBytes& copy = copies[name.substr(space + 1)];
+    copy.count += row.calls;
+    copy.bytes += row.bytes;
+    copy_ns[name.substr(space + 1)] += row.gpu_total_ns;
+  }
+  std::map<std::string, CountAndBytes> expected;
+  std::map<std::string, double> expected_ns;
+  for (const auto& [kind, copy] : truth.memcpy_by_kind) {
+    if (copy.count == 0) continue;
+    expected[kind] = copy;
+    expected_ns[kind] = static_cast<double>(truth.memcpy_ns_by_kind.at(kind));
+  }
+  CHECK(copies == expected);
+  CHECK(copy_ns == expected_ns);
+  CHECK(memsets == truth.memset);
+  CHECK(memset_ns == static_cast<double>(truth.memset_ns));
+}
+
 void CheckCollectives(const ProcessFigures& analyzed, const TruthSection& truth) {
   std::map<std::string, CountAndBytes> expected;
   for (const auto& [op, calls] : truth.collectives) {

@@ -16,6 +16,11 @@ void CheckKernels(const ProcessFigures& analyzed, const TruthSection& truth);
 // Copies by direction: count and bytes exact.
 void CheckCopies(const ProcessFigures& analyzed, const TruthSection& truth);
 
+// Memory Manipulation Summary: the copy-call rows of each direction ("... HtoD") add up to
+// the truth's copies of that direction (calls, bytes, device ns exact), the memset rows to
+// its memsets, and each row's GB/s is its bytes over its device time.
+void CheckCopyRows(const ProcessFigures& analyzed, const TruthSection& truth);
+
 // NCCL Summary calls and bytes per collective, exact.
 void CheckCollectives(const ProcessFigures& analyzed, const TruthSection& truth);
 

@@ -67,6 +67,16 @@ TruthSection ReadSection(const Struct& object) {
     }
   }
   section.memcpy_by_kind = CountsAndBytes(Object(object, "memcpy"), "by_kind");
+  const Struct* memcpy = Object(object, "memcpy");
+  if (const Struct* by_kind = memcpy ? Object(*memcpy, "by_kind") : nullptr) {
+    for (const auto& [kind, entry] : by_kind->fields()) {
+      if (entry.has_struct_value()) section.memcpy_ns_by_kind[kind] = Integer(entry.struct_value(), "total_ns");
+    }
+  }
+  if (const Struct* memset = Object(object, "memset")) {
+    section.memset = {Integer(*memset, "count"), Integer(*memset, "bytes")};
+    section.memset_ns = Integer(*memset, "total_ns");
+  }
   section.collectives = CountsAndBytes(Object(object, "collectives"), "by_op");
   const Struct* collectives = Object(object, "collectives");
   if (const Struct* by_op = collectives ? Object(*collectives, "by_op") : nullptr) {
@@ -95,6 +105,10 @@ void TruthSection::Add(const TruthSection& other) {
     memcpy_by_kind[kind].count += figures.count;
     memcpy_by_kind[kind].bytes += figures.bytes;
   }
+  for (const auto& [kind, ns] : other.memcpy_ns_by_kind) memcpy_ns_by_kind[kind] += ns;
+  memset.count += other.memset.count;
+  memset.bytes += other.memset.bytes;
+  memset_ns += other.memset_ns;
   for (const auto& [op, figures] : other.collectives) {
     collectives[op].count += figures.count;
     collectives[op].bytes += figures.bytes;

@@ -1,7 +1,7 @@
 // Test support: a workload's ground-truth JSON (testdata/workloads/README.md, schema
 // prof-sim-truth/1) read into typed sections, so golden tests can compare the analyzer's
 // tables with what the simulated program really did. Only the parts the analyzer's
-// tables show are read: kernels, copies, collectives, NVTX and user ranges, steps.
+// tables show are read: kernels, copies, memsets, collectives, NVTX and user ranges, steps.
 //
 //   absl::StatusOr<WorkloadTruth> truth = ReadWorkloadTruth("/tmp/train.json");
 //   const TruthSection recorded = truth->StepRange(2, 6);   // steps 2..5
@@ -42,6 +42,9 @@ struct TruthSection {
   std::map<std::string, KernelTruth> kernels;           // by the name CUPTI reports
   uint64_t kernel_total_ns = 0;
   std::map<std::string, CountAndBytes> memcpy_by_kind;  // "HtoD", "DtoH", ...
+  std::map<std::string, uint64_t> memcpy_ns_by_kind;    // the copies' simulated device time
+  CountAndBytes memset;
+  uint64_t memset_ns = 0;
   std::map<std::string, CountAndBytes> collectives;     // "AllReduce", ...
   std::map<std::string, CollectiveTruth> collective_kernels;  // the same keys
   std::map<std::string, uint64_t> nvtx_ranges;          // by name

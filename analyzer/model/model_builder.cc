@@ -89,6 +89,8 @@ void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
   Known(trace::ApiDomain_IsValid(event.domain), "API domain");
   call.failed = event.status != 0;
   call.cupti_clock = Clock(event.clock);
+  call.bytes = event.bytes;
+  call.copy_kind = trace::CopyKind_IsValid(event.copy_kind) ? event.copy_kind : schema::COPY_KIND_UNKNOWN;
   model_.api_calls.push_back(call);
   ++model_.event_count;
 }
@@ -263,6 +265,12 @@ void ModelBuilder::OnStepLoss(schema::LossKind kind, uint64_t count, int64_t ste
 void ModelBuilder::OnClockAnchor(const trace::ClockAnchor& anchor) { anchors_.push_back(anchor); }
 
 void ModelBuilder::OnCpuUsage(const trace::CpuUsage& usage) { cpu_usage_.push_back(usage); }
+
+void ModelBuilder::OnMemorySample(const MemorySampleEvent& event) {
+  model_.memory_samples.push_back(
+      {event.time_ns, event.device, event.allocated, event.reserved, event.peak, event.rss});
+  ++model_.event_count;
+}
 
 void ModelBuilder::ConvertClocks() {
   const CuptiToHostClock clock(anchors_);

@@ -40,6 +40,7 @@ class ModelBuilder : public EventSink {
   void OnStepLoss(schema::LossKind kind, uint64_t count, int64_t step) override;
   void OnClockAnchor(const trace::ClockAnchor& anchor) override;
   void OnCpuUsage(const trace::CpuUsage& usage) override;
+  void OnMemorySample(const MemorySampleEvent& sample) override;
 
   DataQuality& quality() { return model_.quality; }
 

@@ -28,6 +28,8 @@ void AppendModel(TraceModel&& from, TraceModel* into) {
   into->cpu_windows.insert(into->cpu_windows.end(), from.cpu_windows.begin(), from.cpu_windows.end());
   into->nccl_calls.insert(into->nccl_calls.end(), from.nccl_calls.begin(), from.nccl_calls.end());
   for (MemoryRecord& record : from.memory) into->memory.push_back(std::move(record));
+  into->memory_samples.insert(into->memory_samples.end(), from.memory_samples.begin(),
+                              from.memory_samples.end());
   for (const auto& [thread, name] : from.thread_names) into->thread_names[thread] = remap[name];
   into->files.insert(into->files.end(), from.files.begin(), from.files.end());
   into->headers.insert(into->headers.end(), from.headers.begin(), from.headers.end());

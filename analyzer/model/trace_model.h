@@ -62,6 +62,10 @@ struct ApiCall {
   bool failed = false;  // status != success
   bool cupti_clock = false;
   int32_t parent_range = kNoIndex;  // innermost host range holding its start (tree stage)
+  // Copies and memsets (Memory Manipulation Summary): the call's own arguments, for calls
+  // whose device record is missing (CUPTI off or lost). 0 / UNKNOWN where not recorded.
+  uint64_t bytes = 0;
+  schema::CopyKind copy_kind = schema::COPY_KIND_UNKNOWN;
 };
 
 enum class DeviceKind : uint8_t { kKernel, kMemcpy, kMemset, kSynchronization };
@@ -104,6 +108,17 @@ struct MemoryRecord {
   std::string call_stack;  // symbolized or hex frames, innermost first; often empty
 };
 
+// Memory in use at a step boundary (Chunk.memory_samples): a device's caching-allocator
+// figures (device >= 0), or the process's resident set size (device -1). Host clock.
+struct MemorySample {
+  uint64_t time_ns = 0;
+  int32_t device = -1;
+  uint64_t allocated = 0;
+  uint64_t reserved = 0;
+  uint64_t peak = 0;
+  uint64_t rss = 0;
+};
+
 // Who recorded the model: the identity shared by its files.
 struct ProcessIdentity {
   std::string host;
@@ -123,6 +138,7 @@ struct TraceModel {
   std::vector<DeviceActivity> device_activities;
   std::vector<NcclCall> nccl_calls;
   std::vector<MemoryRecord> memory;
+  std::vector<MemorySample> memory_samples;  // in file order
   std::map<uint64_t, NameId> thread_names;
   // Per file with both readings: CPU counters at the window's open and close (the Device
   // Summary's CPU rows).

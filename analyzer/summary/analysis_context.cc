@@ -64,6 +64,16 @@ void SumStepDeviceTime(AnalysisContext* context) {
   }
 }
 
+// True when one of the window's files was recorded with no schedule (every step): its
+// step 0 then began at the program's start, not at a step boundary.
+bool RecordedEveryStep(const TraceModel& model) {
+  for (const trace::FileHeader& header : model.headers) {
+    const auto schedule = header.config().find("PROF_SCHEDULE");
+    if (schedule != header.config().end() && schedule->second == "every step") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 AnalysisContext MakeAnalysisContext(const TraceModel& model, const RangeTree& tree,
@@ -73,8 +83,13 @@ AnalysisContext MakeAnalysisContext(const TraceModel& model, const RangeTree& tr
   context.tree = &tree;
   context.options = options;
   IntervalList step_intervals;
+  const bool setup_apart = !options.include_setup && RecordedEveryStep(model);
   for (uint32_t i = 0; i < model.ranges.size(); ++i) {
     if (model.ranges[i].type != RangeType::kProfileStep) continue;
+    if (setup_apart && model.ranges[i].step_number == 0 && context.setup_step == kNoIndex) {
+      context.setup_step = static_cast<int32_t>(i);
+      continue;
+    }
     context.steps.push_back(i);
     step_intervals.push_back({model.ranges[i].start_ns, model.ranges[i].end_ns});
   }

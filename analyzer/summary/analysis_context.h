@@ -28,6 +28,10 @@ struct SummaryOptions {
   int perf_skip = -1;  // warm-up steps the Perf Summary skips; -1: automatic (README)
   bool group_by_shape = false;  // Operator Summary: one row per (name, input shapes)
   bool self_time = false;       // text tables show the Self CPU / Self GPU columns
+  // Count step 0 of a run recorded without a schedule as a step (--include-setup). By
+  // default it is set-up: it runs from the program's start (imports, model building) to
+  // the first step boundary, and is shown apart (setup_summary.h).
+  bool include_setup = false;
 };
 
 struct AnalysisContext {
@@ -39,6 +43,9 @@ struct AnalysisContext {
   uint64_t total_ns = 0;  // T: the length of `window`
   bool has_steps = false;
   std::vector<uint32_t> steps;  // indices of the step ranges, by start time
+  // The set-up step (ProfileStep#0 of a file recorded with no schedule), left out of
+  // `steps` and `window` unless options.include_setup; kNoIndex when none.
+  int32_t setup_step = kNoIndex;
   // Kernel time (G) and all device time (GG) launched by calls starting inside a step.
   uint64_t step_kernel_ns = 0;
   uint64_t step_device_ns = 0;

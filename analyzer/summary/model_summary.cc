@@ -73,7 +73,13 @@ void AddModelPhaseTotals(const AnalysisContext& context, ModelPhaseTotals* total
   }
   std::vector<uint32_t> phases;
   for (uint32_t index : context.tree->preorder) {
-    if (IsModelPhase(ranges[index].type) && !HasPhaseAncestor(context, index)) phases.push_back(index);
+    if (!IsModelPhase(ranges[index].type) || HasPhaseAncestor(context, index)) continue;
+    // Phases of the set-up step stay out, with the step itself (setup_summary.h).
+    if (context.setup_step != kNoIndex && ranges[index].start_ns < ranges[context.setup_step].end_ns &&
+        ranges[index].start_ns >= ranges[context.setup_step].start_ns) {
+      continue;
+    }
+    phases.push_back(index);
   }
   std::sort(phases.begin(), phases.end(),
             [&](uint32_t a, uint32_t b) { return ranges[a].start_ns < ranges[b].start_ns; });

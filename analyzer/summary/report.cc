@@ -13,12 +13,15 @@
 #include "analyzer/summary/device_summary.h"
 #include "analyzer/summary/distribution_summary.h"
 #include "analyzer/summary/kernel_summary.h"
+#include "analyzer/summary/memory_manipulation_summary.h"
+#include "analyzer/summary/memory_sample_summary.h"
 #include "analyzer/summary/memory_summary.h"
 #include "analyzer/summary/model_summary.h"
 #include "analyzer/summary/nccl_summary.h"
 #include "analyzer/summary/operator_summary.h"
 #include "analyzer/summary/overview_summary.h"
 #include "analyzer/summary/perf_summary.h"
+#include "analyzer/summary/setup_summary.h"
 #include "analyzer/summary/user_range_summaries.h"
 #include "analyzer/tree/range_tree.h"
 
@@ -95,10 +98,13 @@ struct ProcessAnalysis::Figures {
   OperatorFigures operators;
   KernelFigures kernels;
   UserRangeFigures user_ranges;
+  CopyFigures copies;
   PerfFigures perf;
   ApiFigures api;
   NcclFigures nccl;
   MemoryFigures memory;
+  MemorySampleFigures memory_samples;
+  SetupFigures setup;
   WindowCarry carry;
 };
 
@@ -141,8 +147,10 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
   const AnalysisContext context = MakeAnalysisContext(window, tree, options_);
   auto wants = [&](View view) { return views_.count(view) > 0; };
   figures.totals.Add(context);
+  AddSetupFigures(context, &figures.setup);
   // Always: the Data quality section counts unpaired frees, the rank table needs these.
   AddMemoryFigures(context, &figures.memory);
+  if (wants(View::kMemory)) AddMemorySampleFigures(context, &figures.memory_samples);
   figures.communication.Add(ComputeCommunication(context, &figures.carry));
   if (wants(View::kDevice)) AddDeviceFigures(context, &figures.carry, &figures.device);
   if (wants(View::kOverview)) AddOverviewFigures(context, &figures.carry, &figures.overview);
@@ -152,6 +160,7 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
   if (wants(View::kMemoryManipulation) || wants(View::kUserDefined)) {
     AddUserRangeFigures(context, &figures.user_ranges);
   }
+  if (wants(View::kMemoryManipulation)) AddCopyFigures(context, &figures.copies);
   if (wants(View::kPerf)) AddPerfFigures(context, &figures.perf);
   if (wants(View::kCudaApi)) AddApiFigures(context, &figures.api);
   if (wants(View::kNccl)) AddNcclFigures(context, &figures.nccl);
@@ -178,6 +187,7 @@ ProcessReport ProcessAnalysis::Finish() && {
   const RenderContext context{&figures.names, &figures.totals, options_};
   std::vector<SummaryTable>& tables = report.tables;
   auto wants = [&](View view) { return views_.count(view) > 0; };
+  if (wants(View::kModel) || wants(View::kOverview)) AddIfPresent(SetupSummary(figures.setup), &tables);
   if (wants(View::kDevice)) AddIfPresent(DeviceSummary(figures.device, context), &tables);
   if (wants(View::kOverview)) {
     AddIfPresent(OverviewSummary(figures.overview, figures.phases, figures.communication, context), &tables);
@@ -186,13 +196,16 @@ ProcessReport ProcessAnalysis::Finish() && {
   if (wants(View::kDistributed)) AddIfPresent(DistributionSummary(figures.communication, context), &tables);
   if (wants(View::kOperator)) AddIfPresent(OperatorSummary(figures.operators, context), &tables);
   if (wants(View::kKernel)) AddIfPresent(KernelSummary(figures.kernels, context), &tables);
-  if (wants(View::kMemoryManipulation)) AddIfPresent(MemoryManipulationSummary(figures.user_ranges, context), &tables);
+  if (wants(View::kMemoryManipulation)) AddIfPresent(MemoryManipulationSummary(figures.copies, figures.user_ranges, context), &tables);
   if (wants(View::kUserDefined)) AddIfPresent(UserDefinedSummary(figures.user_ranges, context), &tables);
   if (wants(View::kPerf)) AddIfPresent(PerfSummary(figures.perf, context), &tables);
   if (wants(View::kCudaApi)) AddIfPresent(CudaApiSummary(figures.api, context), &tables);
   if (wants(View::kNccl)) AddIfPresent(NcclSummary(figures.nccl), &tables);
   if (wants(View::kMemory)) {
     for (SummaryTable& table : MemorySummaries(figures.memory, context)) AddIfPresent(std::move(table), &tables);
+    for (SummaryTable& table : MemorySampleSummaries(figures.memory_samples)) {
+      AddIfPresent(std::move(table), &tables);
+    }
   }
   if (wants(View::kDataQuality)) AddIfPresent(DataQualitySummary(figures.quality), &tables);
   return report;

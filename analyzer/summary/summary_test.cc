@@ -188,5 +188,147 @@ TEST_CASE("a trace without steps prints what it can and never divides by zero") 
   CHECK(testing::Analyze(empty.Write("nothing.pb")).tables.empty());
 }
 
+TEST_CASE("memory samples: allocator figures at each step's end, host RSS, and the peak's step") {
+  testing::TestTrace trace;
+  for (int step = 1; step <= 3; ++step) trace.Step(1, (step - 1) * 1000, step * 1000, step);
+  auto sample = [&](uint64_t time, int32_t device, uint64_t allocated, uint64_t reserved, uint64_t peak,
+                    uint64_t rss) {
+    trace.encoder().AddMemorySample({time, device, allocated, reserved, peak, rss});
+  };
+  sample(990, 0, 100, 400, 150, 0);    // step 1's end (before prof_step)
+  sample(1001, 0, 100, 400, 150, 0);   // step 2's start (after it): overwritten by its end
+  sample(1990, 0, 300, 800, 500, 0);   // the peak rises to 500 in step 2
+  sample(2990, 0, 200, 800, 500, 0);
+  sample(1000, -1, 0, 0, 0, 5000);     // host RSS, stamped with the boundary ending step 1
+  sample(2000, -1, 0, 0, 0, 7000);
+  sample(3000, -1, 0, 0, 0, 6000);
+  sample(9000, 0, 999, 999, 999, 0);   // after the last step: under no step
+  const ProcessReport report = testing::Analyze(trace.Write("memory_samples.pb"));
+  const SummaryTable* steps = FindTable(report, "memory_allocator_steps");
+  REQUIRE(steps != nullptr);
+  std::vector<std::string> lines;
+  for (const Row& row : steps->rows) {
+    if (row.kind != Row::Kind::kData) continue;
+    std::string line = row.cells[0].text + " " + row.cells[1].text;
+    for (int column = 2; column < 6; ++column) {
+      line += row.cells[column].kind == Cell::Kind::kDash ? " -" : " " + std::to_string(static_cast<int64_t>(row.cells[column].value));
+    }
+    lines.push_back(line);
+  }
+  CHECK(lines == std::vector<std::string>{
+                     "ProfileStep#1 Host - - - 5000", "ProfileStep#1 GPU0 100 400 150 -",
+                     "ProfileStep#2 Host - - - 7000", "ProfileStep#2 GPU0 300 800 500 -",
+                     "ProfileStep#3 Host - - - 6000", "ProfileStep#3 GPU0 200 800 500 -"});
+  const Row& gpu = RowOf(report, "memory_allocator_peak", "GPU0");
+  CHECK(gpu.cells[1].value == 500);
+  CHECK(gpu.cells[2].text == "ProfileStep#2");
+  const Row& host = RowOf(report, "memory_allocator_peak", "Host");
+  CHECK(host.cells[1].value == 7000);
+  CHECK(host.cells[2].text == "ProfileStep#2");
+}
+
+TEST_CASE("memory samples: a peak already there at the first sample may be older") {
+  testing::TestTrace trace;
+  trace.Step(1, 0, 1000, 4);
+  trace.Step(1, 1000, 2000, 5);
+  trace.encoder().AddMemorySample({500, 1, 10, 20, 900, 0});
+  trace.encoder().AddMemorySample({1500, 1, 10, 20, 900, 0});
+  const ProcessReport report = testing::Analyze(trace.Write("memory_old_peak.pb"));
+  CHECK(RowOf(report, "memory_allocator_peak", "GPU1").cells[2].text == "ProfileStep#4 or before");
+  testing::TestTrace none;
+  none.Step(1, 0, 1000, 1);
+  CHECK(FindTable(testing::Analyze(none.Write("memory_no_samples.pb")), "memory_allocator_steps") == nullptr);
+}
+
+TEST_CASE("Memory Manipulation: a row per copy call and direction, device time by correlation") {
+  testing::TestTrace trace;
+  trace.Step(1, 0, 10000, 1);
+  auto copy_call = [&](const char* name, uint64_t start, uint64_t end, uint64_t bytes, schema::CopyKind kind) {
+    ApiCallEvent call;
+    call.thread_id = 1;
+    call.start_ns = start;
+    call.duration_ns = end - start;
+    call.name = trace.encoder().InternString(name);
+    call.correlation_id = 5000 + start;
+    call.bytes = bytes;
+    call.copy_kind = kind;
+    trace.encoder().AddApiCall(call);
+    return call.correlation_id;
+  };
+  // cudaMemcpyAsync HtoD twice: 1000 B in 100 ns and 3000 B in 300 ns on the device.
+  trace.Memcpy(0, 7, 200, 300, 1000, schema::COPY_KIND_HOST_TO_DEVICE,
+               copy_call("cudaMemcpyAsync", 100, 110, 1000, schema::COPY_KIND_HOST_TO_DEVICE));
+  trace.Memcpy(0, 7, 400, 700, 3000, schema::COPY_KIND_HOST_TO_DEVICE,
+               copy_call("cudaMemcpyAsync", 120, 150, 3000, schema::COPY_KIND_HOST_TO_DEVICE));
+  // cudaMemcpyDefault: the device record names the direction the call could not.
+  trace.Memcpy(0, 7, 800, 1000, 2000, schema::COPY_KIND_DEVICE_TO_HOST,
+               copy_call("cudaMemcpy", 160, 1100, 2000, schema::COPY_KIND_DEFAULT));
+  // No device record (CUPTI off): the call's own kind and bytes, no GB/s.
+  copy_call("cudaMemcpy", 1200, 1300, 4096, schema::COPY_KIND_DEVICE_TO_DEVICE);
+  trace.Memset(0, 7, 1400, 1450, copy_call("cudaMemsetAsync", 1350, 1360, 0, schema::COPY_KIND_UNKNOWN));
+  trace.ApiCall(1, "cudaLaunchKernel", 1500, 1510);
+  const ProcessReport report = testing::Analyze(trace.Write("copies.pb"));
+  const SummaryTable& table = *FindTable(report, "memory_manipulation");
+  CHECK(FirstColumn(table) ==
+        std::vector<std::string>{"cudaMemcpy DtoH", "cudaMemcpy DtoD", "cudaMemcpyAsync HtoD", "cudaMemsetAsync"});
+  const Row& async = RowOf(report, "memory_manipulation", "cudaMemcpyAsync HtoD");
+  CHECK(async.cells[1].value == 2);
+  CHECK(async.cells[2].stats.total_ns == 40);   // host: 10 + 30
+  CHECK(async.cells[3].stats.total_ns == 400);  // device: 100 + 300
+  CHECK(async.cells[4].value == 4000);
+  CHECK(async.cells[5].value == Approx(10.0));  // 4000 B / 400 ns = 10 GB/s
+  const Row& plain = RowOf(report, "memory_manipulation", "cudaMemcpy DtoD");
+  CHECK(plain.cells[4].value == 4096);
+  CHECK(plain.cells[5].kind == Cell::Kind::kDash);
+  CHECK(RowOf(report, "memory_manipulation", "cudaMemcpy DtoH").cells[5].value == Approx(10.0));
+  CHECK(RowOf(report, "memory_manipulation", "cudaMemsetAsync").cells[3].stats.total_ns == 50);
+}
+
+// Steps 0 (from the program's start: 5000 ns, a phase and a kernel), 1 and 2 of 1000 ns.
+std::string WriteSetupTrace(const std::string& name, const char* schedule) {
+  testing::TestTrace trace;
+  if (schedule) (*trace.header().mutable_config())["PROF_SCHEDULE"] = schedule;
+  trace.Step(1, 0, 5000, 0);
+  trace.Step(1, 5000, 6000, 1);
+  trace.Step(1, 6000, 7000, 2);
+  trace.Range(1, schema::RANGE_KIND_MODEL_PHASE, "Forward", 4000, 4500);
+  trace.Range(1, schema::RANGE_KIND_MODEL_PHASE, "Forward", 5100, 5600);
+  trace.Range(1, schema::RANGE_KIND_MODEL_PHASE, "Forward", 6100, 6600);
+  trace.Launch(1, 4100, 4110, "init", 0, 7, 4200, 4900);
+  trace.Launch(1, 5200, 5210, "gemm", 0, 7, 5300, 5400);
+  trace.Launch(1, 6200, 6210, "gemm", 0, 7, 6300, 6400);
+  return trace.Write(name);
+}
+
+TEST_CASE("set-up: with no schedule, step 0 is shown apart from the per-step statistics") {
+  const ProcessReport report = testing::Analyze(WriteSetupTrace("setup.pb", "every step"));
+  const Row& step = RowOf(report, "model", "ProfileStep");
+  CHECK(step.cells[1].value == 2);                 // steps 1 and 2 only
+  CHECK(step.cells[2].stats.total_ns == 2000);
+  CHECK(step.cells[2].stats.max_ns == 1000);       // not step 0's 5000
+  CHECK(step.cells[3].stats.total_ns == 200);      // gemm twice, not init
+  const Row& forward = RowOf(report, "model", "Forward");
+  CHECK(forward.cells[1].value == 2);              // set-up's Forward left out
+  CHECK(forward.cells[2].stats.ratio == Approx(1000.0 / 2000));
+  const Row& setup = RowOf(report, "setup", "ProfileStep#0 (set-up)");
+  CHECK(setup.cells[1].value == 5000);
+  CHECK(setup.cells[2].value == 1);
+  CHECK(setup.cells[3].value == 700);
+  CHECK(report.step_count == 2);
+  CHECK(RowOf(report, "kernel", "init").cells[1].value == 1);  // event tables keep it
+}
+
+TEST_CASE("set-up: --include-setup, or a schedule, counts step 0 as a step") {
+  SummaryOptions options;
+  options.include_setup = true;
+  const ProcessReport included = testing::Analyze(WriteSetupTrace("setup_included.pb", "every step"), options);
+  CHECK(RowOf(included, "model", "ProfileStep").cells[1].value == 3);
+  CHECK(RowOf(included, "model", "ProfileStep").cells[2].stats.max_ns == 5000);
+  CHECK(FindTable(included, "setup") == nullptr);
+  const ProcessReport scheduled = testing::Analyze(WriteSetupTrace("setup_scheduled.pb", "skip_first=0,closed=0,ready=0,record=3,repeat=1"));
+  CHECK(RowOf(scheduled, "model", "ProfileStep").cells[1].value == 3);
+  CHECK(FindTable(scheduled, "setup") == nullptr);
+}
+
 }  // namespace
 }  // namespace prof::analyzer

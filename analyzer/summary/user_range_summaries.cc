@@ -66,20 +66,6 @@ void AddUserRangeFigures(const AnalysisContext& window, UserRangeFigures* figure
   }
 }
 
-std::optional<SummaryTable> MemoryManipulationSummary(const UserRangeFigures& figures, const RenderContext& context) {
-  const NamedItems<NamedItem>& items = figures.memory_manipulation;
-  if (items.empty()) return std::nullopt;
-  SummaryTable table;
-  table.key = "memory_manipulation";
-  table.title = "Memory Manipulation Summary";
-  table.columns = Columns();
-  std::vector<size_t> order(items.items().size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  KeepTop(context.options.top, &order);
-  for (size_t index : order) AddItemRow(context, items.items()[index], &table);
-  return table;
-}
-
 std::optional<SummaryTable> UserDefinedSummary(const UserRangeFigures& figures, const RenderContext& context) {
   const std::map<uint64_t, NamedItems<NamedItem>>& groups = figures.user_defined;
   if (groups.empty()) return std::nullopt;

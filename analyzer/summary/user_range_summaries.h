@@ -1,8 +1,9 @@
 // Memory Manipulation Summary and UserDefined Summary: user (RANGE_KIND_USER) and NVTX
 // ranges grouped by name, CPU time over T and all device time launched inside over the
 // steps' device time GG. Ranges whose name mentions memcpy / memorycopy / memset go to
-// Memory Manipulation (first-seen order); the other user ranges to UserDefined (sorted,
-// grouped by thread with thread_sep). NVTX ranges appear only in Memory Manipulation.
+// Memory Manipulation (first-seen order; its table is memory_manipulation_summary.h,
+// beside the copy calls); the other user ranges to UserDefined (sorted, grouped by thread
+// with thread_sep). NVTX ranges appear only in Memory Manipulation.
 #ifndef PROF_ANALYZER_SUMMARY_USER_RANGE_SUMMARIES_H_
 #define PROF_ANALYZER_SUMMARY_USER_RANGE_SUMMARIES_H_
 
@@ -26,7 +27,6 @@ struct UserRangeFigures {
 
 // Adds one window's user and NVTX ranges.
 void AddUserRangeFigures(const AnalysisContext& window, UserRangeFigures* figures);
-std::optional<SummaryTable> MemoryManipulationSummary(const UserRangeFigures& figures, const RenderContext& context);
 std::optional<SummaryTable> UserDefinedSummary(const UserRangeFigures& figures, const RenderContext& context);
 
 }  // namespace prof::analyzer

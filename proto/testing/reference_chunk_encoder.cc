@@ -332,6 +332,16 @@ void ReferenceChunkEncoder::AddCpuUsage(const CpuUsageValue& value) {
   usage->set_system_known(value.system_known);
 }
 
+void ReferenceChunkEncoder::AddMemorySample(const MemorySampleEvent& value) {
+  trace::MemorySample* sample = chunk_.add_memory_samples();
+  sample->set_time_ns(value.time_ns);
+  sample->set_device(value.device);
+  sample->set_allocated(value.allocated);
+  sample->set_reserved(value.reserved);
+  sample->set_peak(value.peak);
+  sample->set_rss(value.rss);
+}
+
 const trace::Chunk& ReferenceChunkEncoder::Finish(bool last_chunk) {
   // Double buffering: the chunk returned last time becomes the one being built, and
   // Clear() keeps the capacity of its repeated fields for reuse.

@@ -50,6 +50,7 @@ class ReferenceChunkEncoder {
   void AddLoss(schema::LossKind kind, uint64_t count);
   void AddClockAnchor(const ClockAnchorValue& anchor);
   void AddCpuUsage(const CpuUsageValue& usage);
+  void AddMemorySample(const MemorySampleEvent& sample);
 
   // Events added since the last Finish().
   uint64_t pending_events() const { return pending_events_; }

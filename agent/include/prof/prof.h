@@ -85,6 +85,13 @@ void prof_phase_range(const char* name, uint64_t start_ns, uint64_t end_ns);
  * a caller skip work whose only use is recording (the Python helper starts PyTorch's
  * operator collection only for steps that record). */
 int prof_recording(void);
+/* A device memory sample from the framework's caching allocator (PyTorch:
+ * torch.cuda.memory_allocated, memory_reserved, max_memory_allocated), in bytes: what live
+ * tensors hold, what the allocator holds from the driver, and the high-water mark of
+ * `allocated` so far. Recorded only while a window records (one branch otherwise), at the
+ * calling thread's time; the Python helper calls it at each step boundary when CUDA is
+ * initialized. The Memory Summary shows the figures per step and the step of the peak. */
+void prof_memory_sample(int32_t device, int64_t allocated, int64_t reserved, int64_t peak);
 
 #ifdef __cplusplus
 }

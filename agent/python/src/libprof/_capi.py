@@ -73,6 +73,18 @@ def _with_details(function):
     return call
 
 
+def _find_memory_sample():
+    """prof_memory_sample(device, allocated, reserved, peak), or a no-op with an agent that
+    does not have it."""
+    try:
+        function = ctypes.CDLL(None).prof_memory_sample
+    except (OSError, AttributeError):
+        return _noop
+    function.restype = None
+    function.argtypes = [ctypes.c_int32, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64]
+    return function
+
+
 def _with_name(function):
     def call(name):
         function(name.encode("utf-8", "replace"))
@@ -109,7 +121,8 @@ if AGENT_LOADED:
     _range_detail = _find_range_detail()
     if _range_detail is not None:
         operator_range_detail = _with_range_details(_range_detail)
+    memory_sample = _find_memory_sample()   # memory_sample(device, allocated, reserved, peak)
 else:
     step = range_push = range_pop = phase_push = phase_pop = _noop
     operator_push = operator_pop = mark = operator_push_detail = _noop
-    operator_range = phase_range = recording = _noop
+    operator_range = phase_range = recording = memory_sample = _noop

@@ -14,7 +14,7 @@ program for good.
 import atexit
 import os
 
-from libprof import _capi, _guard
+from libprof import _capi, _guard, _memory
 from libprof._timer import StepTimer
 
 # (before, after) callables run around every boundary on the stepping thread: what the
@@ -79,7 +79,11 @@ class StepBoundaries:
     def _end_step(self, samples):
         for before, _ in _around:
             _guard.guarded(before)
+        # Device memory on both sides of the boundary: the ending step's last figures, and
+        # the next step's first ones (a window may open or close at this boundary).
+        _memory.sample()
         _capi.step(samples if samples and samples > 0 else 0)
+        _memory.sample()
         for _, after in _around:
             if after is not None:
                 _guard.guarded(after)
