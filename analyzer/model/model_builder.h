@@ -48,6 +48,8 @@ class ModelBuilder : public EventSink {
  private:
   NameId Name(StringId file_id);
   void SetKernelName(KernelConfigId config, DeviceActivity* activity);
+  // The interned text of a call stack ("f < g < h"), 0 when unknown; cached by id.
+  NameId StackName(CallStackId id);
   void AddDevice(DeviceActivity activity, const StreamKey& where);
   void ConvertClocks();
   // Counts `value` in Data Quality when the schema does not define it; returns `valid`.
@@ -65,8 +67,10 @@ class ModelBuilder : public EventSink {
   struct KernelName {
     NameId name;
     bool nccl;
+    int32_t launch;  // index in model_.kernel_launches; kNoIndex: no configuration known
   };
   IdCache<KernelName> kernel_name_of_config_;  // by KernelConfigId; name 0 = unresolved
+  IdCache<NameId> stack_name_of_id_;           // by CallStackId; kUnresolved until read
 };
 
 }  // namespace prof::analyzer
