@@ -61,7 +61,7 @@ void AddDeviceRows(const RenderContext& context, const NamedItems<NamedItem>& de
                    double parent_gpu, int indent, SummaryTable* table) {
   for (const NamedItem& device : devices.items()) {
     const std::string name(context.names->Get(device.name));
-    table->AddRow({Cell::Text(Shorten(name, 52 - indent)), Cell::Count(device.gpu.calls),
+    table->AddRow({Cell::Name(name, 52), Cell::Count(device.gpu.calls),
                    Cell::DashStats(), Cell::Stats(device.gpu.ToStats(parent_gpu))},
                   indent);
   }
@@ -74,7 +74,7 @@ void AddOperatorRows(const RenderContext& context, const OperatorItem& op, doubl
                  Cell::Stats(op.cpu.ToStats(group_cpu)), Cell::Stats(op.gpu.ToStats(group_gpu))});
   if (!context.options.op_detail) return;
   for (const OperatorInnerItem& inner : op.inners.items()) {
-    table->AddRow({Cell::Text(Shorten(names.Get(inner.name), 50)), Cell::Count(inner.cpu.calls),
+    table->AddRow({Cell::Name(std::string(names.Get(inner.name)), 52), Cell::Count(inner.cpu.calls),
                    Cell::Stats(inner.cpu.ToStats(op.cpu.total)),
                    Cell::Stats(inner.gpu.ToStats(op.gpu.total))},
                   2);
