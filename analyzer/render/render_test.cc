@@ -107,3 +107,34 @@ TEST_CASE("names are data: JSON carries full, unique kernel names; only text sho
 
 }  // namespace
 }  // namespace prof::analyzer
+
+namespace prof::analyzer {
+namespace {
+
+// PROF_STACKS=1: the agent records each allocation's frames with their symbols; a block
+// still alive at the end shows its stack by name in the leak rows, text and JSON.
+TEST_CASE("stacks shown: leak rows carry the symbolized allocation stack") {
+  testing::TestTrace trace;
+  trace.Step(1, 0, 10000, 1);
+  MemoryEvent allocation;
+  allocation.thread_id = 1;
+  allocation.time_ns = 500;
+  allocation.address = 0xbeef00;
+  allocation.bytes = 1 << 20;
+  allocation.device = 0;
+  allocation.kind = schema::MEMORY_KIND_DEVICE;
+  allocation.call_stack = trace.encoder().InternCallStack(
+      {0x300, 0x310, 0x320, 0x330, 0x340}, {"at::native::empty_cuda", "c10::cuda::alloc", "", "train_step", "main"});
+  trace.encoder().AddMemory(allocation);
+  std::vector<ProcessReport> reports;
+  reports.push_back(testing::Analyze(trace.Write("leak_stack.pb")));
+  const std::string stack = "at::native::empty_cuda < c10::cuda::alloc < 0x320 < train_step < main";
+  const std::string json = RenderReportsJson(reports, std::nullopt, {});
+  CHECK(json.find("\"call_stack\":\"" + stack + "\"") != std::string::npos);
+  const SummaryTable* leaks = testing::FindTable(reports[0], "memory_alive");
+  REQUIRE(leaks != nullptr);
+  CHECK(RenderTable(*leaks, TimeUnit::kMilliseconds).find(stack) != std::string::npos);
+}
+
+}  // namespace
+}  // namespace prof::analyzer
