@@ -90,7 +90,7 @@ int RunExportCommand(const ExportCommandOptions& options) {
     summary = absl::StrCat(figures.packets, " packets (", figures.slices, " slices, ", figures.flows,
                            " launch flows) in Perfetto's protobuf format");
     if (figures.clamped_slices) {
-      absl::StrAppend(&summary, "; ", figures.clamped_slices, " slices ended early to nest on their track");
+      absl::StrAppend(&summary, "; ", figures.clamped_slices, " slices ended early where the next one on their track overlapped them");
     }
   } else {
     ChromeExportFigures figures;

@@ -1,7 +1,10 @@
 // The Perfetto export parses back with the protobuf reader as a Trace: every track used is
 // described, slices begin and end in nesting order per track, and the events carry the
 // same recorded arguments as the Chrome export (values from timeline_test_trace.cc).
+#include <algorithm>
 #include <cstdio>
+#include <utility>
+#include <vector>
 #include <fstream>
 #include <map>
 #include <set>
@@ -123,6 +126,40 @@ TEST_CASE("Perfetto export: events carry the recorded arguments") {
   CHECK(Arg(*allocation, "call stack")->string_value() == "at::native::empty_cuda < 0x4f0");
   CHECK(FindBegin(trace, "window 2 (steps 5-6)") != nullptr);
   CHECK(FindBegin(trace, "ProfileStep#5") != nullptr);
+}
+
+// Kernels converted from the CUPTI clock can overlap their neighbour on a stream by a
+// nanosecond; the earlier one ends where the later starts, the later keeps its duration.
+TEST_CASE("Perfetto export: overlapping slices on a track end the earlier one early") {
+  testing::TestTrace trace;
+  trace.Kernel("first", 0, 7, 1000, 2001, 1);
+  trace.Kernel("second", 0, 7, 2000, 3000, 2);
+  const TraceModel model = testing::LoadOrDie(trace.Write("overlap.pb"));
+  const std::string path = testing::TempPath("overlap.perfetto-trace");
+  std::FILE* out = std::fopen(path.c_str(), "wb");
+  REQUIRE(out != nullptr);
+  PerfettoExportFigures figures;
+  REQUIRE(ExportPerfettoTrace({&model}, out, &figures).ok());
+  std::fclose(out);
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  perfetto::Trace parsed;
+  REQUIRE(parsed.ParseFromString(bytes.str()));
+  std::vector<std::pair<int, uint64_t>> events;  // (type, time) of the stream's slices
+  for (const perfetto::TracePacket& packet : parsed.packet()) {
+    if (!packet.has_track_event()) continue;
+    const int type = packet.track_event().type();
+    if (type == perfetto::TrackEvent::TYPE_SLICE_BEGIN || type == perfetto::TrackEvent::TYPE_SLICE_END) {
+      events.push_back({type, packet.timestamp()});
+    }
+  }
+  // Each track's events are written together: the stream's four, in host time.
+  CHECK(figures.clamped_slices == 1);
+  const std::vector<std::pair<int, uint64_t>> kernels = {
+      {perfetto::TrackEvent::TYPE_SLICE_BEGIN, 1000}, {perfetto::TrackEvent::TYPE_SLICE_END, 2000},
+      {perfetto::TrackEvent::TYPE_SLICE_BEGIN, 2000}, {perfetto::TrackEvent::TYPE_SLICE_END, 3000}};
+  CHECK(std::search(events.begin(), events.end(), kernels.begin(), kernels.end()) != events.end());
 }
 
 }  // namespace

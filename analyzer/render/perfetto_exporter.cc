@@ -267,26 +267,27 @@ void PerfettoTraceExport::WriteEvent(uint64_t time_ns, int type, const TimelineS
 }
 
 // Track events must nest on their track: per track, in start order (outer first), each
-// slice ends before the next one that starts after it; a slice that overlaps the end of
-// the one holding it is ended with it (counted in clamped_slices).
+// slice ends before the next one that starts after it. A slice that starts inside an open
+// one but ends after it (records converted from the CUPTI clock can overlap by a
+// nanosecond) ends the open one early, at its own start: the later slice keeps its whole
+// duration (counted in clamped_slices).
 void PerfettoTraceExport::WriteSlices(std::vector<TimelineSlice>* slices) {
   std::stable_sort(slices->begin(), slices->end(), [](const TimelineSlice& a, const TimelineSlice& b) {
     if (a.track != b.track) return a.track < b.track;
     if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
     return a.end_ns > b.end_ns;
   });
-  std::vector<const TimelineSlice*> open;
-  auto close_until = [&](uint64_t track, uint64_t time) {
-    while (!open.empty() && (open.back()->track != track || open.back()->end_ns <= time)) {
-      WriteEvent(open.back()->end_ns, perfetto::TrackEvent::TYPE_SLICE_END, *open.back(), false);
-      open.pop_back();
-    }
+  std::vector<TimelineSlice*> open;
+  auto end_top = [&] {
+    WriteEvent(open.back()->end_ns, perfetto::TrackEvent::TYPE_SLICE_END, *open.back(), false);
+    open.pop_back();
   };
   for (TimelineSlice& slice : *slices) {
-    close_until(slice.track, slice.start_ns);
-    if (!open.empty() && slice.end_ns > open.back()->end_ns) {
-      slice.end_ns = open.back()->end_ns;
+    while (!open.empty() && (open.back()->track != slice.track || open.back()->end_ns <= slice.start_ns)) end_top();
+    while (!open.empty() && slice.end_ns > open.back()->end_ns) {
+      open.back()->end_ns = slice.start_ns;
       ++figures_->clamped_slices;
+      end_top();
     }
     if (slice.instant) {
       WriteEvent(slice.start_ns, perfetto::TrackEvent::TYPE_INSTANT, slice, true);
@@ -296,7 +297,7 @@ void PerfettoTraceExport::WriteSlices(std::vector<TimelineSlice>* slices) {
     ++figures_->slices;
     open.push_back(&slice);
   }
-  close_until(0, UINT64_MAX);
+  while (!open.empty()) end_top();
 }
 
 void PerfettoTraceExport::AddWindow(const TraceModel& window, size_t process_index) {

@@ -22,7 +22,7 @@ struct PerfettoExportFigures {
   uint64_t packets = 0;
   uint64_t slices = 0;
   uint64_t flows = 0;
-  uint64_t clamped_slices = 0;  // ended early to nest inside an overlapping one on their track
+  uint64_t clamped_slices = 0;  // ended early where a later slice on their track overlapped them
 };
 
 struct TimelineSlice;
