@@ -26,7 +26,7 @@ struct ProcessResult {
 // With `prefetch`, the next window is read on another thread while this one is analyzed
 // (two windows in memory instead of one).
 ProcessResult AnalyzeProcess(const std::vector<std::string>& windows, const SummaryOptions& options,
-                             const ViewSet& views, bool prefetch, std::atomic<uint64_t>* events) {
+                             const ViewSet& views, bool prefetch, int window, std::atomic<uint64_t>* events) {
   ProcessResult result;
   ProcessAnalysis analysis(options, views);
   auto load = [events](const std::string& path) { return LoadTraceFile(path, events); };
@@ -39,6 +39,10 @@ ProcessResult AnalyzeProcess(const std::vector<std::string>& windows, const Summ
       result.unreadable.push_back(std::string(model.status().message()));
       continue;
     }
+    // --window K: the other windows are read (their headers travel with the events) and skipped.
+    if (window >= 0 && (model->headers.empty() || model->headers.front().window_index() != static_cast<uint32_t>(window))) {
+      continue;
+    }
     ++result.files_read;
     analysis.AddWindow(*std::move(model));  // the window's events are freed here
   }
@@ -49,7 +53,7 @@ ProcessResult AnalyzeProcess(const std::vector<std::string>& windows, const Summ
 }  // namespace
 
 absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& paths, const SummaryOptions& options,
-                                             const ViewSet& views, int threads) {
+                                             const ViewSet& views, int threads, int window) {
   absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths(paths);
   if (!files.ok()) return files.status();
   AnalyzedInputs analyzed;
@@ -62,7 +66,7 @@ absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& pat
   {
     ProgressLine progress(files->size(), &events);
     ParallelFor(work.size(), threads,
-                [&](size_t i) { results[i] = AnalyzeProcess(work[i].paths, options, views, prefetch, &events); });
+                [&](size_t i) { results[i] = AnalyzeProcess(work[i].paths, options, views, prefetch, window, &events); });
   }
   for (ProcessResult& result : results) {  // already in (rank, host, pid) order
     analyzed.unreadable.insert(analyzed.unreadable.end(), result.unreadable.begin(), result.unreadable.end());

@@ -23,8 +23,9 @@ struct AnalyzedInputs {
 };
 
 // Errors: a PATH that does not exist. Files that fail to read are listed in `unreadable`.
+// `window` >= 0: only the files of that recording window (FileHeader.window_index) count.
 absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& paths, const SummaryOptions& options,
-                                             const ViewSet& views, int threads = 0);
+                                             const ViewSet& views, int threads = 0, int window = -1);
 
 }  // namespace prof::analyzer
 

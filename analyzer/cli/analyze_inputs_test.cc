@@ -37,5 +37,23 @@ TEST_CASE("one timeline in 1 file or in 7 window files: the same tables, number 
   CHECK(whole.find("Overview Summary") != std::string::npos);
 }
 
+// --window K: the summaries of one recording window only, as if its file were given alone.
+TEST_CASE("--window K analyzes window K's file only") {
+  const std::string folder = testing::ScratchFolder("window_query");
+  REQUIRE(WriteSyntheticTrace(folder, 30000, 3) > 0);
+  const std::string second = folder + "/bench.window_1.prof.pb";
+  ViewSet views = AllViews();
+  views.erase(View::kDataQuality);  // names the files, which differ
+  absl::StatusOr<AnalyzedInputs> one = AnalyzeInputs({folder}, SummaryOptions{}, views, 1, /*window=*/1);
+  REQUIRE(one.ok());
+  REQUIRE(one->reports.size() == 1);
+  CHECK(one->files_read == 1);
+  CHECK(one->reports[0].files.size() == 1);
+  CHECK(RenderReportsText(one->reports, std::nullopt, TimeUnit::kNanoseconds) == Analyze(second, views));
+  absl::StatusOr<AnalyzedInputs> none = AnalyzeInputs({folder}, SummaryOptions{}, views, 1, /*window=*/7);
+  REQUIRE(none.ok());
+  CHECK(none->reports.empty());
+}
+
 }  // namespace
 }  // namespace prof::analyzer

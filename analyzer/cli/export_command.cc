@@ -8,16 +8,24 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "analyzer/read/input_paths.h"
 #include "analyzer/read/process_files.h"
 #include "analyzer/render/chrome_exporter.h"
+#include "analyzer/render/perfetto_exporter.h"
 
 namespace prof::analyzer {
 
 CLI::App* AddExportCommand(CLI::App* app, ExportCommandOptions* options) {
-  CLI::App* command = app->add_subcommand("export", "write a Chrome trace-event JSON (Perfetto, chrome://tracing)");
+  CLI::App* command = app->add_subcommand(
+      "export", "write a timeline: Chrome trace-event JSON (Perfetto, chrome://tracing) or Perfetto's protobuf trace");
   command->add_option("PATH", options->paths, "trace files or folders of them")->required();
-  command->add_option("-o,--output", options->output, "the JSON file to write ('-': stdout)")->required();
+  command->add_option("-o,--output", options->output, "the file to write ('-': stdout)")->required();
+  command
+      ->add_option("--format", options->format,
+                   "chrome: trace-event JSON; perfetto: Perfetto's native protobuf trace (opens in "
+                   "ui.perfetto.dev beyond the JSON importer's size limits)")
+      ->check(CLI::IsMember({"chrome", "perfetto"}));
   return command;
 }
 
@@ -38,6 +46,18 @@ bool FindOrigin(const std::vector<ProcessFiles>& processes, uint64_t* origin) {
   return read > 0;
 }
 
+// Feeds every window of every process to `exporter` (ChromeTraceExport or
+// PerfettoTraceExport), one window in memory at a time.
+template <typename Exporter>
+absl::Status ExportWindows(const std::vector<ProcessFiles>& processes, Exporter* exporter) {
+  std::vector<std::string> reported;  // by the first pass already
+  for (size_t index = 0; index < processes.size(); ++index) {
+    ForEachWindow(
+        processes[index], [&](TraceModel window) { exporter->AddWindow(window, index); }, &reported);
+  }
+  return exporter->End();
+}
+
 }  // namespace
 
 // Two passes over the files, each holding one window's events: the time origin, then the
@@ -56,30 +76,34 @@ int RunExportCommand(const ExportCommandOptions& options) {
     std::fprintf(stderr, "profanalyze export: nothing could be read\n");
     return 1;
   }
-  std::FILE* out = options.output == "-" ? stdout : std::fopen(options.output.c_str(), "w");
+  std::FILE* out = options.output == "-" ? stdout : std::fopen(options.output.c_str(), "wb");
   if (out == nullptr) {
     std::fprintf(stderr, "profanalyze export: cannot write %s: %s\n", options.output.c_str(), std::strerror(errno));
     return 1;
   }
-  ChromeExportFigures figures;
   absl::Status status;
-  {
-    ChromeTraceExport exporter(out, origin, &figures);
-    std::vector<std::string> reported;  // by the first pass already
-    for (size_t index = 0; index < processes.size(); ++index) {
-      ForEachWindow(
-          processes[index], [&](TraceModel window) { exporter.AddWindow(window, index); }, &reported);
+  std::string summary;
+  if (options.format == "perfetto") {
+    PerfettoExportFigures figures;
+    PerfettoTraceExport exporter(out, &figures);
+    status = ExportWindows(processes, &exporter);
+    summary = absl::StrCat(figures.packets, " packets (", figures.slices, " slices, ", figures.flows,
+                           " launch flows) in Perfetto's protobuf format");
+    if (figures.clamped_slices) {
+      absl::StrAppend(&summary, "; ", figures.clamped_slices, " slices ended early where the next one on their track overlapped them");
     }
-    status = exporter.End();
+  } else {
+    ChromeExportFigures figures;
+    ChromeTraceExport exporter(out, origin, &figures);
+    status = ExportWindows(processes, &exporter);
+    summary = absl::StrCat(figures.trace_events, " trace events and ", figures.flows, " launch flows");
   }
   if (out != stdout && std::fclose(out) != 0 && status.ok()) status = absl::DataLossError("close failed");
   if (!status.ok()) {
     std::fprintf(stderr, "profanalyze export: %s: %s\n", options.output.c_str(), std::string(status.message()).c_str());
     return 1;
   }
-  std::fprintf(stderr, "profanalyze export: wrote %llu trace events and %llu launch flows to %s\n",
-               static_cast<unsigned long long>(figures.trace_events),
-               static_cast<unsigned long long>(figures.flows), options.output.c_str());
+  std::fprintf(stderr, "profanalyze export: wrote %s to %s\n", summary.c_str(), options.output.c_str());
   return 0;
 }
 

@@ -1,4 +1,5 @@
-// `profanalyze export PATH... -o out.json`: Chrome trace-event JSON of every process.
+// `profanalyze export PATH... -o out.json [--format chrome|perfetto]`: a timeline of every
+// process, as Chrome trace-event JSON (default) or Perfetto's native protobuf trace.
 #ifndef PROF_ANALYZER_CLI_EXPORT_COMMAND_H_
 #define PROF_ANALYZER_CLI_EXPORT_COMMAND_H_
 
@@ -12,6 +13,7 @@ namespace prof::analyzer {
 struct ExportCommandOptions {
   std::vector<std::string> paths;
   std::string output;
+  std::string format = "chrome";  // "chrome" | "perfetto"
 };
 
 CLI::App* AddExportCommand(CLI::App* app, ExportCommandOptions* options);

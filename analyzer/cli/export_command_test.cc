@@ -4,11 +4,13 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
 #include <catch2/catch.hpp>
 
+#include "analyzer/render/perfetto_trace.pb.h"
 #include "analyzer/testing/scratch.h"
 #include "analyzer/testing/synthetic_trace.h"
 
@@ -47,8 +49,50 @@ TEST_CASE("export: one file or three window files, the same events and flows") {
   for (const char* kind : {"\"ph\":\"X\"", "\"ph\":\"s\"", "\"ph\":\"f\""}) {
     INFO(kind);
     CHECK(Occurrences(whole, kind) > 0);
-    CHECK(Occurrences(split, kind) == Occurrences(whole, kind));
+    // Each window file adds its labeled "recording windows" range.
+    const size_t windows_ranges = std::string(kind) == "\"ph\":\"X\"" ? 1 : 0;
+    CHECK(Occurrences(split, kind) - 3 * windows_ranges == Occurrences(whole, kind) - windows_ranges);
   }
+  CHECK(Occurrences(whole, "\"cat\":\"window\"") == 1);
+  CHECK(Occurrences(split, "\"cat\":\"window\"") == 3);
+}
+
+// Slice begins per event name category, read back with the protobuf reader.
+std::map<std::string, int> PerfettoSlices(const std::string& input, const std::string& output) {
+  ExportCommandOptions options;
+  options.paths = {input};
+  options.output = output;
+  options.format = "perfetto";
+  REQUIRE(RunExportCommand(options) == 0);
+  perfetto::Trace trace;
+  REQUIRE(trace.ParseFromString(ReadAll(output)));
+  std::map<std::string, int> begins;
+  int open = 0;
+  for (const perfetto::TracePacket& packet : trace.packet()) {
+    if (!packet.has_track_event()) continue;
+    const perfetto::TrackEvent& event = packet.track_event();
+    if (event.type() == perfetto::TrackEvent::TYPE_SLICE_BEGIN) {
+      ++begins[event.categories_size() ? event.categories(0) : ""];
+      ++open;
+    }
+    if (event.type() == perfetto::TrackEvent::TYPE_SLICE_END) --open;
+  }
+  CHECK(open == 0);
+  return begins;
+}
+
+TEST_CASE("export --format perfetto: one file or three window files, the same slices") {
+  const std::string single = testing::ScratchFolder("perfetto_single") + "/run.pb";
+  const std::string windows = testing::ScratchFolder("perfetto_windows");
+  REQUIRE(WriteSyntheticTrace(single, 30000, 1) == WriteSyntheticTrace(windows, 30000, 3));
+  std::map<std::string, int> whole = PerfettoSlices(single, single + ".perfetto-trace");
+  std::map<std::string, int> split = PerfettoSlices(windows, windows + "/../split.perfetto-trace");
+  CHECK(whole["window"] == 1);
+  CHECK(split["window"] == 3);
+  CHECK(whole["Kernel"] > 0);
+  whole.erase("window");
+  split.erase("window");
+  CHECK(split == whole);
 }
 
 TEST_CASE("export: nothing readable is exit status 1") {

@@ -11,6 +11,7 @@
 #include "analyzer/render/report_text.h"
 #include "analyzer/render/text_renderer.h"
 #include "analyzer/summary/report.h"
+#include "analyzer/summary/table_query.h"
 
 namespace prof::analyzer {
 namespace {
@@ -51,7 +52,38 @@ void AddSummaryOptions(CLI::App* app, SummaryCommandOptions* options) {
   app->add_option("--rank", options->rank, "print only this rank's tables");
   app->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}));
   app->add_option("--threads", options->threads, "reader threads (0: one per core)")->check(CLI::NonNegativeNumber);
+  app->add_option("--window", options->window, "summaries of recording window K only (the file's window index)")
+      ->check(CLI::NonNegativeNumber);
+  app->add_option("--type", options->types, "comma-separated tables to show (the names of --views); with --views: both");
+  app->add_option("--min-time", options->min_time,
+                  "Operator and Kernel rows whose CPU or GPU total reaches DURATION (e.g. 1.5ms, 200us)");
+  app->add_option("--name", options->name_regex, "Operator and Kernel rows whose name matches REGEX (ECMAScript)");
+  app->add_option("--aggregate-by", options->aggregate_by,
+                  "base: merge Operator and Kernel rows by their name up to '<', '(' or '#'")
+      ->check(CLI::IsMember({"name", "base"}));
+  app->add_option("--order-by", options->order_by,
+                  "order Operator and Kernel rows by [+|-]name, calls or {cpu,gpu}_{total,avg,max,min} ('+': ascending)");
 }
+
+namespace {
+
+// --views and --type: the tables both allow.
+absl::StatusOr<ViewSet> SelectedViews(const SummaryCommandOptions& options) {
+  ViewSet views = AllViews();
+  for (const std::string* list : {&options.views, &options.types}) {
+    if (list->empty()) continue;
+    absl::StatusOr<ViewSet> parsed = ParseViews(*list);
+    if (!parsed.ok()) return parsed.status();
+    ViewSet both;
+    for (View view : views) {
+      if (parsed->count(view)) both.insert(view);
+    }
+    views = both;
+  }
+  return views;
+}
+
+}  // namespace
 
 int RunSummaryCommand(const SummaryCommandOptions& options) {
   SummaryOptions summary;
@@ -63,16 +95,16 @@ int RunSummaryCommand(const SummaryCommandOptions& options) {
   summary.top = options.top;
   summary.perf_skip = options.perf_skip;
   summary.include_setup = options.include_setup;
-  ViewSet views = AllViews();
-  if (!options.views.empty()) {
-    absl::StatusOr<ViewSet> parsed = ParseViews(options.views);
-    if (!parsed.ok()) {
-      std::fprintf(stderr, "profanalyze: %s\n", std::string(parsed.status().message()).c_str());
-      return 2;
-    }
-    views = *parsed;
+  absl::StatusOr<ViewSet> selected = SelectedViews(options);
+  absl::StatusOr<TableQuery> query =
+      ParseTableQuery(options.name_regex, options.min_time, options.aggregate_by, options.order_by);
+  for (const absl::Status& status : {selected.status(), query.status()}) {
+    if (status.ok()) continue;
+    std::fprintf(stderr, "profanalyze: %s\n", std::string(status.message()).c_str());
+    return 2;
   }
-  absl::StatusOr<AnalyzedInputs> inputs = AnalyzeInputs(options.paths, summary, views, options.threads);
+  const ViewSet& views = *selected;
+  absl::StatusOr<AnalyzedInputs> inputs = AnalyzeInputs(options.paths, summary, views, options.threads, options.window);
   if (!inputs.ok()) {
     std::fprintf(stderr, "profanalyze: %s\n", std::string(inputs.status().message()).c_str());
     return 1;
@@ -80,8 +112,15 @@ int RunSummaryCommand(const SummaryCommandOptions& options) {
   for (const std::string& message : inputs->unreadable) std::fprintf(stderr, "profanalyze: %s\n", message.c_str());
   if (inputs->reports.empty()) {
     // One line per file that could not be read, naming it and the problem, is enough.
-    if (inputs->unreadable.empty()) std::fprintf(stderr, "profanalyze: nothing could be read\n");
+    if (options.window >= 0) {
+      std::fprintf(stderr, "profanalyze: no recording window %d in the inputs\n", options.window);
+    } else if (inputs->unreadable.empty()) {
+      std::fprintf(stderr, "profanalyze: nothing could be read\n");
+    }
     return 1;
+  }
+  for (ProcessReport& report : inputs->reports) {
+    for (SummaryTable& table : report.tables) ApplyTableQuery(*query, &table);
   }
   const std::vector<ProcessReport>& reports = inputs->reports;
   uint64_t events = 0;

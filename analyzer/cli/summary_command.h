@@ -24,6 +24,13 @@ struct SummaryCommandOptions {
   int rank = -1;  // print only this rank's tables (the cross-rank table stays)
   std::string format = "text";
   int threads = 0;
+  // Queries (table_query.h): one recording window; rows of the Operator and Kernel tables.
+  int window = -1;
+  std::string min_time;      // "1.5ms"
+  std::string name_regex;
+  std::string types;         // tables to show, as --views
+  std::string aggregate_by;  // "name" | "base"
+  std::string order_by;      // "[+|-]name|calls|{cpu,gpu}_{total,avg,max,min}"
 };
 
 // Adds the summary options and PATH positional to `app` (the top-level command).

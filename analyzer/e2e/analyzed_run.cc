@@ -115,7 +115,7 @@ absl::StatusOr<std::vector<ProcessFigures>> AnalyzeFolder(const std::string& fol
 }
 
 std::string KernelRowName(const std::string& demangled) {
-  return Shorten(KernelDisplayName(demangled), 90);
+  return demangled;  // the Kernel Summary keeps whole names; only its text rendering shortens them
 }
 
 std::string CollectiveKey(const std::string& name) {

@@ -37,10 +37,13 @@ RangeType NvtxRangeType(absl::string_view name) {
   return phase == RangeType::kUserDefined ? RangeType::kOperator : phase;
 }
 
-std::string FormatCallStack(const std::vector<uint64_t>& frames) {
+// Every frame, innermost first: the agent's symbol where it resolved one, else the address.
+// The whole stack is data; only the text renderer shortens it.
+std::string FormatCallStack(const std::vector<uint64_t>& frames, const std::vector<std::string>& names) {
   std::string text;
-  for (size_t i = 0; i < frames.size() && i < 4; ++i) {
-    absl::StrAppend(&text, i ? " < " : "", absl::StrFormat("0x%x", frames[i]));
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const bool named = i < names.size() && !names[i].empty();
+    absl::StrAppend(&text, i ? " < " : "", named ? names[i] : absl::StrFormat("0x%x", frames[i]));
   }
   return text;
 }
@@ -50,7 +53,8 @@ std::string FormatCallStack(const std::vector<uint64_t>& frames) {
 ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& header)
     : dictionary_(dictionary),
       name_of_file_id_(kUnresolved),
-      kernel_name_of_config_(KernelName{0, false}) {
+      kernel_name_of_config_(KernelName{0, false, kNoIndex}),
+      stack_name_of_id_(kUnresolved) {
   model_.identity.host = header.host_name();
   model_.identity.pid = header.pid();
   model_.identity.rank = header.rank();
@@ -65,6 +69,16 @@ NameId ModelBuilder::Name(StringId file_id) {
   if (file_id == 0) return 0;
   NameId& name = name_of_file_id_.Slot(file_id);
   if (name == kUnresolved) name = model_.names.Intern(dictionary_->String(file_id));
+  return name;
+}
+
+NameId ModelBuilder::StackName(CallStackId id) {
+  if (id == 0) return 0;
+  NameId& name = stack_name_of_id_.Slot(id);
+  if (name == kUnresolved) {
+    const std::vector<uint64_t>* frames = dictionary_->CallStack(id);
+    name = frames ? model_.names.Intern(FormatCallStack(*frames, dictionary_->CallStackNames(id))) : 0;
+  }
   return name;
 }
 
@@ -89,8 +103,12 @@ void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
   Known(trace::ApiDomain_IsValid(event.domain), "API domain");
   call.failed = event.status != 0;
   call.cupti_clock = Clock(event.clock);
+  call.status = event.status;
+  call.has_stream = event.stream.has_value();
+  call.stream = event.stream.value_or(0);
   call.bytes = event.bytes;
   call.copy_kind = trace::CopyKind_IsValid(event.copy_kind) ? event.copy_kind : schema::COPY_KIND_UNKNOWN;
+  call.call_stack = StackName(event.call_stack);
   model_.api_calls.push_back(call);
   ++model_.event_count;
 }
@@ -153,7 +171,16 @@ void ModelBuilder::OnNcclCall(const NcclCallEvent& event) {
   if (const CommunicatorValue* comm = dictionary_->Communicator(event.communicator)) {
     call.comm_hash = comm->comm_hash;
     call.rank_count = comm->rank_count;
+    call.comm_rank = comm->rank;
   }
+  call.count = event.count;
+  call.data_type = event.data_type;
+  call.stream = event.stream;
+  call.sequence_number = event.sequence_number;
+  call.has_root_or_peer = event.root_or_peer.has_value();
+  call.root_or_peer = event.root_or_peer.value_or(0);
+  call.has_reduction_op = event.reduction_op.has_value();
+  call.reduction_op = event.reduction_op.value_or(0);
   model_.nccl_calls.push_back(call);
   ++model_.event_count;
 }
@@ -171,11 +198,7 @@ void ModelBuilder::OnMemory(const MemoryEvent& event) {
   record.kind = event.kind;
   Known(trace::MemoryKind_IsValid(event.kind), "memory kind");
   record.cupti_clock = Clock(event.clock);
-  if (event.call_stack != 0) {
-    if (const std::vector<uint64_t>* frames = dictionary_->CallStack(event.call_stack)) {
-      record.call_stack = FormatCallStack(*frames);
-    }
-  }
+  if (const NameId stack = StackName(event.call_stack)) record.call_stack = std::string(model_.names.Get(stack));
   model_.memory.push_back(std::move(record));
   ++model_.event_count;
 }
@@ -188,9 +211,20 @@ void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity
         value ? dictionary_->String(value->name) : absl::string_view("<unknown kernel>");
     cached.name = model_.names.Intern(DemangleKernelName(raw));
     cached.nccl = IsNcclKernelName(raw) || IsNcclKernelName(model_.names.Get(cached.name));
+    if (value) {
+      KernelLaunch launch;
+      std::copy(value->grid, value->grid + 3, launch.grid);
+      std::copy(value->block, value->block + 3, launch.block);
+      launch.registers_per_thread = value->registers_per_thread;
+      launch.static_shared_memory = value->static_shared_memory;
+      launch.dynamic_shared_memory = value->dynamic_shared_memory;
+      cached.launch = static_cast<int32_t>(model_.kernel_launches.size());
+      model_.kernel_launches.push_back(launch);
+    }
   }
   activity->name = cached.name;
   activity->nccl = cached.nccl;
+  activity->launch = cached.launch;
 }
 
 void ModelBuilder::AddDevice(DeviceActivity activity, const StreamKey& where) {
@@ -218,6 +252,7 @@ void ModelBuilder::OnMemcpy(const MemcpyEvent& event) {
   activity.end_ns = event.start_ns + event.duration_ns;
   activity.correlation_id = event.correlation_id;
   activity.bytes = event.bytes;
+  activity.copy_kind = event.copy_kind;
   Known(trace::CopyKind_IsValid(event.copy_kind), "copy kind");
   Known(trace::MemoryKind_IsValid(event.source_kind), "memory kind");
   Known(trace::MemoryKind_IsValid(event.destination_kind), "memory kind");

@@ -52,6 +52,8 @@ class ModelBuilder : public EventSink {
   // "NAME, seq = N, op_id = N, sizes = [...]" (PyTorch emit_nvtx): NAME, sizes as shapes.
   void NormalizeOperatorName(HostRange* range);
   void SetKernelName(KernelConfigId config, DeviceActivity* activity);
+  // The interned text of a call stack ("f < g < h"), 0 when unknown; cached by id.
+  NameId StackName(CallStackId id);
   void AddDevice(DeviceActivity activity, const StreamKey& where);
   void ConvertClocks();
   // Counts `value` in Data Quality when the schema does not define it; returns `valid`.
@@ -69,8 +71,10 @@ class ModelBuilder : public EventSink {
   struct KernelName {
     NameId name;
     bool nccl;
+    int32_t launch;  // index in model_.kernel_launches; kNoIndex: no configuration known
   };
   IdCache<KernelName> kernel_name_of_config_;  // by KernelConfigId; name 0 = unresolved
+  IdCache<NameId> stack_name_of_id_;           // by CallStackId; kUnresolved until read
 };
 
 }  // namespace prof::analyzer

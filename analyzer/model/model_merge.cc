@@ -18,10 +18,14 @@ void AppendModel(TraceModel&& from, TraceModel* into) {
   const int32_t call_offset = static_cast<int32_t>(into->api_calls.size());
   for (ApiCall call : from.api_calls) {
     call.name = remap[call.name];
+    call.call_stack = remap[call.call_stack];
     into->api_calls.push_back(call);
   }
+  const int32_t launch_offset = static_cast<int32_t>(into->kernel_launches.size());
+  into->kernel_launches.insert(into->kernel_launches.end(), from.kernel_launches.begin(), from.kernel_launches.end());
   for (DeviceActivity activity : from.device_activities) {
     activity.name = remap[activity.name];
+    if (activity.launch != kNoIndex) activity.launch += launch_offset;
     if (activity.api_call != kNoIndex) activity.api_call += call_offset;
     into->device_activities.push_back(activity);
   }

@@ -62,13 +62,27 @@ struct ApiCall {
   bool failed = false;  // status != success
   bool cupti_clock = false;
   int32_t parent_range = kNoIndex;  // innermost host range holding its start (tree stage)
-  // Copies and memsets (Memory Manipulation Summary): the call's own arguments, for calls
-  // whose device record is missing (CUPTI off or lost). 0 / UNKNOWN where not recorded.
-  uint64_t bytes = 0;
+  // Arguments as recorded (timeline exports; the Memory Manipulation Summary uses bytes and
+  // copy_kind for calls whose device record is missing); 0 / unknown where not recorded.
+  int64_t status = 0;             // the call's return code
+  bool has_stream = false;
+  uint64_t stream = 0;            // the stream argument (a handle), when has_stream
+  uint64_t bytes = 0;             // copy / set / allocation size
   schema::CopyKind copy_kind = schema::COPY_KIND_UNKNOWN;
+  NameId call_stack = 0;          // symbolized launch stack ("f < g < h"), 0: none
 };
 
 enum class DeviceKind : uint8_t { kKernel, kMemcpy, kMemset, kSynchronization };
+
+// A kernel's launch configuration as recorded: one per distinct configuration of a file
+// (TraceModel::kernel_launches), shared by the kernels launched with it.
+struct KernelLaunch {
+  uint32_t grid[3] = {0, 0, 0};
+  uint32_t block[3] = {0, 0, 0};
+  uint32_t registers_per_thread = 0;
+  uint32_t static_shared_memory = 0;   // bytes per block
+  uint32_t dynamic_shared_memory = 0;  // bytes per block
+};
 const char* DeviceKindName(DeviceKind kind);
 
 struct DeviceActivity {
@@ -83,6 +97,8 @@ struct DeviceActivity {
   bool nccl = false;                // an NCCL kernel (either name generation)
   bool cupti_clock = true;
   int32_t api_call = kNoIndex;      // launching call (correlation stage)
+  int32_t launch = kNoIndex;        // kernels: index in TraceModel::kernel_launches
+  schema::CopyKind copy_kind = schema::COPY_KIND_UNKNOWN;  // copies only
 };
 
 struct NcclCall {
@@ -94,6 +110,16 @@ struct NcclCall {
   int32_t rank_count = 0;  // 0: unknown communicator
   schema::NcclOperation operation = schema::NCCL_OPERATION_UNSPECIFIED;
   bool cupti_clock = false;
+  // Arguments as recorded (for the timeline exports).
+  uint64_t count = 0;          // elements
+  uint32_t data_type = 0;      // ncclDataType_t
+  int32_t comm_rank = -1;      // this process's rank in the communicator; -1: unknown
+  uint64_t stream = 0;
+  int64_t sequence_number = 0;
+  bool has_root_or_peer = false;
+  int64_t root_or_peer = 0;    // root (Broadcast, Reduce, ...) or peer (Send, Recv) rank
+  bool has_reduction_op = false;
+  uint32_t reduction_op = 0;   // ncclRedOp_t
 };
 
 struct MemoryRecord {
@@ -105,7 +131,8 @@ struct MemoryRecord {
   bool allocate = true;
   schema::MemoryKind kind = schema::MEMORY_KIND_UNKNOWN;
   bool cupti_clock = false;
-  std::string call_stack;  // symbolized or hex frames, innermost first; often empty
+  std::string call_stack;  // every frame, symbolized where the agent could, else hex,
+                           // innermost first, " < " between; often empty
 };
 
 // Memory in use at a step boundary (Chunk.memory_samples): a device's caching-allocator
@@ -136,6 +163,7 @@ struct TraceModel {
   std::vector<HostRange> ranges;  // includes steps (kProfileStep) and marks
   std::vector<ApiCall> api_calls;
   std::vector<DeviceActivity> device_activities;
+  std::vector<KernelLaunch> kernel_launches;  // DeviceActivity::launch indexes it
   std::vector<NcclCall> nccl_calls;
   std::vector<MemoryRecord> memory;
   std::vector<MemorySample> memory_samples;  // in file order

@@ -10,10 +10,13 @@
 #include "absl/strings/str_cat.h"
 #include "analyzer/model/enum_names.h"
 #include "analyzer/render/json_writer.h"
+#include "analyzer/render/timeline_args.h"
 #include "proto/schema_names.h"
 
 namespace prof::analyzer {
 namespace {
+
+constexpr uint64_t kWindowRow = 0;
 
 // GPU "processes" get ids far from real pids.
 int64_t GpuPid(size_t model_index, uint32_t device) {
@@ -87,6 +90,19 @@ class ChromeWriter {
     json_.EndObject();
     json_.EndObject();
   }
+  // Writes `"args":{...}` into the open event.
+  void Args(const TimelineArgs& args) {
+    json_.Key("args");
+    json_.BeginObject();
+    for (const TimelineArg& arg : args) {
+      json_.Key(arg.key);
+      if (const auto* i = std::get_if<int64_t>(&arg.value)) json_.Int(*i);
+      if (const auto* u = std::get_if<uint64_t>(&arg.value)) json_.Uint(*u);
+      if (const auto* d = std::get_if<double>(&arg.value)) json_.Double(*d, 3);
+      if (const auto* text = std::get_if<std::string>(&arg.value)) json_.String(*text);
+    }
+    json_.EndObject();
+  }
   JsonWriter& json() { return json_; }
   ChromeExportFigures* figures() { return figures_; }
 
@@ -136,13 +152,9 @@ void WriteHostEvents(const TraceModel& model, ChromeWriter* writer) {
     writer->json().EndObject();
   }
   for (const NcclCall& call : model.nccl_calls) {
-    writer->Event("X", absl::StrCat("NCCL_OPERATION_", NcclOperationName(call.operation)), "nccl", pid, call.thread_id, call.start_ns);
+    writer->Event("X", NcclFunctionName(call.operation), "nccl", pid, call.thread_id, call.start_ns);
     writer->Duration(call.start_ns, call.end_ns);
-    writer->json().Key("args");
-    writer->json().BeginObject();
-    writer->json().Key("bytes");
-    writer->json().Uint(call.bytes);
-    writer->json().EndObject();
+    writer->Args(NcclCallArgs(call));
     writer->json().EndObject();
   }
 }
@@ -160,11 +172,7 @@ void WriteApiCalls(const TraceModel& model, size_t model_index, const std::vecto
     writer->Event("X", model.names.Get(call.name), call.driver ? "cuda_driver" : "cuda_runtime", pid,
                   call.thread_id, call.start_ns);
     writer->Duration(call.start_ns, call.end_ns);
-    writer->json().Key("args");
-    writer->json().BeginObject();
-    writer->json().Key("correlation");
-    writer->json().Uint(call.correlation_id);
-    writer->json().EndObject();
+    writer->Args(ApiCallArgs(model, call));
     writer->json().EndObject();
     if (!launched[i]) continue;
     writer->Event("s", "launch", "async", pid, call.thread_id, call.start_ns);
@@ -181,15 +189,7 @@ void WriteDeviceActivities(const TraceModel& model, size_t model_index, ChromeWr
     writer->Event("X", model.names.Get(activity.name), DeviceKindName(activity.kind), pid, activity.stream,
                   activity.start_ns);
     writer->Duration(activity.start_ns, activity.end_ns);
-    writer->json().Key("args");
-    writer->json().BeginObject();
-    writer->json().Key("correlation");
-    writer->json().Uint(activity.correlation_id);
-    if (activity.bytes) {
-      writer->json().Key("bytes");
-      writer->json().Uint(activity.bytes);
-    }
-    writer->json().EndObject();
+    writer->Args(DeviceActivityArgs(model, activity));
     writer->json().EndObject();
     if (activity.api_call == kNoIndex) continue;
     writer->Event("f", "launch", "async", pid, activity.stream, activity.start_ns);
@@ -220,6 +220,13 @@ void WriteMemoryCounters(const TraceModel& model, MemoryCounterState* state, Chr
       live_bytes[device] -= it->second.second;
       live.erase(it);
     }
+    // The allocation or free itself, with its address, size and symbolized stack.
+    writer->Event("i", record->allocate ? "allocate" : "free", "memory", model.identity.pid, record->thread_id,
+                  record->time_ns);
+    writer->json().Key("s");
+    writer->json().String("t");
+    writer->Args(MemoryArgs(*record));
+    writer->json().EndObject();
     const std::string name = device >= 0 ? absl::StrCat("memory GPU", device) : std::string("memory Host");
     writer->Event("C", name, "memory", model.identity.pid, record->thread_id, record->time_ns);
     writer->json().Key("args");
@@ -249,7 +256,38 @@ void WriteNames(const TraceModel& model, size_t model_index, ChromeWriter* write
   }
 }
 
+// The recording window this model holds, as a labeled range on its own row (thread 0: no
+// real thread has that id) from its first to its last event.
+void WriteWindow(const TraceModel& model, ChromeWriter* writer) {
+  const uint64_t start = EarliestTime(model);
+  const uint64_t end = LatestTime(model);
+  if (start > end || model.headers.empty()) return;
+  const int64_t pid = model.identity.pid;
+  writer->Metadata("thread_name", pid, kWindowRow, "recording windows", true);
+  writer->Event("X", WindowLabel(model.headers.front()), "window", pid, kWindowRow, start);
+  writer->Duration(start, end);
+  writer->json().EndObject();
+}
+
 }  // namespace
+
+std::string WindowLabel(const trace::FileHeader& header) {
+  std::string label = absl::StrCat("window ", header.window_index());
+  if (header.window_end_step() > header.window_first_step()) {
+    absl::StrAppend(&label, " (steps ", header.window_first_step(), "-", header.window_end_step() - 1, ")");
+  }
+  return label;
+}
+
+uint64_t LatestTime(const TraceModel& model) {
+  uint64_t latest = 0;
+  for (const HostRange& r : model.ranges) latest = std::max(latest, r.end_ns);
+  for (const ApiCall& c : model.api_calls) latest = std::max(latest, c.end_ns);
+  for (const DeviceActivity& d : model.device_activities) latest = std::max(latest, d.end_ns);
+  for (const NcclCall& c : model.nccl_calls) latest = std::max(latest, c.end_ns);
+  for (const MemoryRecord& m : model.memory) latest = std::max(latest, m.time_ns);
+  return latest;
+}
 
 uint64_t EarliestTime(const TraceModel& model) {
   uint64_t earliest = std::numeric_limits<uint64_t>::max();
@@ -274,6 +312,7 @@ void ChromeTraceExport::AddWindow(const TraceModel& window, size_t process_index
     if (activity.api_call != kNoIndex) launched[activity.api_call] = true;
   }
   WriteNames(window, process_index, writer_.get());
+  WriteWindow(window, writer_.get());
   WriteHostEvents(window, writer_.get());
   WriteApiCalls(window, process_index, launched, writer_.get());
   WriteDeviceActivities(window, process_index, writer_.get());

@@ -73,3 +73,68 @@ TEST_CASE("Chrome export: processes, streams and a launch flow per matched devic
 
 }  // namespace
 }  // namespace prof::analyzer
+
+namespace prof::analyzer {
+namespace {
+
+// Two kernels that differ only in their argument lists, one of them over paddle's 90
+// characters: the text table shortens (and then repeats) names; JSON keeps them whole.
+TEST_CASE("names are data: JSON carries full, unique kernel names; only text shortens them") {
+  const std::string long_name = "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(" +
+                                std::string("Params const&, float const*, float*, int, int, int") + ")";
+  const std::string other_name = "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(int)";
+  testing::TestTrace trace;
+  trace.Step(1, 0, 10000, 1);
+  trace.Launch(1, 100, 200, long_name, 0, 7, 1000, 2000);
+  trace.Launch(1, 300, 400, other_name, 0, 7, 3000, 3500);
+  const std::string plain_name = std::string(100, 'k') + "(int)";
+  trace.Launch(1, 500, 600, plain_name, 0, 7, 4000, 4100);
+  std::vector<ProcessReport> reports;
+  reports.push_back(testing::Analyze(trace.Write("full_names.pb")));
+  const std::string json = RenderReportsJson(reports, std::nullopt, {});
+  CHECK(json.find("\"name\":\"" + long_name + "\"") != std::string::npos);
+  CHECK(json.find("\"name\":\"" + other_name + "\"") != std::string::npos);
+  const std::string text = RenderTable(*testing::FindTable(reports[0], "kernel"), TimeUnit::kMilliseconds);
+  const std::string shown = "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>";
+  size_t rows = 0;
+  for (const std::string& line : Lines(text)) rows += line.rfind("  " + shown + " ", 0) == 0 || line.rfind(shown + " ", 0) == 0;
+  CHECK(rows == 2);  // paddle's display name drops the argument lists in text only
+  CHECK(text.find("Params const&") == std::string::npos);
+  CHECK(json.find("\"name\":\"" + plain_name + "\"") != std::string::npos);
+  CHECK(text.find(std::string(87, 'k') + "...") != std::string::npos);  // paddle's 90 columns
+  CHECK(text.find(std::string(88, 'k')) == std::string::npos);
+}
+
+}  // namespace
+}  // namespace prof::analyzer
+
+namespace prof::analyzer {
+namespace {
+
+// PROF_STACKS=1: the agent records each allocation's frames with their symbols; a block
+// still alive at the end shows its stack by name in the leak rows, text and JSON.
+TEST_CASE("stacks shown: leak rows carry the symbolized allocation stack") {
+  testing::TestTrace trace;
+  trace.Step(1, 0, 10000, 1);
+  MemoryEvent allocation;
+  allocation.thread_id = 1;
+  allocation.time_ns = 500;
+  allocation.address = 0xbeef00;
+  allocation.bytes = 1 << 20;
+  allocation.device = 0;
+  allocation.kind = schema::MEMORY_KIND_DEVICE;
+  allocation.call_stack = trace.encoder().InternCallStack(
+      {0x300, 0x310, 0x320, 0x330, 0x340}, {"at::native::empty_cuda", "c10::cuda::alloc", "", "train_step", "main"});
+  trace.encoder().AddMemory(allocation);
+  std::vector<ProcessReport> reports;
+  reports.push_back(testing::Analyze(trace.Write("leak_stack.pb")));
+  const std::string stack = "at::native::empty_cuda < c10::cuda::alloc < 0x320 < train_step < main";
+  const std::string json = RenderReportsJson(reports, std::nullopt, {});
+  CHECK(json.find("\"call_stack\":\"" + stack + "\"") != std::string::npos);
+  const SummaryTable* leaks = testing::FindTable(reports[0], "memory_alive");
+  REQUIRE(leaks != nullptr);
+  CHECK(RenderTable(*leaks, TimeUnit::kMilliseconds).find(stack) != std::string::npos);
+}
+
+}  // namespace
+}  // namespace prof::analyzer

@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "analyzer/summary/named_items.h"
 
 namespace prof::analyzer {
 namespace {
@@ -44,6 +45,14 @@ std::string PythonCentre(const std::string& text, size_t width) {
   return std::string(left, ' ') + text + std::string(pad - left, ' ');
 }
 
+// The text renderer's view of a name: paddle's kernel display name, shortened to the
+// column's width less the row's indent.
+std::string TextCell(const Cell& cell, int indent) {
+  std::string text = cell.kernel_name ? KernelDisplayName(cell.text) : cell.text;
+  if (cell.text_width > 0) text = Shorten(text, static_cast<size_t>(std::max(4, cell.text_width - indent)));
+  return text;
+}
+
 struct Layout {
   std::vector<size_t> widths;
   size_t line_length = 0;
@@ -58,7 +67,8 @@ Layout ComputeLayout(const SummaryTable& table, TimeUnit unit) {
     if (row.kind != Row::Kind::kData) continue;
     for (size_t i = 0; i < row.cells.size() && i < table.columns.size(); ++i) {
       if (!table.columns[i].grow) continue;
-      const size_t size = FormatCell(row.cells[i], unit).size() + (i == 0 ? row.indent : 0);
+      const int indent = i == 0 ? row.indent : 0;
+      const size_t size = FormatCell(row.cells[i], unit, indent).size() + indent;
       layout.widths[i] = std::max(layout.widths[i], size);
     }
   }
@@ -87,7 +97,7 @@ std::string Separator(const Layout& layout) {
 std::string RowText(const Row& row, const Layout& layout, TimeUnit unit) {
   std::vector<std::string> cells;
   for (size_t i = 0; i < row.cells.size(); ++i) {
-    std::string text = FormatCell(row.cells[i], unit);
+    std::string text = FormatCell(row.cells[i], unit, i == 0 ? row.indent : 0);
     if (i == 0) text = std::string(row.indent, ' ') + text;
     cells.push_back(std::move(text));
   }
@@ -157,9 +167,9 @@ const char* TimeUnitName(TimeUnit unit) {
   return "ns";
 }
 
-std::string FormatCell(const Cell& cell, TimeUnit unit) {
+std::string FormatCell(const Cell& cell, TimeUnit unit, int indent) {
   switch (cell.kind) {
-    case Cell::Kind::kText: return cell.text;
+    case Cell::Kind::kText: return TextCell(cell, indent);
     case Cell::Kind::kCount:
     case Cell::Kind::kBytes: return absl::StrFormat("%.0f", cell.value);
     case Cell::Kind::kTime: return Time(cell.value, unit);

@@ -17,7 +17,8 @@ absl::StatusOr<TimeUnit> ParseTimeUnit(const std::string& text);
 const char* TimeUnitName(TimeUnit unit);
 
 // One cell as text (times converted to `unit`, ratios in percent, 2 decimals).
-std::string FormatCell(const Cell& cell, TimeUnit unit);
+// `indent`: the row's indent, taken from a shortened name's width (Cell::text_width).
+std::string FormatCell(const Cell& cell, TimeUnit unit, int indent = 0);
 
 std::string RenderTable(const SummaryTable& table, TimeUnit unit);
 

@@ -38,8 +38,8 @@ std::optional<SummaryTable> KernelSummary(const KernelFigures& figures, const Re
   KeepTop(context.options.top, &order);
   for (size_t index : order) {
     const NamedItem& item = kernels.items()[index];
-    const std::string name = KernelDisplayName(context.names->Get(item.name));
-    table.AddRow({Cell::Text(Shorten(name, 90)), Cell::Count(item.gpu.calls),
+    table.AddRow({Cell::Name(std::string(context.names->Get(item.name)), 90, /*kernel_name=*/true),
+                  Cell::Count(item.gpu.calls),
                   Cell::Stats(item.gpu.ToStats(figures.all_kernels_ns))});
   }
   return table;

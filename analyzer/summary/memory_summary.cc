@@ -71,7 +71,8 @@ SummaryTable LeakTable(const MemoryFigures& figures, const RenderContext& contex
     const MemoryRecord& record = *alive[i];
     table.AddRow({Cell::Text(absl::StrFormat("0x%x", record.address)), Cell::Text(PlaceName(record)),
                   Cell::Text(MemoryKindName(record.kind)), Cell::Bytes(record.bytes),
-                  Cell::Text(record.call_stack.empty() ? "-" : record.call_stack)});
+                  // The whole symbolized stack (JSON); text shows its first 120 characters.
+                  Cell::Name(record.call_stack.empty() ? "-" : record.call_stack, 120)});
   }
   if (alive.size() > limit) {
     table.epilogue.push_back(absl::StrFormat("... and %d more block(s).", alive.size() - limit));

@@ -131,9 +131,9 @@ struct RowValues {
   std::string source;
 };
 
-void AddRow(const RenderContext& context, const std::string& name, absl::string_view shapes,
-            RowValues values, int indent, SummaryTable* table) {
-  std::vector<Cell> cells{Cell::Text(name)};
+void AddRow(const RenderContext& context, Cell name, absl::string_view shapes, RowValues values,
+            int indent, SummaryTable* table) {
+  std::vector<Cell> cells{std::move(name)};
   if (context.options.group_by_shape) cells.push_back(Cell::Text(std::string(shapes)));
   for (Cell* cell : {&values.calls, &values.cpu, &values.gpu, &values.self_cpu, &values.self_gpu,
                      &values.flops, &values.tflops}) {
@@ -156,7 +156,7 @@ void AddDeviceRows(const RenderContext& context, const NamedItems<NamedItem>& de
                    double parent_gpu, int indent, SummaryTable* table) {
   for (const NamedItem& device : devices.items()) {
     const std::string name(context.names->Get(device.name));
-    AddRow(context, Shorten(name, 52 - indent), "",
+    AddRow(context, Cell::Name(name, 52), "",
            {Cell::Count(device.gpu.calls), Cell::DashStats(), Cell::Stats(device.gpu.ToStats(parent_gpu))},
            indent, table);
   }
@@ -177,10 +177,10 @@ void AddOperatorRows(const RenderContext& context, const OperatorItem& op, const
   // FLOPs per ns are GFLOPS; TFLOPS = FLOPs / GPU ns / 1e3.
   if (op.flops > 0 && op.gpu.total > 0) values.tflops = Cell::Number(op.flops / op.gpu.total / 1e3, 3);
   values.source = SourcesText(names, op.sources);
-  AddRow(context, std::string(names.Get(op.op_name)), names.Get(op.shapes), std::move(values), 0, table);
+  AddRow(context, Cell::Text(std::string(names.Get(op.op_name))), names.Get(op.shapes), std::move(values), 0, table);
   if (!context.options.op_detail) return;
   for (const OperatorInnerItem& inner : op.inners.items()) {
-    AddRow(context, Shorten(names.Get(inner.name), 50), "",
+    AddRow(context, Cell::Name(std::string(names.Get(inner.name)), 52), "",
            {Cell::Count(inner.cpu.calls), Cell::Stats(inner.cpu.ToStats(op.cpu.total)),
             Cell::Stats(inner.gpu.ToStats(op.gpu.total))},
            2, table);

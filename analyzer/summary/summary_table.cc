@@ -19,6 +19,12 @@ Cell Cell::Text(std::string text) {
   cell.text = std::move(text);
   return cell;
 }
+Cell Cell::Name(std::string name, int width, bool kernel_name) {
+  Cell cell = Text(std::move(name));
+  cell.text_width = width;
+  cell.kernel_name = kernel_name;
+  return cell;
+}
 Cell Cell::Count(double count) { return Make(Kind::kCount, count); }
 Cell Cell::Time(double ns) { return Make(Kind::kTime, ns); }
 Cell Cell::Ratio(double fraction) { return Make(Kind::kRatio, fraction); }

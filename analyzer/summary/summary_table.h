@@ -28,8 +28,16 @@ struct Cell {
   double value = 0;   // count, ns, fraction, bytes or number
   TimeStats stats;
   int decimals = 2;   // kNumber only
+  // Names are data, widths are presentation: a kText cell holds the whole name (JSON shows
+  // it); only the text renderer shortens it to `text_width - row indent` characters
+  // (paddle's column widths; 0: never) and, for `kernel_name`, to paddle's kernel display
+  // name (the argument list dropped) first.
+  int text_width = 0;
+  bool kernel_name = false;
 
   static Cell Text(std::string text);
+  // A whole name the text renderer shortens to `width` characters (see text_width).
+  static Cell Name(std::string name, int width, bool kernel_name = false);
   static Cell Count(double count);
   static Cell Time(double ns);
   static Cell Ratio(double fraction);

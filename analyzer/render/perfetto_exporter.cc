@@ -1,0 +1,324 @@
+#include "analyzer/render/perfetto_exporter.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "analyzer/render/chrome_exporter.h"
+#include "analyzer/render/perfetto_trace.pb.h"
+#include "analyzer/render/timeline_args.h"
+
+namespace prof::analyzer {
+
+// One slice or instant of a track, as collected from a window before the track's events are
+// put in nesting order.
+struct TimelineSlice {
+  uint64_t track = 0;
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+  bool instant = false;
+  std::string name;
+  std::string category;
+  TimelineArgs args;
+  uint64_t flow_out = 0;  // 0: none
+  uint64_t flow_in = 0;   // 0: none
+};
+
+// Live allocations of one process, carried from window to window (as the Chrome export's).
+struct PerfettoTraceExport::LiveMemory {
+  absl::flat_hash_map<uint64_t, std::pair<int32_t, uint64_t>> live;  // address -> device, bytes
+  absl::flat_hash_map<int32_t, uint64_t> live_bytes;
+};
+
+namespace {
+
+// Perfetto tracks are named by 64-bit uuids: a mix of what the track is and whose.
+uint64_t Uuid(uint64_t kind, uint64_t process_index, uint64_t a, uint64_t b = 0) {
+  uint64_t x = kind * 0x9E3779B97F4A7C15ull ^ (process_index + 1) * 0xBF58476D1CE4E5B9ull;
+  for (uint64_t part : {a, b}) {
+    x ^= part + 0x9E3779B97F4A7C15ull + (x << 6) + (x >> 2);
+    x = (x ^ (x >> 31)) * 0x94D049BB133111EBull;
+  }
+  return x == 0 ? 1 : x;
+}
+
+enum TrackKind : uint64_t { kProcess = 1, kThread, kGpu, kStream, kWindows, kMemory };
+
+constexpr uint32_t kSequence = 1;  // every packet comes from this one writer
+
+// GPU "processes" get pids far from real ones (as in the Chrome export).
+int32_t GpuPid(size_t process_index, uint32_t device) {
+  return static_cast<int32_t>(1000000000 + process_index * 1000 + device);
+}
+
+// Flow ids must be unique across processes; correlation ids are only unique in one.
+uint64_t FlowId(size_t process_index, uint64_t correlation_id) {
+  return (static_cast<uint64_t>(process_index) << 40) + correlation_id;
+}
+
+void SetAnnotation(const TimelineArg& arg, perfetto::DebugAnnotation* annotation) {
+  annotation->set_name(arg.key);
+  if (const auto* i = std::get_if<int64_t>(&arg.value)) annotation->set_int_value(*i);
+  if (const auto* u = std::get_if<uint64_t>(&arg.value)) annotation->set_uint_value(*u);
+  if (const auto* d = std::get_if<double>(&arg.value)) annotation->set_double_value(*d);
+  if (const auto* text = std::get_if<std::string>(&arg.value)) annotation->set_string_value(*text);
+}
+
+std::string RankSuffix(const TraceModel& model) {
+  return model.identity.rank >= 0 ? absl::StrCat(" rank ", model.identity.rank) : "";
+}
+
+}  // namespace
+
+PerfettoTraceExport::PerfettoTraceExport(std::FILE* out, PerfettoExportFigures* figures)
+    : out_(out), figures_(figures) {
+  // The first packet of the sequence says no earlier state exists (Perfetto's rule for the
+  // start of a sequence); this export uses no interning, so nothing is ever cleared again.
+  perfetto::TracePacket packet;
+  packet.set_trusted_packet_sequence_id(kSequence);
+  packet.set_sequence_flags(perfetto::TracePacket::SEQ_INCREMENTAL_STATE_CLEARED);
+  WritePacket(packet.SerializeAsString());
+}
+
+PerfettoTraceExport::~PerfettoTraceExport() = default;
+
+// Trace.packet (field 1, length-delimited): tag, length, bytes.
+void PerfettoTraceExport::WritePacket(const std::string& serialized_packet) {
+  unsigned char header[11];
+  size_t size = 0;
+  header[size++] = 0x0A;
+  uint64_t length = serialized_packet.size();
+  do {
+    header[size++] = static_cast<unsigned char>((length & 0x7F) | (length > 0x7F ? 0x80 : 0));
+    length >>= 7;
+  } while (length);
+  if (std::fwrite(header, 1, size, out_) != size ||
+      std::fwrite(serialized_packet.data(), 1, serialized_packet.size(), out_) != serialized_packet.size()) {
+    failed_ = true;
+  }
+  ++figures_->packets;
+}
+
+uint64_t PerfettoTraceExport::ProcessTrack(const TraceModel& model, size_t process_index) {
+  const uint64_t uuid = Uuid(kProcess, process_index, 0);
+  if (!described_.insert(uuid).second) return uuid;
+  perfetto::TracePacket packet;
+  packet.set_trusted_packet_sequence_id(kSequence);
+  perfetto::TrackDescriptor* track = packet.mutable_track_descriptor();
+  track->set_uuid(uuid);
+  track->mutable_process()->set_pid(static_cast<int32_t>(model.identity.pid));
+  track->mutable_process()->set_process_name(
+      absl::StrCat("Process ", model.identity.pid, " (CPU)", RankSuffix(model)));
+  WritePacket(packet.SerializeAsString());
+  return uuid;
+}
+
+uint64_t PerfettoTraceExport::ThreadTrack(const TraceModel& model, size_t process_index, uint64_t thread) {
+  const uint64_t uuid = Uuid(kThread, process_index, thread);
+  if (!described_.insert(uuid).second) return uuid;
+  ProcessTrack(model, process_index);
+  perfetto::TracePacket packet;
+  packet.set_trusted_packet_sequence_id(kSequence);
+  perfetto::TrackDescriptor* track = packet.mutable_track_descriptor();
+  track->set_uuid(uuid);
+  track->set_parent_uuid(Uuid(kProcess, process_index, 0));
+  perfetto::ThreadDescriptor* descriptor = track->mutable_thread();
+  descriptor->set_pid(static_cast<int32_t>(model.identity.pid));
+  descriptor->set_tid(static_cast<int64_t>(thread));
+  const auto name = model.thread_names.find(thread);
+  descriptor->set_thread_name(name == model.thread_names.end()
+                                  ? absl::StrCat("thread ", thread)
+                                  : absl::StrCat("thread ", thread, ":", model.names.Get(name->second)));
+  WritePacket(packet.SerializeAsString());
+  return uuid;
+}
+
+uint64_t PerfettoTraceExport::GpuTrack(const TraceModel& model, size_t process_index, uint32_t device) {
+  const uint64_t uuid = Uuid(kGpu, process_index, device);
+  if (!described_.insert(uuid).second) return uuid;
+  perfetto::TracePacket packet;
+  packet.set_trusted_packet_sequence_id(kSequence);
+  perfetto::TrackDescriptor* track = packet.mutable_track_descriptor();
+  track->set_uuid(uuid);
+  track->mutable_process()->set_pid(GpuPid(process_index, device));
+  track->mutable_process()->set_process_name(absl::StrCat("GPU ", device, RankSuffix(model)));
+  WritePacket(packet.SerializeAsString());
+  return uuid;
+}
+
+uint64_t PerfettoTraceExport::StreamTrack(const TraceModel& model, size_t process_index, uint32_t device,
+                                          uint32_t stream) {
+  return ChildTrack(GpuTrack(model, process_index, device), Uuid(kStream, process_index, device, stream),
+                    absl::StrCat("stream ", stream), false);
+}
+
+uint64_t PerfettoTraceExport::ChildTrack(uint64_t parent, uint64_t uuid, const std::string& name,
+                                         bool bytes_counter) {
+  if (!described_.insert(uuid).second) return uuid;
+  perfetto::TracePacket packet;
+  packet.set_trusted_packet_sequence_id(kSequence);
+  perfetto::TrackDescriptor* track = packet.mutable_track_descriptor();
+  track->set_uuid(uuid);
+  track->set_parent_uuid(parent);
+  track->set_name(name);
+  if (bytes_counter) track->mutable_counter()->set_unit(perfetto::CounterDescriptor::UNIT_SIZE_BYTES);
+  WritePacket(packet.SerializeAsString());
+  return uuid;
+}
+
+void PerfettoTraceExport::CollectHostSlices(const TraceModel& window, size_t process_index,
+                                            std::vector<TimelineSlice>* slices) {
+  std::vector<bool> launched(window.api_calls.size(), false);
+  for (const DeviceActivity& activity : window.device_activities) {
+    if (activity.api_call != kNoIndex) launched[activity.api_call] = true;
+  }
+  const uint64_t start = EarliestTime(window);
+  const uint64_t end = LatestTime(window);
+  if (start <= end && !window.headers.empty()) {
+    const uint64_t track = ChildTrack(ProcessTrack(window, process_index), Uuid(kWindows, process_index, 0),
+                                      "recording windows", false);
+    slices->push_back({track, start, end, false, WindowLabel(window.headers.front()), "window", {}, 0, 0});
+  }
+  for (const HostRange& range : window.ranges) {
+    const bool mark = range.type == RangeType::kMark;
+    slices->push_back({ThreadTrack(window, process_index, range.thread_id), range.start_ns,
+                       mark ? range.start_ns : range.end_ns, mark, std::string(window.names.Get(range.name)),
+                       RangeTypeName(range.type), {}, 0, 0});
+  }
+  for (size_t i = 0; i < window.api_calls.size(); ++i) {
+    const ApiCall& call = window.api_calls[i];
+    slices->push_back({ThreadTrack(window, process_index, call.thread_id), call.start_ns, call.end_ns, false,
+                       std::string(window.names.Get(call.name)), call.driver ? "cuda_driver" : "cuda_runtime",
+                       ApiCallArgs(window, call), launched[i] ? FlowId(process_index, call.correlation_id) : 0, 0});
+  }
+  for (const NcclCall& call : window.nccl_calls) {
+    slices->push_back({ThreadTrack(window, process_index, call.thread_id), call.start_ns, call.end_ns, false,
+                       NcclFunctionName(call.operation), "nccl", NcclCallArgs(call), 0, 0});
+  }
+}
+
+void PerfettoTraceExport::CollectDeviceSlices(const TraceModel& window, size_t process_index,
+                                              std::vector<TimelineSlice>* slices) {
+  for (const DeviceActivity& activity : window.device_activities) {
+    const uint64_t flow = activity.api_call == kNoIndex ? 0 : FlowId(process_index, activity.correlation_id);
+    slices->push_back({StreamTrack(window, process_index, activity.device, activity.stream), activity.start_ns,
+                       activity.end_ns, false, std::string(window.names.Get(activity.name)),
+                       DeviceKindName(activity.kind), DeviceActivityArgs(window, activity), 0, flow});
+  }
+}
+
+// Allocations and frees as instants with their stacks, and live bytes per device as counters.
+void PerfettoTraceExport::WriteMemory(const TraceModel& window, size_t process_index) {
+  std::unique_ptr<LiveMemory>& state = memory_[process_index];
+  if (!state) state = std::make_unique<LiveMemory>();
+  std::vector<const MemoryRecord*> records;
+  for (const MemoryRecord& record : window.memory) records.push_back(&record);
+  std::stable_sort(records.begin(), records.end(),
+                   [](const MemoryRecord* a, const MemoryRecord* b) { return a->time_ns < b->time_ns; });
+  for (const MemoryRecord* record : records) {
+    int32_t device = record->device;
+    if (record->allocate) {
+      state->live[record->address] = {device, record->bytes};
+      state->live_bytes[device] += record->bytes;
+    } else {
+      auto it = state->live.find(record->address);
+      if (it == state->live.end()) continue;
+      device = it->second.first;
+      state->live_bytes[device] -= it->second.second;
+      state->live.erase(it);
+    }
+    TimelineSlice instant{ThreadTrack(window, process_index, record->thread_id), record->time_ns, record->time_ns,
+                          true, record->allocate ? "allocate" : "free", "memory", MemoryArgs(*record), 0, 0};
+    WriteEvent(record->time_ns, perfetto::TrackEvent::TYPE_INSTANT, instant, true);
+    const std::string name = device >= 0 ? absl::StrCat("memory GPU", device) : std::string("memory Host");
+    perfetto::TracePacket packet;
+    packet.set_trusted_packet_sequence_id(kSequence);
+    packet.set_timestamp(record->time_ns);
+    perfetto::TrackEvent* event = packet.mutable_track_event();
+    event->set_type(perfetto::TrackEvent::TYPE_COUNTER);
+    event->set_track_uuid(ChildTrack(ProcessTrack(window, process_index),
+                                     Uuid(kMemory, process_index, static_cast<uint32_t>(device)), name, true));
+    event->set_counter_value(static_cast<int64_t>(state->live_bytes[device]));
+    WritePacket(packet.SerializeAsString());
+  }
+}
+
+void PerfettoTraceExport::WriteEvent(uint64_t time_ns, int type, const TimelineSlice& slice, bool with_details) {
+  perfetto::TracePacket packet;
+  packet.set_trusted_packet_sequence_id(kSequence);
+  packet.set_timestamp(time_ns);
+  perfetto::TrackEvent* event = packet.mutable_track_event();
+  event->set_type(static_cast<perfetto::TrackEvent::Type>(type));
+  event->set_track_uuid(slice.track);
+  if (with_details) {
+    event->set_name(slice.name);
+    event->add_categories(slice.category);
+    for (const TimelineArg& arg : slice.args) SetAnnotation(arg, event->add_debug_annotations());
+    if (slice.flow_out) {
+      event->add_flow_ids(slice.flow_out);
+      ++figures_->flows;
+    }
+    if (slice.flow_in) event->add_terminating_flow_ids(slice.flow_in);
+  }
+  WritePacket(packet.SerializeAsString());
+}
+
+// Track events must nest on their track: per track, in start order (outer first), each
+// slice ends before the next one that starts after it. A slice that starts inside an open
+// one but ends after it (records converted from the CUPTI clock can overlap by a
+// nanosecond) ends the open one early, at its own start: the later slice keeps its whole
+// duration (counted in clamped_slices).
+void PerfettoTraceExport::WriteSlices(std::vector<TimelineSlice>* slices) {
+  std::stable_sort(slices->begin(), slices->end(), [](const TimelineSlice& a, const TimelineSlice& b) {
+    if (a.track != b.track) return a.track < b.track;
+    if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+    return a.end_ns > b.end_ns;
+  });
+  std::vector<TimelineSlice*> open;
+  auto end_top = [&] {
+    WriteEvent(open.back()->end_ns, perfetto::TrackEvent::TYPE_SLICE_END, *open.back(), false);
+    open.pop_back();
+  };
+  for (TimelineSlice& slice : *slices) {
+    while (!open.empty() && (open.back()->track != slice.track || open.back()->end_ns <= slice.start_ns)) end_top();
+    while (!open.empty() && slice.end_ns > open.back()->end_ns) {
+      open.back()->end_ns = slice.start_ns;
+      ++figures_->clamped_slices;
+      end_top();
+    }
+    if (slice.instant) {
+      WriteEvent(slice.start_ns, perfetto::TrackEvent::TYPE_INSTANT, slice, true);
+      continue;
+    }
+    WriteEvent(slice.start_ns, perfetto::TrackEvent::TYPE_SLICE_BEGIN, slice, true);
+    ++figures_->slices;
+    open.push_back(&slice);
+  }
+  while (!open.empty()) end_top();
+}
+
+void PerfettoTraceExport::AddWindow(const TraceModel& window, size_t process_index) {
+  std::vector<TimelineSlice> slices;
+  CollectHostSlices(window, process_index, &slices);
+  CollectDeviceSlices(window, process_index, &slices);
+  WriteSlices(&slices);
+  WriteMemory(window, process_index);
+}
+
+absl::Status PerfettoTraceExport::End() {
+  if (std::fflush(out_) != 0) failed_ = true;
+  if (failed_) return absl::DataLossError("could not write the whole export (disk full?)");
+  return absl::OkStatus();
+}
+
+absl::Status ExportPerfettoTrace(const std::vector<const TraceModel*>& models, std::FILE* out,
+                                 PerfettoExportFigures* figures) {
+  PerfettoTraceExport export_(out, figures);
+  for (size_t index = 0; index < models.size(); ++index) export_.AddWindow(*models[index], index);
+  return export_.End();
+}
+
+}  // namespace prof::analyzer

@@ -1,0 +1,68 @@
+// Writes Perfetto's native protobuf trace (TracePacket / TrackEvent, see
+// perfetto_trace.proto): the same rows and arguments as the Chrome JSON export (one
+// process per traced process with a track per thread, one per GPU with a track per stream,
+// memory counters, a "recording windows" track, launch flows), in a format the Perfetto UI
+// opens beyond the Chrome JSON importer's size limits. Streams one packet at a time; memory
+// holds one window's events.
+#ifndef PROF_ANALYZER_RENDER_PERFETTO_EXPORTER_H_
+#define PROF_ANALYZER_RENDER_PERFETTO_EXPORTER_H_
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "absl/status/status.h"
+#include "analyzer/model/trace_model.h"
+
+namespace prof::analyzer {
+
+struct PerfettoExportFigures {
+  uint64_t packets = 0;
+  uint64_t slices = 0;
+  uint64_t flows = 0;
+  uint64_t clamped_slices = 0;  // ended early where a later slice on their track overlapped them
+};
+
+struct TimelineSlice;
+
+class PerfettoTraceExport {
+ public:
+  PerfettoTraceExport(std::FILE* out, PerfettoExportFigures* figures);
+  ~PerfettoTraceExport();
+
+  // `process_index` is the same for every window of one process (as ChromeTraceExport).
+  void AddWindow(const TraceModel& window, size_t process_index);
+  // Errors: the output could not be written whole.
+  absl::Status End();
+
+ private:
+  struct LiveMemory;
+  void WritePacket(const std::string& serialized_packet);
+  // Describes a track once (the first time it is used); returns its uuid.
+  uint64_t ProcessTrack(const TraceModel& model, size_t process_index);
+  uint64_t ThreadTrack(const TraceModel& model, size_t process_index, uint64_t thread);
+  uint64_t GpuTrack(const TraceModel& model, size_t process_index, uint32_t device);
+  uint64_t StreamTrack(const TraceModel& model, size_t process_index, uint32_t device, uint32_t stream);
+  uint64_t ChildTrack(uint64_t parent, uint64_t uuid, const std::string& name, bool bytes_counter);
+  void CollectHostSlices(const TraceModel& window, size_t process_index, std::vector<TimelineSlice>* slices);
+  void CollectDeviceSlices(const TraceModel& window, size_t process_index, std::vector<TimelineSlice>* slices);
+  void WriteMemory(const TraceModel& window, size_t process_index);
+  void WriteSlices(std::vector<TimelineSlice>* slices);
+  void WriteEvent(uint64_t time_ns, int type, const TimelineSlice& slice, bool with_details);
+
+  std::FILE* out_;
+  PerfettoExportFigures* figures_;
+  bool failed_ = false;
+  std::set<uint64_t> described_;
+  std::map<size_t, std::unique_ptr<LiveMemory>> memory_;  // by process index
+};
+
+// The whole export of models already loaded (one per process).
+absl::Status ExportPerfettoTrace(const std::vector<const TraceModel*>& models, std::FILE* out,
+                                 PerfettoExportFigures* figures);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_RENDER_PERFETTO_EXPORTER_H_
