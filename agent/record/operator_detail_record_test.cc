@@ -30,7 +30,7 @@ std::vector<Texts> DrainDetails() {
 }
 
 TEST_CASE("operator detail records keep name, shapes, dtypes and source") {
-  ConfigureBuffers(8u << 20, 256u << 10);
+  ConfigureBuffers(8u << 20);
   RecordOperatorPushDetail("aten::mm", "[[4, 8], [8, 2]]", "[float, float]", "train.py:42", 7);
   RecordOperatorPushDetail("aten::relu", nullptr, "", nullptr, 8);
   RecordOperatorPushDetail(nullptr, nullptr, nullptr, "x.py:1", 9);
