@@ -246,6 +246,19 @@ void ApplySchedule(ConfigParser* parser, Config* config) {
   config->applied["PROF_SCHEDULE"] = config->schedule.ToString();
 }
 
+// PROF_CLOCK=tsc|monotonic (record/clock.h); any case.
+void ParseClock(ConfigParser* parser, Config* config) {
+  if (const char* value = parser->Get("PROF_CLOCK")) {
+    const std::string_view text = TrimAscii(value);
+    if (text.size() == 9 && strncasecmp(text.data(), "monotonic", 9) == 0) {
+      config->clock_tsc = false;
+    } else if (!(text.size() == 3 && strncasecmp(text.data(), "tsc", 3) == 0)) {
+      parser->Warn("PROF_CLOCK", value, "is not tsc or monotonic", "tsc");
+    }
+  }
+  config->applied["PROF_CLOCK"] = config->clock_tsc ? "tsc" : "monotonic";
+}
+
 }  // namespace
 
 Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string>* warnings) {
@@ -276,6 +289,7 @@ Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string
   config.python_helper = parser.Flag("PROF_PYTHON", true);
   config.python_operators = parser.Flag("PROF_PYTHON_OPS", false);
   parser.Text("PROF_PYTHON_PATH", "");
+  ParseClock(&parser, &config);
   return config;
 }
 

@@ -75,6 +75,9 @@ struct Config {
   bool python_helper = true;
   // PROF_PYTHON_OPS: the helper records PyTorch operators (read by the helper itself).
   bool python_operators = false;
+  // PROF_CLOCK: host timestamps from the invariant TSC, calibrated to CLOCK_MONOTONIC
+  // ("tsc", where the CPU and kernel allow it), or from clock_gettime ("monotonic").
+  bool clock_tsc = true;
   // Set in forked children: a window file is written only once it holds CUDA or NCCL
   // activity, so worker processes that never touch the GPU leave no file behind.
   bool files_need_cuda_activity = false;
