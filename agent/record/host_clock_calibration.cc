@@ -55,7 +55,8 @@ TscSegment NextSegment(const TscSegment& current, const ClockPair& baseline,
   return segment;
 }
 
-bool HostClockCalibrator::Update(const ClockPair& now, TscSegment* segment) {
+bool HostClockCalibrator::Update(const ClockPair& now, const TscSegment* published,
+                                 TscSegment* segment) {
   if (!have_baseline_) {
     baseline_ = now;
     have_baseline_ = true;
@@ -63,11 +64,9 @@ bool HostClockCalibrator::Update(const ClockPair& now, TscSegment* segment) {
     return false;
   }
   if (now.ns < next_due_ns_ || now.tsc <= baseline_.tsc) return false;
-  current_ = published_ ? NextSegment(current_, baseline_, now, refine_every_ns_)
-                        : FirstSegment(baseline_, now);
-  published_ = true;
+  *segment = published ? NextSegment(*published, baseline_, now, refine_every_ns_)
+                       : FirstSegment(baseline_, now);
   next_due_ns_ = now.ns + refine_every_ns_;
-  *segment = current_;
   return true;
 }
 
@@ -150,6 +149,18 @@ ClockPair ReadClockPair() {
   return best;
 }
 
+// The segment in use (calibrating thread only: it is the one that writes the slots).
+bool PublishedSegment(TscSegment* segment) {
+  const internal::HostClock& clock = internal::g_host_clock;
+  const uint64_t generation = clock.generation.load(std::memory_order_relaxed);
+  if (generation == 0) return false;
+  const internal::HostClockSlot& slot = clock.slots[generation % internal::kHostClockSlots];
+  segment->tsc0 = slot.tsc0.load(std::memory_order_relaxed);
+  segment->ns0 = slot.ns0.load(std::memory_order_relaxed);
+  segment->mult = slot.mult.load(std::memory_order_relaxed);
+  return true;
+}
+
 // Fills the slot after the current one, then makes it current (see clock.h).
 void Publish(const TscSegment& segment) {
   internal::HostClock& clock = internal::g_host_clock;
@@ -177,8 +188,12 @@ void RefineHostClock() {
     g_decision.store(decision, std::memory_order_release);
   }
   if (decision == kUseTsc && SystemMonotonicNs() >= g_calibrator.next_due_ns()) {
+    TscSegment published;
+    const bool have_published = PublishedSegment(&published);
     TscSegment segment;
-    if (g_calibrator.Update(ReadClockPair(), &segment)) Publish(segment);
+    if (g_calibrator.Update(ReadClockPair(), have_published ? &published : nullptr, &segment)) {
+      Publish(segment);
+    }
   }
   g_refining.store(false, std::memory_order_release);
 }
@@ -187,7 +202,10 @@ bool HostClockUsesTsc() {
   return internal::g_host_clock.generation.load(std::memory_order_acquire) != 0;
 }
 
-void ResetHostClockAfterFork() { g_refining.store(false, std::memory_order_relaxed); }
+void ResetHostClockAfterFork() {
+  g_calibrator = HostClockCalibrator(kFirstAfterNs, kRefineEveryNs);  // plain stores
+  g_refining.store(false, std::memory_order_relaxed);
+}
 
 void ResetHostClockForTest(bool allow_tsc, uint64_t first_after_ns, uint64_t refine_every_ns) {
   internal::g_host_clock.generation.store(0, std::memory_order_release);

@@ -19,7 +19,9 @@
 // same moment returns without work: tests run several writers); the rest of the API is for
 // start-up, the fork child handler and tests. Fork: the child inherits a consistent clock
 // (clock.h); ResetHostClockAfterFork frees the refinement guard in case the parent's writer
-// held it at fork time.
+// held it at fork time, and restarts the calibrator (whose fields the parent's writer may
+// have been writing): the child takes a new baseline and keeps the inherited segment
+// until its next one, which continues that segment's line.
 #ifndef PROF_AGENT_RECORD_HOST_CLOCK_CALIBRATION_H_
 #define PROF_AGENT_RECORD_HOST_CLOCK_CALIBRATION_H_
 
@@ -53,14 +55,17 @@ TscSegment FirstSegment(const ClockPair& baseline, const ClockPair& now);
 TscSegment NextSegment(const TscSegment& current, const ClockPair& baseline,
                        const ClockPair& now, uint64_t horizon_ns);
 
-// The schedule above, on pairs given to it (no clock of its own, so tests drive it).
+// The schedule above, on pairs given to it (no clock of its own, so tests drive it). It
+// keeps no copy of the segment in use: the caller passes the published one, so a calibrator
+// started afresh (a forked child's) continues that line instead of starting a new one.
 class HostClockCalibrator {
  public:
   constexpr HostClockCalibrator(uint64_t first_after_ns, uint64_t refine_every_ns)
       : first_after_ns_(first_after_ns), refine_every_ns_(refine_every_ns) {}
 
-  // True with `*segment` set when a segment is due at `now`.
-  bool Update(const ClockPair& now, TscSegment* segment);
+  // True with `*segment` set when a segment is due at `now`; `published` is the segment
+  // MonotonicNs() uses now (null: none yet, the first one is due).
+  bool Update(const ClockPair& now, const TscSegment* published, TscSegment* segment);
   // When the next call can publish (CLOCK_MONOTONIC ns; 0: at once).
   uint64_t next_due_ns() const { return next_due_ns_; }
 
@@ -68,9 +73,7 @@ class HostClockCalibrator {
   uint64_t first_after_ns_;
   uint64_t refine_every_ns_;
   bool have_baseline_ = false;
-  bool published_ = false;
   ClockPair baseline_;
-  TscSegment current_;
   uint64_t next_due_ns_ = 0;
 };
 

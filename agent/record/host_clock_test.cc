@@ -94,19 +94,35 @@ TEST_CASE("NextSegment: continuous, and steers the offset away within the horizo
 TEST_CASE("HostClockCalibrator: baseline, first segment after first_after, then every period") {
   HostClockCalibrator calibrator(20000000, 200000000);
   TscSegment segment;
-  CHECK_FALSE(calibrator.Update(Pair(1000, 1000, 5), &segment));  // the baseline
+  CHECK_FALSE(calibrator.Update(Pair(1000, 1000, 5), nullptr, &segment));  // the baseline
   CHECK(calibrator.next_due_ns() == 20001000);
-  CHECK_FALSE(calibrator.Update(Pair(5001000, 5001000, 5), &segment));
-  REQUIRE(calibrator.Update(Pair(20001000, 20001000, 5), &segment));
+  CHECK_FALSE(calibrator.Update(Pair(5001000, 5001000, 5), nullptr, &segment));
+  REQUIRE(calibrator.Update(Pair(20001000, 20001000, 5), nullptr, &segment));
   CHECK(segment.tsc0 == 20001000);
   CHECK(segment.ns0 == 20001005);
   CHECK(segment.mult == kOneNsPerTick);
-  CHECK_FALSE(calibrator.Update(Pair(100001000, 100001000, 5), &segment));
-  REQUIRE(calibrator.Update(Pair(220001000, 220001000, 5), &segment));
+  const TscSegment first = segment;
+  CHECK_FALSE(calibrator.Update(Pair(100001000, 100001000, 5), &first, &segment));
+  REQUIRE(calibrator.Update(Pair(220001000, 220001000, 5), &first, &segment));
   CHECK(segment.tsc0 == 220001000);
   CHECK(segment.ns0 == 220001005);     // continuous: the first segment's 5 ns lead...
   CHECK(segment.mult < kOneNsPerTick);  // ...is being taken back
   CHECK(calibrator.next_due_ns() == 420001000);
+}
+
+TEST_CASE("HostClockCalibrator started afresh (a forked child) continues the published line") {
+  HostClockCalibrator calibrator(20000000, 200000000);
+  const TscSegment inherited = Segment(0, 0, kOneNsPerTick);  // 1 ns per tick since tick 0
+  TscSegment segment;
+  // Its new baseline at tick 5e8: the inherited segment stays until one is due...
+  CHECK_FALSE(calibrator.Update(Pair(500000000, 500000000), &inherited, &segment));
+  CHECK_FALSE(calibrator.Update(Pair(510000000, 510000000), &inherited, &segment));
+  // ...then the next starts where the inherited one is, not at a fresh first segment's
+  // bracket end (which would step 3000 ns ahead here).
+  REQUIRE(calibrator.Update(Pair(520000000, 520000000, 3000), &inherited, &segment));
+  CHECK(segment.tsc0 == 520000000);
+  CHECK(segment.ns0 == 520000000);
+  CHECK(segment.mult == kOneNsPerTick);
 }
 
 // Runs RefineHostClock as the writer would until the TSC clock is in use (or `limit_ns`).
