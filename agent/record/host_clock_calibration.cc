@@ -116,7 +116,6 @@ int Decide() {
     Log(LogLevel::kInfo, "host clock: clock_gettime (the kernel's clocksource is not the TSC)");
     return kUseSystem;
   }
-  Log(LogLevel::kDebug, "host clock: invariant TSC, calibrated to CLOCK_MONOTONIC");
   return kUseTsc;
 }
 
@@ -193,6 +192,10 @@ void RefineHostClock() {
     TscSegment segment;
     if (g_calibrator.Update(ReadClockPair(), have_published ? &published : nullptr, &segment)) {
       Publish(segment);
+      if (!have_published) {
+        Log(LogLevel::kDebug, "host clock: invariant TSC at %.6f GHz, fitted to CLOCK_MONOTONIC",
+            4294967296.0 / static_cast<double>(segment.mult));
+      }
     }
   }
   g_refining.store(false, std::memory_order_release);
