@@ -178,7 +178,8 @@ TEST_CASE("the TSC clock agrees with CLOCK_MONOTONIC") {
 }
 
 // Threads pass a token through a mutex: the time each reads while holding it must not be
-// below the previous holder's, nor below its own previous reading, while another thread
+// below the previous holder's, nor below its own previous reading, and one more thread reads
+// back to back (a step back at a new segment would show there first), while another thread
 // publishes a segment every millisecond.
 int BackwardSteps(bool use_tsc) {
   ResetHostClockForTest(use_tsc, 1000000, 1000000);
@@ -207,6 +208,14 @@ int BackwardSteps(bool use_tsc) {
       }
     });
   }
+  threads.emplace_back([&] {
+    uint64_t previous = MonotonicNs();
+    for (int i = 0; i < 2000000; ++i) {
+      const uint64_t now = MonotonicNs();
+      if (now < previous) backward.fetch_add(1);
+      previous = now;
+    }
+  });
   for (auto& thread : threads) thread.join();
   stop.store(true);
   refiner.join();
