@@ -189,12 +189,17 @@ void RefineHostClock() {
   if (decision == kUseTsc && SystemMonotonicNs() >= g_calibrator.next_due_ns()) {
     TscSegment published;
     const bool have_published = PublishedSegment(&published);
+    const ClockPair now = ReadClockPair();
     TscSegment segment;
-    if (g_calibrator.Update(ReadClockPair(), have_published ? &published : nullptr, &segment)) {
+    if (g_calibrator.Update(now, have_published ? &published : nullptr, &segment)) {
       Publish(segment);
       if (!have_published) {
         Log(LogLevel::kDebug, "host clock: invariant TSC at %.6f GHz, fitted to CLOCK_MONOTONIC",
             4294967296.0 / static_cast<double>(segment.mult));
+      } else if (LogEnabled(LogLevel::kDebug)) {
+        Log(LogLevel::kDebug, "host clock: %+lld ns from CLOCK_MONOTONIC (+-%llu), corrected",
+            static_cast<long long>(TscToNs(published, now.tsc) - now.ns),
+            static_cast<unsigned long long>(now.uncertainty_ns));
       }
     }
   }
