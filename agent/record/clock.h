@@ -108,11 +108,13 @@ inline bool TscNs(ReadTick read_tsc, uint64_t* ns) {
     const uint64_t generation = g_host_clock.generation.load(std::memory_order_acquire);
     if (__builtin_expect(generation == 0, 0)) return false;
     const HostClockSlot& slot = g_host_clock.slots[generation % kHostClockSlots];
-    const uint64_t tsc0 = slot.tsc0.load(std::memory_order_relaxed);
-    const uint64_t ns0 = slot.ns0.load(std::memory_order_relaxed);
-    const uint64_t mult = slot.mult.load(std::memory_order_relaxed);
+    // Acquire: the check below stays after these loads, and a value from a rewrite of the
+    // slot (release stores, after the newer generations were published) makes the check
+    // see a newer generation. Plain loads on x86-64; no fence (which TSan cannot model).
+    const uint64_t tsc0 = slot.tsc0.load(std::memory_order_acquire);
+    const uint64_t ns0 = slot.ns0.load(std::memory_order_acquire);
+    const uint64_t mult = slot.mult.load(std::memory_order_acquire);
     const uint64_t tsc = read_tsc();
-    std::atomic_thread_fence(std::memory_order_acquire);  // the slot's loads before the check
     if (__builtin_expect(g_host_clock.generation.load(std::memory_order_relaxed) != generation, 0)) {
       continue;
     }

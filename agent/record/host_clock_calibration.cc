@@ -165,12 +165,11 @@ void Publish(const TscSegment& segment) {
   internal::HostClock& clock = internal::g_host_clock;
   const uint64_t next = clock.generation.load(std::memory_order_relaxed) + 1;
   internal::HostClockSlot& slot = clock.slots[next % internal::kHostClockSlots];
-  // A reader that sees one of the stores below also sees the generations published before
-  // it, so its check fails (the seqlock writer's barrier).
-  std::atomic_thread_fence(std::memory_order_release);
-  slot.tsc0.store(segment.tsc0, std::memory_order_relaxed);
-  slot.ns0.store(segment.ns0, std::memory_order_relaxed);
-  slot.mult.store(segment.mult, std::memory_order_relaxed);
+  // Release: a reader that loads one of these values (acquire) also sees the generations
+  // published before, so its check fails if it was still using this slot's old segment.
+  slot.tsc0.store(segment.tsc0, std::memory_order_release);
+  slot.ns0.store(segment.ns0, std::memory_order_release);
+  slot.mult.store(segment.mult, std::memory_order_release);
   clock.generation.store(next, std::memory_order_release);
 }
 
