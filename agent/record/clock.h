@@ -27,14 +27,17 @@
 // moment leaves the child a consistent clock, a signal handler may read it (loads and RDTSC
 // only, async-signal-safe), and nobody ever waits for the writer.
 //
-// Monotonic: each new segment starts where the previous one is at its starting tick, with
-// a slope that steers toward clock_gettime (at most 1000 ppm away from the measured rate),
-// so f is continuous and increasing. Within a thread a later read gives a later or equal
-// time (the kernel keeps a migrating thread's TSC monotonic: invariant TSC, synchronized
-// across CPUs, which the kernel checks before it uses the TSC as clocksource). Across
-// threads, reads ordered by a lock or an atomic are ordered in time within RDTSC's few
-// cycles of out-of-order skew; where an ordering must be exact (a step boundary against the
-// writer's drain horizon) MonotonicNsOrdered() fences the read.
+// Monotonic: each new segment starts where the previous one is at its starting tick (read
+// just before publishing, value rounded up), with a slope that steers toward clock_gettime
+// (at most 1000 ppm away from the measured rate), so f is continuous and increasing. Within
+// a thread a later read gives a later or equal time (a migrating thread passes through the
+// kernel, and the TSCs are synchronized across CPUs, which the kernel checks before it uses
+// the TSC as clocksource). Across threads, RDTSC is not ordered with memory accesses: a read
+// made after taking a lock may execute before the lock's load completes and so be below the
+// previous holder's reading (by up to ~1 us measured on a loaded 2-vCPU VM; Tracy accepts
+// the same). Fencing every read (LFENCE or RDTSCP) costs as much as clock_gettime here, so
+// only where an order must be exact (a step boundary against the writer's drain horizon)
+// MonotonicNsOrdered() fences the read; PROF_CLOCK=monotonic gives exact order everywhere.
 #ifndef PROF_AGENT_RECORD_CLOCK_H_
 #define PROF_AGENT_RECORD_CLOCK_H_
 

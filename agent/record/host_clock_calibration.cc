@@ -55,8 +55,23 @@ TscSegment NextSegment(const TscSegment& current, const ClockPair& baseline,
   return segment;
 }
 
+TscSegment StartAt(const TscSegment& line, uint64_t tsc, uint64_t mult) {
+  TscSegment segment;
+  segment.tsc0 = tsc;
+  // Rounded up: a reader still on `line` just after `tsc` gets floor(line), and the new
+  // segment's floor(ceil(line at tsc) + ...) is never below it (rounded down, 1 ns could be).
+  segment.ns0 = TscToNs(line, tsc);
+  if (tsc > line.tsc0 &&
+      static_cast<uint32_t>(static_cast<u128>(tsc - line.tsc0) * line.mult) != 0) {
+    ++segment.ns0;
+  }
+  segment.mult = mult;
+  return segment;
+}
+
 bool HostClockCalibrator::Update(const ClockPair& now, const TscSegment* published,
                                  TscSegment* segment) {
+  if (now.uncertainty_ns > kMaxPairUncertaintyNs) return false;
   if (!have_baseline_) {
     baseline_ = now;
     have_baseline_ = true;
@@ -64,6 +79,8 @@ bool HostClockCalibrator::Update(const ClockPair& now, const TscSegment* publish
     return false;
   }
   if (now.ns < next_due_ns_ || now.tsc <= baseline_.tsc) return false;
+  const uint64_t uncertainty = baseline_.uncertainty_ns + now.uncertainty_ns;
+  if (!published && uncertainty * kSpanPerUncertainty > now.ns - baseline_.ns) return false;
   *segment = published ? NextSegment(*published, baseline_, now, refine_every_ns_)
                        : FirstSegment(baseline_, now);
   next_due_ns_ = now.ns + refine_every_ns_;
@@ -191,6 +208,7 @@ void RefineHostClock() {
     const ClockPair now = ReadClockPair();
     TscSegment segment;
     if (g_calibrator.Update(now, have_published ? &published : nullptr, &segment)) {
+      segment = StartAt(have_published ? published : segment, OrderedTsc(), segment.mult);
       Publish(segment);
       if (!have_published) {
         Log(LogLevel::kDebug, "host clock: invariant TSC at %.6f GHz, fitted to CLOCK_MONOTONIC",

@@ -2,8 +2,8 @@
 //
 // Why the writer thread: calibrating needs two (tick, clock_gettime) pairs some time apart,
 // and the hot path must never wait or read a file; the writer wakes every 1-10 ms anyway.
-// Its first pass takes a baseline pair, a pass at least kFirstAfterNs later publishes the
-// first segment (until then MonotonicNs() is clock_gettime), and every kRefineEveryNs it
+// Its first pass takes a baseline pair, a pass at least kFirstAfterNs later (and late
+// enough for the pairs' uncertainty, see kSpanPerUncertainty) publishes the first segment (until then MonotonicNs() is clock_gettime), and every kRefineEveryNs it
 // publishes a new segment that starts where the current one is and whose slope is the rate
 // measured since the baseline, corrected so that the remaining offset against
 // clock_gettime is gone one period later (NTP slews CLOCK_MONOTONIC; the TSC does not).
@@ -34,6 +34,12 @@ namespace prof {
 constexpr uint64_t kFirstAfterNs = 20000000;    // 20 ms baseline: rate within ~2 ppm
 constexpr uint64_t kRefineEveryNs = 200000000;  // then a segment every 200 ms
 constexpr uint64_t kMaxSlewPerMille = 1;        // a correction moves the slope <= 1000 ppm
+// A clock_gettime bracket wider than this was preempted or interrupted: the pair is not used
+// (a loaded machine would otherwise hand the fit a pair off by up to a time slice).
+constexpr uint64_t kMaxPairUncertaintyNs = 1000;
+// The first segment waits until the two pairs' uncertainties are this small a fraction of
+// the time between them (1 / 500000: the rate within 2 ppm).
+constexpr uint64_t kSpanPerUncertainty = 500000;
 
 // A TSC reading and the CLOCK_MONOTONIC time at it: ns is the middle of a clock_gettime
 // bracket around the tick, ns + uncertainty_ns its upper end.
@@ -54,6 +60,13 @@ TscSegment FirstSegment(const ClockPair& baseline, const ClockPair& now);
 // `horizon_ns` (clamped to kMaxSlewPerMille of the rate).
 TscSegment NextSegment(const TscSegment& current, const ClockPair& baseline,
                        const ClockPair& now, uint64_t horizon_ns);
+
+// `line` continued from `tsc` (its value there rounded up) with slope `mult`: where a
+// computed segment really starts.
+// The writer re-anchors each segment at a tick read just before publishing it, so readers
+// that used the old segment meanwhile (the writer may be preempted between measuring and
+// publishing) stay on one continuous line: the new slope only applies from there.
+TscSegment StartAt(const TscSegment& line, uint64_t tsc, uint64_t mult);
 
 // The schedule above, on pairs given to it (no clock of its own, so tests drive it). It
 // keeps no copy of the segment in use: the caller passes the published one, so a calibrator
