@@ -57,6 +57,18 @@ env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=closed=1,ready=1000000,reco
   "$bin/agent/bench/hook_cost_benchmark" READY
 env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=skip_first=1,record=1000000 \
   "$bin/agent/bench/hook_cost_benchmark" RECORD
+env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=skip_first=1,record=1000000 PROF_CLOCK=monotonic \
+  "$bin/agent/bench/hook_cost_benchmark" "RECORD, PROF_CLOCK=monotonic"
+
+echo
+echo "== agent: added cost per recorded call at process level (the hook and the writer's share)"
+echo "   goal: <= 40 ns; host clock from the invariant TSC (PROF_CLOCK=tsc), then clock_gettime"
+call_runs=5
+[ $quick = 1 ] && call_runs=3
+scripts/process_call_cost.py --agent "$agent" --program "$bin/testdata/workloads/launch_stress" \
+  --runs $call_runs --goal-ns 40
+scripts/process_call_cost.py --agent "$agent" --program "$bin/testdata/workloads/launch_stress" \
+  --runs $call_runs --goal-ns 40 --env PROF_CLOCK=monotonic | tail -2
 
 echo
 echo "== agent: prof_step on the calling thread (ns per call; the writer does the rest)"

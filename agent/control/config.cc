@@ -274,6 +274,19 @@ PythonOperators ParsePythonOperators(ConfigParser* parser) {
   return mode;
 }
 
+// PROF_CLOCK=tsc|monotonic (record/clock.h); any case.
+void ParseClock(ConfigParser* parser, Config* config) {
+  if (const char* value = parser->Get("PROF_CLOCK")) {
+    const std::string_view text = TrimAscii(value);
+    if (text.size() == 9 && strncasecmp(text.data(), "monotonic", 9) == 0) {
+      config->clock_tsc = false;
+    } else if (!(text.size() == 3 && strncasecmp(text.data(), "tsc", 3) == 0)) {
+      parser->Warn("PROF_CLOCK", value, "is not tsc or monotonic", "tsc");
+    }
+  }
+  parser->Record("PROF_CLOCK", config->clock_tsc ? "tsc" : "monotonic");
+}
+
 }  // namespace
 
 Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string>* warnings) {
@@ -305,6 +318,7 @@ Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string
   config.python_operators = ParsePythonOperators(&parser);
   config.shapes = parser.Flag("PROF_SHAPES", false);
   parser.Text("PROF_PYTHON_PATH", "");
+  ParseClock(&parser, &config);
   return config;
 }
 

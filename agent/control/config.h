@@ -85,6 +85,9 @@ struct Config {
   // PROF_SHAPES: the helper records operators' input shapes, dtypes and source lines
   // (prof_operator_push_detail; read by the helper itself).
   bool shapes = false;
+  // PROF_CLOCK: host timestamps from the invariant TSC, calibrated to CLOCK_MONOTONIC
+  // ("tsc", where the CPU and kernel allow it), or from clock_gettime ("monotonic").
+  bool clock_tsc = true;
   // Set in forked children: a window file is written only once it holds CUDA or NCCL
   // activity, so worker processes that never touch the GPU leave no file behind.
   bool files_need_cuda_activity = false;

@@ -295,5 +295,20 @@ TEST_CASE("glob matching for kernel step markers") {
   CHECK_FALSE(GlobMatch("a*b", "acd"));
 }
 
+TEST_CASE("PROF_CLOCK: tsc (the default) or monotonic, any case") {
+  std::vector<std::string> warnings;
+  const Config defaults = ParseWith({}, &warnings);
+  CHECK(defaults.clock_tsc);
+  CHECK(defaults.applied.at("PROF_CLOCK") == "tsc");
+  const Config monotonic = ParseWith({{"PROF_CLOCK", " Monotonic "}}, &warnings);
+  CHECK_FALSE(monotonic.clock_tsc);
+  CHECK(monotonic.applied.at("PROF_CLOCK") == "monotonic");
+  CHECK(ParseWith({{"PROF_CLOCK", "TSC"}}, &warnings).clock_tsc);
+  CHECK(warnings.empty());
+  OnlyWarning("PROF_CLOCK", "rdtsc");
+  OnlyWarning("PROF_CLOCK", "monotonic_raw");
+  CHECK(ParseWith({{"PROF_CLOCK", "rdtsc"}}, &warnings).clock_tsc);
+}
+
 }  // namespace
 }  // namespace prof

@@ -17,6 +17,7 @@
 #include "agent/record/call_stack.h"
 #include "agent/record/cuda_presence.h"
 #include "agent/record/clock.h"
+#include "agent/record/host_clock_calibration.h"
 #include "agent/record/kernel_names.h"
 #include "agent/record/nccl_registry.h"
 #include "agent/record/recorder.h"
@@ -71,6 +72,7 @@ void AfterForkInChild() {
   ResetKernelNamesAfterFork();
   ResetCommunicatorsAfterFork();
   ResetEmergencyFlushAfterFork();
+  ResetHostClockAfterFork();  // the clock itself stays valid: same TSC, same CLOCK_MONOTONIC
   internal::g_device_deferred.store(false);
   if (!parent) return;
   // Atomics only from here: the child's session is built on first use.
@@ -86,6 +88,7 @@ __attribute__((constructor)) void InitializeAgent() {
   if (config.disabled) return;
   ConfigureBuffers(config.buffer_bytes);
   ApplyStartupSettings(config);
+  ConfigureHostClock(config.clock_tsc);  // calibrated later, on the writer thread
   if (config.activities & (kActivityNvtx | kActivityTimerOnly)) OfferNvtxInjection();
   OfferPythonHelper();  // before the interpreter's main() reads PYTHONPATH
   const char* why_no_stacks = nullptr;

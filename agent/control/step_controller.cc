@@ -50,7 +50,7 @@ void StepController::Step(int64_t samples) {
   // writer never drains a record of a window it has not been told of (drain_horizon.h).
   // Start() needs none: the first command of all starts the writer thread.
   DrainHorizon::Producing producing(writer_->drain_horizon());
-  const uint64_t now = MonotonicNs();
+  const uint64_t now = MonotonicNsOrdered();  // after the increment (drain_horizon.h)
   std::lock_guard<std::mutex> lock(mutex_);
   if (ended_) return;
   steps_seen_.fetch_add(1, std::memory_order_relaxed);
@@ -85,7 +85,7 @@ void StepController::End() {
   ended_ = true;
   if (window_open_) {
     SetRecording(false);
-    writer_->CloseWindow(MonotonicNs());
+    writer_->CloseWindow(MonotonicNsOrdered());
     window_open_ = false;
   }
 }

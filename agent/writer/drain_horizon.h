@@ -19,9 +19,9 @@
 //    is >= H, and records starting before H are not its window's.
 // The last step needs each clock read ordered with the atomic next to it, which the C++
 // memory model does not speak of, so the CPU is told: Enter orders the producer's increment
-// before its clock read (x86-64: the locked RMW, then the vDSO's LFENCE-ordered TSC read;
-// AArch64: DSB), and OrderClockRead the writer's clock read before its check (LFENCE or
-// ISB, then a seq_cst fence).
+// before its clock read (x86-64: the locked RMW, then MonotonicNsOrdered's LFENCE before
+// RDTSC, or the vDSO's; AArch64: DSB), and OrderClockRead the writer's clock read before its
+// check (LFENCE or ISB, then a seq_cst fence).
 //
 // Records starting at or after H wait in their buffers for a later pass
 // (ThreadBuffer::DrainBefore), and a closed window is finalized only once H has passed its
@@ -53,7 +53,8 @@ class DrainHorizon {
     __asm__ __volatile__("dsb ish" ::: "memory");
 #endif
     // x86-64: the locked add above completes (its store globally visible) before any
-    // later instruction, and the vDSO reads the TSC with rdtsc_ordered (LFENCE first).
+    // later instruction, and the producer reads the clock with MonotonicNsOrdered (LFENCE
+    // before RDTSC; clock_gettime's vDSO does the same).
   }
   // ...until its commands are queued (or it decided none were needed).
   void Leave() { in_flight_.fetch_sub(1, std::memory_order_seq_cst); }

@@ -14,6 +14,7 @@
 #include "agent/control/log.h"
 #include "agent/record/buffer_registry.h"
 #include "agent/record/clock.h"
+#include "agent/record/host_clock_calibration.h"
 #include "agent/record/cpu_sample.h"
 #include "agent/record/cuda_presence.h"
 #include "agent/record/writer_doorbell.h"
@@ -207,6 +208,7 @@ void TraceWriter::Run() {
     // Before taking the commands: every window command stamped before `horizon` is then in
     // hand, so the records drained up to it find their window (drain_horizon.h); newer ones
     // wait for the next pass. At exit everything is drained.
+    RefineHostClock();  // fits the TSC to CLOCK_MONOTONIC (host_clock_calibration.h)
     const uint64_t horizon = stopping ? kDrainEverything : horizon_.Advance();
     commands_.TakeAll(&taken_commands_);
     RunCommands(taken_commands_, horizon);

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Process-level cost of a recorded CUDA call: the agent's hook plus the writer's share.
+
+Runs a launch loop (testdata/workloads/launch_stress) without the agent and under it
+(recording host API calls only: PROF_ACTIVITIES=cuda), alternating, and divides the
+difference out per launch, two ways:
+  * CPU: user + system time of the whole process (every thread: the program's hook and the
+    agent's writer), from wait4's rusage. Steady on a loaded machine.
+  * wall: the loop's own launches/s (its truth file), 1/rate under the agent minus 1/rate
+    without. On a machine with fewer idle cores than threads it also counts waiting for a core.
+Prints figures; asserts nothing.
+
+  process_call_cost.py --agent libprof.so --program launch_stress [--launches N] [--runs R]
+                       [--goal-ns 40] [--env NAME=VALUE ...]
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+
+
+def run_once(program, launches, environment, folder):
+    truth = os.path.join(folder, "truth.json")
+    shutil.rmtree(os.path.join(folder, "out"), ignore_errors=True)
+    env = dict(os.environ, PROF_OUTPUT_DIR=os.path.join(folder, "out"), PROF_LOG_LEVEL="error")
+    env.update(environment)
+    process = subprocess.Popen([program, "--launches", str(launches), "--truth", truth],
+                               env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    if status != 0:
+        raise SystemExit(f"{program} failed (status {status})")
+    with open(truth) as file:
+        rate = float(json.load(file)["args"]["measured_launches_per_second"])
+    return usage.ru_utime + usage.ru_stime, rate
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--agent", required=True)
+    parser.add_argument("--program", required=True)
+    parser.add_argument("--launches", type=int, default=2000000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--goal-ns", type=float, default=40)
+    parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the agent run")
+    args = parser.parse_args()
+    agent_env = {"LD_PRELOAD": args.agent, "PROF_ACTIVITIES": "cuda"}
+    agent_env.update(item.split("=", 1) for item in args.env)
+    results = {"without": [], "agent": []}
+    with tempfile.TemporaryDirectory(prefix="prof-call-cost.") as folder:
+        for _ in range(args.runs):
+            results["without"].append(run_once(args.program, args.launches, {}, folder))
+            results["agent"].append(run_once(args.program, args.launches, agent_env, folder))
+    n = args.launches
+    cpu = {mode: statistics.median(c for c, _ in runs) * 1e9 / n for mode, runs in results.items()}
+    wall = {mode: statistics.median(1e9 / r for _, r in runs) for mode, runs in results.items()}
+    shown = " ".join(f"{k}={v}" for k, v in agent_env.items() if k != "LD_PRELOAD")
+    print(f"   launch loop, {n} launches, median of {args.runs} alternating runs; agent: {shown}")
+    print(f"   CPU ns per launch (all threads): without {cpu['without']:7.1f}   under the agent "
+          f"{cpu['agent']:7.1f}   added {cpu['agent'] - cpu['without']:6.1f}   goal <= {args.goal_ns:g}")
+    print(f"   wall ns per launch (the loop):   without {wall['without']:7.1f}   under the agent "
+          f"{wall['agent']:7.1f}   added {wall['agent'] - wall['without']:6.1f}")
+
+
+if __name__ == "__main__":
+    main()
