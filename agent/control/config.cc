@@ -276,6 +276,8 @@ Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string
   config.python_helper = parser.Flag("PROF_PYTHON", true);
   config.python_operators = parser.Flag("PROF_PYTHON_OPS", false);
   parser.Text("PROF_PYTHON_PATH", "");
+  config.control_dir = parser.Text("PROF_CONTROL_DIR", "");
+  config.trigger = parser.Flag("PROF_TRIGGER", true);
   return config;
 }
 

@@ -95,7 +95,11 @@ __attribute__((constructor)) void InitializeAgent() {
   ConfigureBuffers(config.buffer_bytes, BufferBytesFor(config.buffer_bytes));
   ApplyStartupSettings(config);
   if (config.activities & (kActivityNvtx | kActivityTimerOnly)) OfferNvtxInjection();
-  OfferPythonHelper();  // before the interpreter's main() reads PYTHONPATH
+  // Before the interpreter's main() reads PYTHONPATH; not when `import libprof` loads the
+  // agent into a running interpreter (PROF_IN_PROCESS, set by the helper around its dlopen:
+  // the helper is imported already, and children should not inherit it on PYTHONPATH).
+  const char* in_process = std::getenv("PROF_IN_PROCESS");
+  if (!in_process || !in_process[0]) OfferPythonHelper();
   const char* why_no_stacks = nullptr;
   if (config.stacks && !EnableCallStacks(&why_no_stacks)) {
     Log(LogLevel::kWarn, "PROF_STACKS=1 but %s; recording without call stacks", why_no_stacks);

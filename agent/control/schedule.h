@@ -35,6 +35,9 @@ const char* StepStateName(StepState state);
 struct Schedule {
   // No schedule: every step is recorded into one window that ends at exit.
   bool record_everything = true;
+  // PROF_SCHEDULE=off: no step is recorded; windows come only from prof_start/prof_stop
+  // and on-demand triggers (control/trigger.h).
+  bool off = false;
   int64_t skip_first = 0;
   int64_t closed = 0;
   int64_t ready = 0;
@@ -63,7 +66,8 @@ struct ParsedSchedule {
 // Parses "skip_first=N,closed=N,ready=N,record=N,repeat=N" (any subset; record in
 // 1..kMaxScheduleSteps, the others in 0..kMaxScheduleSteps) or "START:END" (records
 // steps START..END-1; 0 <= START < END <= kMaxScheduleSteps). Spaces around names and
-// numbers are ignored. Blank text is "no schedule" (record everything).
+// numbers are ignored. Blank text is "no schedule" (record everything); "off" (or "none")
+// records no step (windows only from prof_start or a trigger).
 ParsedSchedule ParseSchedule(std::string_view text);
 
 }  // namespace prof

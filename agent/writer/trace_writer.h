@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -73,6 +74,26 @@ class TraceWriter : public WindowRouter {
   // The path the window with `index` is written to.
   std::string PathOf(uint32_t index) const;
 
+  // Starts the writer thread now if it is not running and a control poll is set (the
+  // session's start: the poll runs on it even while no window is open). Any thread.
+  void StartThreadForPoll();
+  // Called on the writer thread at every pass (10 ms when idle), outside every lock of the
+  // writer: on-demand triggers and demand windows' deadlines (control/trigger.h). Set before
+  // the thread starts.
+  void SetControlPoll(std::function<void(uint64_t now_ns)> poll) { control_poll_ = std::move(poll); }
+
+  // Windows finished so far (their files written and closed, or found empty). Any thread,
+  // lock-free.
+  uint32_t windows_finished() const { return windows_finished_.load(std::memory_order_acquire); }
+  // Whether window `index` is finished; then `*path` is its file, or "" when it recorded
+  // nothing and left no file. Any thread (a short lock the writer takes once per window).
+  bool FinishedWindow(uint32_t index, std::string* path);
+  // Waits (at most `timeout_ns`) until every window closed before this call is finished,
+  // finalizing them without the usual grace period for late records. The one call here
+  // that waits for the writer; for prof_flush (the Python Profiler's window ends). True when
+  // done in time.
+  bool Flush(uint64_t timeout_ns);
+
  private:
   struct Command {
     enum Kind { kOpen, kClose, kEnableDevice, kDisableDevice } kind;
@@ -97,7 +118,10 @@ class TraceWriter : public WindowRouter {
   void DrainHostRecords(uint64_t before_ns);
   void RunDeviceCommand(bool enable);
   void NoteLateDevice(WindowFile& window);
-  void FinishWindows(bool everything);
+  // `flushing`: closed windows are finished once drained up to their end (Flush).
+  void FinishWindows(bool everything, bool flushing = false);
+  bool AnyWindowClosing() const;
+  void NoteFinished(const WindowFile& window);
   WindowFile* WindowAt(uint64_t host_time_ns);
   void NameThread(uint64_t thread_id, WindowFile& window);
   WindowFile* WindowByIndex(uint32_t index);
@@ -118,6 +142,9 @@ class TraceWriter : public WindowRouter {
   bool done_ = false;
   bool thread_started_ = false;
   bool parked_ = false;  // the writer stopped for good after an exit timeout
+  uint64_t flushes_asked_ = 0;  // Flush() calls so far
+  uint64_t flushes_taken_ = 0;  // the last one the writer took
+  uint64_t flushes_done_ = 0;   // the last one it completed
   // Set when Shutdown ran out of time: the writer parks at its next check.
   std::atomic<bool> abandon_{false};
   std::atomic<bool> thread_started_flag_{false};  // thread_started_, read without the mutex
@@ -127,6 +154,11 @@ class TraceWriter : public WindowRouter {
 
   // Written by the writer thread (and EnableDeviceNow before it exists), read lock-free.
   std::atomic<uint64_t> device_commands_done_{0};
+
+  std::function<void(uint64_t)> control_poll_;  // set before the thread starts
+  std::mutex finished_mutex_;                    // guards finished_paths_
+  std::vector<std::pair<uint32_t, std::string>> finished_paths_;  // index, path ("": no file)
+  std::atomic<uint32_t> windows_finished_{0};
 
   // Writer thread only.
   std::vector<Command> taken_commands_;  // what commands_ gave, reused (keeps its capacity)

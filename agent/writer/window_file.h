@@ -49,6 +49,8 @@ class WindowFile {
   void Flush(bool force);
   // Writes the last chunk and closes the file.
   void Finish();
+  // After Finish: whether a file was written (a window that recorded nothing has none).
+  bool wrote_file() const { return writer_ != nullptr; }
 
   bool closing = false;         // the window ended; finalize once the grace period passed
   uint64_t close_ns = 0;

@@ -22,6 +22,7 @@
 #ifndef PROF_PROF_H_
 #define PROF_PROF_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -54,6 +55,54 @@ void prof_phase_pop(void);
 /* Opens / closes an operator range (framework operators). */
 void prof_operator_push(const char* name);
 void prof_operator_pop(void);
+
+/* Windows on demand (MindSpore's start_profile/stop_profile, torch.profiler's start/stop;
+ * the Python Profiler is built on these).
+ *
+ * prof_start opens a recording window now, whatever PROF_SCHEDULE says, and returns its
+ * index (the N of the file's ".window_N.prof.pb"), or -1 when the agent is not running or
+ * the process is exiting. A schedule window open at that moment ends there (its file is
+ * complete up to now). While a window opened by prof_start is open, prof_start returns its
+ * index again and the schedule opens and closes nothing; a schedule window it overlapped is
+ * not reopened after it, and the schedule resumes with its next window (so with no
+ * PROF_SCHEDULE, which records everything in one window, the program controls windows from
+ * its first prof_start or prof_stop on). PROF_SCHEDULE=off starts with no window at all.
+ *
+ * prof_stop closes the open window (one opened by prof_start, a trigger or the schedule:
+ * the rest of a schedule window is then skipped) and returns its index, or -1 if none was
+ * open. Neither waits: like a step boundary they take a timestamp and queue the window
+ * change for the writer thread (~100 ns, plus the CUPTI subscription, asked of the writer,
+ * when prof_start opens a window with device activity off: the window's first
+ * milliseconds may lack device activity; its file says from when it is whole). */
+int prof_start(void);
+int prof_stop(void);
+
+/* Finished windows: the writer finishes a closed window's file some 30 ms after the window
+ * ended (late records of the window's last moments), or at once on prof_flush.
+ *
+ * prof_flush waits at most timeout_ms until every window closed so far is finished, and is
+ * the one function here that waits for the writer thread. Returns 1 when done, 0 on time
+ * out, -1 when the agent is not running.
+ *
+ * prof_windows_finished: how many windows have finished so far (lock-free, for polling).
+ * prof_window_file: for window `index`, 1 when finished with a file, its path copied to
+ * path[size] (NUL-terminated); 0 when finished without a file (it recorded nothing); -1 when
+ * not finished yet (or unknown); -2 when `size` is too small. Neither waits. */
+int prof_flush(int timeout_ms);
+
+/* The program's own schedule (the Python Profiler's scheduler, paddle's ProfilerState):
+ * states 0 CLOSED, 1 READY (device activity subscribed ahead of a window), 2 RECORD, 3
+ * RECORD_AND_RETURN (the window's last step). prof_step_to ends the current step like
+ * prof_step and puts the next one in `next_state`, so windows open and close exactly at
+ * the step boundary; prof_set_state puts the current step in `state` now. From the first
+ * call of either, PROF_SCHEDULE no longer applies (prof_step then keeps the state, but
+ * RECORD_AND_RETURN is followed by CLOSED). Both return the index of the window open
+ * afterwards, or -1 (none, or no agent); an out-of-range state leaves the state to the
+ * schedule. */
+int prof_step_to(int64_t num_samples, int next_state);
+int prof_set_state(int state);
+int prof_windows_finished(void);
+int prof_window_file(int index, char* path, size_t size);
 
 #ifdef __cplusplus
 }
