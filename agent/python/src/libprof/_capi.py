@@ -1,32 +1,57 @@
 """The agent's C API (agent/include/prof/prof.h) through ctypes.
 
-libprof.so is preloaded, so its symbols are in the process's global scope, where
-ctypes.CDLL(None) finds them. Without the agent every function here is a no-op.
-Names are passed as str and encoded here (UTF-8, undecodable characters replaced).
+Under LD_PRELOAD, libprof.so's symbols are in the process's global scope, where
+ctypes.CDLL(None) finds them. Without it every function here is a no-op until
+load_in_process() (the first Profiler) loads the library into the running interpreter:
+then the functions are bound to that library's handle. Names are passed as str and
+encoded here (UTF-8, undecodable characters replaced).
 """
 import ctypes
+import os
+
+_VOID = ("range_pop", "phase_pop", "operator_pop")
+_NAMED = ("range_push", "phase_push", "operator_push", "mark")
+# name -> (restype, argtypes) of the window functions (prof.h, "Windows on demand").
+_WINDOWS = {
+    "start": (ctypes.c_int, []),
+    "stop": (ctypes.c_int, []),
+    "flush": (ctypes.c_int, [ctypes.c_int]),
+    "windows_finished": (ctypes.c_int, []),
+    "window_file": (ctypes.c_int, [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]),
+    "step_to": (ctypes.c_int, [ctypes.c_int64, ctypes.c_int]),
+    "set_state": (ctypes.c_int, [ctypes.c_int]),
+}
 
 
 def _noop(*_arguments):
     return None
 
 
-def _find_agent():
+def _minus_one(*_arguments):
+    return -1
+
+
+def _bind(library):
+    """The C API's functions in `library` (a ctypes.CDLL), or None when it lacks them."""
     try:
-        process = ctypes.CDLL(None)
-        functions = {name: getattr(process, "prof_" + name) for name in (
-            "step", "range_push", "range_pop", "phase_push", "phase_pop",
-            "operator_push", "operator_pop", "mark")}
-    except (OSError, AttributeError):
+        functions = {name: getattr(library, "prof_" + name)
+                     for name in ("step",) + _VOID + _NAMED}
+    except AttributeError:
         return None
     for name, function in functions.items():
         function.restype = None
         if name == "step":
             function.argtypes = [ctypes.c_int64]
-        elif name.endswith("push") or name == "mark":
+        elif name in _NAMED:
             function.argtypes = [ctypes.c_char_p]
         else:
             function.argtypes = []
+    for name, (restype, argtypes) in _WINDOWS.items():
+        function = getattr(library, "prof_" + name, None)  # an older agent lacks them
+        if function is not None:
+            function.restype = restype
+            function.argtypes = argtypes
+            functions[name] = function
     return functions
 
 
@@ -36,18 +61,92 @@ def _with_name(function):
     return call
 
 
-_agent = _find_agent()
-AGENT_LOADED = _agent is not None
+def _install(functions):
+    """Makes this module's functions those of `functions` (None: the no-ops)."""
+    names = globals()
+    names["AGENT_LOADED"] = functions is not None
+    functions = functions or {}
+    for name in ("step",) + _VOID:
+        names[name] = functions.get(name, _noop)
+    for name in _NAMED:
+        names[name] = _with_name(functions[name]) if name in functions else _noop
+    for name in _WINDOWS:
+        names[name] = functions.get(name, _minus_one)
 
-if AGENT_LOADED:
-    step = _agent["step"]                       # step(samples); samples <= 0: unknown
-    range_push = _with_name(_agent["range_push"])
-    range_pop = _agent["range_pop"]
-    phase_push = _with_name(_agent["phase_push"])
-    phase_pop = _agent["phase_pop"]
-    operator_push = _with_name(_agent["operator_push"])
-    operator_pop = _agent["operator_pop"]
-    mark = _with_name(_agent["mark"])
-else:
-    step = range_push = range_pop = phase_push = phase_pop = _noop
-    operator_push = operator_pop = mark = _noop
+
+def _preloaded():
+    try:
+        return _bind(ctypes.CDLL(None))
+    except OSError:
+        return None
+
+
+_install(_preloaded())
+IN_PROCESS = False  # True once load_in_process() loaded the library itself
+
+
+def window_path(index):
+    """The file of finished window `index`: its path, "" when it recorded nothing, None when
+    not finished (or no agent)."""
+    if index is None or index < 0:
+        return None
+    size = 4096
+    while True:
+        buffer = ctypes.create_string_buffer(size)
+        found = window_file(index, buffer, size)
+        if found == -2 and size < 1 << 20:
+            size *= 4
+            continue
+        if found == 1:
+            return os.fsdecode(buffer.value)
+        return "" if found == 0 else None
+
+
+def library_candidates():
+    """Where libprof.so may be: PROF_LIBRARY, then beside this package (an installed
+    copy), then beside the helper folder as Bazel lays it out (bazel-bin/agent/libprof.so
+    with the helper in bazel-bin/agent/python/libprof/)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    configured = os.environ.get("PROF_LIBRARY", "").strip()
+    candidates = [configured] if configured else []
+    candidates += [os.path.join(here, "libprof.so"),
+                   os.path.join(os.path.dirname(here), "libprof.so"),
+                   os.path.join(os.path.dirname(os.path.dirname(here)), "libprof.so")]
+    return candidates
+
+
+def load_in_process(environment=None):
+    """Loads libprof.so into this interpreter when it was not preloaded; returns whether
+    the agent is loaded. `environment`: PROF_* defaults for the agent's configuration (read
+    once, by its constructor, during the load), applied where the user did not set them.
+
+    What is lost without preloading: the CUDA runtime and NCCL calls are not interposed,
+    so NCCL call arguments (op, bytes, communicator) and the agent's own API timing are
+    missing; CUPTI still reports kernels, copies, memsets and runtime/driver calls, and the
+    helper its steps, phases, ranges and operators."""
+    global IN_PROCESS
+    if AGENT_LOADED:
+        return True
+    path = next((candidate for candidate in library_candidates() if os.path.isfile(candidate)),
+                None)
+    if path is None:
+        return False
+    added = {"PROF_IN_PROCESS": "1"}  # lifecycle.cc: no PYTHONPATH offer
+    for name, value in (environment or {}).items():
+        if name not in os.environ:
+            added[name] = value
+    os.environ.update(added)
+    try:
+        # RTLD_LOCAL: the library's cuda*/nccl* symbols stay out of the global scope, so
+        # libraries loaded later still bind to the real runtime (no half interposition).
+        functions = _bind(ctypes.CDLL(path, mode=os.RTLD_NOW | os.RTLD_LOCAL))
+    except OSError:
+        functions = None
+    finally:
+        for name in added:
+            os.environ.pop(name, None)
+    if functions is None:
+        return False
+    _install(functions)
+    IN_PROCESS = True
+    return True

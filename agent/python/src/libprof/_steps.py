@@ -61,15 +61,24 @@ class StepBoundaries:
             self._due = False
             self._end_step(self._due_samples)
 
-    def explicit_step(self, num_samples):
+    def explicit_step(self, num_samples, next_state=None):
+        """next_state: the agent state of the next step (the Profiler's scheduler,
+        prof_step_to); returns the index of the window open after the boundary, or -1."""
         self.automatic = False
         self._due = False
-        self._end_step(num_samples)
+        window = self._end_step(num_samples, next_state)
         self._forget_batches()
+        return window
 
-    def _end_step(self, samples):
-        _capi.step(samples if samples and samples > 0 else 0)
+    def _end_step(self, samples, next_state=None):
+        count = samples if samples and samples > 0 else 0
+        window = -1
+        if next_state is None:
+            _capi.step(count)
+        else:
+            window = _capi.step_to(count, next_state)
         self.timer.step_ended(samples)
+        return window
 
 
 boundaries = StepBoundaries()
