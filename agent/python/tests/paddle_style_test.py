@@ -46,6 +46,9 @@ class PaddleStyleTest(unittest.TestCase):
                 self.assertIsInstance(json.load(file), (dict, list))
         self.assertIn("ips:", run.stdout)
         self.assertIn("images/s", run.stdout)
+        # step_info(unit="images") reaches the analyzer's Perf Summary too.
+        perf = agent_runner.analyzer_tables(folder)["perf"]
+        self.assertIn("Time Unit: s, IPS Unit: images/s", perf["preamble"])
         if "libprof._analysis" in run.stderr:
             print("skipped: summary() needs libprof._analysis (lane pyanalyzer), absent here",
                   file=sys.stderr)

@@ -81,6 +81,7 @@ class Profiler:
         self._result = []         # the latest returned window's trace files
         self._benchmark = None
         self._running = False
+        self._ips_unit = None  # step_info(unit), marked again in every window it opens
 
     def _scheduled(self, step):
         return ProfilerState.CLOSED if self.timer_only else _state(self.scheduler(step))
@@ -104,6 +105,8 @@ class Profiler:
         self.step_num += 1
         self.current_state = self._scheduled(self.step_num)
         self._window = _steps.boundaries.explicit_step(num_samples, self.current_state.value)
+        if self._ips_unit and self._window >= 0 and self._window != ended:
+            _steps.mark_ips_unit(self._ips_unit)
         if self.previous_state == ProfilerState.RECORD_AND_RETURN:
             self._returned(ended)
         elif (self.previous_state == ProfilerState.RECORD
@@ -162,8 +165,11 @@ class Profiler:
         """paddle's step_info: " reader_cost: X s batch_cost: Y s ips: Z <unit>/s" over
         the steps since the previous call; `unit` also names the Perf Summary's IPS unit."""
         from libprof import _steps
-        if unit and self._benchmark is not None:
-            self._benchmark.unit = unit
+        if unit:
+            self._ips_unit = unit
+            if self._benchmark is not None:
+                self._benchmark.unit = unit
+            _steps.mark_ips_unit(unit)
         return _steps.boundaries.timer.step_info(unit or "samples")
 
     def export(self, path="", format="json"):

@@ -110,4 +110,12 @@ def step_info(unit="samples"):
     the agent."""
     if not _capi.AGENT_LOADED:
         return ""
+    if unit:
+        mark_ips_unit(unit)
     return boundaries.timer.step_info(unit if unit else "samples")
+
+
+def mark_ips_unit(unit):
+    """Names the Perf Summary's IPS unit in the trace (a mark the analyzer reads,
+    analyzer/summary/perf_summary.h; recorded while a window is open)."""
+    _capi.mark("libprof.ips_unit=" + str(unit))
