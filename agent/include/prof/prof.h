@@ -7,7 +7,8 @@
  *   if (step) step(batch_size);
  *
  * Every function is thread-safe and may be called from any thread. None does I/O, reads
- * /proc, or waits for the agent's writer thread or for CUPTI: what a step boundary needs
+ * /proc, or waits for the agent's writer thread or for CUPTI (but prof_flush, which exists
+ * to wait for the writer): what a step boundary needs
  * (window files, CPU readings, CUPTI subscription) is handed to the writer thread.
  * Exceptions, once each: a thread's first recorded event allocates its buffer (under a
  * short lock), and the process's first event or step starts the agent's session (its

@@ -110,12 +110,11 @@ def step_info(unit="samples"):
     the agent."""
     if not _capi.AGENT_LOADED:
         return ""
-    if unit:
-        mark_ips_unit(unit)
     return boundaries.timer.step_info(unit if unit else "samples")
 
 
 def mark_ips_unit(unit):
     """Names the Perf Summary's IPS unit in the trace (a mark the analyzer reads,
-    analyzer/summary/perf_summary.h; recorded while a window is open)."""
+    analyzer/summary/perf_summary.h; recorded while a window is open). Profiler.step_info
+    does this; the module-level step_info does not (it adds nothing to the trace)."""
     _capi.mark("libprof.ips_unit=" + str(unit))
