@@ -69,10 +69,13 @@ int64_t StepController::StepTo(int64_t samples, int next_state) {
     }
   }
   const StepState previous = state_;
+  const bool taking_over = TakesOver(next_state);
   ++step_;
   state_ = NextState(next_state);
   step_start_ns_ = now;
-  Transition(previous, state_, now);
+  // The program's first state ends the schedule's window at this boundary (as its last
+  // step would), so the program's own window starts here.
+  Transition(taking_over && window_open_ ? StepState::kRecordAndReturn : previous, state_, now);
   return window_open_ ? open_index_ : -1;
 }
 
@@ -88,13 +91,23 @@ StepState StepController::NextState(int next_state) {
   return state_ == StepState::kRecordAndReturn ? StepState::kClosed : state_;
 }
 
+// Called with mutex_ held: whether `next_state` is the program's first state.
+bool StepController::TakesOver(int next_state) const {
+  return !external_states_ && next_state >= 0 &&
+         next_state <= static_cast<int>(StepState::kRecordAndReturn);
+}
+
 int64_t StepController::SetState(int state) {
   Start();
   DrainHorizon::Producing producing(writer_->drain_horizon());  // as in Step()
   const uint64_t now = MonotonicNs();
   std::lock_guard<std::mutex> lock(mutex_);
   if (ended_) return -1;
-  const StepState previous = state_;
+  StepState previous = state_;
+  if (TakesOver(state) && window_open_) {  // the schedule's window ends here
+    CloseWindowNow(now);
+    previous = StepState::kClosed;
+  }
   state_ = NextState(state);
   // A window that is open stays open through RECORD -> RECORD_AND_RETURN; anything else
   // that does not record closes it, as at a step boundary.

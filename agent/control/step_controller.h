@@ -64,7 +64,8 @@ class StepController {
   // and puts the next one in `next_state` (a StepState value; -1: the schedule's), with
   // the schedule's window rules, at the boundary's one timestamp. From the first state given
   // here or to SetState, PROF_SCHEDULE no longer applies (a step with no state keeps the
-  // current one; RECORD_AND_RETURN is followed by CLOSED). Returns the index of the window
+  // current one; RECORD_AND_RETURN is followed by CLOSED), and a window the schedule had
+  // open ends there: the program's windows are its own. Returns the index of the window
   // open after the boundary, or -1.
   int64_t StepTo(int64_t samples, int next_state);
   // Puts the current step in `state` now (Profiler.start/stop); returns as StepTo.
@@ -107,6 +108,7 @@ class StepController {
   void RequestDeviceActivity(bool before_writer_thread);
   void UpdateDevice();
   StepState NextState(int next_state);
+  bool TakesOver(int next_state) const;
   void CloseWindowNow(uint64_t now_ns);
   int64_t OpenDemandWindow(uint64_t now_ns, int64_t end_step, uint64_t end_ns);
   void ApplyScheduleWindows(StepState previous, StepState next, uint64_t now_ns);

@@ -79,6 +79,19 @@ TEST_CASE("a schedule window overlapped by a demand window is skipped; the next 
   CHECK(demand.trace.step_numbers == std::vector<int64_t>{0, 1, 2, 6, 7});
 }
 
+TEST_CASE("prof_set_state / prof_step_to: the program's states replace the schedule") {
+  // No PROF_SCHEDULE: window 0 records from the start; the program's first state (RECORD)
+  // ends it and opens window 1; step 3 is RECORD_AND_RETURN, so window 1 ends with it; a
+  // step with no state given after that stays CLOSED.
+  const DemandRun demand = RunScript("states", "", "kRkEkXkk");
+  INFO(demand.run.standard_output << demand.run.standard_error);
+  REQUIRE(demand.run.exit_code == 0);
+  CHECK(demand.run.standard_output == "state 1\nstep_to 1\nstep_to -1\n");
+  CHECK(demand.trace.files.size() == 2);
+  CHECK(demand.work == std::set<std::string>{"work_0", "work_1", "work_2", "work_3"});
+  CHECK(demand.trace.step_numbers == std::vector<int64_t>{0, 1, 2, 3});
+}
+
 TEST_CASE("prof_stop with no window open returns -1 and changes nothing") {
   const DemandRun demand = RunScript("nothing_open", "off", "kekf");
   INFO(demand.run.standard_output << demand.run.standard_error);

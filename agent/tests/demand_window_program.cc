@@ -5,6 +5,9 @@
 //   e  prof_stop: prints "stop <index>"
 //   f  prof_flush(5000), then prof_window_file of the last window started or stopped:
 //      prints "flush <result> file <result> <path>"
+//   R, C  prof_set_state(RECORD), prof_set_state(CLOSED): prints "state <index>"
+//   E, X  a step like k, ended by prof_step_to(8, RECORD_AND_RETURN / CLOSED): prints
+//      "step_to <index>"
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
@@ -29,7 +32,10 @@ int main(int argc, char** argv) {
   const auto stop = Find<int (*)(void)>("prof_stop");
   const auto flush = Find<int (*)(int)>("prof_flush");
   const auto window_file = Find<int (*)(int, char*, size_t)>("prof_window_file");
-  if (!step || !push || !pop || !start || !stop || !flush || !window_file) {
+  const auto set_state = Find<int (*)(int)>("prof_set_state");
+  const auto step_to = Find<int (*)(int64_t, int)>("prof_step_to");
+  if (!step || !push || !pop || !start || !stop || !flush || !window_file || !set_state ||
+      !step_to) {
     std::printf("no agent\n");
     return 2;
   }
@@ -39,12 +45,18 @@ int main(int argc, char** argv) {
   int steps = 0;
   int last_window = -1;
   for (char action : script) {
-    if (action == 'k') {
+    if (action == 'k' || action == 'E' || action == 'X') {
       push(("work_" + std::to_string(steps)).c_str());
       cudaMemset(memory, 0, 4096);
       pop();
-      step(8);
+      if (action == 'k') {
+        step(8);
+      } else {
+        std::printf("step_to %d\n", step_to(8, action == 'E' ? 3 : 0));
+      }
       ++steps;
+    } else if (action == 'R' || action == 'C') {
+      std::printf("state %d\n", set_state(action == 'R' ? 2 : 0));
     } else if (action == 'b') {
       last_window = start();
       std::printf("start %d\n", last_window);
