@@ -39,6 +39,10 @@ class PaddleStyleTest(unittest.TestCase):
         self.assertEqual(facts["steps"], [2, 3, 4, 7, 8, 9])
         self.assertEqual(facts["samples"], [8] * 6)
         self.assertEqual(facts["ranges"].get("DataPrepare"), 6)
+        # The helper's PyTorch phases, in-process too (its hooks go in when it loads the
+        # agent, after the program made its model and optimizer).
+        self.assertEqual(agent_runner.phase_counts(facts),
+                         {"Dataloader": 0, "Forward": 6, "Backward": 6, "Optimization": 6})
         exported = sorted(glob.glob(os.path.join(export_dir, "*.paddle_trace.json")))
         self.assertEqual(len(exported), 2, exported)
         for path in exported:
