@@ -12,6 +12,7 @@
 #include "agent/control/trigger.h"
 #include "agent/cupti/cupti_source.h"
 #include "agent/record/clock.h"
+#include "proto/schema_enums.h"
 
 namespace prof {
 namespace {
@@ -116,7 +117,8 @@ void Session::PollControl(uint64_t now_ns) {
   }
   const bool taken = request.steps > 0
                          ? steps_->OpenAtNextStep(request.steps)
-                         : steps_->OpenOnDemand(-1, now_ns + request.duration_ns, true) >= 0;
+                         : steps_->OpenOnDemand(-1, now_ns + request.duration_ns, true,
+                                                schema::WINDOW_ORIGIN_TRIGGER) >= 0;
   if (taken) {
     Log(LogLevel::kInfo, "on-demand trigger: recording the next %lld %s",
         static_cast<long long>(request.steps > 0 ? request.steps : request.duration_ns / 1000000),

@@ -5,6 +5,7 @@
 #include "agent/record/clock.h"
 #include "agent/record/cuda_presence.h"
 #include "agent/record/recorder.h"
+#include "proto/schema_enums.h"
 
 namespace prof {
 namespace {
@@ -154,7 +155,7 @@ void StepController::Transition(StepState previous, StepState next, uint64_t now
     }
   }
   if (!window_open_ && demand_next_steps_ > 0 && !ending_) {
-    OpenDemandWindow(now_ns, step_ + demand_next_steps_, 0);
+    OpenDemandWindow(now_ns, step_ + demand_next_steps_, 0, schema::WINDOW_ORIGIN_TRIGGER);
   }
   demand_next_steps_ = 0;
   if (!window_open_ && schedule_records && !schedule_skipped_) OpenWindow(now_ns);
@@ -186,15 +187,18 @@ void StepController::CloseWindowNow(uint64_t now_ns) {
 }
 
 // Called with mutex_ held, no window open.
-int64_t StepController::OpenDemandWindow(uint64_t now_ns, int64_t end_step, uint64_t end_ns) {
+int64_t StepController::OpenDemandWindow(uint64_t now_ns, int64_t end_step, uint64_t end_ns,
+                                         int32_t origin) {
   demand_window_ = true;  // before OpenWindow: NextWindowSpec reads these
+  demand_origin_ = origin;
   demand_end_step_ = end_step;
   demand_end_ns_ = end_ns;
   OpenWindow(now_ns);
   return open_index_;
 }
 
-int64_t StepController::OpenOnDemand(int64_t end_step, uint64_t end_ns, bool only_if_none_open) {
+int64_t StepController::OpenOnDemand(int64_t end_step, uint64_t end_ns, bool only_if_none_open,
+                                     int32_t origin) {
   Start();
   DrainHorizon::Producing producing(writer_->drain_horizon());  // as in Step()
   const uint64_t now = MonotonicNs();
@@ -203,7 +207,7 @@ int64_t StepController::OpenOnDemand(int64_t end_step, uint64_t end_ns, bool onl
   if (demand_window_) return open_index_;
   if (window_open_) CloseWindowNow(now);  // the schedule's window ends here
   if (IsRecording(state_)) schedule_skipped_ = true;
-  const int64_t index = OpenDemandWindow(now, end_step, end_ns);
+  const int64_t index = OpenDemandWindow(now, end_step, end_ns, origin);
   UpdateDevice();
   return index;
 }
@@ -282,6 +286,7 @@ WindowSpec StepController::NextWindowSpec(uint64_t now_ns) {
   spec.first_step = schedule_.record_everything ? 0 : schedule_.WindowFirstStep(cycle);
   spec.end_step = schedule_.record_everything ? 0 : schedule_.WindowEndStep(cycle);
   if (demand_window_ || external_states_) {  // from now to its end step, if known (0: not)
+    spec.origin = demand_window_ ? demand_origin_ : schema::WINDOW_ORIGIN_PROGRAM;
     spec.first_step = step_;
     spec.end_step = demand_end_step_ > 0 ? demand_end_step_ : 0;
   } else if (steps_per_file_ > 0) {  // this file's share of the window

@@ -89,7 +89,9 @@ class StepController {
   // window. `end_step` >= 0: the window closes at the boundary that begins that step;
   // `end_ns` > 0: at the first Tick() at or after that time.
   // `only_if_none_open`: returns -1 and does nothing when any window is open (a trigger).
-  int64_t OpenOnDemand(int64_t end_step = -1, uint64_t end_ns = 0, bool only_if_none_open = false);
+  // `origin`: what the window's file says opened it (schema::WindowOrigin).
+  int64_t OpenOnDemand(int64_t end_step = -1, uint64_t end_ns = 0, bool only_if_none_open = false,
+                       int32_t origin = 1 /* WINDOW_ORIGIN_API */);
   // Closes the open window (a demand or a schedule window: the rest of that schedule
   // window is skipped). Returns the closed window's index, or -1 when none was open.
   int64_t CloseOnDemand();
@@ -110,7 +112,7 @@ class StepController {
   StepState NextState(int next_state);
   bool TakesOver(int next_state) const;
   void CloseWindowNow(uint64_t now_ns);
-  int64_t OpenDemandWindow(uint64_t now_ns, int64_t end_step, uint64_t end_ns);
+  int64_t OpenDemandWindow(uint64_t now_ns, int64_t end_step, uint64_t end_ns, int32_t origin);
   void ApplyScheduleWindows(StepState previous, StepState next, uint64_t now_ns);
 
   const Schedule schedule_;
@@ -141,6 +143,7 @@ class StepController {
   int64_t demand_next_steps_ = 0;
   int64_t open_index_ = -1;  // the open window's index
   bool external_states_ = false;  // guarded by mutex_; see StepTo
+  int32_t demand_origin_ = 0;     // guarded by mutex_; the open demand window's origin
   bool ended_ = false;
   std::atomic<int64_t> steps_seen_{0};
 };

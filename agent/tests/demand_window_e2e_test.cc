@@ -53,7 +53,10 @@ TEST_CASE("PROF_SCHEDULE=off: only what prof_start..prof_stop encloses is record
   CHECK(demand.trace.api_calls.at("cudaMemset") == 3);
   // Steps 1 and 2, then 4 and the step open at exit (5), which window 1 holds until exit.
   CHECK(demand.trace.step_numbers == std::vector<int64_t>{1, 2, 4, 5});
-  for (const FileSummary& file : demand.trace.files) CHECK(file.complete);
+  for (const FileSummary& file : demand.trace.files) {
+    CHECK(file.complete);
+    CHECK(file.window_origin == 1);  // WINDOW_ORIGIN_API
+  }
 }
 
 TEST_CASE("no PROF_SCHEDULE: prof_stop ends the record-everything window for good") {
@@ -90,6 +93,9 @@ TEST_CASE("prof_set_state / prof_step_to: the program's states replace the sched
   CHECK(demand.trace.files.size() == 2);
   CHECK(demand.work == std::set<std::string>{"work_0", "work_1", "work_2", "work_3"});
   CHECK(demand.trace.step_numbers == std::vector<int64_t>{0, 1, 2, 3});
+  std::set<int> origins;
+  for (const FileSummary& file : demand.trace.files) origins.insert(file.window_origin);
+  CHECK(origins == std::set<int>{0, 3});  // the schedule's window 0, the program's window 1
 }
 
 TEST_CASE("prof_stop with no window open returns -1 and changes nothing") {

@@ -88,6 +88,7 @@ TEST_CASE("trigger --steps 3: a running job records exactly its next 3 steps") {
   CHECK(Consecutive(trace.step_numbers));
   CHECK(trace.api_calls.at("cudaMemset") == 3);
   CHECK(trace.files[0].complete);
+  CHECK(trace.files[0].window_origin == 2);  // WINDOW_ORIGIN_TRIGGER
 }
 
 TEST_CASE("trigger --seconds: a job records for that long, then stops") {
@@ -107,6 +108,7 @@ TEST_CASE("trigger --seconds: a job records for that long, then stops") {
   CHECK(trace.step_numbers.size() >= 5);
   CHECK(trace.step_numbers.size() <= 26);
   CHECK(Consecutive(trace.step_numbers));
+  CHECK(trace.files[0].window_origin == 2);  // WINDOW_ORIGIN_TRIGGER
 }
 
 TEST_CASE("trigger --all: every job of this user records") {

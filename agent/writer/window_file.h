@@ -26,6 +26,7 @@ struct WindowSpec {
   int64_t first_step = 0;
   int64_t end_step = 0;
   CpuSample open_cpu;  // read by the writer when it opens the file
+  int32_t origin = 0;  // schema::WindowOrigin: what opened the window
 };
 
 class WindowFile {
