@@ -1,6 +1,8 @@
 // Everything the agent runs in one process: the configuration, the writer and the step
 // controller. Created by the library constructor (no threads, no files, no CUDA then);
-// the writer thread starts at the first recorded event or step. After fork() the child
+// the writer thread starts at the session's start (the first recorded event or step), also
+// while no window is open, for it polls for on-demand triggers (PROF_TRIGGER=0: only at
+// the first window, as before triggers existed). After fork() the child
 // gets a fresh session of its own, built at its first recorded call or step (lifecycle.cc).
 //
 // Thread safety: the accessors are safe from any thread once Current() is non-null.
