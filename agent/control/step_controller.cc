@@ -1,6 +1,8 @@
 #include "agent/control/step_controller.h"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "agent/record/clock.h"
 #include "agent/record/cuda_presence.h"
@@ -9,6 +11,8 @@
 
 namespace prof {
 namespace {
+
+constexpr uint64_t kDeviceWaitNs = 2000000000;  // prof_start waits at most this for CUPTI
 
 bool IsRecording(StepState state) {
   return state == StepState::kRecord || state == StepState::kRecordAndReturn;
@@ -99,6 +103,13 @@ bool StepController::TakesOver(int next_state) const {
 }
 
 int64_t StepController::SetState(int state) {
+  uint64_t wait_for_ticket = 0;
+  const int64_t index = ApplyState(state, &wait_for_ticket);
+  if (wait_for_ticket) WaitForDevice(wait_for_ticket);  // as prof_start does
+  return index;
+}
+
+int64_t StepController::ApplyState(int state, uint64_t* wait_for_ticket) {
   Start();
   DrainHorizon::Producing producing(writer_->drain_horizon());  // as in Step()
   const uint64_t now = MonotonicNs();
@@ -112,7 +123,9 @@ int64_t StepController::SetState(int state) {
   state_ = NextState(state);
   // A window that is open stays open through RECORD -> RECORD_AND_RETURN; anything else
   // that does not record closes it, as at a step boundary.
+  const uint64_t ticket_before = device_ticket_;
   Transition(previous == StepState::kRecordAndReturn ? StepState::kRecord : previous, state_, now);
+  if (device_ticket_ != ticket_before) *wait_for_ticket = device_ticket_;
   return window_open_ ? open_index_ : -1;
 }
 
@@ -199,6 +212,28 @@ int64_t StepController::OpenDemandWindow(uint64_t now_ns, int64_t end_step, uint
 
 int64_t StepController::OpenOnDemand(int64_t end_step, uint64_t end_ns, bool only_if_none_open,
                                      int32_t origin) {
+  uint64_t wait_for_ticket = 0;
+  const int64_t index = OpenAndSubscribe(end_step, end_ns, only_if_none_open, origin,
+                                           &wait_for_ticket);
+  if (wait_for_ticket) WaitForDevice(wait_for_ticket);
+  return index;
+}
+
+// prof_start and prof_set_state are the program's explicit calls (torch.profiler's start(),
+// MindSpore's start_profile), not step boundaries: when they ask the writer to subscribe
+// device activity, they wait for it (bounded), so the kernels the program launches after
+// they return are recorded. Never with the mutex held.
+void StepController::WaitForDevice(uint64_t ticket) {
+  const uint64_t deadline = MonotonicNs() + kDeviceWaitNs;
+  while (!writer_->DeviceCommandDone(ticket) && MonotonicNs() < deadline) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+int64_t StepController::OpenAndSubscribe(int64_t end_step, uint64_t end_ns,
+                                           bool only_if_none_open, int32_t origin,
+                                           uint64_t* wait_for_ticket) {
+  uint64_t& wait_for_ticket_ref = *wait_for_ticket;
   Start();
   DrainHorizon::Producing producing(writer_->drain_horizon());  // as in Step()
   const uint64_t now = MonotonicNs();
@@ -207,8 +242,12 @@ int64_t StepController::OpenOnDemand(int64_t end_step, uint64_t end_ns, bool onl
   if (demand_window_) return open_index_;
   if (window_open_) CloseWindowNow(now);  // the schedule's window ends here
   if (IsRecording(state_)) schedule_skipped_ = true;
+  const uint64_t ticket_before = device_ticket_;
   const int64_t index = OpenDemandWindow(now, end_step, end_ns, origin);
   UpdateDevice();
+  if (origin == schema::WINDOW_ORIGIN_API && device_ticket_ != ticket_before) {
+    wait_for_ticket_ref = device_ticket_;
+  }
   return index;
 }
 
@@ -268,7 +307,7 @@ void StepController::RequestDeviceActivity(bool before_writer_thread) {
     }
     return;
   }
-  writer_->SetDeviceEnabled(true);
+  device_ticket_ = writer_->SetDeviceEnabled(true);
 }
 
 // Reached from the first intercepted CUDA call after a deferral: queues the subscription.

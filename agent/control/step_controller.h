@@ -68,7 +68,8 @@ class StepController {
   // open ends there: the program's windows are its own. Returns the index of the window
   // open after the boundary, or -1.
   int64_t StepTo(int64_t samples, int next_state);
-  // Puts the current step in `state` now (Profiler.start/stop); returns as StepTo.
+  // Puts the current step in `state` now (Profiler.start/stop); returns as StepTo. Like
+  // OpenOnDemand for prof_start, waits (at most 2 s) for a device subscription it asks for.
   int64_t SetState(int state);
 
   // At exit: ends the current step (recorded like any other) and closes the window.
@@ -86,7 +87,9 @@ class StepController {
   // ends here. Returns the window's index (that of the demand window already open, if
   // any). While a demand window is open the schedule opens and closes nothing; the schedule
   // window it overlapped is not reopened after it, and the schedule resumes with its next
-  // window. `end_step` >= 0: the window closes at the boundary that begins that step;
+  // window. With `origin` WINDOW_ORIGIN_API (prof_start) it waits, at most 2 s and without
+  // the mutex, for the device subscription it asks for (a trigger's window does not).
+  // `end_step` >= 0: the window closes at the boundary that begins that step;
   // `end_ns` > 0: at the first Tick() at or after that time.
   // `only_if_none_open`: returns -1 and does nothing when any window is open (a trigger).
   // `origin`: what the window's file says opened it (schema::WindowOrigin).
@@ -110,6 +113,10 @@ class StepController {
   void RequestDeviceActivity(bool before_writer_thread);
   void UpdateDevice();
   StepState NextState(int next_state);
+  int64_t OpenAndSubscribe(int64_t end_step, uint64_t end_ns, bool only_if_none_open,
+                             int32_t origin, uint64_t* wait_for_ticket);
+  int64_t ApplyState(int state, uint64_t* wait_for_ticket);
+  void WaitForDevice(uint64_t ticket);
   bool TakesOver(int next_state) const;
   void CloseWindowNow(uint64_t now_ns);
   int64_t OpenDemandWindow(uint64_t now_ns, int64_t end_step, uint64_t end_ns, int32_t origin);
@@ -144,6 +151,7 @@ class StepController {
   int64_t open_index_ = -1;  // the open window's index
   bool external_states_ = false;  // guarded by mutex_; see StepTo
   int32_t demand_origin_ = 0;     // guarded by mutex_; the open demand window's origin
+  uint64_t device_ticket_ = 0;    // guarded by mutex_; the last subscription asked for
   bool ended_ = false;
   std::atomic<int64_t> steps_seen_{0};
 };

@@ -98,6 +98,25 @@ TEST_CASE("prof_set_state / prof_step_to: the program's states replace the sched
   CHECK(origins == std::set<int>{0, 3});  // the schedule's window 0, the program's window 1
 }
 
+TEST_CASE("dlopened, not preloaded: CUPTI still gives the window's kernels, not the calls") {
+  const std::string output = FreshFolder("in_process");
+  RunOptions options;
+  options.environment = {{"PROF_OUTPUT_DIR", output},
+                         {"PROF_CUPTI_LIB", Runfile("testdata/sim/libcupti.so.13")},
+                         {"PROF_SCHEDULE", "off"}};
+  const RunResult run = RunProgram(Runfile("agent/tests/in_process_program"),
+                                   {Runfile("agent/libprof.so"), "5"}, options);
+  INFO(run.standard_output << run.standard_error);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.standard_output == "window 0 flush 1\n");
+  TraceSummary trace = SummarizeFolder(output);
+  REQUIRE(trace.files.size() == 1);
+  // The 5 kernels launched inside the window, from CUPTI; none of the 5 after it.
+  CHECK(trace.kernels["in_process_kernel"] == 5);
+  // No interposition: the agent saw no cudaLaunchKernel call of its own.
+  CHECK(trace.launches["in_process_kernel"] == 0);
+}
+
 TEST_CASE("prof_stop with no window open returns -1 and changes nothing") {
   const DemandRun demand = RunScript("nothing_open", "off", "kekf");
   INFO(demand.run.standard_output << demand.run.standard_error);

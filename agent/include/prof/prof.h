@@ -71,10 +71,11 @@ void prof_operator_pop(void);
  *
  * prof_stop closes the open window (one opened by prof_start, a trigger or the schedule:
  * the rest of a schedule window is then skipped) and returns its index, or -1 if none was
- * open. Neither waits: like a step boundary they take a timestamp and queue the window
- * change for the writer thread (~100 ns, plus the CUPTI subscription, asked of the writer,
- * when prof_start opens a window with device activity off: the window's first
- * milliseconds may lack device activity; its file says from when it is whole). */
+ * open. Like a step boundary they take a timestamp and queue the window change for the
+ * writer thread (~100 ns); prof_start then waits, when device activity was off, until
+ * the writer has subscribed CUPTI (milliseconds; the first time in a process it also loads
+ * libcupti; at most 2 s), so the kernels launched after it returns are all recorded.
+ * prof_stop never waits. */
 int prof_start(void);
 int prof_stop(void);
 
@@ -95,7 +96,8 @@ int prof_flush(int timeout_ms);
  * states 0 CLOSED, 1 READY (device activity subscribed ahead of a window), 2 RECORD, 3
  * RECORD_AND_RETURN (the window's last step). prof_step_to ends the current step like
  * prof_step and puts the next one in `next_state`, so windows open and close exactly at
- * the step boundary; prof_set_state puts the current step in `state` now. From the first
+ * the step boundary (never waiting); prof_set_state puts the current step in `state`
+ * now (waiting for the CUPTI subscription as prof_start does). From the first
  * call of either, PROF_SCHEDULE no longer applies (prof_step then keeps the state, but
  * RECORD_AND_RETURN is followed by CLOSED). Both return the index of the window open
  * afterwards, or -1 (none, or no agent); an out-of-range state leaves the state to the
