@@ -111,12 +111,15 @@ __attribute__((constructor)) void InitializeAgent() {
   ConfigureBuffers(config.buffer_bytes, BufferBytesFor(config.buffer_bytes));
   SetRuntimeInterposed(InGlobalScope());
   ApplyStartupSettings(config);
-  if (config.activities & (kActivityNvtx | kActivityTimerOnly)) OfferNvtxInjection();
-  // Before the interpreter's main() reads PYTHONPATH; not when `import libprof` loads the
-  // agent into a running interpreter (PROF_IN_PROCESS, set by the helper around its dlopen:
-  // the helper is imported already, and children should not inherit it on PYTHONPATH).
+  // Loaded by `import libprof` into a running interpreter (PROF_IN_PROCESS, set by the
+  // helper around its dlopen): no PYTHONPATH offer (the helper is imported already) and no
+  // NVTX_INJECTION64_PATH (child processes inheriting it would load the agent unasked).
   const char* in_process = std::getenv("PROF_IN_PROCESS");
-  if (!in_process || !in_process[0]) OfferPythonHelper();
+  const bool loaded_in_process = in_process && in_process[0];
+  if ((config.activities & (kActivityNvtx | kActivityTimerOnly)) && !loaded_in_process) {
+    OfferNvtxInjection();
+  }
+  if (!loaded_in_process) OfferPythonHelper();  // before the interpreter's main() reads PYTHONPATH
   const char* why_no_stacks = nullptr;
   if (config.stacks && !EnableCallStacks(&why_no_stacks)) {
     Log(LogLevel::kWarn, "PROF_STACKS=1 but %s; recording without call stacks", why_no_stacks);
