@@ -256,31 +256,12 @@ bool TraceWriter::Flush(uint64_t timeout_ns) {
                             [this, ticket] { return flushes_done_ >= ticket || done_; });
 }
 
-bool TraceWriter::FinishedWindow(uint32_t index, std::string* path) {
-  std::lock_guard<std::mutex> lock(finished_mutex_);
-  for (const auto& finished : finished_paths_) {
-    if (finished.first != index) continue;
-    *path = finished.second;
-    return true;
-  }
-  return false;
-}
-
 // Writer thread.
 bool TraceWriter::AnyWindowClosing() const {
   for (const auto& window : windows_) {
     if (window->closing) return true;
   }
   return false;
-}
-
-// Writer thread, once per window.
-void TraceWriter::NoteFinished(const WindowFile& window) {
-  {
-    std::lock_guard<std::mutex> lock(finished_mutex_);
-    finished_paths_.emplace_back(window.spec().index, window.wrote_file() ? window.path() : "");
-  }
-  windows_finished_.fetch_add(1, std::memory_order_release);
 }
 
 namespace {
@@ -450,7 +431,7 @@ void TraceWriter::FinishWindows(bool everything, bool flushing) {
     window.encoder().AddCpuUsage(CpuUsageOf(window.close_cpu.valid ? window.close_cpu : SampleCpu()));
     if (device_enabled_) window.encoder().AddClockAnchor(device_->Anchor("window close"));
     window.Finish();
-    NoteFinished(window);
+    finished_windows_.Note(window.spec().index, window.wrote_file() ? window.path() : "");
     converter_.ForgetWindow(window.spec().index);
     windows_.pop_front();
   }

@@ -26,6 +26,7 @@
 #include "agent/control/config.h"
 #include "agent/writer/device_source.h"
 #include "agent/writer/drain_horizon.h"
+#include "agent/writer/finished_windows.h"
 #include "agent/writer/record_converter.h"
 #include "agent/writer/command_queue.h"
 #include "agent/writer/window_file.h"
@@ -84,10 +85,10 @@ class TraceWriter : public WindowRouter {
 
   // Windows finished so far (their files written and closed, or found empty). Any thread,
   // lock-free.
-  uint32_t windows_finished() const { return windows_finished_.load(std::memory_order_acquire); }
+  uint32_t windows_finished() const { return finished_windows_.count(); }
   // Whether window `index` is finished; then `*path` is its file, or "" when it recorded
   // nothing and left no file. Any thread (a short lock the writer takes once per window).
-  bool FinishedWindow(uint32_t index, std::string* path);
+  bool FinishedWindow(uint32_t index, std::string* path) { return finished_windows_.Find(index, path); }
   // Waits (at most `timeout_ns`) until every window closed before this call is finished,
   // finalizing them without the usual grace period for late records. The one call here
   // that waits for the writer; for prof_flush (the Python Profiler's window ends). True when
@@ -121,7 +122,6 @@ class TraceWriter : public WindowRouter {
   // `flushing`: closed windows are finished once drained up to their end (Flush).
   void FinishWindows(bool everything, bool flushing = false);
   bool AnyWindowClosing() const;
-  void NoteFinished(const WindowFile& window);
   WindowFile* WindowAt(uint64_t host_time_ns);
   void NameThread(uint64_t thread_id, WindowFile& window);
   WindowFile* WindowByIndex(uint32_t index);
@@ -156,9 +156,7 @@ class TraceWriter : public WindowRouter {
   std::atomic<uint64_t> device_commands_done_{0};
 
   std::function<void(uint64_t)> control_poll_;  // set before the thread starts
-  std::mutex finished_mutex_;                    // guards finished_paths_
-  std::vector<std::pair<uint32_t, std::string>> finished_paths_;  // index, path ("": no file)
-  std::atomic<uint32_t> windows_finished_{0};
+  FinishedWindows finished_windows_;
 
   // Writer thread only.
   std::vector<Command> taken_commands_;  // what commands_ gave, reused (keeps its capacity)
