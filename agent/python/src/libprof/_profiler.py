@@ -48,6 +48,8 @@ def _load_agent(record_shapes, with_flops):
     if _capi.AGENT_LOADED:
         return True
     if not _capi.load_in_process({"PROF_SCHEDULE": "off"}):
+        sys.stderr.write("libprof: libprof.so was not found (set PROF_LIBRARY, or run under "
+                         "LD_PRELOAD=libprof.so); the Profiler records nothing\n")
         return False
     from libprof._autostart import arm
     arm()  # the PyTorch hooks (phases, operators), now or when torch is imported
