@@ -2,6 +2,8 @@
 #include "agent/include/prof/prof.h"
 
 #include <atomic>
+#include <cstring>
+#include <string>
 
 #include "agent/control/session.h"
 #include "agent/hooks/hook_support.h"
@@ -131,4 +133,55 @@ PROF_EXPORT void prof_memory_sample(int32_t device, int64_t allocated, int64_t r
   record->args[2] = peak > 0 ? static_cast<uint64_t>(peak) : 0;
   record->args[3] = 0;
   prof::CommitRecord(size);
+}
+
+// Windows on demand (control/step_controller.h, OpenOnDemand).
+PROF_EXPORT int prof_start(void) {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  prof::Session* session = prof::Session::Current();
+  return session ? static_cast<int>(session->steps().OpenOnDemand()) : -1;
+}
+
+PROF_EXPORT int prof_stop(void) {
+  prof::ErrnoPreserved keep;
+  prof::Session* session = prof::Session::Current();
+  return session ? static_cast<int>(session->steps().CloseOnDemand()) : -1;
+}
+
+PROF_EXPORT int prof_flush(int timeout_ms) {
+  prof::ErrnoPreserved keep;
+  prof::Session* session = prof::Session::Current();
+  if (!session) return -1;
+  const uint64_t timeout_ns = timeout_ms > 0 ? static_cast<uint64_t>(timeout_ms) * 1000000 : 0;
+  return session->writer().Flush(timeout_ns) ? 1 : 0;
+}
+
+PROF_EXPORT int prof_windows_finished(void) {
+  prof::Session* session = prof::Session::Existing();
+  return session ? static_cast<int>(session->writer().windows_finished()) : 0;
+}
+
+PROF_EXPORT int prof_window_file(int index, char* path, size_t size) {
+  prof::ErrnoPreserved keep;
+  prof::Session* session = prof::Session::Existing();
+  std::string file;
+  if (!session || index < 0 || !session->writer().FinishedWindow(static_cast<uint32_t>(index), &file)) {
+    return -1;
+  }
+  if (file.empty()) return 0;
+  if (!path || size <= file.size()) return -2;
+  std::memcpy(path, file.c_str(), file.size() + 1);
+  return 1;
+}
+
+PROF_EXPORT int prof_step_to(int64_t num_samples, int next_state) {
+  prof::ErrnoPreserved keep;
+  prof::Session* session = prof::Session::Current();
+  return session ? static_cast<int>(session->steps().StepTo(num_samples, next_state)) : -1;
+}
+
+PROF_EXPORT int prof_set_state(int state) {
+  prof::ErrnoPreserved keep;
+  prof::Session* session = prof::Session::Current();
+  return session ? static_cast<int>(session->steps().SetState(state)) : -1;
 }

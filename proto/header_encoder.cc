@@ -66,6 +66,7 @@ std::string EncodeFileHeader(const FileHeaderValue& header) {
   }
   PutStringFieldIfNonEmpty(&out, F::kCommandLine, header.command_line);
   for (const CpuUsageValue& usage : header.cpu_usage) PutCpuUsageField(&out, F::kCpuUsage, usage);
+  PutVarintFieldIfNonZero(&out, F::kWindowOrigin, static_cast<uint64_t>(header.window_origin));
   return std::string(out.view());
 }
 

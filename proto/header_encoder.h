@@ -53,6 +53,7 @@ struct FileHeaderValue {
   std::map<std::string, std::string> config;
   std::string command_line;
   std::vector<CpuUsageValue> cpu_usage;
+  int32_t window_origin = 0;  // schema::WindowOrigin
 };
 
 // Append the message's fields (not a length prefix) to `out`.

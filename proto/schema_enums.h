@@ -89,6 +89,13 @@ enum SynchronizationKind : int32_t {
   SYNCHRONIZATION_KIND_STREAM = 3,  // cudaStreamSynchronize
   SYNCHRONIZATION_KIND_CONTEXT = 4,  // cudaDeviceSynchronize
 };
+
+enum WindowOrigin : int32_t {
+  WINDOW_ORIGIN_SCHEDULE = 0,
+  WINDOW_ORIGIN_API = 1,
+  WINDOW_ORIGIN_TRIGGER = 2,
+  WINDOW_ORIGIN_PROGRAM = 3,
+};
 }  // namespace prof::schema
 
 #endif  // PROF_PROTO_SCHEMA_ENUMS_H_

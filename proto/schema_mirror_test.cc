@@ -222,6 +222,11 @@ static_assert(schema::COPY_KIND_HOST_TO_HOST == static_cast<int>(trace::COPY_KIN
 static_assert(schema::COPY_KIND_DEVICE_TO_DEVICE == static_cast<int>(trace::COPY_KIND_DEVICE_TO_DEVICE));
 static_assert(schema::COPY_KIND_PEER_TO_PEER == static_cast<int>(trace::COPY_KIND_PEER_TO_PEER));
 static_assert(schema::COPY_KIND_DEFAULT == static_cast<int>(trace::COPY_KIND_DEFAULT));
+static_assert(field::FileHeader::kWindowOrigin == trace::FileHeader::kWindowOriginFieldNumber);
+static_assert(schema::WINDOW_ORIGIN_SCHEDULE == static_cast<int>(trace::WINDOW_ORIGIN_SCHEDULE));
+static_assert(schema::WINDOW_ORIGIN_API == static_cast<int>(trace::WINDOW_ORIGIN_API));
+static_assert(schema::WINDOW_ORIGIN_TRIGGER == static_cast<int>(trace::WINDOW_ORIGIN_TRIGGER));
+static_assert(schema::WINDOW_ORIGIN_PROGRAM == static_cast<int>(trace::WINDOW_ORIGIN_PROGRAM));
 static_assert(schema::SYNCHRONIZATION_KIND_UNKNOWN == static_cast<int>(trace::SYNCHRONIZATION_KIND_UNKNOWN));
 static_assert(schema::SYNCHRONIZATION_KIND_EVENT == static_cast<int>(trace::SYNCHRONIZATION_KIND_EVENT));
 static_assert(schema::SYNCHRONIZATION_KIND_STREAM_WAIT_EVENT == static_cast<int>(trace::SYNCHRONIZATION_KIND_STREAM_WAIT_EVENT));
@@ -238,12 +243,13 @@ TEST_CASE("the plain enums list every value of the schema's enums") {
   CHECK(trace::MemoryOperation_descriptor()->value_count() == 2);
   CHECK(trace::CopyKind_descriptor()->value_count() == 7);
   CHECK(trace::SynchronizationKind_descriptor()->value_count() == 5);
+  CHECK(trace::WindowOrigin_descriptor()->value_count() == 4);
 }
 
 TEST_CASE("trace_fields.h names every field of every message") {
   CHECK(trace::ClockAnchor::descriptor()->field_count() == 5);
   CHECK(trace::CpuUsage::descriptor()->field_count() == 5);
-  CHECK(trace::FileHeader::descriptor()->field_count() == 15);
+  CHECK(trace::FileHeader::descriptor()->field_count() == 16);
   CHECK(trace::Chunk::descriptor()->field_count() == 15);
   CHECK(trace::MemorySample::descriptor()->field_count() == 6);
   CHECK(trace::KernelConfig::descriptor()->field_count() == 11);

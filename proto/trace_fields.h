@@ -41,6 +41,7 @@ struct FileHeader {
   static constexpr uint32_t kConfig = 13;
   static constexpr uint32_t kCommandLine = 14;
   static constexpr uint32_t kCpuUsage = 15;
+  static constexpr uint32_t kWindowOrigin = 16;
 };
 
 struct Chunk {

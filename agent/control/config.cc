@@ -319,6 +319,8 @@ Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string
   config.shapes = parser.Flag("PROF_SHAPES", false);
   parser.Text("PROF_PYTHON_PATH", "");
   ParseClock(&parser, &config);
+  config.control_dir = parser.Text("PROF_CONTROL_DIR", "");
+  config.trigger = parser.Flag("PROF_TRIGGER", true);
   return config;
 }
 

@@ -91,6 +91,10 @@ struct Config {
   // Set in forked children: a window file is written only once it holds CUDA or NCCL
   // activity, so worker processes that never touch the GPU leave no file behind.
   bool files_need_cuda_activity = false;
+  // PROF_CONTROL_DIR: where on-demand triggers are looked for (control/trigger.h); "" is
+  // the default, /tmp/libprof-<uid>. PROF_TRIGGER=0 turns the polling off.
+  std::string control_dir;
+  bool trigger = true;
 
   // Every PROF_* variable as applied, for the trace header.
   std::map<std::string, std::string> applied;

@@ -13,6 +13,7 @@
 #include "agent/control/python_bootstrap.h"
 #include "agent/control/session.h"
 #include "agent/control/step_markers.h"
+#include "agent/cupti/api_callbacks.h"
 #include "agent/record/buffer_registry.h"
 #include "agent/record/call_stack.h"
 #include "agent/record/cuda_presence.h"
@@ -33,6 +34,21 @@ void OfferNvtxInjection() {
   if (dladdr(reinterpret_cast<void*>(&OfferNvtxInjection), &info) && info.dli_fname) {
     setenv("NVTX_INJECTION64_PATH", info.dli_fname, /*overwrite=*/0);
   }
+}
+
+// Whether this library's exported functions are the process's (preloaded, or loaded
+// RTLD_GLOBAL): only then do its cuda* definitions interpose the runtime. Looked up
+// through the main program's handle, i.e. in the global scope (RTLD_DEFAULT from here
+// would search this library's own scope too).
+bool InGlobalScope() {
+  void* program = dlopen(nullptr, RTLD_LAZY | RTLD_NOLOAD);
+  if (!program) return true;
+  void* found = dlsym(program, "prof_step");
+  dlclose(program);
+  Dl_info global, ours;
+  return found && dladdr(found, &global) &&
+         dladdr(reinterpret_cast<void*>(&OfferNvtxInjection), &ours) &&
+         global.dli_fbase == ours.dli_fbase;
 }
 
 void StartSession() {
@@ -87,10 +103,18 @@ __attribute__((constructor)) void InitializeAgent() {
   for (const std::string& warning : warnings) Log(LogLevel::kWarn, "%s", warning.c_str());
   if (config.disabled) return;
   ConfigureBuffers(config.buffer_bytes);
+  SetRuntimeInterposed(InGlobalScope());
   ApplyStartupSettings(config);
   ConfigureHostClock(config.clock_tsc);  // calibrated later, on the writer thread
-  if (config.activities & (kActivityNvtx | kActivityTimerOnly)) OfferNvtxInjection();
-  OfferPythonHelper();  // before the interpreter's main() reads PYTHONPATH
+  // Loaded by `import libprof` into a running interpreter (PROF_IN_PROCESS, set by the
+  // helper around its dlopen): no PYTHONPATH offer (the helper is imported already) and no
+  // NVTX_INJECTION64_PATH (child processes inheriting it would load the agent unasked).
+  const char* in_process = std::getenv("PROF_IN_PROCESS");
+  const bool loaded_in_process = in_process && in_process[0];
+  if ((config.activities & (kActivityNvtx | kActivityTimerOnly)) && !loaded_in_process) {
+    OfferNvtxInjection();
+  }
+  if (!loaded_in_process) OfferPythonHelper();  // before the interpreter's main() reads PYTHONPATH
   const char* why_no_stacks = nullptr;
   if (config.stacks && !EnableCallStacks(&why_no_stacks)) {
     Log(LogLevel::kWarn, "PROF_STACKS=1 but %s; recording without call stacks", why_no_stacks);

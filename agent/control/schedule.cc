@@ -51,7 +51,7 @@ Schedule Schedule::Nothing() {
 StepState Schedule::StateOf(int64_t step) const {
   if (record_nothing) return StepState::kClosed;
   if (record_everything) return StepState::kRecord;
-  if (!InBounds() || step < skip_first) return StepState::kClosed;
+  if (off || !InBounds() || step < skip_first) return StepState::kClosed;
   const int64_t t = step - skip_first;              // >= 0, no overflow
   const int64_t period = closed + ready + record;   // 1..3e9 (InBounds)
   if (repeat > 0 && t / period >= repeat) return StepState::kClosed;
@@ -70,7 +70,7 @@ int64_t Schedule::CycleOf(int64_t step) const {
 bool Schedule::HasRecordingAtOrAfter(int64_t step) const {
   if (record_nothing) return false;
   if (record_everything) return true;
-  if (!InBounds()) return false;
+  if (off || !InBounds()) return false;
   if (repeat == 0) return true;
   return step < WindowEndStep(repeat - 1);
 }
@@ -90,6 +90,7 @@ int64_t Schedule::WindowEndStep(int64_t cycle) const {
 std::string Schedule::ToString() const {
   if (record_nothing) return "no step";
   if (record_everything) return "every step";
+  if (off) return "off (windows from prof_start or a trigger only)";
   char text[160];
   std::snprintf(text, sizeof(text), "skip_first=%lld,closed=%lld,ready=%lld,record=%lld,repeat=%lld",
                 static_cast<long long>(skip_first), static_cast<long long>(closed),
@@ -182,6 +183,12 @@ std::string ParseField(std::string_view item, Schedule* schedule, ParseState* st
 ParsedSchedule ParseSchedule(std::string_view text) {
   text = TrimAscii(text);
   if (text.empty()) return {Schedule(), ""};
+  if (text == "off" || text == "none") {
+    Schedule schedule;
+    schedule.record_everything = false;
+    schedule.off = true;
+    return {schedule, ""};
+  }
   if (text.find(':') != std::string_view::npos) return ParseStartEnd(text);
   Schedule schedule;
   schedule.record_everything = false;

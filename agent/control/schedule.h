@@ -40,6 +40,9 @@ struct Schedule {
   // A refused PROF_SCHEDULE: every step is CLOSED (recording everything instead could
   // fill a disk with steps the user meant to skip). Wins over record_everything.
   bool record_nothing = false;
+  // PROF_SCHEDULE=off: no step is recorded; windows come only from prof_start/prof_stop
+  // and on-demand triggers (control/trigger.h).
+  bool off = false;
   int64_t skip_first = 0;
   int64_t closed = 0;
   int64_t ready = 0;
@@ -73,7 +76,8 @@ struct ParsedSchedule {
 // "wait=N,warmup=N,active=N,repeat=N,skip_first=N" (wait = closed, warmup = ready,
 // active = record; one vocabulary per schedule, a field named once) or "START:END" (records
 // steps START..END-1; 0 <= START < END <= kMaxScheduleSteps). Spaces around names and
-// numbers are ignored. Blank text is "no schedule" (record everything).
+// numbers are ignored. Blank text is "no schedule" (record everything); "off" (or "none")
+// records no step (windows only from prof_start or a trigger).
 ParsedSchedule ParseSchedule(std::string_view text);
 
 }  // namespace prof

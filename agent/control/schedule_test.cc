@@ -182,5 +182,16 @@ TEST_CASE("the refused schedule records no step at all") {
   CHECK(nothing.ToString() == "no step");
 }
 
+TEST_CASE("off: no step is recorded, for ever") {
+  for (const char* text : {"off", " none "}) {
+    const Schedule schedule = Parse(text);
+    CHECK_FALSE(schedule.record_everything);
+    CHECK(States(schedule, 12) == "CCCCCCCCCCCC");
+    CHECK(schedule.StateOf(std::numeric_limits<int64_t>::max()) == StepState::kClosed);
+    CHECK_FALSE(schedule.HasRecordingAtOrAfter(0));
+  }
+  CHECK_FALSE(ParseSchedule("offf").schedule.has_value());
+}
+
 }  // namespace
 }  // namespace prof

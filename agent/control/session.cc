@@ -9,13 +9,16 @@
 #include <string>
 
 #include "agent/control/log.h"
+#include "agent/control/trigger.h"
 #include "agent/cupti/cupti_source.h"
 #include "agent/record/clock.h"
+#include "proto/schema_enums.h"
 
 namespace prof {
 namespace {
 
 constexpr uint64_t kShutdownTimeoutNs = 3000000000ull;  // exit never waits longer
+constexpr uint64_t kTriggerPollNs = 100000000;           // one stat() per 100 ms
 
 std::string CommandLine() {
   std::ifstream file("/proc/self/cmdline", std::ios::binary);
@@ -92,7 +95,37 @@ Session::Session(const Config& config, uint64_t start_ns) : config_(config) {
   writer_ = std::make_unique<TraceWriter>(config_, MakeProcessHeader(config_), std::move(device));
   steps_ = std::make_unique<StepController>(config_.schedule, writer_.get(), start_ns,
                                             config_.steps_per_file);
+  if (config_.trigger) {
+    control_folder_ = ControlFolder(config_.control_dir);
+    writer_->SetControlPoll([this](uint64_t now_ns) { PollControl(now_ns); });
+  }
   steps_->Begin();
+}
+
+void Session::PollControl(uint64_t now_ns) {
+  steps_->Tick(now_ns);
+  if (now_ns < next_trigger_check_ns_) return;
+  next_trigger_check_ns_ = now_ns + kTriggerPollNs;
+  TriggerRequest request;
+  std::string refusal;
+  if (!TakeTriggerRequest(control_folder_, getpid(), &request, &refusal)) {
+    if (!refusal.empty() && !warned_trigger_) {
+      warned_trigger_ = true;
+      Log(LogLevel::kWarn, "on-demand trigger ignored: %s", refusal.c_str());
+    }
+    return;
+  }
+  const bool taken = request.steps > 0
+                         ? steps_->OpenAtNextStep(request.steps)
+                         : steps_->OpenOnDemand(-1, now_ns + request.duration_ns, true,
+                                                schema::WINDOW_ORIGIN_TRIGGER) >= 0;
+  if (taken) {
+    Log(LogLevel::kInfo, "on-demand trigger: recording the next %lld %s",
+        static_cast<long long>(request.steps > 0 ? request.steps : request.duration_ns / 1000000),
+        request.steps > 0 ? "steps" : "ms");
+  } else {
+    Log(LogLevel::kInfo, "on-demand trigger ignored: a window is open already");
+  }
 }
 
 void Session::Shutdown() {
@@ -102,7 +135,8 @@ void Session::Shutdown() {
   // under the same LD_PRELOAD) leaves no file and does not touch CUDA or CUPTI.
   if (!steps_->started()) return;
   steps_->End();
-  if (!config_.schedule.record_everything && !config_.schedule.record_nothing && steps == 0) {
+  if (!config_.schedule.record_everything && !config_.schedule.record_nothing &&
+      !config_.schedule.off && steps == 0) {
     Log(LogLevel::kWarn,
         "PROF_SCHEDULE is set but the program marked no step (prof_step, an NVTX range named "
         "ProfileStep, or PROF_STEP_MARKER), so only step 0 was scheduled");

@@ -1,6 +1,8 @@
 // Everything the agent runs in one process: the configuration, the writer and the step
 // controller. Created by the library constructor (no threads, no files, no CUDA then);
-// the writer thread starts at the first recorded event or step. After fork() the child
+// the writer thread starts at the session's start (the first recorded event or step), also
+// while no window is open, for it polls for on-demand triggers (PROF_TRIGGER=0: only at
+// the first window, as before triggers existed). After fork() the child
 // gets a fresh session of its own, built at its first recorded call or step (lifecycle.cc).
 //
 // Thread safety: the accessors are safe from any thread once Current() is non-null.
@@ -48,6 +50,7 @@ class Session {
 
   const Config& config() const { return config_; }
   StepController& steps() { return *steps_; }
+  TraceWriter& writer() { return *writer_; }
 
   // Starts the writer if a window is waiting (idempotent; not during library loading).
   void Start() { steps_->Start(); }
@@ -61,6 +64,9 @@ class Session {
 
  private:
   static Session* CreateDeferredChild();
+  // On the writer thread (TraceWriter::SetControlPoll): demand windows' deadlines and
+  // on-demand triggers (control/trigger.h).
+  void PollControl(uint64_t now_ns);
 
   static std::atomic<Session*> current_;
   static std::atomic<Session*> deferred_parent_;  // a forked child's parent's session
@@ -70,6 +76,9 @@ class Session {
   std::unique_ptr<StepController> steps_;
   std::atomic<bool> shut_down_{false};
   std::atomic<int64_t> marker_calls_{0};
+  std::string control_folder_;        // where triggers are looked for
+  uint64_t next_trigger_check_ns_ = 0;  // writer thread only
+  bool warned_trigger_ = false;         // writer thread only
   // In a forked child's session, the parent's: never used nor freed after the fork (its
   // writer thread does not exist here), only kept reachable so that it is not a leak.
   Session* forked_from_ = nullptr;

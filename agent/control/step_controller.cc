@@ -1,14 +1,19 @@
 #include "agent/control/step_controller.h"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "agent/record/clock.h"
 #include "agent/record/cuda_presence.h"
 #include "agent/record/recorder.h"
 #include "agent/record/step_losses.h"
+#include "proto/schema_enums.h"
 
 namespace prof {
 namespace {
+
+constexpr uint64_t kDeviceWaitNs = 2000000000;  // prof_start waits at most this for CUPTI
 
 bool IsRecording(StepState state) {
   return state == StepState::kRecord || state == StepState::kRecordAndReturn;
@@ -42,9 +47,14 @@ void StepController::Start() {
   if (device_enabled_) RequestDeviceActivity(/*now=*/true);
   if (pending_open_) writer_->OpenWindow(pending_spec_);
   pending_open_ = false;
+  // The writer thread also polls for on-demand triggers (control/trigger.h): it runs from
+  // the session's start even when no window is open (when that poll is on).
+  writer_->StartThreadForPoll();
 }
 
-void StepController::Step(int64_t samples) {
+void StepController::Step(int64_t samples) { StepTo(samples, -1); }
+
+int64_t StepController::StepTo(int64_t samples, int next_state) {
   Start();
   // In flight from before the boundary's timestamp until its commands are queued, so the
   // writer never drains a record of a window it has not been told of (drain_horizon.h).
@@ -52,9 +62,9 @@ void StepController::Step(int64_t samples) {
   DrainHorizon::Producing producing(writer_->drain_horizon());
   const uint64_t now = MonotonicNsOrdered();  // after the increment (drain_horizon.h)
   std::lock_guard<std::mutex> lock(mutex_);
-  if (ended_) return;
+  if (ended_) return -1;
   steps_seen_.fetch_add(1, std::memory_order_relaxed);
-  if (IsRecording(state_)) {
+  if (window_open_) {
     size_t size;
     if (Record* record = BeginRecord(RecordKind::kStep, nullptr, &size)) {
       record->start_ns = step_start_ns_;
@@ -65,11 +75,60 @@ void StepController::Step(int64_t samples) {
     }
   }
   const StepState previous = state_;
+  const bool taking_over = TakesOver(next_state);
   ++step_;
   SetCurrentStep(step_);  // records lost from now on count in this step (step_losses.h)
-  state_ = schedule_.StateOf(step_);
+  state_ = NextState(next_state);
   step_start_ns_ = now;
-  Transition(previous, state_, now);
+  // The program's first state ends the schedule's window at this boundary (as its last
+  // step would), so the program's own window starts here.
+  Transition(taking_over && window_open_ ? StepState::kRecordAndReturn : previous, state_, now);
+  return window_open_ ? open_index_ : -1;
+}
+
+// Called with mutex_ held, step_ being the new step. The program's state (SetState,
+// StepTo) replaces the schedule for good; after it, a step with no state given keeps the
+// current one, but the last step of a window is followed by CLOSED.
+StepState StepController::NextState(int next_state) {
+  if (next_state >= 0 && next_state <= static_cast<int>(StepState::kRecordAndReturn)) {
+    external_states_ = true;
+    return static_cast<StepState>(next_state);
+  }
+  if (!external_states_) return schedule_.StateOf(step_);
+  return state_ == StepState::kRecordAndReturn ? StepState::kClosed : state_;
+}
+
+// Called with mutex_ held: whether `next_state` is the program's first state.
+bool StepController::TakesOver(int next_state) const {
+  return !external_states_ && next_state >= 0 &&
+         next_state <= static_cast<int>(StepState::kRecordAndReturn);
+}
+
+int64_t StepController::SetState(int state) {
+  uint64_t wait_for_ticket = 0;
+  const int64_t index = ApplyState(state, &wait_for_ticket);
+  if (wait_for_ticket) WaitForDevice(wait_for_ticket);  // as prof_start does
+  return index;
+}
+
+int64_t StepController::ApplyState(int state, uint64_t* wait_for_ticket) {
+  Start();
+  DrainHorizon::Producing producing(writer_->drain_horizon());  // as in Step()
+  const uint64_t now = MonotonicNs();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (ended_) return -1;
+  StepState previous = state_;
+  if (TakesOver(state) && window_open_) {  // the schedule's window ends here
+    CloseWindowNow(now);
+    previous = StepState::kClosed;
+  }
+  state_ = NextState(state);
+  // A window that is open stays open through RECORD -> RECORD_AND_RETURN; anything else
+  // that does not record closes it, as at a step boundary.
+  const uint64_t ticket_before = device_ticket_;
+  Transition(previous == StepState::kRecordAndReturn ? StepState::kRecord : previous, state_, now);
+  if (device_ticket_ != ticket_before) *wait_for_ticket = device_ticket_;
+  return window_open_ ? open_index_ : -1;
 }
 
 void StepController::End() {
@@ -90,13 +149,16 @@ void StepController::End() {
   }
 }
 
-// Called with mutex_ held.
+// Called with mutex_ held. The schedule's windows, then the demand windows (OpenOnDemand).
 void StepController::Transition(StepState previous, StepState next, uint64_t now_ns) {
-  const bool is_recording = IsRecording(next);
-  if (window_open_ && (!is_recording || previous == StepState::kRecordAndReturn)) {
-    SetRecording(false);
-    writer_->CloseWindow(now_ns);
-    window_open_ = false;
+  const bool schedule_records = IsRecording(next);
+  const bool schedule_window_ends = !schedule_records || previous == StepState::kRecordAndReturn;
+  if (schedule_skipped_ && schedule_window_ends) schedule_skipped_ = false;
+  if (demand_window_ && schedule_records) schedule_skipped_ = true;  // overlapped: skipped
+  if (demand_window_) {
+    if (demand_end_step_ >= 0 && step_ >= demand_end_step_) CloseWindowNow(now_ns);
+  } else if (window_open_ && schedule_window_ends) {
+    CloseWindowNow(now_ns);
   } else if (window_open_ && !ending_ && steps_per_file_ > 0 && step_ - file_first_step_ >= steps_per_file_) {
     // The window goes on in a new file. The recording flag stays on: hooks keep recording
     // across the boundary, and the writer routes each record by its start time. Before
@@ -107,14 +169,131 @@ void StepController::Transition(StepState previous, StepState next, uint64_t now
       file_first_step_ = step_;
     }
   }
-  // Device activity: subscribed from READY (or a window without one) until CLOSED.
-  const bool want_device = next != StepState::kClosed;
-  if (want_device != device_enabled_) {
-    device_enabled_ = want_device;
-    if (started_ && want_device) RequestDeviceActivity(/*now=*/false);
-    if (started_ && !want_device) writer_->SetDeviceEnabled(false);
+  if (!window_open_ && demand_next_steps_ > 0 && !ending_) {
+    OpenDemandWindow(now_ns, step_ + demand_next_steps_, 0, schema::WINDOW_ORIGIN_TRIGGER);
   }
-  if (is_recording && !window_open_) OpenWindow(now_ns);
+  demand_next_steps_ = 0;
+  if (!window_open_ && schedule_records && !schedule_skipped_) OpenWindow(now_ns);
+  UpdateDevice();
+}
+
+// Called with mutex_ held. Device activity: subscribed from READY (or a window without one,
+// or a demand window due at the next boundary) until nothing is open.
+void StepController::UpdateDevice() {
+  const bool want = window_open_ || state_ == StepState::kReady || demand_next_steps_ > 0;
+  if (want == device_enabled_) return;
+  device_enabled_ = want;
+  if (started_ && want) RequestDeviceActivity(/*now=*/false);
+  if (started_ && !want) writer_->SetDeviceEnabled(false);
+}
+
+// Called with mutex_ held. A window not yet handed to the writer (before Start) is dropped.
+void StepController::CloseWindowNow(uint64_t now_ns) {
+  SetRecording(false);
+  if (started_) {
+    writer_->CloseWindow(now_ns);
+  } else {
+    pending_open_ = false;
+  }
+  window_open_ = false;
+  demand_window_ = false;
+  demand_end_step_ = -1;
+  demand_end_ns_ = 0;
+}
+
+// Called with mutex_ held, no window open.
+int64_t StepController::OpenDemandWindow(uint64_t now_ns, int64_t end_step, uint64_t end_ns,
+                                         int32_t origin) {
+  demand_window_ = true;  // before OpenWindow: NextWindowSpec reads these
+  demand_origin_ = origin;
+  demand_end_step_ = end_step;
+  demand_end_ns_ = end_ns;
+  OpenWindow(now_ns);
+  return open_index_;
+}
+
+int64_t StepController::OpenOnDemand(int64_t end_step, uint64_t end_ns, bool only_if_none_open,
+                                     int32_t origin) {
+  uint64_t wait_for_ticket = 0;
+  const int64_t index = OpenAndSubscribe(end_step, end_ns, only_if_none_open, origin,
+                                           &wait_for_ticket);
+  if (wait_for_ticket) WaitForDevice(wait_for_ticket);
+  return index;
+}
+
+// prof_start and prof_set_state are the program's explicit calls (torch.profiler's start(),
+// MindSpore's start_profile), not step boundaries: when they ask the writer to subscribe
+// device activity, they wait for it (bounded), so the kernels the program launches after
+// they return are recorded. Never with the mutex held.
+void StepController::WaitForDevice(uint64_t ticket) {
+  const uint64_t deadline = MonotonicNs() + kDeviceWaitNs;
+  while (!writer_->DeviceCommandDone(ticket) && MonotonicNs() < deadline) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+int64_t StepController::OpenAndSubscribe(int64_t end_step, uint64_t end_ns,
+                                           bool only_if_none_open, int32_t origin,
+                                           uint64_t* wait_for_ticket) {
+  uint64_t& wait_for_ticket_ref = *wait_for_ticket;
+  Start();
+  DrainHorizon::Producing producing(writer_->drain_horizon());  // as in Step()
+  const uint64_t now = MonotonicNs();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (ended_ || (only_if_none_open && window_open_)) return -1;
+  if (demand_window_) return open_index_;
+  if (window_open_) CloseWindowNow(now);  // the schedule's window ends here
+  if (IsRecording(state_)) schedule_skipped_ = true;
+  const uint64_t ticket_before = device_ticket_;
+  const int64_t index = OpenDemandWindow(now, end_step, end_ns, origin);
+  UpdateDevice();
+  if (origin == schema::WINDOW_ORIGIN_API && device_ticket_ != ticket_before) {
+    wait_for_ticket_ref = device_ticket_;
+  }
+  return index;
+}
+
+int64_t StepController::CloseOnDemand() {
+  DrainHorizon::Producing producing(writer_->drain_horizon());  // as in Step()
+  const uint64_t now = MonotonicNs();
+  std::lock_guard<std::mutex> lock(mutex_);
+  demand_next_steps_ = 0;
+  if (ended_ || !window_open_) {
+    UpdateDevice();
+    return -1;
+  }
+  const int64_t index = open_index_;
+  if (!demand_window_) schedule_skipped_ = true;  // the rest of the schedule's window
+  CloseWindowNow(now);
+  UpdateDevice();
+  return index;
+}
+
+bool StepController::OpenAtNextStep(int64_t steps) {
+  Start();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (ended_ || window_open_ || steps <= 0) return false;
+  demand_next_steps_ = steps;
+  UpdateDevice();  // subscribed now, as for a READY step
+  return true;
+}
+
+void StepController::Tick(uint64_t now_ns) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!demand_window_ || demand_end_ns_ == 0 || now_ns < demand_end_ns_) return;
+  }
+  DrainHorizon::Producing producing(writer_->drain_horizon());  // as in Step()
+  const uint64_t now = MonotonicNs();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!demand_window_ || demand_end_ns_ == 0 || now < demand_end_ns_) return;
+  CloseWindowNow(now);
+  UpdateDevice();
+}
+
+bool StepController::window_open() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return window_open_;
 }
 
 // Called with mutex_ held. At the session's start (before the writer thread exists) this
@@ -130,7 +309,7 @@ void StepController::RequestDeviceActivity(bool before_writer_thread) {
     }
     return;
   }
-  writer_->SetDeviceEnabled(true);
+  device_ticket_ = writer_->SetDeviceEnabled(true);
 }
 
 // Reached from the first intercepted CUDA call after a deferral: queues the subscription.
@@ -147,7 +326,11 @@ WindowSpec StepController::NextWindowSpec(uint64_t now_ns) {
   const int64_t cycle = schedule_.CycleOf(step_);
   spec.first_step = schedule_.record_everything ? 0 : schedule_.WindowFirstStep(cycle);
   spec.end_step = schedule_.record_everything ? 0 : schedule_.WindowEndStep(cycle);
-  if (steps_per_file_ > 0) {  // this file's share of the window
+  if (demand_window_ || external_states_) {  // from now to its end step, if known (0: not)
+    spec.origin = demand_window_ ? demand_origin_ : schema::WINDOW_ORIGIN_PROGRAM;
+    spec.first_step = step_;
+    spec.end_step = demand_end_step_ > 0 ? demand_end_step_ : 0;
+  } else if (steps_per_file_ > 0) {  // this file's share of the window
     spec.first_step = step_;
     spec.end_step = schedule_.record_everything ? step_ + steps_per_file_
                                                 : std::min(spec.end_step, step_ + steps_per_file_);
@@ -161,6 +344,7 @@ WindowSpec StepController::NextWindowSpec(uint64_t now_ns) {
 void StepController::OpenWindow(uint64_t now_ns) {
   const WindowSpec spec = NextWindowSpec(now_ns);
   window_open_ = true;
+  open_index_ = spec.index;
   if (started_) {
     writer_->OpenWindow(spec);
   } else {

@@ -60,6 +60,17 @@ class StepController {
 
   // Ends the current step; `samples` <= 0 means unknown.
   void Step(int64_t samples);
+  // The program's own schedule (the Python Profiler's scheduler): ends the current step
+  // and puts the next one in `next_state` (a StepState value; -1: the schedule's), with
+  // the schedule's window rules, at the boundary's one timestamp. From the first state given
+  // here or to SetState, PROF_SCHEDULE no longer applies (a step with no state keeps the
+  // current one; RECORD_AND_RETURN is followed by CLOSED), and a window the schedule had
+  // open ends there: the program's windows are its own. Returns the index of the window
+  // open after the boundary, or -1.
+  int64_t StepTo(int64_t samples, int next_state);
+  // Puts the current step in `state` now (Profiler.start/stop); returns as StepTo. Like
+  // OpenOnDemand for prof_start, waits (at most 2 s) for a device subscription it asks for.
+  int64_t SetState(int state);
 
   // At exit: ends the current step (recorded like any other) and closes the window.
   void End();
@@ -70,6 +81,29 @@ class StepController {
 
   // Subscribes device activity that was deferred until the process used CUDA.
   void EnableDeferredDevice();
+
+  // Windows on demand (prof_start/prof_stop, on-demand triggers: control/trigger.h).
+  // Open(): opens a window now, whatever the schedule says; a schedule window open then
+  // ends here. Returns the window's index (that of the demand window already open, if
+  // any). While a demand window is open the schedule opens and closes nothing; the schedule
+  // window it overlapped is not reopened after it, and the schedule resumes with its next
+  // window. With `origin` WINDOW_ORIGIN_API (prof_start) it waits, at most 2 s and without
+  // the mutex, for the device subscription it asks for (a trigger's window does not).
+  // `end_step` >= 0: the window closes at the boundary that begins that step;
+  // `end_ns` > 0: at the first Tick() at or after that time.
+  // `only_if_none_open`: returns -1 and does nothing when any window is open (a trigger).
+  // `origin`: what the window's file says opened it (schema::WindowOrigin).
+  int64_t OpenOnDemand(int64_t end_step = -1, uint64_t end_ns = 0, bool only_if_none_open = false,
+                       int32_t origin = 1 /* WINDOW_ORIGIN_API */);
+  // Closes the open window (a demand or a schedule window: the rest of that schedule
+  // window is skipped). Returns the closed window's index, or -1 when none was open.
+  int64_t CloseOnDemand();
+  // Opens a demand window of `steps` steps at the next step boundary, unless a window is
+  // open then. False (nothing done) when a window is open now.
+  bool OpenAtNextStep(int64_t steps);
+  // Closes a demand window whose end time has come (called by the writer's control poll).
+  void Tick(uint64_t now_ns);
+  bool window_open() const;
   int64_t current_step() const;
 
  private:
@@ -77,6 +111,16 @@ class StepController {
   WindowSpec NextWindowSpec(uint64_t now_ns);
   void OpenWindow(uint64_t now_ns);
   void RequestDeviceActivity(bool before_writer_thread);
+  void UpdateDevice();
+  StepState NextState(int next_state);
+  int64_t OpenAndSubscribe(int64_t end_step, uint64_t end_ns, bool only_if_none_open,
+                             int32_t origin, uint64_t* wait_for_ticket);
+  int64_t ApplyState(int state, uint64_t* wait_for_ticket);
+  void WaitForDevice(uint64_t ticket);
+  bool TakesOver(int next_state) const;
+  void CloseWindowNow(uint64_t now_ns);
+  int64_t OpenDemandWindow(uint64_t now_ns, int64_t end_step, uint64_t end_ns, int32_t origin);
+  void ApplyScheduleWindows(StepState previous, StepState next, uint64_t now_ns);
 
   const Schedule schedule_;
   TraceWriter* const writer_;
@@ -96,6 +140,18 @@ class StepController {
   bool pending_open_ = false;              // a window to hand over at Start()
   WindowSpec pending_spec_;
   bool ending_ = false;                    // guarded by mutex_
+  // On demand (guarded by mutex_): the open window is a demand window, its end, the
+  // schedule window it overlapped (skipped until the schedule leaves it), a demand
+  // window to open at the next boundary (its length in steps, 0: none).
+  bool demand_window_ = false;
+  int64_t demand_end_step_ = -1;
+  uint64_t demand_end_ns_ = 0;
+  bool schedule_skipped_ = false;
+  int64_t demand_next_steps_ = 0;
+  int64_t open_index_ = -1;  // the open window's index
+  bool external_states_ = false;  // guarded by mutex_; see StepTo
+  int32_t demand_origin_ = 0;     // guarded by mutex_; the open demand window's origin
+  uint64_t device_ticket_ = 0;    // guarded by mutex_; the last subscription asked for
   bool ended_ = false;
   std::atomic<int64_t> steps_seen_{0};
 };

@@ -16,6 +16,7 @@ constexpr uint32_t kCachedCallbackIds = 2048;  // 13.0 has 523 runtime ids
 enum HookedState : uint8_t { kUnknown = 0, kHooked = 1, kNotHooked = 2 };
 
 std::atomic<bool> g_record_unhooked{false};
+std::atomic<bool> g_runtime_interposed{true};  // SetRuntimeInterposed
 std::atomic<uint32_t> g_generation{0};
 // Per runtime callback id: does libprof interpose that function? Filled on first use.
 std::atomic<uint8_t> g_runtime_hooked[kCachedCallbackIds];
@@ -25,6 +26,7 @@ thread_local uint32_t t_runtime_depth __attribute__((tls_model("initial-exec")))
 thread_local uint32_t t_generation __attribute__((tls_model("initial-exec"))) = 0;
 
 bool RuntimeFunctionHooked(CUpti_CallbackId cbid, const char* function_name) {
+  if (!g_runtime_interposed.load(std::memory_order_relaxed)) return false;
   if (cbid < kCachedCallbackIds) {
     const uint8_t cached = g_runtime_hooked[cbid].load(std::memory_order_relaxed);
     if (cached != kUnknown) return cached == kHooked;
@@ -78,6 +80,10 @@ void OnExit(bool driver, const CUpti_CallbackData& data) {
 }
 
 }  // namespace
+
+void SetRuntimeInterposed(bool interposed) {
+  g_runtime_interposed.store(interposed, std::memory_order_relaxed);
+}
 
 void StartApiCallbacks(bool record_unhooked_calls) {
   g_record_unhooked.store(record_unhooked_calls, std::memory_order_relaxed);

@@ -21,6 +21,12 @@ namespace prof {
 // an unsubscribe never reports its exit).
 void StartApiCallbacks(bool record_unhooked_calls);
 
+// Whether libprof's runtime hooks are in the calls' path (true, the default: preloaded).
+// False when it was dlopened with RTLD_LOCAL into a running program (`import libprof`
+// without LD_PRELOAD): its cuda* definitions then interpose nothing, and this callback
+// records every runtime call (of callback_ids.h) itself. Set once, by the constructor.
+void SetRuntimeInterposed(bool interposed);
+
 void CUPTIAPI OnApiCallback(void* userdata, CUpti_CallbackDomain domain,
                             CUpti_CallbackId cbid, const void* data);
 

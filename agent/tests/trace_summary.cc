@@ -107,6 +107,7 @@ void SummarizeFile(const std::string& path, TraceSummary* summary) {
   }
   file.pid = (*reader)->header().pid();
   file.window_index = (*reader)->header().window_index();
+  file.window_origin = (*reader)->header().window_origin();
   FileDictionary dictionary;
   SummarySink sink(&dictionary, summary);
   trace::Chunk chunk;

@@ -17,6 +17,7 @@ struct FileSummary {
   uint64_t chunks = 0;
   int64_t pid = 0;
   uint32_t window_index = 0;
+  int window_origin = 0;  // trace::WindowOrigin
   std::vector<std::string> issues;
 };
 

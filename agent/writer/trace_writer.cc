@@ -194,17 +194,22 @@ bool TraceWriter::StoppingRequested() {
 void TraceWriter::Run() {
   prctl(PR_SET_NAME, "prof-writer", 0, 0, 0);
   uint64_t drained_before = 0;
+  uint64_t flush = 0;  // the Flush() being served (0: none)
   while (true) {
     bool stopping = false;
-    const bool busy = records_drained_ - drained_before > kBusyRecords;
+    const bool busy = records_drained_ - drained_before > kBusyRecords || flush != 0;
     drained_before = records_drained_;
     // Sleeps until the period ends or the doorbell rings: a command that needs the writer
-    // now, Shutdown, or a thread's buffer passing its high-water mark (thread_buffer.h).
+    // now, Shutdown, Flush(), or a thread's buffer passing its high-water mark (thread_buffer.h).
     if (commands_.empty() && !StoppingRequested()) {
       const auto period = busy ? kBusyDrainPeriod : kIdleDrainPeriod;
       TheWriterDoorbell().Wait(std::chrono::nanoseconds(period).count());
     }
-    stopping = StoppingRequested();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping = stopping_;
+      if (flushes_asked_ > flushes_taken_) flush = flushes_taken_ = flushes_asked_;
+    }
     // Before taking the commands: every window command stamped before `horizon` is then in
     // hand, so the records drained up to it find their window (drain_horizon.h); newer ones
     // wait for the next pass. At exit everything is drained.
@@ -225,13 +230,45 @@ void TraceWriter::Run() {
       AcknowledgeEmergencyFlush();
       break;
     }
-    FinishWindows(stopping);
+    FinishWindows(stopping, flush != 0);
+    if (flush != 0 && !AnyWindowClosing()) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      flushes_done_ = flush;
+      flush = 0;
+      finished_.notify_all();
+    }
     if (stopping) break;
+    // Outside every lock: the poll may queue window commands (through the step controller).
+    if (control_poll_) control_poll_(MonotonicNs());
   }
   Log(LogLevel::kDebug, "writer: %lu records drained", static_cast<unsigned long>(records_drained_));
   std::lock_guard<std::mutex> lock(mutex_);
   done_ = true;
+  flushes_done_ = flushes_asked_;
   finished_.notify_all();
+}
+
+void TraceWriter::StartThreadForPoll() {
+  if (!control_poll_ || thread_started_flag_.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  EnsureThread();
+}
+
+bool TraceWriter::Flush(uint64_t timeout_ns) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!thread_started_ || done_) return true;  // no thread: no window was ever handed over
+  const uint64_t ticket = ++flushes_asked_;
+  TheWriterDoorbell().Ring();  // rings are never lost: the writer's next Wait returns at once
+  return finished_.wait_for(lock, std::chrono::nanoseconds(timeout_ns),
+                            [this, ticket] { return flushes_done_ >= ticket || done_; });
+}
+
+// Writer thread.
+bool TraceWriter::AnyWindowClosing() const {
+  for (const auto& window : windows_) {
+    if (window->closing) return true;
+  }
+  return false;
 }
 
 namespace {
@@ -364,16 +401,18 @@ void TraceWriter::DrainHostRecords(uint64_t before_ns) {
   ReportHostLosses(nullptr, *windows_.back());
 }
 
-void TraceWriter::FinishWindows(bool everything) {
+void TraceWriter::FinishWindows(bool everything, bool flushing) {
   const uint64_t now = MonotonicNs();
   const bool periodic = now - last_flush_ns_ >= kFlushPeriodNs;
   if (periodic) last_flush_ns_ = now;
   // A closed window's grace is measured up to where records were drained, not up to now:
   // its records that waited beyond the drain horizon (drain_horizon.h) still reach it.
   const uint64_t drained = std::min(now, drained_before_ns_);
-  const bool finishing_any =
-      everything || (!windows_.empty() && windows_.front()->closing &&
-                     drained >= windows_.front()->finalize_after_ns);
+  // A closed window is finished once drained past its grace, or past its end when flushing.
+  auto due = [drained, flushing](const WindowFile& window) {
+    return window.closing && drained >= (flushing ? window.close_ns : window.finalize_after_ns);
+  };
+  const bool finishing_any = everything || (!windows_.empty() && due(*windows_.front()));
   if (finishing_any && device_enabled_) {
     device_->Flush(true);  // may wait on CUPTI: an exit timeout can pass meanwhile
     ParkIfAbandoned();
@@ -382,7 +421,7 @@ void TraceWriter::FinishWindows(bool everything) {
   while (!windows_.empty()) {
     ParkIfAbandoned();
     WindowFile& window = *windows_.front();
-    const bool finish = everything || (window.closing && drained >= window.finalize_after_ns);
+    const bool finish = everything || due(window);
     if (!finish) break;
     if (!window.closing) window.close_ns = now;
     if (window.continued) {
@@ -394,6 +433,7 @@ void TraceWriter::FinishWindows(bool everything) {
     window.encoder().AddCpuUsage(CpuUsageOf(window.close_cpu.valid ? window.close_cpu : SampleCpu()));
     if (device_enabled_) window.encoder().AddClockAnchor(device_->Anchor("window close"));
     window.Finish();
+    finished_windows_.Note(window.spec().index, window.wrote_file() ? window.path() : "");
     converter_.ForgetWindow(window.spec().index);
     windows_.pop_front();
   }

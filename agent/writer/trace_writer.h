@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -25,6 +26,7 @@
 #include "agent/control/config.h"
 #include "agent/writer/device_source.h"
 #include "agent/writer/drain_horizon.h"
+#include "agent/writer/finished_windows.h"
 #include "agent/writer/record_converter.h"
 #include "agent/writer/command_queue.h"
 #include "agent/writer/window_file.h"
@@ -73,6 +75,26 @@ class TraceWriter : public WindowRouter {
   // The path the window with `index` is written to.
   std::string PathOf(uint32_t index) const;
 
+  // Starts the writer thread now if it is not running and a control poll is set (the
+  // session's start: the poll runs on it even while no window is open). Any thread.
+  void StartThreadForPoll();
+  // Called on the writer thread at every pass (10 ms when idle), outside every lock of the
+  // writer: on-demand triggers and demand windows' deadlines (control/trigger.h). Set before
+  // the thread starts.
+  void SetControlPoll(std::function<void(uint64_t now_ns)> poll) { control_poll_ = std::move(poll); }
+
+  // Windows finished so far (their files written and closed, or found empty). Any thread,
+  // lock-free.
+  uint32_t windows_finished() const { return finished_windows_.count(); }
+  // Whether window `index` is finished; then `*path` is its file, or "" when it recorded
+  // nothing and left no file. Any thread (a short lock the writer takes once per window).
+  bool FinishedWindow(uint32_t index, std::string* path) { return finished_windows_.Find(index, path); }
+  // Waits (at most `timeout_ns`) until every window closed before this call is finished,
+  // finalizing them without the usual grace period for late records. The one call here
+  // that waits for the writer; for prof_flush (the Python Profiler's window ends). True when
+  // done in time.
+  bool Flush(uint64_t timeout_ns);
+
  private:
   struct Command {
     enum Kind { kOpen, kClose, kEnableDevice, kDisableDevice } kind;
@@ -98,7 +120,9 @@ class TraceWriter : public WindowRouter {
   void DrainHostRecords(uint64_t before_ns);
   void RunDeviceCommand(bool enable);
   void NoteLateDevice(WindowFile& window);
-  void FinishWindows(bool everything);
+  // `flushing`: closed windows are finished once drained up to their end (Flush).
+  void FinishWindows(bool everything, bool flushing = false);
+  bool AnyWindowClosing() const;
   WindowFile* WindowAt(uint64_t host_time_ns);
   void NameThread(uint64_t thread_id, WindowFile& window);
   WindowFile* WindowByIndex(uint32_t index);
@@ -112,13 +136,15 @@ class TraceWriter : public WindowRouter {
   bool warned_late_device_ = false;    // writer thread only
 
   std::mutex mutex_;  // guards the fields up to `done_`
-  std::condition_variable wake_;
   std::condition_variable finished_;
   uint64_t device_commands_sent_ = 0;    // producer only (under the step controller's mutex)
   bool stopping_ = false;
   bool done_ = false;
   bool thread_started_ = false;
   bool parked_ = false;  // the writer stopped for good after an exit timeout
+  uint64_t flushes_asked_ = 0;  // Flush() calls so far
+  uint64_t flushes_taken_ = 0;  // the last one the writer took
+  uint64_t flushes_done_ = 0;   // the last one it completed
   // Set when Shutdown ran out of time: the writer parks at its next check.
   std::atomic<bool> abandon_{false};
   std::atomic<bool> thread_started_flag_{false};  // thread_started_, read without the mutex
@@ -128,6 +154,9 @@ class TraceWriter : public WindowRouter {
 
   // Written by the writer thread (and EnableDeviceNow before it exists), read lock-free.
   std::atomic<uint64_t> device_commands_done_{0};
+
+  std::function<void(uint64_t)> control_poll_;  // set before the thread starts
+  FinishedWindows finished_windows_;
 
   // Writer thread only.
   std::vector<Command> taken_commands_;  // what commands_ gave, reused (keeps its capacity)

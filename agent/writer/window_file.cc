@@ -32,6 +32,7 @@ WindowFile::WindowFile(const WindowSpec& spec, const std::string& path,
   header_.window_index = spec.index;
   header_.window_first_step = spec.first_step;
   header_.window_end_step = spec.end_step;
+  header_.window_origin = spec.origin;
 }
 
 bool WindowFile::EnsureOpen() {

@@ -26,6 +26,7 @@ struct WindowSpec {
   int64_t first_step = 0;
   int64_t end_step = 0;
   CpuSample open_cpu;  // read by the writer when it opens the file
+  int32_t origin = 0;  // schema::WindowOrigin: what opened the window
 };
 
 class WindowFile {
@@ -50,6 +51,8 @@ class WindowFile {
   void Flush(bool force);
   // Writes the last chunk and closes the file.
   void Finish();
+  // After Finish: whether a file was written (a window that recorded nothing has none).
+  bool wrote_file() const { return writer_ != nullptr; }
 
   bool closing = false;         // the window ended; finalize once the grace period passed
   uint64_t close_ns = 0;

@@ -16,6 +16,16 @@
 namespace prof::analyzer {
 namespace {
 
+// What opened a window, when it was not the schedule.
+const char* WindowOriginNote(int origin) {
+  switch (origin) {
+    case trace::WINDOW_ORIGIN_API: return ", opened by prof_start";
+    case trace::WINDOW_ORIGIN_TRIGGER: return ", opened by an on-demand trigger";
+    case trace::WINDOW_ORIGIN_PROGRAM: return ", opened by the program's scheduler (libprof.Profiler)";
+    default: return "";
+  }
+}
+
 std::string HeaderLines(const TraceModel& model) {
   std::string text;
   for (size_t i = 0; i < model.headers.size(); ++i) {
@@ -23,9 +33,9 @@ std::string HeaderLines(const TraceModel& model) {
     absl::StrAppendFormat(&text, "file: %s\n  format %d, agent %s, host %s, pid %d, rank %d/%d, worker %s\n",
                           model.files[i], header.format_version(), header.agent_version(), header.host_name(),
                           header.pid(), header.rank(), header.world_size(), header.worker_name());
-    absl::StrAppendFormat(&text, "  window %d, steps [%d, %d), %d clock anchor(s) in the header\n",
+    absl::StrAppendFormat(&text, "  window %d, steps [%d, %d), %d clock anchor(s) in the header%s\n",
                           header.window_index(), header.window_first_step(), header.window_end_step(),
-                          header.clock_anchors_size());
+                          header.clock_anchors_size(), WindowOriginNote(header.window_origin()));
     if (!header.command_line().empty()) absl::StrAppend(&text, "  command: ", header.command_line(), "\n");
   }
   return text;

@@ -40,6 +40,14 @@ int PerfSkippedSteps(int step_count, int perf_skip) {
 }
 
 void AddPerfFigures(const AnalysisContext& window, PerfFigures* figures) {
+  const size_t prefix = sizeof(kIpsUnitMark) - 1;
+  for (const HostRange& range : window.model->ranges) {
+    if (range.type != RangeType::kMark || range.start_ns < figures->ips_unit_ns) continue;
+    const absl::string_view name = window.model->names.Get(range.name);
+    if (name.size() <= prefix || name.substr(0, prefix) != kIpsUnitMark) continue;
+    figures->ips_unit = std::string(name.substr(prefix));
+    figures->ips_unit_ns = range.start_ns;
+  }
   const std::vector<double> reader_per_step = ReaderCostPerStep(window);
   for (size_t i = 0; i < window.steps.size(); ++i) {
     const HostRange& step = window.model->ranges[window.steps[i]];
@@ -83,7 +91,8 @@ std::optional<SummaryTable> PerfSummary(const PerfFigures& figures, const Render
       "Steps: %d recorded, first %d skipped as warm-up (--perf-skip), %d measured%s", count, skip,
       kept, closed_at_exit ? " (the step still open at exit is not counted)" : ""));
   if (reader_avg > 0) table.preamble.push_back(absl::StrFormat("Reader Ratio: %.3f%%", 100 * reader_avg / batch_avg));
-  table.preamble.push_back(absl::StrFormat("Time Unit: s, IPS Unit: %s", samples_mode ? "samples/s" : "steps/s"));
+  const std::string unit = figures.ips_unit.empty() ? "samples" : figures.ips_unit;
+  table.preamble.push_back(absl::StrFormat("Time Unit: s, IPS Unit: %s", samples_mode ? unit + "/s" : "steps/s"));
   if (reader_avg > 0) AddRow("reader_cost", reader_avg, reader, &table);
   AddRow("batch_cost", batch_avg, batch, &table);
   AddRow("ips", batch.total > 0 ? samples / batch.total : 0, speed, &table);

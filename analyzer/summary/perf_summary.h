@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "analyzer/summary/analysis_context.h"
@@ -27,7 +28,14 @@ struct PerfStep {
 
 struct PerfFigures {
   std::vector<PerfStep> steps;  // every window's steps, in time order
+  // The IPS unit the program named (paddle's step_info(unit): the Python helper records a
+  // mark "libprof.ips_unit=<unit>"); "" for samples. The latest one wins.
+  std::string ips_unit;
+  uint64_t ips_unit_ns = 0;
 };
+
+// The mark that names the IPS unit.
+inline constexpr char kIpsUnitMark[] = "libprof.ips_unit=";
 
 // Appends one window's steps.
 void AddPerfFigures(const AnalysisContext& window, PerfFigures* figures);

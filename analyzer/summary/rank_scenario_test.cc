@@ -5,6 +5,7 @@
 #include "analyzer/summary/perf_summary.h"
 #include "analyzer/testing/analyze.h"
 #include "analyzer/testing/scenarios.h"
+#include "analyzer/testing/test_trace.h"
 
 namespace prof::analyzer {
 namespace {
@@ -28,6 +29,23 @@ TEST_CASE("perf: explicit warm-up skip, averages over the steps summed, samples/
   CHECK(FindTable(testing::Analyze(testing::WriteRankTrace("perf12.pb", 0, 10000000), options), "perf") == nullptr);
   CHECK(PerfSkippedSteps(5, -1) == 0);
   CHECK(PerfSkippedSteps(11, -1) == 10);
+}
+
+TEST_CASE("perf: the IPS unit the program named (step_info(unit)) is the table's") {
+  testing::TestTrace trace;
+  for (int step = 0; step < 3; ++step) {
+    trace.Step(1, 1000000 + step * 1000000, 2000000 + step * 1000000, step, 8);
+  }
+  trace.Mark(1, "libprof.ips_unit=tokens", 1500000);
+  trace.Mark(1, "libprof.ips_unit=images", 2500000);  // the latest wins
+  const ProcessReport named = testing::Analyze(trace.Write("ips_unit.pb"));
+  const SummaryTable& perf = *FindTable(named, "perf");
+  CHECK(perf.preamble.back() == "Time Unit: s, IPS Unit: images/s");
+  testing::TestTrace plain;
+  plain.Step(1, 1000000, 2000000, 0, 8);
+  const ProcessReport unnamed = testing::Analyze(plain.Write("no_unit.pb"));
+  const SummaryTable& samples = *FindTable(unnamed, "perf");
+  CHECK(samples.preamble.back() == "Time Unit: s, IPS Unit: samples/s");
 }
 
 TEST_CASE("nccl: bucket, GPU time from the linked kernel, nccl-tests bus bandwidth") {

@@ -7,7 +7,8 @@
  *   if (step) step(batch_size);
  *
  * Every function is thread-safe and may be called from any thread. None does I/O, reads
- * /proc, or waits for the agent's writer thread or for CUPTI: what a step boundary needs
+ * /proc, or waits for the agent's writer thread or for CUPTI (but prof_flush, which exists
+ * to wait for the writer): what a step boundary needs
  * (window files, CPU readings, CUPTI subscription) is handed to the writer thread.
  * Exceptions, once each: a thread's first recorded event allocates its buffer (under a
  * short lock), and the process's first event or step starts the agent's session (its
@@ -22,6 +23,7 @@
 #ifndef PROF_PROF_H_
 #define PROF_PROF_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -92,6 +94,56 @@ int prof_recording(void);
  * calling thread's time; the Python helper calls it at each step boundary when CUDA is
  * initialized. The Memory Summary shows the figures per step and the step of the peak. */
 void prof_memory_sample(int32_t device, int64_t allocated, int64_t reserved, int64_t peak);
+
+/* Windows on demand (MindSpore's start_profile/stop_profile, torch.profiler's start/stop;
+ * the Python Profiler is built on these).
+ *
+ * prof_start opens a recording window now, whatever PROF_SCHEDULE says, and returns its
+ * index (the N of the file's ".window_N.prof.pb"), or -1 when the agent is not running or
+ * the process is exiting. A schedule window open at that moment ends there (its file is
+ * complete up to now). While a window opened by prof_start is open, prof_start returns its
+ * index again and the schedule opens and closes nothing; a schedule window it overlapped is
+ * not reopened after it, and the schedule resumes with its next window (so with no
+ * PROF_SCHEDULE, which records everything in one window, the program controls windows from
+ * its first prof_start or prof_stop on). PROF_SCHEDULE=off starts with no window at all.
+ *
+ * prof_stop closes the open window (one opened by prof_start, a trigger or the schedule:
+ * the rest of a schedule window is then skipped) and returns its index, or -1 if none was
+ * open. Like a step boundary they take a timestamp and queue the window change for the
+ * writer thread (~100 ns); prof_start then waits, when device activity was off, until
+ * the writer has subscribed CUPTI (milliseconds; the first time in a process it also loads
+ * libcupti; at most 2 s), so the kernels launched after it returns are all recorded.
+ * prof_stop never waits. */
+int prof_start(void);
+int prof_stop(void);
+
+/* Finished windows: the writer finishes a closed window's file some 30 ms after the window
+ * ended (late records of the window's last moments), or at once on prof_flush.
+ *
+ * prof_flush waits at most timeout_ms until every window closed so far is finished, and is
+ * the one function here that waits for the writer thread. Returns 1 when done, 0 on time
+ * out, -1 when the agent is not running.
+ *
+ * prof_windows_finished: how many windows have finished so far (lock-free, for polling).
+ * prof_window_file: for window `index`, 1 when finished with a file, its path copied to
+ * path[size] (NUL-terminated); 0 when finished without a file (it recorded nothing); -1 when
+ * not finished yet (or unknown); -2 when `size` is too small. Neither waits. */
+int prof_flush(int timeout_ms);
+
+/* The program's own schedule (the Python Profiler's scheduler, paddle's ProfilerState):
+ * states 0 CLOSED, 1 READY (device activity subscribed ahead of a window), 2 RECORD, 3
+ * RECORD_AND_RETURN (the window's last step). prof_step_to ends the current step like
+ * prof_step and puts the next one in `next_state`, so windows open and close exactly at
+ * the step boundary (never waiting); prof_set_state puts the current step in `state`
+ * now (waiting for the CUPTI subscription as prof_start does). From the first
+ * call of either, PROF_SCHEDULE no longer applies (prof_step then keeps the state, but
+ * RECORD_AND_RETURN is followed by CLOSED). Both return the index of the window open
+ * afterwards, or -1 (none, or no agent); an out-of-range state leaves the state to the
+ * schedule. */
+int prof_step_to(int64_t num_samples, int next_state);
+int prof_set_state(int state);
+int prof_windows_finished(void);
+int prof_window_file(int index, char* path, size_t size);
 
 #ifdef __cplusplus
 }

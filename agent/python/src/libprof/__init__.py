@@ -1,4 +1,17 @@
-"""libprof's Python helper: paddle.profiler-style calls on top of libprof.so's C API.
+"""libprof's Python helper: paddle.profiler's API on top of libprof.so's C API.
+
+    import libprof as profiler            # instead of: import paddle.profiler as profiler
+
+    with profiler.Profiler(scheduler=profiler.make_scheduler(closed=1, ready=1, record=3),
+                           on_trace_ready=profiler.export_chrome_tracing("./log")) as prof:
+        for batch in loader:
+            ...
+            prof.step(num_samples=len(batch))
+    prof.summary(views=[profiler.SummaryView.OverView])
+
+The Profiler works with LD_PRELOAD=libprof.so and without it (it then loads libprof.so
+into the interpreter: libprof._capi.load_in_process). The module-level calls below are
+the zero-setup form:
 
     import libprof as profiler
 
@@ -17,11 +30,21 @@ Importing the package costs next to nothing: the sitecustomize imports it in eve
 Python process under the agent. The API's modules (and ctypes, which finds the agent)
 load at the first use of a name below (PEP 562 module __getattr__).
 """
-__all__ = ["RecordEvent", "agent_loaded", "make_scheduler", "step", "step_info"]
+__all__ = ["Profiler", "ProfilerState", "ProfilerTarget", "RecordEvent", "SortedKeys",
+           "SummaryView", "agent_loaded", "export_chrome_tracing", "export_protobuf",
+           "load_profiler_result", "make_scheduler", "step", "step_info"]
 
 # Public name -> the module that defines it.
 _LAZY = {
+    "Profiler": "libprof._profiler",
+    "ProfilerState": "libprof._enums",
+    "ProfilerTarget": "libprof._enums",
     "RecordEvent": "libprof._record_event",
+    "SortedKeys": "libprof._enums",
+    "SummaryView": "libprof._enums",
+    "export_chrome_tracing": "libprof._export",
+    "export_protobuf": "libprof._export",
+    "load_profiler_result": "libprof._export",
     "make_scheduler": "libprof._scheduler",
     "step": "libprof._steps",
     "step_info": "libprof._steps",

@@ -1,88 +1,70 @@
 """The agent's C API (agent/include/prof/prof.h) through ctypes.
 
-libprof.so is preloaded, so its symbols are in the process's global scope, where
-ctypes.CDLL(None) finds them. Without the agent every function here is a no-op.
-Names are passed as str and encoded here (UTF-8, undecodable characters replaced).
+Under LD_PRELOAD, libprof.so's symbols are in the process's global scope, where
+ctypes.CDLL(None) finds them. Without it every function here is a no-op until
+load_in_process() (the first Profiler) loads the library into the running interpreter:
+then the functions are bound to that library's handle. Names are passed as str and
+encoded here (UTF-8, undecodable characters replaced).
 """
 import ctypes
+import os
+
+_VOID = ("range_pop", "phase_pop", "operator_pop")
+_NAMED = ("range_push", "phase_push", "operator_push", "mark")
+# name -> (restype, argtypes) of the window functions (prof.h, "Windows on demand").
+_WINDOWS = {
+    "start": (ctypes.c_int, []),
+    "stop": (ctypes.c_int, []),
+    "flush": (ctypes.c_int, [ctypes.c_int]),
+    "windows_finished": (ctypes.c_int, []),
+    "window_file": (ctypes.c_int, [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]),
+    "step_to": (ctypes.c_int, [ctypes.c_int64, ctypes.c_int]),
+    "set_state": (ctypes.c_int, [ctypes.c_int]),
+}
+# name -> (restype, argtypes) of the other functions an older agent may lack.
+_TEXT = ctypes.c_char_p
+_TIMES = [ctypes.c_uint64, ctypes.c_uint64]
+_LATER = {
+    # (name_bytes, start_ns, end_ns): a whole range that already ended, CLOCK_MONOTONIC ns.
+    "operator_range": (None, [_TEXT] + _TIMES),
+    "phase_range": (None, [_TEXT] + _TIMES),
+    "recording": (ctypes.c_int, []),  # 1 while a window records
+    "operator_push_detail": (None, [_TEXT] * 4),  # (name, shapes, dtypes, source)
+    "operator_range_detail": (None, [_TEXT] + _TIMES + [_TEXT] * 3),
+    "memory_sample": (None, [ctypes.c_int32, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64]),
+}
 
 
 def _noop(*_arguments):
     return None
 
 
-def _find_agent():
+def _minus_one(*_arguments):
+    return -1
+
+
+def _bind(library):
+    """The C API's functions in `library` (a ctypes.CDLL), or None when it lacks them."""
     try:
-        process = ctypes.CDLL(None)
-        functions = {name: getattr(process, "prof_" + name) for name in (
-            "step", "range_push", "range_pop", "phase_push", "phase_pop",
-            "operator_push", "operator_pop", "mark", "operator_range", "phase_range", "recording")}
-    except (OSError, AttributeError):
+        functions = {name: getattr(library, "prof_" + name)
+                     for name in ("step",) + _VOID + _NAMED}
+    except AttributeError:
         return None
     for name, function in functions.items():
-        function.restype = None  # (recording: c_int, below)
+        function.restype = None
         if name == "step":
             function.argtypes = [ctypes.c_int64]
-        elif name in ("operator_range", "phase_range"):
-            function.argtypes = [ctypes.c_char_p, ctypes.c_uint64, ctypes.c_uint64]
-        elif name == "recording":
-            function.argtypes = []
-            function.restype = ctypes.c_int
-        elif name.endswith("push") or name == "mark":
+        elif name in _NAMED:
             function.argtypes = [ctypes.c_char_p]
         else:
             function.argtypes = []
+    for name, (restype, argtypes) in list(_WINDOWS.items()) + list(_LATER.items()):
+        function = getattr(library, "prof_" + name, None)  # an older agent lacks them
+        if function is not None:
+            function.restype = restype
+            function.argtypes = argtypes
+            functions[name] = function
     return functions
-
-
-def _find_detail():
-    """prof_operator_push_detail(name, shapes, dtypes, source), or None (an older agent)."""
-    try:
-        function = getattr(ctypes.CDLL(None), "prof_operator_push_detail")
-    except (OSError, AttributeError):
-        return None
-    function.restype = None
-    function.argtypes = [ctypes.c_char_p] * 4
-    return function
-
-
-def _find_range_detail():
-    """prof_operator_range_detail(name, start_ns, end_ns, shapes, dtypes, source), or None."""
-    try:
-        function = getattr(ctypes.CDLL(None), "prof_operator_range_detail")
-    except (OSError, AttributeError):
-        return None
-    function.restype = None
-    function.argtypes = [ctypes.c_char_p, ctypes.c_uint64, ctypes.c_uint64] + [ctypes.c_char_p] * 3
-    return function
-
-
-def _with_range_details(function):
-    def call(name_bytes, start_ns, end_ns, shapes=None, dtypes=None, source=None):
-        function(name_bytes, start_ns, end_ns, _encoded(shapes), _encoded(dtypes), _encoded(source))
-    return call
-
-
-def _encoded(text):
-    return None if text is None else text.encode("utf-8", "replace")
-
-
-def _with_details(function):
-    def call(name, shapes=None, dtypes=None, source=None):
-        function(_encoded(name), _encoded(shapes), _encoded(dtypes), _encoded(source))
-    return call
-
-
-def _find_memory_sample():
-    """prof_memory_sample(device, allocated, reserved, peak), or a no-op with an agent that
-    does not have it."""
-    try:
-        function = ctypes.CDLL(None).prof_memory_sample
-    except (OSError, AttributeError):
-        return _noop
-    function.restype = None
-    function.argtypes = [ctypes.c_int32, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64]
-    return function
 
 
 def _with_name(function):
@@ -91,38 +73,125 @@ def _with_name(function):
     return call
 
 
-_agent = _find_agent()
-AGENT_LOADED = _agent is not None
+def _encoded(text):
+    return None if text is None else text.encode("utf-8", "replace")
 
-if AGENT_LOADED:
-    step = _agent["step"]                       # step(samples); samples <= 0: unknown
-    range_push = _with_name(_agent["range_push"])
-    range_pop = _agent["range_pop"]
-    phase_push = _with_name(_agent["phase_push"])
-    phase_pop = _agent["phase_pop"]
-    operator_push = _with_name(_agent["operator_push"])
-    operator_pop = _agent["operator_pop"]
-    mark = _with_name(_agent["mark"])
-    _detail = _find_detail()
-    # operator_push_detail(name, shapes, dtypes, source): each but name may be None.
-    # Absent (an agent without it): falls back to operator_push with the name only.
-    if _detail is not None:
-        operator_push_detail = _with_details(_detail)
+
+def _with_details(function):
+    """operator_push_detail(name, shapes=None, dtypes=None, source=None), texts as str."""
+    def call(name, shapes=None, dtypes=None, source=None):
+        function(_encoded(name), _encoded(shapes), _encoded(dtypes), _encoded(source))
+    return call
+
+
+def _with_range_details(function):
+    """operator_range_detail(name_bytes, start_ns, end_ns, shapes, dtypes, source): the name
+    already encoded (callers cache it), the texts as str or None."""
+    def call(name_bytes, start_ns, end_ns, shapes=None, dtypes=None, source=None):
+        function(name_bytes, start_ns, end_ns, _encoded(shapes), _encoded(dtypes),
+                 _encoded(source))
+    return call
+
+
+def _install(functions):
+    """Makes this module's functions those of `functions` (None: the no-ops)."""
+    names = globals()
+    names["AGENT_LOADED"] = functions is not None
+    functions = functions or {}
+    for name in ("step",) + _VOID:
+        names[name] = functions.get(name, _noop)
+    for name in _NAMED:
+        names[name] = _with_name(functions[name]) if name in functions else _noop
+    for name in _WINDOWS:
+        names[name] = functions.get(name, _minus_one)
+    for name in ("operator_range", "phase_range", "recording", "memory_sample"):
+        names[name] = functions.get(name, _noop)
+    # Details: an agent without them records the operator by its name only.
+    if "operator_push_detail" in functions:
+        names["operator_push_detail"] = _with_details(functions["operator_push_detail"])
     else:
-        def operator_push_detail(name, shapes=None, dtypes=None, source=None):
-            operator_push(name)
-    # operator_range(name_bytes, start_ns, end_ns): an ended operator, CLOCK_MONOTONIC ns;
-    # the name already encoded (callers cache it).
-    operator_range = _agent["operator_range"]
-    phase_range = _agent["phase_range"]         # (name_bytes, start_ns, end_ns), likewise
-    recording = _agent["recording"]             # 1 while a window records
-    # operator_range_detail(name_bytes, start_ns, end_ns, shapes, dtypes, source): texts
-    # as str or None. Absent with an older agent (callers check with hasattr).
-    _range_detail = _find_range_detail()
-    if _range_detail is not None:
-        operator_range_detail = _with_range_details(_range_detail)
-    memory_sample = _find_memory_sample()   # memory_sample(device, allocated, reserved, peak)
-else:
-    step = range_push = range_pop = phase_push = phase_pop = _noop
-    operator_push = operator_pop = mark = operator_push_detail = _noop
-    operator_range = phase_range = recording = memory_sample = _noop
+        push = names["operator_push"]
+        names["operator_push_detail"] = lambda name, shapes=None, dtypes=None, source=None: push(name)
+    # Absent with an older agent: callers check with hasattr.
+    if "operator_range_detail" in functions:
+        names["operator_range_detail"] = _with_range_details(functions["operator_range_detail"])
+    else:
+        names.pop("operator_range_detail", None)
+
+
+def _preloaded():
+    try:
+        return _bind(ctypes.CDLL(None))
+    except OSError:
+        return None
+
+
+_install(_preloaded())
+IN_PROCESS = False  # True once load_in_process() loaded the library itself
+
+
+def window_path(index):
+    """The file of finished window `index`: its path, "" when it recorded nothing, None when
+    not finished (or no agent)."""
+    if index is None or index < 0:
+        return None
+    size = 4096
+    while True:
+        buffer = ctypes.create_string_buffer(size)
+        found = window_file(index, buffer, size)
+        if found == -2 and size < 1 << 20:
+            size *= 4
+            continue
+        if found == 1:
+            return os.fsdecode(buffer.value)
+        return "" if found == 0 else None
+
+
+def library_candidates():
+    """Where libprof.so may be: PROF_LIBRARY, then beside this package (an installed
+    copy), then beside the helper folder as Bazel lays it out (bazel-bin/agent/libprof.so
+    with the helper in bazel-bin/agent/python/libprof/)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    configured = os.environ.get("PROF_LIBRARY", "").strip()
+    candidates = [configured] if configured else []
+    candidates += [os.path.join(here, "libprof.so"),
+                   os.path.join(os.path.dirname(here), "libprof.so"),
+                   os.path.join(os.path.dirname(os.path.dirname(here)), "libprof.so")]
+    return candidates
+
+
+def load_in_process(environment=None):
+    """Loads libprof.so into this interpreter when it was not preloaded; returns whether
+    the agent is loaded. `environment`: PROF_* defaults for the agent's configuration (read
+    once, by its constructor, during the load), applied where the user did not set them.
+
+    What is lost without preloading: the CUDA runtime and NCCL calls are not interposed,
+    so NCCL call arguments (op, bytes, communicator) and the agent's own API timing are
+    missing; CUPTI still reports kernels, copies, memsets and runtime/driver calls, and the
+    helper its steps, phases, ranges and operators."""
+    global IN_PROCESS
+    if AGENT_LOADED:
+        return True
+    path = next((candidate for candidate in library_candidates() if os.path.isfile(candidate)),
+                None)
+    if path is None:
+        return False
+    added = {"PROF_IN_PROCESS": "1"}  # lifecycle.cc: no PYTHONPATH offer
+    for name, value in (environment or {}).items():
+        if name not in os.environ:
+            added[name] = value
+    os.environ.update(added)
+    try:
+        # RTLD_LOCAL: the library's cuda*/nccl* symbols stay out of the global scope, so
+        # libraries loaded later still bind to the real runtime (no half interposition).
+        functions = _bind(ctypes.CDLL(path, mode=os.RTLD_NOW | os.RTLD_LOCAL))
+    except OSError:
+        functions = None
+    finally:
+        for name in added:
+            os.environ.pop(name, None)
+    if functions is None:
+        return False
+    _install(functions)
+    IN_PROCESS = True
+    return True

@@ -70,24 +70,33 @@ class StepBoundaries:
             self._due = False
             self._end_step(self._due_samples)
 
-    def explicit_step(self, num_samples):
+    def explicit_step(self, num_samples, next_state=None):
+        """next_state: the agent state of the next step (the Profiler's scheduler,
+        prof_step_to); returns the index of the window open after the boundary, or -1."""
         self.automatic = False
         self._due = False
-        self._end_step(num_samples)
+        window = self._end_step(num_samples, next_state)
         self._forget_batches()
+        return window
 
-    def _end_step(self, samples):
+    def _end_step(self, samples, next_state=None):
+        count = samples if samples and samples > 0 else 0
+        window = -1
         for before, _ in _around:
             _guard.guarded(before)
         # Device memory on both sides of the boundary: the ending step's last figures, and
         # the next step's first ones (a window may open or close at this boundary).
         _memory.sample()
-        _capi.step(samples if samples and samples > 0 else 0)
+        if next_state is None:
+            _capi.step(count)
+        else:
+            window = _capi.step_to(count, next_state)
         _memory.sample()
         for _, after in _around:
             if after is not None:
                 _guard.guarded(after)
         self.timer.step_ended(samples)
+        return window
 
 
 boundaries = StepBoundaries()
@@ -120,3 +129,10 @@ def step_info(unit="samples"):
     if not _capi.AGENT_LOADED:
         return ""
     return boundaries.timer.step_info(unit if unit else "samples")
+
+
+def mark_ips_unit(unit):
+    """Names the Perf Summary's IPS unit in the trace (a mark the analyzer reads,
+    analyzer/summary/perf_summary.h; recorded while a window is open). Profiler.step_info
+    does this; the module-level step_info does not (it adds nothing to the trace)."""
+    _capi.mark("libprof.ips_unit=" + str(unit))

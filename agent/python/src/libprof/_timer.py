@@ -14,6 +14,9 @@ class StepTimer:
     def __init__(self):
         self._last_boundary = None
         self._steps_mode = False  # paddle: one step without a sample count switches for good
+        # A running Profiler's benchmark (libprof._benchmark): every step's and read's
+        # time, from its start() to its stop(); None when no Profiler runs.
+        self.history = None
         self._reset_window()
 
     def _reset_window(self):
@@ -29,6 +32,13 @@ class StepTimer:
         if seconds > 0:
             self._reads += 1
             self._read_seconds += seconds
+            if self.history is not None:
+                self.history.read(seconds)
+
+    def restart(self):
+        """The next boundary starts a step (Profiler.start: paddle's batch_cost of the
+        first step runs from start())."""
+        self._last_boundary = time.perf_counter()
 
     def step_ended(self, samples):
         now = time.perf_counter()
@@ -37,6 +47,8 @@ class StepTimer:
             return
         self._steps += 1
         self._batch_seconds += now - self._last_boundary
+        if self.history is not None:
+            self.history.step(now - self._last_boundary, samples)
         self._last_boundary = now
         if samples is None:
             self._steps_mode = True

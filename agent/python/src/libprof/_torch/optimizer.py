@@ -28,6 +28,17 @@ def install(torch, patches):
         return init
 
     patches.wrap(optimizer_class, "__init__", make_init)
+    from libprof import _capi
+    if _capi.IN_PROCESS:
+        # Loaded by the first Profiler (no LD_PRELOAD): the program's optimizers may exist
+        # already, so every optimizer class defined now is wrapped too.
+        pending = list(optimizer_class.__subclasses__())
+        while pending:
+            cls = pending.pop()
+            pending.extend(cls.__subclasses__())
+            if cls not in wrapped_classes and "step" in cls.__dict__:
+                wrapped_classes.add(cls)
+                patches.wrap(cls, "step", _make_step)
     scaler_class = _grad_scaler_class(torch)
     if scaler_class is not None and "step" in scaler_class.__dict__:
         patches.wrap(scaler_class, "step", _make_step)
