@@ -7,6 +7,7 @@
 #include "analyzer/cli/compare_command.h"
 #include "analyzer/cli/export_command.h"
 #include "analyzer/cli/info_command.h"
+#include "analyzer/cli/report_command.h"
 #include "analyzer/cli/summary_command.h"
 
 int main(int argc, char** argv) {
@@ -21,6 +22,8 @@ int main(int argc, char** argv) {
   CLI::App* info_command = AddInfoCommand(&app, &info);
   CompareCommandOptions compare;
   CLI::App* compare_command = AddCompareCommand(&app, &compare);
+  ReportCommandOptions report;
+  CLI::App* report_command = AddReportCommand(&app, &report);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -35,6 +38,7 @@ int main(int argc, char** argv) {
     if (export_command->parsed()) return RunExportCommand(export_options);
     if (info_command->parsed()) return RunInfoCommand(info);
     if (compare_command->parsed()) return RunCompareCommand(compare);
+    if (report_command->parsed()) return RunReportCommand(report);
     if (summary.paths.empty()) {
       std::fprintf(stderr, "profanalyze: give at least one trace file or folder (see --help)\n");
       return 2;
