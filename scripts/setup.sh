@@ -9,6 +9,7 @@ packages=(
   catch2 libunwind-dev pkg-config g++  # tests, stacks, link flags, compiler
   python3  # workload truth checks
   python3-torch  # the Python helper's tests: Debian's CPU PyTorch for /usr/bin/python3
+  chromium  # the HTML report's browser test (headless)
 )
 
 missing=()

@@ -58,14 +58,14 @@ function flowSeries(flow) {
       if (!shape) return null;
       var children = [{ type: 'rect', shape: shape, style: {
         fill: item.block.live_at_end ? 'rgba(247,146,35,0.75)' : 'rgba(84,112,198,0.55)', stroke: '#fff', lineWidth: 0.5 } }];
-      if (item.named && shape.height > 10) {
+      if (item.named && shape.height > 12 && shape.width > 140) {  // only where the label fits
         children.push({ type: 'text', x: shape.x + 4, y: shape.y + 3, style: {
           text: blockLabel(item.block), fill: '#1f2328', font: '11px sans-serif' } });
       }
       return { type: 'group', children: children };
     }
   };
-  var live = { name: 'live bytes', type: 'line', step: 'end', showSymbol: false, lineStyle: { color: '#cf222e' },
+  var live = { name: 'live bytes', type: 'line', step: 'end', showSymbol: false, color: '#cf222e',
                data: flow.live.map(function (p) { return [ms(p[0]), p[1] / MIB]; }) };
   return [rects, live];
 }
