@@ -45,7 +45,7 @@ function drawChart(id, option) {
   var box = document.getElementById(id);
   if (!charts[id]) {
     box.innerHTML = '';
-    box.style.height = '';
+    if (box.dataset.drawn === 'empty') box.style.height = '';  // showEmpty set it to auto
     charts[id] = echarts.init(box, null, { renderer: 'canvas' });
   }
   option.animation = false;

@@ -64,6 +64,9 @@ function drawStragglerMap() {
     });
   });
   if (cells.length === 0) { showEmpty('chart-straggler', 'No steps recorded.'); return; }
+  // A readable row per rank: the map grows with the number of ranks (up to 1200 px).
+  document.getElementById('chart-straggler').style.height =
+      Math.min(1200, Math.max(320, 90 + 16 * REPORT.ranks.length)) + 'px';
   var columns = [];
   for (var i = 0; i < maxSteps; i++) columns.push(String(i));
   drawChart('chart-straggler', {
