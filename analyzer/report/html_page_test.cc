@@ -1,14 +1,21 @@
 // The page is self-contained (nothing to fetch) and data cannot break out of its <script>.
 #include "analyzer/report/html_page.h"
 
-#include <regex>
-
 #include <catch2/catch.hpp>
 
 #include "analyzer/report/assets.h"
 
 namespace prof::analyzer::report {
 namespace {
+
+// True when some <script ...> tag of `html` has a src attribute.
+bool AnyScriptHasSource(const std::string& html) {
+  for (size_t at = html.find("<script"); at != std::string::npos; at = html.find("<script", at + 1)) {
+    const std::string tag = html.substr(at, html.find('>', at) - at);
+    if (tag.find("src=") != std::string::npos) return true;
+  }
+  return false;
+}
 
 TEST_CASE("every slot is filled and the library is inlined") {
   const std::string html = RenderHtmlPage("run <A>", "{\"ranks\":[]}");
@@ -22,8 +29,9 @@ TEST_CASE("every slot is filled and the library is inlined") {
 TEST_CASE("nothing is loaded from elsewhere") {
   const std::string html = RenderHtmlPage("t", "{}");
   // No <script src=...>, <link href=...> or url(...) in what the page itself declares.
-  CHECK_FALSE(std::regex_search(PageHtml(), std::regex("<script[^>]*\\bsrc=")));
-  CHECK_FALSE(std::regex_search(PageHtml(), std::regex("<link\\b")));
+  CHECK_FALSE(AnyScriptHasSource(PageHtml()));
+  CHECK(AnyScriptHasSource("<p><script async src=\"x.js\"></script>"));  // the check can fail
+  CHECK(PageHtml().find("<link") == std::string::npos);
   CHECK(ReportCss().find("url(") == std::string::npos);
   CHECK(html.find("<script src") == std::string::npos);
 }
