@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on a fresh machine, no GPU needed: installs what is missing, builds, records
 # a 2-rank training run on the simulated CUDA platform under the agent (LD_PRELOAD, a
-# step schedule, CUPTI, NVTX, NCCL) and prints what profanalyze makes of it.
+# step schedule, CUPTI, NVTX, NCCL), prints what profanalyze makes of it and writes its
+# HTML report (profiler_log/demo/report.html).
 #
 #   ./scripts/demo.sh [output folder]       (default: ./profiler_log/demo)
 set -euo pipefail
@@ -37,3 +38,7 @@ ls -l "$output"/*.pb >&2
 
 echo "== profanalyze $output --sorted-by GPUTotal" >&2
 "$bin/analyzer/cli/profanalyze" "$output" --sorted-by GPUTotal
+
+echo "== profanalyze report $output -o $output/report.html" >&2
+"$bin/analyzer/cli/profanalyze" report "$output" -o "$output/report.html" --title "profanalyze demo: 2 ranks"
+echo "report: $(cd "$output" && pwd)/report.html (open it in a browser; it needs no network)"

@@ -7,6 +7,7 @@
 #include "analyzer/cli/compare_command.h"
 #include "analyzer/cli/export_command.h"
 #include "analyzer/cli/info_command.h"
+#include "analyzer/cli/report_command.h"
 #include "analyzer/cli/summary_command.h"
 #include "analyzer/cli/trigger_command.h"
 
@@ -24,6 +25,8 @@ int main(int argc, char** argv) {
   CLI::App* compare_command = AddCompareCommand(&app, &compare);
   TriggerCommandOptions trigger;
   CLI::App* trigger_command = AddTriggerCommand(&app, &trigger);
+  ReportCommandOptions report;
+  CLI::App* report_command = AddReportCommand(&app, &report);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -39,6 +42,7 @@ int main(int argc, char** argv) {
     if (info_command->parsed()) return RunInfoCommand(info);
     if (compare_command->parsed()) return RunCompareCommand(compare);
     if (trigger_command->parsed()) return RunTriggerCommand(trigger);
+    if (report_command->parsed()) return RunReportCommand(report);
     if (summary.paths.empty()) {
       std::fprintf(stderr, "profanalyze: give at least one trace file or folder (see --help)\n");
       return 2;

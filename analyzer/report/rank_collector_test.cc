@@ -1,0 +1,92 @@
+// The report's per-rank figures from hand-built traces, against the figures worked out by
+// hand in analyzer/testing/scenarios.cc (not from the code under test).
+#include "analyzer/report/rank_collector.h"
+
+#include <catch2/catch.hpp>
+
+#include "analyzer/report/step_figures.h"
+#include "analyzer/testing/analyze.h"
+#include "analyzer/testing/scenarios.h"
+#include "analyzer/testing/test_trace.h"
+
+namespace prof::analyzer::report {
+namespace {
+
+RankFigures Collect(const std::string& path) {
+  RankCollector collector;
+  collector.AddWindow(testing::LoadOrDie(path));
+  return std::move(collector).Finish();
+}
+
+TEST_CASE("a step's phases, Others and GPU busy time") {
+  const RankFigures figures = Collect(testing::WriteTrainingStepTrace("report_step.pb"));
+  REQUIRE(figures.steps.size() == 1);
+  const StepFigures& step = figures.steps[0];
+  CHECK(step.number == 1);
+  CHECK(step.duration_ns == 1000);
+  // Dataloader [0,100), Forward [100,400), Backward [400,700), Optimization [700,800).
+  CHECK(step.phase_ns == std::array<uint64_t, kPhaseCount>{100, 300, 300, 100, 200});
+  // Device records inside [0,1000): [200,350) [600,650) [900,950); "late" is outside.
+  CHECK(step.gpu_busy_ns == 250);
+  CHECK(figures.gpu_utilization.at("GPU0") == Approx(0.25));
+}
+
+TEST_CASE("kernels and operators keep whole names, with the range tree's GPU time") {
+  const RankFigures figures = Collect(testing::WriteRankTrace("report_rank.pb", 0, 10000000));
+  // The gemm's mangled name is demangled whole; nothing is shortened.
+  bool found_nccl = false;
+  for (const auto& [name, item] : figures.kernels) {
+    if (name.find("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)") != std::string::npos) {
+      found_nccl = true;
+      CHECK(item.calls == 12);
+      CHECK(item.gpu_ns == 12 * 1000000);
+    }
+  }
+  CHECK(found_nccl);
+  const RankFigures step_trace = Collect(testing::WriteTrainingStepTrace("report_ops.pb"));
+  // matmul: 2 calls, GPU 200 + 50; linear: GPU 200 (scenarios.cc).
+  CHECK(step_trace.operators.at("matmul").calls == 2);
+  CHECK(step_trace.operators.at("matmul").gpu_ns == 250);
+  CHECK(step_trace.operators.at("matmul").cpu_ns == 250);
+  CHECK(step_trace.operators.at("linear").gpu_ns == 200);
+}
+
+TEST_CASE("the rank trace's memory: 1 MiB per step, the last one never freed") {
+  const RankFigures figures = Collect(testing::WriteRankTrace("report_memory.pb", 1, 10000000));
+  REQUIRE(figures.steps.size() == 12);
+  const MemoryPlaceFlow& gpu = figures.memory.at("GPU0");
+  CHECK(gpu.allocations == 12);
+  CHECK(gpu.peak_bytes == (1u << 20));
+  REQUIRE(gpu.step_peak_bytes.size() == 12);
+  for (size_t step = 0; step < 12; ++step) {
+    CHECK(gpu.step_peak_bytes[step] == (1u << 20));
+    CHECK(gpu.step_end_bytes[step] == (step == 11 ? (1u << 20) : 0));
+  }
+  REQUIRE(gpu.blocks.size() == 12);
+  CHECK(gpu.blocks.back().live_at_end);
+  CHECK_FALSE(gpu.blocks.front().live_at_end);
+  // Never two blocks live at once: every block starts at offset 0.
+  for (const MemoryBlock& block : gpu.blocks) CHECK(block.offset == 0);
+  // Allocated at step start + 100 ns, freed at 90 % of the 10 ms step.
+  CHECK(gpu.blocks.front().end_ns - gpu.blocks.front().start_ns == 9000000 - 100);
+}
+
+TEST_CASE("losses reach the report's quality figures") {
+  testing::TestTrace trace(0);
+  trace.Step(1, 0, 1000, 1);
+  trace.Loss(schema::LOSS_KIND_CUPTI_DROPPED, 7);
+  const RankFigures figures = Collect(trace.Write("report_loss.pb"));
+  REQUIRE(figures.quality.losses.size() == 1);
+  CHECK(figures.quality.losses.begin()->second == 7);
+}
+
+TEST_CASE("covered length inside a window") {
+  const IntervalList merged = {{0, 10}, {20, 30}, {40, 50}};
+  CHECK(CoveredLength(merged, 5, 45) == 5 + 10 + 5);
+  CHECK(CoveredLength(merged, 10, 20) == 0);
+  CHECK(CoveredLength(merged, 0, 100) == 30);
+  CHECK(CoveredLength({}, 0, 100) == 0);
+}
+
+}  // namespace
+}  // namespace prof::analyzer::report

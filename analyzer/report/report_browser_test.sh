@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The HTML report in a real browser: renders the report of a 4-rank run in Debian's
+# headless Chromium with every host name unresolvable (the page must need nothing from
+# elsewhere), fails on any script error, checks that every chart drew shapes and that
+# the findings are on the page, and saves a screenshot (report.png among the test's
+# outputs: bazel-testlogs/analyzer/report/report_browser_test/test.outputs/).
+# Skipped, with a message saying so, where Chromium is not installed.
+#
+#   report_browser_test.sh PROFANALYZE MAKE_REPORT_TRACES
+set -euo pipefail
+profanalyze="$1"
+make_traces="$2"
+
+browser="$(command -v chromium || command -v chromium-browser || true)"
+if [ -z "$browser" ]; then
+  echo "SKIPPED: Chromium is not installed, so the report was not tested in a browser" \
+       "(scripts/setup.sh installs Debian's chromium)."
+  exit 0
+fi
+
+scratch="${TEST_TMPDIR:-$(mktemp -d)}"
+outputs="${TEST_UNDECLARED_OUTPUTS_DIR:-$scratch}"
+export HOME="$scratch/home"  # Chromium's profile and caches
+mkdir -p "$HOME"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$make_traces" "$scratch/traces" 4 >/dev/null
+"$profanalyze" report "$scratch/traces" -o "$scratch/report.html" 2>"$scratch/report.log" ||
+  fail "profanalyze report: $(cat "$scratch/report.log")"
+
+# Runs the page for up to 10 s of virtual time (scripts run to the end), no network.
+chrome() {
+  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+    --host-resolver-rules="MAP * ~NOTFOUND" --virtual-time-budget=10000 --enable-logging=stderr --v=0 "$@"
+}
+
+# The DOM after the scripts ran; sets `dom`. Console errors also land in $2.
+render() {
+  chrome --dump-dom "file://$1" >"$scratch/dom.html" 2>"$2" || fail "chromium exited with $? ($(tail -3 "$2"))"
+  dom="$(cat "$scratch/dom.html")"
+}
+
+# First: a page with a broken script must be caught, or the checks below prove nothing.
+sed 's|</body>|<script>notDefinedAnywhere();</script></body>|' "$scratch/report.html" >"$scratch/broken.html"
+render "$scratch/broken.html" "$scratch/broken.log"
+grep -q 'data-script-errors="0"' <<<"$dom" && fail "a script error in the page went unnoticed"
+
+render "$scratch/report.html" "$scratch/chrome.log"
+grep -q 'data-report-status="ok"' <<<"$dom" || fail "the report did not finish: $(grep -o 'Script errors:[^<]*' <<<"$dom")"
+grep -q 'data-script-errors="0"' <<<"$dom" || fail "script errors: $(grep -o 'Script errors:[^<]*' <<<"$dom")"
+if grep -q "Uncaught" "$scratch/chrome.log"; then fail "console: $(grep Uncaught "$scratch/chrome.log" | head -3)"; fi
+
+# Every chart drew shapes (ECharts' display list; 'empty' would mean no data).
+for chart in step-time straggler phases gpu-busy utilization communication kernels operators memory-steps \
+             memory-flow; do
+  drawn="$(grep -o "id=\"chart-$chart\"[^>]*data-drawn=\"[^\"]*\"" <<<"$dom" | grep -o 'data-drawn="[^"]*"' |
+           grep -o '[0-9a-z]*"$' | tr -d '"' || true)"
+  [[ "$drawn" =~ ^[0-9]+$ ]] && [ "$drawn" -ge 10 ] || fail "chart-$chart drew '${drawn:-nothing}'"
+done
+
+# The findings: rank 2 is the straggler, the lost records are in the red banner, the
+# long kernel name is whole in the table.
+grep -q 'data-slowest-rank="2"' <<<"$dom" || fail "the slowest rank is not rank 2"
+grep -q 'id="quality-banner" role="alert" class="bad"' <<<"$dom" || fail "no data-quality banner"
+grep -q '12 record(s) lost by the agent (LOSS_KIND_CUPTI_DROPPED)' <<<"$dom" || fail "the banner does not show the loss"
+grep -q 'cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4::Params)' <<<"$dom" ||
+  fail "the kernel table does not hold the whole kernel name"
+
+chrome --window-size=1400,4450 --screenshot="$outputs/report.png" "file://$scratch/report.html" \
+  >/dev/null 2>"$scratch/screenshot.log" || fail "screenshot failed ($(tail -3 "$scratch/screenshot.log"))"
+[ "$(stat -c %s "$outputs/report.png")" -gt 20000 ] || fail "the screenshot is (nearly) blank"
+echo "PASS: report rendered in $("$browser" --version 2>/dev/null || echo chromium), screenshot $outputs/report.png"
