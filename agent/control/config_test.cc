@@ -90,9 +90,9 @@ TEST_CASE("a bad value is one warning naming the variable, the value and what is
   CHECK(config.steps_per_file == 500);
   // A schedule that cannot be read records nothing (not every step, which can fill a disk).
   CHECK_FALSE(config.schedule.record_everything);
-  CHECK(config.schedule.record_nothing);
+  CHECK(config.schedule.off);
   CHECK(config.schedule.StateOf(0) == StepState::kClosed);
-  CHECK(config.applied.at("PROF_SCHEDULE") == "no step");
+  CHECK(config.applied.at("PROF_SCHEDULE") == "off (windows from prof_start or a trigger only)");
   CHECK(config.buffer_bytes == (128ull << 20));
   CHECK_FALSE(config.disabled);
   CHECK(config.activities == kActivityAll);

@@ -44,12 +44,11 @@ bool Schedule::InBounds() const {
 Schedule Schedule::Nothing() {
   Schedule schedule;
   schedule.record_everything = false;
-  schedule.record_nothing = true;
+  schedule.off = true;
   return schedule;
 }
 
 StepState Schedule::StateOf(int64_t step) const {
-  if (record_nothing) return StepState::kClosed;
   if (record_everything) return StepState::kRecord;
   if (off || !InBounds() || step < skip_first) return StepState::kClosed;
   const int64_t t = step - skip_first;              // >= 0, no overflow
@@ -63,12 +62,11 @@ StepState Schedule::StateOf(int64_t step) const {
 }
 
 int64_t Schedule::CycleOf(int64_t step) const {
-  if (record_nothing || record_everything || !InBounds() || step < skip_first) return 0;
+  if (record_everything || off || !InBounds() || step < skip_first) return 0;
   return (step - skip_first) / (closed + ready + record);
 }
 
 bool Schedule::HasRecordingAtOrAfter(int64_t step) const {
-  if (record_nothing) return false;
   if (record_everything) return true;
   if (off || !InBounds()) return false;
   if (repeat == 0) return true;
@@ -76,19 +74,18 @@ bool Schedule::HasRecordingAtOrAfter(int64_t step) const {
 }
 
 int64_t Schedule::WindowFirstStep(int64_t cycle) const {
-  if (record_nothing || record_everything || !InBounds()) return 0;
+  if (record_everything || off || !InBounds()) return 0;
   if (cycle < 0) cycle = 0;
   const int64_t cycles_before = SaturatingMultiply(cycle, closed + ready + record);
   return SaturatingAdd(SaturatingAdd(skip_first, cycles_before), closed + ready);
 }
 
 int64_t Schedule::WindowEndStep(int64_t cycle) const {
-  if (record_nothing || record_everything || !InBounds()) return 0;
+  if (record_everything || off || !InBounds()) return 0;
   return SaturatingAdd(WindowFirstStep(cycle), record);
 }
 
 std::string Schedule::ToString() const {
-  if (record_nothing) return "no step";
   if (record_everything) return "every step";
   if (off) return "off (windows from prof_start or a trigger only)";
   char text[160];

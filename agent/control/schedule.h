@@ -37,11 +37,9 @@ const char* StepStateName(StepState state);
 struct Schedule {
   // No schedule: every step is recorded into one window that ends at exit.
   bool record_everything = true;
-  // A refused PROF_SCHEDULE: every step is CLOSED (recording everything instead could
-  // fill a disk with steps the user meant to skip). Wins over record_everything.
-  bool record_nothing = false;
-  // PROF_SCHEDULE=off: no step is recorded; windows come only from prof_start/prof_stop
-  // and on-demand triggers (control/trigger.h).
+  // PROF_SCHEDULE=off, and a refused PROF_SCHEDULE (Nothing(): recording everything
+  // instead could fill a disk with steps the user meant to skip): no step is recorded;
+  // windows come only from prof_start/prof_stop and on-demand triggers (control/trigger.h).
   bool off = false;
   int64_t skip_first = 0;
   int64_t closed = 0;

@@ -179,7 +179,8 @@ TEST_CASE("the refused schedule records no step at all") {
   CHECK_FALSE(nothing.HasRecordingAtOrAfter(0));
   CHECK(nothing.WindowFirstStep(0) == 0);
   CHECK(nothing.WindowEndStep(0) == 0);
-  CHECK(nothing.ToString() == "no step");
+  CHECK(nothing.off);  // as PROF_SCHEDULE=off: prof_start and triggers still open windows
+  CHECK(nothing.ToString() == "off (windows from prof_start or a trigger only)");
 }
 
 TEST_CASE("off: no step is recorded, for ever") {

@@ -135,8 +135,7 @@ void Session::Shutdown() {
   // under the same LD_PRELOAD) leaves no file and does not touch CUDA or CUPTI.
   if (!steps_->started()) return;
   steps_->End();
-  if (!config_.schedule.record_everything && !config_.schedule.record_nothing &&
-      !config_.schedule.off && steps == 0) {
+  if (!config_.schedule.record_everything && !config_.schedule.off && steps == 0) {
     Log(LogLevel::kWarn,
         "PROF_SCHEDULE is set but the program marked no step (prof_step, an NVTX range named "
         "ProfileStep, or PROF_STEP_MARKER), so only step 0 was scheduled");
