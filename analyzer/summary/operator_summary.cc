@@ -173,11 +173,11 @@ void AddOperatorRows(const RenderContext& context, const OperatorItem& op, const
                    Cell::Stats(op.gpu.ToStats(group.gpu))};
   values.self_cpu = Cell::Stats(op.self_cpu.ToStats(group.self_cpu));
   values.self_gpu = Cell::Stats(op.self_gpu.ToStats(group.self_gpu));
-  values.flops = Cell::Count(op.flops);
+  if (op.flops > 0) values.flops = Cell::Count(op.flops);  // else "-": not computable
   // FLOPs per ns are GFLOPS; TFLOPS = FLOPs / GPU ns / 1e3.
   if (op.flops > 0 && op.gpu.total > 0) values.tflops = Cell::Number(op.flops / op.gpu.total / 1e3, 3);
   values.source = SourcesText(names, op.sources);
-  AddRow(context, Cell::Text(std::string(names.Get(op.op_name))), names.Get(op.shapes), std::move(values), 0, table);
+  AddRow(context, Cell::Name(std::string(names.Get(op.op_name)), 52), names.Get(op.shapes), std::move(values), 0, table);
   if (!context.options.op_detail) return;
   for (const OperatorInnerItem& inner : op.inners.items()) {
     AddRow(context, Cell::Name(std::string(names.Get(inner.name)), 52), "",
