@@ -39,4 +39,15 @@ std::string LossKindName(schema::LossKind kind) {
   return Name(static_cast<trace::LossKind>(kind), "", "UNKNOWN(", ")");
 }
 
+const char* CopyDirectionName(schema::CopyKind kind) {
+  switch (kind) {
+    case schema::COPY_KIND_HOST_TO_DEVICE: return "HtoD";
+    case schema::COPY_KIND_DEVICE_TO_HOST: return "DtoH";
+    case schema::COPY_KIND_HOST_TO_HOST: return "HtoH";
+    case schema::COPY_KIND_DEVICE_TO_DEVICE: return "DtoD";
+    case schema::COPY_KIND_PEER_TO_PEER: return "PtoP";
+    default: return "";
+  }
+}
+
 }  // namespace prof::analyzer

@@ -21,6 +21,9 @@ std::string MemoryKindName(schema::MemoryKind kind);
 std::string NcclOperationName(schema::NcclOperation operation);
 // "LOSS_KIND_HOST_BUFFER_FULL", ... (the agent's full names); "UNKNOWN(99)".
 std::string LossKindName(schema::LossKind kind);
+// A copy's direction: "HtoD", "DtoH", "HtoH", "DtoD", "PtoP"; "" when it has none to name
+// (cudaMemcpyDefault, unknown and undefined values).
+const char* CopyDirectionName(schema::CopyKind kind);
 
 }  // namespace prof::analyzer
 

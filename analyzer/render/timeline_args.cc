@@ -67,15 +67,9 @@ std::string NcclReductionName(uint32_t reduction_op) {
 }
 
 const char* CopyKindShortName(schema::CopyKind kind) {
-  switch (kind) {
-    case schema::COPY_KIND_HOST_TO_DEVICE: return "HtoD";
-    case schema::COPY_KIND_DEVICE_TO_HOST: return "DtoH";
-    case schema::COPY_KIND_HOST_TO_HOST: return "HtoH";
-    case schema::COPY_KIND_DEVICE_TO_DEVICE: return "DtoD";
-    case schema::COPY_KIND_PEER_TO_PEER: return "PtoP";
-    case schema::COPY_KIND_DEFAULT: return "Default";
-    default: return "Unknown";
-  }
+  const char* direction = CopyDirectionName(kind);
+  if (*direction) return direction;
+  return kind == schema::COPY_KIND_DEFAULT ? "Default" : "Unknown";
 }
 
 TimelineArgs DeviceActivityArgs(const TraceModel& model, const DeviceActivity& activity) {

@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "analyzer/model/enum_names.h"
 #include "analyzer/summary/named_items.h"
 
 namespace prof::analyzer {
@@ -93,17 +94,6 @@ void AddRangeRows(const UserRangeFigures& ranges, const RenderContext& context, 
 bool IsCopyOrSetCall(absl::string_view name) {
   return absl::StartsWith(name, "cudaMemcpy") || absl::StartsWith(name, "cudaMemset") ||
          absl::StartsWith(name, "cuMemcpy") || absl::StartsWith(name, "cuMemset");
-}
-
-const char* CopyDirectionName(schema::CopyKind kind) {
-  switch (kind) {
-    case schema::COPY_KIND_HOST_TO_DEVICE: return "HtoD";
-    case schema::COPY_KIND_DEVICE_TO_HOST: return "DtoH";
-    case schema::COPY_KIND_HOST_TO_HOST: return "HtoH";
-    case schema::COPY_KIND_DEVICE_TO_DEVICE: return "DtoD";
-    case schema::COPY_KIND_PEER_TO_PEER: return "PtoP";
-    default: return "";
-  }
 }
 
 void AddCopyFigures(const AnalysisContext& window, CopyFigures* figures) {

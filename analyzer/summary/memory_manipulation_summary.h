@@ -37,9 +37,6 @@ struct CopyFigures {
 // cuMemset*), by name.
 bool IsCopyOrSetCall(absl::string_view name);
 
-// "HtoD", "DtoH", "HtoH", "DtoD", "PtoP", or "" when unknown (memsets, unknown kinds).
-const char* CopyDirectionName(schema::CopyKind kind);
-
 // Adds one window's copy and memset calls.
 void AddCopyFigures(const AnalysisContext& window, CopyFigures* figures);
 
