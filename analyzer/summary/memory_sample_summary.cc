@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "analyzer/summary/by_time.h"
 
 namespace prof::analyzer {
 namespace {
@@ -27,14 +28,6 @@ bool InSetup(const AnalysisContext& window, uint64_t time) {
   if (window.setup_step == kNoIndex) return false;
   const HostRange& setup = window.model->ranges[window.setup_step];
   return time >= setup.start_ns && time < setup.end_ns;
-}
-
-std::vector<uint32_t> ByTime(const std::vector<MemorySample>& samples) {
-  std::vector<uint32_t> order(samples.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return samples[a].time_ns < samples[b].time_ns; });
-  return order;
 }
 
 SummaryTable StepTable(const MemorySampleFigures& figures) {
@@ -86,7 +79,7 @@ void AddMemorySampleFigures(const AnalysisContext& window, MemorySampleFigures* 
   std::vector<int> slot_of_step(window.steps.size(), -1);
   int stepless_slot = -1;
   int setup_slot = -1;  // the set-up step, shown too: a peak is often reached there
-  for (uint32_t index : ByTime(model.memory_samples)) {
+  for (uint32_t index : IndicesByTime(model.memory_samples)) {
     const MemorySample& sample = model.memory_samples[index];
     int* slot = &stepless_slot;
     std::string name = "(no steps)";

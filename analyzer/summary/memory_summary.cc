@@ -6,20 +6,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "analyzer/model/enum_names.h"
+#include "analyzer/summary/by_time.h"
 
 namespace prof::analyzer {
 namespace {
 
 std::string PlaceName(const MemoryRecord& record) {
   return record.device >= 0 ? absl::StrCat("GPU", record.device) : std::string("Host");
-}
-
-std::vector<uint32_t> ByTime(const std::vector<MemoryRecord>& memory) {
-  std::vector<uint32_t> order(memory.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return memory[a].time_ns < memory[b].time_ns; });
-  return order;
 }
 
 SummaryTable PlaceTable(const MemoryFigures& figures) {
@@ -99,7 +92,7 @@ void AddMemoryFigures(const AnalysisContext& window, MemoryFigures* figures) {
   for (uint32_t step : window.steps) {
     figures->step_high_water.push_back({std::string(model.names.Get(model.ranges[step].name)), {}});
   }
-  for (uint32_t index : ByTime(model.memory)) {
+  for (uint32_t index : IndicesByTime(model.memory)) {
     const MemoryRecord& record = model.memory[index];
     const std::string place = PlaceName(record);
     MemoryPlace& figure = figures->places[place];
