@@ -2,7 +2,8 @@
 
 Run by analysis_test.sh, which records the traces: summary() must print profanalyze's
 stdout byte for byte for the same options, tables() must hold the JSON renderer's values,
-events() must agree with the workload's ground truth, and the module must load beside
+events() must agree with the workload's ground truth, export() must write the bytes
+`profanalyze export` writes (Chrome JSON and Perfetto), and the module must load beside
 torch and beside another protobuf runtime, and say clearly when it cannot load.
 """
 import ctypes
@@ -240,6 +241,79 @@ class UnreadableTest(unittest.TestCase):
             _analysis.load_profiler_result(os.path.join(self.folder, "b_not_a_trace.pb"))
         with self.assertRaises(FileNotFoundError):
             _analysis.load_profiler_result(os.path.join(WORK, "no_such_folder"))
+
+
+def read_bytes(path):
+    with open(path, "rb") as file:
+        return file.read()
+
+
+class ExportTest(unittest.TestCase):
+    """export() runs `profanalyze export`'s own exporter in-process: the same bytes."""
+
+    def setUp(self):
+        self.folder = os.path.join(WORK, "export")
+        shutil.rmtree(self.folder, ignore_errors=True)
+        os.makedirs(self.folder)
+
+    def expected(self, inputs, format):
+        out = os.path.join(self.folder, "expected_%s" % format)
+        done = profanalyze("export", *inputs, "-o", out, "--format", format)
+        return read_bytes(out), done.stderr
+
+    def test_chrome_and_perfetto_are_profanalyzes_bytes(self):
+        for folder in (TRAIN, RANKS):
+            for format, names in (("chrome", ("json", "chrome")), ("perfetto", ("perfetto",))):
+                expected, stderr = self.expected([folder], format)
+                self.assertGreater(len(expected), 1000)
+                for name in names:
+                    with self.subTest(folder=os.path.basename(folder), format=name):
+                        out = os.path.join(self.folder, "module." + name)
+                        written = _analysis.export(folder, out, format=name)
+                        self.assertEqual(read_bytes(out), expected)
+                        self.assertEqual(written["unreadable"], [])
+                        # profanalyze's stderr: "profanalyze export: wrote <summary> to <out>"
+                        self.assertIn("wrote %s to " % written["summary"], stderr)
+                        out = os.path.join(self.folder, "result." + name)
+                        _analysis.load_profiler_result(folder).export(out, format=name)
+                        self.assertEqual(read_bytes(out), expected)
+
+    def test_default_is_chrome_json_of_a_file_list(self):
+        files = sorted(os.path.join(RANKS, name) for name in os.listdir(RANKS))
+        expected, _ = self.expected(files, "chrome")
+        out = os.path.join(self.folder, "list.json")
+        _analysis.export(files, out)
+        self.assertEqual(read_bytes(out), expected)
+        self.assertIsInstance(json.loads(expected), (dict, list))
+
+    def test_unreadable_files_are_listed(self):
+        damaged = os.path.join(self.folder, "damaged")
+        os.makedirs(damaged)
+        shutil.copy(os.path.join(TRAIN, sorted(os.listdir(TRAIN))[0]), damaged)
+        with open(os.path.join(damaged, "b_not_a_trace.pb"), "wb") as out:
+            out.write(b"this is not a trace file\n" * 10)
+        expected, stderr = self.expected([damaged], "chrome")
+        out = os.path.join(self.folder, "damaged.json")
+        written = _analysis.export(damaged, out)
+        self.assertEqual(read_bytes(out), expected)
+        self.assertEqual(len(written["unreadable"]), 1)
+        self.assertIn("b_not_a_trace.pb", written["unreadable"][0])
+        self.assertIn("profanalyze export: " + written["unreadable"][0], stderr.splitlines())
+
+    def test_errors(self):
+        out = os.path.join(self.folder, "error.json")
+        with self.assertRaisesRegex(ValueError, "perfetto"):
+            _analysis.export(TRAIN, out, format="pb")
+        with self.assertRaises(FileNotFoundError):
+            _analysis.export(os.path.join(WORK, "no_such_folder"), out)
+        not_a_trace = os.path.join(self.folder, "not_a_trace.pb")
+        with open(not_a_trace, "wb") as file:
+            file.write(b"this is not a trace file\n" * 10)
+        with self.assertRaisesRegex(OSError, "(?s)nothing could be read.*not_a_trace.pb"):
+            _analysis.export(not_a_trace, out)
+        self.assertFalse(os.path.exists(out), "nothing is written when nothing could be read")
+        with self.assertRaisesRegex(OSError, "no_such_dir"):
+            _analysis.export(TRAIN, os.path.join(self.folder, "no_such_dir", "out.json"))
 
 
 CHECK_SUMMARY = (

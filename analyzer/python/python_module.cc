@@ -1,6 +1,7 @@
 // libprof._analysis_native: the C++ analyzer as a CPython extension (pybind11). The Python
 // side (agent/python/src/libprof/_analysis.py) wraps it in load_profiler_result() and
-// ProfilerResult; nothing here is meant to be called directly.
+// ProfilerResult (summaries, tables, events, and the timeline export profanalyze's
+// `export` writes); nothing here is meant to be called directly.
 //
 // Isolation: the module links Debian's shared libprotobuf and Abseil, as profanalyze does
 // (their static archives are not position-independent); its own symbols are hidden
@@ -23,6 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "analyzer/cli/export_timeline.h"
 #include "analyzer/python/analysis_session.h"
 #include "google/protobuf/stubs/common.h"
 #include "analyzer/python/python_values.h"
@@ -113,6 +117,23 @@ py::dict ReadEvents(const std::string& path) {
   return result;
 }
 
+// `profanalyze export PATHS -o OUTPUT --format FORMAT` in-process (the same
+// ExportTimeline): {"summary": what was written, "unreadable": [message, ...]}.
+py::dict Export(const std::vector<std::string>& paths, const std::string& output, const std::string& format) {
+  TimelineExport result;
+  absl::Status status;
+  {
+    py::gil_scoped_release unlocked;  // reading and writing touch no Python object
+    status = ExportTimeline(paths, output, format, &result);
+  }
+  if (absl::IsFailedPrecondition(status) && !result.unreadable.empty()) {
+    status = absl::FailedPreconditionError(
+        absl::StrCat(status.message(), ":\n", absl::StrJoin(result.unreadable, "\n")));
+  }
+  if (!status.ok()) Raise(status);
+  return py::dict(py::arg("summary") = result.summary, py::arg("unreadable") = result.unreadable);
+}
+
 }  // namespace
 }  // namespace prof::analyzer
 
@@ -132,6 +153,7 @@ PYBIND11_MODULE(_analysis_native, module) {
              py::arg("op_detail") = true, py::arg("thread_sep") = false, py::arg("top") = 0,
              py::arg("perf_skip") = -1, py::arg("threads") = 0);
   module.def("read_events", &ReadEvents, py::arg("path"));
+  module.def("export_timeline", &Export, py::arg("paths"), py::arg("output"), py::arg("format") = "chrome");
   // Which protobuf runtime this module's calls reach: Debian's answers "3.21.12"; another
   // runtime that a module loaded earlier exported would answer otherwise (analysis_test).
   module.def("protobuf_runtime", [] { return google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION); });

@@ -88,6 +88,13 @@ def chrome_events(folder):
     return [event for event in events if event.get("ph") == "X"]
 
 
+def chrome_export(paths):
+    """The JSON `profanalyze export PATHS -o -` writes."""
+    completed = subprocess.run([runfile("analyzer/cli/profanalyze"), "export"] + list(paths) + ["-o", "-"],
+                               capture_output=True, text=True, check=True)
+    return json.loads(completed.stdout)
+
+
 PHASES = ("Dataloader", "Forward", "Backward", "Optimization")
 
 

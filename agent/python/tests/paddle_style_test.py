@@ -2,7 +2,10 @@
 agent and without it (the Profiler then loads libprof.so into the interpreter): both
 record exactly the windows make_scheduler(closed=1, ready=1, record=3, repeat=2) gives for
 12 steps, steps 2-4 and 7-9 (paddle's documented schedule), call on_trace_ready once per
-window, export a Chrome trace per window and print the summary."""
+window, export a Chrome trace per window and print the summary. The Chrome traces come
+from the analyzer's Python extension, in-process: the same JSON `profanalyze export` writes
+for the window's file, with no profanalyze to run (PROF_ANALYZER points at a program that
+fails)."""
 import glob
 import json
 import os
@@ -26,6 +29,7 @@ class PaddleStyleTest(unittest.TestCase):
         trace_dir = tempfile.mkdtemp(prefix="in_process_", dir=os.environ.get("TEST_TMPDIR"))
         environment = {} if agent else {"PYTHONPATH": agent_runner.helper_folder(),
                                         "PROF_OUTPUT_DIR": trace_dir}
+        environment["PROF_ANALYZER"] = "/bin/false"  # no subprocess exports anything
         run = agent_runner.run_python([agent_runner.program("paddle_style.py"), export_dir],
                                       agent=agent, environment=environment)
         self.assertEqual(run.returncode, 0, run.stderr)
@@ -45,9 +49,9 @@ class PaddleStyleTest(unittest.TestCase):
                          {"Dataloader": 0, "Forward": 6, "Backward": 6, "Optimization": 6})
         exported = sorted(glob.glob(os.path.join(export_dir, "*.paddle_trace.json")))
         self.assertEqual(len(exported), 2, exported)
-        for path in exported:
+        for path, files in zip(exported, windows):
             with open(path) as file:
-                self.assertIsInstance(json.load(file), (dict, list))
+                self.assertEqual(json.load(file), agent_runner.chrome_export(files))
         self.assertIn("ips:", run.stdout)
         self.assertIn("images/s", run.stdout)
         # step_info(unit="images") reaches the analyzer's Perf Summary too.

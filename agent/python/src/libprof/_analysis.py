@@ -8,10 +8,13 @@
     frame = result.dataframe("kernel")                # with pandas installed
     for event in result.events():                     # ranges, API calls, kernels, ...
         ...
+    result.export("trace.json")                       # as `profanalyze export`; or
+    export("/traces", "trace.perfetto-trace", format="perfetto")
 
 The native half, _analysis_native, is built by Bazel from the analyzer's sources
 (//analyzer/python) and runs the summary command's own pipeline, so summary() returns
-exactly what `profanalyze PATH --same-options` prints. It is tied to the CPython minor
+exactly what `profanalyze PATH --same-options` prints, and export() writes the bytes
+`profanalyze export` writes. It is tied to the CPython minor
 version it was built for (its file name says which); any other interpreter gets an
 ImportError that says so. Importing this module loads the native half; `import libprof`
 alone does not.
@@ -65,7 +68,10 @@ def _native_import_problem(error):
 
 _native = _load_native()
 
-__all__ = ["ProfilerResult", "load_profiler_result", "summary_text"]
+__all__ = ["ProfilerResult", "export", "load_profiler_result", "summary_text"]
+
+# export() formats -> the exporter's (profanalyze export --format): paddle says "json".
+_EXPORT_FORMATS = {"json": "chrome", "chrome": "chrome", "perfetto": "perfetto"}
 
 
 def _paths(path_or_paths):
@@ -202,6 +208,14 @@ class ProfilerResult:
                     event.update(identity)
                     yield event
 
+    # -- timeline ----------------------------------------------------------------------
+
+    def export(self, path, format="json"):
+        """Writes the timeline of these files to `path`, as `profanalyze export` does:
+        "json" (or "chrome"): Chrome trace-event JSON; "perfetto": Perfetto's protobuf
+        trace. Returns {"summary", "unreadable"} (see export())."""
+        return export(self.paths, path, format=format)
+
     def _files(self):
         return [path for process in self._all_processes() for path in process["files"]]
 
@@ -221,6 +235,18 @@ def load_profiler_result(path_or_paths, threads=0):
     `unreadable`. Raises FileNotFoundError for a missing path and OSError when no file
     could be read (the message names each file's problem)."""
     return ProfilerResult(path_or_paths, threads=threads)
+
+
+def export(path_or_paths, path, format="json"):
+    """`profanalyze export PATHS -o path --format ...` in-process (the same exporter, the
+    same bytes): "json" (or "chrome") writes Chrome trace-event JSON, "perfetto" Perfetto's
+    protobuf trace. Reads one window file at a time. Returns {"summary": what was written,
+    "unreadable": [one message per file left out]}. Raises ValueError for another format,
+    FileNotFoundError for a missing path, OSError when no file could be read (nothing is
+    written then) or `path` cannot be written."""
+    if format not in _EXPORT_FORMATS:
+        raise ValueError("export: format is one of %s, not %r" % (", ".join(sorted(_EXPORT_FORMATS)), format))
+    return _native.export_timeline(_paths(path_or_paths), os.fsdecode(path), _EXPORT_FORMATS[format])
 
 
 def summary_text(paths, sorted_by=None, op_detail=True, thread_sep=False, time_unit="ms", views=None,

@@ -2,17 +2,16 @@
 export_protobuf callbacks, Profiler.export, summary() and load_profiler_result through the
 C++ analyzer.
 
-Tables and results come from libprof._analysis, the analyzer built as a Python extension
-(the same code as profanalyze, no second implementation). The Chrome trace comes from
-`profanalyze export` (PROF_ANALYZER, else beside the library as Bazel lays it out, else
-on PATH) until the extension exports it. "pb" is the agent's own trace file, which
+Tables, results and the Chrome trace come from libprof._analysis, the analyzer built as a
+Python extension (the same code as profanalyze, no second implementation, no subprocess):
+export(path, "json") writes the bytes `profanalyze export` writes for the window's files,
+"perfetto" its Perfetto protobuf trace. "pb" is the agent's own trace file, which
 profanalyze reads, not paddle's nodetree protobuf.
 """
 import datetime
 import os
 import shutil
 import socket
-import subprocess
 import sys
 
 
@@ -38,18 +37,12 @@ def load_profiler_result(path):
     return _analysis().load_profiler_result([os.fspath(entry) for entry in paths])
 
 
-def _analyzer_binary():
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(os.path.dirname(os.path.dirname(here)))  # bazel-bin/ (runfiles)
-    candidates = [os.environ.get("PROF_ANALYZER", ""),
-                  os.path.join(root, "analyzer", "cli", "profanalyze"),
-                  shutil.which("profanalyze") or ""]
-    return next((path for path in candidates if path and os.access(path, os.X_OK)), None)
-
-
 def export_files(paths, path, format):
-    """Writes the window's trace `paths` to `path`: Chrome trace JSON ("json") or the
-    agent's protobuf trace ("pb"). False, with a message, when it cannot."""
+    """Writes the window's trace `paths` to `path`: Chrome trace JSON ("json"), Perfetto's
+    protobuf trace ("perfetto") or the agent's protobuf trace ("pb"). False, with a
+    message, when it cannot (an on_trace_ready callback does not stop the program)."""
+    if format not in ("json", "perfetto", "pb"):
+        raise ValueError("export: format is 'json', 'perfetto' or 'pb', not %r" % (format,))
     if not paths:
         sys.stderr.write("libprof: nothing to export (no window has finished with data)\n")
         return False
@@ -58,17 +51,14 @@ def export_files(paths, path, format):
     if format == "pb":
         shutil.copyfile(paths[0], path)  # one file per window
         return True
-    if format != "json":
-        raise ValueError("export: format is 'json' or 'pb', not %r" % (format,))
-    binary = _analyzer_binary()
-    if binary is None:
-        sys.stderr.write("libprof: no profanalyze to export %s (set PROF_ANALYZER)\n" % path)
+    try:
+        written = _analysis().export(list(paths), path, format=format)
+    except (ImportError, OSError) as error:
+        sys.stderr.write("libprof: export %s: %s\n" % (path, error))
         return False
-    completed = subprocess.run([binary, "export"] + list(paths) + ["-o", path],
-                               capture_output=True, text=True)
-    if completed.returncode != 0:
-        sys.stderr.write("libprof: profanalyze export failed: %s" % completed.stderr)
-    return completed.returncode == 0
+    for message in written["unreadable"]:
+        sys.stderr.write("libprof: export %s: left out %s\n" % (path, message))
+    return True
 
 
 def _file_name(dir_name, worker_name, extension):

@@ -173,8 +173,9 @@ class Profiler:
         return _steps.boundaries.timer.step_info(unit or "samples")
 
     def export(self, path="", format="json"):
-        """The latest returned window to `path`: Chrome trace JSON ("json") or the agent's
-        protobuf trace ("pb")."""
+        """The latest returned window to `path`: Chrome trace JSON ("json", the bytes
+        `profanalyze export` writes, from the analyzer's extension in-process), Perfetto's
+        protobuf trace ("perfetto") or the agent's protobuf trace ("pb")."""
         return _export.export_files(self._result, path, format)
 
     def summary(self, sorted_by=SortedKeys.CPUTotal, op_detail=True, thread_sep=False,
