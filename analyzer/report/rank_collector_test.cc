@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "analyzer/report/figures_json.h"
 #include "analyzer/report/report_scenario.h"
 #include "analyzer/report/step_figures.h"
 #include "analyzer/testing/analyze.h"
@@ -131,6 +132,10 @@ TEST_CASE("steps without samples are not recorded; samples outside steps are dro
   CHECK_FALSE(host[0].recorded);
   CHECK(host[2].recorded);
   CHECK(host[2].rss == 77);
+  // The page's data: null where a step had no sample of the place.
+  CHECK_THAT(FiguresJson({figures}, {}),
+             Catch::Contains("\"sampled_memory\":{\"GPU0\":{\"allocated\":[11,null,null],\"reserved\":[21,null,null],"
+                             "\"peak\":[31,null,null]},\"Host\":{\"rss\":[null,null,77]}}"));
   // No sample at all: nothing sampled, the cudaMalloc figures stay.
   CHECK(Collect(analyzer::testing::WriteTrainingStepTrace("report_nosamples.pb")).sampled_memory.empty());
 }
