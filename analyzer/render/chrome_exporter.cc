@@ -238,6 +238,26 @@ void WriteMemoryCounters(const TraceModel& model, MemoryCounterState* state, Chr
   }
 }
 
+// The allocator's allocated / reserved bytes per device and the host's RSS, sampled at step
+// boundaries, as counter tracks of the process (one per name), in time order.
+void WriteMemorySamples(const TraceModel& model, ChromeWriter* writer) {
+  std::vector<const MemorySample*> samples;
+  for (const MemorySample& sample : model.memory_samples) samples.push_back(&sample);
+  std::stable_sort(samples.begin(), samples.end(),
+                   [](const MemorySample* a, const MemorySample* b) { return a->time_ns < b->time_ns; });
+  for (const MemorySample* sample : samples) {
+    for (const SampleCounter& counter : MemorySampleCounters(*sample)) {
+      writer->Event("C", counter.track, "memory", model.identity.pid, 0, sample->time_ns);
+      writer->json().Key("args");
+      writer->json().BeginObject();
+      writer->json().Key("bytes");
+      writer->json().Uint(counter.bytes);
+      writer->json().EndObject();
+      writer->json().EndObject();
+    }
+  }
+}
+
 void WriteNames(const TraceModel& model, size_t model_index, ChromeWriter* writer) {
   const int64_t pid = model.identity.pid;
   const std::string rank = model.identity.rank >= 0 ? absl::StrCat(" rank ", model.identity.rank) : "";
@@ -317,6 +337,7 @@ void ChromeTraceExport::AddWindow(const TraceModel& window, size_t process_index
   WriteApiCalls(window, process_index, launched, writer_.get());
   WriteDeviceActivities(window, process_index, writer_.get());
   WriteMemoryCounters(window, memory.get(), writer_.get());
+  WriteMemorySamples(window, writer_.get());
 }
 
 absl::Status ChromeTraceExport::End() {

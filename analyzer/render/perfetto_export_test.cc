@@ -128,6 +128,30 @@ TEST_CASE("Perfetto export: events carry the recorded arguments") {
   CHECK(FindBegin(trace, "ProfileStep#5") != nullptr);
 }
 
+TEST_CASE("Perfetto export: allocator samples and host RSS are byte counter tracks") {
+  PerfettoExportFigures figures;
+  const perfetto::Trace trace = ExportAndParse("perfetto_samples.pb", &figures);
+  std::map<uint64_t, std::string> counter_tracks;  // uuid -> name, byte counters only
+  std::map<std::string, std::vector<std::pair<uint64_t, int64_t>>> values;  // name -> (time, bytes)
+  for (const perfetto::TracePacket& packet : trace.packet()) {
+    if (packet.has_track_descriptor() && packet.track_descriptor().has_counter()) {
+      const perfetto::TrackDescriptor& track = packet.track_descriptor();
+      CHECK(track.counter().unit() == perfetto::CounterDescriptor::UNIT_SIZE_BYTES);
+      counter_tracks[track.uuid()] = track.name();
+    }
+    if (!packet.has_track_event() || packet.track_event().type() != perfetto::TrackEvent::TYPE_COUNTER) continue;
+    const auto track = counter_tracks.find(packet.track_event().track_uuid());
+    REQUIRE(track != counter_tracks.end());  // described before use
+    values[track->second].push_back({packet.timestamp(), packet.track_event().counter_value()});
+  }
+  // timeline_test_trace.cc's samples.
+  using Points = std::vector<std::pair<uint64_t, int64_t>>;
+  CHECK(values["GPU0 allocated"] == Points{{60000, 4096}, {90000, 0}});
+  CHECK(values["GPU0 reserved"] == Points{{60000, 2097152}, {90000, 2097152}});
+  CHECK(values["Host RSS"] == Points{{100000, 123456789}});
+  CHECK(values["memory GPU0"] == Points{{50000, 4096}});  // the cudaMalloc-based track stays
+}
+
 // Kernels converted from the CUPTI clock can overlap their neighbour on a stream by a
 // nanosecond; the earlier one ends where the later starts, the later keeps its duration.
 TEST_CASE("Perfetto export: overlapping slices on a track end the earlier one early") {

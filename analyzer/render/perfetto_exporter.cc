@@ -45,7 +45,7 @@ uint64_t Uuid(uint64_t kind, uint64_t process_index, uint64_t a, uint64_t b = 0)
   return x == 0 ? 1 : x;
 }
 
-enum TrackKind : uint64_t { kProcess = 1, kThread, kGpu, kStream, kWindows, kMemory };
+enum TrackKind : uint64_t { kProcess = 1, kThread, kGpu, kStream, kWindows, kMemory, kMemorySample };
 
 constexpr uint32_t kSequence = 1;  // every packet comes from this one writer
 
@@ -246,6 +246,28 @@ void PerfettoTraceExport::WriteMemory(const TraceModel& window, size_t process_i
   }
 }
 
+// The allocator's allocated / reserved bytes per device and the host's RSS, sampled at step
+// boundaries, as byte counter tracks of the process; in time order, as a track needs.
+void PerfettoTraceExport::WriteMemorySamples(const TraceModel& window, size_t process_index) {
+  std::vector<const MemorySample*> samples;
+  for (const MemorySample& sample : window.memory_samples) samples.push_back(&sample);
+  std::stable_sort(samples.begin(), samples.end(),
+                   [](const MemorySample* a, const MemorySample* b) { return a->time_ns < b->time_ns; });
+  for (const MemorySample* sample : samples) {
+    for (const SampleCounter& counter : MemorySampleCounters(*sample)) {
+      const uint64_t uuid = Uuid(kMemorySample, process_index, static_cast<uint32_t>(sample->device), counter.slot);
+      perfetto::TracePacket packet;
+      packet.set_trusted_packet_sequence_id(kSequence);
+      packet.set_timestamp(sample->time_ns);
+      perfetto::TrackEvent* event = packet.mutable_track_event();
+      event->set_type(perfetto::TrackEvent::TYPE_COUNTER);
+      event->set_track_uuid(ChildTrack(ProcessTrack(window, process_index), uuid, counter.track, true));
+      event->set_counter_value(static_cast<int64_t>(counter.bytes));
+      WritePacket(packet.SerializeAsString());
+    }
+  }
+}
+
 void PerfettoTraceExport::WriteEvent(uint64_t time_ns, int type, const TimelineSlice& slice, bool with_details) {
   perfetto::TracePacket packet;
   packet.set_trusted_packet_sequence_id(kSequence);
@@ -306,6 +328,7 @@ void PerfettoTraceExport::AddWindow(const TraceModel& window, size_t process_ind
   CollectDeviceSlices(window, process_index, &slices);
   WriteSlices(&slices);
   WriteMemory(window, process_index);
+  WriteMemorySamples(window, process_index);
 }
 
 absl::Status PerfettoTraceExport::End() {

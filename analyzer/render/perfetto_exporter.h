@@ -49,6 +49,7 @@ class PerfettoTraceExport {
   void CollectHostSlices(const TraceModel& window, size_t process_index, std::vector<TimelineSlice>* slices);
   void CollectDeviceSlices(const TraceModel& window, size_t process_index, std::vector<TimelineSlice>* slices);
   void WriteMemory(const TraceModel& window, size_t process_index);
+  void WriteMemorySamples(const TraceModel& window, size_t process_index);
   void WriteSlices(std::vector<TimelineSlice>* slices);
   void WriteEvent(uint64_t time_ns, int type, const TimelineSlice& slice, bool with_details);
 

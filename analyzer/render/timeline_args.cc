@@ -137,4 +137,10 @@ TimelineArgs MemoryArgs(const MemoryRecord& record) {
   return args;
 }
 
+std::vector<SampleCounter> MemorySampleCounters(const MemorySample& sample) {
+  if (sample.device < 0) return {{"Host RSS", 2, sample.rss}};
+  const std::string place = "GPU" + std::to_string(sample.device);
+  return {{place + " allocated", 0, sample.allocated}, {place + " reserved", 1, sample.reserved}};
+}
+
 }  // namespace prof::analyzer

@@ -42,6 +42,16 @@ TimelineArgs NcclCallArgs(const NcclCall& call);
 // Address, bytes, device, memory kind and the symbolized stack.
 TimelineArgs MemoryArgs(const MemoryRecord& record);
 
+// One value a memory sample (Chunk.memory_samples) puts on a counter track.
+struct SampleCounter {
+  std::string track;
+  int slot = 0;  // the track's place among its place's tracks: 0 allocated, 1 reserved, 2 RSS
+  uint64_t bytes = 0;
+};
+// A device sample: "GPU<d> allocated" and "GPU<d> reserved" (the caching allocator's live
+// and held bytes); a host sample (device -1): "Host RSS". In that order.
+std::vector<SampleCounter> MemorySampleCounters(const MemorySample& sample);
+
 }  // namespace prof::analyzer
 
 #endif  // PROF_ANALYZER_RENDER_TIMELINE_ARGS_H_

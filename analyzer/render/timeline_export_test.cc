@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -95,6 +97,30 @@ TEST_CASE("Chrome export: allocations carry their symbolized stacks; windows and
   CHECK(Has(json, "\"name\":\"window 2 (steps 5-6)\",\"cat\":\"window\""));
   CHECK(Has(json, "\"args\":{\"name\":\"recording windows\"}"));
   CHECK(Has(json, "\"name\":\"ProfileStep#5\",\"cat\":\"ProfileStep\""));
+}
+
+// The "bytes" of each counter event named `name`, in file order.
+std::vector<uint64_t> CounterBytes(const std::string& json, const std::string& name) {
+  std::vector<uint64_t> values;
+  const std::string head = "\"ph\":\"C\",\"name\":\"" + name + "\"";
+  for (size_t at = json.find(head); at != std::string::npos; at = json.find(head, at + 1)) {
+    const size_t bytes = json.find("\"bytes\":", at);
+    values.push_back(std::stoull(json.substr(bytes + 8)));
+  }
+  return values;
+}
+
+TEST_CASE("Chrome export: allocator samples and host RSS are counter tracks") {
+  const std::string json = ChromeJson("sample_counters.pb");
+  // timeline_test_trace.cc: GPU0 allocated 4096 then 0, reserved 2 MiB twice, RSS once.
+  CHECK(CounterBytes(json, "GPU0 allocated") == std::vector<uint64_t>{4096, 0});
+  CHECK(CounterBytes(json, "GPU0 reserved") == std::vector<uint64_t>{2097152, 2097152});
+  CHECK(CounterBytes(json, "Host RSS") == std::vector<uint64_t>{123456789});
+  // On the process (pid 4242), at the samples' times (origin 0: the step starts at 0).
+  CHECK(Has(json, "\"ph\":\"C\",\"name\":\"GPU0 allocated\",\"cat\":\"memory\",\"pid\":4242,\"tid\":0,"
+                  "\"ts\":60.000"));
+  CHECK(Has(json, "\"ph\":\"C\",\"name\":\"Host RSS\",\"cat\":\"memory\",\"pid\":4242,\"tid\":0,"
+                  "\"ts\":100.000"));
 }
 
 }  // namespace

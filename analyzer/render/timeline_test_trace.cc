@@ -108,6 +108,14 @@ void AddAllocation(TestTrace* trace) {
   encoder.AddMemory(allocation);
 }
 
+// The Python helper's allocator samples of GPU0 (allocated 4096 then 0 bytes, 2 MiB
+// reserved throughout) and the agent's host RSS at the step's end boundary.
+void AddMemorySamples(TestTrace* trace) {
+  trace->encoder().AddMemorySample({60000, 0, 4096, 2097152, 8192, 0});
+  trace->encoder().AddMemorySample({90000, 0, 0, 2097152, 8192, 0});
+  trace->encoder().AddMemorySample({100000, -1, 0, 0, 0, 123456789});
+}
+
 }  // namespace
 
 std::string WriteRecordedArgumentsTrace(const std::string& name) {
@@ -120,6 +128,7 @@ std::string WriteRecordedArgumentsTrace(const std::string& name) {
   AddCopy(&trace, kDefaultCuptiOffset);
   AddNccl(&trace);
   AddAllocation(&trace);
+  AddMemorySamples(&trace);
   return trace.Write(name);
 }
 

@@ -120,6 +120,41 @@ void WriteMemory(const RankFigures& rank, uint64_t origin, JsonWriter* json) {
   json->EndObject();
 }
 
+// A step's figure, or null where the place had no sample in that step.
+void WriteSampledArray(const char* key, const std::vector<SampledStep>& steps, uint64_t SampledStep::*field,
+                       JsonWriter* json) {
+  json->Key(key);
+  json->BeginArray();
+  for (const SampledStep& step : steps) {
+    if (step.recorded) {
+      json->Uint(step.*field);
+    } else {
+      json->Null();
+    }
+  }
+  json->EndArray();
+}
+
+// "sampled_memory": {"GPU0": {"allocated": [...], "reserved": [...], "peak": [...]},
+// "Host": {"rss": [...]}}, each array parallel to "steps".
+void WriteSampledMemory(const RankFigures& rank, JsonWriter* json) {
+  json->Key("sampled_memory");
+  json->BeginObject();
+  for (const auto& [name, steps] : rank.sampled_memory) {
+    json->Key(name);
+    json->BeginObject();
+    if (name == "Host") {
+      WriteSampledArray("rss", steps, &SampledStep::rss, json);
+    } else {
+      WriteSampledArray("allocated", steps, &SampledStep::allocated, json);
+      WriteSampledArray("reserved", steps, &SampledStep::reserved, json);
+      WriteSampledArray("peak", steps, &SampledStep::peak, json);
+    }
+    json->EndObject();
+  }
+  json->EndObject();
+}
+
 void WriteCounts(const char* key, const std::map<std::string, uint64_t>& counts, JsonWriter* json) {
   json->Key(key);
   json->BeginObject();
@@ -182,6 +217,7 @@ void WriteRank(const RankFigures& rank, JsonWriter* json) {
   WriteNamed("kernels", rank.kernels, json);
   WriteNamed("operators", rank.operators, json);
   WriteMemory(rank, origin, json);
+  WriteSampledMemory(rank, json);
   WriteQuality(rank.quality, json);
   WriteSummaryFigures(rank, json);
   json->EndObject();

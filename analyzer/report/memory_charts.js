@@ -1,4 +1,6 @@
-// Memory of the selected rank: each place's peak and end-of-step live bytes per step,
+// Memory of the selected rank: per step, each GPU's allocator figures (allocated, reserved,
+// peak) where the allocator was sampled, else each place's peak and end-of-step live bytes
+// from the cudaMalloc records, and the host's RSS;
 // and the memory-flow chart of one place (MegEngine's memory_flow.svg): time across,
 // bytes up, one rectangle per allocation at its first-fit offset, the live-bytes line
 // over them, and the largest blocks named (size, and the innermost frame where the agent
@@ -8,30 +10,77 @@
 var NAMED_BLOCKS = 5;
 var MIB = 1024 * 1024;
 
+function toMiB(bytes) { return bytes === null ? null : bytes / MIB; }
+
+function anyRecorded(values) { return values.some(function (v) { return v !== null; }); }
+
+// The places drawn per step: GPUs the allocator sampled (allocated / reserved / peak at the
+// step's end), and every other place from the cudaMalloc records (peak and step-end bytes).
+function memoryStepSeries(rank) {
+  var sampled = rank.sampled_memory || {};
+  var series = [], fromAllocator = [];
+  Object.keys(sampled).forEach(function (place) {
+    var figures = sampled[place];
+    if (place === 'Host' || !anyRecorded(figures.allocated)) return;
+    fromAllocator.push(place);
+    [['allocated', 'solid'], ['reserved', 'dashed'], ['peak', 'dotted']].forEach(function (kind) {
+      series.push({ name: place + ' ' + kind[0], type: 'line', connectNulls: false, lineStyle: { type: kind[1] },
+                    data: figures[kind[0]].map(toMiB) });
+    });
+  });
+  Object.keys(rank.memory).forEach(function (place) {
+    if (fromAllocator.indexOf(place) >= 0) return;
+    var flow = rank.memory[place];
+    series.push({ name: place + ' peak', type: 'line', data: flow.step_peak_bytes.map(toMiB) });
+    series.push({ name: place + ' at step end', type: 'line', lineStyle: { type: 'dashed' },
+                  data: flow.step_end_bytes.map(toMiB) });
+  });
+  return { series: series, fromAllocator: fromAllocator };
+}
+
+function stepAxis(rank) {
+  return { type: 'category', name: 'step', data: rank.steps.map(function (s) { return String(s.number); }) };
+}
+
 function drawMemorySteps(rank) {
-  var places = Object.keys(rank.memory);
-  if (places.length === 0 || rank.steps.length === 0) {
-    showEmpty('chart-memory-steps', places.length === 0
-        ? 'Memory: not recorded for ' + rankLabel(rank) + ' (no allocation records in the trace).'
+  var drawn = memoryStepSeries(rank);
+  if (drawn.series.length === 0 || rank.steps.length === 0) {
+    showEmpty('chart-memory-steps', drawn.series.length === 0
+        ? 'Device memory: not recorded for ' + rankLabel(rank) + ' (no allocator samples or allocation records).'
         : 'Memory per step: no steps recorded for ' + rankLabel(rank) + '.');
     return;
   }
-  var series = [];
-  places.forEach(function (place) {
-    var flow = rank.memory[place];
-    series.push({ name: place + ' peak', type: 'line', data: flow.step_peak_bytes.map(function (b) { return b / MIB; }) });
-    series.push({ name: place + ' at step end', type: 'line', lineStyle: { type: 'dashed' },
-                  data: flow.step_end_bytes.map(function (b) { return b / MIB; }) });
-  });
+  var source = drawn.fromAllocator.length > 0
+      ? 'allocator samples at step end for ' + drawn.fromAllocator.join(', ')
+      : 'cudaMalloc records; reserved: not recorded';
   drawChart('chart-memory-steps', {
-    title: { text: 'Allocated memory per step (' + rankLabel(rank) + '; reserved: not recorded)', left: 'center',
+    title: { text: 'Memory per step (' + rankLabel(rank) + '; ' + source + ')', left: 'center',
              textStyle: { fontSize: 13 } },
-    tooltip: { trigger: 'axis', valueFormatter: function (v) { return formatBytes(v * MIB); } },
+    tooltip: { trigger: 'axis', valueFormatter: function (v) { return v === null || v === undefined ? 'not recorded' : formatBytes(v * MIB); } },
     legend: { type: 'scroll', bottom: 0 },
     grid: baseGrid(),
-    xAxis: { type: 'category', name: 'step', data: rank.steps.map(function (s) { return String(s.number); }) },
+    xAxis: stepAxis(rank),
     yAxis: { type: 'value', name: 'MiB' },
-    series: series
+    series: drawn.series
+  });
+}
+
+// The process's resident set size at each step's end, read by the agent at step boundaries.
+function drawHostMemory(rank) {
+  var host = (rank.sampled_memory || {}).Host;
+  if (!host || !anyRecorded(host.rss) || rank.steps.length === 0) {
+    showEmpty('chart-memory-host', 'Host RSS: not recorded for ' + rankLabel(rank) + '.');
+    return;
+  }
+  drawChart('chart-memory-host', {
+    title: { text: 'Host resident set size per step (' + rankLabel(rank) + ', at the step boundary)', left: 'center',
+             textStyle: { fontSize: 13 } },
+    tooltip: { trigger: 'axis', valueFormatter: function (v) { return v === null || v === undefined ? 'not recorded' : formatBytes(v * MIB); } },
+    legend: { bottom: 0 },
+    grid: baseGrid(),
+    xAxis: stepAxis(rank),
+    yAxis: { type: 'value', name: 'MiB', scale: true },
+    series: [{ name: 'Host RSS', type: 'line', connectNulls: false, data: host.rss.map(toMiB) }]
   });
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "analyzer/report/sampled_memory.h"
 #include "analyzer/report/step_figures.h"
 #include "analyzer/report/top_items.h"
 #include "analyzer/tree/range_tree.h"
@@ -61,7 +62,9 @@ void RankCollector::AddWindow(TraceModel window) {
   std::vector<StepFigures> steps;
   AddStepFigures(window, &steps);
   memory_.AddWindow(window, steps, figures_.steps.size());
+  const size_t first_step = figures_.steps.size();
   figures_.steps.insert(figures_.steps.end(), steps.begin(), steps.end());
+  AddSampledMemory(window, figures_.steps, first_step, &figures_.sampled_memory);
   AddKernelTimes(window, &figures_.kernels);
   // The tree also recounts the tree's quality counters, which ProcessAnalysis sets again
   // when it builds its own: they are not added twice.

@@ -4,6 +4,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <filesystem>
+
+#include "analyzer/report/figures_json.h"
+#include "analyzer/report/report_scenario.h"
 #include "analyzer/report/step_figures.h"
 #include "analyzer/testing/analyze.h"
 #include "analyzer/testing/scenarios.h"
@@ -14,12 +19,12 @@ namespace {
 
 RankFigures Collect(const std::string& path) {
   RankCollector collector;
-  collector.AddWindow(testing::LoadOrDie(path));
+  collector.AddWindow(analyzer::testing::LoadOrDie(path));
   return std::move(collector).Finish();
 }
 
 TEST_CASE("a step's phases, Others and GPU busy time") {
-  const RankFigures figures = Collect(testing::WriteTrainingStepTrace("report_step.pb"));
+  const RankFigures figures = Collect(analyzer::testing::WriteTrainingStepTrace("report_step.pb"));
   REQUIRE(figures.steps.size() == 1);
   const StepFigures& step = figures.steps[0];
   CHECK(step.number == 1);
@@ -32,7 +37,7 @@ TEST_CASE("a step's phases, Others and GPU busy time") {
 }
 
 TEST_CASE("kernels and operators keep whole names, with the range tree's GPU time") {
-  const RankFigures figures = Collect(testing::WriteRankTrace("report_rank.pb", 0, 10000000));
+  const RankFigures figures = Collect(analyzer::testing::WriteRankTrace("report_rank.pb", 0, 10000000));
   // The gemm's mangled name is demangled whole; nothing is shortened.
   bool found_nccl = false;
   for (const auto& [name, item] : figures.kernels) {
@@ -43,7 +48,7 @@ TEST_CASE("kernels and operators keep whole names, with the range tree's GPU tim
     }
   }
   CHECK(found_nccl);
-  const RankFigures step_trace = Collect(testing::WriteTrainingStepTrace("report_ops.pb"));
+  const RankFigures step_trace = Collect(analyzer::testing::WriteTrainingStepTrace("report_ops.pb"));
   // matmul: 2 calls, GPU 200 + 50; linear: GPU 200 (scenarios.cc).
   CHECK(step_trace.operators.at("matmul").calls == 2);
   CHECK(step_trace.operators.at("matmul").gpu_ns == 250);
@@ -52,7 +57,7 @@ TEST_CASE("kernels and operators keep whole names, with the range tree's GPU tim
 }
 
 TEST_CASE("the rank trace's memory: 1 MiB per step, the last one never freed") {
-  const RankFigures figures = Collect(testing::WriteRankTrace("report_memory.pb", 1, 10000000));
+  const RankFigures figures = Collect(analyzer::testing::WriteRankTrace("report_memory.pb", 1, 10000000));
   REQUIRE(figures.steps.size() == 12);
   const MemoryPlaceFlow& gpu = figures.memory.at("GPU0");
   CHECK(gpu.allocations == 12);
@@ -71,8 +76,72 @@ TEST_CASE("the rank trace's memory: 1 MiB per step, the last one never freed") {
   CHECK(gpu.blocks.front().end_ns - gpu.blocks.front().start_ns == 9000000 - 100);
 }
 
+constexpr uint64_t kMiB = 1 << 20;
+
+// Rank `rank` of the 3-rank report scenario (report_scenario.h gives the hand-worked values).
+RankFigures ScenarioRank(int rank) {
+  const std::string tmp = std::getenv("TEST_TMPDIR");
+  std::filesystem::create_directories(tmp + "/scenario");
+  const std::vector<std::string> paths = report::testing::WriteReportScenario(tmp + "/scenario", 3);
+  setenv("TEST_TMPDIR", tmp.c_str(), 1);  // WriteReportScenario moved it
+  return Collect(paths[rank]);
+}
+
+TEST_CASE("allocator samples and host RSS per step, from the report scenario") {
+  const RankFigures figures = ScenarioRank(2);
+  REQUIRE(figures.steps.size() == report::testing::kScenarioSteps);
+  REQUIRE(figures.sampled_memory.size() == 2);
+  const std::vector<SampledStep>& gpu = figures.sampled_memory.at("GPU0");
+  const std::vector<SampledStep>& host = figures.sampled_memory.at("Host");
+  REQUIRE(gpu.size() == report::testing::kScenarioSteps);
+  REQUIRE(host.size() == report::testing::kScenarioSteps);
+  // Step 5 (index 5): 448 MiB of weights + 6 steps of 8 MiB leaked; peak 784 + 5 * 8.
+  CHECK(gpu[5].recorded);
+  CHECK(gpu[5].allocated == 496 * kMiB);
+  CHECK(gpu[5].reserved == 1024 * kMiB);
+  CHECK(gpu[5].peak == 824 * kMiB);
+  CHECK(gpu[12].reserved == 1280 * kMiB);
+  CHECK(gpu[19].allocated == (448 + 160) * kMiB);
+  // The host reading stamped with a step's end belongs to that step, the last one included.
+  CHECK(host[0].recorded);
+  CHECK(host[0].rss == 3072 * kMiB);
+  CHECK(host[19].recorded);
+  CHECK(host[19].rss == (3072 + 38) * kMiB);
+  // Rank 0 leaks nothing.
+  CHECK(ScenarioRank(0).sampled_memory.at("GPU0")[19].allocated == 448 * kMiB);
+}
+
+TEST_CASE("steps without samples are not recorded; samples outside steps are dropped") {
+  analyzer::testing::TestTrace trace(0);
+  for (int step = 1; step <= 3; ++step) trace.Step(1, step * 1000, step * 1000 + 1000, step);
+  trace.encoder().AddMemorySample({500, 0, 1, 2, 3, 0});      // before the first step
+  trace.encoder().AddMemorySample({1100, 0, 10, 20, 30, 0});  // step 1, overwritten below
+  trace.encoder().AddMemorySample({1900, 0, 11, 21, 31, 0});  // step 1's last
+  trace.encoder().AddMemorySample({4000, -1, 0, 0, 0, 77});   // step 3's end boundary
+  const RankFigures figures = Collect(trace.Write("report_samples.pb"));
+  const std::vector<SampledStep>& gpu = figures.sampled_memory.at("GPU0");
+  REQUIRE(gpu.size() == 3);
+  CHECK(gpu[0].recorded);
+  CHECK(gpu[0].allocated == 11);
+  CHECK(gpu[0].reserved == 21);
+  CHECK(gpu[0].peak == 31);
+  CHECK_FALSE(gpu[1].recorded);
+  CHECK_FALSE(gpu[2].recorded);
+  const std::vector<SampledStep>& host = figures.sampled_memory.at("Host");
+  REQUIRE(host.size() == 3);
+  CHECK_FALSE(host[0].recorded);
+  CHECK(host[2].recorded);
+  CHECK(host[2].rss == 77);
+  // The page's data: null where a step had no sample of the place.
+  CHECK_THAT(FiguresJson({figures}, {}),
+             Catch::Contains("\"sampled_memory\":{\"GPU0\":{\"allocated\":[11,null,null],\"reserved\":[21,null,null],"
+                             "\"peak\":[31,null,null]},\"Host\":{\"rss\":[null,null,77]}}"));
+  // No sample at all: nothing sampled, the cudaMalloc figures stay.
+  CHECK(Collect(analyzer::testing::WriteTrainingStepTrace("report_nosamples.pb")).sampled_memory.empty());
+}
+
 TEST_CASE("losses reach the report's quality figures") {
-  testing::TestTrace trace(0);
+  analyzer::testing::TestTrace trace(0);
   trace.Step(1, 0, 1000, 1);
   trace.Loss(schema::LOSS_KIND_CUPTI_DROPPED, 7);
   const RankFigures figures = Collect(trace.Write("report_loss.pb"));

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The HTML report in a real browser: renders the report of a 4-rank run in Debian's
 # headless Chromium with every host name unresolvable (the page must need nothing from
-# elsewhere), fails on any script error, checks that every chart drew shapes and that
+# elsewhere), fails on any script error, checks that every chart drew shapes (the memory
+# charts: the allocator samples and host RSS) and that
 # the findings are on the page, and saves a screenshot (report.png among the test's
 # outputs: bazel-testlogs/analyzer/report/report_browser_test/test.outputs/).
 # Skipped, with a message saying so, where Chromium is not installed.
@@ -52,11 +53,18 @@ if grep -q "Uncaught" "$scratch/chrome.log"; then fail "console: $(grep Uncaught
 
 # Every chart drew shapes (ECharts' display list; 'empty' would mean no data).
 for chart in step-time straggler phases gpu-busy utilization communication kernels operators memory-steps \
-             memory-flow; do
+             memory-host memory-flow; do
   drawn="$(grep -o "id=\"chart-$chart\"[^>]*data-drawn=\"[^\"]*\"" <<<"$dom" | grep -o 'data-drawn="[^"]*"' |
            grep -o '[0-9a-z]*"$' | tr -d '"' || true)"
   [[ "$drawn" =~ ^[0-9]+$ ]] && [ "$drawn" -ge 10 ] || fail "chart-$chart drew '${drawn:-nothing}'"
 done
+
+# The memory charts drew the allocator samples and host RSS (report_scenario.h), not the
+# cudaMalloc fallback.
+series_of() { grep -o "id=\"chart-$1\"[^>]*data-series=\"[^\"]*\"" <<<"$dom" | sed 's/.*data-series="//; s/"$//' || true; }
+[ "$(series_of memory-steps)" = "GPU0 allocated|GPU0 reserved|GPU0 peak" ] ||
+  fail "chart-memory-steps drew series '$(series_of memory-steps)', not the allocator's"
+[ "$(series_of memory-host)" = "Host RSS" ] || fail "chart-memory-host drew series '$(series_of memory-host)'"
 
 # The findings: rank 2 is the straggler, the lost records are in the red banner, the
 # long kernel name is whole in the table.
@@ -66,7 +74,7 @@ grep -q '12 record(s) lost by the agent (LOSS_KIND_CUPTI_DROPPED)' <<<"$dom" || 
 grep -q 'cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4::Params)' <<<"$dom" ||
   fail "the kernel table does not hold the whole kernel name"
 
-chrome --window-size=1400,4450 --screenshot="$outputs/report.png" "file://$scratch/report.html" \
+chrome --window-size=1400,4800 --screenshot="$outputs/report.png" "file://$scratch/report.html" \
   >/dev/null 2>"$scratch/screenshot.log" || fail "screenshot failed ($(tail -3 "$scratch/screenshot.log"))"
 [ "$(stat -c %s "$outputs/report.png")" -gt 20000 ] || fail "the screenshot is (nearly) blank"
 echo "PASS: report rendered in $("$browser" --version 2>/dev/null || echo chromium), screenshot $outputs/report.png"

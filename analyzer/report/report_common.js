@@ -37,6 +37,7 @@ function showEmpty(id, message) {
   note.textContent = message;
   box.appendChild(note);
   box.dataset.drawn = 'empty';
+  box.dataset.series = '';
 }
 
 // Draws `option` into the box `id` (reusing its chart), without animation so the first
@@ -52,6 +53,8 @@ function drawChart(id, option) {
   charts[id].setOption(option, true);
   var shapes = charts[id].getZr().storage.getDisplayList(true).length;
   box.dataset.drawn = String(shapes);
+  // The series names drawn, for the browser test ("|" between).
+  box.dataset.series = (option.series || []).map(function (s) { return s.name || ''; }).join('|');
   return charts[id];
 }
 

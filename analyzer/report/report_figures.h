@@ -65,6 +65,18 @@ struct MemoryPlaceFlow {
   std::vector<uint64_t> step_end_bytes;
 };
 
+// One place's memory at a step's end from the samples (Chunk.memory_samples): a device's
+// caching-allocator figures, or the host's resident set size. The step's last sample, as
+// the Memory Summary's memory_allocator_steps table takes it; `recorded` is false for a step
+// with no sample of the place.
+struct SampledStep {
+  bool recorded = false;
+  uint64_t allocated = 0;  // devices only
+  uint64_t reserved = 0;
+  uint64_t peak = 0;  // the allocator's high-water mark so far
+  uint64_t rss = 0;   // Host only
+};
+
 struct QualityFigures {
   std::map<std::string, uint64_t> losses;  // records the agent could not write
   std::map<std::string, uint64_t> unmatched_device_records;
@@ -85,6 +97,8 @@ struct RankFigures {
   std::map<std::string, NamedTime> kernels;
   std::map<std::string, NamedTime> operators;
   std::map<std::string, MemoryPlaceFlow> memory;
+  // "GPU<d>" or "Host" -> one entry per step (parallel to steps); empty when no sample.
+  std::map<std::string, std::vector<SampledStep>> sampled_memory;
   QualityFigures quality;
   // From the summaries: kernel busy / T per GPU, and the Distributed Summary's figures.
   std::map<std::string, double> gpu_utilization;  // "GPU0" -> fraction

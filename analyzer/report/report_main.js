@@ -42,6 +42,7 @@ function drawSelectedRank() {
   drawPhases(rank);
   drawTopItems(rank);
   drawMemorySteps(rank);
+  drawHostMemory(rank);
   drawMemoryFlow(rank, fillPlacePicker(rank));
 }
 

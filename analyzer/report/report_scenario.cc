@@ -51,6 +51,18 @@ void Backward(TestTrace* trace, uint64_t start, uint64_t length, int step) {
   trace->Kernel(kAllReduce, 0, 9, start + length / 2 + 30000, start + length + length / 8, launch);
 }
 
+// What the Python helper's allocator sampling and the agent's RSS reading record at the
+// step's end (hand-worked, see report_scenario.h): all activations are freed by then.
+void SampleMemory(TestTrace* trace, int rank, int step, uint64_t end) {
+  const uint64_t leaked = rank == 2 ? 8 * kMiB : 0;
+  const uint64_t allocated = 448 * kMiB + leaked * (step + 1);
+  const uint64_t peak = 784 * kMiB + leaked * step;
+  const uint64_t reserved = step < kScenarioSteps / 2 ? 1024 * kMiB : 1280 * kMiB;
+  trace->encoder().AddMemorySample({end - 1000, 0, allocated, reserved, peak, 0});
+  // The agent stamps the host's reading with the step boundary (the step's end).
+  trace->encoder().AddMemorySample({end, -1, 0, 0, 0, 3072 * kMiB + 2 * kMiB * step});
+}
+
 void Step(TestTrace* trace, int rank, int step, uint64_t start, uint64_t step_ns) {
   trace->Step(1, start, start + step_ns, step, 64);
   const uint64_t tenth = step_ns / 10;
@@ -68,6 +80,7 @@ void Step(TestTrace* trace, int rank, int step, uint64_t start, uint64_t step_ns
                 "FusedAdamMathFunctor<float, 4>>", 0, 7, optimize + 300000, optimize + tenth - 100000);
   trace->Free(1, optimize + tenth - 500, Activation(step, 5), 0);
   if (rank == 2) trace->Allocate(1, optimize + tenth - 200, Activation(step, 6), 8 * kMiB, 0);
+  SampleMemory(trace, rank, step, start + step_ns);
 }
 
 }  // namespace
