@@ -33,6 +33,30 @@ class PythonFunctionsTest(unittest.TestCase):
         names = {row["name"] for row in tables["operator"]["rows"]}
         self.assertIn("linear", names)
 
+    def test_shapes_dtypes_and_source_lines(self):
+        # PROF_SHAPES=1 and PROF_STACKS=1: each call carries its arguments' shapes and dtypes
+        # and the program's line that called it; the Operator Summary computes FLOPs.
+        agent_runner.require_torch(self)
+        profiled = agent_runner.run_python(
+            [agent_runner.program("train.py"), "3", "4"],
+            environment={"PROF_PYTHON_OPS": "python", "PROF_SHAPES": "1", "PROF_STACKS": "1"})
+        self.assertEqual(profiled.returncode, 0, profiled.stderr)
+        self.assertEqual(profiled.helper_failures(), [])
+        linear = [event for event in agent_runner.chrome_events(profiled.output_dir)
+                  if event["name"] == "linear"]
+        # Two Linear layers per step, batch 4: [4, 16] x [32, 16] + [32], [4, 32] x [1, 32] + [1].
+        self.assertEqual(sorted({event["args"]["Input Dims"] for event in linear}),
+                         ["[[4, 16], [32, 16], [32]]", "[[4, 32], [1, 32], [1]]"])
+        self.assertEqual({event["args"]["Input type"] for event in linear},
+                         {"[float32, float32, float32]"})
+        # model(inputs) in train.py's loop: the innermost frame outside PyTorch's files.
+        self.assertEqual({event["args"]["Source"] for event in linear}, {"train.py:38"})
+        rows = {row["name"]: row for row in
+                agent_runner.analyzer_tables(profiled.output_dir)["operator"]["rows"]}
+        # 2 FLOPs per multiply-add: 2*4*16*32 + 2*4*32*1 per step, over every recorded call.
+        calls = len(linear) // 2
+        self.assertEqual(rows["linear"]["flops"], calls * (2 * 4 * 16 * 32 + 2 * 4 * 32 * 1))
+
 
 if __name__ == "__main__":
     unittest.main()
