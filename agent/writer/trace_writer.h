@@ -10,6 +10,12 @@
 // CPU readings of window boundaries are taken by the writer when it handles the command
 // (see RunCommands). DeviceCommandDone and Shutdown may be called from any thread;
 // everything else runs on the writer thread.
+//
+// Its definitions, one file per idea: trace_writer.cc (the producer side: the commands),
+// writer_thread.cc (the thread's start and its passes), window_commands.cc and
+// device_commands.cc (the writer's handling of the commands), host_record_drain.cc,
+// window_finishing.cc, window_lookup.cc (the WindowRouter), flush_requests.cc (Flush) and
+// writer_shutdown.cc (the exit's time bound and the parking after it).
 #ifndef PROF_AGENT_WRITER_TRACE_WRITER_H_
 #define PROF_AGENT_WRITER_TRACE_WRITER_H_
 
@@ -108,12 +114,24 @@ class TraceWriter : public WindowRouter {
   void Queue(const Command& command);
   void WakeWriter();
   bool StoppingRequested();  // reads stopping_ under mutex_
+  // Writer thread: waits for the drain period (shorter when `busy`) or the doorbell.
+  void WaitForWork(bool busy);
+  // Writer thread, at a pass's start: takes the newest Flush() ticket into `*flush` (left
+  // as is when none is new); returns whether Shutdown asked the writer to stop.
+  bool TakeRequests(uint64_t* flush);
+  // Writer thread: completes the Flush() ticket `*flush` (then 0) once no window is closing.
+  void CompleteFlush(uint64_t* flush);
  public:
   void Run();  // the thread's body (public for the pthread trampoline only)
 
  private:
   // `horizon`: this pass's (drain_horizon.h), for the drain before unsubscribing.
   void RunCommands(std::vector<Command>& commands, uint64_t horizon);
+  // kOpen: takes the opening CPU reading now unless a split's close took it.
+  void OpenWindowFile(WindowSpec& spec);
+  // kClose: every open window starts closing; `next` (a split's window, or null) gets the
+  // closing CPU reading as its opening one.
+  void CloseOpenWindows(const Command& close, WindowSpec* next);
   // After an exit timeout: never returns (see Shutdown).
   void ParkIfAbandoned();
   // Records that start before `before_ns` (kDrainEverything: all).
@@ -122,6 +140,8 @@ class TraceWriter : public WindowRouter {
   void NoteLateDevice(WindowFile& window);
   // `flushing`: closed windows are finished once drained up to their end (Flush).
   void FinishWindows(bool everything, bool flushing = false);
+  // Finalizes `window` (the oldest); `now`: its end when it never closed.
+  void FinishWindow(WindowFile& window, uint64_t now);
   bool AnyWindowClosing() const;
   WindowFile* WindowAt(uint64_t host_time_ns);
   void NameThread(uint64_t thread_id, WindowFile& window);
