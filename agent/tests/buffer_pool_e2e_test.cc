@@ -16,20 +16,12 @@
 #include "agent/tests/sanitizer_preload.h"
 #include "agent/tests/trace_summary.h"
 #include "agent/tests/truth_file.h"
+#include "agent/tests/under_agent.h"
 #include "proto/events.h"
 #include "proto/schema_enums.h"
 
 namespace prof::testing {
 namespace {
-
-RunOptions UnderAgent(const std::string& output, std::map<std::string, std::string> extra = {}) {
-  RunOptions options;
-  options.environment = {{"LD_PRELOAD", Runfile("agent/libprof.so")},
-                         {"PROF_OUTPUT_DIR", output},
-                         {"PROF_CUPTI_LIB", Runfile("testdata/sim/libcupti.so.13")}};
-  for (auto& [name, value] : extra) options.environment[name] = value;
-  return options;
-}
 
 uint64_t Total(const std::map<std::string, uint64_t>& counts) {
   uint64_t total = 0;

@@ -12,20 +12,12 @@
 
 #include "agent/tests/program_runner.h"
 #include "agent/tests/trace_summary.h"
+#include "agent/tests/under_agent.h"
 #include "proto/schema_enums.h"
 #include "proto/trace.pb.h"
 
 namespace prof::testing {
 namespace {
-
-RunOptions UnderAgent(const std::string& output, std::map<std::string, std::string> extra = {}) {
-  RunOptions options;
-  options.environment = {{"LD_PRELOAD", Runfile("agent/libprof.so")},
-                         {"PROF_OUTPUT_DIR", output},
-                         {"PROF_CUPTI_LIB", Runfile("testdata/sim/libcupti.so.13")}};
-  for (auto& [name, value] : extra) options.environment[name] = value;
-  return options;
-}
 
 // What nccl_comms_program does (see its header), by operation: calls in the whole
 // process, count, data type, bytes by nccl-tests' rule, rank count, root, reduction.
