@@ -306,6 +306,7 @@ uint64_t LatestTime(const TraceModel& model) {
   for (const DeviceActivity& d : model.device_activities) latest = std::max(latest, d.end_ns);
   for (const NcclCall& c : model.nccl_calls) latest = std::max(latest, c.end_ns);
   for (const MemoryRecord& m : model.memory) latest = std::max(latest, m.time_ns);
+  for (const MemorySample& m : model.memory_samples) latest = std::max(latest, m.time_ns);
   return latest;
 }
 
@@ -314,6 +315,9 @@ uint64_t EarliestTime(const TraceModel& model) {
   for (const HostRange& r : model.ranges) earliest = std::min(earliest, r.start_ns);
   for (const ApiCall& c : model.api_calls) earliest = std::min(earliest, c.start_ns);
   for (const DeviceActivity& d : model.device_activities) earliest = std::min(earliest, d.start_ns);
+  for (const NcclCall& c : model.nccl_calls) earliest = std::min(earliest, c.start_ns);
+  for (const MemoryRecord& m : model.memory) earliest = std::min(earliest, m.time_ns);
+  for (const MemorySample& m : model.memory_samples) earliest = std::min(earliest, m.time_ns);
   return earliest;
 }
 

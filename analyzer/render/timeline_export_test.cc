@@ -123,5 +123,29 @@ TEST_CASE("Chrome export: allocator samples and host RSS are counter tracks") {
                   "\"ts\":100.000"));
 }
 
+TEST_CASE("the export's time span covers every kind of event, so no timestamp is negative") {
+  // Every event sets the span: memory records, allocator samples and NCCL calls too (before,
+  // an allocation or a sample earlier than every range or call got a negative timestamp).
+  TraceModel model;
+  HostRange range;
+  range.start_ns = 1000;
+  range.end_ns = 2000;
+  model.ranges.push_back(range);
+  NcclCall nccl;
+  nccl.start_ns = 400;
+  nccl.end_ns = 900;
+  model.nccl_calls.push_back(nccl);
+  MemoryRecord allocation;
+  allocation.time_ns = 500;
+  model.memory.push_back(allocation);
+  MemorySample sample;
+  sample.time_ns = 300;
+  model.memory_samples.push_back(sample);
+  CHECK(EarliestTime(model) == 300);
+  sample.time_ns = 2500;
+  model.memory_samples.push_back(sample);
+  CHECK(LatestTime(model) == 2500);
+}
+
 }  // namespace
 }  // namespace prof::analyzer
