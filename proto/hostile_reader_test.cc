@@ -12,42 +12,22 @@
 #include <catch2/catch.hpp>
 
 #include "proto/chunk_guard.h"
-#include "proto/crc32c.h"
 #include "proto/framing.h"
+#include "proto/testing/frame_bytes.h"
 #include "proto/testing/sample_trace.h"
 #include "proto/trace_file_reader.h"
 
 namespace prof {
 namespace {
 
-std::string Frame(FrameType type, const std::string& payload) {
-  FrameHeader header;
-  header.type = type;
-  header.payload_size = static_cast<uint32_t>(payload.size());
-  header.payload_crc = Crc32c(payload.data(), payload.size());
-  std::string frame(kFrameHeaderSize, '\0');
-  EncodeFrameHeader(header, reinterpret_cast<uint8_t*>(frame.data()));
-  return frame + payload;
-}
-
 // A valid preamble and header frame.
 std::string FileStart() {
-  std::string preamble(kPreambleSize, '\0');
-  EncodePreamble(Preamble{kFormatVersion}, reinterpret_cast<uint8_t*>(preamble.data()));
-  return preamble + Frame(FrameType::kFileHeader, testing::SampleHeader().SerializeAsString());
+  return testing::PreambleBytes() +
+         testing::FrameBytes(FrameType::kFileHeader, testing::SampleHeader().SerializeAsString());
 }
 
 // `bytes` of valid 20-byte frame headers, each claiming a 60 MiB payload that is not there.
-std::string FakeHeaders(size_t bytes) {
-  FrameHeader header;
-  header.payload_size = 60u << 20;
-  header.payload_crc = 1;
-  std::string one(kFrameHeaderSize, '\0');
-  EncodeFrameHeader(header, reinterpret_cast<uint8_t*>(one.data()));
-  std::string all;
-  while (all.size() + one.size() <= bytes) all += one;
-  return all;
-}
+std::string FakeHeaders(size_t bytes) { return testing::FakeFrameHeaders(bytes, 60u << 20, 1); }
 
 // A source whose size is not known up front, like a pipe.
 class UnsizedSource : public ByteSource {
@@ -152,7 +132,7 @@ TEST_CASE("a frame whose parse would pass the limit is refused, within the memor
   // Before the guard: 8 MiB of empty threads parsed into ~400 MiB; 20 MiB of packed ones
   // into 160 MiB (and up to 480 MiB while the field grows).
   for (const std::string& payload : {EmptyThreads(4u << 20), PackedOnes(20u << 20)}) {
-    const std::string file = FileStart() + Frame(FrameType::kChunk, payload);
+    const std::string file = FileStart() + testing::FrameBytes(FrameType::kChunk, payload);
     uint64_t chunks = 0;
     const uint64_t growth = PeakGrowthReading(file, &chunks);
     INFO("peak growth " << growth / 1024 << " KiB for a " << payload.size() / 1024 << " KiB frame");
@@ -163,7 +143,7 @@ TEST_CASE("a frame whose parse would pass the limit is refused, within the memor
 
 TEST_CASE("a frame inside the limit is read, within the stated bound") {
   const std::string payload = PackedOnes(4u << 20);  // 4 MiB, 32 MiB parsed
-  const std::string file = FileStart() + Frame(FrameType::kChunk, payload);
+  const std::string file = FileStart() + testing::FrameBytes(FrameType::kChunk, payload);
   uint64_t chunks = 0;
   const uint64_t growth = PeakGrowthReading(file, &chunks);
   INFO("peak growth " << growth / 1024 << " KiB for a " << payload.size() / 1024 << " KiB frame");

@@ -2,27 +2,11 @@
 
 #include <cstdint>
 
-#include "proto/crc32c.h"
 #include "proto/framing.h"
+#include "proto/testing/frame_bytes.h"
 
 namespace prof::analyzer::testing {
 namespace {
-
-std::string Frame(FrameType type, const std::string& payload) {
-  FrameHeader header;
-  header.type = type;
-  header.payload_size = static_cast<uint32_t>(payload.size());
-  header.payload_crc = Crc32c(payload.data(), payload.size());
-  std::string frame(kFrameHeaderSize, '\0');
-  EncodeFrameHeader(header, reinterpret_cast<uint8_t*>(frame.data()));
-  return frame + payload;
-}
-
-std::string Preamble() {
-  std::string bytes(kPreambleSize, '\0');
-  EncodePreamble(prof::Preamble{kFormatVersion}, reinterpret_cast<uint8_t*>(bytes.data()));
-  return bytes;
-}
 
 std::string HeaderFrame() {
   trace::FileHeader header;
@@ -30,7 +14,7 @@ std::string HeaderFrame() {
   header.set_host_name("hostile");
   header.set_pid(4242);
   header.set_rank(-1);
-  return Frame(FrameType::kFileHeader, header.SerializeAsString());
+  return prof::testing::FrameBytes(FrameType::kFileHeader, header.SerializeAsString());
 }
 
 // A last chunk defining string 1 = "cudaLaunchKernel".
@@ -147,25 +131,18 @@ trace::Chunk OtherUnknownEnums() {
 
 }  // namespace
 
-std::string ChunkFrame(const std::string& payload) { return Frame(FrameType::kChunk, payload); }
+std::string ChunkFrame(const std::string& payload) {
+  return prof::testing::FrameBytes(FrameType::kChunk, payload);
+}
 
 std::string FramedFile(const std::vector<trace::Chunk>& chunks) {
-  std::string bytes = Preamble() + HeaderFrame();
+  std::string bytes = prof::testing::PreambleBytes() + HeaderFrame();
   for (const trace::Chunk& chunk : chunks) bytes += ChunkFrame(chunk.SerializeAsString());
   return bytes;
 }
 
 std::string FakeFrameHeaders(size_t bytes, uint32_t claimed_payload) {
-  FrameHeader header;
-  header.type = FrameType::kChunk;
-  header.payload_size = claimed_payload;
-  header.payload_crc = 0x12345678;
-  std::string one(kFrameHeaderSize, '\0');
-  EncodeFrameHeader(header, reinterpret_cast<uint8_t*>(one.data()));
-  std::string all;
-  all.reserve(bytes);
-  while (all.size() + one.size() <= bytes) all += one;
-  return all;
+  return prof::testing::FakeFrameHeaders(bytes, claimed_payload, 0x12345678);
 }
 
 std::string EmptyThreadsPayload(size_t count) {
