@@ -1,9 +1,7 @@
 // The timeline exports carry what the agent recorded: launch configurations, occupancy,
 // copy bandwidth, call arguments, NCCL arguments, allocation stacks and windows. Expected
 // values are worked out by hand in timeline_test_trace.cc.
-#include <cstdio>
-#include <fstream>
-#include <sstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,16 +43,9 @@ TEST_CASE("theoretical occupancy follows the occupancy calculator's limits (sm_9
 
 std::string ChromeJson(const std::string& trace_name) {
   const TraceModel model = testing::LoadOrDie(testing::WriteRecordedArgumentsTrace(trace_name));
-  const std::string path = testing::TempPath(trace_name + ".json");
-  std::FILE* out = std::fopen(path.c_str(), "w");
-  REQUIRE(out != nullptr);
-  ChromeExportFigures figures;
-  REQUIRE(ExportChromeTrace({&model}, out, &figures).ok());
-  std::fclose(out);
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  const std::optional<std::string> json = testing::ChromeJsonOf(model, trace_name + ".json");
+  REQUIRE(json.has_value());
+  return *json;
 }
 
 bool Has(const std::string& json, const std::string& text) {

@@ -1,5 +1,10 @@
 #include "analyzer/render/timeline_test_trace.h"
 
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "analyzer/render/chrome_exporter.h"
 #include "analyzer/testing/test_trace.h"
 
 namespace prof::analyzer::testing {
@@ -130,6 +135,20 @@ std::string WriteRecordedArgumentsTrace(const std::string& name) {
   AddAllocation(&trace);
   AddMemorySamples(&trace);
   return trace.Write(name);
+}
+
+std::optional<std::string> ChromeJsonOf(const TraceModel& model, const std::string& name) {
+  const std::string path = TempPath(name);
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (out == nullptr) return std::nullopt;
+  ChromeExportFigures figures;
+  const bool exported = ExportChromeTrace({&model}, out, &figures).ok();
+  std::fclose(out);
+  if (!exported) return std::nullopt;
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace prof::analyzer::testing

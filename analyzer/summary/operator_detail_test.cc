@@ -3,12 +3,11 @@
 // worked out by hand from the trace below.
 #include <catch2/catch.hpp>
 
-#include <cstdio>
-#include <fstream>
-#include <sstream>
+#include <optional>
+#include <string>
 
-#include "analyzer/render/chrome_exporter.h"
 #include "analyzer/render/text_renderer.h"
+#include "analyzer/render/timeline_test_trace.h"
 #include "analyzer/testing/analyze.h"
 #include "analyzer/testing/test_trace.h"
 
@@ -149,19 +148,12 @@ TEST_CASE("--group-by-shape: one row per operator and input shapes") {
 
 TEST_CASE("Chrome export: operator ranges carry shapes, dtypes and source as args") {
   const TraceModel model = testing::LoadOrDie(WriteDetailTrace("chrome_detail.pb"));
-  const std::string path = testing::TempPath("chrome_detail.json");
-  std::FILE* out = std::fopen(path.c_str(), "w");
-  REQUIRE(out != nullptr);
-  ChromeExportFigures figures;
-  REQUIRE(ExportChromeTrace({&model}, out, &figures).ok());
-  std::fclose(out);
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  CHECK(text.str().find("\"args\":{\"Input Dims\":\"[[16, 8], [8, 2]]\",\"Input type\":"
-                        "\"[float, float]\",\"Source\":\"model.py:6\"}") != std::string::npos);
+  const std::optional<std::string> json = testing::ChromeJsonOf(model, "chrome_detail.json");
+  REQUIRE(json.has_value());
+  CHECK(json->find("\"args\":{\"Input Dims\":\"[[16, 8], [8, 2]]\",\"Input type\":"
+                   "\"[float, float]\",\"Source\":\"model.py:6\"}") != std::string::npos);
   // The emit_nvtx range is named by its operator, its sizes kept as Input Dims.
-  CHECK(text.str().find("\"name\":\"aten::mm, seq") == std::string::npos);
+  CHECK(json->find("\"name\":\"aten::mm, seq") == std::string::npos);
 }
 
 }  // namespace
