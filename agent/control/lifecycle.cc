@@ -13,7 +13,6 @@
 #include "agent/control/python_bootstrap.h"
 #include "agent/control/session.h"
 #include "agent/control/step_markers.h"
-#include "agent/cupti/api_callbacks.h"
 #include "agent/record/buffer_registry.h"
 #include "agent/record/call_stack.h"
 #include "agent/record/cuda_presence.h"
@@ -34,21 +33,6 @@ void OfferNvtxInjection() {
   if (dladdr(reinterpret_cast<void*>(&OfferNvtxInjection), &info) && info.dli_fname) {
     setenv("NVTX_INJECTION64_PATH", info.dli_fname, /*overwrite=*/0);
   }
-}
-
-// Whether this library's exported functions are the process's (preloaded, or loaded
-// RTLD_GLOBAL): only then do its cuda* definitions interpose the runtime. Looked up
-// through the main program's handle, i.e. in the global scope (RTLD_DEFAULT from here
-// would search this library's own scope too).
-bool InGlobalScope() {
-  void* program = dlopen(nullptr, RTLD_LAZY | RTLD_NOLOAD);
-  if (!program) return true;
-  void* found = dlsym(program, "prof_step");
-  dlclose(program);
-  Dl_info global, ours;
-  return found && dladdr(found, &global) &&
-         dladdr(reinterpret_cast<void*>(&OfferNvtxInjection), &ours) &&
-         global.dli_fbase == ours.dli_fbase;
 }
 
 void StartSession() {
@@ -103,7 +87,6 @@ __attribute__((constructor)) void InitializeAgent() {
   for (const std::string& warning : warnings) Log(LogLevel::kWarn, "%s", warning.c_str());
   if (config.disabled) return;
   ConfigureBuffers(config.buffer_bytes);
-  SetRuntimeInterposed(InGlobalScope());
   ApplyStartupSettings(config);
   ConfigureHostClock(config.clock_tsc);  // calibrated later, on the writer thread
   // Loaded by `import libprof` into a running interpreter (PROF_IN_PROCESS, set by the

@@ -13,7 +13,8 @@
 namespace prof {
 namespace {
 
-constexpr uint64_t kDeviceWaitNs = 2000000000;  // prof_start waits at most this for CUPTI
+// prof_start, prof_set_state and the boundary into READY wait at most this for CUPTI.
+constexpr uint64_t kDeviceWaitNs = 2000000000;
 
 bool IsRecording(StepState state) {
   return state == StepState::kRecord || state == StepState::kRecordAndReturn;
@@ -56,6 +57,7 @@ void StepController::Step(int64_t samples) { StepTo(samples, -1); }
 
 int64_t StepController::StepTo(int64_t samples, int next_state) {
   Start();
+  EnableDeviceBeforeBoundary(next_state);
   // In flight from before the boundary's timestamp until its commands are queued, so the
   // writer never drains a record of a window it has not been told of (drain_horizon.h).
   // Start() needs none: the first command of all starts the writer thread.
@@ -90,12 +92,45 @@ int64_t StepController::StepTo(int64_t samples, int next_state) {
 // StepTo) replaces the schedule for good; after it, a step with no state given keeps the
 // current one, but the last step of a window is followed by CLOSED.
 StepState StepController::NextState(int next_state) {
+  if (TakesOver(next_state)) external_states_ = true;
+  return StateAfterBoundary(step_, next_state);
+}
+
+// Called with mutex_ held: the state step `step` gets from a boundary given `next_state`
+// (NextState without its side effect).
+StepState StepController::StateAfterBoundary(int64_t step, int next_state) const {
   if (next_state >= 0 && next_state <= static_cast<int>(StepState::kRecordAndReturn)) {
-    external_states_ = true;
     return static_cast<StepState>(next_state);
   }
-  if (!external_states_) return schedule_.StateOf(step_);
+  if (!external_states_) return schedule_.StateOf(step);
   return state_ == StepState::kRecordAndReturn ? StepState::kClosed : state_;
+}
+
+// Enabling device activity takes CUPTI 12-15 ms on a real GPU (it instruments the loaded
+// kernels), longer than many training steps. So the boundary into a step that needs it
+// (READY, or RECORD with no READY before it) turns it on and waits for it first (bounded,
+// without the mutex), as torch.profiler's warm-up absorbs the same cost: the wait falls in
+// the step that ends here, which is not recorded, and the first recorded step is whole. A
+// boundary that finds it on already (every later step of the window) waits for nothing,
+// and so does one that finds the writer still busy with an earlier device command (a
+// subscription stuck past the bound): a stuck writer costs the program one bounded wait,
+// not one per window.
+void StepController::EnableDeviceBeforeBoundary(int next_state) {
+  uint64_t ticket = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (ended_ || !started_) return;
+    const StepState next = StateAfterBoundary(step_ + 1, next_state);
+    if (next != StepState::kReady && !IsRecording(next)) return;
+    const uint64_t earlier = device_ticket_;
+    if (earlier != 0 && !writer_->DeviceCommandDone(earlier)) return;
+    if (!device_enabled_) {
+      device_enabled_ = true;
+      RequestDeviceActivity(/*before_writer_thread=*/false);
+    }
+    ticket = device_ticket_ != earlier ? device_ticket_ : 0;
+  }
+  if (ticket != 0) WaitForDevice(ticket);
 }
 
 // Called with mutex_ held: whether `next_state` is the program's first state.

@@ -5,7 +5,7 @@
 // than `steps_per_file` steps continues in a new file at a step boundary (PROF_STEPS_PER_FILE).
 //
 // A step boundary runs on the program's thread (prof_step, an NVTX ProfileStep range, a
-// PROF_STEP_MARKER rule) and never waits there: it takes the timestamp, appends the step
+// PROF_STEP_MARKER rule) and, but for the device wait below (READY), never waits there: it takes the timestamp, appends the step
 // record, updates the state and queues what the boundary needs (window open/close/split,
 // CUPTI subscribe/unsubscribe) for the writer thread, which also takes the CPU readings and
 // checks whether CUDA is loaded. No I/O, no /proc, no dl_iterate_phdr, no allocation, no
@@ -17,14 +17,16 @@
 // RECORD (median), ~110 ns median with a window opening or closing at every step; the
 // in-flight mark is ~10 ns of these.
 //
-// READY: the subscription is asked for when READY begins and made by the writer while the
-// READY step runs (it is woken at once), so the first recorded step sees all its device
-// activity whenever READY lasts longer than the subscription (milliseconds; the first one
-// in a process also loads libcupti). Windows open exactly on schedule, whatever the writer
-// is doing: if it has not subscribed yet when the window opens (READY steps shorter than
-// the subscription, a stalled writer, ready=0), the launches made before the subscription
-// have no device records; the writer then puts a clock anchor "device activity subscribed"
-// in the window's file, at the time device activity begins, and warns once.
+// READY: device activity is turned on at the boundary that begins READY (or, with ready=0,
+// the window), before that boundary's timestamp: the boundary asks the writer to subscribe
+// and waits for it, at most 2 s (EnableDeviceBeforeBoundary). Enabling takes CUPTI 12-15 ms
+// on a real GPU, longer than many steps, so without the wait the first recorded steps
+// would lack their kernels; the time falls in the step that ends there, which is not
+// recorded. This is the one wait at a step boundary, once per window. If the subscription
+// still took effect after a window opened (the 2 s bound, CUDA loaded late), the launches
+// made before it have no device records; the writer then puts a clock anchor "device
+// activity subscribed" in the window's file, at the time device activity begins, and warns
+// once.
 //
 // Thread safety: Step() may be called from any thread. A std::mutex orders steps: it is
 // held only for the in-memory work above (well under a microsecond, never across I/O or
@@ -113,6 +115,8 @@ class StepController {
   void RequestDeviceActivity(bool before_writer_thread);
   void UpdateDevice();
   StepState NextState(int next_state);
+  StepState StateAfterBoundary(int64_t step, int next_state) const;
+  void EnableDeviceBeforeBoundary(int next_state);
   int64_t OpenAndSubscribe(int64_t end_step, uint64_t end_ns, bool only_if_none_open,
                              int32_t origin, uint64_t* wait_for_ticket);
   int64_t ApplyState(int state, uint64_t* wait_for_ticket);

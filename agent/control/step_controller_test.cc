@@ -1,9 +1,9 @@
-// Step boundaries never wait for the writer: with the writer thread stuck in CUPTI's
-// subscription (a device source whose Enable blocks), every Step() returns promptly and the
-// windows open and close exactly on schedule. With a writer that is not stuck, the
-// subscription asked for at READY's start is done during the READY step, so the first
-// recorded step has all its device activity (simulated CUPTI, real window files). A window
-// that opens before the subscription says in its file when device activity began.
+// Step boundaries and the writer: the boundary into READY turns device activity on and
+// waits for it (at most 2 s), so the first recorded step has all its device activity
+// (simulated CUPTI, real window files); with the writer thread stuck in CUPTI's
+// subscription (a device source whose Enable blocks), that one boundary waits the bound and
+// every other Step() returns promptly, the windows opening and closing exactly on schedule.
+// A window that opens before the subscription says in its file when device activity began.
 #include "agent/control/step_controller.h"
 
 #include <catch2/catch.hpp>
@@ -28,8 +28,6 @@
 
 namespace prof {
 namespace {
-
-using testing::HookedLaunch;
 
 // The simulated CUPTI behind a gate: Enable waits (on the writer thread) until the test
 // opens the gate, as a slow cuptiSubscribe or dlopen would.
@@ -89,11 +87,14 @@ class GatedSource : public DeviceActivitySource {
 // window records, with the correlation id CUPTI's callback gave it.
 void Launch(const void* kernel) {
   const uint64_t start = MonotonicNs();
-  HookedLaunch(kernel, dim3(1), dim3(32), 0, nullptr);
+  AwaitCorrelationId();
+  REQUIRE(cudaLaunchKernel(kernel, dim3(1), dim3(32), nullptr, 0, nullptr) == cudaSuccess);
   if (Recording()) {
     ApiArguments arguments;
     arguments.function = kernel;
     RecordApiCall(kApi_cudaLaunchKernel, start, MonotonicNs(), 0, arguments);
+  } else {
+    TakeCorrelationId();
   }
 }
 
@@ -137,6 +138,13 @@ struct Rig {
 };
 
 constexpr uint64_t kPromptNs = 20000000;  // 20 ms: far below a blocked writer's seconds
+constexpr uint64_t kDeviceWaitBoundNs = 2000000000;  // step_controller.cc
+
+// The boundary into READY with a stuck writer: it waited the bound, and no more.
+void CheckWaitedTheBound(uint64_t step_ns) {
+  CHECK(step_ns >= kDeviceWaitBoundNs);
+  CHECK(step_ns < kDeviceWaitBoundNs + 1000000000);
+}
 
 // The device kernels of a window file by name, and whether it holds the anchor taken when
 // device activity was subscribed after the window opened.
@@ -158,10 +166,11 @@ std::map<std::string, int> KernelsOf(const std::string& path, bool* late_anchor)
   return kernels;
 }
 
-TEST_CASE("a writer stuck subscribing CUPTI: every step returns at once, windows keep the schedule") {
+TEST_CASE("a writer stuck subscribing CUPTI: one bounded wait, windows keep the schedule") {
   Rig rig("stuck_writer", "closed=1,ready=1,record=2,repeat=2");
-  uint64_t slowest = rig.Step();  // step 0 (CLOSED) ends: READY asks for CUPTI
+  CheckWaitedTheBound(rig.Step());  // step 0 (CLOSED) ends: READY asks for CUPTI
   rig.WaitUntilWriterEnters();
+  uint64_t slowest = 0;
   // The writer stays blocked from here on; the schedule goes on without it.
   const bool expected_recording[] = {true, true, false, false, true, true, false, false};
   for (int i = 0; i < 8; ++i) {
@@ -180,8 +189,9 @@ TEST_CASE("more boundaries than the writer's ring holds while it is stuck: all k
   constexpr int kWindows = 150;
   // (repeat: the schedule ends CLOSED, so CUPTI is unsubscribed for the next test.)
   Rig rig("overflow", "skip_first=1,ready=1,record=1,repeat=150");
-  uint64_t slowest = rig.Step();
+  CheckWaitedTheBound(rig.Step());
   rig.WaitUntilWriterEnters();
+  uint64_t slowest = 0;
   for (int i = 0; i < 2 * kWindows; ++i) slowest = std::max(slowest, rig.Step());
   CHECK_FALSE(Recording());
   CHECK(slowest < kPromptNs);
@@ -202,15 +212,14 @@ TEST_CASE("more boundaries than the writer's ring holds while it is stuck: all k
   }
 }
 
-TEST_CASE("READY as long as a training step: the first recorded step has all its device activity") {
+TEST_CASE("a READY step of one launch: the first recorded step has all its device activity") {
   const void* ready_kernel = simRegisterKernel("ready_kernel");
   const void* first_kernel = simRegisterKernel("first_recorded_kernel");
   Rig rig("ready_in_time", "closed=1,ready=1,record=1,repeat=1");
   rig.gate->Open();  // an ordinary writer
-  CHECK(rig.Step() < kPromptNs);  // READY begins: the subscription is asked for, not awaited
+  rig.Step();  // READY begins once the writer has subscribed
+  CHECK(rig.writer->DeviceCommandDone(1));
   Launch(ready_kernel);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the READY step's work
-  CHECK(rig.writer->DeviceCommandDone(1));  // done meanwhile, on the writer thread
   CHECK(rig.Step() < kPromptNs);  // the window opens
   CHECK(Recording());
   for (int i = 0; i < 3; ++i) Launch(first_kernel);
@@ -227,7 +236,7 @@ TEST_CASE("a window opened before the subscription: device activity from then on
   const void* early_kernel = simRegisterKernel("before_subscription_kernel");
   const void* late_kernel = simRegisterKernel("after_subscription_kernel");
   Rig rig("late_subscription", "closed=1,ready=1,record=2,repeat=1");
-  CHECK(rig.Step() < kPromptNs);  // READY
+  CheckWaitedTheBound(rig.Step());  // READY, the writer stuck past the bound
   rig.WaitUntilWriterEnters();
   CHECK(rig.Step() < kPromptNs);  // the window opens on schedule, CUPTI not yet subscribed
   CHECK(Recording());

@@ -12,33 +12,12 @@
 namespace prof {
 namespace {
 
-constexpr uint32_t kCachedCallbackIds = 2048;  // 13.0 has 523 runtime ids
-enum HookedState : uint8_t { kUnknown = 0, kHooked = 1, kNotHooked = 2 };
-
 std::atomic<bool> g_record_unhooked{false};
-std::atomic<bool> g_runtime_interposed{true};  // SetRuntimeInterposed
 std::atomic<uint32_t> g_generation{0};
-// Per runtime callback id: does libprof interpose that function? Filled on first use.
-std::atomic<uint8_t> g_runtime_hooked[kCachedCallbackIds];
 
 // Runtime calls in progress on this thread, valid for subscription t_generation.
 thread_local uint32_t t_runtime_depth __attribute__((tls_model("initial-exec"))) = 0;
 thread_local uint32_t t_generation __attribute__((tls_model("initial-exec"))) = 0;
-
-bool RuntimeFunctionHooked(CUpti_CallbackId cbid, const char* function_name) {
-  if (!g_runtime_interposed.load(std::memory_order_relaxed)) return false;
-  if (cbid < kCachedCallbackIds) {
-    const uint8_t cached = g_runtime_hooked[cbid].load(std::memory_order_relaxed);
-    if (cached != kUnknown) return cached == kHooked;
-  }
-  char buffer[128];
-  const char* name = CallableName(function_name, buffer, sizeof(buffer));
-  const bool hooked = name && ApiIdByName(name) != kApiNone;
-  if (cbid < kCachedCallbackIds) {
-    g_runtime_hooked[cbid].store(hooked ? kHooked : kNotHooked, std::memory_order_relaxed);
-  }
-  return hooked;
-}
 
 // Appends the API call record (kApiNone, name inline) for a call that ends now.
 void RecordUnhookedCall(const CUpti_CallbackData& data, bool driver, uint64_t start_ns) {
@@ -61,14 +40,16 @@ void RecordUnhookedCall(const CUpti_CallbackData& data, bool driver, uint64_t st
   CommitRecord(size);
 }
 
-void OnEnter(bool driver, CUpti_CallbackId cbid, const CUpti_CallbackData& data) {
+void OnEnter(bool driver, const CUpti_CallbackData& data) {
   // A driver call inside a runtime call is that call's implementation: not a call of its
-  // own. Only the outermost runtime call is the one a hook around it is timing.
+  // own. Only the outermost runtime call is the one a hook around it may be timing; it is
+  // when the hook marked the id awaited. Whether a function is interposed says nothing:
+  // cuBLAS's cudaLaunchKernel (its own static runtime) reaches no hook.
   const bool outermost = driver ? t_runtime_depth == 0 : ++t_runtime_depth == 1;
+  const bool hooked = !driver && internal::t_correlation_id == internal::kAwaitingCorrelation;
   if (outermost) internal::t_correlation_id = data.correlationId;
-  const bool record = outermost && Recording() &&
-                      g_record_unhooked.load(std::memory_order_relaxed) &&
-                      (driver || !RuntimeFunctionHooked(cbid, data.functionName));
+  const bool record = outermost && !hooked && Recording() &&
+                      g_record_unhooked.load(std::memory_order_relaxed);
   // The slot persists from enter to exit of this call: 0 means "not recorded".
   if (data.correlationData) *data.correlationData = record ? MonotonicNs() : 0;
 }
@@ -80,10 +61,6 @@ void OnExit(bool driver, const CUpti_CallbackData& data) {
 }
 
 }  // namespace
-
-void SetRuntimeInterposed(bool interposed) {
-  g_runtime_interposed.store(interposed, std::memory_order_relaxed);
-}
 
 void StartApiCallbacks(bool record_unhooked_calls) {
   g_record_unhooked.store(record_unhooked_calls, std::memory_order_relaxed);
@@ -102,7 +79,7 @@ void CUPTIAPI OnApiCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId
   const auto& callback_data = *static_cast<const CUpti_CallbackData*>(data);
   const bool driver = domain == CUPTI_CB_DOMAIN_DRIVER_API;
   if (callback_data.callbackSite == CUPTI_API_ENTER) {
-    OnEnter(driver, cbid, callback_data);
+    OnEnter(driver, callback_data);
   } else {
     OnExit(driver, callback_data);
   }

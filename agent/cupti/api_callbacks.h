@@ -1,9 +1,12 @@
 // The CUPTI callback for the runtime and driver API domains. At every API enter it gives
 // the calling thread's hook the call's correlation id (prof::internal::t_correlation_id),
 // which is how a host API record finds its kernels, copies and memsets. And it records,
-// itself, the calls the hooks cannot see: runtime functions libprof does not interpose,
-// and driver calls made outside any runtime call (NCCL, cuBLAS, Triton launch through the
-// driver) - a driver call inside a runtime call is that runtime call's implementation.
+// itself, the calls no hook saw: runtime calls made without a hook around them (functions
+// libprof does not interpose, the static runtimes inside cuBLAS, cuDNN and nvcc-built
+// programs, a libprof dlopened without LD_PRELOAD) and driver calls made outside any
+// runtime call (NCCL, cuBLAS, Triton launch through the driver) - a driver call inside a
+// runtime call is that runtime call's implementation. A hook marks the call it wraps
+// (AwaitCorrelationId), so every call is recorded once, by the hook or here.
 // It only ever sees the ids of callback_ids.h (functions that enqueue device work or wait
 // for it), so only those calls become records.
 //
@@ -20,12 +23,6 @@ namespace prof {
 // has cuda), and a fresh start for every thread's nesting depth (a call in flight across
 // an unsubscribe never reports its exit).
 void StartApiCallbacks(bool record_unhooked_calls);
-
-// Whether libprof's runtime hooks are in the calls' path (true, the default: preloaded).
-// False when it was dlopened with RTLD_LOCAL into a running program (`import libprof`
-// without LD_PRELOAD): its cuda* definitions then interpose nothing, and this callback
-// records every runtime call (of callback_ids.h) itself. Set once, by the constructor.
-void SetRuntimeInterposed(bool interposed);
 
 void CUPTIAPI OnApiCallback(void* userdata, CUpti_CallbackDomain domain,
                             CUpti_CallbackId cbid, const void* data);

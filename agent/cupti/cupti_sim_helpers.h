@@ -39,13 +39,13 @@ inline Truth LastItem() {
   return truth;
 }
 
-// Launches `function` like an interposed hook would: the hook clears the correlation id,
+// Launches `function` like an interposed hook would: the hook marks the correlation id awaited,
 // calls the real function, and reads back what CUPTI's API-enter callback set.
 inline uint64_t HookedLaunch(const void* function, dim3 grid, dim3 block, size_t shared,
                              cudaStream_t stream) {
-  ClearCorrelationId();
+  AwaitCorrelationId();
   REQUIRE(cudaLaunchKernel(function, grid, block, nullptr, shared, stream) == cudaSuccess);
-  return CurrentCorrelationId();
+  return TakeCorrelationId();
 }
 
 // Records the calling thread appended, drained (test thread = writer thread here).

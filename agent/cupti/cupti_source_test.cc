@@ -66,9 +66,9 @@ void CopySetAndSync(Workload* work) {
   work->to_host = LastItem();
   REQUIRE(cudaMemsetAsync(work->device, 7, 65536, work->stream) == cudaSuccess);
   work->memset = LastItem();
-  ClearCorrelationId();
+  AwaitCorrelationId();
   REQUIRE(cudaStreamSynchronize(work->stream) == cudaSuccess);
-  work->sync_correlation = CurrentCorrelationId();
+  work->sync_correlation = TakeCorrelationId();
 }
 
 void CheckKernels(TraceContents& trace, Workload& work) {
@@ -205,9 +205,9 @@ TEST_CASE("kernels replayed by a graph carry its launch's correlation id and gra
   REQUIRE(cudaStreamEndCapture(stream, &graph) == cudaSuccess);
   cudaGraphExec_t exec = nullptr;
   REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
-  ClearCorrelationId();
+  AwaitCorrelationId();
   REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
-  const uint64_t launch_correlation = CurrentCorrelationId();
+  const uint64_t launch_correlation = TakeCorrelationId();
   REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
   source->Flush(true);
   source->Drain(router);

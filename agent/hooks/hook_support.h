@@ -54,7 +54,7 @@ Result TimedApiCall(uint16_t api, const ApiArguments& arguments, Call&& call) {
     }
   }
   if (!Recording() || !ActivityEnabled(kActivityCudaApi)) return call();
-  ClearCorrelationId();
+  AwaitCorrelationId();
   const uint64_t start = MonotonicNs();
   const Result result = call();
   const uint64_t end = MonotonicNs();

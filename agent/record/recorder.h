@@ -29,8 +29,10 @@ constexpr uint8_t kModeRecording = 1;
 constexpr uint8_t kModeMarkers = 2;
 extern std::atomic<uint8_t> g_hook_mode;
 // Correlation id of the CUDA call in progress on this thread, set by CUPTI's API-enter
-// callback (0 when CUPTI is not subscribed).
+// callback (0 when CUPTI is not subscribed). kAwaitingCorrelation while a hook is calling
+// the real function: the callback then knows a hook records this call (AwaitCorrelationId).
 extern thread_local uint64_t t_correlation_id __attribute__((tls_model("initial-exec")));
+constexpr uint64_t kAwaitingCorrelation = ~uint64_t{0};
 }  // namespace internal
 
 inline bool Recording() {
@@ -45,9 +47,22 @@ inline void SetRecording(bool recording) {
   }
 }
 
-// Before calling the real function: forget the previous call's correlation id.
-inline void ClearCorrelationId() { internal::t_correlation_id = 0; }
-inline uint64_t CurrentCorrelationId() { return internal::t_correlation_id; }
+// A hook, before calling the real function: the runtime call CUPTI reports next on this
+// thread is the hook's. A call CUPTI reports without this mark came through no hook (a
+// library's own static runtime, a statically linked program): its callback records it.
+inline void AwaitCorrelationId() { internal::t_correlation_id = internal::kAwaitingCorrelation; }
+// The id CUPTI gave this thread's last call (0: none, CUPTI not subscribed).
+inline uint64_t CurrentCorrelationId() {
+  const uint64_t id = internal::t_correlation_id;
+  return id == internal::kAwaitingCorrelation ? 0 : id;
+}
+// The hook's read after the real call: its id, and the mark is gone (a call CUPTI did not
+// report must not leave the next unhooked call looking hooked).
+inline uint64_t TakeCorrelationId() {
+  const uint64_t id = CurrentCorrelationId();
+  internal::t_correlation_id = 0;
+  return id;
+}
 
 // Appends a record with `name` (may be null) copied after it; returns nullptr when it
 // found no room (counted lost, by step, in the thread's buffer). Call CommitRecord with
@@ -111,7 +126,7 @@ inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int3
   record->status = status;
   record->start_ns = start_ns;
   record->end_ns = end_ns;
-  record->correlation_id = internal::t_correlation_id;
+  record->correlation_id = TakeCorrelationId();
   record->args[0] = arguments.stream_plus_one;
   record->args[1] = arguments.bytes;
   record->args[2] = arguments.copy_kind;

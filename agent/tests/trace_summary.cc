@@ -3,6 +3,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "proto/chunk_decoder.h"
 #include "proto/file_dictionary.h"
@@ -17,6 +18,7 @@ class SummarySink : public EventSink {
       : dictionary_(dictionary), summary_(summary) {}
 
   void OnApiCall(const ApiCallEvent& e) override {
+    if (e.correlation_id != 0) call_ids_.insert(e.correlation_id);
     ++summary_->api_calls[std::string(dictionary_->String(e.name))];
     if (e.kernel_config) {
       const KernelConfigValue* config = dictionary_->KernelConfig(e.kernel_config);
@@ -70,8 +72,16 @@ class SummarySink : public EventSink {
     const std::string name = config ? std::string(dictionary_->String(config->name)) : "?";
     ++summary_->kernels[name];
     summary_->kernel_ns[name] += e.duration_ns;
+    device_ids_.push_back(e.correlation_id);
   }
-  void OnMemcpy(const MemcpyEvent&) override { ++summary_->device_memcpys; }
+  void OnMemcpy(const MemcpyEvent& e) override {
+    ++summary_->device_memcpys;
+    device_ids_.push_back(e.correlation_id);
+  }
+  void OnMemset(const MemsetEvent& e) override {
+    ++summary_->device_memsets;
+    device_ids_.push_back(e.correlation_id);
+  }
   void OnLoss(schema::LossKind kind, uint64_t count) override { summary_->losses[kind] += count; }
   void OnStepLoss(schema::LossKind kind, uint64_t count, int64_t step) override {
     summary_->losses_by_step[step][kind] += count;
@@ -81,6 +91,11 @@ class SummarySink : public EventSink {
   }
   void OnProcess(StringId name, int64_t) override {
     summary_->process_names.emplace_back(dictionary_->String(name));
+  }
+
+  // At the end of a file: its device records without an API call of the same id.
+  void CountUnmatched() {
+    for (uint64_t id : device_ids_) summary_->unmatched_device_records += call_ids_.count(id) == 0;
   }
 
  private:
@@ -94,6 +109,8 @@ class SummarySink : public EventSink {
 
   FileDictionary* dictionary_;
   TraceSummary* summary_;
+  std::unordered_set<uint64_t> call_ids_;
+  std::vector<uint64_t> device_ids_;
 };
 
 void SummarizeFile(const std::string& path, TraceSummary* summary) {
@@ -117,6 +134,7 @@ void SummarizeFile(const std::string& path, TraceSummary* summary) {
     summary->malformed_blocks += stats.malformed_blocks + stats.malformed_columns;
     if (summary->first_decode_problem.empty()) summary->first_decode_problem = stats.first_problem;
   }
+  sink.CountUnmatched();
   file.chunks = (*reader)->report().chunks_read;
   file.complete = (*reader)->report().complete();
   file.issues = (*reader)->report().Describe();

@@ -61,6 +61,10 @@ struct TraceSummary {
   uint64_t named_stack_frames = 0;     // frames symbolized by the agent
   std::vector<std::string> sample_stack;  // the first stack's frame names
   uint64_t device_memcpys = 0;
+  uint64_t device_memsets = 0;
+  // Kernels, copies and memsets whose correlation id is no API call's of the same file:
+  // device work the trace cannot attribute to its launch (0 on every workload).
+  uint64_t unmatched_device_records = 0;
   uint64_t unknown_references = 0;
   uint64_t malformed_blocks = 0;  // decoder: blocks skipped because their columns disagree
   std::string first_decode_problem;

@@ -22,23 +22,29 @@ WindowFile* TraceWriter::WindowByIndex(uint32_t index) {
   return nullptr;
 }
 
+// A device record belongs to the window whose steps launched it. CUPTI is on from READY
+// (a step early) and its buffers hold that work too, some of it still running when the
+// window opens: correlation ids grow with every call, so an id below a window's first
+// recorded call was launched before the window opened (READY or CLOSED steps), and is
+// no window's, by design (not a loss). An id above every recorded call is either a call
+// not drained yet (found by time) or made after the last window closed, while CUPTI was
+// still on.
 WindowFile* TraceWriter::WindowFor(uint64_t correlation_id, uint64_t host_time_ns) {
-  if (correlation_id != 0 && !windows_.empty()) {
-    // Launched before the first window's first recorded call: READY-step warm-up activity,
-    // discarded by design (CUPTI is subscribed a step early so the window starts warm).
-    const WindowFile& first = *windows_.front();
-    if (first.min_correlation_id != 0 && correlation_id < first.min_correlation_id &&
-        host_time_ns < first.spec().open_ns) {
-      return nullptr;
-    }
+  if (windows_.empty()) return nullptr;
+  if (correlation_id != 0) {
+    const WindowFile* previous = nullptr;
     for (auto& window : windows_) {
-      if (correlation_id <= window->max_correlation_id) return window.get();
+      if (correlation_id <= window->max_correlation_id) {
+        const bool continues_previous = previous && previous->continued;  // a split window
+        if (correlation_id < window->min_correlation_id && !continues_previous) return nullptr;
+        return window.get();
+      }
+      previous = window.get();
     }
-    // Launched after the last window closed, while CUPTI was still subscribed (the writer
-    // unsubscribes when it handles the command, some time after the step boundary).
     const WindowFile& last = *windows_.back();
     if (last.closing && !last.continued && host_time_ns > last.close_ns) return nullptr;
   }
+  if (host_time_ns < windows_.front()->spec().open_ns) return nullptr;  // before any window
   return WindowAt(host_time_ns);
 }
 

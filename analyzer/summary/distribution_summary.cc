@@ -18,7 +18,13 @@ uint64_t DistinctCount(IntervalList intervals) {
 }  // namespace
 
 bool IsCommunicationOperatorName(absl::string_view name) {
+  // ATen operators compute on tensors; PyTorch's collectives are c10d:: and nccl: names.
+  if (absl::StartsWith(name, "aten::")) return false;
   const std::string lower = absl::AsciiStrToLower(name);
+  // Shape operators of paddle and PyTorch that say "broadcast" and communicate nothing.
+  for (const char* shape : {"broadcast_tensors", "broadcast_to", "broadcast_shape"}) {
+    if (absl::StrContains(lower, shape)) return false;
+  }
   for (const char* pattern : {"allreduce", "all_reduce", "broadcast", "allgather", "all_gather",
                               "reducescatter", "reduce_scatter", "alltoall", "all_to_all", "rpc"}) {
     if (absl::StrContains(lower, pattern)) return true;

@@ -25,7 +25,8 @@ struct CommunicationFigures {
   IntervalList overlap;        // communication ∩ computation
 };
 
-// Operator names that are collectives (lower-cased substrings, both spellings).
+// Operator names that are collectives (paddle's lower-cased substrings, both spellings),
+// but never an ATen operator or a shape operator such as broadcast_tensors.
 bool IsCommunicationOperatorName(absl::string_view name);
 
 // One window's unions (with the work carried into it).

@@ -91,3 +91,14 @@ SIM_EXPORT cudaError_t cudaMemsetAsync_ptsz(void* dev_ptr, int value, size_t cou
   return Memset(dev_ptr, value, count, stream, NullStream::kPerThread, true,
                 CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000, "cudaMemsetAsync_ptsz");
 }
+
+// The same function for simStaticRuntime (static_runtime.cc): hidden, so a call through it
+// binds inside this library and no interposer of the exported name sees it.
+extern "C" __attribute__((visibility("hidden"), alias("cudaMemsetAsync"))) cudaError_t
+simStaticMemsetAsync(void* dev_ptr, int value, size_t count, cudaStream_t stream);
+
+// The same function for simStaticRuntime (static_runtime.cc): hidden, so a call through it
+// binds inside this library and no interposer of the exported name sees it.
+extern "C" __attribute__((visibility("hidden"), alias("cudaMemcpyAsync"))) cudaError_t
+simStaticMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                     cudaStream_t stream);

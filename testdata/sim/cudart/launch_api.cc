@@ -100,3 +100,9 @@ SIM_EXPORT cudaError_t cudaFuncGetName(const char** name, const void* func) {
   *name = kernel;
   return call.Return(cudaSuccess);
 }
+
+// The same function for simStaticRuntime (static_runtime.cc): hidden, so a call through it
+// binds inside this library and no interposer of the exported name sees it.
+extern "C" __attribute__((visibility("hidden"), alias("cudaLaunchKernel"))) cudaError_t
+simStaticLaunchKernel(const void* func, dim3 grid_dim, dim3 block_dim, void** args,
+                      size_t shared_mem, cudaStream_t stream);

@@ -158,3 +158,8 @@ SIM_EXPORT cudaError_t cudaDeviceSynchronize(void) {
                  call.correlation_id());
   return call.Return(cudaSuccess);
 }
+
+// The same function for simStaticRuntime (static_runtime.cc): hidden, so a call through it
+// binds inside this library and no interposer of the exported name sees it.
+extern "C" __attribute__((visibility("hidden"), alias("cudaStreamSynchronize"))) cudaError_t
+simStaticStreamSynchronize(cudaStream_t stream);

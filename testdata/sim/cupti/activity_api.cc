@@ -1,13 +1,16 @@
 // The exported Activity API.
 #include <cupti_activity.h>
 
+#include <chrono>
 #include <cstring>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 
 #include "testdata/sim/cupti/activity_buffers.h"
 #include "testdata/sim/cupti/activity_state.h"
 #include "testdata/sim/cupti/cupti_clock.h"
+#include "testdata/sim/cupti/cupti_config.h"
 #include "testdata/sim/cupti/export.h"
 #include "testdata/sim/cupti/runtime_link.h"
 
@@ -23,10 +26,26 @@ std::unordered_map<int, uint64_t>& Attributes() {
   return *attributes;
 }
 
+bool IsKernelKind(CUpti_ActivityKind kind) {
+  return kind == CUPTI_ACTIVITY_KIND_KERNEL || kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+}
+
+// Turning kernel records on takes the caller SIM_CUPTI_ENABLE_MS, as real CUPTI's
+// instrumentation of the loaded kernels does: each time they go from off to on.
+void PayForKernelInstrumentation(CUpti_ActivityKind kind, bool enabled) {
+  if (!enabled || !IsKernelKind(kind) || simcupti::Config().enable_ms == 0) return;
+  if (simcupti::KindEnabled(CUPTI_ACTIVITY_KIND_KERNEL) ||
+      simcupti::KindEnabled(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) {
+    return;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(simcupti::Config().enable_ms));
+}
+
 CUptiResult SetKind(CUpti_ActivityKind kind, bool enabled) {
   switch (simcupti::SupportOf(kind)) {
     case simcupti::KindSupport::kRecorded:
       simcupti::EnsureAttachedToRuntime();
+      PayForKernelInstrumentation(kind, enabled);
       simcupti::SetKindEnabled(kind, enabled);
       return CUPTI_SUCCESS;
     case simcupti::KindSupport::kIgnored: return CUPTI_SUCCESS;

@@ -32,6 +32,7 @@ CuptiConfig ReadConfig() {
   if (ReadInteger("SIM_CUPTI_OTHER_SUBSCRIBER", &value)) config.other_subscriber = value != 0;
   if (ReadInteger("SIM_CUPTI_CLOCK_OFFSET_NS", &value)) config.clock_offset_ns = value;
   if (ReadInteger("SIM_CUPTI_FLUSH_PERIOD_MS", &value) && value > 0) config.flush_period_ms = value;
+  if (ReadInteger("SIM_CUPTI_ENABLE_MS", &value) && value >= 0) config.enable_ms = value;
   return config;
 }
 

@@ -13,6 +13,9 @@ struct CuptiConfig {
   bool other_subscriber = false;         // SIM_CUPTI_OTHER_SUBSCRIBER: cuptiSubscribe fails
   int64_t clock_offset_ns = 5000000000000;  // SIM_CUPTI_CLOCK_OFFSET_NS: CUPTI - monotonic
   uint64_t flush_period_ms = 20;         // SIM_CUPTI_FLUSH_PERIOD_MS: background delivery
+  // SIM_CUPTI_ENABLE_MS: what turning kernel records on costs the caller (real CUPTI
+  // instruments the loaded kernels then: 12-15 ms on an H200 with PyTorch loaded).
+  uint64_t enable_ms = 15;
 };
 
 const CuptiConfig& Config();

@@ -75,6 +75,23 @@ int simLastEnqueuedItem(uint64_t* start_ns, uint64_t* end_ns, uint32_t* correlat
  * like on real CUDA; created and per-thread streams count up from 13). 0 if unknown. */
 uint32_t simStreamId(cudaStream_t stream);
 
+/*
+ * The entry points of a statically linked runtime, as cuBLAS, cuBLASLt and cuDNN carry their
+ * own: the exported functions of the same names, reported to CUPTI as the same runtime API
+ * calls (callback ids, params, correlation ids, activity records), but reached through this
+ * table, so an LD_PRELOAD interposer of the exported symbols never sees them.
+ */
+typedef struct SimStaticRuntime {
+  cudaError_t (*launchKernel)(const void* func, dim3 grid, dim3 block, void** args,
+                              size_t shared_memory, cudaStream_t stream);
+  cudaError_t (*memsetAsync)(void* dev_ptr, int value, size_t count, cudaStream_t stream);
+  cudaError_t (*memcpyAsync)(void* dst, const void* src, size_t count,
+                             enum cudaMemcpyKind kind, cudaStream_t stream);
+  cudaError_t (*streamSynchronize)(cudaStream_t stream);
+} SimStaticRuntime;
+
+const SimStaticRuntime* simStaticRuntime(void);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif
