@@ -17,6 +17,7 @@ from libprof._torch import aten_replay  # noqa: E402
 class EventTypes:
     TorchOp = "TorchOp"
     PyCall = "PyCall"
+    Kineto = "Kineto"
 
 
 class Inputs:
@@ -90,6 +91,24 @@ class AtenReplayTest(unittest.TestCase):
             (b"aten::linear", 100, 900), (b"aten::t", 110, 150), (b"aten::addmm", 200, 800),
             (b"aten::cross_entropy_loss", 2100, 2900),
             (b"autograd::engine::evaluate_function: AddmmBackward0", 6000, 6500)]))
+
+    def test_cuda_runtime_and_driver_calls_are_not_operators(self):
+        # Where torch's Kineto holds CUPTI, a CPU-only collection still gets the CUDA
+        # runtime and driver calls (Kineto's CUDA_RUNTIME/CUDA_DRIVER activities are CPU
+        # types), as Kineto events under their operators: the agent records those calls.
+        for details in (False, True):
+            self.calls.clear()
+            _capi.operator_range_detail = lambda *arguments: self.calls.append(arguments)
+            tree = Result([Node("aten::addmm", 1000, 2000, children=[
+                Node("cudaLaunchKernel", 1100, 1200, tag="Kineto"),
+                Node("cudaLaunchKernelExC", 1300, 1400, tag="Kineto"),
+                Node("cuLaunchKernel", 1500, 1600, tag="Kineto"),
+                Node("cudaMemcpyAsync", 1700, 1800, tag="Kineto")]),
+                Node("custom_block", 3000, 4000)])
+            count = aten_replay.Replay(EventTypes, with_details=details).replay(tree)
+            self.assertEqual(count, 2)
+            self.assertEqual(sorted(call[0] for call in self.calls),
+                             [b"aten::addmm", b"custom_block"])
 
     def test_nothing_while_the_agent_does_not_record(self):
         _capi.recording = lambda: 0

@@ -32,6 +32,14 @@ _NOT_OPERATORS = frozenset((
 ))
 
 
+# CUDA runtime and driver calls (cudaLaunchKernel, cuLaunchKernel, ...): where torch's
+# Kineto holds CUPTI, even a CPU-only collection holds them (Kineto counts CUDA_RUNTIME and
+# CUDA_DRIVER among its CPU activities), as Kineto events under their operators. They are
+# not operators; the agent records them itself. Only names with this prefix pay for the
+# event-type comparison.
+_RUNTIME_PREFIXES = ("cu", "hip")
+
+
 def realtime_minus_monotonic():
     """CLOCK_REALTIME - CLOCK_MONOTONIC in ns, from the tightest of three readings."""
     best = None
@@ -51,6 +59,7 @@ class Replay:
         for) every event of the tree is an operator, so the fast path compares no event
         types (a pybind enum comparison costs about as much as the rest of an event)."""
         self._torch_op = event_types.TorchOp
+        self._kineto = getattr(event_types, "Kineto", None)
         self._python_call = getattr(event_types, "PyCall", None)
         self._encoded = {}  # operator name -> its UTF-8 bytes (few distinct names)
         self._detail = getattr(_capi, "operator_range_detail", None) if with_details else None
@@ -71,7 +80,8 @@ class Replay:
             node = pending.pop()
             pending.extend(node.children)
             name = node.name
-            if name in _NOT_OPERATORS:
+            if name in _NOT_OPERATORS or (name.startswith(_RUNTIME_PREFIXES)
+                                          and node.tag == self._kineto):
                 continue
             raw = encoded.get(name)
             if raw is None:
