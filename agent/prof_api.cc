@@ -6,6 +6,7 @@
 #include <string>
 
 #include "agent/control/session.h"
+#include "agent/cupti/cupti_neighbours.h"
 #include "agent/hooks/hook_support.h"
 #include "agent/record/errno_preserved.h"
 #include "agent/record/recorder.h"
@@ -184,4 +185,9 @@ PROF_EXPORT int prof_set_state(int state) {
   prof::ErrnoPreserved keep;
   prof::Session* session = prof::Session::Current();
   return session ? static_cast<int>(session->steps().SetState(state)) : -1;
+}
+
+PROF_EXPORT int prof_refuse_cupti_subscribers(int refuse) {
+  prof::SetRefuseForeignSubscribers(refuse != 0);
+  return static_cast<int>(prof::ForeignSubscribersRefused());
 }

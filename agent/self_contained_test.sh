@@ -7,7 +7,8 @@
 # - DT_NEEDED only libc, libm, libdl, libpthread, librt and the dynamic loader;
 # - no symbol version above the glibc floor, none of libstdc++/libgcc (GLIBCXX_, CXXABI_,
 #   GCC_): the C++ runtime is linked in, not needed;
-# - exports only the interposed CUDA/NCCL entry points, prof_* and InitializeInjectionNvtx2
+# - exports only the interposed CUDA/NCCL/CUPTI-subscription entry points, prof_* and
+#   InitializeInjectionNvtx2
 #   (libprof.lds);
 # - no undefined C++ symbol, but the weak references of libstdc++'s transactional-memory
 #   clones to libitm (_ITM_*, _ZGTt*), which stay null unless a program loads libitm and
@@ -62,7 +63,7 @@ runtime_versions="$(grep -oE '(GLIBCXX|CXXABI|GCC)_[0-9][0-9.]*' <<< "$table" | 
 # ---- exports ---------------------------------------------------------------------------
 exported="$(nm -D --defined-only "$library" | awk '$2 ~ /^[A-Z]$/ { print $3 }')"
 echo "exported: $(echo "$exported" | wc -l) symbols"
-unexpected="$(grep -vE '^(cuda|__cuda|nccl|prof_|InitializeInjectionNvtx2$)' <<< "$exported" |
+unexpected="$(grep -vE '^(cuda|__cuda|nccl|prof_|cuptiSubscribe$|cuptiUnsubscribe$|InitializeInjectionNvtx2$)' <<< "$exported" |
   grep -v '^$' || true)"
 [ -z "$unexpected" ] ||
   fail "exports beyond libprof.lds's entry points: $(echo $unexpected | cut -c1-2000)"

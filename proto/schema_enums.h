@@ -25,6 +25,7 @@ enum LossKind : int32_t {
   LOSS_KIND_THREAD_LIMIT = 7,  // a thread found no free buffer slot
   LOSS_KIND_CONTROL_RECORD_LOST = 8,  // a step or loss record lost (control ring full)
   LOSS_KIND_HOST_RANGE_DROPPED = 9,  // a range or mark lost (pool and range share full)
+  LOSS_KIND_DEVICE_TRACING_PAUSED = 10,  // another CUPTI client held CUPTI (pauses)
 };
 
 enum ApiDomain : int32_t {

@@ -22,6 +22,7 @@
 #include "agent/cupti/clock_anchor.h"
 #include "agent/cupti/cupti_library.h"
 #include "agent/cupti/cupti_locator.h"
+#include "agent/cupti/cupti_neighbours.h"
 #include "agent/cupti/fork_guard.h"
 #include "agent/record/clock.h"
 
@@ -57,10 +58,16 @@ class CuptiSource : public DeviceActivitySource {
   ClockAnchorValue Anchor(const char* reason) override;
 
  private:
-  bool Usable() const { return enabled_ && !CuptiInheritedFromParent(); }
+  bool Usable() const { return enabled_ && !paused_ && !CuptiInheritedFromParent(); }
   bool Fail(const char* format, ...) __attribute__((format(printf, 2, 3)));
   bool LoadLibrary();
   bool CheckVersion(uint32_t* version);
+  bool TakeCupti(uint32_t version);
+  void Pause();
+  void Release(WindowRouter& router);
+  void Resume(WindowRouter& router);
+  void CountPauses(WindowRouter& router);
+  void DrainCompleted(WindowRouter& router);
   bool Subscribe();
   bool EnableCallbacks();
   bool EnableKinds();
@@ -75,6 +82,10 @@ class CuptiSource : public DeviceActivitySource {
   std::vector<CUpti_ActivityKind> enabled_kinds_;
   std::vector<const CallbackIdEntry*> enabled_callbacks_;
   bool enabled_ = false;
+  // Enabled, but another CUPTI client holds CUPTI (cupti_neighbours.h): host tracing only.
+  bool paused_ = false;
+  uint64_t pauses_to_count_ = 0;  // pauses not yet counted as a loss in a window
+  uint32_t version_ = 0;
   std::string last_failure_;  // the last Fail message, so a repeat is not warned again
   uint64_t clock_measured_ns_ = 0;
 };
@@ -218,8 +229,18 @@ bool CuptiSource::Enable() {
   if (CuptiInheritedFromParent()) {
     return Fail("CUPTI was loaded by the parent process and cannot be used after fork()");
   }
-  uint32_t version = 0;
-  if (!LoadLibrary() || !CheckVersion(&version)) return false;
+  if (!LoadLibrary() || !CheckVersion(&version_)) return false;
+  if (ForeignSubscriberHolds()) {  // rule 2 of cupti_neighbours.h: wait for it
+    enabled_ = true;
+    Pause();
+    return true;
+  }
+  enabled_ = TakeCupti(version_);
+  return enabled_;
+}
+
+// Subscribes, registers the activity buffers and enables the kinds: libprof holds CUPTI.
+bool CuptiSource::TakeCupti(uint32_t version) {
   // Records completed after the previous window's last drain belong to no window.
   RecycleBuffers(TakeCompletedBuffers());
   const size_t max_buffers = std::max<size_t>(2, config_.buffer_bytes / 4 / kActivityBufferBytes);
@@ -229,19 +250,70 @@ bool CuptiSource::Enable() {
   converter_ = std::make_unique<ActivityConverter>(library_->ActivityGetNextRecord);
   RefreshClockOffset(/*always=*/true);
   if (!EnableKinds()) return false;
-  enabled_ = true;
+  NoteAgentHoldsCupti(true);
   Log(LogLevel::kInfo, "recording device activity with %s (CUPTI API version %u)",
       library_->path.c_str(), version);
   return true;
 }
 
+// Another client holds CUPTI (rules 1 and 2): libprof records host activity only, and
+// each window open meanwhile counts the pause (DEVICE_TRACING_PAUSED).
+void CuptiSource::Pause() {
+  paused_ = true;
+  ++pauses_to_count_;
+  Log(LogLevel::kWarn, "another CUPTI client in this process (torch.profiler, the program's "
+      "own CUPTI code) holds CUPTI: libprof records host activity only until it "
+      "unsubscribes, and then device activity again");
+}
+
+// Rule 1: what libprof recorded goes into its windows first, then CUPTI is the program's.
+void CuptiSource::Release(WindowRouter& router) {
+  library_->ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  DrainCompleted(router);
+  for (CUpti_ActivityKind kind : enabled_kinds_) library_->ActivityDisable(kind);
+  enabled_kinds_.clear();
+  Unsubscribe();
+  NoteAgentHoldsCupti(false);
+  Pause();
+}
+
+// Rule 3: the other client unsubscribed. The open window gets a clock anchor from now,
+// as a window that opened before the subscription does (device_commands.cc).
+void CuptiSource::Resume(WindowRouter& router) {
+  paused_ = false;
+  if (!TakeCupti(version_)) {
+    enabled_ = false;
+    return;
+  }
+  if (WindowFile* window = router.WindowFor(0, MonotonicNs())) {
+    window->encoder().AddClockAnchor(Anchor("device activity resumed"));
+  }
+  Log(LogLevel::kInfo, "CUPTI is free again: libprof records device activity again");
+}
+
+void CuptiSource::CountPauses(WindowRouter& router) {
+  if (pauses_to_count_ == 0) return;
+  WindowFile* window = router.WindowFor(0, MonotonicNs());
+  if (window) {
+    window->AddLoss(schema::LOSS_KIND_DEVICE_TRACING_PAUSED, pauses_to_count_);
+    pauses_to_count_ = 0;
+  } else if (!paused_) {
+    pauses_to_count_ = 0;  // paused and resumed while no window was open: nothing lost
+  }
+}
+
 void CuptiSource::Disable() {
-  if (!Usable()) return;
+  if (!enabled_ || CuptiInheritedFromParent()) return;
+  enabled_ = false;
+  if (paused_) {
+    paused_ = false;
+    return;
+  }
   for (CUpti_ActivityKind kind : enabled_kinds_) library_->ActivityDisable(kind);
   enabled_kinds_.clear();
   library_->ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   Unsubscribe();
-  enabled_ = false;
+  NoteAgentHoldsCupti(false);
 }
 
 void CuptiSource::Flush(bool forced) {
@@ -250,7 +322,17 @@ void CuptiSource::Flush(bool forced) {
 }
 
 void CuptiSource::Drain(WindowRouter& router) {
-  if (!Usable()) return;
+  if (!enabled_ || CuptiInheritedFromParent()) return;
+  if (paused_ && !ForeignSubscriberHolds()) {
+    Resume(router);
+  } else if (!paused_ && ReleaseRequested()) {
+    Release(router);
+  }
+  CountPauses(router);
+  if (Usable()) DrainCompleted(router);
+}
+
+void CuptiSource::DrainCompleted(WindowRouter& router) {
   RefreshClockOffset(/*always=*/false);
   const std::vector<ActivityBuffer> buffers = TakeCompletedBuffers();
   ConversionCounts counts;

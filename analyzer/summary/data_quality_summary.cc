@@ -46,6 +46,12 @@ std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
   table.time_unit_line = false;
   table.columns = {{"Item", "item", 36}, {"Count", "count", 8}, {"Detail", "detail", 10}};
   for (const auto& [kind, count] : quality.losses) {
+    if (kind == "LOSS_KIND_DEVICE_TRACING_PAUSED") {
+      AddCount("device activity paused: another CUPTI client held CUPTI", count,
+               "torch.profiler or the program's own CUPTI code; kernels, copies and memsets "
+               "of that time are missing", &table);
+      continue;
+    }
     AddCount(absl::StrCat("records lost by the agent: ", kind), count, "counted by the agent, never written", &table);
   }
   AddIncompleteSteps(quality, &table);

@@ -32,11 +32,18 @@ _LATER = {
     "operator_push_detail": (None, [_TEXT] * 4),  # (name, shapes, dtypes, source)
     "operator_range_detail": (None, [_TEXT] + _TIMES + [_TEXT] * 3),
     "memory_sample": (None, [ctypes.c_int32, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64]),
+    # 1/0 around the start of torch's CPU-only collection (cupti_neighbours.h, rule 4);
+    # returns the subscriptions refused so far.
+    "refuse_cupti_subscribers": (ctypes.c_int, [ctypes.c_int]),
 }
 
 
 def _noop(*_arguments):
     return None
+
+
+def _zero(*_arguments):
+    return 0
 
 
 def _minus_one(*_arguments):
@@ -106,6 +113,7 @@ def _install(functions):
         names[name] = functions.get(name, _minus_one)
     for name in ("operator_range", "phase_range", "recording", "memory_sample"):
         names[name] = functions.get(name, _noop)
+    names["refuse_cupti_subscribers"] = functions.get("refuse_cupti_subscribers", _zero)
     # Details: an agent without them records the operator by its name only.
     if "operator_push_detail" in functions:
         names["operator_push_detail"] = _with_details(functions["operator_push_detail"])

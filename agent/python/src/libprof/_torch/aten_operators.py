@@ -20,6 +20,11 @@ torch.autograd.profiler.profile, so it fits the torch in use):
   their own times (aten_replay), on the draining thread, then it starts again when the
   next step records.
 
+Device tracing goes on beside it: starting the collection, the helper has the agent refuse
+Kineto's CUPTI subscription (torch prepares Kineto for CUDA whenever CUDA is present), so
+Kineto carries on CPU-only and the kernels stay the agent's; a program's own torch.profiler
+started later in the process is then CPU-only too (PROF_PYTHON_OPS=0 leaves CUPTI to it).
+
 The program's own profiler (torch.profiler, autograd.profiler.profile, emit_nvtx) comes
 first: PyTorch allows one profiler per thread, so when the program starts one on a
 thread where ours runs, ours is drained and stopped there, and starts again after the
@@ -27,6 +32,7 @@ program's profiler stops. A forked child stops the collection it inherited.
 """
 import atexit
 import os
+import sys
 import threading
 
 from libprof import _capi, _flags, _guard, _steps
@@ -79,6 +85,8 @@ class AtenOperators:
         self._thread = _ThreadState()
         self._boundaries = 0
         self._closed = False  # at exit, or after the helper failed: never start again
+        self._refused_kineto = False  # the agent refused Kineto's CUPTI subscription
+        self._said_cpu_only = False
 
     def start_on_this_thread(self):
         state = self._thread
@@ -87,8 +95,16 @@ class AtenOperators:
         config = self._config
         if self._stacks and threading.current_thread() is threading.main_thread():
             config = self._stack_config
-        self._prepare(config, self._activities)
-        self._enable(config, self._activities)
+        # torch prepares Kineto for CUDA whenever CUDA is present, and Kineto then subscribes
+        # to CUPTI, which allows one subscriber: the agent refuses that subscription here,
+        # so Kineto carries on CPU-only (all this collection asks for) and the kernels stay
+        # the agent's (README, "Sharing CUPTI").
+        _capi.refuse_cupti_subscribers(1)
+        try:
+            self._prepare(config, self._activities)
+            self._enable(config, self._activities)
+        finally:
+            self._refused_kineto = _capi.refuse_cupti_subscribers(0) > 0
         state.collection = _Collection(self)
 
     def drain_this_thread(self):
@@ -126,6 +142,11 @@ class AtenOperators:
     def program_starts_profiler(self):
         self.drain_this_thread()
         self._thread.program_owns = True
+        if self._refused_kineto and not self._said_cpu_only:
+            self._said_cpu_only = True
+            sys.stderr.write("libprof: the program's torch.profiler records CPU activity only "
+                             "in this process: PROF_PYTHON_OPS=1 keeps CUPTI for libprof "
+                             "(PROF_PYTHON_OPS=0 leaves it to torch.profiler)\n")
 
     def program_stopped_profiler(self):
         self._thread.program_owns = False
