@@ -254,7 +254,9 @@ void ApplySchedule(ConfigParser* parser, Config* config) {
 
 PythonOperators ParsePythonOperators(ConfigParser* parser) {
   constexpr const char* kName = "PROF_PYTHON_OPS";
-  PythonOperators mode = PythonOperators::kOff;
+  // Operators by default inside recording windows, as paddle.profiler and torch.profiler
+  // record them (the --sorted-by GPUTotal table is about them).
+  PythonOperators mode = PythonOperators::kAten;
   if (const char* value = parser->Get(kName)) {
     const std::string_view text = TrimAscii(value);
     const std::optional<bool> flag = ParseFlagText(text);
@@ -265,7 +267,7 @@ PythonOperators ParsePythonOperators(ConfigParser* parser) {
     } else if (text.size() == 6 && strncasecmp(text.data(), "python", 6) == 0) {
       mode = PythonOperators::kPython;
     } else {
-      parser->Warn(kName, value, "is not 1/aten, python or 0 (any PROF_* flag spelling)", "0");
+      parser->Warn(kName, value, "is not 1/aten, python or 0 (any PROF_* flag spelling)", "1");
     }
   }
   parser->Record(kName, mode == PythonOperators::kAten     ? "1"

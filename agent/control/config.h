@@ -30,7 +30,8 @@ namespace prof {
 // PROF_PYTHON_OPS: which operators the Python helper records for PyTorch. The helper reads
 // the variable itself (it is inherited), with these same spellings (libprof/_flags.py):
 // 1/aten (or any on spelling): ATen operators as torch.profiler names them; python: the
-// Python-level torch functions and Tensor methods; 0 (or any off spelling): none.
+// Python-level torch functions and Tensor methods; 0 (or any off spelling): none. Unset:
+// ATen operators, inside recording windows only.
 enum class PythonOperators { kOff, kAten, kPython };
 
 // What PROF_ACTIVITIES may select (bits).

@@ -242,7 +242,7 @@ TEST_CASE("flags: every PROF_* flag takes the same spellings, PROF_PYTHON includ
   }
   std::vector<std::string> warnings;
   CHECK(ParseWith({}, &warnings).applied.at("PROF_PYTHON") == "1");
-  CHECK(ParseWith({}, &warnings).applied.at("PROF_PYTHON_OPS") == "0");
+  CHECK(ParseWith({}, &warnings).applied.at("PROF_PYTHON_OPS") == "1");
   CHECK(ParseWith({}, &warnings).applied.at("PROF_SHAPES") == "0");
   CHECK(ParseWith({{"PROF_SHAPES", "1"}}, &warnings).shapes);
 }
@@ -264,9 +264,9 @@ TEST_CASE("PROF_PYTHON_OPS: 1 records ATen operators, python the Python-level fu
     CHECK(config.applied.at("PROF_PYTHON_OPS") == each.applied);
   }
   std::vector<std::string> warnings;
-  CHECK(ParseWith({}, &warnings).python_operators == PythonOperators::kOff);
+  CHECK(ParseWith({}, &warnings).python_operators == PythonOperators::kAten);  // the default
   CHECK(OnlyWarning("PROF_PYTHON_OPS", "pyton") ==
-        "PROF_PYTHON_OPS='pyton' is not 1/aten, python or 0 (any PROF_* flag spelling); using 0");
+        "PROF_PYTHON_OPS='pyton' is not 1/aten, python or 0 (any PROF_* flag spelling); using 1");
 }
 
 TEST_CASE("PROF_WORKER_NAME is a file-name part: no '/', at most 200 bytes") {

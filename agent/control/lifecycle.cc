@@ -13,6 +13,7 @@
 #include "agent/control/python_bootstrap.h"
 #include "agent/control/session.h"
 #include "agent/control/step_markers.h"
+#include "agent/cupti/cupti_source.h"
 #include "agent/record/buffer_registry.h"
 #include "agent/record/call_stack.h"
 #include "agent/record/cuda_presence.h"
@@ -44,6 +45,7 @@ void EnableDeferredDevice() {
 }
 
 void AtExit() {
+  NoteProcessExiting();  // a CUPTI failure from now on is CUDA's teardown (cupti_source.h)
   // Existing, not Current: a forked child that never recorded builds no session to end.
   if (Session* session = Session::Existing()) session->Shutdown();
 }

@@ -8,6 +8,7 @@
 #include "agent/cupti/cupti_source.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <memory>
@@ -33,6 +34,8 @@ constexpr size_t kActivityBufferBytes = 4u << 20;
 constexpr uint32_t kOldestUsableVersion = 18;  // CUDA 12.0: Kernel9, same prefix as Kernel10
 constexpr uint32_t kRefusableVersion = 27;     // CUDA 12.9: a refused buffer is safe
 constexpr uint64_t kClockRefreshNs = 1000000000;  // tracks NTP slew of CUPTI's realtime clock
+
+std::atomic<bool> g_process_exiting{false};  // NoteProcessExiting
 
 struct KindChoice {
   uint32_t activity;  // PROF_ACTIVITIES bit
@@ -147,6 +150,17 @@ bool CuptiSource::Subscribe() {
     return Fail("another tool (Nsight Systems, Nsight Compute, torch.profiler, a debugger) "
                 "already subscribed to CUPTI, which allows one subscriber (%s)",
                 library_->ResultText(result).c_str());
+  }
+  if (result != CUPTI_SUCCESS && g_process_exiting.load(std::memory_order_relaxed)) {
+    subscriber_ = nullptr;
+    return Fail("cuptiSubscribe failed in %s (%s): the program was exiting and CUDA was "
+                "being torn down", library_->path.c_str(), library_->ResultText(result).c_str());
+  }
+  if (result == CUPTI_ERROR_NOT_INITIALIZED) {
+    subscriber_ = nullptr;
+    return Fail("cuptiSubscribe failed in %s (%s): the CUDA driver is not loaded or not "
+                "initialized in this process (no NVIDIA driver for this CUDA version, or CUDA "
+                "not used yet)", library_->path.c_str(), library_->ResultText(result).c_str());
   }
   if (result != CUPTI_SUCCESS) {
     subscriber_ = nullptr;
@@ -375,6 +389,8 @@ ClockAnchorValue CuptiSource::Anchor(const char* reason) {
 }
 
 }  // namespace
+
+void NoteProcessExiting() { g_process_exiting.store(true, std::memory_order_relaxed); }
 
 std::unique_ptr<DeviceActivitySource> MakeCuptiSource(const Config& config) {
   InstallCuptiForkHandler();

@@ -15,6 +15,10 @@ namespace prof {
 // missing or busy CUPTI becomes one warning, with host tracing going on.
 std::unique_ptr<DeviceActivitySource> MakeCuptiSource(const Config& config);
 
+// At exit (before the session ends): CUDA may be torn down from here on, so a CUPTI call
+// that fails now is reported as that, not as a missing driver.
+void NoteProcessExiting();
+
 }  // namespace prof
 
 #endif  // PROF_AGENT_CUPTI_CUPTI_SOURCE_H_

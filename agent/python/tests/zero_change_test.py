@@ -45,7 +45,8 @@ class ZeroChangeTest(unittest.TestCase):
         })
         self.assertEqual(self.facts["ranges_by_kind"].get("RANGE_KIND_MODEL_PHASE"),
                          sum(agent_runner.phase_counts(self.facts).values()))
-        self.assertNotIn("RANGE_KIND_OPERATOR", self.facts["ranges_by_kind"])
+        # ATen operators by default (PROF_PYTHON_OPS unset), inside the recorded steps.
+        self.assertGreater(self.facts["ranges_by_kind"].get("RANGE_KIND_OPERATOR", 0), 0)
         self.assertEqual(self.facts["losses"], 0)
 
     def test_model_summary_has_the_four_phase_rows(self):

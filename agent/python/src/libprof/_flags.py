@@ -19,10 +19,11 @@ def flag(name, default):
 
 def python_operators():
     """PROF_PYTHON_OPS as the agent reads it (agent/control/config.h, PythonOperators):
-    "aten" for 1, aten or any on spelling; "python" for python; None otherwise."""
+    "aten" for 1, aten, any on spelling, unset or unreadable (the default); "python" for
+    python; None for any off spelling."""
     value = os.environ.get("PROF_PYTHON_OPS", "").strip().lower()
-    if value in _ON or value == "aten":
-        return "aten"
     if value == "python":
         return "python"
-    return None
+    if value in _OFF:
+        return None
+    return "aten"
