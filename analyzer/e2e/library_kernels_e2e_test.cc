@@ -1,0 +1,79 @@
+// End to end: kernels a library launches through its own static runtime and through the
+// driver (the simulated cuBLAS stand-in, as cuBLAS and cuDNN do on a real GPU) belong to
+// the operator that called the library: library_app wraps each simblasGemm call in an
+// operator range "aten::mm", whose GPU Total must be the time of the GEMM and split-K
+// kernels and the workspace memset, as the model and the Memory Manipulation Summary sum
+// them by name from the device records alone.
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "analyzer/e2e/analyzed_run.h"
+#include "analyzer/e2e/workload_runner.h"
+#include "sim/sim_blas.h"
+
+namespace prof::analyzer::e2e {
+namespace {
+
+constexpr int kSteps = 8;
+constexpr int kRecorded = 4;  // PROF_SCHEDULE=2:6
+
+const SummaryTable& TableOf(const ProcessFigures& figures, const std::string& key) {
+  for (const SummaryTable& table : figures.report.tables) {
+    if (table.key == key) return table;
+  }
+  FAIL("no table " << key);
+  return figures.report.tables.at(0);
+}
+
+const Cell& CellOf(const SummaryTable& table, const Row& row, const std::string& key) {
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    if (table.columns[i].key == key) return row.cells.at(i);
+  }
+  FAIL("no column " << key);
+  return row.cells.at(0);
+}
+
+const Row& TopRow(const SummaryTable& table, const std::string& name) {
+  for (const Row& row : table.rows) {
+    if (row.kind == Row::Kind::kData && row.indent == 0 && row.cells[0].text == name) return row;
+  }
+  FAIL("no row " << name);
+  return table.rows.at(0);
+}
+
+TEST_CASE("an operator's GPU Total holds the kernels its library launched itself") {
+  const std::string output = FreshFolder("library_kernels");
+  const absl::Status run = RunUnderAgent(
+      {{Runfile("testdata/workloads/library_app"), {std::to_string(kSteps), "--operators"},
+        {{"PROF_SCHEDULE", "2:6"}}}},
+      output);
+  INFO(run.ToString());
+  REQUIRE(run.ok());
+  absl::StatusOr<std::vector<ProcessFigures>> analyzed = AnalyzeFolder(output);
+  INFO(analyzed.status().ToString());
+  REQUIRE(analyzed.ok());
+  REQUIRE(analyzed->size() == 1);
+  const ProcessFigures& figures = analyzed->front();
+  const CountAndTime gemm = figures.kernels.at(SIM_BLAS_GEMM_KERNEL);
+  const CountAndTime reduce = figures.kernels.at(SIM_BLAS_REDUCE_KERNEL);
+  CHECK(gemm.count == kRecorded);
+  CHECK(reduce.count == kRecorded);
+  const SummaryTable& operators = TableOf(figures, "operator");
+  const Row& mm = TopRow(operators, "aten::mm");
+  // paddle's operator GPU time: its kernels, copies and memsets (the workspace memset).
+  const CopyRow& memset = figures.copy_rows.at("cudaMemsetAsync");
+  CHECK(memset.calls == kRecorded);
+  CHECK(CellOf(operators, mm, "gpu").stats.total_ns ==
+        Approx(gemm.total_ns + reduce.total_ns + memset.gpu_total_ns).epsilon(1e-9));
+  CHECK(CellOf(operators, mm, "calls").value == kRecorded);
+  for (const SummaryTable& table : figures.report.tables) {  // no unmatched device record
+    if (table.key != "data_quality") continue;
+    for (const Row& row : table.rows) {
+      if (!row.cells.empty()) CHECK(row.cells[0].text.find("unmatched") == std::string::npos);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace prof::analyzer::e2e
