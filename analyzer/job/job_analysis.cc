@@ -37,7 +37,7 @@ std::vector<QualityGroup> GroupByQuality(const JobAnalysis& job, const std::vect
 
 std::vector<MetricDistribution> Distributions(const JobAnalysis& job, const std::vector<ProcessReport>& reports) {
   const size_t n = reports.size();
-  std::vector<double> step(n), communication(n), computation(n), offset(n), last(n, 0);
+  std::vector<double> step(n), communication(n), computation(n), offset(n);
   std::vector<bool> fitted(n);
   for (size_t i = 0; i < n; ++i) {
     const ProcessReport& report = reports[i];
@@ -47,10 +47,8 @@ std::vector<MetricDistribution> Distributions(const JobAnalysis& job, const std:
     offset[i] = job.clock.ranks[i].offset_ns;
     fitted[i] = job.clock.ranks[i].fitted;
   }
-  for (const LastArrival& entry : job.stragglers.last_arrivals) last[entry.rank_index] = entry.times_last;
   return {Distribution("Step compute (avg)", "step_compute_ns", true, job.stragglers.compute_per_step_ns),
           Distribution("Waited in collectives", "waited_ns", true, job.stragglers.waited_ns),
-          Distribution("Times last to arrive", "times_last", false, last),
           Distribution("Step time (avg)", "step_time_ns", true, step),
           Distribution("Communication", "communication_ns", true, communication),
           Distribution("Computation", "computation_ns", true, computation),

@@ -123,9 +123,11 @@ SummaryTable ClockTable(const JobAnalysis& job) {
   std::vector<uint32_t> order(job.ranks.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   const auto& clocks = job.clock.ranks;
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {  // the least trustworthy first
+  // The least trustworthy first: not aligned, then the largest residual (to the microsecond).
+  auto residual_us = [&](uint32_t i) { return std::floor(clocks[i].residual_ns / 1000); };
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     if (clocks[a].fitted != clocks[b].fitted) return !clocks[a].fitted;
-    return clocks[a].residual_ns > clocks[b].residual_ns;
+    return residual_us(a) > residual_us(b);
   });
   for (uint32_t i : order) {
     table.AddRow({RankCell(job, i), HostCell(job, i), Cell::Text(clocks[i].fitted ? "yes" : "no"),
