@@ -7,6 +7,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "analyzer/cli/analyze_inputs.h"
+#include "analyzer/job/job_analysis.h"
+#include "analyzer/job/job_tables.h"
 #include "analyzer/render/json_renderer.h"
 #include "analyzer/render/report_text.h"
 #include "analyzer/render/text_renderer.h"
@@ -34,7 +36,7 @@ void AddSummaryOptions(CLI::App* app, SummaryCommandOptions* options) {
       ->check(CLI::IsMember(keys));
   app->add_option("--views", options->views,
                   "comma-separated tables: device,overview,model,distributed,operator,kernel,"
-                  "memory_manipulation,userdefined,perf,cuda_api,nccl,memory,data_quality");
+                  "memory_manipulation,userdefined,perf,cuda_api,nccl,memory,data_quality,job");
   app->add_flag("--op-detail,!--no-op-detail", options->op_detail, "inner ranges and kernels under each operator");
   app->add_flag("--thread-sep", options->thread_sep, "one Operator/UserDefined group per thread");
   app->add_flag("--group-by-shape", options->group_by_shape,
@@ -50,6 +52,8 @@ void AddSummaryOptions(CLI::App* app, SummaryCommandOptions* options) {
                 "count step 0 of a run recorded with no schedule (program start to the first step "
                 "boundary) as a step instead of showing it apart as set-up");
   app->add_option("--rank", options->rank, "print only this rank's tables");
+  app->add_flag("--all-ranks", options->all_ranks,
+                "with more than 8 ranks, print every rank's tables instead of the job view");
   app->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}));
   app->add_option("--threads", options->threads, "reader threads (0: one per core)")->check(CLI::NonNegativeNumber);
   app->add_option("--window", options->window, "summaries of recording window K only (the file's window index)")
@@ -85,7 +89,36 @@ absl::StatusOr<ViewSet> SelectedViews(const SummaryCommandOptions& options) {
 
 }  // namespace
 
-int RunSummaryCommand(const SummaryCommandOptions& options) {
+namespace {
+
+// The job view's tables, or none: asked for by --views job, or the default past
+// kJobViewRanks ranks (no --views, --rank or --all-ranks).
+std::vector<SummaryTable> JobView(const SummaryCommandOptions& options, const ViewSet& views,
+                                  const AnalyzedInputs& inputs, bool job_alone) {
+  const bool asked = (!options.views.empty() || !options.types.empty()) && views.count(View::kJob);
+  if (!asked && !job_alone) return {};
+  const JobAnalysis job = AnalyzeJob(inputs.reports, inputs.unreadable.size());
+  return JobTables(job, options.format == "json" ? 0 : kJobTextRows);
+}
+
+std::string Render(const SummaryCommandOptions& options, const ViewSet& views, const AnalyzedInputs& inputs) {
+  const std::vector<ProcessReport>& reports = inputs.reports;
+  const bool views_given = !options.views.empty() || !options.types.empty();
+  const bool job_alone = reports.size() > kJobViewRanks && !views_given && options.rank < 0 && !options.all_ranks;
+  const std::vector<SummaryTable> job = JobView(options, views, inputs, job_alone);
+  std::optional<SummaryTable> ranks;
+  if (reports.size() > 1 && views.count(View::kDistributed)) ranks = RankSummary(reports);
+  if (options.format == "json") return RenderReportsJson(reports, ranks, inputs.unreadable, job);
+  const TimeUnit unit = *ParseTimeUnit(options.time_unit);
+  std::string text = RenderTablesText(job, unit);
+  const bool job_only = views.size() == 1 && views.count(View::kJob);
+  if (!job_alone && !job_only) text += RenderReportsText(reports, ranks, unit, options.rank);
+  return text;
+}
+
+}  // namespace
+
+SummaryOutput ProduceSummary(const SummaryCommandOptions& options) {
   SummaryOptions summary;
   summary.sorted_by = SortKeys().at(options.sorted_by);
   summary.op_detail = options.op_detail;
@@ -101,13 +134,13 @@ int RunSummaryCommand(const SummaryCommandOptions& options) {
   for (const absl::Status& status : {selected.status(), query.status()}) {
     if (status.ok()) continue;
     std::fprintf(stderr, "profanalyze: %s\n", std::string(status.message()).c_str());
-    return 2;
+    return {2, ""};
   }
   const ViewSet& views = *selected;
   absl::StatusOr<AnalyzedInputs> inputs = AnalyzeInputs(options.paths, summary, views, options.threads, options.window);
   if (!inputs.ok()) {
     std::fprintf(stderr, "profanalyze: %s\n", std::string(inputs.status().message()).c_str());
-    return 1;
+    return {1, ""};
   }
   for (const std::string& message : inputs->unreadable) std::fprintf(stderr, "profanalyze: %s\n", message.c_str());
   if (inputs->reports.empty()) {
@@ -117,7 +150,7 @@ int RunSummaryCommand(const SummaryCommandOptions& options) {
     } else if (inputs->unreadable.empty()) {
       std::fprintf(stderr, "profanalyze: nothing could be read\n");
     }
-    return 1;
+    return {1, ""};
   }
   for (ProcessReport& report : inputs->reports) {
     for (SummaryTable& table : report.tables) ApplyTableQuery(*query, &table);
@@ -126,14 +159,13 @@ int RunSummaryCommand(const SummaryCommandOptions& options) {
   uint64_t events = 0;
   for (const ProcessReport& report : reports) events += report.event_count;
   if (events == 0) std::fprintf(stderr, "profanalyze: the trace holds no events (empty recording window)\n");
-  std::optional<SummaryTable> ranks;
-  if (reports.size() > 1 && views.count(View::kDistributed)) ranks = RankSummary(reports);
-  if (options.format == "json") {
-    std::fputs(RenderReportsJson(reports, ranks, inputs->unreadable).c_str(), stdout);
-  } else {
-    std::fputs(RenderReportsText(reports, ranks, *ParseTimeUnit(options.time_unit), options.rank).c_str(), stdout);
-  }
-  return 0;
+  return {0, Render(options, views, *inputs)};
+}
+
+int RunSummaryCommand(const SummaryCommandOptions& options) {
+  const SummaryOutput output = ProduceSummary(options);
+  std::fputs(output.text.c_str(), stdout);
+  return output.exit_code;
 }
 
 }  // namespace prof::analyzer

@@ -22,6 +22,7 @@ struct SummaryCommandOptions {
   int perf_skip = -1;
   bool include_setup = false;
   int rank = -1;  // print only this rank's tables (the cross-rank table stays)
+  bool all_ranks = false;  // past kJobViewRanks ranks: every rank's tables, not the job view
   std::string format = "text";
   int threads = 0;
   // Queries (table_query.h): one recording window; rows of the Operator and Kernel tables.
@@ -33,10 +34,22 @@ struct SummaryCommandOptions {
   std::string order_by;      // "[+|-]name|calls|{cpu,gpu}_{total,avg,max,min}"
 };
 
+// With more ranks than this, the default text output (no --views, --rank or --all-ranks)
+// is the job view alone (analyzer/job/), bounded whatever the rank count.
+inline constexpr size_t kJobViewRanks = 8;
+
 // Adds the summary options and PATH positional to `app` (the top-level command).
 void AddSummaryOptions(CLI::App* app, SummaryCommandOptions* options);
 
-// Exit status: 0 when something was read, 1 when nothing could be, 2 on a bad option value.
+struct SummaryOutput {
+  int exit_code = 0;  // 0 when something was read, 1 when nothing could be, 2 on a bad option value
+  std::string text;   // what goes to stdout
+};
+
+// Everything but printing; problems go to stderr, one line each.
+SummaryOutput ProduceSummary(const SummaryCommandOptions& options);
+
+// Prints ProduceSummary's text; returns its exit code.
 int RunSummaryCommand(const SummaryCommandOptions& options);
 
 }  // namespace prof::analyzer

@@ -43,6 +43,12 @@ void WriteLines(const char* key, const std::vector<std::string>& lines, JsonWrit
 
 void WriteRows(const SummaryTable& table, JsonWriter* json) {
   json->Key("rows");
+  WriteRowsArray(table, json);
+}
+
+}  // namespace
+
+void WriteRowsArray(const SummaryTable& table, JsonWriter* json) {
   json->BeginArray();
   std::string group;
   for (const Row& row : table.rows) {
@@ -64,6 +70,8 @@ void WriteRows(const SummaryTable& table, JsonWriter* json) {
   }
   json->EndArray();
 }
+
+namespace {
 
 void WriteIdentity(const ProcessReport& report, JsonWriter* json) {
   json->Key("rank");
@@ -92,9 +100,25 @@ void WriteTableJson(const SummaryTable& table, JsonWriter* json) {
   json->EndObject();
 }
 
+namespace {
+
+// The job view: its headline lines, then each table's rows under the table's key.
+void WriteJobJson(const std::vector<SummaryTable>& job, JsonWriter* json) {
+  json->BeginObject();
+  if (!job.empty()) WriteLines("headline", job.front().preamble, json);
+  for (const SummaryTable& table : job) {
+    json->Key(table.key);
+    WriteRowsArray(table, json);
+  }
+  json->EndObject();
+}
+
+}  // namespace
+
 std::string RenderReportsJson(const std::vector<ProcessReport>& reports,
                               const std::optional<SummaryTable>& ranks,
-                              const std::vector<std::string>& unreadable_files) {
+                              const std::vector<std::string>& unreadable_files,
+                              const std::vector<SummaryTable>& job) {
   JsonWriter json;
   json.BeginObject();
   json.Key("schema");
@@ -122,6 +146,10 @@ std::string RenderReportsJson(const std::vector<ProcessReport>& reports,
   if (ranks) {
     json.Key("ranks");
     WriteTableJson(*ranks, &json);
+  }
+  if (!job.empty()) {
+    json.Key("job");
+    WriteJobJson(job, &json);
   }
   json.EndObject();
   return json.text() + "\n";

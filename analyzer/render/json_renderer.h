@@ -16,11 +16,15 @@ namespace prof::analyzer {
 inline constexpr int kJsonSchemaVersion = 1;
 
 void WriteTableJson(const SummaryTable& table, JsonWriter* json);
+// The table's data rows as an array of objects keyed by the columns' JSON keys.
+void WriteRowsArray(const SummaryTable& table, JsonWriter* json);
 
-// The whole document; `ranks` is the cross-rank table when there are several processes.
+// The whole document; `ranks` is the cross-rank table when there are several processes;
+// `job` the job view's tables (analyzer/job/job_tables.h), written under "job" unless empty.
 std::string RenderReportsJson(const std::vector<ProcessReport>& reports,
                               const std::optional<SummaryTable>& ranks,
-                              const std::vector<std::string>& unreadable_files);
+                              const std::vector<std::string>& unreadable_files,
+                              const std::vector<SummaryTable>& job = {});
 
 }  // namespace prof::analyzer
 

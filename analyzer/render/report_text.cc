@@ -26,4 +26,10 @@ std::string RenderReportsText(const std::vector<ProcessReport>& reports, const s
   return text;
 }
 
+std::string RenderTablesText(const std::vector<SummaryTable>& tables, TimeUnit unit) {
+  std::string text;
+  for (const SummaryTable& table : tables) text += RenderTable(table, unit);
+  return text;
+}
+
 }  // namespace prof::analyzer

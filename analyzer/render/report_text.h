@@ -16,6 +16,9 @@ namespace prof::analyzer {
 std::string RenderReportsText(const std::vector<ProcessReport>& reports, const std::optional<SummaryTable>& ranks,
                               TimeUnit unit, int only_rank = -1);
 
+// Tables one after the other (the job view).
+std::string RenderTablesText(const std::vector<SummaryTable>& tables, TimeUnit unit);
+
 }  // namespace prof::analyzer
 
 #endif  // PROF_ANALYZER_RENDER_REPORT_TEXT_H_

@@ -48,6 +48,7 @@ constexpr ViewName kViewNames[] = {
     {"nccl", "ncclview", View::kNccl},
     {"memory", "memoryview", View::kMemory},
     {"data_quality", "dataqualityview", View::kDataQuality},
+    {"job", "jobview", View::kJob},
 };
 
 void AddIfPresent(std::optional<SummaryTable> table, std::vector<SummaryTable>* tables) {
@@ -105,6 +106,7 @@ struct ProcessAnalysis::Figures {
   MemoryFigures memory;
   MemorySampleFigures memory_samples;
   SetupFigures setup;
+  CollectiveTable collectives;
   WindowCarry carry;
 };
 
@@ -152,6 +154,7 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
   AddMemoryFigures(context, &figures.memory);
   if (wants(View::kMemory)) AddMemorySampleFigures(context, &figures.memory_samples);
   figures.communication.Add(ComputeCommunication(context, &figures.carry));
+  AddCollectiveRecords(context, &figures.collectives);  // always: the job view is the default past 8 ranks
   if (wants(View::kDevice)) AddDeviceFigures(context, &figures.carry, &figures.device);
   if (wants(View::kOverview)) AddOverviewFigures(context, &figures.carry, &figures.overview);
   if (wants(View::kModel) || wants(View::kOverview)) AddModelPhaseTotals(context, &figures.phases);
@@ -183,6 +186,8 @@ ProcessReport ProcessAnalysis::Finish() && {
   report.communication_ns = figures.communication.communication_ns;
   report.computation_ns = figures.communication.computation_ns;
   report.overlap_ns = figures.communication.overlap_ns;
+  report.collectives = std::move(figures.collectives);
+  report.quality_perfect = figures.quality.Perfect();
 
   const RenderContext context{&figures.names, &figures.totals, options_};
   std::vector<SummaryTable>& tables = report.tables;

@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "analyzer/model/trace_model.h"
 #include "analyzer/summary/analysis_context.h"
+#include "analyzer/summary/collective_table.h"
 #include "analyzer/summary/summary_table.h"
 
 namespace prof::analyzer {
@@ -28,6 +29,7 @@ namespace prof::analyzer {
 enum class View {
   kDevice, kOverview, kModel, kDistributed, kOperator, kKernel, kMemoryManipulation,
   kUserDefined, kPerf, kCudaApi, kNccl, kMemory, kDataQuality,
+  kJob,  // the cross-rank job view (analyzer/job/); no per-process table
 };
 using ViewSet = std::set<View>;
 ViewSet AllViews();
@@ -45,6 +47,10 @@ struct ProcessReport {
   uint64_t communication_ns = 0;
   uint64_t computation_ns = 0;
   uint64_t overlap_ns = 0;
+  // For the job view (analyzer/job/): collectives and steps on this process's clock, and
+  // whether its data quality section has anything to say.
+  CollectiveTable collectives;
+  bool quality_perfect = true;
 };
 
 class ProcessAnalysis {

@@ -108,13 +108,14 @@ uint64_t TestTrace::Launch(uint64_t thread, uint64_t call_start, uint64_t call_e
 }
 
 void TestTrace::Nccl(uint64_t thread, schema::NcclOperation operation, uint64_t start, uint64_t end,
-                     uint64_t bytes, int32_t ranks) {
-  if (nccl_communicator_ == 0) {
+                     uint64_t bytes, int32_t ranks, int64_t sequence, uint64_t comm_hash) {
+  uint32_t& communicator = nccl_communicators_[comm_hash];
+  if (communicator == 0) {
     CommunicatorValue comm;
-    comm.comm_hash = 0xC0FFEE;
+    comm.comm_hash = comm_hash;
     comm.rank = header_.rank();
     comm.rank_count = ranks;
-    nccl_communicator_ = encoder_.AddCommunicator(comm);
+    communicator = encoder_.AddCommunicator(comm);
   }
   NcclCallEvent event;
   event.thread_id = thread;
@@ -122,7 +123,8 @@ void TestTrace::Nccl(uint64_t thread, schema::NcclOperation operation, uint64_t 
   event.duration_ns = end - start;
   event.operation = operation;
   event.bytes = bytes;
-  event.communicator = nccl_communicator_;
+  event.communicator = communicator;
+  event.sequence_number = sequence;
   encoder_.AddNcclCall(event);
 }
 
@@ -151,12 +153,16 @@ void TestTrace::NextChunk() { chunks_.push_back(std::string(encoder_.Finish(fals
 
 std::string TestTrace::Write(const std::string& name, bool last_chunk) {
   const std::string path = TempPath(name);
+  WriteFile(path, last_chunk);
+  return path;
+}
+
+void TestTrace::WriteFile(const std::string& path, bool last_chunk) {
   auto writer = CreateTraceFileWriter(path, header_);
   if (!writer.ok()) std::abort();  // test-only: a broken TEST_TMPDIR is fatal
   for (const std::string& chunk : chunks_) (*writer)->AppendChunk(chunk).IgnoreError();
   (*writer)->AppendChunk(encoder_.Finish(last_chunk)).IgnoreError();
   (*writer)->Close().IgnoreError();
-  return path;
 }
 
 }  // namespace prof::analyzer::testing

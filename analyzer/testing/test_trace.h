@@ -11,6 +11,7 @@
 #define PROF_ANALYZER_TESTING_TEST_TRACE_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "proto/chunk_encoder.h"
@@ -42,8 +43,10 @@ class TestTrace {
   // cudaLaunchKernel [call_start, call_end) on `thread` and its kernel; returns the id.
   uint64_t Launch(uint64_t thread, uint64_t call_start, uint64_t call_end, const std::string& kernel,
                   uint32_t device, uint32_t stream, uint64_t start, uint64_t end);
+  // An NCCL call on communicator `comm_hash` (this rank's place in it: the header's rank)
+  // with the agent's per-communicator `sequence` number (0: none, as older agents wrote).
   void Nccl(uint64_t thread, schema::NcclOperation operation, uint64_t start, uint64_t end, uint64_t bytes,
-            int32_t ranks);
+            int32_t ranks, int64_t sequence = 0, uint64_t comm_hash = 0xC0FFEE);
   void Allocate(uint64_t thread, uint64_t time, uint64_t address, uint64_t bytes, int32_t device);
   void Free(uint64_t thread, uint64_t time, uint64_t address, int32_t device);
   void Loss(schema::LossKind kind, uint64_t count, int64_t step_number = -1) {
@@ -59,6 +62,8 @@ class TestTrace {
   // Writes the file under TEST_TMPDIR and returns its path; `last_chunk` false leaves
   // the file as if the program was killed.
   std::string Write(const std::string& name, bool last_chunk = true);
+  // The same at the path `path` (its folder must exist).
+  void WriteFile(const std::string& path, bool last_chunk = true);
 
  private:
   trace::FileHeader header_;
@@ -66,7 +71,7 @@ class TestTrace {
   std::vector<std::string> chunks_;  // serialized chunks already finished
   uint64_t cupti_offset_;
   uint64_t next_correlation_ = 1000;
-  uint32_t nccl_communicator_ = 0;
+  std::map<uint64_t, uint32_t> nccl_communicators_;  // comm hash -> dictionary id
 };
 
 // TEST_TMPDIR/name (or /tmp/name outside Bazel).

@@ -1,0 +1,70 @@
+// Who the job waited for. From matched collectives on the aligned clock: per collective,
+// the last-arriving rank and how long each other member waited for it (last arrival minus
+// its own); per communicator, the arrival skew and who is last most often; job-wide, the
+// ranks that were last and the waiting they caused. From each rank's steps (own clock, no
+// alignment needed): per step, the slowest rank by excess compute (its compute, i.e. step
+// time outside collectives, minus the median rank's), and over the run the straggler
+// leaderboard. In synchronous training every rank's step takes as long as the slowest
+// one's, so step time cannot name the straggler; compute before the collectives can.
+#ifndef PROF_ANALYZER_JOB_STRAGGLER_ANALYSIS_H_
+#define PROF_ANALYZER_JOB_STRAGGLER_ANALYSIS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "analyzer/job/clock_fit.h"
+#include "analyzer/job/collective_match.h"
+#include "analyzer/summary/collective_table.h"
+
+namespace prof::analyzer {
+
+struct LastArrival {
+  uint32_t rank_index = 0;
+  uint64_t times_last = 0;     // collectives at which it arrived last
+  double wait_caused_ns = 0;   // the other members' waits at those collectives, summed
+  double max_lateness_ns = 0;  // its largest lead over the second-last arrival
+};
+
+struct CommunicatorArrivals {
+  uint64_t comm_hash = 0;
+  size_t ranks = 0;
+  uint64_t collectives = 0;    // complete N-to-N collectives analyzed
+  double skew_p50_ns = 0;      // last arrival minus first, per collective
+  double skew_p99_ns = 0;
+  double waited_ns = 0;        // every member's wait, summed
+  uint32_t most_often_last = 0;  // rank index
+  uint64_t most_often_count = 0;
+};
+
+struct StepStraggler {
+  int64_t step = 0;
+  uint32_t rank_index = 0;       // the slowest rank
+  double excess_ns = 0;          // its compute minus the median rank's
+  double median_compute_ns = 0;
+  size_t ranks = 0;
+};
+
+struct StragglerEntry {
+  uint32_t rank_index = 0;
+  double excess_ns = 0;          // positive excess compute, summed over steps
+  uint64_t steps_slowest = 0;
+  int64_t worst_step = -1;
+  double worst_excess_ns = 0;
+};
+
+struct StragglerAnalysis {
+  std::vector<StragglerEntry> stragglers;         // ranks with excess, worst first
+  std::vector<LastArrival> last_arrivals;         // ranks last at least once, worst first
+  std::vector<StepStraggler> worst_steps;         // every step, worst first
+  std::vector<CommunicatorArrivals> communicators;  // most waiting first
+  std::vector<double> waited_ns;                  // by rank index: its waits, summed
+  std::vector<double> compute_per_step_ns;        // by rank index: average step compute
+  uint64_t analyzed_collectives = 0;
+};
+
+StragglerAnalysis AnalyzeStragglers(const CollectiveMatch& match, const ClockFit& clock,
+                                    const std::vector<const CollectiveTable*>& ranks);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_JOB_STRAGGLER_ANALYSIS_H_
