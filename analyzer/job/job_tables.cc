@@ -11,7 +11,11 @@
 namespace prof::analyzer {
 namespace {
 
-Cell RankCell(const JobAnalysis& job, uint32_t index) { return Cell::Count(job.ranks[index].rank); }
+// A trace that names no rank (no launcher variables) is shown by its pid ("pid 4242").
+Cell RankCell(const JobAnalysis& job, uint32_t index) {
+  const RankInfo& rank = job.ranks[index];
+  return rank.rank >= 0 ? Cell::Count(rank.rank) : Cell::Text(rank.Label());
+}
 Cell HostCell(const JobAnalysis& job, uint32_t index) { return Cell::Text(job.ranks[index].host); }
 
 SummaryTable StragglerTable(const JobAnalysis& job) {
