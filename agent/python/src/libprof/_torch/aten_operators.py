@@ -2,7 +2,7 @@
 torch.profiler names and counts them: aten::addmm, aten::add_, aten::convolution_backward,
 autograd::engine::evaluate_function: AddmmBackward0, Optimizer.step#SGD.step.
 
-Why PyTorch's own collection (measured on Debian's torch 1.13, README "PyTorch"): torch
+Why PyTorch's own collection (measured on Debian's torch 1.13, docs/pytorch.md): torch
 gives Python no per-operator callback (RecordFunction callbacks are C++ only, and a C++
 shim would bind to one libtorch build's C++ ABI); TorchFunctionMode sees Python calls
 only, and TorchDispatchMode misses the CompositeImplicit operators (aten::linear,
@@ -98,7 +98,7 @@ class AtenOperators:
         # torch prepares Kineto for CUDA whenever CUDA is present, and Kineto then subscribes
         # to CUPTI, which allows one subscriber: the agent refuses that subscription here,
         # so Kineto carries on CPU-only (all this collection asks for) and the kernels stay
-        # the agent's (README, "Sharing CUPTI").
+        # the agent's (docs/recording.md, "Sharing CUPTI").
         _capi.refuse_cupti_subscribers(1)
         try:
             self._prepare(config, self._activities)
