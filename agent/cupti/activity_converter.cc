@@ -1,6 +1,7 @@
 #include "agent/cupti/activity_converter.h"
 
 #include "agent/cupti/activity_mapping.h"
+#include "agent/cupti/record_layouts.h"  // why reading 12.x records through 13's structs is right
 
 namespace prof {
 

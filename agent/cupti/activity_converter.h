@@ -1,9 +1,10 @@
 // Turns the records of one completed CUPTI buffer into trace events: kernels, memcpys,
 // memsets and synchronizations, each in the window the router picks from its correlation
 // id (else its start, converted to the host clock). Device timestamps stay raw, in
-// CLOCK_DOMAIN_CUPTI: the analyzer aligns them with the clock anchors. Records are read
-// with cuptiActivityGetNextRecord (never by sizeof) and through the 13.0 headers' latest
-// structs, touching only prefix fields, which every CUPTI 12/13 record version shares.
+// CLOCK_DOMAIN_CUPTI: the analyzer aligns them with the clock anchors. Records are walked
+// with the loaded CUPTI's cuptiActivityGetNextRecord (never by sizeof) and read through the
+// 13.0 headers' latest structs: record_layouts.h checks, field by field, that CUPTI 12.x's
+// structs (Kernel9, Memcpy5, Synchronization) hold every field read here at the same offset.
 //
 // Thread safety: writer thread only.
 #ifndef PROF_AGENT_CUPTI_ACTIVITY_CONVERTER_H_

@@ -24,6 +24,7 @@
 #include "agent/cupti/cupti_library.h"
 #include "agent/cupti/cupti_locator.h"
 #include "agent/cupti/cupti_neighbours.h"
+#include "agent/cupti/cupti_versions.h"
 #include "agent/cupti/fork_guard.h"
 #include "agent/record/clock.h"
 
@@ -31,7 +32,6 @@ namespace prof {
 namespace {
 
 constexpr size_t kActivityBufferBytes = 4u << 20;
-constexpr uint32_t kOldestUsableVersion = 18;  // CUDA 12.0: Kernel9, same prefix as Kernel10
 constexpr uint32_t kRefusableVersion = 27;     // CUDA 12.9: a refused buffer is safe
 constexpr uint64_t kClockRefreshNs = 1000000000;  // tracks NTP slew of CUPTI's realtime clock
 
@@ -126,20 +126,22 @@ bool CuptiSource::LoadLibrary() {
     return Fail("cannot load CUPTI from PROF_CUPTI_LIB=%s (%s)", config_.cupti_library.c_str(),
                 first_error.c_str());
   }
-  return Fail("no libcupti found (looked next to the loaded libcudart, in $CUDA_HOME/lib64, "
-              "/usr/local/cuda/lib64 and the library path; set PROF_CUPTI_LIB)");
+  const std::string runtime = LoadedRuntimePath();
+  return Fail("no libcupti found for %s (looked beside it and in the pip, conda and toolkit "
+              "folders around it, $CUDA_HOME, $CONDA_PREFIX/lib, /usr/local/cuda and the library "
+              "path; set PROF_CUPTI_LIB)", runtime.empty() ? "this program" : runtime.c_str());
 }
 
+// The loaded CUPTI must be one whose records libprof reads, and of the loaded runtime's
+// CUDA major (cupti_versions.h); else one line naming both files.
 bool CuptiSource::CheckVersion(uint32_t* version) {
   const CUptiResult result = library_->GetVersion(version);
   if (result != CUPTI_SUCCESS) {
     return Fail("cuptiGetVersion failed in %s (%s)", library_->path.c_str(),
                 library_->ResultText(result).c_str());
   }
-  if (*version < kOldestUsableVersion) {
-    return Fail("%s has CUPTI API version %u, older than CUDA 12's (%u)",
-                library_->path.c_str(), *version, kOldestUsableVersion);
-  }
+  const std::string problem = CuptiVersionProblem(*version, library_->path, LoadedRuntimePath());
+  if (!problem.empty()) return Fail("%s", problem.c_str());
   return true;
 }
 

@@ -28,7 +28,7 @@ std::map<std::string, uint64_t> Merge(std::map<std::string, uint64_t> a,
 TEST_CASE("train: every launch, copy, range, mark and step of the ground truth") {
   const std::string output = FreshFolder("train");
   const std::string truth_path = output + "/../train_truth.json";
-  const RunResult run = RunProgram(Runfile("testdata/workloads/train"),
+  const RunResult run = RunProgram(Program("testdata/workloads/train"),
                                    {"--steps", "5", "--truth", truth_path}, UnderAgent(output));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
@@ -57,7 +57,7 @@ TEST_CASE("train: every launch, copy, range, mark and step of the ground truth")
 TEST_CASE("train: every kernel's device record, with the model's exact duration") {
   const std::string output = FreshFolder("train_device");
   const std::string truth_path = output + "/../train_device_truth.json";
-  const RunResult run = RunProgram(Runfile("testdata/workloads/train"),
+  const RunResult run = RunProgram(Program("testdata/workloads/train"),
                                    {"--steps", "4", "--truth", truth_path}, UnderAgent(output));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
@@ -73,7 +73,7 @@ TEST_CASE("train: every kernel's device record, with the model's exact duration"
 TEST_CASE("PROF_ACTIVITIES and PROF_TIMER_ONLY select what is recorded") {
   SECTION("nvtx only: ranges, no calls, no device records") {
     const std::string output = FreshFolder("nvtx_only");
-    const RunResult run = RunProgram(Runfile("testdata/workloads/train"), {"--steps", "3"},
+    const RunResult run = RunProgram(Program("testdata/workloads/train"), {"--steps", "3"},
                                      UnderAgent(output, {{"PROF_ACTIVITIES", "nvtx"}}));
     REQUIRE(run.exit_code == 0);
     TraceSummary trace = SummarizeFolder(output);
@@ -83,7 +83,7 @@ TEST_CASE("PROF_ACTIVITIES and PROF_TIMER_ONLY select what is recorded") {
   }
   SECTION("timer only: steps and Dataloader ranges, nothing else") {
     const std::string output = FreshFolder("timer_only");
-    const RunResult run = RunProgram(Runfile("testdata/workloads/train"), {"--steps", "3"},
+    const RunResult run = RunProgram(Program("testdata/workloads/train"), {"--steps", "3"},
                                      UnderAgent(output, {{"PROF_TIMER_ONLY", "1"}}));
     REQUIRE(run.exit_code == 0);
     TraceSummary trace = SummarizeFolder(output);
@@ -97,7 +97,7 @@ TEST_CASE("PROF_ACTIVITIES and PROF_TIMER_ONLY select what is recorded") {
 
 TEST_CASE("PROF_STACKS=1: launch and allocation sites carry symbolized stacks") {
   const std::string output = FreshFolder("stacks");
-  const RunResult run = RunProgram(Runfile("agent/tests/lifecycle_program"), {"normal"},
+  const RunResult run = RunProgram(Program("agent/tests/lifecycle_program"), {"normal"},
                                    UnderAgent(output, {{"PROF_STACKS", "1"}}));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
@@ -112,7 +112,7 @@ TEST_CASE("PROF_STACKS=1: launch and allocation sites carry symbolized stacks") 
 
 TEST_CASE("NVTX: domains, registered strings, ranges across threads, ProfileStep steps") {
   const std::string output = FreshFolder("nvtx");
-  const RunResult run = RunProgram(Runfile("agent/tests/nvtx_program"), {}, UnderAgent(output));
+  const RunResult run = RunProgram(Program("agent/tests/nvtx_program"), {}, UnderAgent(output));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
   TraceSummary trace = SummarizeFolder(output);

@@ -27,7 +27,7 @@ uint64_t Calls(const TraceSummary& trace, const std::string& name) {
 TEST_CASE("short steps: the first recorded step has all its kernels, each with its launch") {
   const std::string output = FreshFolder("short_steps");
   const RunResult run =
-      RunProgram(Runfile("testdata/workloads/library_app"), {"12"},
+      RunProgram(Program("testdata/workloads/library_app"), {"12"},
                  UnderAgent(output, {{"PROF_SCHEDULE", "skip_first=3,ready=1,record=5,repeat=1"}}));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
@@ -47,7 +47,7 @@ TEST_CASE("short steps: the first recorded step has all its kernels, each with i
 TEST_CASE("ready=0: device activity is on from the window's first step") {
   const std::string output = FreshFolder("ready_zero");
   const RunResult run =
-      RunProgram(Runfile("testdata/workloads/library_app"), {"10"},
+      RunProgram(Program("testdata/workloads/library_app"), {"10"},
                  UnderAgent(output, {{"PROF_SCHEDULE", "skip_first=3,ready=0,record=3,repeat=1"}}));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
@@ -61,7 +61,7 @@ TEST_CASE("ready=0: device activity is on from the window's first step") {
 TEST_CASE("a statically linked program: every kernel and copy with its call, API table too") {
   const std::string output = FreshFolder("static_program");
   const RunResult run =
-      RunProgram(Runfile("testdata/workloads/static_app"), {"20"},
+      RunProgram(Program("testdata/workloads/static_app"), {"20"},
                  UnderAgent(output, {{"PROF_SCHEDULE", "skip_first=5,ready=1,record=5,repeat=1"}}));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
@@ -80,7 +80,7 @@ TEST_CASE("a statically linked program: every kernel and copy with its call, API
 TEST_CASE("a long READY: the window holds its own steps' device records only") {
   const std::string output = FreshFolder("long_ready");
   const RunResult run = RunProgram(
-      Runfile("testdata/workloads/static_app"), {"400"},
+      Program("testdata/workloads/static_app"), {"400"},
       UnderAgent(output, {{"PROF_SCHEDULE", "skip_first=100,ready=200,record=5,repeat=1"}}));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);

@@ -18,7 +18,7 @@ TEST_CASE("PROF_SCHEDULE=1:4 records exactly steps 1, 2 and 3") {
   const std::string output = FreshFolder("schedule");
   const std::string truth_path = output + "/../schedule_truth.json";
   const RunResult run =
-      RunProgram(Runfile("testdata/workloads/train"), {"--steps", "6", "--truth", truth_path},
+      RunProgram(Program("testdata/workloads/train"), {"--steps", "6", "--truth", truth_path},
                  UnderAgent(output, {{"PROF_SCHEDULE", "1:4"}}));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
@@ -35,7 +35,7 @@ TEST_CASE("PROF_SCHEDULE=1:4 records exactly steps 1, 2 and 3") {
 
 TEST_CASE("a schedule with repeat writes one complete file per window") {
   const std::string output = FreshFolder("windows");
-  const RunResult run = RunProgram(Runfile("testdata/workloads/train"), {"--steps", "9"},
+  const RunResult run = RunProgram(Program("testdata/workloads/train"), {"--steps", "9"},
                                    UnderAgent(output, {{"PROF_SCHEDULE", "closed=1,ready=1,record=2,repeat=2"}}));
   REQUIRE(run.exit_code == 0);
   TraceSummary trace = SummarizeFolder(output);
@@ -52,7 +52,7 @@ TEST_CASE("torch.profiler's schedule words record the steps torch.profiler would
   // 1 WARMUP, 2-3 RECORD, 4 NONE, 5 WARMUP, 6-7 RECORD, then NONE.
   const std::string output = FreshFolder("torch_schedule");
   const RunResult run = RunProgram(
-      Runfile("testdata/workloads/train"), {"--steps", "10"},
+      Program("testdata/workloads/train"), {"--steps", "10"},
       UnderAgent(output, {{"PROF_SCHEDULE", "wait=1,warmup=1,active=2,repeat=2"}}));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
@@ -63,7 +63,7 @@ TEST_CASE("torch.profiler's schedule words record the steps torch.profiler would
 
 TEST_CASE("a schedule that cannot be read records nothing and says so in one line") {
   const std::string output = FreshFolder("refused_schedule");
-  const RunResult run = RunProgram(Runfile("testdata/workloads/train"), {"--steps", "4"},
+  const RunResult run = RunProgram(Program("testdata/workloads/train"), {"--steps", "4"},
                                    UnderAgent(output, {{"PROF_SCHEDULE", "wait=1,active=0"}}));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
@@ -78,7 +78,7 @@ TEST_CASE("PROF_STEP_MARKER rules end steps in programs that mark none") {
   SECTION("every call of an API") {
     const std::string output = FreshFolder("marker_api");
     const RunResult run =
-        RunProgram(Runfile("agent/tests/lifecycle_program"), {"normal", "4", "nosteps"},
+        RunProgram(Program("agent/tests/lifecycle_program"), {"normal", "4", "nosteps"},
                    UnderAgent(output, {{"PROF_STEP_MARKER", "api:cudaDeviceSynchronize"}}));
     REQUIRE(run.exit_code == 0);
     TraceSummary trace = SummarizeFolder(output);
@@ -88,7 +88,7 @@ TEST_CASE("PROF_STEP_MARKER rules end steps in programs that mark none") {
   SECTION("every launch of a matching kernel, with a schedule") {
     const std::string output = FreshFolder("marker_kernel");
     const RunResult run = RunProgram(
-        Runfile("agent/tests/lifecycle_program"), {"normal", "4", "nosteps"},
+        Program("agent/tests/lifecycle_program"), {"normal", "4", "nosteps"},
         UnderAgent(output, {{"PROF_STEP_MARKER", "kernel:lifecycle_*"}, {"PROF_SCHEDULE", "2:5"}}));
     REQUIRE(run.exit_code == 0);
     TraceSummary trace = SummarizeFolder(output);

@@ -11,6 +11,7 @@
 
 #include "testdata/sim/cupti/cupti_clock.h"
 #include "testdata/sim/cupti/cupti_config.h"
+#include "testdata/sim/cupti/record_flavour.h"
 
 namespace simcupti {
 namespace {
@@ -212,12 +213,12 @@ void ResetAfterFork() {
 size_t RecordSize(const CUpti_Activity* record) {
   switch (record->kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
-    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(CUpti_ActivityKernel10);
-    case CUPTI_ACTIVITY_KIND_MEMCPY: return sizeof(CUpti_ActivityMemcpy6);
-    case CUPTI_ACTIVITY_KIND_MEMSET: return sizeof(CUpti_ActivityMemset4);
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(KernelRecord);
+    case CUPTI_ACTIVITY_KIND_MEMCPY: return sizeof(MemcpyRecord);
+    case CUPTI_ACTIVITY_KIND_MEMSET: return sizeof(MemsetRecord);
     case CUPTI_ACTIVITY_KIND_RUNTIME:
-    case CUPTI_ACTIVITY_KIND_DRIVER: return sizeof(CUpti_ActivityAPI);
-    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: return sizeof(CUpti_ActivitySynchronization2);
+    case CUPTI_ACTIVITY_KIND_DRIVER: return sizeof(ApiRecord);
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: return sizeof(SynchronizationRecord);
     case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
       return sizeof(CUpti_ActivityExternalCorrelation);
     default: return 0;

@@ -6,6 +6,7 @@
 #include "testdata/sim/cupti/activity_state.h"
 #include "testdata/sim/cupti/cupti_clock.h"
 #include "testdata/sim/cupti/export.h"
+#include "testdata/sim/cupti/record_flavour.h"
 #include "testdata/sim/cupti/runtime_link.h"
 
 namespace {
@@ -36,7 +37,7 @@ constexpr ResultText kResultTexts[] = {
 
 SIM_CUPTI_EXPORT CUptiResult cuptiGetVersion(uint32_t* version) {
   if (version == nullptr) return CUPTI_ERROR_INVALID_PARAMETER;
-  *version = CUPTI_API_VERSION;
+  *version = simcupti::kApiVersion;
   return CUPTI_SUCCESS;
 }
 

@@ -10,6 +10,7 @@
 #include "testdata/sim/cupti/activity_buffers.h"
 #include "testdata/sim/cupti/activity_state.h"
 #include "testdata/sim/cupti/cupti_clock.h"
+#include "testdata/sim/cupti/record_flavour.h"
 
 namespace simcupti {
 namespace {
@@ -45,7 +46,7 @@ void RecordKernel(const SimDeviceWork& work) {
                                 ? CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
                                 : CUPTI_ACTIVITY_KIND_KERNEL;
   if (!KindEnabled(kind)) return;
-  CUpti_ActivityKernel10 record;
+  KernelRecord record;
   std::memset(&record, 0, sizeof(record));
   record.kind = kind;
   record.registersPerThread = 32;
@@ -77,7 +78,7 @@ void RecordKernel(const SimDeviceWork& work) {
 
 void RecordMemcpy(const SimDeviceWork& work) {
   if (!KindEnabled(CUPTI_ACTIVITY_KIND_MEMCPY)) return;
-  CUpti_ActivityMemcpy6 record;
+  MemcpyRecord record;
   std::memset(&record, 0, sizeof(record));
   record.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
   record.copyKind = static_cast<uint8_t>(work.copy_kind);
@@ -94,13 +95,15 @@ void RecordMemcpy(const SimDeviceWork& work) {
   record.runtimeCorrelationId = work.correlation_id;
   record.graphId = work.graph_id;
   record.graphNodeId = work.graph_node_id;
-  record.copyCount = 1;
+#ifndef SIM_CUPTI_CUDA12
+  record.copyCount = 1;  // Memcpy6 only
+#endif
   QueueDeviceRecord(record, work.end_ns);
 }
 
 void RecordMemset(const SimDeviceWork& work) {
   if (!KindEnabled(CUPTI_ACTIVITY_KIND_MEMSET)) return;
-  CUpti_ActivityMemset4 record;
+  MemsetRecord record;
   std::memset(&record, 0, sizeof(record));
   record.kind = CUPTI_ACTIVITY_KIND_MEMSET;
   record.value = work.memset_value;
@@ -152,7 +155,7 @@ void RecordDeviceWork(const SimDeviceWork& work) {
 
 void RecordSync(const SimSyncEvent& event) {
   if (!KindEnabled(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION)) return;
-  CUpti_ActivitySynchronization2 record;
+  SynchronizationRecord record;
   std::memset(&record, 0, sizeof(record));
   record.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
   record.type = static_cast<CUpti_ActivitySynchronizationType>(event.type);
@@ -162,7 +165,9 @@ void RecordSync(const SimSyncEvent& event) {
   record.contextId = event.context_id;
   record.streamId = event.stream_id;
   record.cudaEventId = event.event_id;
-  record.returnValue = static_cast<uint32_t>(event.return_value);
+#ifndef SIM_CUPTI_CUDA12
+  record.returnValue = static_cast<uint32_t>(event.return_value);  // Synchronization2 only
+#endif
   Queue(record);
 }
 

@@ -1,5 +1,5 @@
 // Turns what the simulated runtime reports into CUPTI activity records, in the exact
-// layouts of the installed CUDA 13.0 headers, and queues them for delivery.
+// layouts of the CUDA the library is built as (record_flavour.h), and queues them for delivery.
 #ifndef PROF_TESTDATA_SIM_CUPTI_RECORD_BUILDER_H_
 #define PROF_TESTDATA_SIM_CUPTI_RECORD_BUILDER_H_
 
