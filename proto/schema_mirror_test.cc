@@ -265,7 +265,9 @@ TEST_CASE("the plain enums list every value of the schema's enums") {
 TEST_CASE("trace_fields.h names every field of every message") {
   CHECK(trace::ClockAnchor::descriptor()->field_count() == 5);
   CHECK(trace::CpuUsage::descriptor()->field_count() == 5);
-  CHECK(trace::FileHeader::descriptor()->field_count() == 16);
+  CHECK(trace::FileHeader::descriptor()->field_count() == 17);
+  CHECK(trace::FlightDump::descriptor()->field_count() == 8);
+  CHECK(trace::FlightUnfinishedCall::descriptor()->field_count() == 6);
   CHECK(trace::Chunk::descriptor()->field_count() == 15);
   CHECK(trace::MemorySample::descriptor()->field_count() == 6);
   CHECK(trace::KernelConfig::descriptor()->field_count() == 11);
