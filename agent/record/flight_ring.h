@@ -15,6 +15,13 @@
 // `returned_ticket` equal to the slot's ticket means returned, so a late return of a call
 // whose slot was reused can never mark the new call returned (its ticket differs).
 //
+// What "returned" means: the host call came back (with its ncclResult_t). On the simulated
+// NCCL the call returns only after every rank reached it and the data moved, so returned
+// is completed there. Real NCCL returns once the work is enqueued: returned then means
+// enqueued, and a collective whose kernel never finishes looks returned. Knowing GPU-side
+// completion needs CUDA events recorded after the call and polled by the writer
+// (cudaEventQuery, as PyTorch's Flight Recorder does); not done yet.
+//
 // Memory: PROF_FLIGHT_ENTRIES slots of 128 bytes (default 8192: 1 MiB per process), plus
 // kFlightSteps step slots (4 KiB), allocated once when the agent is configured.
 #ifndef PROF_AGENT_RECORD_FLIGHT_RING_H_
