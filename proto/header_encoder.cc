@@ -39,6 +39,35 @@ void PutCpuUsageField(wire::Buffer* out, uint32_t field, const CpuUsageValue& us
   wire::PutBytesField(out, field, body.view());
 }
 
+namespace {
+
+void PutFlightDumpField(wire::Buffer* out, uint32_t field, const FlightDumpValue& flight) {
+  using F = field::FlightDump;
+  using P = field::FlightUnfinishedCall;
+  wire::Buffer body;
+  PutStringFieldIfNonEmpty(&body, F::kReason, flight.reason);
+  PutStringFieldIfNonEmpty(&body, F::kDetail, flight.detail);
+  PutVarintFieldIfNonZero(&body, F::kDumpNs, flight.dump_ns);
+  PutVarintFieldIfNonZero(&body, F::kCallsSeen, flight.calls_seen);
+  PutVarintFieldIfNonZero(&body, F::kCallsOverwritten, flight.calls_overwritten);
+  PutVarintFieldIfNonZero(&body, F::kCallsTorn, flight.calls_torn);
+  PutVarintFieldIfNonZero(&body, F::kRingEntries, flight.ring_entries);
+  wire::Buffer call;
+  for (const FlightUnfinishedCallValue& pending : flight.unfinished) {
+    call.clear();
+    PutVarintFieldIfNonZero(&call, P::kCommHash, pending.comm_hash);
+    PutVarintFieldIfNonZero(&call, P::kSequenceNumber, static_cast<uint64_t>(pending.sequence_number));
+    PutInt32FieldIfNonZero(&call, P::kOperation, pending.operation);
+    PutVarintFieldIfNonZero(&call, P::kEnterNs, pending.enter_ns);
+    PutVarintFieldIfNonZero(&call, P::kThreadId, pending.thread_id);
+    PutInt32FieldIfNonZero(&call, P::kResult, pending.result);
+    wire::PutBytesField(&body, F::kUnfinished, call.view());
+  }
+  wire::PutBytesField(out, field, body.view());
+}
+
+}  // namespace
+
 std::string EncodeFileHeader(const FileHeaderValue& header) {
   using F = field::FileHeader;
   wire::Buffer out;
@@ -67,6 +96,7 @@ std::string EncodeFileHeader(const FileHeaderValue& header) {
   PutStringFieldIfNonEmpty(&out, F::kCommandLine, header.command_line);
   for (const CpuUsageValue& usage : header.cpu_usage) PutCpuUsageField(&out, F::kCpuUsage, usage);
   PutVarintFieldIfNonZero(&out, F::kWindowOrigin, static_cast<uint64_t>(header.window_origin));
+  if (!header.flight.reason.empty()) PutFlightDumpField(&out, F::kFlight, header.flight);
   return std::string(out.view());
 }
 

@@ -36,6 +36,28 @@ struct CpuUsageValue {
   bool system_known = false;
 };
 
+// trace::FlightUnfinishedCall
+struct FlightUnfinishedCallValue {
+  uint64_t comm_hash = 0;
+  int64_t sequence_number = 0;
+  int32_t operation = 0;  // schema::NcclOperation
+  uint64_t enter_ns = 0;
+  uint64_t thread_id = 0;
+  int32_t result = 0;  // ncclResult_t; 0: still running
+};
+
+// trace::FlightDump; `reason` empty: not a flight dump (the field is left out).
+struct FlightDumpValue {
+  std::string reason;
+  std::string detail;
+  uint64_t dump_ns = 0;
+  uint64_t calls_seen = 0;
+  uint64_t calls_overwritten = 0;
+  uint64_t calls_torn = 0;
+  uint64_t ring_entries = 0;
+  std::vector<FlightUnfinishedCallValue> unfinished;
+};
+
 // trace::FileHeader
 struct FileHeaderValue {
   uint32_t format_version = 0;  // TraceFileWriter sets it to kFormatVersion
@@ -54,6 +76,7 @@ struct FileHeaderValue {
   std::string command_line;
   std::vector<CpuUsageValue> cpu_usage;
   int32_t window_origin = 0;  // schema::WindowOrigin
+  FlightDumpValue flight;
 };
 
 // Append the message's fields (not a length prefix) to `out`.

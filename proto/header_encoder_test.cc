@@ -169,5 +169,43 @@ TEST_CASE("an empty header is an empty message; anchors and usage alone round-tr
   }
 }
 
+TEST_CASE("a flight dump's header section parses into the values written, byte for byte") {
+  FileHeaderValue header;
+  header.rank = 3;
+  header.flight.reason = "hang";
+  header.flight.detail = "ALL_REDUCE #25 entered 1.2 s ago";
+  header.flight.dump_ns = 123456789;
+  header.flight.calls_seen = 70000;
+  header.flight.calls_overwritten = 61808;
+  header.flight.calls_torn = 1;
+  header.flight.ring_entries = 8192;
+  header.flight.unfinished.push_back({0xfeedbeefcafe, 25, 1, 1000, 4242});
+  header.flight.unfinished.push_back({7, 3, 4, 0, 0, 2});
+  const std::string bytes = EncodeFileHeader(header);
+  trace::FileHeader parsed;
+  REQUIRE(parsed.ParseFromString(bytes));
+  REQUIRE(parsed.has_flight());
+  CHECK(parsed.flight().reason() == "hang");
+  CHECK(parsed.flight().detail() == header.flight.detail);
+  CHECK(parsed.flight().dump_ns() == 123456789);
+  CHECK(parsed.flight().calls_seen() == 70000);
+  CHECK(parsed.flight().calls_overwritten() == 61808);
+  CHECK(parsed.flight().calls_torn() == 1);
+  CHECK(parsed.flight().ring_entries() == 8192);
+  REQUIRE(parsed.flight().unfinished_size() == 2);
+  CHECK(parsed.flight().unfinished(0).comm_hash() == 0xfeedbeefcafe);
+  CHECK(parsed.flight().unfinished(0).sequence_number() == 25);
+  CHECK(parsed.flight().unfinished(0).operation() == trace::NCCL_OPERATION_ALL_REDUCE);
+  CHECK(parsed.flight().unfinished(0).enter_ns() == 1000);
+  CHECK(parsed.flight().unfinished(0).thread_id() == 4242);
+  CHECK(parsed.flight().unfinished(0).result() == 0);
+  CHECK(parsed.flight().unfinished(1).result() == 2);
+  CHECK(Deterministic(parsed) == bytes);
+  // A window file carries no flight section at all.
+  trace::FileHeader window;
+  REQUIRE(window.ParseFromString(EncodeFileHeader(FileHeaderValue{})));
+  CHECK_FALSE(window.has_flight());
+}
+
 }  // namespace
 }  // namespace prof

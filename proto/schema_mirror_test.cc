@@ -37,6 +37,21 @@ static_assert(field::FileHeader::kClockAnchors == trace::FileHeader::kClockAncho
 static_assert(field::FileHeader::kConfig == trace::FileHeader::kConfigFieldNumber);
 static_assert(field::FileHeader::kCommandLine == trace::FileHeader::kCommandLineFieldNumber);
 static_assert(field::FileHeader::kCpuUsage == trace::FileHeader::kCpuUsageFieldNumber);
+static_assert(field::FileHeader::kFlight == trace::FileHeader::kFlightFieldNumber);
+static_assert(field::FlightDump::kReason == trace::FlightDump::kReasonFieldNumber);
+static_assert(field::FlightDump::kDetail == trace::FlightDump::kDetailFieldNumber);
+static_assert(field::FlightDump::kDumpNs == trace::FlightDump::kDumpNsFieldNumber);
+static_assert(field::FlightDump::kCallsSeen == trace::FlightDump::kCallsSeenFieldNumber);
+static_assert(field::FlightDump::kCallsOverwritten == trace::FlightDump::kCallsOverwrittenFieldNumber);
+static_assert(field::FlightDump::kCallsTorn == trace::FlightDump::kCallsTornFieldNumber);
+static_assert(field::FlightDump::kRingEntries == trace::FlightDump::kRingEntriesFieldNumber);
+static_assert(field::FlightDump::kUnfinished == trace::FlightDump::kUnfinishedFieldNumber);
+static_assert(field::FlightUnfinishedCall::kCommHash == trace::FlightUnfinishedCall::kCommHashFieldNumber);
+static_assert(field::FlightUnfinishedCall::kSequenceNumber == trace::FlightUnfinishedCall::kSequenceNumberFieldNumber);
+static_assert(field::FlightUnfinishedCall::kOperation == trace::FlightUnfinishedCall::kOperationFieldNumber);
+static_assert(field::FlightUnfinishedCall::kEnterNs == trace::FlightUnfinishedCall::kEnterNsFieldNumber);
+static_assert(field::FlightUnfinishedCall::kThreadId == trace::FlightUnfinishedCall::kThreadIdFieldNumber);
+static_assert(field::FlightUnfinishedCall::kResult == trace::FlightUnfinishedCall::kResultFieldNumber);
 static_assert(field::Chunk::kSequence == trace::Chunk::kSequenceFieldNumber);
 static_assert(field::Chunk::kFirstStringId == trace::Chunk::kFirstStringIdFieldNumber);
 static_assert(field::Chunk::kStrings == trace::Chunk::kStringsFieldNumber);
@@ -250,7 +265,9 @@ TEST_CASE("the plain enums list every value of the schema's enums") {
 TEST_CASE("trace_fields.h names every field of every message") {
   CHECK(trace::ClockAnchor::descriptor()->field_count() == 5);
   CHECK(trace::CpuUsage::descriptor()->field_count() == 5);
-  CHECK(trace::FileHeader::descriptor()->field_count() == 16);
+  CHECK(trace::FileHeader::descriptor()->field_count() == 17);
+  CHECK(trace::FlightDump::descriptor()->field_count() == 8);
+  CHECK(trace::FlightUnfinishedCall::descriptor()->field_count() == 6);
   CHECK(trace::Chunk::descriptor()->field_count() == 15);
   CHECK(trace::MemorySample::descriptor()->field_count() == 6);
   CHECK(trace::KernelConfig::descriptor()->field_count() == 11);

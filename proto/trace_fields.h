@@ -42,6 +42,27 @@ struct FileHeader {
   static constexpr uint32_t kCommandLine = 14;
   static constexpr uint32_t kCpuUsage = 15;
   static constexpr uint32_t kWindowOrigin = 16;
+  static constexpr uint32_t kFlight = 17;
+};
+
+struct FlightUnfinishedCall {
+  static constexpr uint32_t kCommHash = 1;
+  static constexpr uint32_t kSequenceNumber = 2;
+  static constexpr uint32_t kOperation = 3;
+  static constexpr uint32_t kEnterNs = 4;
+  static constexpr uint32_t kThreadId = 5;
+  static constexpr uint32_t kResult = 6;
+};
+
+struct FlightDump {
+  static constexpr uint32_t kReason = 1;
+  static constexpr uint32_t kDetail = 2;
+  static constexpr uint32_t kDumpNs = 3;
+  static constexpr uint32_t kCallsSeen = 4;
+  static constexpr uint32_t kCallsOverwritten = 5;
+  static constexpr uint32_t kCallsTorn = 6;
+  static constexpr uint32_t kRingEntries = 7;
+  static constexpr uint32_t kUnfinished = 8;
 };
 
 struct Chunk {

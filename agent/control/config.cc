@@ -289,6 +289,17 @@ void ParseClock(ConfigParser* parser, Config* config) {
   parser->Record("PROF_CLOCK", config->clock_tsc ? "tsc" : "monotonic");
 }
 
+// PROF_FLIGHT* (record/flight_ring.h, writer/flight_monitor.h).
+void ParseFlight(ConfigParser* parser, Config* config) {
+  config->flight = parser->Flag("PROF_FLIGHT", false);
+  config->flight_entries = static_cast<uint64_t>(parser->Integer(
+      "PROF_FLIGHT_ENTRIES", 16, 1 << 24, static_cast<int64_t>(config->flight_entries),
+      "a number of NCCL calls in 16..16777216"));
+  config->flight_hang_s = parser->Integer("PROF_FLIGHT_HANG_S", 1, 86400, config->flight_hang_s,
+                                          "a number of seconds in 1..86400");
+  config->flight_dir = parser->Text("PROF_FLIGHT_DIR", "");
+}
+
 }  // namespace
 
 Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string>* warnings) {
@@ -323,6 +334,7 @@ Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string
   ParseClock(&parser, &config);
   config.control_dir = parser.Text("PROF_CONTROL_DIR", "");
   config.trigger = parser.Flag("PROF_TRIGGER", true);
+  ParseFlight(&parser, &config);
   return config;
 }
 

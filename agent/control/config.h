@@ -6,6 +6,7 @@
 //   PROF_BUFFER_MB       1..65536
 //   PROF_STEPS_PER_FILE  0..1e9 (0: no limit)
 //   PROF_STEP_MARKER     api:NAME:N with N in 1..1e9
+//   PROF_FLIGHT_ENTRIES  16..16777216; PROF_FLIGHT_HANG_S 1..86400
 // Flags (PROF_DISABLE, PROF_TIMER_ONLY, PROF_STACKS, PROF_PYTHON, PROF_PYTHON_OPS, PROF_SHAPES) all
 // take 1/true/yes/on and 0/false/no/off (PROF_PYTHON_OPS also aten and python). Values are
 // trimmed of spaces; a blank value is unset.
@@ -96,6 +97,18 @@ struct Config {
   // the default, /tmp/libprof-<uid>. PROF_TRIGGER=0 turns the polling off.
   std::string control_dir;
   bool trigger = true;
+  // The flight recorder (record/flight_ring.h, writer/flight_monitor.h). PROF_FLIGHT=1:
+  // every NCCL call and step boundary kept in memory whatever the schedule, dumped as a
+  // trace file on a hang, a terminating signal or a trigger. PROF_FLIGHT_ENTRIES: the
+  // ring's NCCL calls (128 bytes each: the default is 1 MiB; a job making ~100 NCCL calls
+  // per step keeps its last ~80 steps). PROF_FLIGHT_HANG_S: a call entered and not
+  // returned for this long is a hang (PyTorch's NCCL watchdog kills after 600 s by
+  // default, so the dump comes well before). PROF_FLIGHT_DIR: where dumps go ("" is
+  // PROF_OUTPUT_DIR).
+  bool flight = false;
+  uint64_t flight_entries = 8192;
+  int64_t flight_hang_s = 120;
+  std::string flight_dir;
 
   // Every PROF_* variable as applied, for the trace header.
   std::map<std::string, std::string> applied;

@@ -17,6 +17,7 @@
 #include "agent/record/buffer_registry.h"
 #include "agent/record/call_stack.h"
 #include "agent/record/cuda_presence.h"
+#include "agent/record/flight_ring.h"
 #include "agent/record/clock.h"
 #include "agent/record/host_clock_calibration.h"
 #include "agent/record/kernel_names.h"
@@ -73,6 +74,7 @@ void AfterForkInChild() {
   ResetBuffersAfterFork();
   ResetKernelNamesAfterFork();
   ResetCommunicatorsAfterFork();
+  ResetFlightAfterFork();
   ResetEmergencyFlushAfterFork();
   ResetHostClockAfterFork();  // the clock itself stays valid: same TSC, same CLOCK_MONOTONIC
   internal::g_device_deferred.store(false);
@@ -89,6 +91,8 @@ __attribute__((constructor)) void InitializeAgent() {
   for (const std::string& warning : warnings) Log(LogLevel::kWarn, "%s", warning.c_str());
   if (config.disabled) return;
   ConfigureBuffers(config.buffer_bytes);
+  // The flight ring is allocated here, once, so its hot path never allocates.
+  if (config.flight) ConfigureFlight(config.flight_entries);
   ApplyStartupSettings(config);
   ConfigureHostClock(config.clock_tsc);  // calibrated later, on the writer thread
   // Loaded by `import libprof` into a running interpreter (PROF_IN_PROCESS, set by the

@@ -6,6 +6,7 @@
 
 #include "agent/record/clock.h"
 #include "agent/record/cuda_presence.h"
+#include "agent/record/flight_ring.h"
 #include "agent/record/recorder.h"
 #include "agent/record/step_losses.h"
 #include "proto/schema_enums.h"
@@ -66,6 +67,7 @@ int64_t StepController::StepTo(int64_t samples, int next_state) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (ended_) return -1;
   steps_seen_.fetch_add(1, std::memory_order_relaxed);
+  FlightStep(step_, step_start_ns_, now);  // every boundary, whatever the state (flight_ring.h)
   if (window_open_) {
     size_t size;
     if (Record* record = BeginRecord(RecordKind::kStep, nullptr, &size)) {

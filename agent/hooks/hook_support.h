@@ -21,6 +21,12 @@ namespace prof {
 // The hooks' idle test: one relaxed load and one predictable branch while nothing is
 // recorded and no marker rule exists (the CLOSED state).
 inline bool HookIdle() {
+  return (internal::g_hook_mode.load(std::memory_order_relaxed) & ~internal::kModeFlight) == 0;
+}
+
+// The NCCL hooks' idle test: as HookIdle, but the flight recorder (PROF_FLIGHT=1,
+// record/flight_ring.h) also keeps them on their slow path, whatever the recording state.
+inline bool NcclHookIdle() {
   return internal::g_hook_mode.load(std::memory_order_relaxed) == 0;
 }
 

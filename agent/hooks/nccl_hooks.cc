@@ -14,6 +14,7 @@
 #include "agent/hooks/nccl_identity.h"
 #include "agent/hooks/symbol_resolver.h"
 #include "agent/record/api_ids.h"
+#include "agent/record/flight_ring.h"
 #include "agent/record/nccl_registry.h"
 #include "proto/schema_enums.h"
 
@@ -84,41 +85,74 @@ ncclResult_t Inside(Call&& real) {
   return result;
 }
 
-template <typename Call>
-ncclResult_t TimedNccl(const NcclCall& call, Call&& real) {
-  if (t_inside_nccl) return real();
-  {
-    ErrnoPreserved keep;  // the agent's work on either side leaves the program's errno
-    CheckMarkers(NcclMarkerId(call.function), nullptr);
-    if (Recording() && ActivityEnabled(kActivityNccl)) {
-      EnsureSessionStarted();
-      EnableDeferredDeviceActivity();
-    }
-  }
-  if (!Recording() || !ActivityEnabled(kActivityNccl)) return Inside(real);
-  const uint64_t start = MonotonicNs();
-  const ncclResult_t result = Inside(real);
-  const uint64_t end = MonotonicNs();
-  ErrnoPreserved keep;
-  uint64_t bytes = call.count * ElementSize(call.type);
-  if (call.per_rank_pieces) bytes *= RankCount(call.comm);
+// What the flight ring and the record share, computed once per call before it runs.
+FlightCallArguments Describe(const NcclCall& call) {
+  FlightCallArguments arguments;
+  arguments.comm = call.comm;
+  arguments.bytes = call.count * ElementSize(call.type);
+  if (call.per_rank_pieces) arguments.bytes *= RankCount(call.comm);
+  arguments.sequence = call.comm ? NextCallSequence(call.comm) : 0;
+  arguments.count = call.count;
+  arguments.stream = reinterpret_cast<uint64_t>(call.stream);
+  arguments.root_or_peer = call.root_or_peer;
+  arguments.reduction = static_cast<int16_t>(call.reduction);
+  arguments.operation = static_cast<uint16_t>(call.operation);
+  arguments.data_type = static_cast<uint8_t>(call.type);
+  return arguments;
+}
+
+void AppendNcclRecord(const FlightCallArguments& call, uint64_t start, uint64_t end,
+                      ncclResult_t result) {
   size_t size;
   Record* record = BeginRecord(RecordKind::kNcclCall, nullptr, &size);
-  if (!record) return result;
-  record->api = static_cast<uint16_t>(call.operation);
+  if (!record) return;
+  record->api = call.operation;
   record->status = result;
   record->start_ns = start;
   record->end_ns = end;
   NcclArguments& arguments = record->nccl;
   arguments = NcclArguments{};
   arguments.comm = reinterpret_cast<uint64_t>(call.comm);
-  arguments.bytes = bytes;
+  arguments.bytes = call.bytes;
   arguments.count = call.count;
-  arguments.stream = reinterpret_cast<uint64_t>(call.stream);
+  arguments.stream = call.stream;
   arguments.root_or_peer = call.root_or_peer;
-  arguments.reduction = static_cast<int16_t>(call.reduction);
-  arguments.data_type = static_cast<uint8_t>(call.type);
+  arguments.reduction = call.reduction;
+  arguments.data_type = call.data_type;
+  arguments.sequence = call.sequence;
   CommitRecord(size);
+}
+
+// One gate for both consumers: the call is timed once, and the same two timestamps and
+// sequence number go to the flight ring (PROF_FLIGHT=1, every call) and to the window's
+// record (while recording). The flight path adds one fetch_add for the ticket, one for
+// the communicator's sequence and the slot's stores; no lock, allocation or system call.
+template <typename Call>
+ncclResult_t TimedNccl(const NcclCall& call, Call&& real) {
+  if (t_inside_nccl) return real();
+  const bool flight = FlightOn();
+  {
+    ErrnoPreserved keep;  // the agent's work on either side leaves the program's errno
+    CheckMarkers(NcclMarkerId(call.function), nullptr);
+    if ((Recording() && ActivityEnabled(kActivityNccl)) || flight) {
+      EnsureSessionStarted();  // the flight recorder's hang check runs on the writer thread
+      EnableDeferredDeviceActivity();
+    }
+  }
+  const bool record = Recording() && ActivityEnabled(kActivityNccl);
+  if (!record && !flight) return Inside(real);
+  FlightCallArguments arguments;
+  {
+    ErrnoPreserved keep;
+    arguments = Describe(call);
+  }
+  const uint64_t start = MonotonicNs();
+  const uint64_t ticket = flight ? FlightEnter(arguments, start) : 0;
+  const ncclResult_t result = Inside(real);
+  const uint64_t end = MonotonicNs();
+  ErrnoPreserved keep;
+  FlightReturn(ticket, end, result);
+  if (record) AppendNcclRecord(arguments, start, end, result);
   return result;
 }
 
@@ -166,7 +200,7 @@ bool ParentIdentity(ncclComm_t parent, uint64_t* hash, uint64_t* derivation) {
 }  // namespace prof
 
 using prof::Created;
-using prof::HookIdle;
+using prof::NcclHookIdle;
 using prof::NcclCall;
 using prof::TimedNccl;
 namespace schema = prof::schema;
@@ -260,7 +294,7 @@ PROF_EXPORT ncclResult_t ncclAllReduce(const void* send, void* receive, size_t c
                                        ncclDataType_t type, ncclRedOp_t op, ncclComm_t comm,
                                        cudaStream_t stream) {
   PROF_REAL_NCCL(ncclAllReduce);
-  if (HookIdle()) return real(send, receive, count, type, op, comm, stream);
+  if (NcclHookIdle()) return real(send, receive, count, type, op, comm, stream);
   NcclCall call = prof::Collective(prof::kNccl_ncclAllReduce, schema::NCCL_OPERATION_ALL_REDUCE,
                                    count, type, comm, stream);
   call.reduction = op;
@@ -271,7 +305,7 @@ PROF_EXPORT ncclResult_t ncclBroadcast(const void* send, void* receive, size_t c
                                        ncclDataType_t type, int root, ncclComm_t comm,
                                        cudaStream_t stream) {
   PROF_REAL_NCCL(ncclBroadcast);
-  if (HookIdle()) return real(send, receive, count, type, root, comm, stream);
+  if (NcclHookIdle()) return real(send, receive, count, type, root, comm, stream);
   NcclCall call = prof::Collective(prof::kNccl_ncclBroadcast, schema::NCCL_OPERATION_BROADCAST,
                                    count, type, comm, stream);
   call.root_or_peer = root;
@@ -282,7 +316,7 @@ PROF_EXPORT ncclResult_t ncclBroadcast(const void* send, void* receive, size_t c
 PROF_EXPORT ncclResult_t ncclBcast(void* buffer, size_t count, ncclDataType_t type, int root,
                                    ncclComm_t comm, cudaStream_t stream) {
   PROF_REAL_NCCL(ncclBcast);
-  if (HookIdle()) return real(buffer, count, type, root, comm, stream);
+  if (NcclHookIdle()) return real(buffer, count, type, root, comm, stream);
   NcclCall call = prof::Collective(prof::kNccl_ncclBcast, schema::NCCL_OPERATION_BROADCAST, count,
                                    type, comm, stream);
   call.root_or_peer = root;
@@ -293,7 +327,7 @@ PROF_EXPORT ncclResult_t ncclReduce(const void* send, void* receive, size_t coun
                                     ncclDataType_t type, ncclRedOp_t op, int root, ncclComm_t comm,
                                     cudaStream_t stream) {
   PROF_REAL_NCCL(ncclReduce);
-  if (HookIdle()) return real(send, receive, count, type, op, root, comm, stream);
+  if (NcclHookIdle()) return real(send, receive, count, type, op, root, comm, stream);
   NcclCall call = prof::Collective(prof::kNccl_ncclReduce, schema::NCCL_OPERATION_REDUCE, count,
                                    type, comm, stream);
   call.root_or_peer = root;
@@ -304,7 +338,7 @@ PROF_EXPORT ncclResult_t ncclReduce(const void* send, void* receive, size_t coun
 PROF_EXPORT ncclResult_t ncclAllGather(const void* send, void* receive, size_t send_count,
                                        ncclDataType_t type, ncclComm_t comm, cudaStream_t stream) {
   PROF_REAL_NCCL(ncclAllGather);
-  if (HookIdle()) return real(send, receive, send_count, type, comm, stream);
+  if (NcclHookIdle()) return real(send, receive, send_count, type, comm, stream);
   NcclCall call = prof::Collective(prof::kNccl_ncclAllGather, schema::NCCL_OPERATION_ALL_GATHER,
                                    send_count, type, comm, stream);
   call.per_rank_pieces = true;
@@ -315,7 +349,7 @@ PROF_EXPORT ncclResult_t ncclReduceScatter(const void* send, void* receive, size
                                            ncclDataType_t type, ncclRedOp_t op, ncclComm_t comm,
                                            cudaStream_t stream) {
   PROF_REAL_NCCL(ncclReduceScatter);
-  if (HookIdle()) return real(send, receive, receive_count, type, op, comm, stream);
+  if (NcclHookIdle()) return real(send, receive, receive_count, type, op, comm, stream);
   NcclCall call = prof::Collective(prof::kNccl_ncclReduceScatter,
                                    schema::NCCL_OPERATION_REDUCE_SCATTER, receive_count, type, comm,
                                    stream);
@@ -328,7 +362,7 @@ PROF_EXPORT ncclResult_t ncclReduceScatter(const void* send, void* receive, size
 PROF_EXPORT ncclResult_t ncclAlltoAll(const void* send, void* receive, size_t count,
                                       ncclDataType_t type, ncclComm_t comm, cudaStream_t stream) {
   PROF_REAL_NCCL(ncclAlltoAll);
-  if (HookIdle()) return real(send, receive, count, type, comm, stream);
+  if (NcclHookIdle()) return real(send, receive, count, type, comm, stream);
   NcclCall call = prof::Collective(prof::kNccl_ncclAlltoAll, schema::NCCL_OPERATION_ALL_TO_ALL,
                                    count, type, comm, stream);
   call.per_rank_pieces = true;
@@ -339,7 +373,7 @@ PROF_EXPORT ncclResult_t ncclGather(const void* send, void* receive, size_t coun
                                     ncclDataType_t type, int root, ncclComm_t comm,
                                     cudaStream_t stream) {
   PROF_REAL_NCCL(ncclGather);
-  if (HookIdle()) return real(send, receive, count, type, root, comm, stream);
+  if (NcclHookIdle()) return real(send, receive, count, type, root, comm, stream);
   NcclCall call = prof::Collective(prof::kNccl_ncclGather, schema::NCCL_OPERATION_GATHER, count,
                                    type, comm, stream);
   call.root_or_peer = root;
@@ -351,7 +385,7 @@ PROF_EXPORT ncclResult_t ncclScatter(const void* send, void* receive, size_t cou
                                      ncclDataType_t type, int root, ncclComm_t comm,
                                      cudaStream_t stream) {
   PROF_REAL_NCCL(ncclScatter);
-  if (HookIdle()) return real(send, receive, count, type, root, comm, stream);
+  if (NcclHookIdle()) return real(send, receive, count, type, root, comm, stream);
   NcclCall call = prof::Collective(prof::kNccl_ncclScatter, schema::NCCL_OPERATION_SCATTER, count,
                                    type, comm, stream);
   call.root_or_peer = root;
@@ -362,7 +396,7 @@ PROF_EXPORT ncclResult_t ncclScatter(const void* send, void* receive, size_t cou
 PROF_EXPORT ncclResult_t ncclSend(const void* send, size_t count, ncclDataType_t type, int peer,
                                   ncclComm_t comm, cudaStream_t stream) {
   PROF_REAL_NCCL(ncclSend);
-  if (HookIdle()) return real(send, count, type, peer, comm, stream);
+  if (NcclHookIdle()) return real(send, count, type, peer, comm, stream);
   NcclCall call = prof::Collective(prof::kNccl_ncclSend, schema::NCCL_OPERATION_SEND, count, type,
                                    comm, stream);
   call.root_or_peer = peer;
@@ -372,7 +406,7 @@ PROF_EXPORT ncclResult_t ncclSend(const void* send, size_t count, ncclDataType_t
 PROF_EXPORT ncclResult_t ncclRecv(void* receive, size_t count, ncclDataType_t type, int peer,
                                   ncclComm_t comm, cudaStream_t stream) {
   PROF_REAL_NCCL(ncclRecv);
-  if (HookIdle()) return real(receive, count, type, peer, comm, stream);
+  if (NcclHookIdle()) return real(receive, count, type, peer, comm, stream);
   NcclCall call = prof::Collective(prof::kNccl_ncclRecv, schema::NCCL_OPERATION_RECV, count, type,
                                    comm, stream);
   call.root_or_peer = peer;
@@ -381,7 +415,7 @@ PROF_EXPORT ncclResult_t ncclRecv(void* receive, size_t count, ncclDataType_t ty
 
 PROF_EXPORT ncclResult_t ncclGroupStart() {
   PROF_REAL_NCCL(ncclGroupStart);
-  if (HookIdle()) return real();
+  if (NcclHookIdle()) return real();
   NcclCall call = prof::Collective(prof::kNccl_ncclGroupStart, schema::NCCL_OPERATION_GROUP_START,
                                    0, ncclInt8, nullptr, nullptr);
   return TimedNccl(call, [&] { return real(); });
@@ -389,7 +423,7 @@ PROF_EXPORT ncclResult_t ncclGroupStart() {
 
 PROF_EXPORT ncclResult_t ncclGroupEnd() {
   PROF_REAL_NCCL(ncclGroupEnd);
-  if (HookIdle()) return real();
+  if (NcclHookIdle()) return real();
   NcclCall call = prof::Collective(prof::kNccl_ncclGroupEnd, schema::NCCL_OPERATION_GROUP_END, 0,
                                    ncclInt8, nullptr, nullptr);
   return TimedNccl(call, [&] { return real(); });

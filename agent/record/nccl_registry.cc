@@ -16,6 +16,7 @@ struct Slot {
   std::atomic<uint64_t> init_start_ns{0};
   std::atomic<uint64_t> init_duration_ns{0};
   std::atomic<uint64_t> derivations{0};
+  std::atomic<int64_t> calls{0};  // NextCallSequence
 };
 
 // Constant-initialized (constexpr constructors), so usable from any constructor or
@@ -74,6 +75,7 @@ bool RegisterCommunicator(const void* comm, const CommunicatorInfo& info) {
   slot->init_start_ns.store(info.init_start_ns, std::memory_order_relaxed);
   slot->init_duration_ns.store(info.init_duration_ns, std::memory_order_relaxed);
   slot->derivations.store(0, std::memory_order_relaxed);
+  slot->calls.store(0, std::memory_order_relaxed);
   slot->version.store(version + 1, std::memory_order_release);
   return true;
 }
@@ -114,6 +116,11 @@ bool NextDerivationOf(const void* parent, uint64_t* index) {
   if (slot == nullptr || slot->version.load(std::memory_order_acquire) == 0) return false;
   *index = slot->derivations.fetch_add(1, std::memory_order_relaxed);
   return true;
+}
+
+int64_t NextCallSequence(const void* comm) {
+  Slot* slot = Find(comm);
+  return slot ? slot->calls.fetch_add(1, std::memory_order_relaxed) + 1 : 0;
 }
 
 void ResetCommunicatorsAfterFork() {

@@ -49,6 +49,13 @@ void LearnRankCount(const void* comm, int32_t rank_count);
 // every rank. Returns false when `parent` is unknown.
 bool NextDerivationOf(const void* parent, uint64_t* index);
 
+// The number of this call on `comm`: 1 for its first collective or send/recv, 2 for the
+// next, ... (every member makes the same calls in the same order, so the k-th call is the
+// same collective on every rank: what analyzer/job matches on). 0 when `comm` is unknown.
+// One probe sequence and one relaxed fetch_add: hot path (the NCCL hooks, whenever they
+// see a call, also outside recording windows while the flight recorder is on).
+int64_t NextCallSequence(const void* comm);
+
 // In a forked child: a slot that a parent thread was rewriting at fork time stays half
 // written; settle its sequence counter so readers do not retry forever.
 void ResetCommunicatorsAfterFork();

@@ -70,7 +70,10 @@ struct NcclArguments {
   int16_t reduction;     // ncclRedOp_t; -1: the call has none
   uint8_t data_type;     // ncclDataType_t
   uint8_t reserved0;
-  uint64_t reserved[3];
+  // The hook's per-communicator number (nccl_registry.h NextCallSequence); 0: the
+  // writer numbers the recorded calls itself (an unknown communicator).
+  int64_t sequence;
+  uint64_t reserved[2];
 };
 
 struct Record {

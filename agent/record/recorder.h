@@ -27,6 +27,9 @@ namespace internal {
 // hook costs one load and one predictable branch.
 constexpr uint8_t kModeRecording = 1;
 constexpr uint8_t kModeMarkers = 2;
+// Bit kModeFlight: PROF_FLIGHT=1 (set at start-up, flight_ring.h): only the NCCL hooks
+// take their slow path for it; the CUDA runtime hooks stay idle (HookIdle masks it).
+constexpr uint8_t kModeFlight = 4;
 extern std::atomic<uint8_t> g_hook_mode;
 // Correlation id of the CUDA call in progress on this thread, set by CUPTI's API-enter
 // callback (0 when CUPTI is not subscribed). kAwaitingCorrelation while a hook is calling

@@ -18,6 +18,7 @@ static_assert(sizeof(std::atomic<int>) == sizeof(int) && std::atomic<int>::is_al
               "the futex word is a plain int");
 
 std::atomic<bool> g_requested{false};
+std::atomic<int> g_signal{0};  // lock-free int: async-signal-safe to store
 std::atomic<bool> g_writer_running{false};
 std::atomic<int> g_acknowledged{0};  // the futex word: 1 once the writer finished
 
@@ -29,8 +30,9 @@ int64_t MonotonicMs() {
 
 }  // namespace
 
-void RequestEmergencyFlush(int timeout_ms) {
+void RequestEmergencyFlush(int timeout_ms, int signal_number) {
   if (!g_writer_running.load()) return;
+  g_signal.store(signal_number);  // before the request: the writer reads it after
   g_requested.store(true);
   TheWriterDoorbell().Ring();  // the writer starts now, not at its next timer (<= 10 ms)
   const int64_t deadline = MonotonicMs() + timeout_ms;
@@ -44,6 +46,8 @@ void RequestEmergencyFlush(int timeout_ms) {
   }
 }
 
+int EmergencyFlushSignal() { return g_signal.load(); }
+
 void MarkWriterRunning(bool running) { g_writer_running.store(running); }
 
 bool EmergencyFlushRequested() { return g_requested.load(std::memory_order_relaxed); }
@@ -56,6 +60,7 @@ void AcknowledgeEmergencyFlush() {
 
 void ResetEmergencyFlushAfterFork() {
   g_requested.store(false);
+  g_signal.store(0);
   g_writer_running.store(false);
   g_acknowledged.store(0);
 }

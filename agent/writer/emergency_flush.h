@@ -10,11 +10,14 @@ namespace prof {
 
 // Signal handler side. Returns after the writer acknowledged, or after `timeout_ms`, or
 // at once when no writer runs. Async-signal-safe.
-void RequestEmergencyFlush(int timeout_ms);
+// `signal_number`: the terminating signal (0: none), for the flight recorder's dump reason.
+void RequestEmergencyFlush(int timeout_ms, int signal_number = 0);
 
 // Writer side.
 void MarkWriterRunning(bool running);
 bool EmergencyFlushRequested();
+// The signal given to RequestEmergencyFlush (0: none).
+int EmergencyFlushSignal();
 void AcknowledgeEmergencyFlush();
 
 // In a forked child (atfork handler): nothing requested, no writer. Atomics only.

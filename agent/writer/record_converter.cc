@@ -261,7 +261,9 @@ void RecordConverter::AddNcclCall(uint64_t thread_id, const Record& record, Wind
                         call.operation == schema::NCCL_OPERATION_GROUP_END;
   if (!is_group) {
     call.communicator = CommunicatorIn(window, comm);
-    call.sequence_number = ++nccl_sequence_[comm];
+    // The hook's number, counted over every call (also those outside windows while the
+    // flight recorder is on); the writer's own count only for unknown communicators.
+    call.sequence_number = arguments.sequence > 0 ? arguments.sequence : ++nccl_sequence_[comm];
     if (arguments.root_or_peer >= 0) call.root_or_peer = arguments.root_or_peer;
     if (arguments.reduction >= 0) call.reduction_op = static_cast<uint32_t>(arguments.reduction);
   }

@@ -11,12 +11,13 @@ namespace {
 // SIGABRT covers uncaught C++ exceptions (std::terminate calls abort()).
 constexpr int kFlushedSignals[] = {SIGTERM, SIGHUP, SIGABRT};
 
-// Async-signal-safe: asks the writer (which blocks all signals) to finish every file,
+// Async-signal-safe: asks the writer (which blocks all signals) to finish every file (and,
+// with PROF_FLIGHT=1, to write a flight dump naming the signal: flight_monitor.h),
 // waits for it with a bound, then lets the signal do what SIG_DFL does. The signal is
 // blocked while this runs, so the raise takes effect when the handler returns.
 void OnTerminatingSignal(int signal_number) {
   const int saved_errno = errno;
-  RequestEmergencyFlush(/*timeout_ms=*/2000);
+  RequestEmergencyFlush(/*timeout_ms=*/2000, signal_number);
   struct sigaction default_action = {};
   default_action.sa_handler = SIG_DFL;
   sigemptyset(&default_action.sa_mask);

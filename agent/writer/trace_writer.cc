@@ -20,6 +20,7 @@ TraceWriter::TraceWriter(const Config& config, FileHeaderValue header,
       device_(std::move(device)),
       converter_([this](uint32_t index) { return WindowByIndex(index); }, &ReadHostRssBytes) {
   taken_commands_.reserve(2 * kRingCommands);
+  if (config_.flight) flight_ = std::make_unique<FlightMonitor>(config_, header_);
 }
 
 TraceWriter::~TraceWriter() = default;

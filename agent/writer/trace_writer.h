@@ -33,6 +33,7 @@
 #include "agent/writer/device_source.h"
 #include "agent/writer/drain_horizon.h"
 #include "agent/writer/finished_windows.h"
+#include "agent/writer/flight_monitor.h"
 #include "agent/writer/record_converter.h"
 #include "agent/writer/command_queue.h"
 #include "agent/writer/window_file.h"
@@ -81,8 +82,9 @@ class TraceWriter : public WindowRouter {
   // The path the window with `index` is written to.
   std::string PathOf(uint32_t index) const;
 
-  // Starts the writer thread now if it is not running and a control poll is set (the
-  // session's start: the poll runs on it even while no window is open). Any thread.
+  // Starts the writer thread now if it is not running and a control poll is set or the
+  // flight recorder is on (the session's start: the poll and the flight recorder's hang
+  // check run on it even while no window is open). Any thread.
   void StartThreadForPoll();
   // Called on the writer thread at every pass (10 ms when idle), outside every lock of the
   // writer: on-demand triggers and demand windows' deadlines (control/trigger.h). Set before
@@ -177,6 +179,9 @@ class TraceWriter : public WindowRouter {
 
   std::function<void(uint64_t)> control_poll_;  // set before the thread starts
   FinishedWindows finished_windows_;
+  // PROF_FLIGHT=1 (null otherwise): the hang check at every pass, the dump at a
+  // terminating signal. Writer thread only.
+  std::unique_ptr<FlightMonitor> flight_;
 
   // Writer thread only.
   std::vector<Command> taken_commands_;  // what commands_ gave, reused (keeps its capacity)

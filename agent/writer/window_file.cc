@@ -9,7 +9,13 @@
 namespace prof {
 namespace {
 
-// mkdir -p; true when the folder exists afterwards.
+std::string FolderOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+}  // namespace
+
 bool MakeFolders(const std::string& path) {
   for (size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
     const std::string prefix = path.substr(0, slash);
@@ -17,13 +23,6 @@ bool MakeFolders(const std::string& path) {
     if (slash == std::string::npos) return true;
   }
 }
-
-std::string FolderOf(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
-}  // namespace
 
 WindowFile::WindowFile(const WindowSpec& spec, const std::string& path,
                        FileHeaderValue header, bool needs_cuda_activity)

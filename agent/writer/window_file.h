@@ -29,6 +29,9 @@ struct WindowSpec {
   int32_t origin = 0;  // schema::WindowOrigin: what opened the window
 };
 
+// mkdir -p; true when the folder exists afterwards. Writer thread (any thread in tests).
+bool MakeFolders(const std::string& path);
+
 class WindowFile {
  public:
   // `header` is complete except for the window fields, filled from `spec`.

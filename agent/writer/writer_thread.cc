@@ -25,6 +25,16 @@ constexpr auto kIdleDrainPeriod = std::chrono::milliseconds(10);
 constexpr auto kBusyDrainPeriod = std::chrono::milliseconds(1);
 constexpr uint64_t kBusyRecords = 2000;
 
+// "signal SIGTERM": a flight dump's reason.
+std::string SignalReason(int signal_number) {
+  switch (signal_number) {
+    case SIGTERM: return "signal SIGTERM";
+    case SIGHUP: return "signal SIGHUP";
+    case SIGABRT: return "signal SIGABRT";
+    default: return "signal " + std::to_string(signal_number);
+  }
+}
+
 }  // namespace
 
 // Called with mutex_ held.
@@ -61,7 +71,7 @@ void TraceWriter::EnsureThread() {
 }
 
 void TraceWriter::StartThreadForPoll() {
-  if (!control_poll_ || thread_started_flag_.load(std::memory_order_acquire)) return;
+  if ((!control_poll_ && !flight_) || thread_started_flag_.load(std::memory_order_acquire)) return;
   std::lock_guard<std::mutex> lock(mutex_);
   EnsureThread();
 }
@@ -102,7 +112,9 @@ void TraceWriter::Run() {
     if (device_enabled_) device_->Drain(*this);
     ParkIfAbandoned();
     if (EmergencyFlushRequested()) {
-      // A terminating signal: the process ends as soon as we acknowledge.
+      // A terminating signal: the process ends as soon as we acknowledge. The flight dump
+      // first: it is small, and the one file a hung rank's post-mortem needs.
+      if (flight_) flight_->Dump(SignalReason(EmergencyFlushSignal()), "", MonotonicNs());
       DrainHostRecords(kDrainEverything);
       FinishWindows(true);
       AcknowledgeEmergencyFlush();
@@ -113,6 +125,7 @@ void TraceWriter::Run() {
     if (stopping) break;
     // Outside every lock: the poll may queue window commands (through the step controller).
     if (control_poll_) control_poll_(MonotonicNs());
+    if (flight_) flight_->Poll(MonotonicNs());
   }
   Log(LogLevel::kDebug, "writer: %lu records drained", static_cast<unsigned long>(records_drained_));
   std::lock_guard<std::mutex> lock(mutex_);

@@ -6,6 +6,7 @@
 
 #include "analyzer/cli/compare_command.h"
 #include "analyzer/cli/export_command.h"
+#include "analyzer/cli/hang_command.h"
 #include "analyzer/cli/info_command.h"
 #include "analyzer/cli/report_command.h"
 #include "analyzer/cli/summary_command.h"
@@ -27,6 +28,8 @@ int main(int argc, char** argv) {
   CLI::App* trigger_command = AddTriggerCommand(&app, &trigger);
   ReportCommandOptions report;
   CLI::App* report_command = AddReportCommand(&app, &report);
+  HangCommandOptions hang;
+  CLI::App* hang_command = AddHangCommand(&app, &hang);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -43,6 +46,7 @@ int main(int argc, char** argv) {
     if (compare_command->parsed()) return RunCompareCommand(compare);
     if (trigger_command->parsed()) return RunTriggerCommand(trigger);
     if (report_command->parsed()) return RunReportCommand(report);
+    if (hang_command->parsed()) return RunHangCommand(hang);
     if (summary.paths.empty()) {
       std::fprintf(stderr, "profanalyze: give at least one trace file or folder (see --help)\n");
       return 2;

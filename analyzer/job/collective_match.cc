@@ -29,8 +29,9 @@ void AddArrival(uint32_t rank, const CollectiveRecord& record, MatchedCollective
     return;
   } else if (collective->operation != record.operation || collective->bytes != record.bytes) {
     ++match->mismatched;
+    collective->mismatched = true;
   }
-  collective->arrivals.push_back({rank, record.enter_ns, record.end_ns});
+  collective->arrivals.push_back({rank, record.enter_ns, record.end_ns, record.operation, record.bytes});
 }
 
 }  // namespace

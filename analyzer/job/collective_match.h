@@ -19,6 +19,8 @@ struct Arrival {
   uint32_t rank_index = 0;  // index into the job's ranks
   uint64_t enter_ns = 0;
   uint64_t end_ns = 0;
+  int32_t operation = 0;  // as this rank called it (differs where mismatched)
+  uint64_t bytes = 0;
 };
 
 struct MatchedCollective {
@@ -30,6 +32,7 @@ struct MatchedCollective {
   std::vector<Arrival> arrivals;  // by rank index
   bool complete = false;  // every member of the communicator is present
   bool n_to_n = false;    // all-reduce, all-gather, reduce-scatter, all-to-all
+  bool mismatched = false;  // some rank called it with another operation or size
 };
 
 struct CollectiveMatch {

@@ -9,6 +9,7 @@
 //   train_ranks --ranks N [--steps N] [--batch-size B] [--seed S] [--truth PATH]
 //       [--group-size G] (default 2; 0: no split communicator)
 //       [--slow-kernel NAME:FACTOR] [--extra-sync N]   (fault injection, off by default)
+//       [--stop-rank R --stop-before K [--stop-how hang|exit]]  (a hang: collective_stop.h)
 //       forks N rank processes itself;
 //   RANK=r WORLD_SIZE=n [LOCAL_RANK=l] train_ranks [...]   (e.g. under torchrun)
 //       one rank per process; rank 0 passes the NCCL id through a rendezvous file
@@ -18,6 +19,7 @@
 // failed.
 #include <cuda_runtime_api.h>
 #include <nccl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "testdata/workloads/common/collective_stop.h"
 #include "testdata/workloads/common/device_actions.h"
 #include "testdata/workloads/common/fault_injection.h"
 #include "testdata/workloads/common/flags.h"
@@ -54,11 +57,12 @@ int EnvInt(const char* name, int fallback) {
 // After the loop: all-reduce each rank's (rank + 1) and check the sum, so a run whose
 // communication is numerically wrong fails instead of writing a plausible truth.
 bool ValidateAllReduce(workloads::DeviceActions* device, const RankSetup& setup,
-                       ncclComm_t comm, cudaStream_t stream) {
+                       ncclComm_t comm, cudaStream_t stream, workloads::CollectiveStop* stop) {
   float* value = nullptr;
   CheckCuda(cudaMalloc(reinterpret_cast<void**>(&value), sizeof(float)), "cudaMalloc");
   const float mine = static_cast<float>(setup.rank + 1);
   device->CopyAsync(value, &mine, sizeof(float), cudaMemcpyHostToDevice, stream);
+  stop->BeforeWorldCollective();
   device->AllReduce(value, value, 1, comm, stream);
   CheckCuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   float sum = 0.0f;
@@ -75,9 +79,11 @@ bool ValidateAllReduce(workloads::DeviceActions* device, const RankSetup& setup,
 // DDP-style wiring: each gradient bucket is all-reduced on the communication stream as
 // soon as backward produced it; the optimizer waits for the last all-reduce.
 void WireGradientAllReduce(workloads::TrainingModel* model, workloads::DeviceActions* device,
-                           ncclComm_t comm, cudaStream_t comm_stream, cudaEvent_t comm_done) {
+                           ncclComm_t comm, cudaStream_t comm_stream, cudaEvent_t comm_done,
+                           workloads::CollectiveStop* stop) {
   model->set_bucket_ready_hook([=](const workloads::GradientBucket& bucket) {
     CheckCuda(cudaStreamWaitEvent(comm_stream, bucket.ready, 0), "cudaStreamWaitEvent");
+    stop->BeforeWorldCollective();
     device->AllReduce(bucket.gradients, bucket.gradients, bucket.count, comm, comm_stream);
   });
   model->set_before_optimizer_hook([=] {
@@ -168,13 +174,14 @@ int RunRank(const RankSetup& setup, const workloads::Flags& flags, const std::st
   workloads::ModelShape shape;
   shape.batch_size = static_cast<int>(flags.Int("batch-size"));
   bool valid = false;
+  workloads::CollectiveStop stop(flags, setup.rank);
   {
     workloads::TrainingModel model(&device, shape, flags.Int("seed") + setup.rank);
     model.set_faults(workloads::FaultsFromFlags(flags));
-    WireGradientAllReduce(&model, &device, comm, comm_stream, comm_done);
+    WireGradientAllReduce(&model, &device, comm, comm_stream, comm_done, &stop);
     GroupExchange group(&device, group_comm, comm_stream);
     TrainLoop(&model, &prof, &group, flags.Int("steps"), shape.batch_size);
-    valid = ValidateAllReduce(&device, setup, comm, comm_stream);
+    valid = ValidateAllReduce(&device, setup, comm, comm_stream, &stop);
   }
   CheckCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   if (group_comm != nullptr) ncclCommDestroy(group_comm);
@@ -201,13 +208,21 @@ int LaunchRanks(int nranks, const workloads::Flags& flags, const std::string& tr
     }
     children.push_back(pid);
   }
+  // Like torchrun's agent: once one rank failed, the ones still running get SIGTERM (a
+  // rank stuck before a collective would otherwise never end).
   int failures = 0;
-  for (int rank = 0; rank < nranks; ++rank) {
+  for (int left = nranks; left > 0; --left) {
     int status = 0;
-    waitpid(children[rank], &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      std::fprintf(stderr, "train_ranks: rank %d failed (status 0x%x)\n", rank, status);
-      ++failures;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) break;
+    int rank = 0;
+    while (rank < nranks && children[rank] != pid) ++rank;
+    if (rank < nranks) children[rank] = 0;  // reaped: its pid may be reused, never signal it
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;
+    std::fprintf(stderr, "train_ranks: rank %d failed (status 0x%x)\n", rank, status);
+    if (failures++ > 0) continue;
+    for (pid_t other : children) {
+      if (other > 0) kill(other, SIGTERM);  // an exited, unreaped child is a zombie: harmless
     }
   }
   return failures == 0 ? 0 : 1;
@@ -220,6 +235,7 @@ int main(int argc, char** argv) {
   const workloads::Flags flags(
       argc, argv,
       {{"steps", "10"}, {"batch-size", "32"}, {"seed", "1"}, {"slow-kernel", ""}, {"extra-sync", "0"}, {"ranks", "0"}, {"truth", ""}, {"group-size", "2"},
+       {"stop-rank", "-1"}, {"stop-before", "0"}, {"stop-how", "hang"},
        {"rendezvous", workloads::DefaultRendezvousPath()}});
   if (flags.Int("ranks") > 0) return LaunchRanks(static_cast<int>(flags.Int("ranks")), flags, truth_path);
   RankSetup setup;

@@ -1,0 +1,112 @@
+// The flight recorder's memory (PROF_FLIGHT=1): every NCCL call of the process, whatever
+// the recording state, in one bounded ring that overwrites the oldest entry, plus the last
+// step boundaries. Nothing here writes a file; the writer thread snapshots the ring when a
+// dump is due (writer/flight_dump.h).
+//
+// Hot path (a hook, on the program's thread): FlightEnter claims the next slot with one
+// relaxed fetch_add on the ring's head and fills it; FlightReturn marks the same slot
+// returned unless the ring lapped it meanwhile. No lock, allocation or system call (the
+// thread id is cached by the record layer from the thread's first record).
+//
+// Concurrency: each slot is a seqlock. Its writer (the claiming thread) makes `version`
+// odd, stores the fields (relaxed atomics), then stores the even version with release.
+// The reader (the writer thread) copies a slot between two acquire loads of `version` and
+// drops the copy when they differ (counted as torn). The return is published separately:
+// `returned_ticket` equal to the slot's ticket means returned, so a late return of a call
+// whose slot was reused can never mark the new call returned (its ticket differs).
+//
+// What "returned" means: the host call came back (with its ncclResult_t). On the simulated
+// NCCL the call returns only after every rank reached it and the data moved, so returned
+// is completed there. Real NCCL returns once the work is enqueued: returned then means
+// enqueued, and a collective whose kernel never finishes looks returned. Knowing GPU-side
+// completion needs CUDA events recorded after the call and polled by the writer
+// (cudaEventQuery, as PyTorch's Flight Recorder does); not done yet.
+//
+// Memory: PROF_FLIGHT_ENTRIES slots of 128 bytes (default 8192: 1 MiB per process), plus
+// kFlightSteps step slots (4 KiB), allocated once when the agent is configured.
+#ifndef PROF_AGENT_RECORD_FLIGHT_RING_H_
+#define PROF_AGENT_RECORD_FLIGHT_RING_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace prof {
+
+constexpr size_t kFlightSteps = 128;  // step boundaries kept: 2.5 PROF_FLIGHT_HANG_S of
+                                      // 1 s steps is rarely more than a few dozen
+
+// What a hook knows when an NCCL call enters.
+struct FlightCallArguments {
+  const void* comm = nullptr;
+  int64_t sequence = 0;  // per communicator (nccl_registry.h); 0: unknown communicator
+  uint64_t bytes = 0;
+  uint64_t count = 0;
+  uint64_t stream = 0;
+  int32_t root_or_peer = -1;
+  int16_t reduction = -1;
+  uint16_t operation = 0;  // schema::NcclOperation
+  uint8_t data_type = 0;
+};
+
+// A consistent copy of one call (writer thread).
+struct FlightCall {
+  uint64_t ticket = 0;  // 1-based: the call's place among all NCCL calls of the process
+  FlightCallArguments arguments;
+  uint64_t thread_id = 0;
+  uint64_t enter_ns = 0;
+  uint64_t return_ns = 0;  // valid when returned
+  int32_t result = 0;      // ncclResult_t, when returned
+  bool returned = false;
+};
+
+struct FlightStepBoundary {
+  int64_t number = 0;  // the step that ended
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+};
+
+struct FlightSnapshot {
+  std::vector<FlightCall> calls;  // oldest first
+  std::vector<FlightStepBoundary> steps;  // oldest first
+  uint64_t calls_total = 0;       // every call ever entered
+  uint64_t overwritten = 0;       // calls the ring no longer holds (oldest first)
+  uint64_t torn = 0;              // slots being rewritten while copied (not in `calls`)
+  uint64_t steps_total = 0;
+  size_t capacity = 0;
+};
+
+namespace internal {
+extern std::atomic<bool> g_flight_on;
+}  // namespace internal
+
+// Whether PROF_FLIGHT=1 configured the ring (one relaxed load).
+inline bool FlightOn() { return internal::g_flight_on.load(std::memory_order_relaxed); }
+
+// Once, before any hook runs (the library constructor): allocates `entries` slots (a
+// power of two is not needed) and turns the recorder on. 0 entries: off.
+void ConfigureFlight(size_t entries);
+
+// Hot path. Returns the call's ticket for FlightReturn (0 when the recorder is off).
+uint64_t FlightEnter(const FlightCallArguments& arguments, uint64_t enter_ns);
+void FlightReturn(uint64_t ticket, uint64_t return_ns, int32_t result);
+
+// A step boundary (the step controller, on the program's thread): step `number` ran from
+// `start_ns` to `end_ns`. Lock-free like FlightEnter.
+void FlightStep(int64_t number, uint64_t start_ns, uint64_t end_ns);
+
+// Writer thread: a copy of what the ring holds now.
+FlightSnapshot TakeFlightSnapshot();
+
+// Writer thread: the oldest call entered and not returned, entered before `before_ns`
+// (false when none): the hang check, a scan of the slots without copying them all.
+bool OldestUnreturnedBefore(uint64_t before_ns, FlightCall* call);
+
+// In a forked child (atfork handler; atomics only): the parent's calls are not the
+// child's, so the ring starts empty.
+void ResetFlightAfterFork();
+
+}  // namespace prof
+
+#endif  // PROF_AGENT_RECORD_FLIGHT_RING_H_

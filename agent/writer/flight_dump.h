@@ -1,0 +1,36 @@
+// Writes one flight-recorder dump (PROF_FLIGHT=1) as an ordinary trace file, so every
+// profanalyze command reads it: the process header marked as a flight dump with its
+// reason (trace.proto FlightDump), one clock anchor, the communicators, every NCCL call
+// the ring still held (a call that had not returned ends at the dump's time; it and a call
+// that returned an NCCL error are listed in the header's `unfinished`), and the last step boundaries. Writer thread only.
+#ifndef PROF_AGENT_WRITER_FLIGHT_DUMP_H_
+#define PROF_AGENT_WRITER_FLIGHT_DUMP_H_
+
+#include <cstdint>
+#include <string>
+
+#include "agent/record/flight_ring.h"
+#include "proto/header_encoder.h"
+
+namespace prof {
+
+struct FlightDumpRequest {
+  std::string path;
+  FileHeaderValue header;  // the process's (session.h MakeProcessHeader)
+  std::string reason;      // "hang", "signal SIGTERM", ...
+  std::string detail;
+  uint64_t dump_ns = 0;
+};
+
+// The dump's file name: "<worker>.flight_<n>.prof.pb" in `folder` (the worker name holds
+// the host, the pid and rank_<N> where known, as the window files' names do).
+std::string FlightDumpPath(const std::string& folder, const std::string& worker_name,
+                           uint32_t number);
+
+// False (with `*error` set) when the file could not be written.
+bool WriteFlightDump(const FlightDumpRequest& request, const FlightSnapshot& snapshot,
+                     std::string* error);
+
+}  // namespace prof
+
+#endif  // PROF_AGENT_WRITER_FLIGHT_DUMP_H_

@@ -1,0 +1,81 @@
+#include "agent/writer/flight_monitor.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "agent/control/log.h"
+#include "agent/record/flight_ring.h"
+#include "agent/record/nccl_registry.h"
+#include "agent/writer/flight_dump.h"
+
+namespace prof {
+namespace {
+
+constexpr uint64_t kHangCheckPeriodNs = 100 * 1000 * 1000;
+
+std::string HangDetail(const FlightCall& call, uint64_t now_ns) {
+  CommunicatorInfo info;
+  const uint64_t hash = LookupCommunicator(call.arguments.comm, &info) ? info.comm_hash : 0;
+  char text[256];
+  std::snprintf(text, sizeof(text),
+                "%s #%" PRId64 " on communicator %016" PRIx64 " entered %.1f s ago (thread %" PRIu64 ")",
+                FlightOperationName(call.arguments.operation), call.arguments.sequence, hash,
+                static_cast<double>(now_ns - call.enter_ns) / 1e9, call.thread_id);
+  return text;
+}
+
+}  // namespace
+
+const char* FlightOperationName(uint16_t operation) {
+  static const char* const kNames[] = {
+      "unspecified", "all-reduce", "broadcast", "reduce", "all-gather", "reduce-scatter", "send",
+      "recv", "all-to-all", "group-start", "group-end", "gather", "scatter"};
+  return operation < sizeof(kNames) / sizeof(kNames[0]) ? kNames[operation] : "nccl call";
+}
+
+FlightMonitor::FlightMonitor(const Config& config, FileHeaderValue header)
+    : folder_(config.flight_dir.empty() ? config.output_dir : config.flight_dir),
+      worker_name_(config.worker_name),
+      header_(std::move(header)),
+      hang_ns_(static_cast<uint64_t>(config.flight_hang_s) * 1000000000ull) {}
+
+void FlightMonitor::Poll(uint64_t now_ns) {
+  if (now_ns < next_check_ns_ || now_ns < hang_ns_) return;
+  next_check_ns_ = now_ns + kHangCheckPeriodNs;
+  FlightCall hung;
+  if (!OldestUnreturnedBefore(now_ns - hang_ns_, &hung) || hung.ticket == dumped_hang_ticket_) return;
+  dumped_hang_ticket_ = hung.ticket;
+  const std::string detail = HangDetail(hung, now_ns);
+  Log(LogLevel::kWarn, "flight recorder: possible hang: %s", detail.c_str());
+  Dump("hang", detail, now_ns);
+}
+
+std::string FlightMonitor::Dump(const std::string& reason, const std::string& detail,
+                                uint64_t now_ns) {
+  if (dumps_ >= kMaxDumps) {
+    if (!warned_limit_) {
+      Log(LogLevel::kWarn, "flight recorder: %u dumps written, no more (%s not dumped)",
+          kMaxDumps, reason.c_str());
+    }
+    warned_limit_ = true;
+    return "";
+  }
+  FlightDumpRequest request;
+  request.path = FlightDumpPath(folder_, worker_name_, dumps_);
+  request.header = header_;
+  request.reason = reason;
+  request.detail = detail;
+  request.dump_ns = now_ns;
+  const FlightSnapshot snapshot = TakeFlightSnapshot();
+  std::string error;
+  ++dumps_;
+  if (!WriteFlightDump(request, snapshot, &error)) {
+    Log(LogLevel::kWarn, "flight recorder: cannot write %s: %s", request.path.c_str(), error.c_str());
+    return "";
+  }
+  Log(LogLevel::kWarn, "flight recorder: %s: wrote %s (%zu NCCL calls, %" PRIu64 " older ones overwritten)",
+      reason.c_str(), request.path.c_str(), snapshot.calls.size(), snapshot.overwritten);
+  return request.path;
+}
+
+}  // namespace prof

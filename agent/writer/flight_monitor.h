@@ -1,0 +1,54 @@
+// The flight recorder's writer-side half (PROF_FLIGHT=1): decides when the ring
+// (record/flight_ring.h) is dumped and writes the dump (flight_dump.h). Runs only on the
+// writer thread, never on the program's threads, and never calls into CUDA or NCCL, so
+// it cannot block behind the hang it reports.
+//
+// Triggers:
+//   - a hang: an NCCL call entered and not returned for PROF_FLIGHT_HANG_S seconds
+//     (checked every 100 ms: one scan of the ring's slots, no copy); one dump per hung
+//     call;
+//   - a terminating signal (SIGTERM, SIGHUP, SIGABRT) that reached the agent's flush
+//     handler (terminating_signals.h): the writer dumps before it acknowledges;
+//   - a request (profanalyze trigger --flight, through the control poll): Dump().
+// At most kMaxDumps dumps per process, so a job that keeps hanging cannot fill a disk.
+#ifndef PROF_AGENT_WRITER_FLIGHT_MONITOR_H_
+#define PROF_AGENT_WRITER_FLIGHT_MONITOR_H_
+
+#include <cstdint>
+#include <string>
+
+#include "agent/control/config.h"
+#include "proto/header_encoder.h"
+
+namespace prof {
+
+class FlightMonitor {
+ public:
+  static constexpr uint32_t kMaxDumps = 16;
+
+  FlightMonitor(const Config& config, FileHeaderValue header);
+
+  // Every writer pass: the hang check when it is due.
+  void Poll(uint64_t now_ns);
+  // A dump now; returns its path ("" when none was written: the limit, or an error, warned).
+  std::string Dump(const std::string& reason, const std::string& detail, uint64_t now_ns);
+
+  uint32_t dumps() const { return dumps_; }
+
+ private:
+  const std::string folder_;
+  const std::string worker_name_;
+  const FileHeaderValue header_;
+  const uint64_t hang_ns_;
+  uint64_t next_check_ns_ = 0;
+  uint64_t dumped_hang_ticket_ = 0;  // the hung call already dumped for
+  uint32_t dumps_ = 0;
+  bool warned_limit_ = false;
+};
+
+// "all-reduce", "send", ... for one line of text (schema::NcclOperation).
+const char* FlightOperationName(uint16_t operation);
+
+}  // namespace prof
+
+#endif  // PROF_AGENT_WRITER_FLIGHT_MONITOR_H_

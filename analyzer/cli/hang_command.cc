@@ -1,0 +1,139 @@
+#include "analyzer/cli/hang_command.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <utility>
+
+#include "analyzer/cli/hang_render.h"
+#include "analyzer/job/hang_analysis.h"
+#include "analyzer/model/enum_names.h"
+#include "analyzer/read/input_paths.h"
+#include "analyzer/read/trace_file_loader.h"
+
+namespace prof::analyzer {
+namespace {
+
+bool IsGroupCall(schema::NcclOperation operation) {
+  return operation == schema::NCCL_OPERATION_GROUP_START || operation == schema::NCCL_OPERATION_GROUP_END;
+}
+
+// "ALL_REDUCE #24 on communicator 1a2b...: completed".
+std::string Describe(const NcclCall& call, const std::set<std::pair<uint64_t, int64_t>>& unfinished) {
+  char hash[20];
+  std::snprintf(hash, sizeof(hash), "%016" PRIx64, call.comm_hash);
+  const bool done = !unfinished.count({call.comm_hash, call.sequence_number});
+  return NcclOperationName(call.operation) + " #" + std::to_string(call.sequence_number) +
+         " on communicator " + hash + ": " + (done ? "completed" : "not completed");
+}
+
+// The process's rank and job size where the header has none: its place in the largest
+// communicator it used.
+void RankFromCommunicators(const TraceModel& model, RankDump* dump) {
+  int32_t largest = 0;
+  for (const NcclCall& call : model.nccl_calls) {
+    if (call.rank_count <= largest || call.comm_rank < 0) continue;
+    largest = call.rank_count;
+    if (dump->rank < 0) dump->rank = call.comm_rank;
+  }
+  if (dump->world_size <= 0) dump->world_size = largest;
+}
+
+RankDump DumpOf(const TraceModel& model) {
+  const trace::FileHeader& header = model.headers.front();
+  RankDump dump;
+  dump.rank = header.rank();
+  dump.world_size = header.world_size();
+  dump.host = header.host_name();
+  dump.pid = header.pid();
+  dump.reason = header.flight().reason();
+  dump.detail = header.flight().detail();
+  dump.calls_overwritten = header.flight().calls_overwritten();
+  RankFromCommunicators(model, &dump);
+  for (const trace::FlightUnfinishedCall& call : header.flight().unfinished()) {
+    dump.unfinished.insert({call.comm_hash(), call.sequence_number()});
+  }
+  const NcclCall* last = nullptr;
+  for (const NcclCall& call : model.nccl_calls) {
+    if (IsGroupCall(call.operation) || call.sequence_number <= 0) continue;
+    CollectiveRecord record;
+    record.comm_hash = call.comm_hash;
+    record.sequence = call.sequence_number;
+    record.operation = call.operation;
+    record.rank_count = call.rank_count;
+    record.bytes = call.bytes;
+    record.enter_ns = call.start_ns;
+    record.end_ns = call.end_ns;
+    dump.calls.collectives.push_back(record);
+    if (!last || call.start_ns >= last->start_ns) last = &call;
+  }
+  if (last) dump.last_call = Describe(*last, dump.unfinished);
+  for (const HostRange& range : model.ranges) {
+    if (range.type == RangeType::kProfileStep) dump.last_step = std::max(dump.last_step, range.step_number);
+  }
+  return dump;
+}
+
+struct LoadedDumps {
+  std::vector<RankDump> dumps;
+  size_t not_flight = 0;
+  std::vector<std::string> unreadable;
+};
+
+// Every file's dump; per process (host, pid) only the latest (largest dump time).
+LoadedDumps LoadDumps(const std::vector<std::string>& files) {
+  LoadedDumps loaded;
+  std::map<std::pair<std::string, int64_t>, std::pair<uint64_t, RankDump>> latest;
+  for (const std::string& file : files) {
+    absl::StatusOr<TraceModel> model = LoadTraceFile(file);
+    if (!model.ok()) {
+      loaded.unreadable.push_back(std::string(model.status().message()));
+      continue;
+    }
+    if (model->headers.empty() || !model->headers.front().has_flight()) {
+      ++loaded.not_flight;
+      continue;
+    }
+    const trace::FileHeader& header = model->headers.front();
+    auto key = std::make_pair(header.host_name(), header.pid());
+    auto it = latest.find(key);
+    if (it != latest.end() && it->second.first >= header.flight().dump_ns()) continue;
+    latest[key] = {header.flight().dump_ns(), DumpOf(*model)};
+  }
+  for (auto& [key, entry] : latest) loaded.dumps.push_back(std::move(entry.second));
+  return loaded;
+}
+
+}  // namespace
+
+CLI::App* AddHangCommand(CLI::App* app, HangCommandOptions* options) {
+  CLI::App* command = app->add_subcommand(
+      "hang", "name the rank(s) a hung job waits for, from its flight-recorder dumps (PROF_FLIGHT=1)");
+  command->add_option("paths", options->paths, "flight dumps or folders holding them")->required();
+  command->add_option("--format", options->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  return command;
+}
+
+int RunHangCommand(const HangCommandOptions& options) {
+  absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths(options.paths);
+  if (!files.ok()) {
+    std::fprintf(stderr, "profanalyze hang: %s\n", std::string(files.status().message()).c_str());
+    return 2;
+  }
+  LoadedDumps loaded = LoadDumps(*files);
+  for (const std::string& message : loaded.unreadable) std::fprintf(stderr, "profanalyze hang: %s\n", message.c_str());
+  if (loaded.not_flight > 0) {
+    std::fprintf(stderr, "profanalyze hang: %zu trace file(s) are not flight dumps; skipped\n", loaded.not_flight);
+  }
+  if (loaded.dumps.empty()) {
+    std::fprintf(stderr, "profanalyze hang: no flight dump found (run with PROF_FLIGHT=1)\n");
+    return 1;
+  }
+  const HangReport report = AnalyzeHang(std::move(loaded.dumps));
+  const std::string out = options.format == "json" ? RenderHangJson(report) : RenderHangText(report);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+}  // namespace prof::analyzer

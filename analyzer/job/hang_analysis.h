@@ -1,0 +1,97 @@
+// `profanalyze hang`: from the flight-recorder dumps of a job (any subset of its ranks),
+// which rank(s) never entered the collective everyone else waits in. Collectives are
+// matched across ranks by (communicator, sequence number) with the job view's matcher
+// (collective_match.h), as PyTorch's Flight Recorder and NCCL RAS do: no clocks needed.
+//
+// Per communicator: the frontier (each rank's last sequence entered and completed), the
+// collective waited in (the lowest sequence some rank entered and did not complete), the
+// members that never entered it (the culprits), and the ranks grouped by that state, so a
+// 10,000-rank job prints a few groups, not 10,000 lines. A rank without a dump is named
+// missing; where the communicator spans the whole job, a missing rank that others wait
+// for is a culprit with `dump_missing` set (nothing is known of what it did).
+// Pure: no I/O (cli/hang_command.cc reads the files).
+#ifndef PROF_ANALYZER_JOB_HANG_ANALYSIS_H_
+#define PROF_ANALYZER_JOB_HANG_ANALYSIS_H_
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analyzer/summary/collective_table.h"
+
+namespace prof::analyzer {
+
+// One rank's flight dump (the latest, where a rank dumped more than once).
+struct RankDump {
+  int32_t rank = -1;
+  int32_t world_size = 0;  // 0: unknown
+  std::string host;
+  int64_t pid = 0;
+  std::string reason;      // FlightDump.reason
+  std::string detail;
+  uint64_t calls_overwritten = 0;  // the ring's oldest calls, not in this dump
+  CollectiveTable calls;   // its NCCL calls with a communicator, in call order
+  // (communicator, sequence) of calls still running at the dump or failed.
+  std::set<std::pair<uint64_t, int64_t>> unfinished;
+  int64_t last_step = -1;  // the last step boundary it marked; -1: none
+  std::string last_call;   // its last NCCL call in words ("all-reduce #24 on 1a2b..: completed")
+};
+
+struct Culprit {
+  int32_t rank = -1;
+  uint64_t comm = 0;
+  int64_t seq = 0;         // the collective it never entered
+  int32_t operation = 0;   // what the others wait in (schema::NcclOperation)
+  bool dump_missing = false;
+  int64_t last_entered = 0;  // its last sequence on `comm` (0: none)
+  int64_t last_step = -1;
+  std::string last_call;
+};
+
+struct RankGroup {
+  std::string state;           // "waiting in #25", "never entered #25", "completed #30"
+  int64_t entered = 0;         // last sequence entered on the communicator
+  int64_t completed = 0;       // last sequence completed
+  std::vector<int32_t> ranks;  // sorted
+};
+
+struct CommunicatorState {
+  uint64_t comm = 0;
+  int32_t size = 0;             // ranks in the communicator, where recorded
+  int64_t waited_seq = 0;       // 0: nobody waits
+  int32_t waited_operation = 0;
+  std::vector<RankGroup> groups;  // largest first
+};
+
+struct MismatchedCollective {
+  uint64_t comm = 0;
+  int64_t seq = 0;
+  // Each distinct (operation, bytes) and the ranks that called it so.
+  struct Variant {
+    int32_t operation = 0;
+    uint64_t bytes = 0;
+    std::vector<int32_t> ranks;
+  };
+  std::vector<Variant> variants;
+};
+
+struct HangReport {
+  size_t dumps = 0;
+  int32_t world_size = 0;             // largest seen; 0: unknown
+  std::vector<int32_t> missing_ranks;  // 0..world_size-1 without a dump
+  std::vector<CommunicatorState> communicators;  // waited-in ones first
+  std::vector<Culprit> culprits;
+  std::vector<MismatchedCollective> mismatches;
+  uint64_t calls_overwritten = 0;     // summed over the dumps
+};
+
+HangReport AnalyzeHang(std::vector<RankDump> dumps);
+
+// "0-2,4,6-9": sorted ranks as ranges, at most `max_ranges` of them, then "... (+N more)".
+std::string RankRanges(const std::vector<int32_t>& ranks, size_t max_ranges = 8);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_JOB_HANG_ANALYSIS_H_

@@ -1,0 +1,110 @@
+// The hang analysis on synthetic dumps: the culprit of a hang, a missing dump, a
+// mismatched collective, and grouping at 10,000 ranks.
+#include "analyzer/job/hang_analysis.h"
+
+#include <catch2/catch.hpp>
+
+#include "proto/schema_enums.h"
+
+namespace prof::analyzer {
+namespace {
+
+constexpr uint64_t kWorld = 0xabc;
+constexpr int32_t kAllReduce = schema::NCCL_OPERATION_ALL_REDUCE;
+
+// A rank that completed all-reduces 1..completed on the world communicator and, when
+// `waiting`, entered completed+1 and is stuck in it.
+RankDump Rank(int32_t rank, int32_t world, int64_t completed, bool waiting) {
+  RankDump dump;
+  dump.rank = rank;
+  dump.world_size = world;
+  dump.reason = waiting ? "hang" : "signal SIGTERM";
+  dump.last_step = completed / 2;
+  const int64_t last = completed + (waiting ? 1 : 0);
+  for (int64_t seq = 1; seq <= last; ++seq) {
+    CollectiveRecord record;
+    record.comm_hash = kWorld;
+    record.sequence = seq;
+    record.operation = kAllReduce;
+    record.rank_count = world;
+    record.bytes = 4096;
+    record.enter_ns = 1000 * seq;
+    record.end_ns = 1000 * seq + 10;
+    dump.calls.collectives.push_back(record);
+  }
+  if (waiting) dump.unfinished.insert({kWorld, last});
+  return dump;
+}
+
+TEST_CASE("the rank that never entered the collective the others wait in is the culprit") {
+  std::vector<RankDump> dumps;
+  for (int32_t rank = 0; rank < 8; ++rank) dumps.push_back(Rank(rank, 8, 24, rank != 3));
+  const HangReport report = AnalyzeHang(dumps);
+  REQUIRE(report.culprits.size() == 1);
+  CHECK(report.culprits[0].rank == 3);
+  CHECK(report.culprits[0].comm == kWorld);
+  CHECK(report.culprits[0].seq == 25);
+  CHECK(report.culprits[0].last_entered == 24);
+  CHECK(report.culprits[0].last_step == 12);
+  CHECK_FALSE(report.culprits[0].dump_missing);
+  CHECK(report.missing_ranks.empty());
+  REQUIRE(report.communicators.size() == 1);
+  CHECK(report.communicators[0].waited_seq == 25);
+  REQUIRE(report.communicators[0].groups.size() == 2);
+  CHECK(report.communicators[0].groups[0].ranks == std::vector<int32_t>{0, 1, 2, 4, 5, 6, 7});
+  CHECK(report.communicators[0].groups[1].ranks == std::vector<int32_t>{3});
+  CHECK(report.mismatches.empty());
+}
+
+TEST_CASE("a missing dump is named, and is the culprit when everyone else waits") {
+  std::vector<RankDump> dumps;
+  for (int32_t rank = 0; rank < 8; ++rank) {
+    if (rank != 5) dumps.push_back(Rank(rank, 8, 24, true));
+  }
+  const HangReport report = AnalyzeHang(dumps);
+  CHECK(report.missing_ranks == std::vector<int32_t>{5});
+  REQUIRE(report.culprits.size() == 1);
+  CHECK(report.culprits[0].rank == 5);
+  CHECK(report.culprits[0].seq == 25);
+  CHECK(report.culprits[0].dump_missing);
+}
+
+TEST_CASE("a collective called with another operation or size is flagged") {
+  std::vector<RankDump> dumps;
+  for (int32_t rank = 0; rank < 4; ++rank) dumps.push_back(Rank(rank, 4, 10, false));
+  dumps[2].calls.collectives[6].operation = schema::NCCL_OPERATION_BROADCAST;  // seq 7
+  dumps[1].calls.collectives[8].bytes = 8192;                                   // seq 9
+  const HangReport report = AnalyzeHang(dumps);
+  REQUIRE(report.mismatches.size() == 2);
+  CHECK(report.mismatches[0].seq == 7);
+  REQUIRE(report.mismatches[0].variants.size() == 2);
+  CHECK(report.mismatches[0].variants[0].ranks == std::vector<int32_t>{0, 1, 3});
+  CHECK(report.mismatches[0].variants[1].ranks == std::vector<int32_t>{2});
+  CHECK(report.mismatches[0].variants[1].operation == schema::NCCL_OPERATION_BROADCAST);
+  CHECK(report.mismatches[1].seq == 9);
+  CHECK(report.mismatches[1].variants[1].bytes == 8192);
+  CHECK(report.culprits.empty());
+}
+
+TEST_CASE("10,000 ranks print as a few groups of rank ranges") {
+  std::vector<RankDump> dumps;
+  for (int32_t rank = 0; rank < 10000; ++rank) {
+    dumps.push_back(Rank(rank, 10000, 4, rank != 4711 && rank != 9000));
+  }
+  const HangReport report = AnalyzeHang(dumps);
+  REQUIRE(report.culprits.size() == 2);
+  CHECK(report.culprits[0].rank == 4711);
+  CHECK(report.culprits[1].rank == 9000);
+  REQUIRE(report.communicators[0].groups.size() == 2);
+  CHECK(RankRanges(report.communicators[0].groups[0].ranks) == "0-4710,4712-8999,9001-9999");
+  CHECK(RankRanges(report.communicators[0].groups[1].ranks) == "4711,9000");
+}
+
+TEST_CASE("rank ranges are capped") {
+  CHECK(RankRanges({}) == "");
+  CHECK(RankRanges({1, 3, 5, 7}, 2) == "1,3 ... (+2 more)");
+  CHECK(RankRanges({0, 1, 2, 3}) == "0-3");
+}
+
+}  // namespace
+}  // namespace prof::analyzer

@@ -1,0 +1,37 @@
+#include "testdata/workloads/common/collective_stop.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace workloads {
+
+CollectiveStop::CollectiveStop(const Flags& flags, int rank) {
+  const int64_t stop_rank = flags.Int("stop-rank");
+  stop_before_ = flags.Int("stop-before");
+  const std::string& how = flags.String("stop-how");
+  if (how != "hang" && how != "exit") {
+    std::fprintf(stderr, "--stop-how expects hang or exit, got '%s'\n", how.c_str());
+    std::exit(2);
+  }
+  if (stop_rank >= 0 && stop_before_ < 1) {
+    std::fprintf(stderr, "--stop-rank needs --stop-before K with K >= 1\n");
+    std::exit(2);
+  }
+  armed_ = stop_rank == rank;
+  exit_ = how == "exit";
+}
+
+void CollectiveStop::BeforeWorldCollective() {
+  if (!armed_ || ++issued_ != stop_before_) return;
+  std::fprintf(stderr, "rank stops before world collective #%lld (%s)\n",
+               static_cast<long long>(stop_before_), exit_ ? "exit" : "hang");
+  std::fflush(stderr);
+  if (exit_) std::exit(3);
+  // pause() returns only when a handled signal arrives; under SIG_DFL a SIGTERM ends the
+  // process, and under the agent its flush handler runs first and then ends it.
+  for (;;) pause();
+}
+
+}  // namespace workloads

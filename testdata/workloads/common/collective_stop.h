@@ -1,0 +1,35 @@
+// Opt-in hang injection (README "Fault injection"): one rank stops just before its k-th
+// collective on the world communicator, the way a real rank stalls in its data loader,
+// loses its NIC or dies of a Python exception, so every other rank blocks inside
+// collective #k until the simulated NCCL's timeout (SIM_NCCL_TIMEOUT_MS) ends the wait.
+//   --stop-rank R       the rank that stops (-1, the default: none)
+//   --stop-before K     before its K-th world collective (1-based, as the agent numbers
+//                       them: the k-th call on a communicator has sequence number k)
+//   --stop-how MODE     hang: sleep until a signal ends the process (SIGTERM from the
+//                       launcher, like torchrun's after another rank failed);
+//                       exit: leave at once with status 3 through exit() (atexit runs)
+#pragma once
+
+#include <cstdint>
+
+#include "testdata/workloads/common/flags.h"
+
+namespace workloads {
+
+class CollectiveStop {
+ public:
+  // Reads the flags above; exits with status 2 on a bad value.
+  CollectiveStop(const Flags& flags, int rank);
+
+  // Call before every collective on the world communicator; never returns at the
+  // configured one.
+  void BeforeWorldCollective();
+
+ private:
+  bool armed_ = false;
+  bool exit_ = false;
+  int64_t stop_before_ = 0;
+  int64_t issued_ = 0;
+};
+
+}  // namespace workloads
