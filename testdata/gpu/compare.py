@@ -146,14 +146,16 @@ def table(path, expected_failures):
     width = max([len(line[0]) for line in lines] + [5])
     print("%-*s  %-6s %-44s %s" % (width, "check", "", "measured", "expected"))
     failed = False
+    counts = collections.Counter()
     for check, verdict, measured, expected in lines:
         known = any(check.startswith(prefix) for prefix in expected_failures)
         if known:
             verdict = {"FAIL": "XFAIL", "PASS": "XPASS"}.get(verdict, verdict)
         failed |= verdict in ("FAIL", "XPASS")
+        counts[verdict] += 1
         print("%-*s  %-6s %-44s %s" % (width, check, verdict, measured, expected))
-    counts = collections.Counter(line[1] for line in lines)
-    print("%d PASS, %d FAIL, %d SKIP" % (counts["PASS"], counts["FAIL"], counts["SKIP"]))
+    print(", ".join("%d %s" % (counts[verdict], verdict) for verdict in
+                    ("PASS", "FAIL", "SKIP", "XFAIL", "XPASS") if counts[verdict] or verdict == "FAIL"))
     return 1 if failed or not lines else 0
 
 
