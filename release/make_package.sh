@@ -16,6 +16,9 @@
 #   libexec/lib/              the shared libraries it was linked with (protobuf, Abseil,
 #                             fmt, libstdc++ ...), all but glibc's own
 #   QUICKSTART.md
+#   scripts/gpu_check.sh      the real-GPU check (nvcc and PyTorch on the GPU machine), with
+#   testdata/gpu/             the sources it builds and runs, beside this script's folder's
+#                             copies in the repository (found relative to make_package.sh)
 set -euo pipefail
 
 version="" libprof="" profanalyze="" quickstart="" out=""
@@ -80,6 +83,13 @@ agent_glibc="$(highest_glibc "$root/lib/libprof.so")"
 analyzer_glibc="$(highest_glibc "$root/libexec/profanalyze" "$root"/libexec/lib/*)"
 sed -e "s/@VERSION@/$version/g" -e "s/@AGENT_GLIBC@/$agent_glibc/g" \
   -e "s/@ANALYZER_GLIBC@/$analyzer_glibc/g" "$quickstart" > "$root/QUICKSTART.md"
+
+# The real-GPU check runs from the package: the script and its sources, as in the repository.
+repository="$(cd "$(dirname "$0")/.." && pwd)"
+mkdir -p "$root/scripts" "$root/testdata/gpu"
+cp "$repository/scripts/gpu_check.sh" "$root/scripts/"
+cp "$repository"/testdata/gpu/{cuda_app.cu,train.py,compare.py} "$root/testdata/gpu/"
+chmod 755 "$root/scripts/gpu_check.sh"
 
 mkdir -p "$(dirname "$out")"
 tar --sort=name --owner=0 --group=0 --numeric-owner -C "$stage" -czf "$out" "$name"

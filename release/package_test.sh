@@ -15,9 +15,11 @@ mkdir "$work/unpacked"
 tar -xzf "$package" -C "$work/unpacked"
 root="$(echo "$work"/unpacked/libprof-*-linux-x86_64)"
 for file in lib/libprof.so lib/python/sitecustomize.py lib/python/libprof/__init__.py \
-    bin/profanalyze libexec/profanalyze QUICKSTART.md; do
+    bin/profanalyze libexec/profanalyze QUICKSTART.md scripts/gpu_check.sh \
+    testdata/gpu/cuda_app.cu testdata/gpu/train.py testdata/gpu/compare.py; do
   [ -e "$root/$file" ] || { echo "FAIL: the package has no $file"; exit 1; }
 done
+[ -x "$root/scripts/gpu_check.sh" ] || { echo "FAIL: scripts/gpu_check.sh is not executable"; exit 1; }
 if grep -q '@[A-Z_]*@' "$root/QUICKSTART.md"; then
   echo "FAIL: QUICKSTART.md has an unfilled placeholder"; exit 1
 fi

@@ -4,6 +4,8 @@
 //   static_app STEPS : per step (an NVTX range "ProfileStep"): inside NVTX "forward" 1 H2D
 //                      copy, 4 k_add, 1 k_scale; then 1 graph launch of 3 k_graph, 1 D2H
 //                      copy and a stream sync. Before the loop: 2 cudaMalloc, a cudaMemset.
+//                      Last line: what the loop did, counted as it did it, in the format of
+//                      testdata/gpu/cuda_app.cu (scripts/gpu_check.sh --simulated reads it).
 // Exit status 2 (with the failed call on stderr) if any CUDA call fails.
 #include <cuda_runtime_api.h>
 #include <nvtx3/nvToolsExt.h>
@@ -46,20 +48,34 @@ int main(int argc, char** argv) {
   }
   CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
   CHECK_CUDA(cudaGraphInstantiate(&graph_exec, graph, 0));
+  long kernels = 0, graph_kernels = 0, copies = 0;
   for (int step = 0; step < steps; ++step) {
     nvtxRangePushA("ProfileStep");
     nvtxRangePushA("forward");
     CHECK_CUDA(cudaMemcpyAsync(b, host.data(), bytes, cudaMemcpyHostToDevice, stream));
-    for (int j = 0; j < 4; ++j) CHECK_CUDA(cudaLaunchKernel(k_add, grid, block, nullptr, 0, stream));
+    ++copies;
+    for (int j = 0; j < 4; ++j) {
+      CHECK_CUDA(cudaLaunchKernel(k_add, grid, block, nullptr, 0, stream));
+      ++kernels;
+    }
     CHECK_CUDA(cudaLaunchKernel(k_scale, grid, block, nullptr, 0, stream));
+    ++kernels;
     nvtxRangePop();
     CHECK_CUDA(cudaGraphLaunch(graph_exec, stream));
+    kernels += 3;
+    graph_kernels += 3;
     CHECK_CUDA(cudaMemcpyAsync(host.data(), a, bytes, cudaMemcpyDeviceToHost, stream));
+    ++copies;
     CHECK_CUDA(cudaStreamSynchronize(stream));
     nvtxRangePop();
   }
   CHECK_CUDA(cudaFree(a));
   CHECK_CUDA(cudaFree(b));
   std::printf("steps %d\n", steps);
+  if (steps > 0) {
+    std::printf("{\"steps\": %d, \"per_step\": {\"kernels\": %ld, \"graph_kernels\": %ld, "
+                "\"memcpy\": %ld, \"memset\": 0}}\n",
+                steps, kernels / steps, graph_kernels / steps, copies / steps);
+  }
   return 0;
 }

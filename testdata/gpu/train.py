@@ -1,0 +1,145 @@
+"""A PyTorch training loop for scripts/gpu_check.sh: conv and attention blocks, autocast
+(AMP, bfloat16), a DataLoader with worker processes, AdamW. On the GPU when there is one,
+else on the CPU (the --simulated check, Debian's CPU PyTorch 1.13).
+
+  train.py OUT_JSON [--steps N] [--model mixed|mlp] [--torch-profiler A:B TRACE]
+                    [--compile] [--nccl]
+
+  --model mlp          the launch-bound MLP of the first real-GPU check (12 x Linear+GELU),
+                       for the cost figures; mixed (default): conv + attention
+  --torch-profiler     torch.profiler (CPU activities, and CUDA on a GPU) over iterations
+                       A..B-1 (B = "end": to the last), its Chrome trace written to TRACE
+  --compile            torch.compile(model)
+  --nccl               torch.distributed with NCCL at world size 1: every gradient all-reduced
+
+Iteration i fetches batch i, then zero_grad, forward and loss under autocast, backward, the
+all-reduces, the optimizer step and loss.item(). Under libprof step i is iteration i (the
+helper puts the boundary at the next fetch), so PROF_SCHEDULE=A:B records the iterations
+torch.profiler does with --torch-profiler A:B.
+Writes OUT_JSON: {"device", "steps", "median_step_ms", "all_reduce": {"calls_per_step",
+"bytes_per_step"}, "torch_operators": {name: calls} (torch.profiler's key_averages) or null}.
+"""
+import json
+import os
+import statistics
+import sys
+import time
+
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def option(name, default=None):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+class ConvAttention(torch.nn.Module):
+    """Two conv blocks, then the feature map as tokens through self-attention."""
+
+    def __init__(self, channels, classes):
+        super().__init__()
+        self.convs = torch.nn.Sequential(
+            torch.nn.Conv2d(3, channels, 3, padding=1), torch.nn.BatchNorm2d(channels),
+            torch.nn.ReLU(), torch.nn.Conv2d(channels, channels, 3, padding=1, stride=2),
+            torch.nn.BatchNorm2d(channels), torch.nn.ReLU())
+        self.attention = torch.nn.MultiheadAttention(channels, 4, batch_first=True)
+        self.norm = torch.nn.LayerNorm(channels)
+        self.head = torch.nn.Linear(channels, classes)
+
+    def forward(self, images):
+        tokens = self.convs(images).flatten(2).transpose(1, 2)  # (batch, h*w, channels)
+        attended, _ = self.attention(tokens, tokens, tokens, need_weights=False)
+        # LayerNorm in float32, as autocast does on the GPU (torch 1.13 on the CPU does not).
+        return self.head(self.norm((tokens + attended).float()).mean(dim=1))
+
+
+def build(model_name, device):
+    if model_name == "mlp":
+        layers = []
+        for _ in range(12):
+            layers += [torch.nn.Linear(256, 256), torch.nn.GELU()]
+        model = torch.nn.Sequential(*layers, torch.nn.Linear(256, 10))
+        return model.to(device), (256,)
+    if model_name != "mixed":
+        sys.exit("train.py: --model must be mixed or mlp, got %r" % model_name)
+    # Smaller on the CPU, so the simulated check stays quick.
+    size, channels = (32, 64) if device == "cuda" else (12, 32)
+    return ConvAttention(channels, 10).to(device), (3, size, size)
+
+
+def main():
+    out = sys.argv[1]
+    steps = int(option("--steps", "12"))
+    profiled = option("--torch-profiler")
+    trace = sys.argv[sys.argv.index("--torch-profiler") + 2] if profiled else None
+    if profiled:
+        first, last = profiled.split(":")
+        profiled = (int(first), steps if last == "end" else int(last))
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    torch.manual_seed(0)
+    if device == "cpu":
+        torch.set_num_threads(1)  # the CI machine's cores are shared
+    nccl = "--nccl" in sys.argv
+    if nccl:
+        import torch.distributed as dist
+        os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+        os.environ.setdefault("MASTER_PORT", "29611")
+        dist.init_process_group("nccl", rank=0, world_size=1)
+
+    model, shape = build(option("--model", "mixed"), device)
+    batch = 32 if device == "cuda" else 8
+    data = TensorDataset(torch.randn(steps * batch, *shape), torch.randint(0, 10, (steps * batch,)))
+    loader = DataLoader(data, batch_size=batch, num_workers=2)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    forward = torch.compile(model) if "--compile" in sys.argv else model
+    loss_function = torch.nn.CrossEntropyLoss()
+    activities = [torch.profiler.ProfilerActivity.CPU]
+    if device == "cuda":
+        activities.append(torch.profiler.ProfilerActivity.CUDA)
+    profiler = None
+    all_reduce_calls = all_reduce_bytes = 0
+    operators = None
+    times = []
+    batches = iter(loader)
+    for index in range(steps):
+        if profiled and index == profiled[0]:
+            profiler = torch.profiler.profile(activities=activities)
+            profiler.__enter__()
+        if device == "cuda":
+            torch.cuda.synchronize()
+        start = time.perf_counter()
+        inputs, targets = next(batches)
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad(set_to_none=True)
+        with torch.autocast(device, dtype=torch.bfloat16):
+            loss = loss_function(forward(inputs), targets)
+        loss.backward()
+        if nccl:
+            for parameter in model.parameters():
+                torch.distributed.all_reduce(parameter.grad)
+                all_reduce_calls += 1
+                all_reduce_bytes += parameter.grad.numel() * parameter.grad.element_size()
+        optimizer.step()
+        loss.item()  # waits for the GPU
+        times.append((time.perf_counter() - start) * 1e3)
+        if profiler is not None and index == profiled[1] - 1:
+            profiler.__exit__(None, None, None)
+            profiler.export_chrome_trace(trace)
+            # Operator calls from torch's own table: torch 1.13's CPU-only Chrome export
+            # drops some nested calls of the same name (autocast's aten::bmm in aten::bmm).
+            operators = {row.key: row.count for row in profiler.key_averages()}
+            profiler = None
+    result = {"device": device, "steps": steps,
+              "median_step_ms": statistics.median(times[min(5, steps // 2):]),
+              "all_reduce": {"calls_per_step": all_reduce_calls // steps,
+                             "bytes_per_step": all_reduce_bytes // steps},
+              "torch_operators": operators}
+    with open(out, "w") as f:
+        json.dump(result, f)
+    print("median step %.3f ms" % result["median_step_ms"])
+    if nccl:
+        torch.distributed.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
