@@ -32,8 +32,9 @@ class Fields:
 
 
 class Node:
-    def __init__(self, name, start, end, children=(), tag="TorchOp", inputs=None):
+    def __init__(self, name, start, end, children=(), tag="TorchOp", inputs=None, tid=1):
         self.name, self.start_time_ns, self.end_time_ns = name, start, end
+        self.start_tid = tid
         self.children, self.tag, self.extra_fields = list(children), tag, Fields(inputs)
 
 
@@ -109,6 +110,72 @@ class AtenReplayTest(unittest.TestCase):
             self.assertEqual(count, 2)
             self.assertEqual(sorted(call[0] for call in self.calls),
                              [b"aten::addmm", b"custom_block"])
+
+    def names(self, roots, details=False):
+        """The operators replayed from `roots`, by name: {name: calls}."""
+        self.calls.clear()
+        _capi.operator_range_detail = lambda *arguments: self.calls.append(arguments)
+        count = aten_replay.Replay(EventTypes, with_details=details).replay(Result(roots))
+        self.assertEqual(count, len(self.calls))
+        found = {}
+        for call in self.calls:
+            name = call[0].decode()
+            found[name] = found.get(name, 0) + 1
+        return found
+
+    def test_the_only_child_of_a_call_of_the_same_name_is_folded_into_it(self):
+        # torch.profiler's EventList._remove_dup_nodes: autocast's aten::bmm calls the
+        # kernel's aten::bmm, and the table counts one call. Repeated to a fixed point: a
+        # chain of three is one call. With details too.
+        for details in (False, True):
+            self.assertEqual(self.names([
+                Node("aten::bmm", 10_000, 50_000, [Node("aten::bmm", 11_000, 49_000)]),
+                Node("aten::div", 60_000, 90_000, [Node("aten::div", 61_000, 89_000, [
+                    Node("aten::div", 62_000, 88_000, [Node("aten::mul", 63_000, 70_000)])])]),
+            ], details), {"aten::bmm": 1, "aten::div": 1, "aten::mul": 1})
+        # The folded call's times are the outer call's.
+        self.names([Node("aten::bmm", 10_000, 50_000, [Node("aten::bmm", 11_000, 49_000)])])
+        self.assertEqual(self.calls[0][1:3], (9_000, 49_000))
+
+    def test_not_folded_beside_another_child(self):
+        # Autocast's aten::bmm casting an input first: two children, both counted. The
+        # names torch.profiler leaves out are no children (aten::is_leaf below).
+        self.assertEqual(self.names([
+            Node("aten::bmm", 10_000, 50_000, [Node("aten::to", 11_000, 12_000),
+                                                Node("aten::bmm", 13_000, 49_000)]),
+            Node("aten::div_", 60_000, 90_000, [Node("aten::is_leaf", 61_000, 62_000),
+                                                 Node("aten::div_", 63_000, 89_000)]),
+        ]), {"aten::bmm": 2, "aten::to": 1, "aten::div_": 1})
+
+    def test_nesting_by_whole_microseconds_as_torch_profiler_sees_it(self):
+        # torch.profiler nests by start // 1000 and start // 1000 + duration // 1000 (us):
+        # a child can end after its parent there (not folded) ...
+        self.assertEqual(self.names([
+            Node("aten::div", 100_900, 104_800, [Node("aten::div", 101_000, 104_700)]),
+        ]), {"aten::div": 2})
+        # ... and a call can lie inside its sibling: [100, 100] in [100, 101], folded.
+        self.assertEqual(self.names([
+            Node("aten::native_batch_norm", 90_000, 200_000, [
+                Node("aten::empty", 100_200, 100_900), Node("aten::empty", 100_950, 102_000)]),
+        ]), {"aten::native_batch_norm": 1, "aten::empty": 1})
+        # Equal microseconds, zero long: one after the other, not nested.
+        self.assertEqual(self.names([
+            Node("aten::empty", 100_100, 100_200), Node("aten::empty", 100_300, 100_400),
+        ]), {"aten::empty": 2})
+
+    def test_threads_apart(self):
+        self.assertEqual(self.names([
+            Node("aten::bmm", 10_000, 50_000, tid=1),
+            Node("aten::bmm", 11_000, 49_000, tid=2),
+        ]), {"aten::bmm": 2})
+
+    def test_cuda_runtime_calls_are_children_there(self):
+        # In torch.profiler's tree a runtime call is a child of its operator too.
+        self.assertEqual(self.names([
+            Node("aten::bmm", 10_000, 50_000, [
+                Node("aten::bmm", 11_000, 40_000),
+                Node("cudaLaunchKernel", 41_000, 42_000, tag="Kineto")]),
+        ]), {"aten::bmm": 2})
 
     def test_nothing_while_the_agent_does_not_record(self):
         _capi.recording = lambda: 0

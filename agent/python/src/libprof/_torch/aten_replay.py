@@ -3,9 +3,17 @@ each operator becomes one prof_operator_range on the draining thread, with the t
 PyTorch took for it, so operators nest among themselves, under the model phases and over
 the CUDA calls they made, by time (the analyzer's range tree).
 
-The operators are the TorchOp events of the result's event tree, less the names
-torch.profiler itself leaves out of its tables (torch/autograd/profiler.py,
-_filter_name): the same names and counts as torch.profiler's key_averages. PyTorch
+The operators are the TorchOp events of the result's event tree, less what
+torch.profiler itself leaves out of its tables, so that names and counts are those of its
+key_averages for the same events (torch/autograd/profiler.py, profiler_util.py, 1.13):
+- the utility names of _filter_name (aten::is_leaf, [memory], ...);
+- EventList._remove_dup_nodes: a call that is the only child of a call of the same name
+  (autocast's aten::bmm calling the kernel's aten::bmm), to a fixed point, where the
+  tree is torch's own: nested per thread by whole microseconds (start // 1000, that +
+  duration // 1000), not by the nanoseconds of the event tree, so a child may end after
+  its parent there, and a call may lie inside a sibling (table_folded).
+torch counts what its events say: two runs of a program differ by the calls the
+microseconds fold or not. PyTorch
 stamps them with CLOCK_REALTIME nanoseconds; the agent's host clock is CLOCK_MONOTONIC,
 so each drain measures the offset between the two once.
 
@@ -74,14 +82,20 @@ class Replay:
             return self._replay_with_details(roots, offset)
         emit = _capi.operator_range
         encoded = self._encoded
-        count = 0
+        nodes = []
         pending = list(roots)
         while pending:
             node = pending.pop()
             pending.extend(node.children)
+            if node.name not in _NOT_OPERATORS:
+                nodes.append(node)
+        folded = table_folded(nodes)
+        count = 0
+        for index, node in enumerate(nodes):
+            if index in folded:
+                continue
             name = node.name
-            if name in _NOT_OPERATORS or (name.startswith(_RUNTIME_PREFIXES)
-                                          and node.tag == self._kineto):
+            if name.startswith(_RUNTIME_PREFIXES) and node.tag == self._kineto:
                 continue
             raw = encoded.get(name)
             if raw is None:
@@ -91,7 +105,7 @@ class Replay:
         return count
 
     def _replay_with_details(self, roots, offset):
-        count = 0
+        found = []  # (node, its Python line)
         pending = [(node, "", "") for node in roots]  # (node, program's line, any line)
         while pending:
             node, program_line, any_line = pending.pop()
@@ -102,13 +116,77 @@ class Replay:
                     if not line.startswith(_TORCH_FILES):
                         program_line = line
             pending.extend((child, program_line, any_line) for child in node.children)
-            if node.tag != self._torch_op or node.name in _NOT_OPERATORS:
+            if node.name in _NOT_OPERATORS or node.tag not in (self._torch_op, self._kineto):
+                continue
+            found.append((node, program_line or any_line))
+        folded = table_folded([node for node, _ in found])
+        count = 0
+        for index, (node, line) in enumerate(found):
+            if index in folded or node.tag != self._torch_op:
                 continue
             shapes, dtypes = inputs_text(node)
             self._detail(node.name.encode("utf-8", "replace"), node.start_time_ns - offset,
-                         node.end_time_ns - offset, shapes, dtypes, program_line or any_line)
+                         node.end_time_ns - offset, shapes, dtypes, line)
             count += 1
         return count
+
+
+def table_folded(nodes):
+    """The indices of `nodes` (events of one result) that torch.profiler's tables fold
+    into their parent (EventList._remove_dup_nodes), in torch's tree: per thread, by
+    whole microseconds, sorted by (start, -end), each event the child of the innermost
+    open event that contains it ([start, end] within, starting before its end).
+    Per event: a key tuple, a (nearly sorted) sort and a pass over a stack; the folding
+    itself only where a call has a parent of its name."""
+    keys = []
+    for index, node in enumerate(nodes):
+        start, end = node.start_time_ns, node.end_time_ns
+        start_us = start // 1000
+        # Equal microseconds: the order torch keeps (its events' order, calls before
+        # what they call).
+        keys.append((node.start_tid, start_us, -(start_us + (end - start) // 1000),
+                     start, -end, index))
+    keys.sort()
+    parent = [None] * len(nodes)
+    children = {}
+    stack = []
+    thread = None
+    suspects = []
+    for tid, start_us, minus_end_us, _, _, index in keys:
+        if tid != thread:
+            thread, stack = tid, []
+        while stack:
+            up_end_us, up = stack[-1]
+            if start_us >= up_end_us or -minus_end_us > up_end_us:
+                stack.pop()
+                continue
+            parent[index] = up
+            children.setdefault(up, []).append(index)
+            if nodes[up].name == nodes[index].name:
+                suspects.append(index)
+            break
+        stack.append((-minus_end_us, index))
+    folded = set()
+    if not suspects:
+        return folded
+    # _remove_dup_nodes, literally: passes in torch's order until none folds.
+    order = [key[-1] for key in keys]
+    while True:
+        this_pass = []
+        for index in order:
+            up = parent[index]
+            if (up is not None and nodes[up].name == nodes[index].name
+                    and len(children.get(up, ())) == 1):
+                mine = children.get(index, [])
+                children[up] = mine
+                for child in mine:
+                    parent[child] = up
+                this_pass.append(index)
+        if not this_pass:
+            return folded
+        folded.update(this_pass)
+        dropped = set(this_pass)
+        order = [index for index in order if index not in dropped]
 
 
 # How torch.profiler names the frames of PyTorch's own Python files: the source line of
