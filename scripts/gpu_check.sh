@@ -12,7 +12,8 @@
 # torch.profiler inside a profiled program, both orders, (d) NCCL, (e) a CUDA graph and
 # torch.compile, (f) step-time cost. Traces, reports and logs stay in DIR (default
 # ./gpu_check_out). Exit status 1 if any check FAILs (--expect-fail PREFIX: a known gap,
-# shown as XFAIL; it fails the run once it passes), 2 on bad usage.
+# shown as XFAIL; it fails the run once it passes; --expect-fail "~PREFIX": a check that
+# passes or fails from run to run, XFAIL or PASS, neither fails the run), 2 on bad usage.
 set -u
 here="$(cd "$(dirname "$0")/.." && pwd)"   # the package root, or the repository
 simulated=0 bin="$here/bazel-bin" out="$PWD/gpu_check_out" expect=()
