@@ -5,15 +5,15 @@ the CUDA calls they made, by time (the analyzer's range tree).
 
 The operators are the TorchOp events of the result's event tree, less what
 torch.profiler itself leaves out of its tables, so that names and counts are those of its
-key_averages for the same events (torch/autograd/profiler.py, profiler_util.py, 1.13):
+key_averages (torch/autograd/profiler.py, profiler_util.py, 1.13):
 - the utility names of _filter_name (aten::is_leaf, [memory], ...);
 - EventList._remove_dup_nodes: a call that is the only child of a call of the same name
-  (autocast's aten::bmm calling the kernel's aten::bmm), to a fixed point, where the
-  tree is torch's own: nested per thread by whole microseconds (start // 1000, that +
-  duration // 1000), not by the nanoseconds of the event tree, so a child may end after
-  its parent there, and a call may lie inside a sibling (table_folded).
-torch counts what its events say: two runs of a program differ by the calls the
-microseconds fold or not. PyTorch
+  (autocast's aten::bmm calling the kernel's aten::bmm), to a fixed point (_folded_children).
+  torch applies it to a tree it rebuilds from whole microseconds, where now and then a
+  child seems to end after its parent or a call to lie inside its sibling; the helper uses
+  the event tree's nanoseconds, which costs nothing but a look at each call's children
+  (rebuilding torch's tree costs about 5 us an operator), so the two may differ by those
+  few calls, as two runs of torch.profiler differ from each other. PyTorch
 stamps them with CLOCK_REALTIME nanoseconds; the agent's host clock is CLOCK_MONOTONIC,
 so each drain measures the offset between the two once.
 
@@ -82,33 +82,24 @@ class Replay:
             return self._replay_with_details(roots, offset)
         emit = _capi.operator_range
         encoded = self._encoded
-        nodes, names, times = [], [], []
+        count = 0
         pending = list(roots)
         while pending:
             node = pending.pop()
-            pending.extend(node.children)
             name = node.name
-            if name not in _NOT_OPERATORS:
-                nodes.append(node)
-                names.append(name)
-                times.append((node.start_tid, node.start_time_ns, node.end_time_ns))
-        folded = table_folded(names, times)
-        count = 0
-        for index, name in enumerate(names):
-            if index in folded:
-                continue
-            if name.startswith(_RUNTIME_PREFIXES) and nodes[index].tag == self._kineto:
+            pending.extend(_folded_children(node, name))
+            if name in _NOT_OPERATORS or (name.startswith(_RUNTIME_PREFIXES)
+                                          and node.tag == self._kineto):
                 continue
             raw = encoded.get(name)
             if raw is None:
                 raw = encoded[name] = name.encode("utf-8", "replace")
-            _, start, end = times[index]
-            emit(raw, start - offset, end - offset)
+            emit(raw, node.start_time_ns - offset, node.end_time_ns - offset)
             count += 1
         return count
 
     def _replay_with_details(self, roots, offset):
-        found = []  # (node, its Python line)
+        count = 0
         pending = [(node, "", "") for node in roots]  # (node, program's line, any line)
         while pending:
             node, program_line, any_line = pending.pop()
@@ -118,78 +109,35 @@ class Replay:
                     any_line = line
                     if not line.startswith(_TORCH_FILES):
                         program_line = line
-            pending.extend((child, program_line, any_line) for child in node.children)
-            if node.name in _NOT_OPERATORS or node.tag not in (self._torch_op, self._kineto):
-                continue
-            found.append((node, program_line or any_line))
-        folded = table_folded([node.name for node, _ in found], [
-            (node.start_tid, node.start_time_ns, node.end_time_ns) for node, _ in found])
-        count = 0
-        for index, (node, line) in enumerate(found):
-            if index in folded or node.tag != self._torch_op:
+            pending.extend((child, program_line, any_line)
+                           for child in _folded_children(node, node.name))
+            if node.tag != self._torch_op or node.name in _NOT_OPERATORS:
                 continue
             shapes, dtypes = inputs_text(node)
             self._detail(node.name.encode("utf-8", "replace"), node.start_time_ns - offset,
-                         node.end_time_ns - offset, shapes, dtypes, line)
+                         node.end_time_ns - offset, shapes, dtypes, program_line or any_line)
             count += 1
         return count
 
 
-def table_folded(names, times):
-    """The indices of the events (names, and (thread, start ns, end ns) each) that torch.profiler's tables fold
-    into their parent (EventList._remove_dup_nodes), in torch's tree: per thread, by
-    whole microseconds, sorted by (start, -end), each event the child of the innermost
-    open event that contains it ([start, end] within, starting before its end).
-    Per event: a key tuple, a (nearly sorted) sort and a pass over a stack, about 1.5 us
-    on the CI machine; the folding itself only where a call has a parent of its name."""
-    keys = []
-    for index, (tid, start, end) in enumerate(times):
-        start_us = start // 1000
-        # Equal microseconds: the order torch keeps (its events' order, calls before
-        # what they call).
-        keys.append((tid, start_us, -(start_us + (end - start) // 1000),
-                     start, -end, index))
-    keys.sort()
-    parent = [None] * len(names)
-    children = {}
-    stack = []
-    thread = None
-    suspects = []
-    for tid, start_us, minus_end_us, _, _, index in keys:
-        if tid != thread:
-            thread, stack = tid, []
-        while stack:
-            up_end_us, up = stack[-1]
-            if start_us >= up_end_us or -minus_end_us > up_end_us:
-                stack.pop()
-                continue
-            parent[index] = up
-            children.setdefault(up, []).append(index)
-            if names[up] == names[index]:
-                suspects.append(index)
-            break
-        stack.append((-minus_end_us, index))
-    folded = set()
-    if not suspects:
-        return folded
-    # _remove_dup_nodes, literally: passes in torch's order until none folds.
-    order = [key[-1] for key in keys]
-    while True:
-        this_pass = []
-        for index in order:
-            up = parent[index]
-            if (up is not None and names[up] == names[index]
-                    and len(children.get(up, ())) == 1):
-                mine = children.get(index, [])
-                children[up] = mine
-                for child in mine:
-                    parent[child] = up
-                this_pass.append(index)
-        if not this_pass:
-            return folded
-        folded.update(this_pass)
-        dropped = set(this_pass)
-        order = [index for index in order if index not in dropped]
+def _folded_children(node, name):
+    """`node`'s children, where a child that is its only one and has its name is replaced
+    by that child's own children, to a fixed point (torch.profiler's _remove_dup_nodes).
+    The names torch leaves out are no children. One comparison per child but where a node
+    has several children, and then a list of them."""
+    children = node.children
+    while children:
+        if len(children) > 1:
+            counted = [child for child in children if child.name not in _NOT_OPERATORS]
+            if len(counted) != 1:
+                return children
+            only = counted[0]
+        else:
+            only = children[0]
+        if only.name != name:
+            return children
+        children = only.children
+    return children
 
 
 # How torch.profiler names the frames of PyTorch's own Python files: the source line of
