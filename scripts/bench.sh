@@ -8,8 +8,8 @@ quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 
 bazel build -c opt --noshow_progress //:libprof.so //proto:trace_format_benchmark \
-  //agent/bench:hook_cost_benchmark //agent/bench:step_cost_benchmark //agent/bench:spawn_cost //testdata/sim:libcupti.so.13 \
-  //testdata/workloads:train //testdata/workloads:launch_stress 2>&1 | grep -E "^(ERROR|FAILED)" || true
+  //agent/bench:hook_cost_benchmark //agent/bench:nccl_hook_cost_benchmark //agent/bench:step_cost_benchmark //agent/bench:spawn_cost //testdata/sim:libcupti.so.13 \
+  //testdata/workloads:train //testdata/workloads:launch_stress //testdata/workloads:train_ranks 2>&1 | grep -E "^(ERROR|FAILED)" || true
 bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
 agent="$bin/agent/libprof.so"
 cupti="$bin/testdata/sim/libcupti.so.13"
@@ -59,6 +59,20 @@ env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=skip_first=1,record=1000000
   "$bin/agent/bench/hook_cost_benchmark" RECORD
 env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=skip_first=1,record=1000000 PROF_CLOCK=monotonic \
   "$bin/agent/bench/hook_cost_benchmark" "RECORD, PROF_CLOCK=monotonic"
+
+echo
+echo "== flight recorder (PROF_FLIGHT=1): added host cost per NCCL call, CLOSED schedule"
+echo "   (median of 2M ncclGroupStart/End calls, interposed vs direct; the ring's share is the"
+echo "   difference between the two lines)"
+for flight in 0 1; do
+  env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=skip_first=1000000,record=1 PROF_FLIGHT=$flight \
+    "$bin/agent/bench/nccl_hook_cost_benchmark" "CLOSED, PROF_FLIGHT=$flight"
+done
+echo
+echo "== flight recorder: slowdown of the held-out style launcher (train_ranks), CLOSED"
+echo "   schedule, PROF_FLIGHT=1 vs not; goal <= 2% (<= 1% on a realistic step)"
+scripts/flight_cost.py --agent "$agent" --cupti "$cupti" --program "$bin/testdata/workloads/train_ranks" \
+  --ranks 2 --steps 40 --runs $([ $quick = 1 ] && echo 5 || echo 9)
 
 echo
 echo "== agent: added cost per recorded call at process level (the hook and the writer's share)"

@@ -17,6 +17,7 @@
 #include "agent/record/buffer_registry.h"
 #include "agent/record/call_stack.h"
 #include "agent/record/cuda_presence.h"
+#include "agent/record/flight_error.h"
 #include "agent/record/flight_ring.h"
 #include "agent/record/clock.h"
 #include "agent/record/host_clock_calibration.h"
@@ -75,6 +76,7 @@ void AfterForkInChild() {
   ResetKernelNamesAfterFork();
   ResetCommunicatorsAfterFork();
   ResetFlightAfterFork();
+  ResetFlightErrorAfterFork();
   ResetEmergencyFlushAfterFork();
   ResetHostClockAfterFork();  // the clock itself stays valid: same TSC, same CLOCK_MONOTONIC
   internal::g_device_deferred.store(false);

@@ -14,6 +14,7 @@
 #include "agent/hooks/nccl_identity.h"
 #include "agent/hooks/symbol_resolver.h"
 #include "agent/record/api_ids.h"
+#include "agent/record/flight_error.h"
 #include "agent/record/flight_ring.h"
 #include "agent/record/nccl_registry.h"
 #include "proto/schema_enums.h"
@@ -152,6 +153,8 @@ ncclResult_t TimedNccl(const NcclCall& call, Call&& real) {
   const uint64_t end = MonotonicNs();
   ErrnoPreserved keep;
   FlightReturn(ticket, end, result);
+  // A failed peer or a timeout: the writer dumps once (flight_error.h).
+  if (flight && FlightDumpWorthyError(result)) NoteFlightError(result, ticket);
   if (record) AppendNcclRecord(arguments, start, end, result);
   return result;
 }

@@ -78,6 +78,19 @@ bool CopySlot(const Slot& slot, FlightCall* call) {
   return slot.version.load(std::memory_order_relaxed) == before;
 }
 
+// Makes `ticket` the slot's writer (version 2*ticket-1), unless the slot is still being
+// filled by an older call whose writer was lapped (`capacity` calls went by during its few
+// stores, e.g. while its thread was preempted), or a newer call already has it. Without
+// this, two writers could interleave their fields under one even version and a reader
+// would take the mix for a call. The call not recorded is counted torn by the reader (its
+// ticket's slot holds another ticket), and a slot stays one writer's at a time.
+bool Claim(Slot* slot, uint64_t ticket) {
+  uint64_t current = slot->version.load(std::memory_order_relaxed);
+  if ((current & 1) || current >= 2 * ticket - 1) return false;
+  return slot->version.compare_exchange_strong(current, 2 * ticket - 1,
+                                               std::memory_order_relaxed);
+}
+
 }  // namespace
 
 void ConfigureFlight(size_t entries) {
@@ -93,7 +106,7 @@ uint64_t FlightEnter(const FlightCallArguments& arguments, uint64_t enter_ns) {
   if (g_slots == nullptr) return 0;
   const uint64_t ticket = g_head.fetch_add(1, std::memory_order_relaxed) + 1;
   Slot& slot = g_slots[(ticket - 1) % g_capacity];
-  slot.version.store(2 * ticket - 1, std::memory_order_relaxed);
+  if (!Claim(&slot, ticket)) return ticket;  // FlightReturn finds the slot not this call's
   std::atomic_thread_fence(std::memory_order_release);
   slot.comm.store(reinterpret_cast<uint64_t>(arguments.comm), std::memory_order_relaxed);
   slot.sequence.store(arguments.sequence, std::memory_order_relaxed);
@@ -186,6 +199,16 @@ bool OldestUnreturnedBefore(uint64_t before_ns, FlightCall* oldest) {
   }
   return found;
 }
+
+namespace internal {
+
+uint64_t FlightClaimForTest() {
+  if (g_slots == nullptr) return 0;
+  const uint64_t ticket = g_head.fetch_add(1, std::memory_order_relaxed) + 1;
+  return Claim(&g_slots[(ticket - 1) % g_capacity], ticket) ? ticket : 0;
+}
+
+}  // namespace internal
 
 void ResetFlightAfterFork() {
   if (g_slots == nullptr) return;

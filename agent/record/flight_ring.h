@@ -3,13 +3,16 @@
 // step boundaries. Nothing here writes a file; the writer thread snapshots the ring when a
 // dump is due (writer/flight_dump.h).
 //
-// Hot path (a hook, on the program's thread): FlightEnter claims the next slot with one
-// relaxed fetch_add on the ring's head and fills it; FlightReturn marks the same slot
+// Hot path (a hook, on the program's thread): FlightEnter takes the next ticket with one
+// relaxed fetch_add on the ring's head, claims its slot with one compare-exchange on the
+// slot's version and fills it; FlightReturn marks the same slot
 // returned unless the ring lapped it meanwhile. No lock, allocation or system call (the
 // thread id is cached by the record layer from the thread's first record).
 //
-// Concurrency: each slot is a seqlock. Its writer (the claiming thread) makes `version`
-// odd, stores the fields (relaxed atomics), then stores the even version with release.
+// Concurrency: each slot is a seqlock with one writer at a time. Its writer (the claiming
+// thread) makes `version` odd by compare-exchange, stores the fields (relaxed atomics),
+// then stores the even version with release. A claim fails, and the call is not kept
+// (counted torn), when the slot is still odd: its older writer was lapped mid-write.
 // The reader (the writer thread) copies a slot between two acquire loads of `version` and
 // drops the copy when they differ (counted as torn). The return is published separately:
 // `returned_ticket` equal to the slot's ticket means returned, so a late return of a call
@@ -102,6 +105,12 @@ FlightSnapshot TakeFlightSnapshot();
 // Writer thread: the oldest call entered and not returned, entered before `before_ns`
 // (false when none): the hang check, a scan of the slots without copying them all.
 bool OldestUnreturnedBefore(uint64_t before_ns, FlightCall* call);
+
+namespace internal {
+// Tests only: takes the next ticket and claims its slot without ever filling it, as a
+// writer stopped between claim and publish would (0 when the claim failed).
+uint64_t FlightClaimForTest();
+}  // namespace internal
 
 // In a forked child (atfork handler; atomics only): the parent's calls are not the
 // child's, so the ring starts empty.

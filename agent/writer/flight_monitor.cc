@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "agent/control/log.h"
+#include "agent/record/flight_error.h"
 #include "agent/record/flight_ring.h"
 #include "agent/record/nccl_registry.h"
 #include "agent/writer/flight_dump.h"
@@ -22,6 +23,16 @@ std::string HangDetail(const FlightCall& call, uint64_t now_ns) {
                 FlightOperationName(call.arguments.operation), call.arguments.sequence, hash,
                 static_cast<double>(now_ns - call.enter_ns) / 1e9, call.thread_id);
   return text;
+}
+
+// The call with `ticket`, if the ring still holds it (a copy of the ring: once per process).
+bool FindCall(uint64_t ticket, FlightCall* found) {
+  for (const FlightCall& call : TakeFlightSnapshot().calls) {
+    if (call.ticket != ticket) continue;
+    *found = call;
+    return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -48,6 +59,18 @@ void FlightMonitor::Poll(uint64_t now_ns) {
   const std::string detail = HangDetail(hung, now_ns);
   Log(LogLevel::kWarn, "flight recorder: possible hang: %s", detail.c_str());
   Dump("hang", detail, now_ns);
+}
+
+void FlightMonitor::DumpOnNcclError(uint64_t now_ns) {
+  int32_t result = 0;
+  uint64_t ticket = 0;
+  if (!TakeFlightError(&result, &ticket)) return;
+  const std::string reason = std::string("nccl error: ") + NcclResultName(result);
+  std::string detail;
+  FlightCall call;
+  if (FindCall(ticket, &call)) detail = HangDetail(call, now_ns);
+  Log(LogLevel::kWarn, "flight recorder: %s %s", reason.c_str(), detail.c_str());
+  Dump(reason, detail, now_ns);
 }
 
 std::string FlightMonitor::Dump(const std::string& reason, const std::string& detail,

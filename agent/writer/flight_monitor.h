@@ -9,7 +9,9 @@
 //     call;
 //   - a terminating signal (SIGTERM, SIGHUP, SIGABRT) that reached the agent's flush
 //     handler (terminating_signals.h): the writer dumps before it acknowledges;
-//   - a request (profanalyze trigger --flight, through the control poll): Dump().
+//   - a request (profanalyze trigger --flight, through the control poll): Dump();
+//   - an NCCL call that returned ncclSystemError or ncclRemoteError (a timed-out or dead
+//     peer; record/flight_error.h): once per process, reason "nccl error: <name>".
 // At most kMaxDumps dumps per process, so a job that keeps hanging cannot fill a disk.
 #ifndef PROF_AGENT_WRITER_FLIGHT_MONITOR_H_
 #define PROF_AGENT_WRITER_FLIGHT_MONITOR_H_
@@ -30,6 +32,8 @@ class FlightMonitor {
 
   // Every writer pass: the hang check when it is due.
   void Poll(uint64_t now_ns);
+  // Every writer pass, the last at exit included: the NCCL-error dump, once.
+  void DumpOnNcclError(uint64_t now_ns);
   // A dump now; returns its path ("" when none was written: the limit, or an error, warned).
   std::string Dump(const std::string& reason, const std::string& detail, uint64_t now_ns);
 

@@ -122,6 +122,8 @@ void TraceWriter::Run() {
     }
     FinishWindows(stopping, flush != 0);
     CompleteFlush(&flush);
+    // Also on the last pass: a rank whose NCCL call failed usually exits right after.
+    if (flight_) flight_->DumpOnNcclError(MonotonicNs());
     if (stopping) break;
     // Outside every lock: the poll may queue window commands (through the step controller).
     if (control_poll_) control_poll_(MonotonicNs());

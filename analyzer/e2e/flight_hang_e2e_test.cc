@@ -4,7 +4,9 @@
 // PROF_FLIGHT_HANG_S (1 s), the simulated NCCL times them out (4 s), the launcher then
 // SIGTERMs rank 3 (as torchrun does), whose flush handler dumps too. Every rank leaves a
 // dump and `profanalyze hang` names rank 3 and #25; without rank 3's dump it names the
-// missing rank instead.
+// missing rank instead. Run as torchrun runs it (one process per rank, no launcher to
+// SIGTERM the others) with rank 3 exiting instead, the other 7 see ncclRemoteError and
+// dump for it before they exit; `profanalyze hang` blames the rank with no dump.
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -97,6 +99,46 @@ TEST_CASE("8 ranks, one stops before all-reduce #25: every rank dumps, hang name
     CHECK(partial.find("\"culprits\":[{\"rank\":3,") != std::string::npos);
     CHECK(partial.find("\"seq\":25,\"operation\":\"ALL_REDUCE\",\"dump_missing\":true") != std::string::npos);
   }
+}
+
+// `train_ranks` as 8 separate processes (RANK, WORLD_SIZE) sharing a rendezvous file.
+std::string TorchrunStyle(const std::string& out, const std::string& rank_arguments) {
+  std::string command = "sh -c 'for r in 0 1 2 3 4 5 6 7; do RANK=$r WORLD_SIZE=8 ";
+  command += "LD_PRELOAD=" + Runfile("agent/libprof.so") + " PROF_CUPTI_LIB=" +
+             Runfile("testdata/sim/libcupti.so.13") +
+             " PROF_FLIGHT=1 PROF_FLIGHT_HANG_S=60 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out +
+             " SIM_NCCL_TIMEOUT_MS=30000 " + Runfile("testdata/workloads/train_ranks") +
+             " --rendezvous " + out + "/rendezvous " + rank_arguments + " & done; wait'";
+  return command;
+}
+
+TEST_CASE("one rank exits before all-reduce #25: the others dump on the NCCL error") {
+  const std::string out = FreshFolder("flight_nccl_error");
+  int status = 0;
+  // The hang limit (60 s) and NCCL's timeout (30 s) are far: only the error can dump.
+  const std::string log = Run(TorchrunStyle(out, "--steps 14 --group-size 0 --stop-rank 3 "
+                                                 "--stop-before 25 --stop-how exit"),
+                              &status);
+  INFO(log);
+  std::set<int> ranks;
+  for (const auto& entry : fs::directory_iterator(out)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find(".prof.pb") == std::string::npos) continue;  // the rendezvous file
+    REQUIRE(name.find(".flight_0.") != std::string::npos);  // one dump a process
+    absl::StatusOr<TraceModel> model = LoadTraceFile(entry.path().string());
+    REQUIRE(model.ok());
+    REQUIRE(model->headers.front().has_flight());
+    CHECK(model->headers.front().flight().reason() == "nccl error: ncclRemoteError");
+    ranks.insert(RankOf(*model));
+  }
+  CHECK(ranks == std::set<int>{0, 1, 2, 4, 5, 6, 7});
+
+  const std::string json = HangJson(out);
+  INFO(json);
+  CHECK(json.find("\"dumps\":7") != std::string::npos);
+  CHECK(json.find("\"missing_ranks\":[3]") != std::string::npos);
+  CHECK(json.find("\"culprits\":[{\"rank\":3,") != std::string::npos);
+  CHECK(json.find("\"seq\":25,\"operation\":\"ALL_REDUCE\",\"dump_missing\":true") != std::string::npos);
 }
 
 }  // namespace
