@@ -40,6 +40,7 @@ uint64_t FirstOpenAfter(const std::vector<Command>& commands, size_t after) {
 }  // namespace
 
 void TraceWriter::RunCommands(std::vector<Command>& commands, uint64_t horizon) {
+  uint64_t closed_ns = 0;  // the latest close of this batch so far
   for (size_t i = 0; i < commands.size(); ++i) {
     Command& command = commands[i];
     // Host records go to windows by their start time (WindowAt), and a closed window takes
@@ -50,10 +51,14 @@ void TraceWriter::RunCommands(std::vector<Command>& commands, uint64_t horizon) 
     // device records it flushes find their window through the API calls' correlation ids;
     // that drain stops before the windows this batch has yet to open (their records would
     // go to the previous window). Subscribing does not wait for a drain (READY's step may
-    // be short).
+    // be short). It drains up to the close before it in this batch even past the horizon:
+    // every window opened before that close is in hand, and the kernels a window launched
+    // last often run after its close, so their device records need their calls drained to
+    // be told from launches made after it (WindowFor).
     if (command.kind == Command::kDisableDevice) {
-      DrainHostRecords(std::min(horizon, FirstOpenAfter(commands, i)));
+      DrainHostRecords(std::min(std::max(horizon, closed_ns), FirstOpenAfter(commands, i)));
     }
+    if (command.kind == Command::kClose) closed_ns = std::max(closed_ns, command.time_ns);
     switch (command.kind) {
       case Command::kOpen:
         OpenWindowFile(command.spec);

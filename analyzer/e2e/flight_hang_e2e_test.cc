@@ -16,6 +16,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "agent/tests/sanitizer_preload.h"
 #include "analyzer/e2e/workload_runner.h"
 #include "analyzer/read/trace_file_loader.h"
 
@@ -56,7 +57,8 @@ int RankOf(const TraceModel& model) {
 TEST_CASE("8 ranks, one stops before all-reduce #25: every rank dumps, hang names it") {
   const std::string out = FreshFolder("flight_hang");
   const std::string command =
-      "env LD_PRELOAD=" + Runfile("agent/libprof.so") + " PROF_CUPTI_LIB=" +
+      "env LD_PRELOAD=\"" + prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so")) +
+      "\" PROF_CUPTI_LIB=" +
       Runfile("testdata/sim/libcupti.so.13") +
       " PROF_FLIGHT=1 PROF_FLIGHT_HANG_S=1 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out +
       " SIM_NCCL_TIMEOUT_MS=4000 " + Runfile("testdata/workloads/train_ranks") +
@@ -104,7 +106,9 @@ TEST_CASE("8 ranks, one stops before all-reduce #25: every rank dumps, hang name
 // `train_ranks` as 8 separate processes (RANK, WORLD_SIZE) sharing a rendezvous file.
 std::string TorchrunStyle(const std::string& out, const std::string& rank_arguments) {
   std::string command = "sh -c 'for r in 0 1 2 3 4 5 6 7; do RANK=$r WORLD_SIZE=8 ";
-  command += "LD_PRELOAD=" + Runfile("agent/libprof.so") + " PROF_CUPTI_LIB=" +
+  // Quoted: under a sanitizer the value is two paths (sanitizer_preload.h).
+  command += "LD_PRELOAD=\"" + prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so")) +
+             "\" PROF_CUPTI_LIB=" +
              Runfile("testdata/sim/libcupti.so.13") +
              " PROF_FLIGHT=1 PROF_FLIGHT_HANG_S=60 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out +
              " SIM_NCCL_TIMEOUT_MS=30000 " + Runfile("testdata/workloads/train_ranks") +
