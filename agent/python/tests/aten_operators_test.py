@@ -83,8 +83,12 @@ class AtenOperatorsTest(unittest.TestCase):
         self.assertIn("aten::bmm", counts["torch"])
         self.assertLess(counts["torch"]["aten::bmm"], counts["tree"]["aten::bmm"])  # folded
         self.assertEqual(set(counts["replay"]), set(counts["torch"]))
-        apart = sum(abs(counts["replay"][name] - counts["torch"][name]) for name in counts["torch"])
-        self.assertLessEqual(apart, 4, (counts["replay"], counts["torch"]))
+        self.assertLess(counts["replay"]["aten::bmm"], counts["tree"]["aten::bmm"])  # folded
+        # Apart by at most what torch's microseconds fold differently (a tenth of a name's
+        # calls, at least 2): without the fold autocast's bmm alone would count double.
+        for name, calls in counts["torch"].items():
+            self.assertLessEqual(abs(counts["replay"][name] - calls), max(2, calls // 10),
+                                 (name, counts["replay"][name], calls))
 
     def test_shapes_sources_and_flops_of_aten_operators(self):
         # PROF_SHAPES=1: each operator carries its input shapes (prof_operator_range_detail)
