@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "agent/record/nccl_registry.h"
+#include "agent/writer/record_converter.h"
 #include "agent/writer/window_file.h"
 #include "proto/chunk_encoder.h"
 #include "proto/schema_enums.h"
@@ -29,17 +29,7 @@ class Communicators {
   CommunicatorId IdOf(const void* comm, uint64_t* hash) {
     auto [it, inserted] = ids_.try_emplace(comm);
     if (inserted) {
-      CommunicatorValue value;
-      CommunicatorInfo info;
-      if (LookupCommunicator(comm, &info)) {
-        value.comm_hash = info.comm_hash;
-        value.rank = info.rank;
-        value.rank_count = info.rank_count;
-        value.init_start_ns = info.init_start_ns;
-        value.init_duration_ns = info.init_duration_ns;
-      } else {
-        value.comm_hash = reinterpret_cast<uint64_t>(comm);
-      }
+      const CommunicatorValue value = CommunicatorValueOf(comm);
       it->second = {encoder_->AddCommunicator(value), value.comm_hash};
     }
     *hash = it->second.second;

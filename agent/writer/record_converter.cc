@@ -226,22 +226,24 @@ KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const Record&
   return cached->second;
 }
 
+CommunicatorValue CommunicatorValueOf(const void* comm) {
+  CommunicatorValue value;
+  CommunicatorInfo info;
+  if (LookupCommunicator(comm, &info)) {
+    value.comm_hash = info.comm_hash;
+    value.rank = info.rank;
+    value.rank_count = info.rank_count;
+    value.init_start_ns = info.init_start_ns;
+    value.init_duration_ns = info.init_duration_ns;
+  } else {
+    value.comm_hash = reinterpret_cast<uint64_t>(comm);  // unknown: this process only
+  }
+  return value;
+}
+
 CommunicatorId RecordConverter::CommunicatorIn(WindowFile& window, const void* comm) {
   auto [it, inserted] = communicator_ids_.try_emplace({window.spec().index, comm}, 0);
-  if (inserted) {
-    CommunicatorValue value;
-    CommunicatorInfo info;
-    if (LookupCommunicator(comm, &info)) {
-      value.comm_hash = info.comm_hash;
-      value.rank = info.rank;
-      value.rank_count = info.rank_count;
-      value.init_start_ns = info.init_start_ns;
-      value.init_duration_ns = info.init_duration_ns;
-    } else {
-      value.comm_hash = reinterpret_cast<uint64_t>(comm);  // unknown: this process only
-    }
-    it->second = window.encoder().AddCommunicator(value);
-  }
+  if (inserted) it->second = window.encoder().AddCommunicator(CommunicatorValueOf(comm));
   return it->second;
 }
 

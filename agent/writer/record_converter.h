@@ -17,6 +17,11 @@
 
 namespace prof {
 
+// The identity a trace file gives `comm`: its registry entry (hash shared by all its
+// ranks, rank, size, creation), else a process-local hash (a communicator made before the
+// agent loaded). Window files and flight dumps define communicators with it.
+CommunicatorValue CommunicatorValueOf(const void* comm);
+
 class RecordConverter {
  public:
   // Finds an unfinished window by index (nullptr when it is gone).
