@@ -4,25 +4,15 @@
 #include <cmath>
 #include <utility>
 
+#include "analyzer/job/quantile.h"
+
 namespace prof::analyzer {
 namespace {
 
 // A fitted drift beyond this (1000 ppm) is noise over a short span, not a clock: dropped.
 constexpr double kMaxDrift = 1e-3;
 
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  const size_t middle = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + middle, values.end());
-  return values[middle];
-}
-
-double Quantile(std::vector<double>* values, double q) {
-  if (values->empty()) return 0;
-  const size_t at = std::min(values->size() - 1, static_cast<size_t>(q * (values->size() - 1) + 0.5));
-  std::nth_element(values->begin(), values->begin() + at, values->end());
-  return (*values)[at];
-}
+double Median(std::vector<double> values) { return Quantile(std::move(values), 0.5); }
 
 struct Sample {
   double x = 0;  // the end on this rank's clock
@@ -110,8 +100,8 @@ void CheckFit(const std::vector<const MatchedCollective*>& usable, ClockFit* fit
     if (first_end < last_enter - kClockViolationToleranceNs) ++fit->violations;
   }
   for (size_t rank = 0; rank < per_rank.size(); ++rank) fit->ranks[rank].residual_ns = Median(per_rank[rank]);
-  fit->residual_p50_ns = Quantile(&all, 0.5);
-  fit->residual_p99_ns = Quantile(&all, 0.99);
+  fit->residual_p50_ns = Quantile(all, 0.5);
+  fit->residual_p99_ns = Quantile(all, 0.99);
   fit->residual_max_ns = all.empty() ? 0 : *std::max_element(all.begin(), all.end());
 }
 

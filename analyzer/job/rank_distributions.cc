@@ -4,17 +4,9 @@
 #include <cmath>
 #include <utility>
 
+#include "analyzer/job/quantile.h"
+
 namespace prof::analyzer {
-namespace {
-
-double Quantile(std::vector<double> values, double q) {
-  if (values.empty()) return 0;
-  const size_t at = std::min(values.size() - 1, static_cast<size_t>(q * (values.size() - 1) + 0.5));
-  std::nth_element(values.begin(), values.begin() + at, values.end());
-  return values[at];
-}
-
-}  // namespace
 
 MetricDistribution Distribution(std::string name, std::string key, bool time, std::vector<double> values,
                                 const std::vector<bool>& present) {

@@ -4,15 +4,10 @@
 #include <map>
 #include <utility>
 
+#include "analyzer/job/quantile.h"
+
 namespace prof::analyzer {
 namespace {
-
-double Quantile(std::vector<double> values, double q) {
-  if (values.empty()) return 0;
-  const size_t at = std::min(values.size() - 1, static_cast<size_t>(q * (values.size() - 1) + 0.5));
-  std::nth_element(values.begin(), values.begin() + at, values.end());
-  return values[at];
-}
 
 bool Analyzable(const MatchedCollective& collective, const ClockFit& clock) {
   if (!collective.complete || !collective.n_to_n || collective.arrivals.size() < 2) return false;
