@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include <catch2/catch.hpp>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_replace.h"
@@ -120,6 +122,30 @@ std::string KernelRowName(const std::string& demangled) {
 
 std::string CollectiveKey(const std::string& name) {
   return absl::AsciiStrToUpper(absl::StrReplaceAll(name, {{"_", ""}}));
+}
+
+const SummaryTable& TableOf(const ProcessFigures& figures, const std::string& key) {
+  for (const SummaryTable& table : figures.report.tables) {
+    if (table.key == key) return table;
+  }
+  FAIL("no table " << key);
+  return figures.report.tables.at(0);
+}
+
+const Cell& CellOf(const SummaryTable& table, const Row& row, const std::string& key) {
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    if (table.columns[i].key == key) return row.cells.at(i);
+  }
+  FAIL("no column " << key);
+  return row.cells.at(0);
+}
+
+const Row& TopRow(const SummaryTable& table, const std::string& name) {
+  for (const Row& row : table.rows) {
+    if (row.kind == Row::Kind::kData && row.indent == 0 && row.cells[0].text == name) return row;
+  }
+  FAIL("no row " << name);
+  return table.rows.at(0);
 }
 
 }  // namespace prof::analyzer::e2e

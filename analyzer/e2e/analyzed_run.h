@@ -68,6 +68,12 @@ struct ProcessFigures {
 absl::StatusOr<std::vector<ProcessFigures>> AnalyzeFolder(const std::string& folder,
                                                           const SummaryOptions& options = {});
 
+// A user's reading of one table (a test failure when it is not there): the table with
+// JSON key `key`, the cell of column `key` in `row`, the top-level data row named `name`.
+const SummaryTable& TableOf(const ProcessFigures& figures, const std::string& key);
+const Cell& CellOf(const SummaryTable& table, const Row& row, const std::string& key);
+const Row& TopRow(const SummaryTable& table, const std::string& name);
+
 // The Kernel Summary row name of a kernel the truth lists by its demangled name.
 std::string KernelRowName(const std::string& demangled);
 

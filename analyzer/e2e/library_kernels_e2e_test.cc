@@ -18,30 +18,6 @@ namespace {
 constexpr int kSteps = 8;
 constexpr int kRecorded = 4;  // PROF_SCHEDULE=2:6
 
-const SummaryTable& TableOf(const ProcessFigures& figures, const std::string& key) {
-  for (const SummaryTable& table : figures.report.tables) {
-    if (table.key == key) return table;
-  }
-  FAIL("no table " << key);
-  return figures.report.tables.at(0);
-}
-
-const Cell& CellOf(const SummaryTable& table, const Row& row, const std::string& key) {
-  for (size_t i = 0; i < table.columns.size(); ++i) {
-    if (table.columns[i].key == key) return row.cells.at(i);
-  }
-  FAIL("no column " << key);
-  return row.cells.at(0);
-}
-
-const Row& TopRow(const SummaryTable& table, const std::string& name) {
-  for (const Row& row : table.rows) {
-    if (row.kind == Row::Kind::kData && row.indent == 0 && row.cells[0].text == name) return row;
-  }
-  FAIL("no row " << name);
-  return table.rows.at(0);
-}
-
 TEST_CASE("an operator's GPU Total holds the kernels its library launched itself") {
   const std::string output = FreshFolder("library_kernels");
   const absl::Status run = RunUnderAgent(

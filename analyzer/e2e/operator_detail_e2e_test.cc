@@ -14,30 +14,6 @@ namespace {
 
 constexpr int kSteps = 4;
 
-const Cell& CellOf(const SummaryTable& table, const Row& row, const std::string& key) {
-  for (size_t i = 0; i < table.columns.size(); ++i) {
-    if (table.columns[i].key == key) return row.cells.at(i);
-  }
-  FAIL("no column " << key);
-  return row.cells.at(0);
-}
-
-const SummaryTable& OperatorTable(const ProcessFigures& figures) {
-  for (const SummaryTable& table : figures.report.tables) {
-    if (table.key == "operator") return table;
-  }
-  FAIL("no Operator Summary");
-  return figures.report.tables.at(0);
-}
-
-const Row& DataRow(const SummaryTable& table, const std::string& name) {
-  for (const Row& row : table.rows) {
-    if (row.kind == Row::Kind::kData && row.indent == 0 && row.cells[0].text == name) return row;
-  }
-  FAIL("no row " << name);
-  return table.rows.at(0);
-}
-
 TEST_CASE("prof_operator_push_detail and emit_nvtx names reach the Operator Summary") {
   const std::string output = FreshFolder("operator_detail");
   const absl::Status run = RunUnderAgent(
@@ -49,10 +25,10 @@ TEST_CASE("prof_operator_push_detail and emit_nvtx names reach the Operator Summ
   INFO(analyzed.status().ToString());
   REQUIRE(analyzed.ok());
   REQUIRE(analyzed->size() == 1);
-  const SummaryTable& table = OperatorTable(analyzed->front());
+  const SummaryTable& table = TableOf(analyzed->front(), "operator");
 
   // linear: x [32, 64], w [128, 64]: 32 * 128 * 64 multiply-adds = 262144, 2 FLOPs each.
-  const Row& linear = DataRow(table, "aten::linear");
+  const Row& linear = TopRow(table, "aten::linear");
   CHECK(CellOf(table, linear, "calls").value == kSteps);
   CHECK(CellOf(table, linear, "flops").value == kSteps * 524288.0);
   CHECK(CellOf(table, linear, "source").text == "model.py:12");
@@ -61,13 +37,13 @@ TEST_CASE("prof_operator_push_detail and emit_nvtx names reach the Operator Summ
   CHECK(CellOf(table, linear, "tflops").value == Approx(kSteps * 524288.0 / linear_gpu / 1e3));
   // Its kernel is addmm's: linear's own (self) GPU time is 0, addmm's is all of it.
   CHECK(CellOf(table, linear, "self_gpu").stats.total_ns == 0);
-  const Row& addmm = DataRow(table, "aten::addmm");
+  const Row& addmm = TopRow(table, "aten::addmm");
   CHECK(CellOf(table, addmm, "self_gpu").stats.total_ns == linear_gpu);
   CHECK(CellOf(table, addmm, "flops").value == kSteps * 524288.0);
   CHECK(CellOf(table, addmm, "source").text.empty());
 
   // The NVTX ranges, one name per call, are one row; [8, 16] x [16, 4]: 512 MACs.
-  const Row& mm = DataRow(table, "aten::mm");
+  const Row& mm = TopRow(table, "aten::mm");
   CHECK(CellOf(table, mm, "calls").value == kSteps);
   CHECK(CellOf(table, mm, "flops").value == kSteps * 1024.0);
   for (const Row& row : table.rows) {
