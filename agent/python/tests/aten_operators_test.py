@@ -84,11 +84,15 @@ class AtenOperatorsTest(unittest.TestCase):
         self.assertLess(counts["torch"]["aten::bmm"], counts["tree"]["aten::bmm"])  # folded
         self.assertEqual(set(counts["replay"]), set(counts["torch"]))
         self.assertLess(counts["replay"]["aten::bmm"], counts["tree"]["aten::bmm"])  # folded
-        # Apart by at most what torch's microseconds fold differently (a tenth of a name's
-        # calls, at least 2): without the fold autocast's bmm alone would count double.
+        # What torch's microseconds fold differently varies from run to run of torch itself
+        # (aten::div_ 6 to 9 of 12): torch folds between none and all of the calls the
+        # replay folds (so it lies between the replay's count and the tree's), and now and
+        # then a few more (a call it sees inside its sibling: 2, and 1% of the calls).
         for name, calls in counts["torch"].items():
-            self.assertLessEqual(abs(counts["replay"][name] - calls), max(2, calls // 10),
-                                 (name, counts["replay"][name], calls))
+            replayed, tree = counts["replay"][name], counts["tree"][name]
+            self.assertLessEqual(calls, tree, name)
+            self.assertGreaterEqual(calls, replayed - max(2, replayed // 100),
+                                    (name, replayed, calls))
 
     def test_shapes_sources_and_flops_of_aten_operators(self):
         # PROF_SHAPES=1: each operator carries its input shapes (prof_operator_range_detail)
