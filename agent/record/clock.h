@@ -27,17 +27,29 @@
 // moment leaves the child a consistent clock, a signal handler may read it (loads and RDTSC
 // only, async-signal-safe), and nobody ever waits for the writer.
 //
-// Monotonic: each new segment starts where the previous one is at its starting tick (read
-// just before publishing, value rounded up), with a slope that steers toward clock_gettime
-// (at most 1000 ppm away from the measured rate), so f is continuous and increasing. Within
-// a thread a later read gives a later or equal time (a migrating thread passes through the
-// kernel, and the TSCs are synchronized across CPUs, which the kernel checks before it uses
-// the TSC as clocksource). Across threads, RDTSC is not ordered with memory accesses: a read
-// made after taking a lock may execute before the lock's load completes and so be below the
-// previous holder's reading (by up to ~1 us measured on a loaded 2-vCPU VM; Tracy accepts
-// the same). Fencing every read (LFENCE or RDTSCP) costs as much as clock_gettime here, so
-// only where an order must be exact (a step boundary against the writer's drain horizon)
-// MonotonicNsOrdered() fences the read; PROF_CLOCK=monotonic gives exact order everywhere.
+// Monotonic: each new segment starts where the previous one is at its starting tick (its
+// joint, value rounded up), with a slope that steers toward clock_gettime (at most 1000 ppm
+// away from the measured rate), so f is continuous and increasing. The joint lies ahead of
+// the publication (kJointLeadNs, host_clock_calibration.h), and a reader whose tick is before
+// the newest segment's joint uses the previous segment (still in its slot), so readers at one
+// tick use one line whichever generation they loaded. The writer commits a segment only
+// while its joint is still half the lead ahead; a writer preempted between that check and its
+// one store lets readers of the old segment pass the joint on the old line, and a later read
+// on a new, shallower line is then lower by the delay times the slope change (measured: up
+// to 26 us, a few times per 3000 joints, with TSan and six busy threads on two vCPUs; a
+// 1-in-10^4 event at the default 200 ms refinement on a quiet writer thread). Hence floors:
+// - within a thread, every read returns at least the thread's previous reading
+//   (t_clock_floor: one compare in the thread's own cache line). Migrating threads pass
+//   through the kernel, and the kernel uses the TSC as clocksource only if it is
+//   synchronized across CPUs, so the floor only ever absorbs a late joint;
+// - across threads, RDTSC is not ordered with memory accesses: a read made after taking a
+//   lock may execute before the lock's load completes and so be below the previous holder's
+//   reading (by up to ~1 us measured on a loaded 2-vCPU VM; Tracy accepts the same), and a
+//   late joint adds its step. Fencing every read (LFENCE or RDTSCP) costs as much as
+//   clock_gettime here, so only where an order must be exact (a step boundary against the
+//   writer's drain horizon) MonotonicNsOrdered() fences the read and raises a process-wide
+//   floor (a fetch-max, a handful of times per step); PROF_CLOCK=monotonic gives exact
+//   order everywhere.
 #ifndef PROF_AGENT_RECORD_CLOCK_H_
 #define PROF_AGENT_RECORD_CLOCK_H_
 
@@ -114,10 +126,17 @@ inline bool TscNs(ReadTick read_tsc, uint64_t* ns) {
     // Acquire: the check below stays after these loads, and a value from a rewrite of the
     // slot (release stores, after the newer generations were published) makes the check
     // see a newer generation. Plain loads on x86-64; no fence (which TSan cannot model).
-    const uint64_t tsc0 = slot.tsc0.load(std::memory_order_acquire);
-    const uint64_t ns0 = slot.ns0.load(std::memory_order_acquire);
-    const uint64_t mult = slot.mult.load(std::memory_order_acquire);
+    uint64_t tsc0 = slot.tsc0.load(std::memory_order_acquire);
+    uint64_t ns0 = slot.ns0.load(std::memory_order_acquire);
+    uint64_t mult = slot.mult.load(std::memory_order_acquire);
     const uint64_t tsc = read_tsc();
+    if (__builtin_expect(tsc < tsc0, 0) && generation > 1) {
+      // Before the segment's joint the previous segment's line holds (see the top).
+      const HostClockSlot& previous = g_host_clock.slots[(generation - 1) % kHostClockSlots];
+      tsc0 = previous.tsc0.load(std::memory_order_acquire);
+      ns0 = previous.ns0.load(std::memory_order_acquire);
+      mult = previous.mult.load(std::memory_order_acquire);
+    }
     if (__builtin_expect(g_host_clock.generation.load(std::memory_order_relaxed) != generation, 0)) {
       continue;
     }
@@ -131,17 +150,31 @@ inline bool TscNs(ReadTick read_tsc, uint64_t* ns) {
   return false;
 }
 
+// The thread's latest reading: no later reading on the thread returns less (see the top).
+// Plain loads and stores of the thread's own variable: async-signal-safe; a handler that
+// interrupts a read may lower it again to the interrupted read's value, which is then still
+// >= every value the thread returned before the handler. A fork child inherits its thread's.
+extern thread_local uint64_t t_clock_floor __attribute__((tls_model("initial-exec")));
+// The latest ordered reading of any thread (MonotonicNsOrdered).
+extern std::atomic<uint64_t> g_ordered_floor;
+
+inline uint64_t AboveThreadFloor(uint64_t ns) {
+  if (__builtin_expect(ns < t_clock_floor, 0)) return t_clock_floor;
+  t_clock_floor = ns;
+  return ns;
+}
+
 }  // namespace internal
 
 // The agent's clock (see the top): CLOCK_MONOTONIC nanoseconds, from the TSC once calibrated.
 inline uint64_t MonotonicNs() {
   uint64_t ns;
 #if defined(__x86_64__)
-  if (__builtin_expect(internal::TscNs([] { return __rdtsc(); }, &ns), 1)) return ns;
+  if (__builtin_expect(!internal::TscNs([] { return __rdtsc(); }, &ns), 0)) ns = SystemMonotonicNs();
 #else
-  (void)ns;
+  ns = SystemMonotonicNs();
 #endif
-  return SystemMonotonicNs();
+  return internal::AboveThreadFloor(ns);
 }
 
 // The same clock, its TSC read ordered against the surrounding instructions (LFENCE before:
@@ -157,11 +190,18 @@ inline uint64_t MonotonicNsOrdered() {
     _mm_lfence();
     return tsc;
   };
-  if (internal::TscNs(ordered, &ns)) return ns;
+  if (!internal::TscNs(ordered, &ns)) ns = SystemMonotonicNs();
 #else
-  (void)ns;
+  ns = SystemMonotonicNs();
 #endif
-  return SystemMonotonicNs();
+  // Exact across threads too: at least every ordered reading that precedes it in the
+  // floor's modification order (a fetch-max; step boundaries only, so never contended).
+  uint64_t floor = internal::g_ordered_floor.load(std::memory_order_relaxed);
+  while (ns > floor && !internal::g_ordered_floor.compare_exchange_weak(
+                           floor, ns, std::memory_order_acq_rel, std::memory_order_relaxed)) {
+  }
+  if (ns < floor) ns = floor;
+  return internal::AboveThreadFloor(ns);
 }
 
 }  // namespace prof

@@ -17,6 +17,8 @@ namespace prof {
 
 namespace internal {
 HostClock g_host_clock;  // constant-initialized: readable before any constructor runs
+thread_local uint64_t t_clock_floor __attribute__((tls_model("initial-exec"))) = 0;
+std::atomic<uint64_t> g_ordered_floor{0};
 }  // namespace internal
 
 using u128 = unsigned __int128;
@@ -177,8 +179,8 @@ bool PublishedSegment(TscSegment* segment) {
   return true;
 }
 
-// Fills the slot after the current one, then makes it current (see clock.h).
-void Publish(const TscSegment& segment) {
+// Fills the slot after the current one (no reader uses it before the commit below).
+uint64_t Fill(const TscSegment& segment) {
   internal::HostClock& clock = internal::g_host_clock;
   const uint64_t next = clock.generation.load(std::memory_order_relaxed) + 1;
   internal::HostClockSlot& slot = clock.slots[next % internal::kHostClockSlots];
@@ -187,10 +189,35 @@ void Publish(const TscSegment& segment) {
   slot.tsc0.store(segment.tsc0, std::memory_order_release);
   slot.ns0.store(segment.ns0, std::memory_order_release);
   slot.mult.store(segment.mult, std::memory_order_release);
-  clock.generation.store(next, std::memory_order_release);
+  return next;
 }
 
+// Makes the filled slot current (see clock.h).
+void Commit(uint64_t generation) {
+  internal::g_host_clock.generation.store(generation, std::memory_order_release);
+}
+
+void Publish(const TscSegment& segment) { Commit(Fill(segment)); }
+
 }  // namespace
+
+uint64_t LeadTicks(uint64_t mult) {
+  return static_cast<uint64_t>((static_cast<u128>(kJointLeadNs) << 32) / mult);
+}
+
+bool PublishAhead(const TscSegment& segment, uint64_t lead_ticks) {
+  const uint64_t generation = Fill(segment);
+  // The check and the commit are adjacent: see clock.h for the one preemption left.
+  if (OrderedTsc() + lead_ticks / 2 > segment.tsc0) return false;
+  Commit(generation);
+  return true;
+}
+
+void PublishSegmentForTest(const TscSegment& segment) { Publish(segment); }
+
+uint64_t HostClockGenerationForTest() {
+  return internal::g_host_clock.generation.load(std::memory_order_acquire);
+}
 
 void ConfigureHostClock(bool allow_tsc) { g_allow_tsc.store(allow_tsc, std::memory_order_relaxed); }
 
@@ -202,14 +229,22 @@ void RefineHostClock() {
     decision = Decide();
     g_decision.store(decision, std::memory_order_release);
   }
-  if (decision == kUseTsc && SystemMonotonicNs() >= g_calibrator.next_due_ns()) {
-    TscSegment published;
-    const bool have_published = PublishedSegment(&published);
+  TscSegment published;
+  const bool have_published = decision == kUseTsc && PublishedSegment(&published);
+  // Not while the published segment's joint is still ahead (its line is not in use yet).
+  const bool joint_passed = !have_published || OrderedTsc() >= published.tsc0;
+  if (decision == kUseTsc && joint_passed && SystemMonotonicNs() >= g_calibrator.next_due_ns()) {
     const ClockPair now = ReadClockPair();
     TscSegment segment;
     if (g_calibrator.Update(now, have_published ? &published : nullptr, &segment)) {
-      segment = StartAt(have_published ? published : segment, OrderedTsc(), segment.mult);
-      Publish(segment);
+      if (have_published) {
+        const uint64_t lead = LeadTicks(segment.mult);
+        segment = StartAt(published, OrderedTsc() + lead, segment.mult);
+        if (!PublishAhead(segment, lead)) g_calibrator.RetryNow();  // preempted: next pass
+      } else {
+        segment = StartAt(segment, OrderedTsc(), segment.mult);
+        Publish(segment);  // the first: from clock_gettime, no previous line to keep
+      }
       if (!have_published) {
         Log(LogLevel::kDebug, "host clock: invariant TSC at %.6f GHz, fitted to CLOCK_MONOTONIC",
             4294967296.0 / static_cast<double>(segment.mult));
@@ -234,6 +269,8 @@ void ResetHostClockAfterFork() {
 
 void ResetHostClockForTest(bool allow_tsc, uint64_t first_after_ns, uint64_t refine_every_ns) {
   internal::g_host_clock.generation.store(0, std::memory_order_release);
+  internal::g_ordered_floor.store(0);
+  internal::t_clock_floor = 0;  // the calling thread's
   g_allow_tsc.store(allow_tsc);
   g_decision.store(kUndecided);
   g_calibrator = HostClockCalibrator(first_after_ns, refine_every_ns);

@@ -34,6 +34,11 @@ namespace prof {
 constexpr uint64_t kFirstAfterNs = 20000000;    // 20 ms baseline: rate within ~2 ppm
 constexpr uint64_t kRefineEveryNs = 200000000;  // then a segment every 200 ms
 constexpr uint64_t kMaxSlewPerMille = 1;        // a correction moves the slope <= 1000 ppm
+// A new segment's joint (its starting tick) lies this far ahead of the tick read when it is
+// computed (clock.h: readers before the joint keep the previous line), and it is published
+// only while still half this far ahead. 100 us: far above the few hundred cycles a reader's
+// RDTSC can run out of order, far below the 1 ms a test refines at.
+constexpr uint64_t kJointLeadNs = 100000;
 // A clock_gettime bracket wider than this was preempted or interrupted: the pair is not used
 // (a loaded machine would otherwise hand the fit a pair off by up to a time slice).
 constexpr uint64_t kMaxPairUncertaintyNs = 1000;
@@ -62,11 +67,18 @@ TscSegment NextSegment(const TscSegment& current, const ClockPair& baseline,
                        const ClockPair& now, uint64_t horizon_ns);
 
 // `line` continued from `tsc` (its value there rounded up) with slope `mult`: where a
-// computed segment really starts.
-// The writer re-anchors each segment at a tick read just before publishing it, so readers
-// that used the old segment meanwhile (the writer may be preempted between measuring and
-// publishing) stay on one continuous line: the new slope only applies from there.
+// computed segment really starts. The writer re-anchors each segment at its joint,
+// kJointLeadNs ahead of a tick read just before publishing it (clock.h): the new slope only
+// applies from there, and every reader before it stays on the old line.
 TscSegment StartAt(const TscSegment& line, uint64_t tsc, uint64_t mult);
+
+// kJointLeadNs in ticks at slope `mult`.
+uint64_t LeadTicks(uint64_t mult);
+
+// Publishes `segment` if its joint is still at least lead_ticks / 2 ahead of the TSC (read
+// ordered); false, nothing published, if the writer was too slow (the next pass retries).
+// Calibrating thread only.
+bool PublishAhead(const TscSegment& segment, uint64_t lead_ticks);
 
 // The schedule above, on pairs given to it (no clock of its own, so tests drive it). It
 // keeps no copy of the segment in use: the caller passes the published one, so a calibrator
@@ -81,6 +93,8 @@ class HostClockCalibrator {
   bool Update(const ClockPair& now, const TscSegment* published, TscSegment* segment);
   // When the next call can publish (CLOCK_MONOTONIC ns; 0: at once).
   uint64_t next_due_ns() const { return next_due_ns_; }
+  // The segment Update returned was not published: the next call may publish at once.
+  void RetryNow() { next_due_ns_ = 0; }
 
  private:
   uint64_t first_after_ns_;
@@ -105,7 +119,12 @@ bool CpuHasInvariantTsc();
 // From the fork child handler: async-signal-safe (one atomic store).
 void ResetHostClockAfterFork();
 
-// Tests: back to "not calibrated" with the given schedule (no reader may run meanwhile).
+// Tests: publishes `segment` as is; the current generation (0: none).
+void PublishSegmentForTest(const TscSegment& segment);
+uint64_t HostClockGenerationForTest();
+
+// Tests: back to "not calibrated" with the given schedule, the floors (clock.h) at 0 (the
+// calling thread's; no reader may run meanwhile).
 void ResetHostClockForTest(bool allow_tsc, uint64_t first_after_ns, uint64_t refine_every_ns);
 
 }  // namespace prof

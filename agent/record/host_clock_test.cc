@@ -155,6 +155,45 @@ TEST_CASE("StartAt: the line's value at the new starting tick, with the new slop
   CHECK(StartAt(line, 301, kOneNsPerTick).ns0 == 5101);
 }
 
+// A reader of segment g+1 whose tick is before g+1's (future) joint gets segment g's value,
+// exactly: the writer may publish before the joint, and a reader that used segment g at that
+// tick must not see a different line (a steeper new slope extrapolated back is lower).
+TEST_CASE("a tick before the newest segment's joint reads the previous segment's line") {
+  ResetHostClockForTest(true, 1000000, 1000000);
+  const TscSegment first = Segment(1000, 1000000, kOneNsPerTick);
+  PublishSegmentForTest(first);
+  const TscSegment steeper = StartAt(first, 5000, 2 * kOneNsPerTick);  // joint at tick 5000
+  PublishSegmentForTest(steeper);
+  uint64_t ns = 0;
+  REQUIRE(internal::TscNs([] { return uint64_t{4000}; }, &ns));
+  CHECK(ns == 1003000);  // first's line (steeper's, extrapolated back, would say 1002000)
+  REQUIRE(internal::TscNs([] { return uint64_t{5000}; }, &ns));
+  CHECK(ns == 1004000);
+  REQUIRE(internal::TscNs([] { return uint64_t{6000}; }, &ns));
+  CHECK(ns == 1006000);  // steeper's slope after the joint
+  ResetHostClockForTest(true, 1000000, 1000000);
+}
+
+// The writer publishes a segment only while its joint is still at least half the lead ahead
+// of the TSC: a writer preempted between choosing the joint and publishing would otherwise
+// let readers of the old segment pass the joint on the old line (a step back when the new
+// slope is lower).
+TEST_CASE("PublishAhead: a joint not far enough ahead is not published") {
+  if (!CpuHasInvariantTsc()) return;
+  ResetHostClockForTest(true, 1000000, 1000000);
+  const TscSegment first = Segment(1000, 1000000, kOneNsPerTick);
+  PublishSegmentForTest(first);
+  const uint64_t lead_ticks = 1000000;
+  const uint64_t now = __rdtsc();
+  CHECK_FALSE(PublishAhead(StartAt(first, now, kOneNsPerTick), lead_ticks));  // in the past
+  CHECK(HostClockGenerationForTest() == 1);
+  CHECK_FALSE(PublishAhead(StartAt(first, now + lead_ticks / 4, kOneNsPerTick), lead_ticks));
+  CHECK(HostClockGenerationForTest() == 1);
+  CHECK(PublishAhead(StartAt(first, now + 100 * lead_ticks, kOneNsPerTick), lead_ticks));
+  CHECK(HostClockGenerationForTest() == 2);
+  ResetHostClockForTest(true, 1000000, 1000000);
+}
+
 // Runs RefineHostClock as the writer would until the TSC clock is in use (or `limit_ns`).
 bool CalibrateLive(uint64_t limit_ns) {
   const uint64_t until = SystemMonotonicNs() + limit_ns;
