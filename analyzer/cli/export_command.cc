@@ -10,14 +10,16 @@ namespace prof::analyzer {
 
 CLI::App* AddExportCommand(CLI::App* app, ExportCommandOptions* options) {
   CLI::App* command = app->add_subcommand(
-      "export", "write a timeline: Chrome trace-event JSON (Perfetto, chrome://tracing) or Perfetto's protobuf trace");
+      "export", "write a timeline: Chrome trace-event JSON (Perfetto, chrome://tracing), Perfetto's protobuf trace, or Kineto traces (HTA, TensorBoard)");
   command->add_option("PATH", options->paths, "trace files or folders of them")->required();
   command->add_option("-o,--output", options->output, "the file to write ('-': stdout)")->required();
   command
       ->add_option("--format", options->format,
                    "chrome: trace-event JSON; perfetto: Perfetto's native protobuf trace (opens in "
-                   "ui.perfetto.dev beyond the JSON importer's size limits)")
-      ->check(CLI::IsMember({"chrome", "perfetto"}));
+                   "ui.perfetto.dev beyond the JSON importer's size limits); kineto: torch.profiler's "
+                   "trace layout for HTA and TensorBoard, one file per process (several processes: "
+                   "--output is a folder, rank<N>.json in it)")
+      ->check(CLI::IsMember({"chrome", "perfetto", "kineto"}));
   return command;
 }
 

@@ -13,6 +13,7 @@
 #include "analyzer/render/perfetto_trace.pb.h"
 #include "analyzer/testing/scratch.h"
 #include "analyzer/testing/synthetic_trace.h"
+#include "analyzer/testing/test_trace.h"
 
 namespace prof::analyzer {
 namespace {
@@ -93,6 +94,48 @@ TEST_CASE("export --format perfetto: one file or three window files, the same sl
   whole.erase("window");
   split.erase("window");
   CHECK(split == whole);
+}
+
+int ExportKineto(const std::string& input, const std::string& output) {
+  ExportCommandOptions options;
+  options.paths = {input};
+  options.output = output;
+  options.format = "kineto";
+  return RunExportCommand(options);
+}
+
+TEST_CASE("export --format kineto: one file or three window files, the same events") {
+  const std::string single = testing::ScratchFolder("kineto_single") + "/run.pb";
+  const std::string windows = testing::ScratchFolder("kineto_windows");
+  REQUIRE(WriteSyntheticTrace(single, 30000, 1) == WriteSyntheticTrace(windows, 30000, 3));
+  REQUIRE(ExportKineto(single, single + ".json") == 0);
+  REQUIRE(ExportKineto(windows, windows + "/../split.json") == 0);
+  const std::string whole = ReadAll(single + ".json");
+  const std::string split = ReadAll(windows + "/../split.json");
+  for (const char* kind : {"\"ph\":\"X\"", "\"ph\":\"s\"", "\"ph\":\"f\"", "\"cat\":\"kernel\""}) {
+    INFO(kind);
+    CHECK(Occurrences(whole, kind) > 0);
+    CHECK(Occurrences(split, kind) == Occurrences(whole, kind));
+  }
+}
+
+TEST_CASE("export --format kineto: several processes, one file per rank in the --output folder") {
+  const std::string folder = testing::ScratchFolder("kineto_ranks");
+  for (int rank = 0; rank < 2; ++rank) {
+    testing::TestTrace trace(rank, /*pid=*/100 + rank);
+    trace.Step(1, 0, 1000, 1);
+    trace.WriteFile(folder + "/rank" + std::to_string(rank) + ".pb");
+  }
+  CHECK(ExportKineto(folder, "-") == 1);  // one stream cannot hold two traces
+  REQUIRE(ExportKineto(folder, folder + "/kineto") == 0);
+  for (int rank = 0; rank < 2; ++rank) {
+    const std::string path = folder + "/kineto/rank" + std::to_string(rank) + ".json";
+    INFO(path);
+    CHECK(std::system(("python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); "
+                       "sys.exit(d[\"distributedInfo\"][\"rank\"] != int(sys.argv[2]))' '" +
+                       path + "' " + std::to_string(rank))
+                          .c_str()) == 0);
+  }
 }
 
 TEST_CASE("export: nothing readable is exit status 1") {

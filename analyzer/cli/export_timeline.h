@@ -18,7 +18,8 @@ struct TimelineExport {
 };
 
 // Writes the timeline of `paths` (trace files or folders of them) to `output` ("-":
-// stdout) in `format` ("chrome" or "perfetto"). Files that cannot be read are listed in
+// stdout) in `format` ("chrome", "perfetto" or "kineto": one file per process, so with
+// several processes `output` is a folder, created if missing). Files that cannot be read are listed in
 // `result->unreadable` and left out, whatever the returned status.
 // Errors: InvalidArgument for another format; NotFound (or Unavailable) for a path that
 // cannot be listed; FailedPrecondition "nothing could be read" (no output is created);

@@ -1,0 +1,164 @@
+// The Kineto export writes torch.profiler's layout. Expected values: the categories and
+// argument keys Kineto's ChromeTraceLogger writes (libkineto ActivityType.h and
+// MetadataFieldCatalog.h, copied here by hand, not from the exporter), and the test
+// trace's records worked out by hand.
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/util/json_util.h>
+
+#include "analyzer/render/kineto_exporter.h"
+#include "analyzer/testing/analyze.h"
+#include "analyzer/testing/test_trace.h"
+
+namespace prof::analyzer {
+namespace {
+
+using google::protobuf::Struct;
+using google::protobuf::Value;
+
+// Every category Kineto writes for CPU and CUDA activity (ActivityType.h's names).
+const std::set<std::string> kKinetoCategories = {
+    "cpu_op", "user_annotation", "gpu_user_annotation", "gpu_memcpy", "gpu_memset", "kernel",
+    "external_correlation", "cuda_runtime", "cuda_driver", "cpu_instant_event", "python_function",
+    "overhead", "cuda_sync", "cuda_event", "cuda_profiler_range", "collective_comm", "ac2g"};
+
+constexpr uint64_t kThread = 11;
+
+// One step (5) of rank 1 in a 4-rank job: aten::mm [500, 2500) launching gemm from
+// cudaLaunchKernel [1000, 2000) (kernel on device 0, stream 7, [5000, 6000)); a
+// cudaDeviceSynchronize outside any operator; a 1 MB copy; an all-reduce; a mark.
+std::string WriteStepTrace() {
+  testing::TestTrace trace(/*rank=*/1);
+  trace.header().set_world_size(4);
+  trace.Step(kThread, 0, 100000, 5);
+  trace.Range(kThread, schema::RANGE_KIND_OPERATOR, "aten::mm", 500, 2500);
+  trace.Launch(kThread, 1000, 2000, "gemm", 0, 7, 5000, 6000);
+  trace.ApiCall(kThread, "cudaDeviceSynchronize", 3000, 3500);
+  const uint64_t copy = trace.ApiCall(kThread, "cudaMemcpyAsync", 7000, 7500);
+  trace.Memcpy(0, 7, 8000, 18000, 1000000, schema::COPY_KIND_HOST_TO_DEVICE, copy);
+  trace.Nccl(kThread, schema::NCCL_OPERATION_ALL_REDUCE, 40000, 42000, 40, 4, /*sequence=*/3);
+  trace.Mark(kThread, "checkpoint", 60000);
+  return trace.Write("kineto_step.pb");
+}
+
+Struct KinetoJsonOf(const TraceModel& model) {
+  const std::string path = testing::TempPath("kineto_step.json");
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  REQUIRE(out != nullptr);
+  KinetoExportFigures figures;
+  KinetoTraceExport exporter(out, /*origin_ns=*/0, &figures);
+  exporter.AddWindow(model);
+  REQUIRE(exporter.End().ok());
+  std::fclose(out);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  Struct json;
+  REQUIRE(google::protobuf::util::JsonStringToMessage(text.str(), &json).ok());
+  return json;
+}
+
+const Struct& Args(const Struct& event) { return event.fields().at("args").struct_value(); }
+
+std::vector<Struct> EventsNamed(const Struct& trace, const std::string& name) {
+  std::vector<Struct> events;
+  for (const Value& event : trace.fields().at("traceEvents").list_value().values()) {
+    const auto& fields = event.struct_value().fields();
+    if (fields.count("name") && fields.at("name").string_value() == name) events.push_back(event.struct_value());
+  }
+  return events;
+}
+
+double Number(const Struct& object, const std::string& key) { return object.fields().at(key).number_value(); }
+std::string Text(const Struct& object, const std::string& key) { return object.fields().at(key).string_value(); }
+
+TEST_CASE("Kineto export: torch.profiler's layout, categories and argument keys") {
+  const Struct trace = KinetoJsonOf(testing::LoadOrDie(WriteStepTrace()));
+  CHECK(Number(trace, "schemaVersion") == 1);
+  const Struct& distributed = trace.fields().at("distributedInfo").struct_value();
+  CHECK(Text(distributed, "backend") == "nccl");
+  CHECK(Number(distributed, "rank") == 1);
+  CHECK(Number(distributed, "world_size") == 4);
+  CHECK(trace.fields().at("deviceProperties").list_value().values_size() == 1);
+
+  SECTION("every category is one Kineto writes") {
+    for (const Value& event : trace.fields().at("traceEvents").list_value().values()) {
+      const auto& fields = event.struct_value().fields();
+      if (fields.at("ph").string_value() == "M") continue;
+      INFO(fields.at("name").string_value());
+      CHECK(kKinetoCategories.count(fields.at("cat").string_value()) == 1);
+    }
+  }
+  SECTION("the step is ProfilerStep#5, a user_annotation spanning it, in microseconds") {
+    const std::vector<Struct> steps = EventsNamed(trace, "ProfilerStep#5");
+    REQUIRE(steps.size() == 1);
+    CHECK(Text(steps[0], "cat") == "user_annotation");
+    CHECK(Number(steps[0], "ts") == Approx(0.0));
+    CHECK(Number(steps[0], "dur") == Approx(100.0));
+  }
+  SECTION("operator, its runtime call and its kernel share an External id; ac2g links call and kernel") {
+    const std::vector<Struct> op = EventsNamed(trace, "aten::mm");
+    const std::vector<Struct> call = EventsNamed(trace, "cudaLaunchKernel");
+    const std::vector<Struct> kernel = EventsNamed(trace, "gemm");
+    REQUIRE((op.size() == 1 && call.size() == 1 && kernel.size() == 1));
+    CHECK(Text(op[0], "cat") == "cpu_op");
+    CHECK(Text(call[0], "cat") == "cuda_runtime");
+    CHECK(Text(kernel[0], "cat") == "kernel");
+    const double external = Number(Args(op[0]), "External id");
+    CHECK(Number(Args(call[0]), "External id") == external);
+    CHECK(Number(Args(kernel[0]), "External id") == external);
+    CHECK(Number(Args(call[0]), "correlation") == Number(Args(kernel[0]), "correlation"));
+    // Device rows: pid = device, tid = stream.
+    CHECK(Number(kernel[0], "pid") == 0);
+    CHECK(Number(kernel[0], "tid") == 7);
+    for (const char* key : {"device", "stream", "correlation", "grid", "block", "registers per thread",
+                            "shared memory"}) {
+      INFO(key);
+      CHECK(Args(kernel[0]).fields().count(key) == 1);
+    }
+    const std::vector<Struct> flows = EventsNamed(trace, "ac2g");
+    REQUIRE(flows.size() == 4);  // s and f for the launch and for the copy
+    std::set<std::pair<std::string, double>> ends;
+    for (const Struct& flow : flows) ends.insert({Text(flow, "ph"), Number(flow, "id")});
+    CHECK(ends.count({"s", Number(Args(call[0]), "correlation")}) == 1);
+    CHECK(ends.count({"f", Number(Args(call[0]), "correlation")}) == 1);
+  }
+  SECTION("a call outside any operator has no External id; a copy carries bytes and bandwidth") {
+    const std::vector<Struct> sync = EventsNamed(trace, "cudaDeviceSynchronize");
+    REQUIRE(sync.size() == 1);
+    CHECK(Args(sync[0]).fields().count("External id") == 0);
+    bool found = false;
+    for (const Value& event : trace.fields().at("traceEvents").list_value().values()) {
+      const Struct& copy = event.struct_value();
+      if (!copy.fields().count("cat") || Text(copy, "cat") != "gpu_memcpy") continue;
+      found = true;
+      CHECK(Number(Args(copy), "bytes") == 1000000);
+      CHECK(Number(Args(copy), "memory bandwidth (GB/s)") == Approx(100.0));  // 1e6 B in 10 us
+    }
+    CHECK(found);
+  }
+  SECTION("an all-reduce is record_param_comms with torch's collective arguments") {
+    const std::vector<Struct> comms = EventsNamed(trace, "record_param_comms");
+    REQUIRE(comms.size() == 1);
+    CHECK(Text(comms[0], "cat") == "cpu_op");
+    CHECK(Text(Args(comms[0]), "Collective name") == "allreduce");
+    CHECK(Number(Args(comms[0]), "Group size") == 4);
+    CHECK(Number(Args(comms[0]), "Seq") == 3);
+  }
+  SECTION("a mark is a cpu_instant_event") {
+    const std::vector<Struct> marks = EventsNamed(trace, "checkpoint");
+    REQUIRE(marks.size() == 1);
+    CHECK(Text(marks[0], "ph") == "i");
+    CHECK(Text(marks[0], "cat") == "cpu_instant_event");
+  }
+}
+
+}  // namespace
+}  // namespace prof::analyzer

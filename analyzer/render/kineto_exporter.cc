@@ -1,0 +1,397 @@
+#include "analyzer/render/kineto_exporter.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "analyzer/render/json_writer.h"
+#include "analyzer/render/timeline_args.h"
+
+namespace prof::analyzer {
+
+// The JSON of one trace: events stream into "traceEvents"; End adds the metadata keys.
+class KinetoWriter {
+ public:
+  KinetoWriter(std::FILE* out, uint64_t origin_ns, KinetoExportFigures* figures)
+      : json_(out), origin_(origin_ns), figures_(figures) {
+    json_.BeginObject();
+    json_.Key("schemaVersion");
+    json_.Int(1);
+    json_.Key("traceEvents");
+    json_.BeginArray();
+  }
+
+  // Opens an event with Kineto's common fields; the caller adds the rest and closes it.
+  void Event(const char* phase, absl::string_view category, absl::string_view name, int64_t pid,
+             uint64_t tid, uint64_t start_ns) {
+    json_.Newline();
+    json_.BeginObject();
+    json_.Key("ph");
+    json_.String(phase);
+    if (!category.empty()) {
+      json_.Key("cat");
+      json_.String(category);
+    }
+    json_.Key("name");
+    json_.String(name);
+    json_.Key("pid");
+    json_.Int(pid);
+    json_.Key("tid");
+    json_.Uint(tid);
+    json_.Key("ts");
+    json_.Double(Micros(start_ns), 3);
+    ++figures_->trace_events;
+  }
+  void Complete(absl::string_view category, absl::string_view name, int64_t pid, uint64_t tid,
+                uint64_t start_ns, uint64_t end_ns) {
+    Event("X", category, name, pid, tid, start_ns);
+    json_.Key("dur");
+    json_.Double(end_ns >= start_ns ? (end_ns - start_ns) / 1000.0 : 0.0, 3);
+  }
+  void Metadata(const char* name, int64_t pid, uint64_t tid, const char* key, absl::string_view value) {
+    json_.Newline();
+    json_.BeginObject();
+    json_.Key("ph");
+    json_.String("M");
+    json_.Key("name");
+    json_.String(name);
+    json_.Key("pid");
+    json_.Int(pid);
+    json_.Key("tid");
+    json_.Uint(tid);
+    json_.Key("args");
+    json_.BeginObject();
+    json_.Key(key);
+    json_.String(value);
+    json_.EndObject();
+    json_.EndObject();
+  }
+  void Flow(const char* phase, uint64_t id, int64_t pid, uint64_t tid, uint64_t time_ns) {
+    Event(phase, "ac2g", "ac2g", pid, tid, time_ns);
+    json_.Key("id");
+    json_.Uint(id);
+    if (phase[0] == 'f') {
+      json_.Key("bp");
+      json_.String("e");
+    }
+    json_.EndObject();
+  }
+  // `"args": {...}`; a kernel's launch adds "grid" and "block" as [x, y, z].
+  void Args(const TimelineArgs& args, const KernelLaunch* launch = nullptr) {
+    json_.Key("args");
+    json_.BeginObject();
+    for (const TimelineArg& arg : args) {
+      json_.Key(arg.key);
+      if (const auto* i = std::get_if<int64_t>(&arg.value)) json_.Int(*i);
+      if (const auto* u = std::get_if<uint64_t>(&arg.value)) json_.Uint(*u);
+      if (const auto* d = std::get_if<double>(&arg.value)) json_.Double(*d, 3);
+      if (const auto* text = std::get_if<std::string>(&arg.value)) json_.String(*text);
+    }
+    if (launch != nullptr) {
+      for (auto [key, dims] : {std::pair{"grid", launch->grid}, {"block", launch->block}}) {
+        json_.Key(key);
+        json_.BeginArray();
+        for (int axis = 0; axis < 3; ++axis) json_.Uint(dims[axis]);
+        json_.EndArray();
+      }
+    }
+    json_.EndObject();
+  }
+  JsonWriter& json() { return json_; }
+  KinetoExportFigures* figures() { return figures_; }
+
+ private:
+  double Micros(uint64_t ns) const { return (static_cast<double>(ns) - static_cast<double>(origin_)) / 1000.0; }
+
+  JsonWriter json_;
+  uint64_t origin_;
+  KinetoExportFigures* figures_;
+};
+
+namespace {
+
+const char* HostCategory(RangeType type) {
+  switch (type) {
+    case RangeType::kOperator:
+      return "cpu_op";
+    case RangeType::kMark:
+      return "cpu_instant_event";
+    default:
+      return "user_annotation";
+  }
+}
+
+const char* DeviceCategory(DeviceKind kind) {
+  switch (kind) {
+    case DeviceKind::kKernel:
+      return "kernel";
+    case DeviceKind::kMemcpy:
+      return "gpu_memcpy";
+    case DeviceKind::kMemset:
+      return "gpu_memset";
+    case DeviceKind::kSynchronization:
+      return "cuda_sync";
+  }
+  return "kernel";
+}
+
+// c10's ScalarType name of an ncclDataType_t (torch.profiler's "dtype" of a collective).
+std::string TorchDtypeName(uint32_t data_type) {
+  static const char* const kNames[] = {"Char", "Byte",  "Int",    "UInt32",   "Long",          "UInt64",
+                                       "Half", "Float", "Double", "BFloat16", "Float8_e4m3fn", "Float8_e5m2"};
+  if (data_type < sizeof(kNames) / sizeof(kNames[0])) return kNames[data_type];
+  return NcclDataTypeName(data_type);
+}
+
+// For every API call, the External id of the innermost operator holding its start on its
+// thread (0: none): one sweep over operators and calls in time order, a stack per thread.
+std::vector<uint64_t> EnclosingOperatorIds(const TraceModel& model, const std::vector<uint64_t>& range_ids) {
+  struct Item {
+    uint64_t thread, start, end;
+    bool is_range;
+    size_t index;
+  };
+  std::vector<Item> items;
+  for (size_t i = 0; i < model.ranges.size(); ++i) {
+    const HostRange& r = model.ranges[i];
+    if (r.type == RangeType::kOperator) items.push_back({r.thread_id, r.start_ns, r.end_ns, true, i});
+  }
+  for (size_t i = 0; i < model.api_calls.size(); ++i) {
+    const ApiCall& c = model.api_calls[i];
+    items.push_back({c.thread_id, c.start_ns, c.end_ns, false, i});
+  }
+  // By thread, then start; an operator before a call starting with it; outer before inner.
+  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    if (a.thread != b.thread) return a.thread < b.thread;
+    if (a.start != b.start) return a.start < b.start;
+    if (a.is_range != b.is_range) return a.is_range;
+    return a.end > b.end;
+  });
+  std::vector<uint64_t> result(model.api_calls.size(), 0);
+  std::vector<const Item*> open;
+  for (const Item& item : items) {
+    while (!open.empty() && (open.back()->thread != item.thread || open.back()->end <= item.start)) open.pop_back();
+    if (item.is_range) {
+      open.push_back(&item);
+    } else if (!open.empty()) {
+      result[item.index] = range_ids[open.back()->index];
+    }
+  }
+  return result;
+}
+
+TimelineArgs CollectiveArgs(const NcclCall& call) {
+  TimelineArgs args;
+  args.push_back({"Collective name", std::string(CollectiveName(call.operation))});
+  args.push_back({"In msg nelems", call.count});
+  args.push_back({"Out msg nelems", call.count});
+  if (call.rank_count > 0) args.push_back({"Group size", static_cast<int64_t>(call.rank_count)});
+  args.push_back({"dtype", TorchDtypeName(call.data_type)});
+  args.push_back({"Seq", call.sequence_number});
+  if (call.comm_rank >= 0) args.push_back({"Rank", static_cast<int64_t>(call.comm_rank)});
+  if (call.has_root_or_peer && call.operation == schema::NCCL_OPERATION_SEND) {
+    args.push_back({"Dst Rank", call.root_or_peer});
+  }
+  if (call.has_root_or_peer && call.operation == schema::NCCL_OPERATION_RECV) {
+    args.push_back({"Src Rank", call.root_or_peer});
+  }
+  return args;
+}
+
+}  // namespace
+
+const char* CollectiveName(schema::NcclOperation operation) {
+  switch (operation) {
+    case schema::NCCL_OPERATION_ALL_REDUCE: return "allreduce";
+    case schema::NCCL_OPERATION_BROADCAST: return "broadcast";
+    case schema::NCCL_OPERATION_REDUCE: return "reduce";
+    case schema::NCCL_OPERATION_ALL_GATHER: return "_allgather_base";
+    case schema::NCCL_OPERATION_REDUCE_SCATTER: return "_reduce_scatter_base";
+    case schema::NCCL_OPERATION_SEND: return "send";
+    case schema::NCCL_OPERATION_RECV: return "recv";
+    case schema::NCCL_OPERATION_ALL_TO_ALL: return "all_to_all";
+    case schema::NCCL_OPERATION_GATHER: return "gather";
+    case schema::NCCL_OPERATION_SCATTER: return "scatter";
+    default: return "unknown";
+  }
+}
+
+KinetoTraceExport::KinetoTraceExport(std::FILE* out, uint64_t origin_ns, KinetoExportFigures* figures)
+    : writer_(std::make_unique<KinetoWriter>(out, origin_ns, figures)), origin_ns_(origin_ns) {}
+
+KinetoTraceExport::~KinetoTraceExport() = default;
+
+void KinetoTraceExport::AddWindow(const TraceModel& window) {
+  identity_ = window.identity;
+  for (const trace::FileHeader& header : window.headers) {
+    if (have_realtime_ || header.clock_anchors_size() == 0) continue;
+    const trace::ClockAnchor& anchor = header.clock_anchors(0);
+    realtime_offset_ns_ = static_cast<int64_t>(anchor.host_realtime_ns() - anchor.host_monotonic_ns());
+    have_realtime_ = true;
+  }
+  NameHostRows(window);
+  const std::vector<uint64_t> range_ids = WriteHostRanges(window);
+  WriteNcclCalls(window);
+  const std::vector<uint64_t> call_ids = EnclosingOperatorIds(window, range_ids);
+  WriteApiCalls(window, call_ids);
+  WriteDeviceActivities(window, call_ids);
+}
+
+void KinetoTraceExport::NameHostRows(const TraceModel& window) {
+  const int64_t pid = window.identity.pid;
+  if (named_rows_.insert({pid, UINT64_MAX}).second) {
+    writer_->Metadata("process_name", pid, 0, "name", absl::StrCat("Process ", pid));
+  }
+  for (const auto& [thread, name] : window.thread_names) {
+    if (!named_rows_.insert({pid, thread}).second) continue;
+    writer_->Metadata("thread_name", pid, thread, "name",
+                      absl::StrCat("thread ", thread, " (", window.names.Get(name), ")"));
+  }
+}
+
+std::vector<uint64_t> KinetoTraceExport::WriteHostRanges(const TraceModel& window) {
+  KinetoWriter& w = *writer_;
+  const int64_t pid = window.identity.pid;
+  std::vector<uint64_t> range_ids(window.ranges.size(), 0);
+  for (size_t i = 0; i < window.ranges.size(); ++i) {
+    const HostRange& range = window.ranges[i];
+    const std::string name = range.type == RangeType::kProfileStep
+                                 ? absl::StrCat("ProfilerStep#", range.step_number)
+                                 : std::string(window.names.Get(range.name));
+    if (range.type == RangeType::kMark) {
+      w.Event("i", HostCategory(range.type), name, pid, range.thread_id, range.start_ns);
+      w.json().Key("s");
+      w.json().String("t");
+      w.json().EndObject();
+      continue;
+    }
+    w.Complete(HostCategory(range.type), name, pid, range.thread_id, range.start_ns, range.end_ns);
+    if (range.type == RangeType::kOperator) {
+      range_ids[i] = next_external_id_++;
+      TimelineArgs args = {{"External id", range_ids[i]}};
+      if (range.shapes != 0) args.push_back({"Input Dims", std::string(window.names.Get(range.shapes))});
+      if (range.dtypes != 0) args.push_back({"Input type", std::string(window.names.Get(range.dtypes))});
+      w.Args(args);
+    }
+    w.json().EndObject();
+  }
+  return range_ids;
+}
+
+void KinetoTraceExport::WriteNcclCalls(const TraceModel& window) {
+  KinetoWriter& w = *writer_;
+  const int64_t pid = window.identity.pid;
+  for (const NcclCall& call : window.nccl_calls) {
+    if (call.operation == schema::NCCL_OPERATION_GROUP_START || call.operation == schema::NCCL_OPERATION_GROUP_END) {
+      w.Complete("cpu_op", NcclFunctionName(call.operation), pid, call.thread_id, call.start_ns, call.end_ns);
+      w.json().EndObject();
+      continue;
+    }
+    w.Complete("cpu_op", "record_param_comms", pid, call.thread_id, call.start_ns, call.end_ns);
+    TimelineArgs args = CollectiveArgs(call);
+    args.insert(args.begin(), {"External id", next_external_id_++});
+    w.Args(args);
+    w.json().EndObject();
+  }
+}
+
+void KinetoTraceExport::WriteApiCalls(const TraceModel& window, const std::vector<uint64_t>& call_ids) {
+  KinetoWriter& w = *writer_;
+  const int64_t pid = window.identity.pid;
+  std::vector<bool> launched(window.api_calls.size(), false);
+  for (const DeviceActivity& activity : window.device_activities) {
+    if (activity.api_call != kNoIndex) launched[activity.api_call] = true;
+  }
+  for (size_t i = 0; i < window.api_calls.size(); ++i) {
+    const ApiCall& call = window.api_calls[i];
+    w.Complete(call.driver ? "cuda_driver" : "cuda_runtime", window.names.Get(call.name), pid, call.thread_id,
+               call.start_ns, call.end_ns);
+    TimelineArgs args;
+    if (call_ids[i] != 0) args.push_back({"External id", call_ids[i]});
+    args.push_back({"correlation", call.correlation_id});
+    w.Args(args);
+    w.json().EndObject();
+    if (!launched[i]) continue;
+    w.Flow("s", call.correlation_id, pid, call.thread_id, call.start_ns);
+    ++w.figures()->flows;
+  }
+}
+
+void KinetoTraceExport::WriteDeviceActivities(const TraceModel& window, const std::vector<uint64_t>& call_ids) {
+  KinetoWriter& w = *writer_;
+  for (const DeviceActivity& activity : window.device_activities) {
+    devices_.insert(activity.device);
+    if (named_rows_.insert({activity.device, UINT64_MAX}).second) {
+      w.Metadata("process_name", activity.device, 0, "name", absl::StrCat("GPU ", activity.device));
+    }
+    if (named_rows_.insert({activity.device, activity.stream}).second) {
+      w.Metadata("thread_name", activity.device, activity.stream, "name", absl::StrCat("stream ", activity.stream));
+    }
+    w.Complete(DeviceCategory(activity.kind), window.names.Get(activity.name), activity.device, activity.stream,
+               activity.start_ns, activity.end_ns);
+    TimelineArgs args;
+    if (activity.api_call != kNoIndex && call_ids[activity.api_call] != 0) {
+      args.push_back({"External id", call_ids[activity.api_call]});
+    }
+    args.push_back({"device", static_cast<int64_t>(activity.device)});
+    args.push_back({"stream", static_cast<int64_t>(activity.stream)});
+    args.push_back({"correlation", activity.correlation_id});
+    const KernelLaunch* launch = nullptr;
+    if (activity.kind == DeviceKind::kKernel && activity.launch != kNoIndex) {
+      launch = &window.kernel_launches[activity.launch];
+      args.push_back({"registers per thread", static_cast<uint64_t>(launch->registers_per_thread)});
+      args.push_back({"shared memory",
+                      static_cast<int64_t>(launch->static_shared_memory + launch->dynamic_shared_memory)});
+    }
+    if (activity.kind == DeviceKind::kMemcpy || activity.kind == DeviceKind::kMemset) {
+      args.push_back({"bytes", activity.bytes});
+      if (activity.end_ns > activity.start_ns) {
+        args.push_back({"memory bandwidth (GB/s)",
+                        static_cast<double>(activity.bytes) / static_cast<double>(activity.end_ns - activity.start_ns)});
+      }
+    }
+    w.Args(args, launch);
+    w.json().EndObject();
+    if (activity.api_call != kNoIndex) {
+      w.Flow("f", activity.correlation_id, activity.device, activity.stream, activity.start_ns);
+    }
+  }
+}
+
+absl::Status KinetoTraceExport::End() {
+  JsonWriter& json = writer_->json();
+  json.EndArray();
+  json.Key("displayTimeUnit");
+  json.String("ms");
+  json.Key("baseTimeNanoseconds");
+  json.Int(have_realtime_ ? static_cast<int64_t>(origin_ns_) + realtime_offset_ns_ : 0);
+  json.Key("deviceProperties");
+  json.BeginArray();
+  for (uint32_t device : devices_) {
+    json.BeginObject();
+    json.Key("id");
+    json.Uint(device);
+    json.EndObject();
+  }
+  json.EndArray();
+  if (identity_.rank >= 0) {
+    json.Key("distributedInfo");
+    json.BeginObject();
+    json.Key("backend");
+    json.String("nccl");
+    json.Key("rank");
+    json.Int(identity_.rank);
+    json.Key("world_size");
+    json.Int(identity_.world_size);
+    json.EndObject();
+  }
+  json.EndObject();
+  json.Newline();
+  json.Flush();
+  if (json.failed()) return absl::DataLossError("could not write the whole export (disk full?)");
+  return absl::OkStatus();
+}
+
+}  // namespace prof::analyzer

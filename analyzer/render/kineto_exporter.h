@@ -1,0 +1,84 @@
+// Writes one process's timeline as a Kineto trace: the trace-event JSON torch.profiler
+// writes (export_chrome_trace), so HTA's TraceAnalysis, TensorBoard's trace viewer and
+// Perfetto read it as they read a PyTorch trace of that rank.
+//
+// The layout, as Kineto's ChromeTraceLogger writes it (libkineto/src/output_json.cpp,
+// ActivityType.h, MetadataFieldCatalog.h):
+//   {"schemaVersion": 1, "deviceProperties": [{"id": d}, ...],
+//    "distributedInfo": {"backend": "nccl", "rank": r, "world_size": w}   (rank known only),
+//    "displayTimeUnit": "ms", "baseTimeNanoseconds": <CLOCK_REALTIME ns at ts 0>,
+//    "traceEvents": [...]}
+// - host rows: pid = the process id, tid = the thread id; steps are "ProfilerStep#N"
+//   (cat user_annotation), operators cpu_op with "External id" (and "Input Dims" / "Input
+//   type" where recorded), other ranges user_annotation, marks cpu_instant_event;
+//   NCCL calls are cpu_op "record_param_comms" with "Collective name", "In msg nelems",
+//   "Out msg nelems", "Group size", "dtype", "Seq" and "Rank";
+// - runtime and driver calls: cuda_runtime / cuda_driver with "correlation" and the
+//   "External id" of the innermost operator around them on their thread;
+// - device rows: pid = the device index, tid = the stream; kernel, gpu_memcpy, gpu_memset,
+//   cuda_sync with "device", "stream", "correlation", "External id" (their launch's), and
+//   for kernels "grid", "block", "registers per thread", "shared memory"; copies "bytes" and
+//   "memory bandwidth (GB/s)";
+// - "ac2g" flows (ph s on the call, ph f with bp e on the device record, id = correlation).
+// Times: "ts"/"dur" in microseconds with three decimals from the export's origin.
+// Left out (not recorded, so not made up): cbid, queued, context, blocks and warps per SM,
+// achieved occupancy, memory events ("[memory]" needs allocator totals per event).
+#ifndef PROF_ANALYZER_RENDER_KINETO_EXPORTER_H_
+#define PROF_ANALYZER_RENDER_KINETO_EXPORTER_H_
+
+#include <cstdio>
+#include <memory>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "analyzer/model/trace_model.h"
+
+namespace prof::analyzer {
+
+struct KinetoExportFigures {
+  uint64_t trace_events = 0;
+  uint64_t flows = 0;
+};
+
+class KinetoWriter;
+
+// One process's Kineto trace, streamed one window at a time.
+class KinetoTraceExport {
+ public:
+  // `origin_ns`: the host-clock time written as ts 0 (the earliest event of the export).
+  KinetoTraceExport(std::FILE* out, uint64_t origin_ns, KinetoExportFigures* figures);
+  ~KinetoTraceExport();
+
+  // Every window of the one process, in order.
+  void AddWindow(const TraceModel& window);
+  // Writes the trace's metadata; errors: the output could not be written whole.
+  absl::Status End();
+
+ private:
+  void NameHostRows(const TraceModel& window);
+  // Returns each range's External id (operators; 0 for the others).
+  std::vector<uint64_t> WriteHostRanges(const TraceModel& window);
+  void WriteNcclCalls(const TraceModel& window);
+  // `call_ids`: each API call's External id (its operator's), 0 for none.
+  void WriteApiCalls(const TraceModel& window, const std::vector<uint64_t>& call_ids);
+  void WriteDeviceActivities(const TraceModel& window, const std::vector<uint64_t>& call_ids);
+
+  std::unique_ptr<KinetoWriter> writer_;
+  uint64_t origin_ns_;
+  uint64_t next_external_id_ = 1;
+  std::set<uint32_t> devices_;
+  std::set<std::pair<int64_t, uint64_t>> named_rows_;  // (pid, tid); tid UINT64_MAX: the process
+  ProcessIdentity identity_;
+  int64_t realtime_offset_ns_ = 0;  // CLOCK_REALTIME - host clock, from the first anchor
+  bool have_realtime_ = false;
+};
+
+// c10d's name for an NCCL operation ("allreduce", "broadcast", ...), as the
+// "Collective name" torch.profiler records.
+const char* CollectiveName(schema::NcclOperation operation);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_RENDER_KINETO_EXPORTER_H_
