@@ -86,6 +86,8 @@ run train_tp 300 "$python" "$src/train.py" "$out/train_tp.json" --steps $steps -
   run train 300 under t_train PROF_SCHEDULE=4:9 "$python" "$src/train.py" "$out/train.json" --steps $steps &&
   analyze t_train
 compare ops "b: ATen operator names and counts" "$out/t_train.json" "$out/train_tp.json"
+"$analyzer" export "$out/t_train" -o "$out/t_train.kineto.json" --format kineto > /dev/null 2>&1
+compare kineto "b: Kineto layout" "$out/t_train.kineto.json" "$out/train_tp.chrome.json"
 if [ $simulated = 1 ]; then
   skip "b: kernel names and counts, GPU time" "CPU PyTorch: no kernels"
   skip "b: unmatched correlation ids" "CPU PyTorch: no kernels"

@@ -6,6 +6,7 @@ check, PASS|FAIL|SKIP, measured, expected); `table` prints them and exits 1 on a
   compare.py VERDICTS app LABEL AGENT_JSON APP_STDOUT STEPS
   compare.py VERDICTS ops LABEL AGENT_JSON TRAIN_JSON
   compare.py VERDICTS kernels LABEL AGENT_CHROME TORCH_CHROME
+  compare.py VERDICTS kineto LABEL AGENT_KINETO TORCH_CHROME
   compare.py VERDICTS unmatched LABEL AGENT_JSON
   compare.py VERDICTS count LABEL MEASURED EXPECTED        (equal integers)
   compare.py VERDICTS torch_kernels LABEL CHROME CHROME_ALONE
@@ -131,6 +132,32 @@ def kernels(v, label, agent_chrome, torch_chrome):
           "%.1f us (%+.2f%%)" % (ours_us, change), "%.1f us +-1%%" % theirs_us)
 
 
+def kineto(v, label, agent_kineto, torch_chrome):
+    """profanalyze export --format kineto against torch.profiler's own export of the same
+    loop: every category we write is one torch wrote, and for each category both wrote, every
+    argument key we write is one torch wrote (we leave out what the trace does not record)."""
+    def layout(path):
+        keys = collections.defaultdict(set)
+        for event in chrome_events(path):
+            if event.get("ph") in ("X", "i", "s", "f") and "cat" in event:
+                keys[event["cat"]].update((event.get("args") or {}).keys())
+        return keys
+    ours, theirs = layout(agent_kineto), layout(torch_chrome)
+    if not theirs:
+        v.add(label, "SKIP", "torch.profiler wrote no categories", "a Kineto trace (PyTorch 2)")
+        return
+    extra_categories = sorted(set(ours) - set(theirs))
+    extra_keys = sorted("%s.%s" % (cat, key) for cat in set(ours) & set(theirs)
+                        for key in ours[cat] - theirs[cat])
+    v.add(label + ": categories", not extra_categories,
+          "%d categories%s" % (len(ours), "; not torch's: " + ", ".join(extra_categories) if extra_categories else ""),
+          "within torch's %d: %s" % (len(theirs), ", ".join(sorted(theirs))))
+    v.add(label + ": argument keys", not extra_keys,
+          "%d keys%s" % (sum(len(k) for k in ours.values()),
+                         "; not torch's: " + ", ".join(extra_keys[:5]) if extra_keys else ""),
+          "within torch's")
+
+
 def nccl(v, label, agent_json, calls, bytes_):
     table = rows(agent_json, "nccl")
     measured_calls = sum(row["calls"] for row in table)
@@ -187,6 +214,8 @@ def main(argv):
         ops(v, label, *args[1:])
     elif command == "kernels":
         kernels(v, label, *args[1:])
+    elif command == "kineto":
+        kineto(v, label, *args[1:])
     elif command == "unmatched":
         count = unmatched(args[1])
         v.add(label, count == 0, count, 0)
