@@ -120,20 +120,22 @@ TEST_CASE("map/reduce: partials hold the job view only; other views are refused 
   CHECK(ReducePartialFiles(Options({"/nonexistent"}, "job", "text")).exit_code == 1);
 }
 
-TEST_CASE("map/reduce: 2,048 ranks in 8 partials, the default text stays within 200 lines") {
-  const std::string folder = testing::ScratchFolder("mapreduce2048");
-  const std::string traces = testing::ScratchFolder("mapreduce2048_traces");
+TEST_CASE("map/reduce: 10,000 ranks in 8 partials, the default text stays within 200 lines") {
+  const std::string folder = testing::ScratchFolder("mapreduce10000");
+  const std::string traces = testing::ScratchFolder("mapreduce10000_traces");
   JobSpec spec = Job16();
-  spec.ranks = 2048;
+  spec.ranks = 10000;
   spec.steps = 3;
   spec.straggler_first_step = 1;
   spec.straggler_last_step = 1;
-  spec.straggler_rank = 1500;
+  spec.straggler_rank = 6875;
   const JobTruth truth = WriteJobTraces(spec, traces);
   const std::string text = Reduce(MapStrided(truth, 8, folder), "", "text");
   CHECK(std::count(text.begin(), text.end(), '\n') <= 200);
-  CHECK(text.find("Job: 2048 rank(s)") != std::string::npos);
-  CHECK(text.find("Straggler: rank 1500") != std::string::npos);
+  CHECK(text.find("Job: 10000 rank(s) on 1250 host(s)") != std::string::npos);
+  CHECK(text.find("Straggler: rank 6875") != std::string::npos);
+  CHECK(text.find("Last to arrive: rank 6875") != std::string::npos);
+  CHECK(text == Profanalyze({truth.folder}, "", "text"));
 }
 
 }  // namespace
