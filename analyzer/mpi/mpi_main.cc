@@ -9,6 +9,7 @@
 
 #include <climits>
 #include <cstdio>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -118,7 +119,13 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   }
-  exit_code = Run(options, rank, size);
+  try {
+    exit_code = Run(options, rank, size);
+  } catch (const std::exception& e) {
+    // The other MPI ranks would wait for this one forever: stop them all.
+    std::fprintf(stderr, "profanalyze-mpi: MPI rank %d: internal error: %s\n", rank, e.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
   MPI_Finalize();
   return exit_code;
 }
