@@ -81,6 +81,7 @@ CLI::App* AddReduceCommand(CLI::App* app, SummaryCommandOptions* options) {
 }
 
 SummaryOutput ReducePartialFiles(const SummaryCommandOptions& options) {
+  if (!CheckJobViewOptions(options)) return {2, ""};
   prof::job::JobPartial merged;
   for (const std::string& path : options.paths) {
     absl::StatusOr<prof::job::JobPartial> partial = ReadPartial(path);

@@ -174,17 +174,31 @@ SummaryOutput ProduceSummary(const SummaryCommandOptions& options) {
   return {0, RenderRead(options, views, *inputs)};
 }
 
-SummaryOutput ProduceJobSummary(const SummaryCommandOptions& options, const prof::job::JobPartial& partial) {
-  SummaryCommandOptions job_options = options;
-  if (job_options.views.empty() && job_options.types.empty()) job_options.views = "job";
-  absl::StatusOr<ViewSet> views = SelectedViews(job_options);
+namespace {
+
+// The options of a job view from partials: --views job unless given, and only job.
+absl::StatusOr<ViewSet> JobOnlyViews(SummaryCommandOptions* options) {
+  if (options->views.empty() && options->types.empty()) options->views = "job";
+  absl::StatusOr<ViewSet> views = SelectedViews(*options);
   if (views.ok() && (views->size() != 1 || !views->count(View::kJob))) {
-    views = absl::InvalidArgumentError("partials hold the job view only: --views may name only job");
+    return absl::InvalidArgumentError("partials hold the job view only: --views may name only job");
   }
-  if (!views.ok()) {
-    std::fprintf(stderr, "profanalyze: %s\n", std::string(views.status().message()).c_str());
-    return {2, ""};
-  }
+  return views;
+}
+
+}  // namespace
+
+bool CheckJobViewOptions(const SummaryCommandOptions& options) {
+  SummaryCommandOptions job_options = options;
+  const absl::StatusOr<ViewSet> views = JobOnlyViews(&job_options);
+  if (!views.ok()) std::fprintf(stderr, "profanalyze: %s\n", std::string(views.status().message()).c_str());
+  return views.ok();
+}
+
+SummaryOutput ProduceJobSummary(const SummaryCommandOptions& options, const prof::job::JobPartial& partial) {
+  if (!CheckJobViewOptions(options)) return {2, ""};
+  SummaryCommandOptions job_options = options;
+  const ViewSet views = *JobOnlyViews(&job_options);
   JobReports ranks = JobReportsOf(partial);
   AnalyzedInputs inputs;
   inputs.reports = std::move(ranks.reports);
@@ -194,7 +208,7 @@ SummaryOutput ProduceJobSummary(const SummaryCommandOptions& options, const prof
     std::fprintf(stderr, "profanalyze: no rank could be read\n");
     return {1, ""};
   }
-  return {0, RenderRead(job_options, *views, inputs)};
+  return {0, RenderRead(job_options, views, inputs)};
 }
 
 int RunSummaryCommand(const SummaryCommandOptions& options) {

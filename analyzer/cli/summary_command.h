@@ -60,6 +60,10 @@ SummaryOutput ProduceSummary(const SummaryCommandOptions& options);
 // name only job.
 SummaryOutput ProduceJobSummary(const SummaryCommandOptions& options, const prof::job::JobPartial& partial);
 
+// False, with one line on stderr, when ProduceJobSummary would refuse `options` (before
+// any rank file is read).
+bool CheckJobViewOptions(const SummaryCommandOptions& options);
+
 // Prints ProduceSummary's text; returns its exit code.
 int RunSummaryCommand(const SummaryCommandOptions& options);
 

@@ -119,6 +119,12 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   }
+  int valid = rank == 0 ? CheckJobViewOptions(options) : 0;  // rank 0 says what is wrong
+  MPI_Bcast(&valid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!valid) {
+    MPI_Finalize();
+    return 2;
+  }
   try {
     exit_code = Run(options, rank, size);
   } catch (const std::exception& e) {
