@@ -162,6 +162,12 @@ if [ -x analyzer/bench/run_benchmark.sh ]; then
 fi
 
 echo
+echo "== the job view at scale: 10,000-rank synthetic job, 1 process vs map/reduce vs MPI (analyzer/mpi/bench_job.sh)"
+bazel build -c opt --noshow_progress //:profanalyze //:profanalyze_mpi //analyzer/testing:make_job_traces 2>&1 \
+  | grep -E "^(ERROR|FAILED)" || true
+analyzer/mpi/bench_job.sh "$bin" $([ $quick = 1 ] && echo 2048 || echo 10000)
+
+echo
 echo "== agent: sustained recording rate at the default PROF_BUFFER_MB (scripts/sustained_rate.py)"
 echo "   goals: zero loss for 1 thread at >= 5M calls/s, for 8 threads at >= 1M calls/s each"
 bazel build -c opt --noshow_progress //agent/bench:record_rate_benchmark \

@@ -12,6 +12,7 @@ packages=(
   python3-pybind11 python3-dev  # libprof._analysis: the analyzer as a CPython extension
   python3-pandas  # its DataFrame test (pandas stays optional for users)
   chromium  # the HTML report's browser test (headless)
+  libopenmpi-dev openmpi-bin  # profanalyze-mpi (//:profanalyze_mpi) and its mpirun test
 )
 
 missing=()

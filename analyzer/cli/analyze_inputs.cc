@@ -56,24 +56,47 @@ absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& pat
                                              const ViewSet& views, int threads, int window) {
   absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths(paths);
   if (!files.ok()) return files.status();
+  std::vector<std::string> unreadable;
+  const std::vector<ProcessFiles> work = GroupFilesByProcess(*files, &unreadable);
+  AnalyzedInputs analyzed = AnalyzeProcesses(work, options, views, threads, window);
+  analyzed.unreadable.insert(analyzed.unreadable.begin(), unreadable.begin(), unreadable.end());
+  return analyzed;
+}
+
+AnalyzedInputs AnalyzeProcesses(const std::vector<ProcessFiles>& work, const SummaryOptions& options,
+                                const ViewSet& views, int threads, int window) {
   AnalyzedInputs analyzed;
-  const std::vector<ProcessFiles> work = GroupFilesByProcess(*files, &analyzed.unreadable);
   std::vector<ProcessResult> results(work.size());
   std::atomic<uint64_t> events{0};
+  size_t file_count = 0;
+  for (const ProcessFiles& process : work) file_count += process.paths.size();
   // Fewer processes than threads: each also reads its next window ahead.
   const size_t thread_count = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
   const bool prefetch = work.size() < thread_count;
   {
-    ProgressLine progress(files->size(), &events);
+    ProgressLine progress(file_count, &events);
     ParallelFor(work.size(), threads,
                 [&](size_t i) { results[i] = AnalyzeProcess(work[i].paths, options, views, prefetch, window, &events); });
   }
-  for (ProcessResult& result : results) {  // already in (rank, host, pid) order
+  for (ProcessResult& result : results) {  // in the order of `work`
     analyzed.unreadable.insert(analyzed.unreadable.end(), result.unreadable.begin(), result.unreadable.end());
     analyzed.files_read += result.files_read;
     if (result.report) analyzed.reports.push_back(std::move(*result.report));
   }
   return analyzed;
+}
+
+std::vector<std::string> ExpandEachPath(const std::vector<std::string>& paths, std::vector<std::string>* unreadable) {
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    absl::StatusOr<std::vector<std::string>> expanded = ExpandInputPaths({path});
+    if (!expanded.ok()) {
+      unreadable->push_back(std::string(expanded.status().message()));
+      continue;
+    }
+    files.insert(files.end(), expanded->begin(), expanded->end());
+  }
+  return files;
 }
 
 }  // namespace prof::analyzer

@@ -27,6 +27,16 @@ struct AnalyzedInputs {
 absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& paths, const SummaryOptions& options,
                                              const ViewSet& views, int threads = 0, int window = -1);
 
+// The processes of `work` (grouped already, e.g. one MPI rank's share of a job), in that
+// order; what AnalyzeInputs does after grouping.
+AnalyzedInputs AnalyzeProcesses(const std::vector<ProcessFiles>& work, const SummaryOptions& options,
+                                const ViewSet& views, int threads = 0, int window = -1);
+
+// The PATH arguments as trace files, as ExpandInputPaths, except that a path that does not
+// exist (or an empty folder) is one line in `unreadable`, not an error: a job's missing
+// rank file is data quality (profanalyze map, profanalyze-mpi).
+std::vector<std::string> ExpandEachPath(const std::vector<std::string>& paths, std::vector<std::string>* unreadable);
+
 }  // namespace prof::analyzer
 
 #endif  // PROF_ANALYZER_CLI_ANALYZE_INPUTS_H_

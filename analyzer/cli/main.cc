@@ -8,6 +8,7 @@
 #include "analyzer/cli/export_command.h"
 #include "analyzer/cli/hang_command.h"
 #include "analyzer/cli/info_command.h"
+#include "analyzer/cli/job_partial_command.h"
 #include "analyzer/cli/report_command.h"
 #include "analyzer/cli/summary_command.h"
 #include "analyzer/cli/trigger_command.h"
@@ -30,6 +31,10 @@ int main(int argc, char** argv) {
   CLI::App* report_command = AddReportCommand(&app, &report);
   HangCommandOptions hang;
   CLI::App* hang_command = AddHangCommand(&app, &hang);
+  MapCommandOptions map;
+  CLI::App* map_command = AddMapCommand(&app, &map);
+  SummaryCommandOptions reduce;
+  CLI::App* reduce_command = AddReduceCommand(&app, &reduce);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -47,6 +52,8 @@ int main(int argc, char** argv) {
     if (trigger_command->parsed()) return RunTriggerCommand(trigger);
     if (report_command->parsed()) return RunReportCommand(report);
     if (hang_command->parsed()) return RunHangCommand(hang);
+    if (map_command->parsed()) return RunMapCommand(map);
+    if (reduce_command->parsed()) return RunReduceCommand(reduce);
     if (summary.paths.empty()) {
       std::fprintf(stderr, "profanalyze: give at least one trace file or folder (see --help)\n");
       return 2;

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "analyzer/cli/analyze_inputs.h"
 #include "analyzer/job/job_analysis.h"
+#include "analyzer/job/job_partial.h"
 #include "analyzer/job/job_tables.h"
 #include "analyzer/render/json_renderer.h"
 #include "analyzer/render/report_text.h"
@@ -97,7 +98,9 @@ std::vector<SummaryTable> JobView(const SummaryCommandOptions& options, const Vi
                                   const AnalyzedInputs& inputs, bool job_alone) {
   const bool asked = (!options.views.empty() || !options.types.empty()) && views.count(View::kJob);
   if (!asked && !job_alone) return {};
-  const JobAnalysis job = AnalyzeJob(inputs.reports, inputs.unreadable.size());
+  // Through a partial, as `profanalyze reduce` and profanalyze-mpi: one pipeline, the same bytes.
+  const JobReports ranks = JobReportsOf(JobPartialOf(inputs.reports, inputs.unreadable));
+  const JobAnalysis job = AnalyzeJob(ranks.reports, ranks.unreadable.size());
   return JobTables(job, options.format == "json" ? 0 : kJobTextRows);
 }
 
@@ -116,9 +119,17 @@ std::string Render(const SummaryCommandOptions& options, const ViewSet& views, c
   return text;
 }
 
+// The common tail: a warning for an empty recording, then the tables.
+std::string RenderRead(const SummaryCommandOptions& options, const ViewSet& views, const AnalyzedInputs& inputs) {
+  uint64_t events = 0;
+  for (const ProcessReport& report : inputs.reports) events += report.event_count;
+  if (events == 0) std::fprintf(stderr, "profanalyze: the trace holds no events (empty recording window)\n");
+  return Render(options, views, inputs);
+}
+
 }  // namespace
 
-SummaryOutput ProduceSummary(const SummaryCommandOptions& options) {
+SummaryOptions SummaryOptionsOf(const SummaryCommandOptions& options) {
   SummaryOptions summary;
   summary.sorted_by = SortKeys().at(options.sorted_by);
   summary.op_detail = options.op_detail;
@@ -128,6 +139,11 @@ SummaryOutput ProduceSummary(const SummaryCommandOptions& options) {
   summary.top = options.top;
   summary.perf_skip = options.perf_skip;
   summary.include_setup = options.include_setup;
+  return summary;
+}
+
+SummaryOutput ProduceSummary(const SummaryCommandOptions& options) {
+  const SummaryOptions summary = SummaryOptionsOf(options);
   absl::StatusOr<ViewSet> selected = SelectedViews(options);
   absl::StatusOr<TableQuery> query =
       ParseTableQuery(options.name_regex, options.min_time, options.aggregate_by, options.order_by);
@@ -155,11 +171,44 @@ SummaryOutput ProduceSummary(const SummaryCommandOptions& options) {
   for (ProcessReport& report : inputs->reports) {
     for (SummaryTable& table : report.tables) ApplyTableQuery(*query, &table);
   }
-  const std::vector<ProcessReport>& reports = inputs->reports;
-  uint64_t events = 0;
-  for (const ProcessReport& report : reports) events += report.event_count;
-  if (events == 0) std::fprintf(stderr, "profanalyze: the trace holds no events (empty recording window)\n");
-  return {0, Render(options, views, *inputs)};
+  return {0, RenderRead(options, views, *inputs)};
+}
+
+namespace {
+
+// The options of a job view from partials: --views job unless given, and only job.
+absl::StatusOr<ViewSet> JobOnlyViews(SummaryCommandOptions* options) {
+  if (options->views.empty() && options->types.empty()) options->views = "job";
+  absl::StatusOr<ViewSet> views = SelectedViews(*options);
+  if (views.ok() && (views->size() != 1 || !views->count(View::kJob))) {
+    return absl::InvalidArgumentError("partials hold the job view only: --views may name only job");
+  }
+  return views;
+}
+
+}  // namespace
+
+bool CheckJobViewOptions(const SummaryCommandOptions& options) {
+  SummaryCommandOptions job_options = options;
+  const absl::StatusOr<ViewSet> views = JobOnlyViews(&job_options);
+  if (!views.ok()) std::fprintf(stderr, "profanalyze: %s\n", std::string(views.status().message()).c_str());
+  return views.ok();
+}
+
+SummaryOutput ProduceJobSummary(const SummaryCommandOptions& options, const prof::job::JobPartial& partial) {
+  if (!CheckJobViewOptions(options)) return {2, ""};
+  SummaryCommandOptions job_options = options;
+  const ViewSet views = *JobOnlyViews(&job_options);
+  JobReports ranks = JobReportsOf(partial);
+  AnalyzedInputs inputs;
+  inputs.reports = std::move(ranks.reports);
+  inputs.unreadable = std::move(ranks.unreadable);
+  for (const std::string& message : inputs.unreadable) std::fprintf(stderr, "profanalyze: %s\n", message.c_str());
+  if (inputs.reports.empty()) {
+    std::fprintf(stderr, "profanalyze: no rank could be read\n");
+    return {1, ""};
+  }
+  return {0, RenderRead(job_options, views, inputs)};
 }
 
 int RunSummaryCommand(const SummaryCommandOptions& options) {

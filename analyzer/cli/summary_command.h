@@ -7,6 +7,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "analyzer/summary/report.h"
+#include "proto/job_partial.pb.h"
+
 namespace prof::analyzer {
 
 struct SummaryCommandOptions {
@@ -41,6 +44,9 @@ inline constexpr size_t kJobViewRanks = 8;
 // Adds the summary options and PATH positional to `app` (the top-level command).
 void AddSummaryOptions(CLI::App* app, SummaryCommandOptions* options);
 
+// The analysis options of the command line's (what each process's figures depend on).
+SummaryOptions SummaryOptionsOf(const SummaryCommandOptions& options);
+
 struct SummaryOutput {
   int exit_code = 0;  // 0 when something was read, 1 when nothing could be, 2 on a bad option value
   std::string text;   // what goes to stdout
@@ -48,6 +54,15 @@ struct SummaryOutput {
 
 // Everything but printing; problems go to stderr, one line each.
 SummaryOutput ProduceSummary(const SummaryCommandOptions& options);
+
+// The job view of merged partials (job/job_partial.h), as ProduceSummary prints it with
+// --views job for the same files: `profanalyze reduce` and profanalyze-mpi. --views may
+// name only job.
+SummaryOutput ProduceJobSummary(const SummaryCommandOptions& options, const prof::job::JobPartial& partial);
+
+// False, with one line on stderr, when ProduceJobSummary would refuse `options` (before
+// any rank file is read).
+bool CheckJobViewOptions(const SummaryCommandOptions& options);
 
 // Prints ProduceSummary's text; returns its exit code.
 int RunSummaryCommand(const SummaryCommandOptions& options);

@@ -2,7 +2,9 @@
 
 Headers live in /usr/include (already on the compiler's search path); the rule asks
 pkg-config for the link flags, so a library upgrade that renames or adds a shared
-object does not break the build. The result is one target, @NAME//:NAME.
+object does not break the build. The result is one target, @NAME//:NAME. With
+include_paths = True, the -I folders pkg-config names (Open MPI keeps its headers under
+/usr/lib/<arch>/openmpi/include) are linked into the repository and added as includes.
 """
 
 def _system_library_impl(repository_ctx):
@@ -14,20 +16,31 @@ def _system_library_impl(repository_ctx):
             result.stderr.strip(),
         ))
     linkopts = [flag for flag in result.stdout.strip().split(" ") if flag]
+    includes = []
+    if repository_ctx.attr.include_paths:
+        cflags = repository_ctx.execute(["pkg-config", "--cflags"] + modules).stdout.strip().split(" ")
+        for flag in cflags:
+            if flag.startswith("-I"):
+                folder = "include_{}".format(len(includes))
+                repository_ctx.symlink(flag[2:], folder)
+                includes.append(folder)
     repository_ctx.file("WORKSPACE", 'workspace(name = "{}")\n'.format(repository_ctx.name))
     repository_ctx.file("BUILD.bazel", """
 package(default_visibility = ["//visibility:public"])
 
 cc_library(
     name = "{name}",
+    hdrs = glob([folder + "/**/*.h" for folder in {includes}]),
+    includes = {includes},
     linkopts = {linkopts},
 )
-""".format(name = repository_ctx.name, linkopts = repr(linkopts)))
+""".format(name = repository_ctx.name, linkopts = repr(linkopts), includes = repr(includes)))
 
 system_library = repository_rule(
     implementation = _system_library_impl,
     attrs = {
         "pkg_config_modules": attr.string_list(mandatory = True),
+        "include_paths": attr.bool(default = False),
     },
     local = True,
 )

@@ -1,0 +1,46 @@
+// `profanalyze map FILE... -o PART` and `profanalyze reduce PART...`: the job view through
+// files, for schedulers without MPI. Map analyzes its rank files into one job partial
+// (job/job_partial.h); reduce merges any number of partials, in any order, and prints
+// what `profanalyze --views job` prints for all the files (text or JSON). A rank file or
+// a partial that is missing, truncated or corrupt is one line in the job's data quality,
+// not a failure; a failed map is re-run alone. Map every file of a process (all its
+// recording windows) in one map: a process split over two partials counts twice.
+#ifndef PROF_ANALYZER_CLI_JOB_PARTIAL_COMMAND_H_
+#define PROF_ANALYZER_CLI_JOB_PARTIAL_COMMAND_H_
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "analyzer/cli/summary_command.h"
+#include "analyzer/read/process_files.h"
+#include "proto/job_partial.pb.h"
+
+namespace prof::analyzer {
+
+struct MapCommandOptions {
+  SummaryCommandOptions summary;  // PATH: the rank files; the analysis options
+  std::string output;             // -o PART
+};
+
+// The job partial of already grouped processes, `unreadable` lines included.
+prof::job::JobPartial MapProcesses(const std::vector<ProcessFiles>& processes, const SummaryCommandOptions& options,
+                                   std::vector<std::string> unreadable);
+
+// The job partial of the PATH arguments (files or folders); missing ones are unreadable lines.
+prof::job::JobPartial MapPaths(const std::vector<std::string>& paths, const SummaryCommandOptions& options);
+
+CLI::App* AddMapCommand(CLI::App* app, MapCommandOptions* options);
+int RunMapCommand(const MapCommandOptions& options);
+
+// `reduce` takes the summary options; its PATH arguments are partials.
+CLI::App* AddReduceCommand(CLI::App* app, SummaryCommandOptions* options);
+int RunReduceCommand(const SummaryCommandOptions& options);
+
+// ReduceFiles's text and exit code, for tests.
+SummaryOutput ReducePartialFiles(const SummaryCommandOptions& options);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_CLI_JOB_PARTIAL_COMMAND_H_

@@ -1,0 +1,51 @@
+// The job view's one pipeline: every job view is built from a JobPartial (proto/
+// job_partial.proto), whether its ranks were analyzed in this process (profanalyze),
+// written by `profanalyze map` and read back by `profanalyze reduce`, or gathered over MPI
+// (profanalyze-mpi). A partial holds, per rank, what the job view reads of its
+// ProcessReport (identity, per-step figures, collectives, data-quality state) and the
+// lines of the rank files that could not be read.
+//
+//   prof::job::JobPartial partial = JobPartialOf(inputs.reports, inputs.unreadable);
+//   MergeJobPartial(std::move(other), &partial);  // any order, any grouping
+//   JobReports job = JobReportsOf(partial);       // sorted: what AnalyzeJob reads
+#ifndef PROF_ANALYZER_JOB_JOB_PARTIAL_H_
+#define PROF_ANALYZER_JOB_JOB_PARTIAL_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "analyzer/summary/report.h"
+#include "proto/job_partial.pb.h"
+
+namespace prof::analyzer {
+
+inline constexpr char kJobPartialSchema[] = "profanalyze.job_partial";
+inline constexpr uint32_t kJobPartialVersion = 1;
+
+// The job view's part of `reports` (their tables are not kept) and the unreadable lines.
+prof::job::JobPartial JobPartialOf(const std::vector<ProcessReport>& reports,
+                                   const std::vector<std::string>& unreadable);
+
+// Appends `from` to `into`: concatenation, so merging is associative and commutative up
+// to the order JobReportsOf sorts away.
+void MergeJobPartial(prof::job::JobPartial from, prof::job::JobPartial* into);
+
+// A partial as the job view reads it: reports in (rank, host, pid) order, as the
+// in-process reader orders them, with identity, per-step figures and collectives (no
+// tables), and the unreadable lines sorted.
+struct JobReports {
+  std::vector<ProcessReport> reports;
+  std::vector<std::string> unreadable;
+};
+JobReports JobReportsOf(const prof::job::JobPartial& partial);
+
+// The serialized partial; ParseJobPartial names what is wrong ("not a job partial",
+// "version 7 is newer than this profanalyze reads (1)").
+std::string SerializeJobPartial(const prof::job::JobPartial& partial);
+absl::StatusOr<prof::job::JobPartial> ParseJobPartial(const std::string& bytes);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_JOB_JOB_PARTIAL_H_

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The job view at scale: wall time and peak memory for a synthetic 10,000-rank job
+# (analyzer/testing/make_job_traces), by profanalyze (one process, the baseline), by
+# profanalyze map + reduce (8 partials), and by profanalyze-mpi under mpirun -n 1, 2, 4;
+# each output compared with profanalyze's. Goals: the same bytes; <= 60 s wall and <= 1 GB
+# per process (the issue's memory goal) on this machine.
+#
+#   analyzer/mpi/bench_job.sh BAZEL_BIN [RANKS]
+set -euo pipefail
+bin="$1"
+ranks="${2:-10000}"
+scratch="$(mktemp -d /tmp/prof-job-bench.XXXXXX)"
+trap 'rm -rf "$scratch"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+profanalyze="$bin/analyzer/cli/profanalyze"
+mpi="$bin/analyzer/mpi/profanalyze-mpi"
+
+"$bin/analyzer/testing/make_job_traces" "$scratch/job" "$ranks" | sed 's/^/   /'
+echo "   $(du -sh "$scratch/job" | cut -f1) of rank files; goals: same bytes, <= 60 s, <= 1 GB per process"
+
+# LABEL EXPECTED COMMAND...: wall time, the largest peak RSS of its processes, same bytes or not.
+measure() {
+  local label="$1" expected="$2"
+  shift 2
+  local start end
+  start=$(date +%s.%N)
+  "$@" >"$scratch/out.txt" 2>"$scratch/err.txt"
+  end=$(date +%s.%N)
+  local peak
+  peak=$(grep -o 'peak_kb=[0-9]*' "$scratch/err.txt" | cut -d= -f2 | sort -n | tail -1)
+  local same="-"
+  [ -n "$expected" ] && { cmp -s "$expected" "$scratch/out.txt" && same="same bytes" || same="DIFFERENT"; }
+  printf "   %-34s %7.2f s  peak %6.0f MiB per process  %s\n" "$label" "$(echo "$end - $start" | bc)" \
+    "$(echo "${peak:-0} / 1024" | bc -l)" "$same"
+}
+timed() { /usr/bin/time -f "peak_kb=%M" "$@"; }
+
+measure "profanalyze (1 process)" "" timed "$profanalyze" "$scratch/job"
+cp "$scratch/out.txt" "$scratch/expected.txt"
+map_reduce() {
+  local files=("$scratch"/job/*.pb) parts=() p
+  for p in 0 1 2 3 4 5 6 7; do
+    timed "$profanalyze" map $(printf '%s\n' "${files[@]}" | awk -v p=$p 'NR % 8 == p') -o "$scratch/part$p.pb"
+    parts+=("$scratch/part$p.pb")
+  done
+  timed "$profanalyze" reduce "${parts[@]}"
+}
+measure "profanalyze map x8 + reduce" "$scratch/expected.txt" map_reduce
+for p in 1 2 4; do
+  measure "mpirun -n $p profanalyze-mpi" "$scratch/expected.txt" \
+    mpirun -n $p --oversubscribe /usr/bin/time -f "peak_kb=%M" "$mpi" "$scratch/job"
+done

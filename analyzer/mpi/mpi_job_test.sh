@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# profanalyze-mpi under `mpirun -n P --oversubscribe` (P = 1, 2, 3, 4) prints the bytes that
+# profanalyze prints for the same 16 rank files (the issue's example: rank 11 the
+# straggler): the job view as text (the default past 8 ranks, and --views job) and as
+# JSON. With a rank file missing and one truncated, it prints what profanalyze map +
+# reduce print (profanalyze itself refuses a missing PATH): both unreadable, counted.
+#
+#   mpi_job_test.sh PROFANALYZE PROFANALYZE_MPI MAKE_JOB_TRACES
+set -uo pipefail
+
+profanalyze="$1"
+mpi="$2"
+make_job_traces="$3"
+work="${TEST_TMPDIR:-$(mktemp -d)}/mpi_job"
+rm -rf "$work" && mkdir -p "$work"
+# Open MPI refuses root without these (CI containers run as root), and needs a writable
+# session folder.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TMPDIR="$work"
+failures=0
+
+check_same() {  # NAME EXPECTED ACTUAL
+  if cmp -s "$2" "$3"; then
+    echo "ok: $1"
+  else
+    echo "FAIL: $1 differs from profanalyze's:"
+    diff "$2" "$3" | head -20
+    failures=$((failures + 1))
+  fi
+}
+
+"$make_job_traces" "$work/job" 16 11 >/dev/null || exit 1
+"$profanalyze" "$work/job" >"$work/default.txt" || exit 1
+"$profanalyze" --views job "$work/job" >"$work/job.txt" || exit 1
+"$profanalyze" --views job --format json "$work/job" >"$work/job.json" || exit 1
+grep -q "Straggler: rank 11" "$work/default.txt" || { echo "FAIL: profanalyze does not name rank 11"; exit 1; }
+
+for p in 1 2 3 4; do
+  mpirun -n "$p" --oversubscribe "$mpi" "$work/job" >"$work/mpi$p.txt" 2>"$work/mpi$p.err" ||
+    { echo "FAIL: mpirun -n $p exited $?"; cat "$work/mpi$p.err"; failures=$((failures + 1)); }
+  check_same "mpirun -n $p, default text" "$work/default.txt" "$work/mpi$p.txt"
+  mpirun -n "$p" --oversubscribe "$mpi" --views job "$work/job" >"$work/mpi$p.job.txt" 2>/dev/null
+  check_same "mpirun -n $p, --views job" "$work/job.txt" "$work/mpi$p.job.txt"
+  mpirun -n "$p" --oversubscribe "$mpi" --format json "$work/job" >"$work/mpi$p.json" 2>/dev/null
+  check_same "mpirun -n $p, --format json" "$work/job.json" "$work/mpi$p.json"
+done
+
+# Damaged inputs: rank 15's file cut to 64 bytes, a 17th rank file that does not exist.
+head -c 64 "$work/job/rank_00015.pb" >"$work/cut.pb"
+inputs=("$work"/job/rank_0000*.pb "$work"/job/rank_0001[0-4].pb "$work/cut.pb" "$work/absent.pb")
+"$profanalyze" map "${inputs[@]}" -o "$work/part.pb" 2>/dev/null || { echo "FAIL: map"; exit 1; }
+"$profanalyze" reduce "$work/part.pb" >"$work/reduced.txt" 2>/dev/null || { echo "FAIL: reduce"; exit 1; }
+grep -q "Job: 15 rank(s) .* 2 unreadable file(s)." "$work/reduced.txt" ||
+  { echo "FAIL: reduce does not count the 2 unreadable files"; head -4 "$work/reduced.txt"; failures=$((failures + 1)); }
+mpirun -n 3 --oversubscribe "$mpi" "${inputs[@]}" >"$work/mpi_damaged.txt" 2>/dev/null ||
+  { echo "FAIL: mpirun -n 3 on damaged inputs exited $?"; failures=$((failures + 1)); }
+check_same "mpirun -n 3, damaged inputs (vs map + reduce)" "$work/reduced.txt" "$work/mpi_damaged.txt"
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "all same"

@@ -1,0 +1,137 @@
+// profanalyze-mpi: the job view of many rank files over MPI, for jobs that outgrow one
+// machine. `mpirun -n P profanalyze-mpi [profanalyze's options] PATH...`: MPI rank 0
+// groups the files by traced process (headers only) and hands each MPI rank its share,
+// largest first (assign_processes.h); every MPI rank maps its share to a job partial
+// (cli/job_partial_command.h), the partials are merged along a binomial tree to rank 0,
+// and rank 0 prints what `profanalyze --views job` prints for the same files. A missing,
+// truncated or corrupt rank file is a line in the job's data quality, not a failure.
+#include <mpi.h>
+
+#include <climits>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "analyzer/cli/analyze_inputs.h"
+#include "analyzer/cli/job_partial_command.h"
+#include "analyzer/job/job_partial.h"
+#include "analyzer/mpi/assign_processes.h"
+
+namespace prof::analyzer {
+namespace {
+
+constexpr int kShareTag = 1;
+constexpr int kPartialTag = 2;
+constexpr uint64_t kChunk = 1 << 30;  // MPI counts are ints: bytes go in chunks of 1 GiB
+
+void SendBytes(const std::string& bytes, int to, int tag) {
+  uint64_t size = bytes.size();
+  MPI_Send(&size, 1, MPI_UINT64_T, to, tag, MPI_COMM_WORLD);
+  for (uint64_t at = 0; at < size; at += kChunk) {
+    MPI_Send(bytes.data() + at, static_cast<int>(std::min(kChunk, size - at)), MPI_BYTE, to, tag, MPI_COMM_WORLD);
+  }
+}
+
+std::string ReceiveBytes(int from, int tag) {
+  uint64_t size = 0;
+  MPI_Recv(&size, 1, MPI_UINT64_T, from, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  std::string bytes(size, '\0');
+  for (uint64_t at = 0; at < size; at += kChunk) {
+    MPI_Recv(bytes.data() + at, static_cast<int>(std::min(kChunk, size - at)), MPI_BYTE, from, tag, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+  }
+  return bytes;
+}
+
+// Rank 0 reads the headers and sends every other rank its share; returns this rank's.
+std::vector<ProcessFiles> ShareOut(const SummaryCommandOptions& options, int rank, int size,
+                                   std::vector<std::string>* unreadable) {
+  if (rank != 0) return DecodeShare(ReceiveBytes(0, kShareTag));
+  const std::vector<std::string> files = ExpandEachPath(options.paths, unreadable);
+  const std::vector<ProcessFiles> processes = GroupFilesByProcess(files, unreadable);
+  std::vector<std::vector<ProcessFiles>> shares = AssignLargestFirst(processes, ProcessBytes(processes), size);
+  for (int worker = 1; worker < size; ++worker) SendBytes(EncodeShare(shares[worker]), worker, kShareTag);
+  return std::move(shares[0]);
+}
+
+// Binomial tree: at distance d, a rank with rank % 2d == d sends to rank - d and is done.
+prof::job::JobPartial ReduceToRankZero(prof::job::JobPartial partial, int rank, int size) {
+  for (int distance = 1; distance < size; distance *= 2) {
+    if (rank % (2 * distance) == distance) {
+      SendBytes(SerializeJobPartial(partial), rank - distance, kPartialTag);
+      return {};
+    }
+    if (rank + distance < size) {
+      absl::StatusOr<prof::job::JobPartial> received = ParseJobPartial(ReceiveBytes(rank + distance, kPartialTag));
+      if (received.ok()) {
+        MergeJobPartial(*std::move(received), &partial);
+      } else {
+        partial.add_unreadable("MPI rank " + std::to_string(rank + distance) + ": " +
+                               std::string(received.status().message()));
+      }
+    }
+  }
+  return partial;
+}
+
+int Run(const SummaryCommandOptions& options, int rank, int size) {
+  std::vector<std::string> unreadable;
+  const std::vector<ProcessFiles> share = ShareOut(options, rank, size, &unreadable);
+  prof::job::JobPartial partial = MapProcesses(share, options, std::move(unreadable));
+  partial = ReduceToRankZero(std::move(partial), rank, size);
+  int exit_code = 0;
+  if (rank == 0) {
+    const SummaryOutput output = ProduceJobSummary(options, partial);
+    std::fputs(output.text.c_str(), stdout);
+    std::fflush(stdout);
+    exit_code = output.exit_code;
+  }
+  MPI_Bcast(&exit_code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return exit_code;
+}
+
+}  // namespace
+}  // namespace prof::analyzer
+
+int main(int argc, char** argv) {
+  using namespace prof::analyzer;
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  CLI::App app{"profanalyze-mpi: the job view of many rank files, analyzed by MPI processes"};
+  app.name("profanalyze-mpi");
+  SummaryCommandOptions options;
+  AddSummaryOptions(&app, &options);
+  int exit_code = 0;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    exit_code = rank == 0 ? app.exit(e) : (e.get_exit_code() ? 2 : 0);
+    MPI_Finalize();
+    return exit_code;
+  }
+  if (options.paths.empty()) {
+    if (rank == 0) std::fprintf(stderr, "profanalyze-mpi: give at least one trace file or folder (see --help)\n");
+    MPI_Finalize();
+    return 2;
+  }
+  int valid = rank == 0 ? CheckJobViewOptions(options) : 0;  // rank 0 says what is wrong
+  MPI_Bcast(&valid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!valid) {
+    MPI_Finalize();
+    return 2;
+  }
+  try {
+    exit_code = Run(options, rank, size);
+  } catch (const std::exception& e) {
+    // The other MPI ranks would wait for this one forever: stop them all.
+    std::fprintf(stderr, "profanalyze-mpi: MPI rank %d: internal error: %s\n", rank, e.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Finalize();
+  return exit_code;
+}
