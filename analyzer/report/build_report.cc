@@ -4,10 +4,12 @@
 #include <tuple>
 #include <utility>
 
+#include "analyzer/job/job_partial.h"
 #include "analyzer/read/input_paths.h"
 #include "analyzer/read/process_files.h"
 #include "analyzer/report/figures_json.h"
 #include "analyzer/report/html_page.h"
+#include "analyzer/report/job_layout.h"
 #include "analyzer/report/rank_collector.h"
 
 namespace prof::analyzer::report {
@@ -21,8 +23,12 @@ absl::StatusOr<CollectedRun> CollectRun(const std::vector<std::string>& paths) {
     RankCollector collector;
     const size_t read = ForEachWindow(
         process, [&collector](TraceModel window) { collector.AddWindow(std::move(window)); }, &run.unreadable);
-    if (read > 0) run.ranks.push_back(std::move(collector).Finish());
+    if (read == 0) continue;
+    std::vector<ProcessReport> report(1);
+    run.ranks.push_back(std::move(collector).Finish(&report[0]));
+    MergeJobPartial(JobPartialOf(report, {}), &run.job);
   }
+  MergeJobPartial(JobPartialOf({}, run.unreadable), &run.job);
   // Unranked processes (rank -1) after the ranked ones.
   std::stable_sort(run.ranks.begin(), run.ranks.end(), [](const RankFigures& a, const RankFigures& b) {
     const auto key = [](const RankFigures& r) { return std::make_tuple(r.rank < 0, r.rank, r.host, r.pid); };
@@ -32,7 +38,11 @@ absl::StatusOr<CollectedRun> CollectRun(const std::vector<std::string>& paths) {
 }
 
 std::string RenderReport(const CollectedRun& run, const std::string& title) {
-  return RenderHtmlPage(title, FiguresJson(run.ranks, run.unreadable));
+  if (!UsesJobLayout(run)) return RenderHtmlPage(title, FiguresJson(run.ranks, run.unreadable));
+  const JobLayout layout = BuildJobLayout(run);
+  std::vector<const RankFigures*> charted;
+  for (const ChartedRank& rank : layout.charted) charted.push_back(&run.ranks[rank.run_index]);
+  return RenderHtmlPage(title, FiguresJson(charted, run.unreadable, &layout));
 }
 
 }  // namespace prof::analyzer::report

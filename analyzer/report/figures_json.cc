@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "analyzer/render/json_writer.h"
+#include "analyzer/report/job_json.h"
 
 namespace prof::analyzer::report {
 namespace {
@@ -226,6 +227,13 @@ void WriteRank(const RankFigures& rank, JsonWriter* json) {
 }  // namespace
 
 std::string FiguresJson(const std::vector<RankFigures>& ranks, const std::vector<std::string>& unreadable_files) {
+  std::vector<const RankFigures*> all;
+  for (const RankFigures& rank : ranks) all.push_back(&rank);
+  return FiguresJson(all, unreadable_files, nullptr);
+}
+
+std::string FiguresJson(const std::vector<const RankFigures*>& ranks,
+                        const std::vector<std::string>& unreadable_files, const JobLayout* job) {
   JsonWriter json;
   json.BeginObject();
   json.Key("schema");
@@ -238,8 +246,12 @@ std::string FiguresJson(const std::vector<RankFigures>& ranks, const std::vector
   json.EndArray();
   json.Key("ranks");
   json.BeginArray();
-  for (const RankFigures& rank : ranks) WriteRank(rank, &json);
+  for (const RankFigures* rank : ranks) WriteRank(*rank, &json);
   json.EndArray();
+  if (job != nullptr) {
+    json.Key("job");
+    WriteJobLayout(*job, &json);
+  }
   json.EndObject();
   return json.text();
 }

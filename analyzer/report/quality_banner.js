@@ -1,10 +1,12 @@
 // The data-quality banner: everything that makes the figures below incomplete (records
 // the agent lost, device records without their launch, files that could not be read or
-// are cut short), red and sticky at the top; a green line when nothing was lost.
+// are cut short), red and sticky at the top; a green line when nothing was lost. In a
+// job's layout, the ranks grouped by data-quality state first (every rank), then the
+// charted ranks' own counts.
 'use strict';
 
 function qualityLines() {
-  var lines = [];
+  var lines = jobQualityLines();
   REPORT.unreadable_files.forEach(function (file) { lines.push('Unreadable file: ' + file); });
   REPORT.ranks.forEach(function (rank) {
     var who = rankLabel(rank) + ': ';

@@ -11,7 +11,7 @@ function drawUtilization() {
   var names = Object.keys(devices).sort();
   if (names.length === 0) { showEmpty('chart-utilization', 'No GPU activity recorded.'); return; }
   drawChart('chart-utilization', {
-    title: { text: 'GPU utilization per rank', left: 'center', textStyle: { fontSize: 13 } },
+    title: { text: 'GPU utilization per rank' + chartedScope(), left: 'center', textStyle: { fontSize: 13 } },
     tooltip: { trigger: 'axis', valueFormatter: function (v) { return Number(v).toFixed(2) + ' %'; } },
     legend: { bottom: 0 },
     grid: baseGrid(),
@@ -43,7 +43,7 @@ function drawCommunication() {
   }
   var names = ['Computation only', 'Overlap', 'Communication only', 'Neither'];
   drawChart('chart-communication', {
-    title: { text: 'Communication / computation / overlap per rank (% of step time)', left: 'center',
+    title: { text: 'Communication / computation / overlap per rank (% of step time)' + chartedScope(), left: 'center',
              textStyle: { fontSize: 13 } },
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' },
                valueFormatter: function (v) { return Number(v).toFixed(2) + ' %'; } },

@@ -75,15 +75,16 @@ void RankCollector::AddWindow(TraceModel window) {
   analysis_.AddWindow(std::move(window));
 }
 
-RankFigures RankCollector::Finish() && {
+RankFigures RankCollector::Finish(ProcessReport* report_out) && {
   figures_.quality.frees_without_allocation = memory_.frees_without_allocation();
   figures_.memory = std::move(memory_).Finish(last_time_ns_, figures_.steps.size());
-  const ProcessReport report = std::move(analysis_).Finish();
+  ProcessReport report = std::move(analysis_).Finish();
   ReadUtilization(report, &figures_);
   figures_.total_ns = report.total_ns;
   figures_.communication_ns = report.communication_ns;
   figures_.computation_ns = report.computation_ns;
   figures_.overlap_ns = report.overlap_ns;
+  if (report_out != nullptr) *report_out = std::move(report);
   return std::move(figures_);
 }
 

@@ -19,7 +19,9 @@ class RankCollector {
  public:
   RankCollector();
   void AddWindow(TraceModel window);
-  RankFigures Finish() &&;
+  // `report`, when given, receives the process's ProcessReport (its tables, per-step
+  // figures and collectives): what the job view reads (analyzer/job/job_partial.h).
+  RankFigures Finish(ProcessReport* report = nullptr) &&;
 
  private:
   RankFigures figures_;

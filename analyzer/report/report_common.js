@@ -63,4 +63,9 @@ function selectedRank() {
   return REPORT.ranks[index];
 }
 
+// In a job's layout, the per-rank charts' titles say which ranks they hold.
+function chartedScope() {
+  return REPORT.job ? ' (the ' + REPORT.ranks.length + ' charted of ' + REPORT.job.processes + ' ranks)' : '';
+}
+
 function baseGrid() { return { left: 70, right: 30, top: 40, bottom: 50, containLabel: false }; }

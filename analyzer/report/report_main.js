@@ -1,13 +1,18 @@
 // Draws the whole report: the banner and cross-rank charts once, the per-rank charts for
-// the rank picked (the slowest at first), then marks <body data-report-status> "ok" or
-// "error" with the script errors listed, for readers and for the browser test.
+// the rank picked (the slowest at first; in a job's layout, the worst straggler), then
+// marks <body data-report-status> "ok" or "error" with the script errors listed, for
+// readers and for the browser test.
 'use strict';
 
 function drawRunLine() {
   var steps = REPORT.ranks.reduce(function (sum, rank) { return sum + rank.steps.length; }, 0);
   var files = REPORT.ranks.reduce(function (sum, rank) { return sum + rank.files.length; }, 0);
-  document.getElementById('run-line').textContent = REPORT.ranks.length + ' process(es), ' + steps +
-      ' recorded step(s), ' + files + ' trace file(s). Times are on each process\'s own clock.';
+  var counts = steps + ' recorded step(s), ' + files + ' trace file(s)';
+  document.getElementById('run-line').textContent = REPORT.job ?
+      REPORT.job.processes + ' process(es); per-rank figures embedded for ' + REPORT.ranks.length + ' of them (' +
+          counts + '). The job view aligns the ranks\' clocks on their collectives; the per-rank charts keep each ' +
+          'process\'s own clock.' :
+      REPORT.ranks.length + ' process(es), ' + counts + '. Times are on each process\'s own clock.';
 }
 
 function fillRankPicker(initial) {
@@ -15,7 +20,7 @@ function fillRankPicker(initial) {
   REPORT.ranks.forEach(function (rank, index) {
     var option = document.createElement('option');
     option.value = String(index);
-    option.textContent = rankLabel(rank);
+    option.textContent = rankLabel(rank) + (REPORT.job ? ': ' + REPORT.job.charted[index].join('; ') : '');
     select.appendChild(option);
   });
   select.value = String(initial);
@@ -71,10 +76,19 @@ function drawReport() {
     document.querySelector('main').innerHTML = '<p class="empty">Nothing could be read.</p>';
     return;
   }
-  fillRankPicker(slowestIndex());
-  drawStragglerLine();
-  drawStepTime();
-  drawStragglerMap();
+  if (REPORT.job) {
+    drawJobSection();
+    drawRankScope();
+    fillRankPicker(0);  // the worst straggler first
+    drawJobStragglerLine();
+    drawStepTime();
+    drawJobHeatMap();
+  } else {
+    fillRankPicker(slowestIndex());
+    drawStragglerLine();
+    drawStepTime();
+    drawStragglerMap();
+  }
   drawUtilization();
   drawCommunication();
   drawSelectedRank();

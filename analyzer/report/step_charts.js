@@ -42,7 +42,7 @@ function drawStepTime() {
     return;
   }
   drawChart('chart-step-time', {
-    title: { text: 'Step time per rank', left: 'center', textStyle: { fontSize: 13 } },
+    title: { text: 'Step time per rank' + chartedScope(), left: 'center', textStyle: { fontSize: 13 } },
     tooltip: { trigger: 'axis', valueFormatter: formatMs },
     legend: { type: 'scroll', bottom: 0 },
     grid: baseGrid(),
