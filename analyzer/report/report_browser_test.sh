@@ -5,12 +5,17 @@
 # charts: the allocator samples and host RSS) and that
 # the findings are on the page, and saves a screenshot (report.png among the test's
 # outputs: bazel-testlogs/analyzer/report/report_browser_test/test.outputs/).
+# Then a 2,048-rank synthetic job (rank 1500 the injected straggler) in the job layout
+# (job_layout.h): one file under 1.5 MB, no script errors, the straggler named and charted
+# first, at most 32 charted ranks with the rest counted, the heat map at most 128 rows,
+# the job view's 7 tables drawn, and report_job.png saved.
 # Skipped, with a message saying so, where Chromium is not installed.
 #
-#   report_browser_test.sh PROFANALYZE MAKE_REPORT_TRACES
+#   report_browser_test.sh PROFANALYZE MAKE_REPORT_TRACES MAKE_JOB_TRACES
 set -euo pipefail
 profanalyze="$1"
 make_traces="$2"
+make_job_traces="$3"
 
 browser="$(command -v chromium || command -v chromium-browser || true)"
 if [ -z "$browser" ]; then
@@ -77,4 +82,34 @@ grep -q 'cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4::Params)' <<<"$dom
 chrome --window-size=1400,4800 --screenshot="$outputs/report.png" "file://$scratch/report.html" \
   >/dev/null 2>"$scratch/screenshot.log" || fail "screenshot failed ($(tail -3 "$scratch/screenshot.log"))"
 [ "$(stat -c %s "$outputs/report.png")" -gt 20000 ] || fail "the screenshot is (nearly) blank"
+# The job layout: a 2,048-rank job, rank 1500 computing 3 ms longer in step 1 of 3.
+"$make_job_traces" "$scratch/job" 2048 1500 >/dev/null
+"$profanalyze" report "$scratch/job" -o "$scratch/job.html" 2>"$scratch/job.log" ||
+  fail "profanalyze report (job): $(cat "$scratch/job.log")"
+job_bytes="$(stat -c %s "$scratch/job.html")"
+[ "$job_bytes" -lt 1500000 ] || fail "the 2,048-rank report is $job_bytes bytes (bound: 1,500,000)"
+render "$scratch/job.html" "$scratch/job_chrome.log"
+grep -q 'data-report-status="ok"' <<<"$dom" || fail "the job report did not finish: $(grep -o 'Script errors:[^<]*' <<<"$dom")"
+grep -q 'data-script-errors="0"' <<<"$dom" || fail "job report script errors: $(grep -o 'Script errors:[^<]*' <<<"$dom")"
+if grep -q "Uncaught" "$scratch/job_chrome.log"; then fail "console: $(grep Uncaught "$scratch/job_chrome.log" | head -3)"; fi
+attribute() { grep -o "id=\"$1\"[^>]*$2=\"[^\"]*\"" <<<"$dom" | sed "s/.*$2=\"//; s/\"\$//" || true; }
+[ "$(attribute straggler-line data-straggler-rank)" = "1500" ] ||
+  fail "the job's straggler is '$(attribute straggler-line data-straggler-rank)', not rank 1500"
+grep -q '<option value="0">rank 1500: straggler #1' <<<"$dom" || fail "rank 1500 is not the first charted rank"
+options="$(sed 's|</select>|\n|g' <<<"$dom" | grep 'id="rank-select"' | grep -o '<option value=' | wc -l)"
+charted="$(attribute rank-scope data-charted)"
+[ "$options" -ge 3 ] && [ "$options" -le 32 ] && [ "$charted" = "$options" ] ||
+  fail "$options rank(s) in the picker, $charted charted (want 3 to 32, the same)"
+[ "$(attribute rank-scope data-aggregated)" = "$((2048 - options))" ] || fail "the aggregated ranks are not counted"
+rows="$(attribute chart-straggler data-rows)"
+[ "$rows" -ge 100 ] && [ "$rows" -le 128 ] || fail "the heat map has '$rows' rows (want 100 to 128)"
+[ "$(attribute job-tables data-tables)" = "7" ] || fail "the job section drew '$(attribute job-tables data-tables)' tables"
+for chart in step-time straggler phases gpu-busy utilization communication kernels; do
+  drawn="$(attribute "chart-$chart" data-drawn)"
+  [[ "$drawn" =~ ^[0-9]+$ ]] && [ "$drawn" -ge 10 ] || fail "job chart-$chart drew '${drawn:-nothing}'"
+done
+chrome --window-size=1400,4800 --screenshot="$outputs/report_job.png" "file://$scratch/job.html" \
+  >/dev/null 2>"$scratch/screenshot.log" || fail "job screenshot failed ($(tail -3 "$scratch/screenshot.log"))"
+echo "job layout: 2,048 ranks, $job_bytes bytes, $options charted, $rows heat-map rows"
+
 echo "PASS: report rendered in $("$browser" --version 2>/dev/null || echo chromium), screenshot $outputs/report.png"
