@@ -156,6 +156,9 @@ TEST_CASE("the page embeds only the charted ranks, the straggler first, and the 
   CHECK(html.find("\"ranks\":[{\"rank\":27,") != std::string::npos);
   CHECK(html.find("\"job\":{\"processes\":40,") != std::string::npos);
   CHECK(html.find("\"straggler\":{\"rank\":27,") != std::string::npos);
+  // The banner's data-quality group: rank 30's missing all-gather.
+  CHECK(html.find("{\"state\":\"missing from 1 collective(s)\",\"ranks\":1,\"named\":[\"rank 30\"]}") !=
+        std::string::npos);
   size_t embedded = 0;
   for (size_t at = html.find("\"pid\":"); at != std::string::npos; at = html.find("\"pid\":", at + 1)) ++embedded;
   CHECK(embedded == BuildJobLayout(run).charted.size());
