@@ -20,10 +20,8 @@ std::string Ms(double ns) { return absl::StrFormat("%.3f ms", ns / 1e6); }
 // at most kMaxChartedRanks.
 class ChartedPicker {
  public:
-  ChartedPicker(const CollectedRun& run, const JobAnalysis& job) : job_(job) {
-    for (size_t i = 0; i < run.ranks.size(); ++i) {
-      run_index_.emplace(RankKey{run.ranks[i].rank, run.ranks[i].host, run.ranks[i].pid}, i);
-    }
+  ChartedPicker(const std::vector<RankFigures>& ranks, const JobAnalysis& job) : job_(job) {
+    for (size_t i = 0; i < ranks.size(); ++i) run_index_.emplace(RankKey{ranks[i].rank, ranks[i].host, ranks[i].pid}, i);
   }
 
   void Add(uint32_t job_index, std::string reason) {
@@ -78,8 +76,8 @@ void AddOutliers(const JobAnalysis& job, const std::string& key, ChartedPicker* 
   }
 }
 
-std::vector<ChartedRank> PickChartedRanks(const CollectedRun& run, const JobAnalysis& job) {
-  ChartedPicker picker(run, job);
+std::vector<ChartedRank> PickChartedRanks(const std::vector<RankFigures>& ranks, const JobAnalysis& job) {
+  ChartedPicker picker(ranks, job);
   const StragglerAnalysis& stragglers = job.stragglers;
   for (size_t i = 0; i < std::min(stragglers.stragglers.size(), kChartedStragglers); ++i) {
     const StragglerEntry& entry = stragglers.stragglers[i];
@@ -97,21 +95,21 @@ std::vector<ChartedRank> PickChartedRanks(const CollectedRun& run, const JobAnal
   AddOutliers(job, "step_compute_ns", &picker);
   AddOutliers(job, "waited_ns", &picker);
   std::vector<ChartedRank> charted = std::move(picker).Take();
-  if (charted.empty() && !run.ranks.empty()) charted.push_back({0, {"the first process"}});
+  if (charted.empty() && !ranks.empty()) charted.push_back({0, {"the first process"}});
   return charted;
 }
 
 }  // namespace
 
-bool UsesJobLayout(const CollectedRun& run) { return run.ranks.size() > kJobLayoutRanks; }
+bool UsesJobLayout(size_t processes) { return processes > kJobLayoutRanks; }
 
-JobLayout BuildJobLayout(const CollectedRun& run) {
-  const JobReports reports = JobReportsOf(run.job);
+JobLayout BuildJobLayout(const prof::job::JobPartial& job, const std::vector<RankFigures>& ranks) {
+  const JobReports reports = JobReportsOf(job);
   JobLayout layout;
-  layout.processes = run.ranks.size();
+  layout.processes = ranks.size();
   layout.job = AnalyzeJob(reports.reports, reports.unreadable.size());
   layout.tables = JobTables(layout.job, kJobTextRows);
-  layout.charted = PickChartedRanks(run, layout.job);
+  layout.charted = PickChartedRanks(ranks, layout.job);
   layout.heat_map = BucketRankHeatMap(reports.reports, kHeatMapRows);
   return layout;
 }

@@ -10,7 +10,7 @@
 // how many ranks have no charts of their own. Up to kJobLayoutRanks processes the report
 // is as before: every rank charted.
 //
-//   if (UsesJobLayout(run)) { const JobLayout layout = BuildJobLayout(run); ... }
+//   if (UsesJobLayout(processes)) layout = BuildJobLayout(run.job, run.ranks);
 #ifndef PROF_ANALYZER_REPORT_JOB_LAYOUT_H_
 #define PROF_ANALYZER_REPORT_JOB_LAYOUT_H_
 
@@ -19,9 +19,10 @@
 #include <vector>
 
 #include "analyzer/job/job_analysis.h"
-#include "analyzer/report/build_report.h"
 #include "analyzer/report/rank_heat_map.h"
+#include "analyzer/report/report_figures.h"
 #include "analyzer/summary/summary_table.h"
+#include "proto/job_partial.pb.h"
 
 namespace prof::analyzer::report {
 
@@ -34,23 +35,24 @@ inline constexpr size_t kChartedLastArrivals = 8;
 inline constexpr size_t kChartedOutliers = 4;  // per distribution (step compute, waiting)
 
 struct ChartedRank {
-  size_t run_index = 0;              // into CollectedRun::ranks
+  size_t run_index = 0;              // into the report's ranks (CollectedRun::ranks)
   std::vector<std::string> reasons;  // why it is charted, in the order found
 };
 
 struct JobLayout {
-  size_t processes = 0;              // CollectedRun::ranks.size()
+  size_t processes = 0;              // the report's ranks
   JobAnalysis job;                   // rank indices below are job.ranks'
   std::vector<SummaryTable> tables;  // JobTables(job, kJobTextRows)
   std::vector<ChartedRank> charted;  // the worst straggler first
   RankHeatMap heat_map;
 };
 
-bool UsesJobLayout(const CollectedRun& run);
+// `processes`: found among the inputs, whether readable or not.
+bool UsesJobLayout(size_t processes);
 
-// The job view of run.job (as `profanalyze --views job` computes it) and what the page
-// shows of it.
-JobLayout BuildJobLayout(const CollectedRun& run);
+// The job view of `job` (as `profanalyze --views job` computes it) and what the page
+// shows of it; `ranks` (the report's, in its order) for the charted ranks' indices.
+JobLayout BuildJobLayout(const prof::job::JobPartial& job, const std::vector<RankFigures>& ranks);
 
 }  // namespace prof::analyzer::report
 

@@ -63,16 +63,14 @@ const ChartedRank* FindCharted(const CollectedRun& run, const JobLayout& layout,
 bool StartsWith(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
 
 TEST_CASE("the job layout starts past 32 processes") {
-  CollectedRun run;
-  run.ranks.resize(32);
-  CHECK_FALSE(UsesJobLayout(run));
-  run.ranks.resize(33);
-  CHECK(UsesJobLayout(run));
+  CHECK_FALSE(UsesJobLayout(32));
+  CHECK(UsesJobLayout(33));
 }
 
 TEST_CASE("the injected straggler is charted first, then the late rank; rank 0 is charted") {
   const CollectedRun run = Run();
-  const JobLayout layout = BuildJobLayout(run);
+  REQUIRE(run.layout.has_value());
+  const JobLayout& layout = *run.layout;
   REQUIRE(!layout.charted.empty());
   CHECK(layout.charted.size() <= kMaxChartedRanks);
   CHECK(layout.processes == kRanks);
@@ -91,8 +89,19 @@ TEST_CASE("the injected straggler is charted first, then the late rank; rank 0 i
   CHECK(std::find(zero->reasons.begin(), zero->reasons.end(), "the first rank") != zero->reasons.end());
 }
 
+TEST_CASE("only the charted ranks keep kernels, operators and memory; the others are slim") {
+  const CollectedRun run = Run();
+  std::vector<bool> charted(run.ranks.size(), false);
+  for (const ChartedRank& rank : run.layout->charted) charted[rank.run_index] = true;
+  for (size_t i = 0; i < run.ranks.size(); ++i) {
+    CAPTURE(run.ranks[i].rank);
+    CHECK(run.ranks[i].kernels.count("gemm_kernel") == (charted[i] ? 1 : 0));  // every rank launches it
+    CHECK(run.ranks[i].steps.size() == 20);
+  }
+}
+
 TEST_CASE("the report's cross-rank tables are the job view's, as profanalyze --views job prints them") {
-  const JobLayout layout = BuildJobLayout(Run());
+  const JobLayout layout = *Run().layout;
   SummaryCommandOptions options;
   options.paths = {JobFolder()};
   options.views = "job";
@@ -161,7 +170,7 @@ TEST_CASE("the page embeds only the charted ranks, the straggler first, and the 
         std::string::npos);
   size_t embedded = 0;
   for (size_t at = html.find("\"pid\":"); at != std::string::npos; at = html.find("\"pid\":", at + 1)) ++embedded;
-  CHECK(embedded == BuildJobLayout(run).charted.size());
+  CHECK(embedded == run.layout->charted.size());
 }
 
 }  // namespace
