@@ -91,7 +91,12 @@ std::string BucketLabel(const JobAnalysis& job, const HeatMapRow& row) {
   return absl::StrCat(first.Label(), " to ", last.Label());
 }
 
-// "cells": [column, row, max compute ns, the rank's label, ranks that recorded the step].
+std::string ColumnLabel(const HeatMapColumn& column) {
+  if (column.first_step == column.last_step) return absl::StrCat(column.first_step);
+  return absl::StrCat(column.first_step, "-", column.last_step);
+}
+
+// "cells": [column, row, max compute ns, the rank's label, its step, (rank, step) records].
 void WriteHeatMap(const JobAnalysis& job, const RankHeatMap& map, JsonWriter* json) {
   json->Key("heat_map");
   json->BeginObject();
@@ -99,11 +104,12 @@ void WriteHeatMap(const JobAnalysis& job, const RankHeatMap& map, JsonWriter* js
   json->Uint(job.ranks.size());
   json->Key("bucket_size");
   json->Uint(map.bucket_size);
-  json->Key("steps");
-  json->BeginArray();
-  for (int64_t step : map.steps) json->Int(step);
-  json->EndArray();
+  json->Key("steps_per_column");
+  json->Uint(map.steps_per_column);
   std::vector<std::string> labels;
+  for (const HeatMapColumn& column : map.columns) labels.push_back(ColumnLabel(column));
+  WriteLines("columns", labels, json);
+  labels.clear();
   for (const HeatMapRow& row : map.rows) labels.push_back(BucketLabel(job, row));
   WriteLines("rows", labels, json);
   json->Key("cells");
@@ -117,7 +123,8 @@ void WriteHeatMap(const JobAnalysis& job, const RankHeatMap& map, JsonWriter* js
       json->Uint(r);
       json->Double(cell.max_ns, 0);
       json->String(job.ranks[cell.rank_index].Label());
-      json->Uint(cell.ranks);
+      json->Int(cell.step);
+      json->Uint(cell.steps);
       json->EndArray();
     }
   }

@@ -110,7 +110,7 @@ JobLayout BuildJobLayout(const prof::job::JobPartial& job, const std::vector<Ran
   layout.job = AnalyzeJob(reports.reports, reports.unreadable.size());
   layout.tables = JobTables(layout.job, kJobTextRows);
   layout.charted = PickChartedRanks(ranks, layout.job);
-  layout.heat_map = BucketRankHeatMap(reports.reports, kHeatMapRows);
+  layout.heat_map = BucketRankHeatMap(reports.reports, kHeatMapRows, kHeatMapColumns);
   return layout;
 }
 

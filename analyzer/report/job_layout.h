@@ -2,13 +2,13 @@
 // legible at 10,000 ranks and still one file: the cross-rank section is the job view
 // (analyzer/job: stragglers and last arrivals worst first, the data quality grouped, the
 // worst steps, skew, distributions, clocks; kJobTextRows rows per table, the rest
-// counted), the rank x step heat map is aggregated into at most kHeatMapRows rows
-// (rank_heat_map.h), and only the ranks worth a look (charted ranks: the job view's
-// stragglers and last arrivals, the slowest and fastest average step, rank 0, the
-// step-compute and waiting outliers; at most kMaxChartedRanks) have their per-rank figures
-// embedded. Every other rank is still in the heat map and the tables, and the page says
-// how many ranks have no charts of their own. Up to kJobLayoutRanks processes the report
-// is as before: every rank charted.
+// counted), the rank x step heat map is aggregated into at most kHeatMapRows rows and
+// kHeatMapColumns columns (rank_heat_map.h), and only the ranks worth a look (charted
+// ranks: the job view's stragglers and last arrivals, the slowest and fastest average
+// step, rank 0, the step-compute and waiting outliers; at most kMaxChartedRanks) have
+// their per-rank figures embedded. Every other rank is still in the heat map and the
+// tables, and the page says how many ranks have no charts of their own. Up to
+// kJobLayoutRanks processes the report is as before: every rank charted.
 //
 //   if (UsesJobLayout(processes)) layout = BuildJobLayout(run.job, run.ranks);
 #ifndef PROF_ANALYZER_REPORT_JOB_LAYOUT_H_
@@ -28,6 +28,7 @@ namespace prof::analyzer::report {
 
 inline constexpr size_t kJobLayoutRanks = 32;
 inline constexpr size_t kHeatMapRows = 128;
+inline constexpr size_t kHeatMapColumns = 200;
 inline constexpr size_t kMaxChartedRanks = 32;
 // How many of each list become charted ranks (before the bound above).
 inline constexpr size_t kChartedStragglers = 8;

@@ -126,19 +126,21 @@ TEST_CASE("the report's cross-rank tables are the job view's, as profanalyze --v
 // steps 8-14. Clock drift (<= 10 ppm) moves a 25 ms step by < 1 us.
 TEST_CASE("the heat map: buckets of consecutive ranks, each cell the bucket's slowest rank") {
   const JobReports reports = JobReportsOf(Run().job);
-  const RankHeatMap map = BucketRankHeatMap(reports.reports, 6);
+  const RankHeatMap map = BucketRankHeatMap(reports.reports, 6, kHeatMapColumns);
   CHECK(map.bucket_size == 7);  // ceil(40 / 6)
   REQUIRE(map.rows.size() == 6);  // ceil(40 / 7)
   CHECK(map.rows[3].first == 21);
   CHECK(map.rows[3].last == 27);
   CHECK(map.rows[5].first == 35);
   CHECK(map.rows[5].last == 39);
-  REQUIRE(map.steps.size() == 20);
+  REQUIRE(map.columns.size() == 20);
+  CHECK(map.steps_per_column == 1);
   const auto within = [](double ns, double low_ms, double high_ms) {
     return ns >= low_ms * 1e6 - 1000 && ns <= high_ms * 1e6 + 1000;
   };
-  for (size_t s = 0; s < map.steps.size(); ++s) {
-    const int64_t step = map.steps[s];
+  for (size_t s = 0; s < map.columns.size(); ++s) {
+    const int64_t step = map.columns[s].first_step;
+    REQUIRE(map.columns[s].last_step == step);
     CAPTURE(step);
     const HeatMapCell& late = map.rows[0].cells[s];
     CHECK(late.rank_index == 5);
@@ -153,10 +155,31 @@ TEST_CASE("the heat map: buckets of consecutive ranks, each cell the bucket's sl
     for (size_t row : {1, 2, 4, 5}) {
       if (row == 4 && step == 3) continue;  // rank 30's missing all-gather counts as compute
       CHECK(within(map.rows[row].cells[s].max_ns, 22.12, 22.22));
-      CHECK(map.rows[row].cells[s].ranks == (row == 5 ? 5 : 7));
+      CHECK(map.rows[row].cells[s].steps == (row == 5 ? 5 : 7));
     }
   }
-  CHECK(BucketRankHeatMap(reports.reports, kHeatMapRows).rows.size() == kRanks);  // one rank a row
+  CHECK(BucketRankHeatMap(reports.reports, kHeatMapRows, kHeatMapColumns).rows.size() == kRanks);  // one a row
+}
+
+TEST_CASE("the heat map: past the column bound, consecutive steps share a column") {
+  const JobReports reports = JobReportsOf(Run().job);
+  const RankHeatMap map = BucketRankHeatMap(reports.reports, 6, 6);
+  CHECK(map.steps_per_column == 4);  // ceil(20 / 6)
+  REQUIRE(map.columns.size() == 5);   // ceil(20 / 4): steps 0-3, 4-7, 8-11, 12-15, 16-19
+  for (size_t c = 0; c < 5; ++c) {
+    CHECK(map.columns[c].first_step == int64_t(4 * c));
+    CHECK(map.columns[c].last_step == int64_t(4 * c + 3));
+    CHECK(map.rows[0].cells[c].steps == 7 * 4);
+  }
+  // Rank 27 computes 3 ms more in steps 8-14: columns 2 and 3, not 1 or 4.
+  for (size_t c : {2, 3}) {
+    const HeatMapCell& cell = map.rows[3].cells[c];
+    CHECK(cell.rank_index == 27);
+    CHECK(cell.step >= 8);
+    CHECK(cell.step <= 14);
+    CHECK(cell.max_ns >= 25.12e6 - 1000);
+  }
+  for (size_t c : {1, 4}) CHECK(map.rows[3].cells[c].max_ns <= 22.22e6 + 1000);
 }
 
 TEST_CASE("the page embeds only the charted ranks, the straggler first, and the job layout") {

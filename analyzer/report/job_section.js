@@ -63,34 +63,44 @@ function drawJobStragglerLine() {
   if (job.straggler) line.dataset.stragglerRank = String(job.straggler.rank);
 }
 
+function extent(values) {
+  var low = Infinity, high = -Infinity;
+  values.forEach(function (v) { low = Math.min(low, v); high = Math.max(high, v); });
+  return [low, high];
+}
+
+// Cells: [column, row, max compute ns, the rank's label, its step, (rank, step) records].
 function drawJobHeatMap() {
   var map = REPORT.job.heat_map, id = 'chart-straggler', box = document.getElementById(id);
   if (map.cells.length === 0) { showEmpty(id, 'No steps recorded.'); return; }
   box.style.height = Math.min(1400, Math.max(320, 100 + 9 * map.rows.length)) + 'px';
-  var cells = map.cells.map(function (c) { return [c[0], c[1], ms(c[2]), c[3], c[4]]; });
-  var values = cells.map(function (c) { return c[2]; });
-  var rowText = map.bucket_size > 1 ? ' in ' + map.rows.length + ' rows of up to ' + map.bucket_size +
-      ' consecutive ranks, each cell its slowest rank' : '';
+  var cells = map.cells.map(function (c) { return [c[0], c[1], ms(c[2]), c[3], c[4], c[5]]; });
+  var range = extent(cells.map(function (c) { return c[2]; }));
+  var parts = [];
+  if (map.bucket_size > 1) parts.push('rows of up to ' + map.bucket_size + ' consecutive ranks');
+  if (map.steps_per_column > 1) parts.push('columns of up to ' + map.steps_per_column + ' steps');
   drawChart(id, {
-    title: { text: 'Straggler view: step compute (step time outside collectives), ' + map.ranks + ' ranks' + rowText,
+    title: { text: 'Straggler view: step compute (step time outside collectives), ' + map.ranks + ' ranks' +
+             (parts.length ? ' in ' + parts.join(' and ') + ', each cell its slowest rank' : ''),
              left: 'center', textStyle: { fontSize: 13 } },
     tooltip: {
       formatter: function (p) {
-        return map.rows[p.value[1]] + ', step ' + map.steps[p.value[0]] + ': ' + p.value[3] + ' computed ' +
-            formatMs(p.value[2]) + ' (the most of ' + p.value[4] + ' rank(s))';
+        return map.rows[p.value[1]] + ', step ' + map.columns[p.value[0]] + ': ' + p.value[3] + ' computed ' +
+            formatMs(p.value[2]) + ' in step ' + p.value[4] + ' (the most of ' + p.value[5] + ' rank-step(s))';
       }
     },
     grid: { left: 110, right: 90, top: 40, bottom: 40 },
-    xAxis: { type: 'category', data: map.steps.map(String), name: 'step', nameLocation: 'center', nameGap: 26 },
+    xAxis: { type: 'category', data: map.columns, name: 'step', nameLocation: 'center', nameGap: 26 },
     yAxis: { type: 'category', data: map.rows },
     visualMap: {
-      min: Math.min.apply(null, values), max: Math.max.apply(null, values), calculable: true,
+      min: range[0], max: range[1], calculable: true,
       orient: 'vertical', right: 0, top: 'center', text: ['slow', 'fast'], dimension: 2,
       inRange: { color: ['#f7fbff', '#6baed6', '#08306b'] }
     },
     series: [{ type: 'heatmap', data: cells, progressive: 0 }]
   });
   box.dataset.rows = String(map.rows.length);
+  box.dataset.columns = String(map.columns.length);
 }
 
 // The ranks grouped by the state of their data, as the banner lists them (all but complete).

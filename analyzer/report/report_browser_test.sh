@@ -7,8 +7,8 @@
 # outputs: bazel-testlogs/analyzer/report/report_browser_test/test.outputs/).
 # Then a 2,048-rank synthetic job (rank 1500 the injected straggler) in the job layout
 # (job_layout.h): one file under 1.5 MB, no script errors, the straggler named and charted
-# first, at most 32 charted ranks with the rest counted, the heat map at most 128 rows,
-# the job view's 7 tables drawn, and report_job.png saved.
+# first, at most 32 charted ranks with the rest counted, the heat map at most 128 rows
+# (and one column per step), the job view's 7 tables drawn, and report_job.png saved.
 # Skipped, with a message saying so, where Chromium is not installed.
 #
 #   report_browser_test.sh PROFANALYZE MAKE_REPORT_TRACES MAKE_JOB_TRACES
@@ -103,6 +103,7 @@ charted="$(attribute rank-scope data-charted)"
 [ "$(attribute rank-scope data-aggregated)" = "$((2048 - options))" ] || fail "the aggregated ranks are not counted"
 rows="$(attribute chart-straggler data-rows)"
 [ "$rows" -ge 100 ] && [ "$rows" -le 128 ] || fail "the heat map has '$rows' rows (want 100 to 128)"
+[ "$(attribute chart-straggler data-columns)" = "3" ] || fail "the heat map has '$(attribute chart-straggler data-columns)' columns, not the 3 steps"
 [ "$(attribute job-tables data-tables)" = "7" ] || fail "the job section drew '$(attribute job-tables data-tables)' tables"
 for chart in step-time straggler phases gpu-busy utilization communication kernels; do
   drawn="$(attribute "chart-$chart" data-drawn)"
