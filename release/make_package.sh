@@ -12,9 +12,11 @@
 #                             libprof/_analysis_native.cpython-*.so, the analyzer for
 #                             Python, when it was built beside the helper
 #   bin/profanalyze           the analyzer, a wrapper that points it at its own libraries
-#   libexec/profanalyze       the analyzer's binary
-#   libexec/lib/              the shared libraries it was linked with (protobuf, Abseil,
-#                             fmt, libstdc++ ...), all but glibc's own
+#   libexec/profanalyze       the analyzer's binary (//release:profanalyze: glibc >= 2.17
+#                             only, like the agent; a dynamically linked one works too)
+#   libexec/lib/              the shared libraries the analyzer and the Python extension
+#                             were linked with (protobuf, Abseil, libstdc++ ...), all but
+#                             glibc's own
 #   QUICKSTART.md
 #   scripts/gpu_check.sh      the real-GPU check (nvcc and PyTorch on the GPU machine), with
 #   testdata/gpu/             the sources it builds and runs, beside this script's folder's

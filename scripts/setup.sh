@@ -11,6 +11,7 @@ packages=(
   python3-torch  # the Python helper's tests: Debian's CPU PyTorch for /usr/bin/python3
   python3-pybind11 python3-dev  # libprof._analysis: the analyzer as a CPython extension
   python3-pandas  # its DataFrame test (pandas stays optional for users)
+  python3-venv  # the wheel's test installs it into fresh virtual environments
   chromium  # the HTML report's browser test (headless)
   libopenmpi-dev openmpi-bin  # profanalyze-mpi (//:profanalyze_mpi) and its mpirun test
 )

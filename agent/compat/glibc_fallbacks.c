@@ -1,5 +1,5 @@
-/* The glibc functions libprof.so (its static libstdc++ and libgcc included) references
- * that are newer than its glibc floor (2.17): each is defined here, local to libprof.so,
+/* The glibc functions libprof.so and the shipped profanalyze (their static libstdc++ and
+ * libgcc included) reference that are newer than their glibc floor (2.17): each is defined here, local to libprof.so,
  * and calls glibc's own where the running glibc has it (looked up once, by name), else
  * does the same work with what glibc 2.17 has (the *_fallback functions of
  * glibc_fallbacks.h, tested on this machine's glibc by glibc_fallbacks_test.cc). See
@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -140,3 +141,64 @@ uint32_t arc4random(void) {
 /* glibc 2.33 made fstat64 a function (libstdc++'s basic_file); before, a header inline
  * around __fxstat64. The system call is what both end in on x86-64. */
 int fstat64(int fd, struct stat64* buffer) { return (int)syscall(SYS_fstat, fd, buffer); }
+
+/* glibc 2.33 made stat and lstat functions too (profanalyze's std::filesystem). */
+int stat(const char* path, struct stat* buffer) { return (int)syscall(SYS_stat, path, buffer); }
+int lstat(const char* path, struct stat* buffer) {
+  return (int)syscall(SYS_lstat, path, buffer);
+}
+int fstat(int fd, struct stat* buffer) { return (int)syscall(SYS_fstat, fd, buffer); }
+
+/* The calls one thread registered, newest first. */
+struct ThreadExitCall {
+  void (*function)(void*);
+  void* object;
+  struct ThreadExitCall* next;
+};
+static pthread_key_t thread_exit_key;
+static pthread_once_t thread_exit_once = PTHREAD_ONCE_INIT;
+
+/* Runs a thread's calls, newest first, and any a call registers meanwhile. */
+static void RunThreadExitCalls(void* calls) {
+  while (calls) {
+    pthread_setspecific(thread_exit_key, NULL);
+    for (struct ThreadExitCall* call = calls; call;) {
+      struct ThreadExitCall* next = call->next;
+      call->function(call->object);
+      free(call);
+      call = next;
+    }
+    calls = pthread_getspecific(thread_exit_key);
+  }
+}
+
+/* The thread that calls exit() runs no key destructor: its calls run at exit. */
+static void RunExitingThreadCalls(void) {
+  RunThreadExitCalls(pthread_getspecific(thread_exit_key));
+}
+
+static void CreateThreadExitKey(void) {
+  pthread_key_create(&thread_exit_key, RunThreadExitCalls);
+  atexit(RunExitingThreadCalls);
+}
+
+int prof_compat_thread_atexit_fallback(void (*function)(void*), void* object, void* dso) {
+  (void)dso;  // for unloading a library early, which a program's calls never need
+  pthread_once(&thread_exit_once, CreateThreadExitKey);
+  struct ThreadExitCall* call = (struct ThreadExitCall*)malloc(sizeof(*call));
+  if (!call) return -1;
+  call->function = function;
+  call->object = object;
+  call->next = (struct ThreadExitCall*)pthread_getspecific(thread_exit_key);
+  pthread_setspecific(thread_exit_key, call);
+  return 0;
+}
+
+/* glibc 2.18 (the destructors of thread_local objects, libstdc++'s __cxa_thread_atexit). */
+int __cxa_thread_atexit_impl(void (*function)(void*), void* object, void* dso) {
+  static void* cache;
+  typedef int (*Function)(void (*)(void*), void*, void*);
+  Function real = (Function)Resolve(&cache, "__cxa_thread_atexit_impl");
+  if (real) return real(function, object, dso);
+  return prof_compat_thread_atexit_fallback(function, object, dso);
+}

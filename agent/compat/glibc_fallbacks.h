@@ -1,6 +1,7 @@
-/* What libprof.so does where the running glibc is older than the one it was built on:
- * the fallbacks behind glibc_fallbacks.c's definitions, callable on their own so that a
- * test on a new glibc runs them (glibc_fallbacks_test.cc). Hidden like everything there. */
+/* What libprof.so and the shipped profanalyze do where the running glibc is older than
+ * the one they were built on: the fallbacks behind glibc_fallbacks.c's definitions,
+ * callable on their own so that a test on a new glibc runs them (glibc_fallbacks_test.cc).
+ * Hidden like everything there. */
 #ifndef PROF_AGENT_COMPAT_GLIBC_FALLBACKS_H_
 #define PROF_AGENT_COMPAT_GLIBC_FALLBACKS_H_
 
@@ -25,6 +26,9 @@ int prof_compat_find_object_fallback(void* pc, struct dl_find_object* result);
 int prof_compat_getentropy(void* buffer, size_t length);
 /* arc4random (glibc 2.36) on prof_compat_getentropy. */
 uint32_t prof_compat_arc4random_fallback(void);
+/* __cxa_thread_atexit_impl (glibc 2.18) on a pthread key: `function(object)` when the
+ * calling thread ends, or at exit() for the thread that calls it; newest first. */
+int prof_compat_thread_atexit_fallback(void (*function)(void*), void* object, void* dso);
 
 #ifdef __cplusplus
 }

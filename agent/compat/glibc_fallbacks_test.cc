@@ -113,3 +113,45 @@ TEST_CASE("fstat64 (the floor's system call) sees the file's size") {
   close(fd);
   unlink(path);
 }
+
+TEST_CASE("stat and lstat (the floor's system calls) see the file and the link") {
+  char path[] = "/tmp/glibc_fallbacks_test.XXXXXX";
+  const int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  REQUIRE(write(fd, "12345", 5) == 5);
+  const std::string link = std::string(path) + ".link";
+  REQUIRE(symlink(path, link.c_str()) == 0);
+  struct stat status;
+  CHECK(stat(link.c_str(), &status) == 0);
+  CHECK(S_ISREG(status.st_mode));
+  CHECK(status.st_size == 5);
+  CHECK(lstat(link.c_str(), &status) == 0);
+  CHECK(S_ISLNK(status.st_mode));
+  CHECK(fstat(fd, &status) == 0);
+  CHECK(status.st_size == 5);
+  errno = 0;
+  CHECK(stat("/nonexistent/glibc_fallbacks_test", &status) == -1);
+  CHECK(errno == ENOENT);
+  close(fd);
+  unlink(link.c_str());
+  unlink(path);
+}
+
+namespace {
+std::string thread_exit_calls;
+void Record(void* name) { thread_exit_calls += static_cast<const char*>(name); }
+}  // namespace
+
+TEST_CASE("the __cxa_thread_atexit_impl fallback runs a thread's calls at its end, newest first") {
+  thread_exit_calls.clear();
+  std::string seen_inside;
+  std::thread worker([&] {
+    static char first[] = "a", second[] = "b";
+    REQUIRE(prof_compat_thread_atexit_fallback(Record, first, nullptr) == 0);
+    REQUIRE(prof_compat_thread_atexit_fallback(Record, second, nullptr) == 0);
+    seen_inside = thread_exit_calls;
+  });
+  worker.join();
+  CHECK(seen_inside.empty());
+  CHECK(thread_exit_calls == "ba");
+}

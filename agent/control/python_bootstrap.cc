@@ -33,9 +33,12 @@ std::string LibraryFolder() {
   return std::string(info.dli_fname, slash - info.dli_fname);
 }
 
+// sitecustomize.py and the libprof package: beside it (Bazel's layout, the tarball's), or
+// two folders up, where the wheel has the helper folder (libprof/_lib/python/).
 bool HoldsHelper(const std::string& folder) {
   return access((folder + "/sitecustomize.py").c_str(), R_OK) == 0 &&
-         access((folder + "/libprof/__init__.py").c_str(), R_OK) == 0;
+         (access((folder + "/libprof/__init__.py").c_str(), R_OK) == 0 ||
+          access((folder + "/../../../libprof/__init__.py").c_str(), R_OK) == 0);
 }
 
 // PROF_PYTHON, with the spellings of every PROF_* flag (ParseFlagText); unset or bad

@@ -4,7 +4,9 @@
 // because the library constructor runs before the interpreter's main() reads PYTHONPATH.
 //
 // Where the folder is: PROF_PYTHON_PATH when set, else `python/` in the folder of the
-// loaded libprof.so (where Bazel puts it: bazel-bin/agent/python/). PROF_PYTHON=0 (or any
+// loaded libprof.so (where Bazel puts it: bazel-bin/agent/python/). In the wheel the
+// folder holds sitecustomize.py only (libprof/_lib/python/), which imports the package
+// two folders up. PROF_PYTHON=0 (or any
 // off spelling of a PROF_* flag: false, no, off) turns this off. Processes that are not Python are left alone.
 #ifndef PROF_AGENT_CONTROL_PYTHON_BOOTSTRAP_H_
 #define PROF_AGENT_CONTROL_PYTHON_BOOTSTRAP_H_

@@ -1,15 +1,36 @@
 """Put first on PYTHONPATH by libprof.so in Python processes (agent/control/python_bootstrap).
 
 Arms the helper's PyTorch hooks (an import hook only, until the program imports torch:
-libprof/_autostart.py), then runs the sitecustomize that this file hides (the
-program's own, or the distribution's), so both take effect as if this one were not there.
+libprof/_autostart.py) of the libprof package beside this file (Bazel's layout, the
+release tarball's) or, in the wheel (libprof/_lib/python/sitecustomize.py), of the
+package two folders up, whatever libprof this interpreter would import otherwise; then
+runs the sitecustomize that this file hides (the program's own, or the distribution's),
+so both take effect as if this one were not there.
 """
 import os
 import sys
 
 
+def _import_wheel_package(here):
+    """In the wheel this file is libprof/_lib/python/sitecustomize.py: imports that package
+    as `libprof` (an interpreter of another environment has none of its own)."""
+    if os.path.isdir(os.path.join(here, "libprof")):
+        return  # beside this file, first on the path
+    package = os.path.dirname(os.path.dirname(here))
+    if os.path.basename(package) != "libprof" or not os.path.isfile(os.path.join(package, "__init__.py")):
+        return
+    path_finder, module_from_spec = _import_machinery()
+    spec = path_finder.find_spec("libprof", [os.path.dirname(package)])
+    if spec is None or spec.loader is None:
+        return
+    module = module_from_spec(spec)
+    sys.modules["libprof"] = module
+    spec.loader.exec_module(module)
+
+
 def _arm_libprof():
     try:
+        _import_wheel_package(os.path.dirname(os.path.abspath(__file__)))
         import libprof._autostart
         libprof._autostart.arm()
     except Exception as error:  # never stop the interpreter from starting

@@ -32,7 +32,7 @@ load at the first use of a name below (PEP 562 module __getattr__).
 """
 __all__ = ["Profiler", "ProfilerState", "ProfilerTarget", "RecordEvent", "SortedKeys",
            "SummaryView", "agent_loaded", "export_chrome_tracing", "export_protobuf",
-           "load_profiler_result", "make_scheduler", "step", "step_info"]
+           "library_path", "load_profiler_result", "make_scheduler", "step", "step_info"]
 
 # Public name -> the module that defines it.
 _LAZY = {
@@ -69,3 +69,18 @@ def agent_loaded():
     """True when libprof.so is loaded into this process (its C API was found)."""
     from libprof._capi import AGENT_LOADED
     return AGENT_LOADED
+
+
+def library_path():
+    """The libprof.so that came with this package, for LD_PRELOAD:
+
+        LD_PRELOAD=$(python -c 'import libprof; print(libprof.library_path())') python train.py
+
+    (`libprof-run -- python train.py` does the same.) Raises FileNotFoundError when this
+    copy of the package has none beside it."""
+    from libprof._paths import packaged_library, packaged_library_candidates
+    path = packaged_library()
+    if path is None:
+        raise FileNotFoundError("libprof: no libprof.so beside this package (looked at %s)"
+                                % ", ".join(packaged_library_candidates()))
+    return path

@@ -14,10 +14,13 @@
 The native half, _analysis_native, is built by Bazel from the analyzer's sources
 (//analyzer/python) and runs the summary command's own pipeline, so summary() returns
 exactly what `profanalyze PATH --same-options` prints, and export() writes the bytes
-`profanalyze export` writes. It is tied to the CPython minor
-version it was built for (its file name says which); any other interpreter gets an
-ImportError that says so. Importing this module loads the native half; `import libprof`
-alone does not.
+`profanalyze export` writes. It is tied to the CPython minor version it was built for
+(its file name says which). Where it is not installed (the wheel, which fits every
+CPython >= 3.8, carries none) or built for another interpreter, the same calls run the
+profanalyze program that came with the package (libprof._analysis_cli): the same text and
+exports, tables rounded as its JSON output rounds them, and no events(). With neither,
+importing this module raises an ImportError that says what is missing. Importing it
+loads the native half; `import libprof` alone does not.
 """
 import glob
 import os
@@ -66,7 +69,19 @@ def _native_import_problem(error):
         wanted, running, error)
 
 
-_native = _load_native()
+def _load_backend():
+    """The extension, else the profanalyze program (libprof._analysis_cli)."""
+    try:
+        return _load_native()
+    except ImportError as error:
+        from libprof import _analysis_cli
+        if _analysis_cli.program() is None:
+            raise ImportError("%s; nor is there a profanalyze program beside the package to run "
+                              "instead" % error) from error
+        return _analysis_cli
+
+
+_native = _load_backend()
 
 __all__ = ["ProfilerResult", "export", "load_profiler_result", "summary_text"]
 

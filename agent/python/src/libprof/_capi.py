@@ -156,16 +156,10 @@ def window_path(index):
 
 
 def library_candidates():
-    """Where libprof.so may be: PROF_LIBRARY, then beside this package (an installed
-    copy), then beside the helper folder as Bazel lays it out (bazel-bin/agent/libprof.so
-    with the helper in bazel-bin/agent/python/libprof/)."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    configured = os.environ.get("PROF_LIBRARY", "").strip()
-    candidates = [configured] if configured else []
-    candidates += [os.path.join(here, "libprof.so"),
-                   os.path.join(os.path.dirname(here), "libprof.so"),
-                   os.path.join(os.path.dirname(os.path.dirname(here)), "libprof.so")]
-    return candidates
+    """Where libprof.so may be: PROF_LIBRARY, then beside this package (libprof._paths
+    says where each layout puts it)."""
+    from libprof._paths import library_candidates as candidates
+    return candidates()
 
 
 def load_in_process(environment=None):
