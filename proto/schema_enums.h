@@ -26,6 +26,8 @@ enum LossKind : int32_t {
   LOSS_KIND_CONTROL_RECORD_LOST = 8,  // a step or loss record lost (control ring full)
   LOSS_KIND_HOST_RANGE_DROPPED = 9,  // a range or mark lost (pool and range share full)
   LOSS_KIND_DEVICE_TRACING_PAUSED = 10,  // another CUPTI client held CUPTI (pauses)
+  LOSS_KIND_FLIGHT_OVERWRITTEN = 11,  // flight dump: NCCL calls the ring overwrote
+  LOSS_KIND_FLIGHT_TORN = 12,  // flight dump: calls being rewritten while copied
 };
 
 enum ApiDomain : int32_t {

@@ -201,6 +201,8 @@ static_assert(schema::LOSS_KIND_THREAD_LIMIT == static_cast<int>(trace::LOSS_KIN
 static_assert(schema::LOSS_KIND_CONTROL_RECORD_LOST == static_cast<int>(trace::LOSS_KIND_CONTROL_RECORD_LOST));
 static_assert(schema::LOSS_KIND_HOST_RANGE_DROPPED == static_cast<int>(trace::LOSS_KIND_HOST_RANGE_DROPPED));
 static_assert(schema::LOSS_KIND_DEVICE_TRACING_PAUSED == static_cast<int>(trace::LOSS_KIND_DEVICE_TRACING_PAUSED));
+static_assert(schema::LOSS_KIND_FLIGHT_OVERWRITTEN == static_cast<int>(trace::LOSS_KIND_FLIGHT_OVERWRITTEN));
+static_assert(schema::LOSS_KIND_FLIGHT_TORN == static_cast<int>(trace::LOSS_KIND_FLIGHT_TORN));
 static_assert(schema::API_DOMAIN_RUNTIME == static_cast<int>(trace::API_DOMAIN_RUNTIME));
 static_assert(schema::API_DOMAIN_DRIVER == static_cast<int>(trace::API_DOMAIN_DRIVER));
 static_assert(schema::RANGE_KIND_NVTX_PUSH_POP == static_cast<int>(trace::RANGE_KIND_NVTX_PUSH_POP));
@@ -251,7 +253,7 @@ static_assert(schema::SYNCHRONIZATION_KIND_CONTEXT == static_cast<int>(trace::SY
 
 TEST_CASE("the plain enums list every value of the schema's enums") {
   CHECK(trace::ClockDomain_descriptor()->value_count() == 2);
-  CHECK(trace::LossKind_descriptor()->value_count() == 11);
+  CHECK(trace::LossKind_descriptor()->value_count() == 13);
   CHECK(trace::ApiDomain_descriptor()->value_count() == 2);
   CHECK(trace::RangeKind_descriptor()->value_count() == 6);
   CHECK(trace::NcclOperation_descriptor()->value_count() == 13);

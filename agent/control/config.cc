@@ -298,6 +298,10 @@ void ParseFlight(ConfigParser* parser, Config* config) {
   config->flight_hang_s = parser->Integer("PROF_FLIGHT_HANG_S", 1, 86400, config->flight_hang_s,
                                           "a number of seconds in 1..86400");
   config->flight_dir = parser->Text("PROF_FLIGHT_DIR", "");
+  config->flight_slow_factor = parser->Integer("PROF_FLIGHT_SLOW_FACTOR", 0, 1000000,
+                                               config->flight_slow_factor,
+                                               "a factor in 0..1000000 (0: off)");
+  config->flight_trigger_dir = parser->Text("PROF_FLIGHT_TRIGGER_DIR", "");
 }
 
 }  // namespace

@@ -104,11 +104,16 @@ struct Config {
   // per step keeps its last ~80 steps). PROF_FLIGHT_HANG_S: a call entered and not
   // returned for this long is a hang (PyTorch's NCCL watchdog kills after 600 s by
   // default, so the dump comes well before). PROF_FLIGHT_DIR: where dumps go ("" is
-  // PROF_OUTPUT_DIR).
+  // PROF_OUTPUT_DIR). PROF_FLIGHT_SLOW_FACTOR: a step slower than this many times the
+  // median of the last 16 is dumped (0: off; writer/flight_slow_step.h).
+  // PROF_FLIGHT_TRIGGER_DIR: a folder shared by the job's ranks where a new file makes
+  // every agent dump (writer/flight_trigger_folder.h; "": off).
   bool flight = false;
   uint64_t flight_entries = 8192;
   int64_t flight_hang_s = 120;
   std::string flight_dir;
+  int64_t flight_slow_factor = 0;
+  std::string flight_trigger_dir;
 
   // Every PROF_* variable as applied, for the trace header.
   std::map<std::string, std::string> applied;

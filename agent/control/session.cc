@@ -115,6 +115,10 @@ void Session::PollControl(uint64_t now_ns) {
     }
     return;
   }
+  if (request.flight) {
+    writer_->DumpFlight("trigger", "profanalyze trigger --flight");
+    return;
+  }
   const bool taken = request.steps > 0
                          ? steps_->OpenAtNextStep(request.steps)
                          : steps_->OpenOnDemand(-1, now_ns + request.duration_ns, true,

@@ -45,6 +45,9 @@ bool ParseTriggerRequest(std::string_view text, TriggerRequest* request) {
   TriggerRequest parsed;
   if (name == "steps") {
     if (!ParseBoundedInteger(value, 1, kMaxTriggerSteps, &parsed.steps)) return false;
+  } else if (name == "flight") {
+    if (value != "1") return false;
+    parsed.flight = true;
   } else if (name == "seconds") {
     char* end = nullptr;
     const double seconds = value.empty() ? -1 : std::strtod(value.c_str(), &end);
@@ -90,7 +93,7 @@ bool TakeTriggerRequest(const std::string& folder, int pid, TriggerRequest* requ
   }
   if (!ParseTriggerRequest(std::string_view(text, static_cast<size_t>(size)), request)) {
     *refusal = path + " holds '" + std::string(TrimAscii(std::string_view(text, size))) +
-               "', not steps=N (1..1000000000) or seconds=S (up to 86400)";
+               "', not steps=N (1..1000000000), seconds=S (up to 86400) or flight=1";
     return false;
   }
   return true;

@@ -9,7 +9,8 @@
 // one warning. So only the process's own user (or root) can trigger it.
 //
 // The request file holds one line: "steps=N" (record the next N steps, from the next step
-// boundary) or "seconds=S" (record from now for S seconds; S may have a fraction). It is
+// boundary), "seconds=S" (record from now for S seconds; S may have a fraction) or
+// "flight=1" (write a flight-recorder dump now: PROF_FLIGHT=1, writer/flight_monitor.h). It is
 // removed once read. A request that arrives while a window is open is dropped with a note
 // at info level: the process is recording already.
 //
@@ -26,13 +27,14 @@ namespace prof {
 struct TriggerRequest {
   int64_t steps = 0;        // > 0: record this many steps
   uint64_t duration_ns = 0;  // > 0: record for this long
+  bool flight = false;       // a flight dump, not a window
 };
 
 // The most a request may ask for: a billion steps, or a day.
 constexpr int64_t kMaxTriggerSteps = 1000000000;
 constexpr uint64_t kMaxTriggerNs = 86400ull * 1000000000ull;
 
-// "steps=N" or "seconds=S" (spaces and a trailing newline ignored); false when malformed
+// "steps=N", "seconds=S" or "flight=1" (spaces and a trailing newline ignored); false when malformed
 // or out of bounds.
 bool ParseTriggerRequest(std::string_view text, TriggerRequest* request);
 

@@ -38,8 +38,14 @@ TEST_CASE("trigger requests: steps=N and seconds=S, bounded") {
   REQUIRE(ParseTriggerRequest(" seconds = 0.25 ", &request));
   CHECK(request.steps == 0);
   CHECK(request.duration_ns == 250000000);
+  CHECK_FALSE(request.flight);
+  REQUIRE(ParseTriggerRequest("flight=1\n", &request));
+  CHECK(request.flight);
+  CHECK(request.steps == 0);
+  CHECK(request.duration_ns == 0);
   for (const char* bad : {"", "steps", "steps=0", "steps=-1", "steps=1000000001", "seconds=0",
-                          "seconds=nan", "seconds=90000", "seconds=1x", "minutes=1"}) {
+                          "seconds=nan", "seconds=90000", "seconds=1x", "minutes=1", "flight=0",
+                          "flight=yes"}) {
     INFO(bad);
     CHECK_FALSE(ParseTriggerRequest(bad, &request));
   }

@@ -1,5 +1,6 @@
 #include "agent/record/flight_ring.h"
 
+#include <algorithm>
 #include <memory>
 #include <new>
 
@@ -144,19 +145,24 @@ void FlightStep(int64_t number, uint64_t start_ns, uint64_t end_ns) {
 
 namespace {
 
+// The boundary with `ticket`, false while it is being written or rewritten.
+bool CopyStep(uint64_t ticket, FlightStepBoundary* step) {
+  const StepSlot& slot = g_steps[(ticket - 1) % kFlightSteps];
+  const uint64_t before = slot.version.load(std::memory_order_acquire);
+  if (before != 2 * ticket) return false;
+  *step = {slot.number.load(std::memory_order_relaxed), slot.start_ns.load(std::memory_order_relaxed),
+           slot.end_ns.load(std::memory_order_relaxed)};
+  std::atomic_thread_fence(std::memory_order_acquire);
+  return slot.version.load(std::memory_order_relaxed) == before;
+}
+
 void CopySteps(FlightSnapshot* snapshot) {
   const uint64_t head = g_step_head.load(std::memory_order_acquire);
   snapshot->steps_total = head;
   const uint64_t first = head > kFlightSteps ? head - kFlightSteps + 1 : 1;
+  FlightStepBoundary step;
   for (uint64_t ticket = first; ticket <= head; ++ticket) {
-    const StepSlot& slot = g_steps[(ticket - 1) % kFlightSteps];
-    const uint64_t before = slot.version.load(std::memory_order_acquire);
-    if (before != 2 * ticket) continue;  // being rewritten
-    FlightStepBoundary step{slot.number.load(std::memory_order_relaxed),
-                            slot.start_ns.load(std::memory_order_relaxed),
-                            slot.end_ns.load(std::memory_order_relaxed)};
-    std::atomic_thread_fence(std::memory_order_acquire);
-    if (slot.version.load(std::memory_order_relaxed) == before) snapshot->steps.push_back(step);
+    if (CopyStep(ticket, &step)) snapshot->steps.push_back(step);
   }
 }
 
@@ -182,6 +188,18 @@ FlightSnapshot TakeFlightSnapshot() {
   }
   CopySteps(&snapshot);
   return snapshot;
+}
+
+uint64_t FlightStepsAfter(uint64_t seen, std::vector<FlightStepBoundary>* steps) {
+  const uint64_t head = g_step_head.load(std::memory_order_acquire);
+  if (head <= seen) return seen;
+  const uint64_t first = std::max(seen + 1, head > kFlightSteps ? head - kFlightSteps + 1 : 1);
+  FlightStepBoundary step;
+  for (uint64_t ticket = first; ticket <= head; ++ticket) {
+    if (!CopyStep(ticket, &step)) return ticket - 1;
+    steps->push_back(step);
+  }
+  return head;
 }
 
 bool OldestUnreturnedBefore(uint64_t before_ns, FlightCall* oldest) {

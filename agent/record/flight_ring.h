@@ -102,6 +102,12 @@ void FlightStep(int64_t number, uint64_t start_ns, uint64_t end_ns);
 // Writer thread: a copy of what the ring holds now.
 FlightSnapshot TakeFlightSnapshot();
 
+// Writer thread: the step boundaries marked after the first `seen` (a count of boundaries,
+// 0 at first) into `steps`, oldest first; returns the new count to pass next time. Stops
+// at a boundary still being written (it is read next time); boundaries the ring lapped
+// meanwhile are skipped. One load when nothing is new: the slow-step check's cost.
+uint64_t FlightStepsAfter(uint64_t seen, std::vector<FlightStepBoundary>* steps);
+
 // Writer thread: the oldest call entered and not returned, entered before `before_ns`
 // (false when none): the hang check, a scan of the slots without copying them all.
 bool OldestUnreturnedBefore(uint64_t before_ns, FlightCall* call);

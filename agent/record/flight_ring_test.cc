@@ -222,5 +222,29 @@ TEST_CASE("the hang check finds the oldest call not returned, entered before the
   CHECK_FALSE(OldestUnreturnedBefore(22, &oldest));
 }
 
+TEST_CASE("step boundaries are read once each, oldest first; lapped ones skipped") {
+  EmptyRing();
+  std::vector<FlightStepBoundary> steps;
+  CHECK(FlightStepsAfter(0, &steps) == 0);
+  CHECK(steps.empty());
+  for (int64_t n = 0; n < 3; ++n) FlightStep(n, 100 * n, 100 * n + 50);
+  uint64_t seen = FlightStepsAfter(0, &steps);
+  CHECK(seen == 3);
+  REQUIRE(steps.size() == 3);
+  CHECK(steps[2].number == 2);
+  CHECK(steps[2].start_ns == 200);
+  CHECK(steps[2].end_ns == 250);
+  steps.clear();
+  CHECK(FlightStepsAfter(seen, &steps) == 3);  // nothing new
+  CHECK(steps.empty());
+  // 200 more: the ring keeps the last kFlightSteps (128), steps 75..202.
+  for (int64_t n = 3; n < 203; ++n) FlightStep(n, 100 * n, 100 * n + 50);
+  seen = FlightStepsAfter(seen, &steps);
+  CHECK(seen == 203);
+  REQUIRE(steps.size() == kFlightSteps);
+  CHECK(steps.front().number == 203 - 128);
+  CHECK(steps.back().number == 202);
+}
+
 }  // namespace
 }  // namespace prof

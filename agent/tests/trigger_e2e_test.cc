@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
+#include <map>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -20,7 +22,8 @@ namespace {
 // A job running in the background (RunProgram on a thread), and its pid once it has begun.
 class Job {
  public:
-  Job(const std::string& name, const std::string& control, int steps, int step_ms)
+  Job(const std::string& name, const std::string& control, int steps, int step_ms,
+      const std::map<std::string, std::string>& extra = {})
       : output_(FreshFolder(name)), ready_(output_ + "/ready.pid") {
     RunOptions options;
     options.environment = {{"LD_PRELOAD", Runfile("agent/libprof.so")},
@@ -28,6 +31,7 @@ class Job {
                            {"PROF_CUPTI_LIB", Runfile("testdata/sim/libcupti.so.13")},
                            {"PROF_SCHEDULE", "off"},
                            {"PROF_CONTROL_DIR", control}};
+    options.environment.insert(extra.begin(), extra.end());
     thread_ = std::thread([this, options, steps, step_ms] {
       run_ = RunProgram(Runfile("agent/tests/trigger_target_program"),
                         {std::to_string(steps), std::to_string(step_ms), ready_}, options);
@@ -109,6 +113,32 @@ TEST_CASE("trigger --seconds: a job records for that long, then stops") {
   CHECK(trace.step_numbers.size() <= 26);
   CHECK(Consecutive(trace.step_numbers));
   CHECK(trace.files[0].window_origin == 2);  // WINDOW_ORIGIN_TRIGGER
+}
+
+TEST_CASE("trigger --flight: a job under PROF_FLIGHT=1 writes one flight dump, no window") {
+  const std::string control = FreshFolder("control_flight");
+  chmod(control.c_str(), 0700);
+  Job job("trigger_flight", control, 60, 20, {{"PROF_FLIGHT", "1"}});
+  const int pid = job.WaitReady();
+  REQUIRE(pid > 0);
+  const RunResult trigger = Trigger({std::to_string(pid), "--flight", "--control-dir", control});
+  INFO(trigger.standard_output << trigger.standard_error);
+  CHECK(trigger.exit_code == 0);
+  CHECK(trigger.standard_output == "triggered " + std::to_string(pid) + ": flight=1\n");
+  const RunResult& run = job.Finish();
+  INFO(run.standard_error);
+  REQUIRE(run.exit_code == 0);
+  std::vector<std::string> dumps;
+  for (const auto& entry : std::filesystem::directory_iterator(job.output())) {
+    const std::string name = entry.path().filename().string();
+    if (name.find(".prof.pb") != std::string::npos) dumps.push_back(entry.path().string());
+  }
+  REQUIRE(dumps.size() == 1);
+  CHECK(dumps[0].find(".flight_0.prof.pb") != std::string::npos);
+  const RunResult info = RunProgram(Runfile("analyzer/cli/profanalyze"), {"info", dumps[0]}, RunOptions());
+  INFO(info.standard_output);
+  CHECK(info.standard_output.find("flight dump: trigger: profanalyze trigger --flight; 0 NCCL call(s) seen") !=
+        std::string::npos);
 }
 
 TEST_CASE("trigger --all: every job of this user records") {

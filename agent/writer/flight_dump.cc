@@ -117,6 +117,9 @@ bool WriteFlightDump(const FlightDumpRequest& request, const FlightSnapshot& sna
   header.clock_anchors.push_back(anchor);
   ChunkEncoder encoder;
   EncodeSnapshot(snapshot, request.dump_ns, &encoder, &flight);
+  // Also as loss records, so every command's Data Quality table shows what the ring lost.
+  encoder.AddLoss(schema::LOSS_KIND_FLIGHT_OVERWRITTEN, snapshot.overwritten);
+  encoder.AddLoss(schema::LOSS_KIND_FLIGHT_TORN, snapshot.torn);
   const size_t slash = request.path.rfind('/');
   if (slash != std::string::npos) MakeFolders(request.path.substr(0, slash));
   auto writer = TraceFileWriter::Create(request.path, header);

@@ -2,7 +2,9 @@
 // profanalyze command reads it: the process header marked as a flight dump with its
 // reason (trace.proto FlightDump), one clock anchor, the communicators, every NCCL call
 // the ring still held (a call that had not returned ends at the dump's time; it and a call
-// that returned an NCCL error are listed in the header's `unfinished`), and the last step boundaries. Writer thread only.
+// that returned an NCCL error are listed in the header's `unfinished`), the last step
+// boundaries, and what the ring lost (the calls it overwrote, and those torn while copied)
+// both in the header and as loss records (LOSS_KIND_FLIGHT_*). Writer thread only.
 #ifndef PROF_AGENT_WRITER_FLIGHT_DUMP_H_
 #define PROF_AGENT_WRITER_FLIGHT_DUMP_H_
 

@@ -1,7 +1,10 @@
 #include "agent/writer/flight_monitor.h"
 
+#include <time.h>
+
 #include <cinttypes>
 #include <cstdio>
+#include <vector>
 
 #include "agent/control/log.h"
 #include "agent/record/flight_error.h"
@@ -35,6 +38,12 @@ bool FindCall(uint64_t ticket, FlightCall* found) {
   return false;
 }
 
+uint64_t RealtimeNs() {
+  timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<uint64_t>(now.tv_sec) * 1000000000ull + now.tv_nsec;
+}
+
 }  // namespace
 
 const char* FlightOperationName(uint16_t operation) {
@@ -48,9 +57,18 @@ FlightMonitor::FlightMonitor(const Config& config, FileHeaderValue header)
     : folder_(config.flight_dir.empty() ? config.output_dir : config.flight_dir),
       worker_name_(config.worker_name),
       header_(std::move(header)),
-      hang_ns_(static_cast<uint64_t>(config.flight_hang_s) * 1000000000ull) {}
+      hang_ns_(static_cast<uint64_t>(config.flight_hang_s) * 1000000000ull),
+      slow_steps_(config.flight_slow_factor),
+      slow_steps_on_(config.flight_slow_factor > 0),
+      trigger_folder_(config.flight_trigger_dir, config.worker_name, RealtimeNs()) {}
 
 void FlightMonitor::Poll(uint64_t now_ns) {
+  CheckHang(now_ns);
+  CheckSlowSteps(now_ns);
+  CheckTriggerFolder(now_ns);
+}
+
+void FlightMonitor::CheckHang(uint64_t now_ns) {
   if (now_ns < next_check_ns_ || now_ns < hang_ns_) return;
   next_check_ns_ = now_ns + kHangCheckPeriodNs;
   FlightCall hung;
@@ -58,7 +76,40 @@ void FlightMonitor::Poll(uint64_t now_ns) {
   dumped_hang_ticket_ = hung.ticket;
   const std::string detail = HangDetail(hung, now_ns);
   Log(LogLevel::kWarn, "flight recorder: possible hang: %s", detail.c_str());
-  Dump("hang", detail, now_ns);
+  const std::string path = Dump("hang", detail, now_ns);
+  // Every other rank of the job dumps too, the one the others wait for included.
+  if (trigger_folder_.on() && !trigger_folder_.Announce("hang", path + ": " + detail)) {
+    Log(LogLevel::kWarn, "flight recorder: cannot write to PROF_FLIGHT_TRIGGER_DIR");
+  }
+}
+
+void FlightMonitor::CheckSlowSteps(uint64_t now_ns) {
+  if (!slow_steps_on_) return;
+  std::vector<FlightStepBoundary> steps;
+  steps_read_ = FlightStepsAfter(steps_read_, &steps);
+  for (const FlightStepBoundary& step : steps) {
+    std::string detail;
+    if (!slow_steps_.Add(step, &detail)) continue;
+    if (last_slow_dump_ns_ != 0 && now_ns - last_slow_dump_ns_ < kSlowStepGapNs) {
+      Log(LogLevel::kInfo, "flight recorder: slow step not dumped (one a %llu s): %s",
+          static_cast<unsigned long long>(kSlowStepGapNs / 1000000000ull), detail.c_str());
+      continue;
+    }
+    last_slow_dump_ns_ = now_ns;
+    Log(LogLevel::kWarn, "flight recorder: slow step: %s", detail.c_str());
+    Dump("slow-step", detail, now_ns);
+  }
+}
+
+void FlightMonitor::CheckTriggerFolder(uint64_t now_ns) {
+  std::string name;
+  uint64_t mtime_ns = 0;
+  if (!trigger_folder_.Poll(now_ns, &name, &mtime_ns)) return;
+  if (last_dump_realtime_ns_ != 0 && last_dump_realtime_ns_ + kTriggerCoverNs >= mtime_ns) {
+    Log(LogLevel::kInfo, "flight recorder: trigger file %s: dumped just before", name.c_str());
+    return;
+  }
+  Dump("trigger file", name, now_ns);
 }
 
 void FlightMonitor::DumpOnNcclError(uint64_t now_ns) {
@@ -92,6 +143,7 @@ std::string FlightMonitor::Dump(const std::string& reason, const std::string& de
   const FlightSnapshot snapshot = TakeFlightSnapshot();
   std::string error;
   ++dumps_;
+  last_dump_realtime_ns_ = RealtimeNs();
   if (!WriteFlightDump(request, snapshot, &error)) {
     Log(LogLevel::kWarn, "flight recorder: cannot write %s: %s", request.path.c_str(), error.c_str());
     return "";

@@ -11,7 +11,15 @@
 //     handler (terminating_signals.h): the writer dumps before it acknowledges;
 //   - a request (profanalyze trigger --flight, through the control poll): Dump();
 //   - an NCCL call that returned ncclSystemError or ncclRemoteError (a timed-out or dead
-//     peer; record/flight_error.h): once per process, reason "nccl error: <name>".
+//     peer; record/flight_error.h): once per process, reason "nccl error: <name>";
+//   - a slow step (PROF_FLIGHT_SLOW_FACTOR > 0; flight_slow_step.h): reason "slow-step",
+//     the detail naming the step; at most one per kSlowStepGapNs;
+//   - a file created in the shared PROF_FLIGHT_TRIGGER_DIR (flight_trigger_folder.h):
+//     reason "trigger file", the detail naming it. After a hang dump the agent creates
+//     one there itself, so every rank of the job dumps, the culprit included (it is not
+//     in an NCCL call, so it has no hang of its own to see). A file is ignored when this
+//     agent dumped within kTriggerCoverNs before it appeared: the ranks that hang together
+//     dump once each, not once per other rank's announcement.
 // At most kMaxDumps dumps per process, so a job that keeps hanging cannot fill a disk.
 #ifndef PROF_AGENT_WRITER_FLIGHT_MONITOR_H_
 #define PROF_AGENT_WRITER_FLIGHT_MONITOR_H_
@@ -20,6 +28,8 @@
 #include <string>
 
 #include "agent/control/config.h"
+#include "agent/writer/flight_slow_step.h"
+#include "agent/writer/flight_trigger_folder.h"
 #include "proto/header_encoder.h"
 
 namespace prof {
@@ -27,10 +37,12 @@ namespace prof {
 class FlightMonitor {
  public:
   static constexpr uint32_t kMaxDumps = 16;
+  static constexpr uint64_t kSlowStepGapNs = 600ull * 1000000000ull;
+  static constexpr uint64_t kTriggerCoverNs = 10ull * 1000000000ull;
 
   FlightMonitor(const Config& config, FileHeaderValue header);
 
-  // Every writer pass: the hang check when it is due.
+  // Every writer pass: the hang, slow-step and trigger-folder checks when they are due.
   void Poll(uint64_t now_ns);
   // Every writer pass, the last at exit included: the NCCL-error dump, once.
   void DumpOnNcclError(uint64_t now_ns);
@@ -40,6 +52,10 @@ class FlightMonitor {
   uint32_t dumps() const { return dumps_; }
 
  private:
+  void CheckHang(uint64_t now_ns);
+  void CheckSlowSteps(uint64_t now_ns);
+  void CheckTriggerFolder(uint64_t now_ns);
+
   const std::string folder_;
   const std::string worker_name_;
   const FileHeaderValue header_;
@@ -48,6 +64,12 @@ class FlightMonitor {
   uint64_t dumped_hang_ticket_ = 0;  // the hung call already dumped for
   uint32_t dumps_ = 0;
   bool warned_limit_ = false;
+  uint64_t last_dump_realtime_ns_ = 0;  // 0: none yet
+  SlowStepDetector slow_steps_;
+  const bool slow_steps_on_;
+  uint64_t steps_read_ = 0;          // boundaries read from the ring so far
+  uint64_t last_slow_dump_ns_ = 0;   // 0: none yet
+  FlightTriggerFolder trigger_folder_;
 };
 
 // "all-reduce", "send", ... for one line of text (schema::NcclOperation).

@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "agent/control/log.h"
+#include "agent/record/clock.h"
 #include "agent/record/host_rss.h"
 #include "agent/record/writer_doorbell.h"
 
@@ -24,6 +26,15 @@ TraceWriter::TraceWriter(const Config& config, FileHeaderValue header,
 }
 
 TraceWriter::~TraceWriter() = default;
+
+void TraceWriter::DumpFlight(const std::string& reason, const std::string& detail) {
+  if (!flight_) {
+    Log(LogLevel::kWarn, "flight dump requested (%s) but PROF_FLIGHT is not 1: nothing to dump",
+        detail.c_str());
+    return;
+  }
+  flight_->Dump(reason, detail, MonotonicNs());
+}
 
 std::string TraceWriter::PathOf(uint32_t index) const {
   return config_.output_dir + "/" + config_.worker_name + ".window_" + std::to_string(index) +

@@ -90,6 +90,9 @@ class TraceWriter : public WindowRouter {
   // writer: on-demand triggers and demand windows' deadlines (control/trigger.h). Set before
   // the thread starts.
   void SetControlPoll(std::function<void(uint64_t now_ns)> poll) { control_poll_ = std::move(poll); }
+  // Writer thread only (the control poll): a flight-recorder dump now (an on-demand
+  // trigger); a warning when PROF_FLIGHT is not 1.
+  void DumpFlight(const std::string& reason, const std::string& detail);
 
   // Windows finished so far (their files written and closed, or found empty). Any thread,
   // lock-free.

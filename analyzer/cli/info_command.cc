@@ -26,6 +26,18 @@ const char* WindowOriginNote(int origin) {
   }
 }
 
+// A flight dump's reason and what its ring held and lost (nothing silently dropped).
+std::string FlightLine(const trace::FileHeader& header) {
+  if (!header.has_flight()) return "";
+  const trace::FlightDump& flight = header.flight();
+  std::string text = absl::StrFormat(
+      "  flight dump: %s%s%s; %d NCCL call(s) seen, %d overwritten by the ring of %d, %d torn, "
+      "%d unfinished\n",
+      flight.reason(), flight.detail().empty() ? "" : ": ", flight.detail(), flight.calls_seen(),
+      flight.calls_overwritten(), flight.ring_entries(), flight.calls_torn(), flight.unfinished_size());
+  return text;
+}
+
 std::string HeaderLines(const TraceModel& model) {
   std::string text;
   for (size_t i = 0; i < model.headers.size(); ++i) {
@@ -37,6 +49,7 @@ std::string HeaderLines(const TraceModel& model) {
                           header.window_index(), header.window_first_step(), header.window_end_step(),
                           header.clock_anchors_size(), WindowOriginNote(header.window_origin()));
     if (!header.command_line().empty()) absl::StrAppend(&text, "  command: ", header.command_line(), "\n");
+    absl::StrAppend(&text, FlightLine(header));
   }
   return text;
 }

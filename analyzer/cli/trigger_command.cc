@@ -90,7 +90,8 @@ std::vector<int> AgentProcessesOfThisUser() {
 
 CLI::App* AddTriggerCommand(CLI::App* app, TriggerCommandOptions* options) {
   CLI::App* command = app->add_subcommand(
-      "trigger", "make running processes under libprof.so record the next steps or seconds");
+      "trigger", "make running processes under libprof.so record the next steps or seconds, "
+                 "or write a flight-recorder dump (--flight)");
   command->add_option("PID", options->pids, "processes to trigger");
   command->add_flag("--all", options->all, "every process of this user with libprof.so loaded");
   CLI::Option* steps = command->add_option("--steps", options->steps, "record the next N steps")
@@ -99,6 +100,10 @@ CLI::App* AddTriggerCommand(CLI::App* app, TriggerCommandOptions* options) {
       command->add_option("--seconds", options->seconds, "record for S seconds from now")
           ->check(CLI::Range(0.001, 86400.0));
   steps->excludes(seconds);
+  CLI::Option* flight = command->add_flag(
+      "--flight", options->flight, "write a flight-recorder dump now (processes run with PROF_FLIGHT=1)");
+  flight->excludes(steps);
+  flight->excludes(seconds);
   command->add_option("--control-dir", options->control_dir,
                       "the control folder (default: PROF_CONTROL_DIR, else /tmp/libprof-UID)");
   return command;
@@ -114,7 +119,9 @@ int RunTriggerCommand(const TriggerCommandOptions& options) {
     return 2;
   }
   char request[64];
-  if (options.seconds > 0) {
+  if (options.flight) {
+    std::snprintf(request, sizeof(request), "flight=1\n");
+  } else if (options.seconds > 0) {
     std::snprintf(request, sizeof(request), "seconds=%.3f\n", options.seconds);
   } else {
     std::snprintf(request, sizeof(request), "steps=%lld\n",

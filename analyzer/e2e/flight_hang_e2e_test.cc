@@ -7,12 +7,18 @@
 // missing rank instead. Run as torchrun runs it (one process per rank, no launcher to
 // SIGTERM the others) with rank 3 exiting instead, the other 7 see ncclRemoteError and
 // dump for it before they exit; `profanalyze hang` blames the rank with no dump.
+// Also: a mismatched collective (one rank broadcasts where the others all-reduce) flagged,
+// with rings too small for the run (the overwritten calls counted); a slow step dumped
+// once; a shared trigger folder through which the hung ranks make the culprit dump too.
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -46,6 +52,25 @@ std::string HangJson(const std::string& folder) {
   return out;
 }
 
+// `env ... train_ranks --ranks 8 ...` under the agent with the flight recorder on.
+std::string EightRanks(const std::string& out, const std::string& environment,
+                       const std::string& arguments) {
+  return "env LD_PRELOAD=\"" + prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so")) +
+         "\" PROF_CUPTI_LIB=" + Runfile("testdata/sim/libcupti.so.13") +
+         " PROF_FLIGHT=1 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out + " " + environment + " " +
+         Runfile("testdata/workloads/train_ranks") + " --ranks 8 " + arguments;
+}
+
+// The number printed after `label` in `text` (a table row), or -1.
+long long NumberAfter(const std::string& text, const std::string& label) {
+  const size_t at = text.find(label);
+  if (at == std::string::npos) return -1;
+  std::istringstream rest(text.substr(at + label.size()));
+  long long value = -1;
+  rest >> value;
+  return value;
+}
+
 // The rank of a dump: its rank in the world communicator (forked ranks have no RANK).
 int RankOf(const TraceModel& model) {
   for (const NcclCall& call : model.nccl_calls) {
@@ -56,13 +81,8 @@ int RankOf(const TraceModel& model) {
 
 TEST_CASE("8 ranks, one stops before all-reduce #25: every rank dumps, hang names it") {
   const std::string out = FreshFolder("flight_hang");
-  const std::string command =
-      "env LD_PRELOAD=\"" + prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so")) +
-      "\" PROF_CUPTI_LIB=" +
-      Runfile("testdata/sim/libcupti.so.13") +
-      " PROF_FLIGHT=1 PROF_FLIGHT_HANG_S=1 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out +
-      " SIM_NCCL_TIMEOUT_MS=4000 " + Runfile("testdata/workloads/train_ranks") +
-      " --ranks 8 --steps 14 --group-size 0 --stop-rank 3 --stop-before 25";
+  const std::string command = EightRanks(out, "PROF_FLIGHT_HANG_S=1 SIM_NCCL_TIMEOUT_MS=4000",
+                                         "--steps 14 --group-size 0 --stop-rank 3 --stop-before 25");
   int status = 0;
   const std::string log = Run(command, &status);
   INFO(log);
@@ -143,6 +163,136 @@ TEST_CASE("one rank exits before all-reduce #25: the others dump on the NCCL err
   CHECK(json.find("\"missing_ranks\":[3]") != std::string::npos);
   CHECK(json.find("\"culprits\":[{\"rank\":3,") != std::string::npos);
   CHECK(json.find("\"seq\":25,\"operation\":\"ALL_REDUCE\",\"dump_missing\":true") != std::string::npos);
+}
+
+struct Dump {
+  std::string path;
+  TraceModel model;
+  const std::string& reason() const { return model.headers.front().flight().reason(); }
+};
+
+// Every dump in `out`, loaded, by rank (in the order found).
+std::map<int, std::vector<Dump>> DumpsByRank(const std::string& out) {
+  std::map<int, std::vector<Dump>> dumps;
+  for (const auto& entry : fs::directory_iterator(out)) {
+    const std::string path = entry.path().string();
+    if (path.find(".flight_") == std::string::npos) continue;
+    absl::StatusOr<TraceModel> model = LoadTraceFile(path);
+    REQUIRE(model.ok());
+    REQUIRE(model->headers.front().has_flight());
+    const int rank = RankOf(*model);
+    dumps[rank].push_back({path, std::move(*model)});
+  }
+  return dumps;
+}
+
+TEST_CASE("a mismatched collective is flagged; calls the small rings overwrote are counted") {
+  const std::string out = FreshFolder("flight_mismatch");
+  // Rank 5 broadcasts where the others all-reduce (#20, same count); rank 3 then stops
+  // before #25 so the job hangs and every rank dumps. Rings of 16 calls: a waiting rank
+  // entered #1..#25 and keeps #10..#25 (9 overwritten), rank 3 entered 24 (8): 7 x 9 + 8.
+  int status = 0;
+  const std::string log =
+      Run(EightRanks(out, "PROF_FLIGHT_ENTRIES=16 PROF_FLIGHT_HANG_S=1 SIM_NCCL_TIMEOUT_MS=4000",
+                     "--steps 14 --group-size 0 --stop-rank 3 --stop-before 25 "
+                     "--mismatch-rank 5 --mismatch-at 20"),
+          &status);
+  INFO(log);
+  const std::string json = HangJson(out);
+  INFO(json);
+  CHECK(json.find("\"calls_overwritten\":71") != std::string::npos);
+  CHECK(json.find("\"culprits\":[{\"rank\":3,") != std::string::npos);
+  CHECK(json.find("\"seq\":20,\"variants\":[{\"operation\":\"ALL_REDUCE\"") != std::string::npos);
+  CHECK(json.find("\"ranks\":[0,1,2,3,4,6,7]},{\"operation\":\"BROADCAST\"") != std::string::npos);
+  CHECK(json.find("\"ranks\":[5]}]}]") != std::string::npos);
+
+  // `info` on rank 0's hang dump: the header's counts and the Data Quality row.
+  std::string rank0;
+  const std::map<int, std::vector<Dump>> dumps = DumpsByRank(out);
+  for (const Dump& dump : dumps.at(0)) {
+    if (dump.reason() == "hang") rank0 = dump.path;
+  }
+  REQUIRE(!rank0.empty());
+  const std::string info = Run(Runfile("analyzer/cli/profanalyze") + " info " + rank0, &status);
+  INFO(info);
+  CHECK(info.find("25 NCCL call(s) seen, 9 overwritten by the ring of 16, 0 torn") != std::string::npos);
+  CHECK(NumberAfter(info, "NCCL calls overwritten in the flight ring") == 9);
+}
+
+TEST_CASE("a slow step dumps once and names the step") {
+  const std::string out = FreshFolder("flight_slow_step");
+  // One rank, 30 steps of a few ms; step 20 stalls 1 s (a data loader): > 20x the median.
+  // Nothing else may dump: no hang limit is reached, and the job ends normally.
+  int status = 0;
+  const std::string log =
+      Run("env LD_PRELOAD=\"" + prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so")) +
+              "\" PROF_CUPTI_LIB=" + Runfile("testdata/sim/libcupti.so.13") +
+              " PROF_FLIGHT=1 PROF_FLIGHT_SLOW_FACTOR=20 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out +
+              " " + Runfile("testdata/workloads/train_ranks") + " --ranks 1 --steps 30 --group-size 0" +
+              " --slow-step 20:1000 --rendezvous " + out + "/rendezvous",
+          &status);
+  INFO(log);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  std::vector<std::string> dumps;
+  for (const auto& entry : fs::directory_iterator(out)) {
+    if (entry.path().string().find(".flight_") != std::string::npos) dumps.push_back(entry.path().string());
+  }
+  REQUIRE(dumps.size() == 1);
+  absl::StatusOr<TraceModel> model = LoadTraceFile(dumps[0]);
+  REQUIRE(model.ok());
+  const trace::FlightDump& flight = model->headers.front().flight();
+  CHECK(flight.reason() == "slow-step");
+  CHECK(flight.detail().rfind("step 20 took ", 0) == 0);
+  // The dump holds the slow step itself (the one that just ended).
+  bool has_step_20 = false;
+  for (const HostRange& range : model->ranges) {
+    if (range.type == RangeType::kProfileStep && range.step_number == 20) {
+      has_step_20 = true;
+      CHECK(range.end_ns - range.start_ns >= 1000000000ull);
+    }
+  }
+  CHECK(has_step_20);
+}
+
+TEST_CASE("through the trigger folder, the hung ranks' dumps make the culprit dump too") {
+  const std::string out = FreshFolder("flight_trigger_folder");
+  const std::string folder = out + "/trigger";
+  int status = 0;
+  const std::string log = Run(EightRanks(out,
+                                         "PROF_FLIGHT_HANG_S=1 SIM_NCCL_TIMEOUT_MS=4000 PROF_FLIGHT_TRIGGER_DIR=" + folder,
+                                         "--steps 14 --group-size 0 --stop-rank 3 --stop-before 25"),
+                              &status);
+  INFO(log);
+  // Each of the 7 ranks that hang announces its dump in the folder.
+  size_t announcements = 0;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    CHECK(name.size() > 5);
+    CHECK(name.substr(name.size() - 5) == ".hang");
+    ++announcements;
+  }
+  CHECK(announcements == 7);
+  // Rank 3, stopped outside any NCCL call, has no hang to see: it dumps for the folder's
+  // files, seconds before the SIGTERM that ends it.
+  std::map<int, std::vector<Dump>> dumps = DumpsByRank(out);
+  std::multiset<std::string> culprit_reasons;
+  for (const Dump& dump : dumps[3]) culprit_reasons.insert(dump.reason());
+  CHECK(culprit_reasons == std::multiset<std::string>{"signal SIGTERM", "trigger file"});
+  // The others dumped for their own hang, not again for each other's announcement.
+  for (int rank : {0, 1, 2, 4, 5, 6, 7}) {
+    INFO("rank " << rank);
+    size_t hang = 0, triggered = 0;
+    for (const Dump& dump : dumps[rank]) {
+      hang += dump.reason() == "hang";
+      triggered += dump.reason() == "trigger file";
+    }
+    CHECK(hang == 1);
+    CHECK(triggered <= 1);  // a folder look just before its own hang check: at most once
+  }
+  const std::string json = HangJson(out);
+  INFO(json);
+  CHECK(json.find("\"culprits\":[{\"rank\":3,") != std::string::npos);
 }
 
 }  // namespace

@@ -52,6 +52,11 @@ std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
                "of that time are missing", &table);
       continue;
     }
+    if (kind == "LOSS_KIND_FLIGHT_OVERWRITTEN") {
+      AddCount("NCCL calls overwritten in the flight ring", count,
+               "older than the ring's PROF_FLIGHT_ENTRIES calls; not in this dump", &table);
+      continue;
+    }
     AddCount(absl::StrCat("records lost by the agent: ", kind), count, "counted by the agent, never written", &table);
   }
   AddIncompleteSteps(quality, &table);

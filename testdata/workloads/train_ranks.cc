@@ -10,6 +10,8 @@
 //       [--group-size G] (default 2; 0: no split communicator)
 //       [--slow-kernel NAME:FACTOR] [--extra-sync N]   (fault injection, off by default)
 //       [--stop-rank R --stop-before K [--stop-how hang|exit]]  (a hang: collective_stop.h)
+//       [--mismatch-rank R --mismatch-at K]  (a broadcast where the others all-reduce)
+//       [--slow-step N:MS]  (step N sleeps MS ms first, as a data-loader stall does)
 //       forks N rank processes itself;
 //   RANK=r WORLD_SIZE=n [LOCAL_RANK=l] train_ranks [...]   (e.g. under torchrun)
 //       one rank per process; rank 0 passes the NCCL id through a rendezvous file
@@ -26,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "testdata/workloads/common/collective_stop.h"
@@ -84,6 +87,12 @@ void WireGradientAllReduce(workloads::TrainingModel* model, workloads::DeviceAct
   model->set_bucket_ready_hook([=](const workloads::GradientBucket& bucket) {
     CheckCuda(cudaStreamWaitEvent(comm_stream, bucket.ready, 0), "cudaStreamWaitEvent");
     stop->BeforeWorldCollective();
+    if (stop->Mismatched()) {
+      CheckNccl(ncclBroadcast(bucket.gradients, bucket.gradients, bucket.count, ncclFloat, 0,
+                              comm, comm_stream),
+                "ncclBroadcast", comm);
+      return;
+    }
     device->AllReduce(bucket.gradients, bucket.gradients, bucket.count, comm, comm_stream);
   });
   model->set_before_optimizer_hook([=] {
@@ -137,10 +146,23 @@ ncclComm_t SplitGroup(ncclComm_t world, const RankSetup& setup, int64_t group_si
   return group;
 }
 
+// --slow-step N:MS: the step and the milliseconds it stalls ({-1, 0}: none).
+std::pair<int64_t, int64_t> SlowStep(const std::string& flag) {
+  if (flag.empty()) return {-1, 0};
+  long long step = -1, ms = 0;
+  if (std::sscanf(flag.c_str(), "%lld:%lld", &step, &ms) != 2 || step < 0 || ms <= 0) {
+    std::fprintf(stderr, "--slow-step expects N:MS (a step >= 0, milliseconds > 0), got '%s'\n",
+                 flag.c_str());
+    std::exit(2);
+  }
+  return {step, ms};
+}
+
 void TrainLoop(workloads::TrainingModel* model, workloads::ProfApi* prof, GroupExchange* group,
-               int64_t steps, int batch_size) {
+               int64_t steps, int batch_size, std::pair<int64_t, int64_t> slow_step) {
   for (int64_t step = 0; step < steps; ++step) {
     prof->BeginStep();
+    if (step == slow_step.first) usleep(static_cast<useconds_t>(slow_step.second * 1000));
     model->LoadBatch(step);
     model->Forward();
     group->Run();
@@ -180,7 +202,8 @@ int RunRank(const RankSetup& setup, const workloads::Flags& flags, const std::st
     model.set_faults(workloads::FaultsFromFlags(flags));
     WireGradientAllReduce(&model, &device, comm, comm_stream, comm_done, &stop);
     GroupExchange group(&device, group_comm, comm_stream);
-    TrainLoop(&model, &prof, &group, flags.Int("steps"), shape.batch_size);
+    TrainLoop(&model, &prof, &group, flags.Int("steps"), shape.batch_size,
+              SlowStep(flags.String("slow-step")));
     valid = ValidateAllReduce(&device, setup, comm, comm_stream, &stop);
   }
   CheckCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -236,6 +259,7 @@ int main(int argc, char** argv) {
       argc, argv,
       {{"steps", "10"}, {"batch-size", "32"}, {"seed", "1"}, {"slow-kernel", ""}, {"extra-sync", "0"}, {"ranks", "0"}, {"truth", ""}, {"group-size", "2"},
        {"stop-rank", "-1"}, {"stop-before", "0"}, {"stop-how", "hang"},
+       {"mismatch-rank", "-1"}, {"mismatch-at", "0"}, {"slow-step", ""},
        {"rendezvous", workloads::DefaultRendezvousPath()}});
   if (flags.Int("ranks") > 0) return LaunchRanks(static_cast<int>(flags.Int("ranks")), flags, truth_path);
   RankSetup setup;

@@ -21,10 +21,18 @@ CollectiveStop::CollectiveStop(const Flags& flags, int rank) {
   }
   armed_ = stop_rank == rank;
   exit_ = how == "exit";
+  const int64_t mismatch_rank = flags.Int("mismatch-rank");
+  const int64_t mismatch_at = flags.Int("mismatch-at");
+  if (mismatch_rank >= 0 && mismatch_at < 1) {
+    std::fprintf(stderr, "--mismatch-rank needs --mismatch-at K with K >= 1\n");
+    std::exit(2);
+  }
+  if (mismatch_rank == rank) mismatch_at_ = mismatch_at;
 }
 
 void CollectiveStop::BeforeWorldCollective() {
-  if (!armed_ || ++issued_ != stop_before_) return;
+  ++issued_;
+  if (!armed_ || issued_ != stop_before_) return;
   std::fprintf(stderr, "rank stops before world collective #%lld (%s)\n",
                static_cast<long long>(stop_before_), exit_ ? "exit" : "hang");
   std::fflush(stderr);
