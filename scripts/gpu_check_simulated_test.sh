@@ -7,5 +7,7 @@ root="$PWD"   # the runfiles' workspace folder: scripts/, testdata/gpu/, agent/l
 #    of its name by whole microseconds (EventList._remove_dup_nodes), so its counts differ
 #    by a call or two from run to run (aten::bmm, aten::empty); the helper folds as torch
 #    does, by its own run's microseconds. "b: ATen operator names" is checked.
+#  - "f: ..." (step-time cost) varies: a timing on a shared 2-core machine is no assertion
+#    (CLOSED +8.8% once beside other tests, +0.1-0.6% alone); on a GPU it is a verdict.
 exec "$root/scripts/gpu_check.sh" --simulated --bin "$root" --out "${TEST_UNDECLARED_OUTPUTS_DIR:-${TEST_TMPDIR:-/tmp}}/gpu_check" \
-  --expect-fail "~b: ATen operator names and counts"
+  --expect-fail "~b: ATen operator names and counts" --expect-fail "~f: "
