@@ -2,9 +2,9 @@
 // proto/trace.proto), as ChunkEncoder fills them, and how a block is sized and written.
 // Internal to ChunkEncoder (chunk_encoder.cc); no libprotobuf.
 //
-// Each block lists its columns once, in field-number order, in a static Fields(block,
-// visit);
-// BlockSize and PutBlock walk that list, so a column is never forgotten by one of them.
+// Each block's columns and their list in field-number order, Fields(block, visit), are
+// generated from trace.proto (proto/trace_columns.h); BlockSize, PutBlock and ClearBlock
+// walk that list, so a column is never forgotten by one of them.
 #ifndef PROF_PROTO_CHUNK_BLOCKS_H_
 #define PROF_PROTO_CHUNK_BLOCKS_H_
 
@@ -12,6 +12,7 @@
 
 #include "proto/events.h"
 #include "proto/schema_enums.h"
+#include "proto/trace_columns.h"
 #include "proto/trace_fields.h"
 #include "proto/wire_format.h"
 
@@ -94,182 +95,44 @@ size_t BlockFieldSize(uint32_t number, const Block& block) {
 template <typename Block>
 void ClearBlock(Block* block) {
   Block::Fields(*block, [](uint32_t, auto& column) { column.clear(); });
-  *block->Deltas() = {};
+  block->deltas = {};
   block->rows = 0;
 }
 
-struct ApiCalls {
-  using F = field::ApiCalls;
-  PackedColumn start, duration, name, correlation;
-  SparseColumn domain, status, stream, bytes, copy_kind, kernel_config, call_stack;
-  struct { uint64_t start = 0, correlation = 0; } deltas;
-  uint32_t rows = 0;
-  auto* Deltas() { return &deltas; }
-  template <typename Self, typename Visit>
-  static void Fields(Self& self, Visit visit) {
-    visit(F::kStartDeltaNs, self.start);
-    visit(F::kDurationNs, self.duration);
-    visit(F::kNameId, self.name);
-    visit(F::kCorrelationIdDelta, self.correlation);
-    visit(F::kDomain, self.domain);
-    visit(F::kStatus, self.status);
-    visit(F::kStream, self.stream);
-    visit(F::kBytes, self.bytes);
-    visit(F::kCopyKind, self.copy_kind);
-    visit(F::kKernelConfigId, self.kernel_config);
-    visit(F::kCallStackId, self.call_stack);
-  }
+// The encoder's previous value of each delta-encoded column of a block (TakeDelta).
+struct StartDeltas {
+  uint64_t start = 0;
+};
+struct StartCorrelationDeltas {
+  uint64_t start = 0, correlation = 0;
+};
+struct StepDeltas {
+  uint64_t start = 0, step_number = 0;
+};
+struct NcclDeltas {
+  uint64_t start = 0, sequence = 0;
+};
+struct MemoryDeltas {
+  uint64_t time = 0, address = 0;
 };
 
-struct HostRanges {
-  using F = field::HostRanges;
-  PackedColumn start, duration, name, kind;
-  SparseColumn domain;
-  SparseColumn shapes, dtypes, source;  // operator details (string ids)
-  struct { uint64_t start = 0; } deltas;
+// A block as the encoder fills it: its columns, one member per field of trace.proto's
+// message (generated: proto/trace_columns.h), the delta state and the row count.
+template <template <typename, typename> class Columns, typename DeltaState>
+struct EncoderBlock : Columns<PackedColumn, SparseColumn> {
+  DeltaState deltas;
   uint32_t rows = 0;
-  auto* Deltas() { return &deltas; }
-  template <typename Self, typename Visit>
-  static void Fields(Self& self, Visit visit) {
-    visit(F::kStartDeltaNs, self.start);
-    visit(F::kDurationNs, self.duration);
-    visit(F::kNameId, self.name);
-    visit(F::kKind, self.kind);
-    visit(F::kDomainNameId, self.domain);
-    visit(F::kShapesId, self.shapes);
-    visit(F::kDtypesId, self.dtypes);
-    visit(F::kSourceId, self.source);
-  }
 };
 
-struct Steps {
-  using F = field::Steps;
-  PackedColumn start, duration, step_number, sample_count;
-  struct { uint64_t start = 0, step_number = 0; } deltas;
-  uint32_t rows = 0;
-  auto* Deltas() { return &deltas; }
-  template <typename Self, typename Visit>
-  static void Fields(Self& self, Visit visit) {
-    visit(F::kStartDeltaNs, self.start);
-    visit(F::kDurationNs, self.duration);
-    visit(F::kStepNumberDelta, self.step_number);
-    visit(F::kSampleCount, self.sample_count);
-  }
-};
-
-struct NcclCalls {
-  using F = field::NcclCalls;
-  PackedColumn start, duration, operation, count, data_type, bytes, communicator, sequence,
-      stream;
-  SparseColumn root_or_peer, reduction_op;
-  struct { uint64_t start = 0, sequence = 0; } deltas;
-  uint32_t rows = 0;
-  auto* Deltas() { return &deltas; }
-  template <typename Self, typename Visit>
-  static void Fields(Self& self, Visit visit) {
-    visit(F::kStartDeltaNs, self.start);
-    visit(F::kDurationNs, self.duration);
-    visit(F::kOperation, self.operation);
-    visit(F::kCount, self.count);
-    visit(F::kDataType, self.data_type);
-    visit(F::kBytes, self.bytes);
-    visit(F::kCommunicatorId, self.communicator);
-    visit(F::kSequenceNumberDelta, self.sequence);
-    visit(F::kStream, self.stream);
-    visit(F::kRootOrPeer, self.root_or_peer);
-    visit(F::kReductionOp, self.reduction_op);
-  }
-};
-
-struct MemoryEvents {
-  using F = field::MemoryEvents;
-  PackedColumn time, operation, address, bytes, device, kind;
-  SparseColumn stream, call_stack;
-  struct { uint64_t time = 0, address = 0; } deltas;
-  uint32_t rows = 0;
-  auto* Deltas() { return &deltas; }
-  template <typename Self, typename Visit>
-  static void Fields(Self& self, Visit visit) {
-    visit(F::kTimeDeltaNs, self.time);
-    visit(F::kOperation, self.operation);
-    visit(F::kAddressDelta, self.address);
-    visit(F::kBytes, self.bytes);
-    visit(F::kDevice, self.device);
-    visit(F::kKind, self.kind);
-    visit(F::kStream, self.stream);
-    visit(F::kCallStackId, self.call_stack);
-  }
-};
-
-struct Kernels {
-  using F = field::Kernels;
-  PackedColumn start, duration, config, correlation;
-  SparseColumn graph, graph_node, launch_type;
-  struct { uint64_t start = 0, correlation = 0; } deltas;
-  uint32_t rows = 0;
-  auto* Deltas() { return &deltas; }
-  template <typename Self, typename Visit>
-  static void Fields(Self& self, Visit visit) {
-    visit(F::kStartDeltaNs, self.start);
-    visit(F::kDurationNs, self.duration);
-    visit(F::kKernelConfigId, self.config);
-    visit(F::kCorrelationIdDelta, self.correlation);
-    visit(F::kGraphId, self.graph);
-    visit(F::kGraphNodeId, self.graph_node);
-    visit(F::kLaunchType, self.launch_type);
-  }
-};
-
-struct Memcpys {
-  using F = field::Memcpys;
-  PackedColumn start, duration, bytes, copy_kind, source_kind, destination_kind, correlation;
-  struct { uint64_t start = 0, correlation = 0; } deltas;
-  uint32_t rows = 0;
-  auto* Deltas() { return &deltas; }
-  template <typename Self, typename Visit>
-  static void Fields(Self& self, Visit visit) {
-    visit(F::kStartDeltaNs, self.start);
-    visit(F::kDurationNs, self.duration);
-    visit(F::kBytes, self.bytes);
-    visit(F::kCopyKind, self.copy_kind);
-    visit(F::kSourceKind, self.source_kind);
-    visit(F::kDestinationKind, self.destination_kind);
-    visit(F::kCorrelationIdDelta, self.correlation);
-  }
-};
-
-struct Memsets {
-  using F = field::Memsets;
-  PackedColumn start, duration, bytes, value, correlation;
-  struct { uint64_t start = 0, correlation = 0; } deltas;
-  uint32_t rows = 0;
-  auto* Deltas() { return &deltas; }
-  template <typename Self, typename Visit>
-  static void Fields(Self& self, Visit visit) {
-    visit(F::kStartDeltaNs, self.start);
-    visit(F::kDurationNs, self.duration);
-    visit(F::kBytes, self.bytes);
-    visit(F::kValue, self.value);
-    visit(F::kCorrelationIdDelta, self.correlation);
-  }
-};
-
-struct Synchronizations {
-  using F = field::Synchronizations;
-  PackedColumn start, duration, kind, correlation;
-  SparseColumn event;
-  struct { uint64_t start = 0, correlation = 0; } deltas;
-  uint32_t rows = 0;
-  auto* Deltas() { return &deltas; }
-  template <typename Self, typename Visit>
-  static void Fields(Self& self, Visit visit) {
-    visit(F::kStartDeltaNs, self.start);
-    visit(F::kDurationNs, self.duration);
-    visit(F::kKind, self.kind);
-    visit(F::kCorrelationIdDelta, self.correlation);
-    visit(F::kEventId, self.event);
-  }
-};
+using ApiCalls = EncoderBlock<block_columns::ApiCalls, StartCorrelationDeltas>;
+using HostRanges = EncoderBlock<block_columns::HostRanges, StartDeltas>;
+using Steps = EncoderBlock<block_columns::Steps, StepDeltas>;
+using NcclCalls = EncoderBlock<block_columns::NcclCalls, NcclDeltas>;
+using MemoryEvents = EncoderBlock<block_columns::MemoryEvents, MemoryDeltas>;
+using Kernels = EncoderBlock<block_columns::Kernels, StartCorrelationDeltas>;
+using Memcpys = EncoderBlock<block_columns::Memcpys, StartCorrelationDeltas>;
+using Memsets = EncoderBlock<block_columns::Memsets, StartCorrelationDeltas>;
+using Synchronizations = EncoderBlock<block_columns::Synchronizations, StartCorrelationDeltas>;
 
 // One thread's blocks in the current chunk (trace::ThreadEvents).
 struct ThreadBlocks {

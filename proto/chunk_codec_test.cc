@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -184,7 +185,7 @@ TEST_CASE("a block whose columns disagree is skipped whole and counted") {
   const ChunkDecodeStats stats = DecodeThroughBytes(chunk, &dictionary, &sink);
   CHECK(stats.malformed_blocks == 1);
   CHECK(stats.events == expected.size() - damaged_rows);
-  CHECK(stats.first_problem.find("kernels") != std::string::npos);
+  CHECK(stats.first_problem.find("Kernels block") != std::string::npos);
 }
 
 TEST_CASE("a malformed sparse column is ignored and counted, its block still decodes") {
@@ -204,6 +205,85 @@ TEST_CASE("a malformed sparse column is ignored and counted, its block still dec
   CHECK(stats.malformed_columns == 1);
   REQUIRE(sink.events.size() == 1);
   CHECK(sink.events[0].find("stream=-") != std::string::npos);
+}
+
+// The column blocks of `chunk` (the message fields of its ThreadEvents and StreamEvents), as
+// mutable messages, whatever the schema holds: what the decoder must check.
+std::vector<google::protobuf::Message*> Blocks(trace::Chunk* chunk) {
+  std::vector<google::protobuf::Message*> blocks;
+  auto add = [&blocks](google::protobuf::Message* group) {
+    const google::protobuf::Reflection& reflection = *group->GetReflection();
+    std::vector<const google::protobuf::FieldDescriptor*> fields;
+    reflection.ListFields(*group, &fields);
+    for (const auto* field : fields) {
+      if (field->type() != google::protobuf::FieldDescriptor::TYPE_MESSAGE) continue;
+      blocks.push_back(reflection.MutableMessage(group, field));
+    }
+  };
+  for (trace::ThreadEvents& thread : *chunk->mutable_threads()) add(&thread);
+  for (trace::StreamEvents& stream : *chunk->mutable_streams()) add(&stream);
+  return blocks;
+}
+
+TEST_CASE("every packed column of every block is checked, a short one skips its block") {
+  ChunkEncoder encoder;
+  std::vector<std::string> expected;
+  testing::AddEveryEventKind(&encoder, 5, 3, &expected);
+  const trace::Chunk original = Parse(encoder.Finish(true));
+  trace::Chunk scratch = original;
+  std::set<std::string> block_types;
+  int columns_tested = 0;
+  const size_t block_count = Blocks(&scratch).size();
+  for (size_t b = 0; b < block_count; ++b) {
+    const google::protobuf::Descriptor& type = *Blocks(&scratch)[b]->GetDescriptor();
+    block_types.insert(type.name());
+    for (int f = 0; f < type.field_count(); ++f) {
+      const google::protobuf::FieldDescriptor* field = type.field(f);
+      if (!field->is_repeated()) continue;
+      trace::Chunk damaged = original;
+      google::protobuf::Message* block = Blocks(&damaged)[b];
+      REQUIRE(block->GetReflection()->FieldSize(*block, field) > 0);
+      block->GetReflection()->RemoveLast(block, field);
+      FileDictionary dictionary;
+      RecordingSink sink;
+      const ChunkDecodeStats stats = DecodeThroughBytes(damaged, &dictionary, &sink);
+      INFO(type.name() << "." << field->name());
+      CHECK(stats.malformed_blocks == 1);
+      CHECK(stats.first_problem.find(type.name() + " block") != std::string::npos);
+      ++columns_tested;
+    }
+  }
+  CHECK(block_types.size() == 9);  // ApiCalls ... Synchronizations: every kind was written
+  CHECK(columns_tested >= 47);     // their 47 packed columns, at least once each
+}
+
+TEST_CASE("every sparse column of every block is checked, a bad one is ignored and counted") {
+  ChunkEncoder encoder;
+  std::vector<std::string> expected;
+  testing::AddEveryEventKind(&encoder, 6, 2, &expected);
+  trace::Chunk chunk = Parse(encoder.Finish(true));
+  int sparse_columns = 0;
+  for (google::protobuf::Message* block : Blocks(&chunk)) {
+    const google::protobuf::Descriptor& type = *block->GetDescriptor();
+    for (int f = 0; f < type.field_count(); ++f) {
+      const google::protobuf::FieldDescriptor* field = type.field(f);
+      if (field->message_type() != trace::SparseColumn::descriptor()) continue;
+      auto* column = static_cast<trace::SparseColumn*>(
+          block->GetReflection()->MutableMessage(block, field));
+      column->add_index_delta(1000000);  // a row past any block of this chunk
+      column->add_value(1);
+      ++sparse_columns;
+    }
+  }
+  FileDictionary dictionary;
+  RecordingSink sink;
+  const ChunkDecodeStats stats = DecodeThroughBytes(chunk, &dictionary, &sink);
+  // ApiCalls 7, HostRanges 4, NcclCalls 2, MemoryEvents 2, Kernels 3, Synchronizations 1.
+  CHECK(sparse_columns >= 19);
+  CHECK(stats.malformed_columns == static_cast<uint64_t>(sparse_columns));
+  CHECK(stats.malformed_blocks == 0);
+  CHECK(stats.events == expected.size());
+  CHECK(stats.first_problem.find("is malformed and was ignored") != std::string::npos);
 }
 
 TEST_CASE("names, losses, anchors and process info are carried") {

@@ -1,6 +1,7 @@
 #include "proto/chunk_decoder.h"
 
-#include <initializer_list>
+#include <algorithm>
+#include <vector>
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
@@ -11,6 +12,10 @@ namespace {
 
 using columns::ApplyDelta;
 using columns::SparseCursor;
+using google::protobuf::Descriptor;
+using google::protobuf::FieldDescriptor;
+using google::protobuf::Message;
+using google::protobuf::Reflection;
 
 // Decodes the blocks of one chunk, collecting what was malformed.
 class BlockDecoder {
@@ -32,10 +37,13 @@ class BlockDecoder {
   void Memsets(const StreamKey& where, const trace::Memsets& memsets);
   void Synchronizations(const StreamKey& where, const trace::Synchronizations& syncs);
 
-  // False (and counted) when the columns of a block have different lengths.
-  bool Consistent(absl::string_view block, std::initializer_list<int> sizes);
-  // A cursor over `column`; an invalid column is counted and reads as empty.
-  SparseCursor Sparse(absl::string_view name, const trace::SparseColumn& column, int rows);
+  // The rows of `block` (a column block of trace.proto): the common length of all its
+  // packed columns, found from its descriptor so that a column added to the schema is
+  // checked without a change here. -1 (and counted) when the lengths differ.
+  int Rows(const Message& block);
+  // A cursor over every sparse column of `block`, indexed by field number (from its
+  // descriptor, as Rows); an invalid column is counted and reads as empty.
+  std::vector<SparseCursor> SparseColumns(const Message& block, int rows);
   void Problem(std::string description);
 
   uint64_t sequence_;
@@ -50,25 +58,49 @@ void BlockDecoder::Problem(std::string description) {
   }
 }
 
-bool BlockDecoder::Consistent(absl::string_view block, std::initializer_list<int> sizes) {
-  const int first = *sizes.begin();
-  for (int size : sizes) {
-    if (size != first) {
+int BlockDecoder::Rows(const Message& block) {
+  const Descriptor& descriptor = *block.GetDescriptor();
+  const Reflection& reflection = *block.GetReflection();
+  int rows = -1;
+  for (int i = 0; i < descriptor.field_count(); ++i) {
+    const FieldDescriptor* field = descriptor.field(i);
+    if (!field->is_repeated()) continue;
+    const int size = reflection.FieldSize(block, field);
+    if (rows >= 0 && size != rows) {
       ++stats_.malformed_blocks;
-      Problem(absl::StrFormat("%s block has columns of different lengths", block));
-      return false;
+      Problem(absl::StrFormat("%s block has columns of different lengths", descriptor.name()));
+      return -1;
     }
+    rows = size;
   }
-  return true;
+  return std::max(rows, 0);
 }
 
-SparseCursor BlockDecoder::Sparse(absl::string_view name, const trace::SparseColumn& column,
-                                  int rows) {
-  SparseCursor cursor(column, rows);
-  if (cursor.valid()) return cursor;
-  ++stats_.malformed_columns;
-  Problem(absl::StrFormat("sparse column %s is malformed and was ignored", name));
-  return SparseCursor(empty_column_, rows);
+std::vector<SparseCursor> BlockDecoder::SparseColumns(const Message& block, int rows) {
+  const Descriptor& descriptor = *block.GetDescriptor();
+  const Reflection& reflection = *block.GetReflection();
+  int highest = 0;
+  for (int i = 0; i < descriptor.field_count(); ++i) {
+    highest = std::max(highest, descriptor.field(i)->number());
+  }
+  std::vector<SparseCursor> cursors(highest + 1, SparseCursor(empty_column_, rows));
+  for (int i = 0; i < descriptor.field_count(); ++i) {
+    const FieldDescriptor* field = descriptor.field(i);
+    if (field->is_repeated() || field->message_type() != trace::SparseColumn::descriptor()) {
+      continue;
+    }
+    const auto& column =
+        static_cast<const trace::SparseColumn&>(reflection.GetMessage(block, field));
+    SparseCursor cursor(column, rows);
+    if (cursor.valid()) {
+      cursors[field->number()] = cursor;
+      continue;
+    }
+    ++stats_.malformed_columns;
+    Problem(absl::StrFormat("sparse column %s.%s is malformed and was ignored", descriptor.name(),
+                            field->name()));
+  }
+  return cursors;
 }
 
 void BlockDecoder::Thread(const trace::ThreadEvents& thread) {
@@ -81,18 +113,16 @@ void BlockDecoder::Thread(const trace::ThreadEvents& thread) {
 
 void BlockDecoder::ApiCalls(const trace::ThreadEvents& thread) {
   const trace::ApiCalls& calls = thread.api_calls();
-  const int rows = calls.name_id_size();
-  if (!Consistent("api_calls", {rows, calls.start_delta_ns_size(), calls.duration_ns_size(),
-                                calls.correlation_id_delta_size()})) {
-    return;
-  }
-  SparseCursor domain = Sparse("api_calls.domain", calls.domain(), rows);
-  SparseCursor status = Sparse("api_calls.status", calls.status(), rows);
-  SparseCursor stream = Sparse("api_calls.stream", calls.stream(), rows);
-  SparseCursor bytes = Sparse("api_calls.bytes", calls.bytes(), rows);
-  SparseCursor copy_kind = Sparse("api_calls.copy_kind", calls.copy_kind(), rows);
-  SparseCursor config = Sparse("api_calls.kernel_config_id", calls.kernel_config_id(), rows);
-  SparseCursor stack = Sparse("api_calls.call_stack_id", calls.call_stack_id(), rows);
+  const int rows = Rows(calls);
+  if (rows < 0) return;
+  std::vector<SparseCursor> sparse = SparseColumns(calls, rows);
+  SparseCursor& domain = sparse[trace::ApiCalls::kDomainFieldNumber];
+  SparseCursor& status = sparse[trace::ApiCalls::kStatusFieldNumber];
+  SparseCursor& stream = sparse[trace::ApiCalls::kStreamFieldNumber];
+  SparseCursor& bytes = sparse[trace::ApiCalls::kBytesFieldNumber];
+  SparseCursor& copy_kind = sparse[trace::ApiCalls::kCopyKindFieldNumber];
+  SparseCursor& config = sparse[trace::ApiCalls::kKernelConfigIdFieldNumber];
+  SparseCursor& stack = sparse[trace::ApiCalls::kCallStackIdFieldNumber];
   uint64_t start = 0;
   uint64_t correlation = 0;
   ApiCallEvent event;
@@ -120,15 +150,13 @@ void BlockDecoder::ApiCalls(const trace::ThreadEvents& thread) {
 
 void BlockDecoder::Ranges(const trace::ThreadEvents& thread) {
   const trace::HostRanges& ranges = thread.ranges();
-  const int rows = ranges.name_id_size();
-  if (!Consistent("ranges", {rows, ranges.start_delta_ns_size(), ranges.duration_ns_size(),
-                             ranges.kind_size()})) {
-    return;
-  }
-  SparseCursor domain = Sparse("ranges.domain_name_id", ranges.domain_name_id(), rows);
-  SparseCursor shapes = Sparse("ranges.shapes_id", ranges.shapes_id(), rows);
-  SparseCursor dtypes = Sparse("ranges.dtypes_id", ranges.dtypes_id(), rows);
-  SparseCursor source = Sparse("ranges.source_id", ranges.source_id(), rows);
+  const int rows = Rows(ranges);
+  if (rows < 0) return;
+  std::vector<SparseCursor> sparse = SparseColumns(ranges, rows);
+  SparseCursor& domain = sparse[trace::HostRanges::kDomainNameIdFieldNumber];
+  SparseCursor& shapes = sparse[trace::HostRanges::kShapesIdFieldNumber];
+  SparseCursor& dtypes = sparse[trace::HostRanges::kDtypesIdFieldNumber];
+  SparseCursor& source = sparse[trace::HostRanges::kSourceIdFieldNumber];
   uint64_t start = 0;
   HostRangeEvent event;
   event.thread_id = thread.thread_id();
@@ -150,11 +178,8 @@ void BlockDecoder::Ranges(const trace::ThreadEvents& thread) {
 
 void BlockDecoder::Steps(const trace::ThreadEvents& thread) {
   const trace::Steps& steps = thread.steps();
-  const int rows = steps.start_delta_ns_size();
-  if (!Consistent("steps", {rows, steps.duration_ns_size(), steps.step_number_delta_size(),
-                            steps.sample_count_size()})) {
-    return;
-  }
+  const int rows = Rows(steps);
+  if (rows < 0) return;
   uint64_t start = 0;
   uint64_t number = 0;
   StepEvent event;
@@ -172,16 +197,11 @@ void BlockDecoder::Steps(const trace::ThreadEvents& thread) {
 
 void BlockDecoder::NcclCalls(const trace::ThreadEvents& thread) {
   const trace::NcclCalls& calls = thread.nccl_calls();
-  const int rows = calls.operation_size();
-  if (!Consistent("nccl_calls",
-                  {rows, calls.start_delta_ns_size(), calls.duration_ns_size(),
-                   calls.count_size(), calls.data_type_size(), calls.bytes_size(),
-                   calls.communicator_id_size(), calls.sequence_number_delta_size(),
-                   calls.stream_size()})) {
-    return;
-  }
-  SparseCursor root = Sparse("nccl_calls.root_or_peer", calls.root_or_peer(), rows);
-  SparseCursor reduction = Sparse("nccl_calls.reduction_op", calls.reduction_op(), rows);
+  const int rows = Rows(calls);
+  if (rows < 0) return;
+  std::vector<SparseCursor> sparse = SparseColumns(calls, rows);
+  SparseCursor& root = sparse[trace::NcclCalls::kRootOrPeerFieldNumber];
+  SparseCursor& reduction = sparse[trace::NcclCalls::kReductionOpFieldNumber];
   uint64_t start = 0;
   uint64_t sequence = 0;
   NcclCallEvent event;
@@ -211,13 +231,11 @@ void BlockDecoder::NcclCalls(const trace::ThreadEvents& thread) {
 
 void BlockDecoder::Memory(const trace::ThreadEvents& thread) {
   const trace::MemoryEvents& memory = thread.memory();
-  const int rows = memory.operation_size();
-  if (!Consistent("memory", {rows, memory.time_delta_ns_size(), memory.address_delta_size(),
-                             memory.bytes_size(), memory.device_size(), memory.kind_size()})) {
-    return;
-  }
-  SparseCursor stream = Sparse("memory.stream", memory.stream(), rows);
-  SparseCursor stack = Sparse("memory.call_stack_id", memory.call_stack_id(), rows);
+  const int rows = Rows(memory);
+  if (rows < 0) return;
+  std::vector<SparseCursor> sparse = SparseColumns(memory, rows);
+  SparseCursor& stream = sparse[trace::MemoryEvents::kStreamFieldNumber];
+  SparseCursor& stack = sparse[trace::MemoryEvents::kCallStackIdFieldNumber];
   uint64_t time = 0;
   uint64_t address = 0;
   MemoryEvent event;
@@ -248,14 +266,12 @@ void BlockDecoder::Stream(const trace::StreamEvents& stream) {
 }
 
 void BlockDecoder::Kernels(const StreamKey& where, const trace::Kernels& kernels) {
-  const int rows = kernels.kernel_config_id_size();
-  if (!Consistent("kernels", {rows, kernels.start_delta_ns_size(), kernels.duration_ns_size(),
-                              kernels.correlation_id_delta_size()})) {
-    return;
-  }
-  SparseCursor graph = Sparse("kernels.graph_id", kernels.graph_id(), rows);
-  SparseCursor node = Sparse("kernels.graph_node_id", kernels.graph_node_id(), rows);
-  SparseCursor launch = Sparse("kernels.launch_type", kernels.launch_type(), rows);
+  const int rows = Rows(kernels);
+  if (rows < 0) return;
+  std::vector<SparseCursor> sparse = SparseColumns(kernels, rows);
+  SparseCursor& graph = sparse[trace::Kernels::kGraphIdFieldNumber];
+  SparseCursor& node = sparse[trace::Kernels::kGraphNodeIdFieldNumber];
+  SparseCursor& launch = sparse[trace::Kernels::kLaunchTypeFieldNumber];
   uint64_t start = 0;
   uint64_t correlation = 0;
   KernelEvent event;
@@ -277,13 +293,8 @@ void BlockDecoder::Kernels(const StreamKey& where, const trace::Kernels& kernels
 }
 
 void BlockDecoder::Memcpys(const StreamKey& where, const trace::Memcpys& copies) {
-  const int rows = copies.bytes_size();
-  if (!Consistent("memcpys", {rows, copies.start_delta_ns_size(), copies.duration_ns_size(),
-                              copies.copy_kind_size(), copies.source_kind_size(),
-                              copies.destination_kind_size(),
-                              copies.correlation_id_delta_size()})) {
-    return;
-  }
+  const int rows = Rows(copies);
+  if (rows < 0) return;
   uint64_t start = 0;
   uint64_t correlation = 0;
   MemcpyEvent event;
@@ -302,11 +313,8 @@ void BlockDecoder::Memcpys(const StreamKey& where, const trace::Memcpys& copies)
 }
 
 void BlockDecoder::Memsets(const StreamKey& where, const trace::Memsets& memsets) {
-  const int rows = memsets.bytes_size();
-  if (!Consistent("memsets", {rows, memsets.start_delta_ns_size(), memsets.duration_ns_size(),
-                              memsets.value_size(), memsets.correlation_id_delta_size()})) {
-    return;
-  }
+  const int rows = Rows(memsets);
+  if (rows < 0) return;
   uint64_t start = 0;
   uint64_t correlation = 0;
   MemsetEvent event;
@@ -324,13 +332,10 @@ void BlockDecoder::Memsets(const StreamKey& where, const trace::Memsets& memsets
 
 void BlockDecoder::Synchronizations(const StreamKey& where,
                                     const trace::Synchronizations& syncs) {
-  const int rows = syncs.kind_size();
-  if (!Consistent("synchronizations", {rows, syncs.start_delta_ns_size(),
-                                       syncs.duration_ns_size(),
-                                       syncs.correlation_id_delta_size()})) {
-    return;
-  }
-  SparseCursor waited = Sparse("synchronizations.event_id", syncs.event_id(), rows);
+  const int rows = Rows(syncs);
+  if (rows < 0) return;
+  std::vector<SparseCursor> sparse = SparseColumns(syncs, rows);
+  SparseCursor& waited = sparse[trace::Synchronizations::kEventIdFieldNumber];
   uint64_t start = 0;
   uint64_t correlation = 0;
   SynchronizationEvent event;

@@ -14,10 +14,10 @@ using chunk_blocks::TakeDelta;
 void ChunkEncoder::AddApiCall(const ApiCallEvent& event) {
   chunk_blocks::ApiCalls& calls = Thread(event.thread_id, event.clock).api;
   const uint32_t row = calls.rows++;
-  calls.start.AddSigned(TakeDelta(event.start_ns, &calls.deltas.start));
-  calls.duration.AddUnsigned(event.duration_ns);
-  calls.name.AddUnsigned(event.name);
-  calls.correlation.AddSigned(TakeDelta(event.correlation_id, &calls.deltas.correlation));
+  calls.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &calls.deltas.start));
+  calls.duration_ns.AddUnsigned(event.duration_ns);
+  calls.name_id.AddUnsigned(event.name);
+  calls.correlation_id_delta.AddSigned(TakeDelta(event.correlation_id, &calls.deltas.correlation));
   if (event.domain != schema::API_DOMAIN_RUNTIME) {
     calls.domain.Append(row, wire::Int32Bits(event.domain));
   }
@@ -27,31 +27,31 @@ void ChunkEncoder::AddApiCall(const ApiCallEvent& event) {
   if (event.copy_kind != schema::COPY_KIND_UNKNOWN) {
     calls.copy_kind.Append(row, wire::Int32Bits(event.copy_kind));
   }
-  if (event.kernel_config != 0) calls.kernel_config.Append(row, event.kernel_config);
-  if (event.call_stack != 0) calls.call_stack.Append(row, event.call_stack);
+  if (event.kernel_config != 0) calls.kernel_config_id.Append(row, event.kernel_config);
+  if (event.call_stack != 0) calls.call_stack_id.Append(row, event.call_stack);
   ++pending_events_;
 }
 
 void ChunkEncoder::AddHostRange(const HostRangeEvent& event) {
   chunk_blocks::HostRanges& ranges = Thread(event.thread_id, event.clock).ranges;
   const uint32_t row = ranges.rows++;
-  ranges.start.AddSigned(TakeDelta(event.start_ns, &ranges.deltas.start));
-  ranges.duration.AddUnsigned(event.duration_ns);
-  ranges.name.AddUnsigned(event.name);
+  ranges.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &ranges.deltas.start));
+  ranges.duration_ns.AddUnsigned(event.duration_ns);
+  ranges.name_id.AddUnsigned(event.name);
   ranges.kind.AddInt32(event.kind);
-  if (event.domain != 0) ranges.domain.Append(row, event.domain);
-  if (event.shapes != 0) ranges.shapes.Append(row, event.shapes);
-  if (event.dtypes != 0) ranges.dtypes.Append(row, event.dtypes);
-  if (event.source != 0) ranges.source.Append(row, event.source);
+  if (event.domain != 0) ranges.domain_name_id.Append(row, event.domain);
+  if (event.shapes != 0) ranges.shapes_id.Append(row, event.shapes);
+  if (event.dtypes != 0) ranges.dtypes_id.Append(row, event.dtypes);
+  if (event.source != 0) ranges.source_id.Append(row, event.source);
   ++pending_events_;
 }
 
 void ChunkEncoder::AddStep(const StepEvent& event) {
   chunk_blocks::Steps& steps = Thread(event.thread_id, event.clock).steps;
   ++steps.rows;
-  steps.start.AddSigned(TakeDelta(event.start_ns, &steps.deltas.start));
-  steps.duration.AddUnsigned(event.duration_ns);
-  steps.step_number.AddSigned(
+  steps.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &steps.deltas.start));
+  steps.duration_ns.AddUnsigned(event.duration_ns);
+  steps.step_number_delta.AddSigned(
       TakeDelta(static_cast<uint64_t>(event.step_number), &steps.deltas.step_number));
   steps.sample_count.AddSigned(event.sample_count);
   ++pending_events_;
@@ -60,14 +60,14 @@ void ChunkEncoder::AddStep(const StepEvent& event) {
 void ChunkEncoder::AddNcclCall(const NcclCallEvent& event) {
   chunk_blocks::NcclCalls& calls = Thread(event.thread_id, event.clock).nccl;
   const uint32_t row = calls.rows++;
-  calls.start.AddSigned(TakeDelta(event.start_ns, &calls.deltas.start));
-  calls.duration.AddUnsigned(event.duration_ns);
+  calls.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &calls.deltas.start));
+  calls.duration_ns.AddUnsigned(event.duration_ns);
   calls.operation.AddInt32(event.operation);
   calls.count.AddUnsigned(event.count);
   calls.data_type.AddUnsigned(event.data_type);
   calls.bytes.AddUnsigned(event.bytes);
-  calls.communicator.AddUnsigned(event.communicator);
-  calls.sequence.AddSigned(
+  calls.communicator_id.AddUnsigned(event.communicator);
+  calls.sequence_number_delta.AddSigned(
       TakeDelta(static_cast<uint64_t>(event.sequence_number), &calls.deltas.sequence));
   calls.stream.AddUnsigned(event.stream);
   if (event.root_or_peer) calls.root_or_peer.Append(row, static_cast<uint64_t>(*event.root_or_peer));
@@ -78,26 +78,27 @@ void ChunkEncoder::AddNcclCall(const NcclCallEvent& event) {
 void ChunkEncoder::AddMemory(const MemoryEvent& event) {
   chunk_blocks::MemoryEvents& memory = Thread(event.thread_id, event.clock).memory;
   const uint32_t row = memory.rows++;
-  memory.time.AddSigned(TakeDelta(event.time_ns, &memory.deltas.time));
+  memory.time_delta_ns.AddSigned(TakeDelta(event.time_ns, &memory.deltas.time));
   memory.operation.AddInt32(event.operation);
-  memory.address.AddSigned(TakeDelta(event.address, &memory.deltas.address));
+  memory.address_delta.AddSigned(TakeDelta(event.address, &memory.deltas.address));
   memory.bytes.AddUnsigned(event.bytes);
   memory.device.AddInt32(event.device);
   memory.kind.AddInt32(event.kind);
   if (event.stream) memory.stream.Append(row, *event.stream);
-  if (event.call_stack != 0) memory.call_stack.Append(row, event.call_stack);
+  if (event.call_stack != 0) memory.call_stack_id.Append(row, event.call_stack);
   ++pending_events_;
 }
 
 void ChunkEncoder::AddKernel(const KernelEvent& event) {
   chunk_blocks::Kernels& kernels = Stream(event.where).kernels;
   const uint32_t row = kernels.rows++;
-  kernels.start.AddSigned(TakeDelta(event.start_ns, &kernels.deltas.start));
-  kernels.duration.AddUnsigned(event.duration_ns);
-  kernels.config.AddUnsigned(event.config);
-  kernels.correlation.AddSigned(TakeDelta(event.correlation_id, &kernels.deltas.correlation));
-  if (event.graph_id) kernels.graph.Append(row, *event.graph_id);
-  if (event.graph_node_id) kernels.graph_node.Append(row, *event.graph_node_id);
+  kernels.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &kernels.deltas.start));
+  kernels.duration_ns.AddUnsigned(event.duration_ns);
+  kernels.kernel_config_id.AddUnsigned(event.config);
+  kernels.correlation_id_delta.AddSigned(
+      TakeDelta(event.correlation_id, &kernels.deltas.correlation));
+  if (event.graph_id) kernels.graph_id.Append(row, *event.graph_id);
+  if (event.graph_node_id) kernels.graph_node_id.Append(row, *event.graph_node_id);
   if (event.launch_type) kernels.launch_type.Append(row, *event.launch_type);
   ++pending_events_;
 }
@@ -105,35 +106,37 @@ void ChunkEncoder::AddKernel(const KernelEvent& event) {
 void ChunkEncoder::AddMemcpy(const MemcpyEvent& event) {
   chunk_blocks::Memcpys& copies = Stream(event.where).memcpys;
   ++copies.rows;
-  copies.start.AddSigned(TakeDelta(event.start_ns, &copies.deltas.start));
-  copies.duration.AddUnsigned(event.duration_ns);
+  copies.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &copies.deltas.start));
+  copies.duration_ns.AddUnsigned(event.duration_ns);
   copies.bytes.AddUnsigned(event.bytes);
   copies.copy_kind.AddInt32(event.copy_kind);
   copies.source_kind.AddInt32(event.source_kind);
   copies.destination_kind.AddInt32(event.destination_kind);
-  copies.correlation.AddSigned(TakeDelta(event.correlation_id, &copies.deltas.correlation));
+  copies.correlation_id_delta.AddSigned(
+      TakeDelta(event.correlation_id, &copies.deltas.correlation));
   ++pending_events_;
 }
 
 void ChunkEncoder::AddMemset(const MemsetEvent& event) {
   chunk_blocks::Memsets& memsets = Stream(event.where).memsets;
   ++memsets.rows;
-  memsets.start.AddSigned(TakeDelta(event.start_ns, &memsets.deltas.start));
-  memsets.duration.AddUnsigned(event.duration_ns);
+  memsets.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &memsets.deltas.start));
+  memsets.duration_ns.AddUnsigned(event.duration_ns);
   memsets.bytes.AddUnsigned(event.bytes);
   memsets.value.AddUnsigned(event.value);
-  memsets.correlation.AddSigned(TakeDelta(event.correlation_id, &memsets.deltas.correlation));
+  memsets.correlation_id_delta.AddSigned(
+      TakeDelta(event.correlation_id, &memsets.deltas.correlation));
   ++pending_events_;
 }
 
 void ChunkEncoder::AddSynchronization(const SynchronizationEvent& event) {
   chunk_blocks::Synchronizations& syncs = Stream(event.where).syncs;
   const uint32_t row = syncs.rows++;
-  syncs.start.AddSigned(TakeDelta(event.start_ns, &syncs.deltas.start));
-  syncs.duration.AddUnsigned(event.duration_ns);
+  syncs.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &syncs.deltas.start));
+  syncs.duration_ns.AddUnsigned(event.duration_ns);
   syncs.kind.AddInt32(event.kind);
-  syncs.correlation.AddSigned(TakeDelta(event.correlation_id, &syncs.deltas.correlation));
-  if (event.event_id) syncs.event.Append(row, *event.event_id);
+  syncs.correlation_id_delta.AddSigned(TakeDelta(event.correlation_id, &syncs.deltas.correlation));
+  if (event.event_id) syncs.event_id.Append(row, *event.event_id);
   ++pending_events_;
 }
 

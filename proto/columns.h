@@ -21,7 +21,7 @@ class SparseCursor {
  public:
   // `rows` is the block's row count. A malformed column (sizes differ, rows out of order
   // or past the block) is ignored as a whole and reported by valid() == false.
-  SparseCursor(const trace::SparseColumn& column, int rows) : column_(column) {
+  SparseCursor(const trace::SparseColumn& column, int rows) : column_(&column) {
     valid_ = column.index_delta_size() == column.value_size();
     uint64_t row = 0;
     for (int i = 0; valid_ && i < column.index_delta_size(); ++i) {
@@ -38,16 +38,16 @@ class SparseCursor {
   // The value at `row`, if the column has one; call with rows 0, 1, 2, ... in order.
   bool At(uint32_t row, uint64_t* value) {
     if (row != next_row_) return false;
-    *value = column_.value(position_++);
-    next_row_ = position_ < column_.index_delta_size()
-                    ? next_row_ + column_.index_delta(position_)
+    *value = column_->value(position_++);
+    next_row_ = position_ < column_->index_delta_size()
+                    ? next_row_ + column_->index_delta(position_)
                     : kNoRow;
     return true;
   }
 
  private:
   static constexpr uint64_t kNoRow = ~uint64_t{0};
-  const trace::SparseColumn& column_;
+  const trace::SparseColumn* column_;  // a pointer: cursors are copied into tables
   bool valid_ = true;
   int position_ = 0;
   uint64_t next_row_ = kNoRow;

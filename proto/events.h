@@ -3,7 +3,7 @@
 // agent and the analyzer never touch those. Names are interned ids (StringId); 0 = none.
 //
 // Plain data, trivially copyable (except the definitions), safe to copy across threads.
-// No libprotobuf: the enums are proto/schema_enums.h's plain copies of the schema's.
+// No libprotobuf: the enums are proto/schema_enums.h's, generated from trace.proto.
 #ifndef PROF_PROTO_EVENTS_H_
 #define PROF_PROTO_EVENTS_H_
 

@@ -85,12 +85,12 @@ std::string EncodeFileHeader(const FileHeaderValue& header) {
   for (const ClockAnchorValue& anchor : header.clock_anchors) {
     PutClockAnchorField(&out, F::kClockAnchors, anchor);
   }
-  // A map field is a repeated entry message {key = 1, value = 2}; libprotobuf writes both.
+  // A map field is a repeated entry message {key, value}; libprotobuf writes both.
   wire::Buffer entry;
   for (const auto& [key, value] : header.config) {
     entry.clear();
-    wire::PutBytesField(&entry, 1, key);
-    wire::PutBytesField(&entry, 2, value);
+    wire::PutBytesField(&entry, F::ConfigEntry::kKey, key);
+    wire::PutBytesField(&entry, F::ConfigEntry::kValue, value);
     wire::PutBytesField(&out, F::kConfig, entry.view());
   }
   PutStringFieldIfNonEmpty(&out, F::kCommandLine, header.command_line);

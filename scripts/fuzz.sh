@@ -17,9 +17,18 @@ build=${FUZZ_BUILD:-/tmp/prof-fuzz-$(id -u)}
 cxx=${CXX_FUZZ:-clang++}
 mkdir -p "$build/gen" "$build/obj" "$build/findings"
 
-mkdir -p "$build/gen.new"
+mkdir -p "$build/gen.new/proto"
 protoc -I. --cpp_out="$build/gen.new" proto/trace.proto
-for f in trace.pb.h trace.pb.cc; do  # keep the old file (and its objects) when unchanged
+# The plain C++ mirrors of trace.proto, as //proto:trace_mirrors generates them in Bazel.
+protoc -I. --include_imports --include_source_info --descriptor_set_out="$build/trace.desc" \
+  proto/trace.proto
+[ -x "$build/mirror_gen" ] && [ -z "$(find proto/gen -name "mirror_*" -newer "$build/mirror_gen")" ] ||
+  "$cxx" -std=c++17 -O1 -I. proto/gen/mirror_check.cc proto/gen/mirror_headers.cc \
+    proto/gen/mirror_gen_main.cc $(pkg-config --cflags --libs protobuf) -o "$build/mirror_gen"
+"$build/mirror_gen" "$build/trace.desc" proto/trace.proto proto "$build/gen.new/proto" \
+  trace_fields.h schema_enums.h trace_columns.h
+for f in trace.pb.h trace.pb.cc trace_fields.h schema_enums.h trace_columns.h; do
+  # keep the old file (and its objects) when unchanged
   cmp -s "$build/gen.new/proto/$f" "$build/gen/proto/$f" 2>/dev/null ||
     { mkdir -p "$build/gen/proto"; cp "$build/gen.new/proto/$f" "$build/gen/proto/$f"; }
 done
@@ -31,9 +40,10 @@ sources=(proto/crc32c.cc proto/framing.cc proto/byte_source.cc proto/read_report
          analyzer/model/clock_alignment.cc analyzer/model/correlation.cc
          analyzer/model/data_quality.cc analyzer/model/enum_names.cc
          analyzer/model/kernel_names.cc analyzer/model/model_builder.cc
+         analyzer/model/nvtx_operator_name.cc
          analyzer/model/trace_model.cc)
 objects=()
-newest_header=$(ls -t proto/*.h analyzer/model/*.h fuzz/*.h "$build/gen/proto/trace.pb.h" | head -n 1)
+newest_header=$(ls -t proto/*.h analyzer/model/*.h fuzz/*.h "$build"/gen/proto/*.h | head -n 1)
 for source in "${sources[@]}"; do
   object="$build/obj/$(echo "$source" | tr / _).o"
   # Rebuilt when its source or any header it may include changed (no stale layouts).
@@ -47,7 +57,7 @@ seed_sources=(proto/chunk_encoder.cc proto/chunk_encoder_columns.cc proto/wire_f
               proto/header_encoder.cc proto/trace_file_writer.cc proto/testing/sample_trace.cc
               proto/testing/event_strings.cc proto/testing/realistic_mix.cc
               proto/testing/reference_chunk_encoder.cc proto/header_message.cc
-              analyzer/testing/hostile_traces.cc)
+              proto/testing/frame_bytes.cc analyzer/testing/hostile_traces.cc)
 libs=$(pkg-config --libs absl_str_format absl_status absl_statusor absl_flat_hash_map absl_strings protobuf)
 # Seeds: generated from the format's test fixtures and the crafted traces, not checked in.
 [ -x "$build/make_seeds" ] && [ "$build/make_seeds" -nt "$newest_header" ] &&
