@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "analyzer/report/build_report.h"
 
@@ -39,8 +40,12 @@ int RunReportCommand(const ReportCommandOptions& options) {
     std::fprintf(stderr, "profanalyze report: writing %s failed\n", options.output.c_str());
     return 1;
   }
-  std::fprintf(stderr, "profanalyze report: wrote %s (%zu process(es), %zu unreadable file(s))\n",
-               options.output.c_str(), run->ranks.size(), run->unreadable.size());
+  std::string layout;
+  if (run->layout) {
+    layout = "; job layout: " + std::to_string(run->layout->charted.size()) + " rank(s) charted, the others in the heat map";
+  }
+  std::fprintf(stderr, "profanalyze report: wrote %s (%zu process(es), %zu unreadable file(s)%s)\n",
+               options.output.c_str(), run->ranks.size(), run->unreadable.size(), layout.c_str());
   return 0;
 }
 
