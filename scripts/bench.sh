@@ -76,7 +76,8 @@ scripts/flight_cost.py --agent "$agent" --cupti "$cupti" --program "$bin/testdat
 
 echo
 echo "== agent: added cost per recorded call at process level (the hook and the writer's share)"
-echo "   goal: <= 40 ns; host clock from the invariant TSC (PROF_CLOCK=tsc), then clock_gettime"
+echo "   goal: <= 40 ns wall per launch (the loop's own rate, net of load and exit), each run"
+echo "   beside a plain one; host clock from the invariant TSC (PROF_CLOCK=tsc), then clock_gettime"
 call_runs=5
 [ $quick = 1 ] && call_runs=3
 scripts/process_call_cost.py --agent "$agent" --program "$bin/testdata/workloads/launch_stress" \
@@ -175,5 +176,6 @@ bazel build -c opt --noshow_progress //agent/bench:record_rate_benchmark \
 echo "   the machine's ceilings: the runtime call alone, and the writer alone"
 "$bin/agent/bench/record_rate_benchmark" 1 0 2 | sed 's/^/   cudaEventRecord without the agent, 1 thread: /'
 "$bin/agent/bench/drain_rate_benchmark" $([ $quick = 1 ] && echo 1000000 || echo 4000000)
+"$bin/agent/bench/drain_rate_benchmark" $([ $quick = 1 ] && echo 1000000 || echo 4000000) launches
 python3 scripts/sustained_rate.py --bin "$bin" --agent "$agent" --cupti "$cupti" \
   --seconds $([ $quick = 1 ] && echo 1 || echo 2) --steps $([ $quick = 1 ] && echo 3 || echo 5)

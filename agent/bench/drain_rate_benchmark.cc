@@ -3,9 +3,12 @@
 // records wait in the pool (a budget large enough for all of them) before the writer
 // starts; the time from the window's opening to the end of Shutdown is the writer draining,
 // converting, encoding and writing them on its one thread. Prints figures; asserts nothing.
+// With `launches`, the records are kernel launches (a function and its geometry, as
+// cudaLaunchKernel's hook makes them) instead of cudaEventRecord calls.
 //
-//   drain_rate_benchmark [RECORDS]      (default 4,000,000)
+//   drain_rate_benchmark [RECORDS] [launches]     (default 4,000,000 event records)
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -19,6 +22,7 @@
 
 int main(int argc, char** argv) {
   const uint64_t records = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 4000000;
+  const bool launches = argc > 2 && std::string(argv[2]) == "launches";
   char folder[] = "/tmp/prof-drain.XXXXXX";
   if (!mkdtemp(folder)) return 1;
   prof::ConfigureBuffers(static_cast<size_t>(records * 128 + (64u << 20)));
@@ -32,9 +36,17 @@ int main(int argc, char** argv) {
   uint64_t time = 1000;
   prof::ApiArguments arguments;
   arguments.stream_plus_one = 1;
-  for (uint64_t i = 0; i < records; ++i, time += 100) {
-    prof::RecordApiCall(prof::kApi_cudaEventRecord, time, time + 40, 0, arguments);
+  const prof::LaunchGeometry geometry{{1, 1, 1}, {32, 1, 1}, 0, 0};
+  if (launches) {
+    arguments.function = reinterpret_cast<const void*>(&main);
+    arguments.launch = &geometry;
   }
+  const uint16_t api = launches ? prof::kApi_cudaLaunchKernel : prof::kApi_cudaEventRecord;
+  for (uint64_t i = 0; i < records; ++i, time += 100) {
+    prof::RecordApiCall(api, time, time + 40, 0, arguments);
+  }
+  rusage before;
+  getrusage(RUSAGE_SELF, &before);
   prof::WindowSpec spec;
   spec.open_ns = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -43,10 +55,17 @@ int main(int argc, char** argv) {
   const bool finished = writer.Shutdown(600ull * 1000 * 1000 * 1000);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("   writer: %llu records drained, converted and written in %.3f s: "
-              "%.2fM records/s%s\n",
-              static_cast<unsigned long long>(records), seconds, records / seconds / 1e6,
-              finished ? "" : " (timed out)");
+  rusage after;
+  getrusage(RUSAGE_SELF, &after);
+  auto cpu_seconds = [](const rusage& usage) {
+    return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+           (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  };
+  const double cpu_ns = (cpu_seconds(after) - cpu_seconds(before)) * 1e9 / records;
+  std::printf("   writer: %llu %s records drained, converted and written in %.3f s: "
+              "%.2fM records/s, %.1f ns CPU a record%s\n",
+              static_cast<unsigned long long>(records), launches ? "launch" : "API-call",
+              seconds, records / seconds / 1e6, cpu_ns, finished ? "" : " (timed out)");
   std::system((std::string("rm -rf ") + folder).c_str());
   return 0;
 }

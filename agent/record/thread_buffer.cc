@@ -80,14 +80,21 @@ void ThreadBuffer::CommitControl(size_t size) {
   in_control_ = false;
 }
 
-const Record* ThreadBuffer::PeekData() {
+const Record* ThreadBuffer::PeekDataSlow() {
+  // Records below read_limit_ (a `committed` value this thread acquired) are complete and
+  // visible: they are read without touching the chunk's header again. `committed` is loaded
+  // only once they are used up, so while the producer appends to the chunk the writer is
+  // reading, the header's cache line moves between the two cores once per batch instead of
+  // once per record (each move costs the producer's next Commit a cache miss).
   if (!read_) {
     read_ = first_.load(std::memory_order_acquire);
     read_offset_ = 0;
+    read_limit_ = 0;
     if (!read_) return nullptr;
   }
   while (true) {
-    if (read_offset_ < read_->committed.load(std::memory_order_acquire)) {
+    read_limit_ = read_->committed.load(std::memory_order_acquire);
+    if (read_offset_ < read_limit_) {
       return reinterpret_cast<const Record*>(read_->data() + read_offset_);
     }
     RecordChunk* next = read_->next.load(std::memory_order_acquire);
@@ -98,6 +105,7 @@ const Record* ThreadBuffer::PeekData() {
     given_.store(given_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     read_ = next;
     read_offset_ = 0;
+    read_limit_ = 0;
   }
 }
 
@@ -118,6 +126,7 @@ void ThreadBuffer::ReleaseIfExited() {
   }
   read_ = nullptr;
   read_offset_ = 0;
+  read_limit_ = 0;
   first_.store(nullptr, std::memory_order_relaxed);
   control_.Publish();
   released_.store(true, std::memory_order_release);

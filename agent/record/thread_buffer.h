@@ -130,7 +130,14 @@ class ThreadBuffer {
   Record* ReserveChunk(size_t size);
   void CommitControl(size_t size);
   // The oldest unread data record, giving back chunks read to their end. Writer only.
-  const Record* PeekData();
+  // Inline while records below read_limit_ remain (see PeekDataSlow).
+  const Record* PeekData() {
+    if (read_offset_ < read_limit_) {
+      return reinterpret_cast<const Record*>(read_->data() + read_offset_);
+    }
+    return PeekDataSlow();
+  }
+  const Record* PeekDataSlow();
 
   std::atomic<uint64_t> thread_id_;
   ChunkPool* const pool_;
@@ -149,6 +156,7 @@ class ThreadBuffer {
   // Writer only.
   alignas(64) RecordChunk* read_ = nullptr;
   uint32_t read_offset_ = 0;
+  uint32_t read_limit_ = 0;  // `committed` of read_ as last acquired (see PeekData)
   std::atomic<uint64_t> given_{0};  // chunks ever given back (written by the writer only)
   std::atomic<bool> released_{false};
 

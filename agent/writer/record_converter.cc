@@ -210,9 +210,18 @@ StringId RecordConverter::ApiNameIn(WindowFile& window, uint16_t api) {
 
 KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const Record& record) {
   const void* function = reinterpret_cast<const void*>(record.args[3]);
-  auto [cached, inserted] =
-      window.launch_configs.try_emplace(WindowFile::LaunchKey{function, record.launch}, 0);
-  if (!inserted) return cached->second;
+  const WindowFile::LaunchKey key{function, record.launch};
+  WindowFile::LaunchMemo& memo = window.launch_memo[WindowFile::LaunchMemoSlot(key)];
+  if (memo.id != 0 && memo.key == key) return memo.id;
+  auto [cached, inserted] = window.launch_configs.try_emplace(key, 0);
+  if (inserted) cached->second = InternLaunchConfig(window, record);
+  memo.key = key;
+  memo.id = cached->second;
+  return memo.id;
+}
+
+KernelConfigId RecordConverter::InternLaunchConfig(WindowFile& window, const Record& record) {
+  const void* function = reinterpret_cast<const void*>(record.args[3]);
   auto [named, new_name] = kernel_names_.try_emplace(function);
   if (new_name) named->second = KernelNameOf(function);
   KernelConfigValue config;
@@ -222,8 +231,7 @@ KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const Record&
     config.block[i] = record.launch.block[i];
   }
   config.dynamic_shared_memory = record.launch.shared_memory;
-  cached->second = window.encoder().InternKernelConfig(config);
-  return cached->second;
+  return window.encoder().InternKernelConfig(config);
 }
 
 CommunicatorValue CommunicatorValueOf(const void* comm) {

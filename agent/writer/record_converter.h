@@ -68,7 +68,10 @@ class RecordConverter {
   void WriteRange(const OpenRange& range, uint64_t end_ns, WindowFile& window);
   CommunicatorId CommunicatorIn(WindowFile& window, const void* comm);
   StringId ApiNameIn(WindowFile& window, uint16_t api);
+  // The launch's configuration id in `window`'s file: from the file's memo, else its map,
+  // else newly interned (InternLaunchConfig: names the kernel once per function).
   KernelConfigId LaunchConfigIn(WindowFile& window, const Record& record);
+  KernelConfigId InternLaunchConfig(WindowFile& window, const Record& record);
   // The interned call stack of a record made with PROF_STACKS=1 (0 without one).
   CallStackId StackOf(const Record& record, ChunkEncoder& encoder);
 

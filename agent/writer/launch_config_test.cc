@@ -1,0 +1,120 @@
+// The converter's launch configurations (record_converter.cc LaunchConfigIn): every launch
+// record gets the configuration of its own kernel and geometry, also when launches
+// alternate between pairs that share a slot of the file's memo, or differ only in a
+// geometry field the memo's slot ignores.
+#include <catch2/catch.hpp>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "agent/cupti/cupti_test_support.h"
+#include "agent/record/api_ids.h"
+#include "agent/record/kernel_names.h"
+#include "agent/writer/record_converter.h"
+#include "proto/chunk_decoder.h"
+#include "proto/file_dictionary.h"
+#include "proto/trace_file_reader.h"
+
+namespace prof {
+namespace {
+
+struct Launch {
+  const void* function;
+  LaunchGeometry geometry;
+};
+
+// A launch record as cudaLaunchKernel's hook makes it (recorder.h RecordApiCall).
+Record LaunchRecord(const Launch& launch, uint64_t time) {
+  Record record{};
+  record.size = static_cast<uint16_t>(RecordSize(0));
+  record.kind = RecordKind::kApiCall;
+  record.api = kApi_cudaLaunchKernel;
+  record.start_ns = time;
+  record.end_ns = time + 10;
+  record.args[0] = 1;
+  record.args[3] = reinterpret_cast<uint64_t>(launch.function);
+  record.launch = launch.geometry;
+  return record;
+}
+
+// (function name, grid x, grid y, block x, shared memory) of every launch in the file.
+using Seen = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t>;
+
+class LaunchSink : public EventSink {
+ public:
+  explicit LaunchSink(FileDictionary* dictionary) : dictionary_(dictionary) {}
+  void OnApiCall(const ApiCallEvent& call) override {
+    const KernelConfigValue* config = dictionary_->KernelConfig(call.kernel_config);
+    if (!config) {
+      seen.emplace_back("<none>", 0, 0, 0, 0);
+      return;
+    }
+    seen.emplace_back(std::string(dictionary_->String(config->name)), config->grid[0],
+                      config->grid[1], config->block[0], config->dynamic_shared_memory);
+  }
+  std::vector<Seen> seen;
+
+ private:
+  FileDictionary* dictionary_;
+};
+
+std::vector<Seen> ReadLaunches(const std::string& path) {
+  FileDictionary dictionary;
+  LaunchSink sink(&dictionary);
+  auto reader = TraceFileReader::Open(path);
+  REQUIRE(reader.ok());
+  trace::Chunk chunk;
+  while ((*reader)->Next(&chunk)) {
+    dictionary.AddDefinitions(chunk);
+    DecodeChunk(chunk, &sink);
+  }
+  return sink.seen;
+}
+
+TEST_CASE("each launch gets its own kernel and geometry, whatever the memo holds") {
+  // Two "functions" whose launches share a memo slot (the slot ignores grid y and the
+  // shared memory, so a's geometries below share it too).
+  static char functions[64 * WindowFile::kLaunchMemoSlots];
+  const void* a = &functions[0];
+  const void* b = nullptr;
+  for (size_t i = 16; i < sizeof(functions) && !b; i += 16) {
+    if (WindowFile::LaunchMemoSlot({&functions[i], {}}) == WindowFile::LaunchMemoSlot({a, {}})) {
+      b = &functions[i];
+    }
+  }
+  REQUIRE(b != nullptr);
+  RegisterKernelName(a, "kernel_a");
+  RegisterKernelName(b, "kernel_b");
+  const std::vector<Launch> launches = {
+      {a, {{1, 1, 1}, {32, 1, 1}, 0, 0}},  {b, {{1, 1, 1}, {32, 1, 1}, 0, 0}},
+      {a, {{1, 2, 1}, {32, 1, 1}, 0, 0}},  {a, {{1, 1, 1}, {32, 1, 1}, 64, 0}},
+      {a, {{1, 1, 1}, {32, 1, 1}, 0, 0}},  {b, {{1, 1, 1}, {32, 1, 1}, 0, 0}},
+      {a, {{1, 2, 1}, {32, 1, 1}, 0, 0}},  {a, {{7, 1, 1}, {64, 1, 1}, 0, 0}},
+  };
+  testing::OneWindowRouter router("launch_configs");
+  RecordConverter converter([](uint32_t) -> WindowFile* { return nullptr; });
+  uint64_t time = 1000;
+  for (int round = 0; round < 3; ++round) {
+    for (const Launch& launch : launches) {
+      converter.Add(1, LaunchRecord(launch, time += 100), router.window());
+    }
+    router.window().Flush(false);  // the next round's lookups find ids of earlier chunks
+  }
+  const std::vector<Seen> seen = ReadLaunches(router.Finish());
+  REQUIRE(seen.size() == 3 * launches.size());
+  const std::string name_a = "kernel_a";
+  const std::string name_b = "kernel_b";
+  for (size_t i = 0; i < seen.size(); ++i) {
+    const Launch& launch = launches[i % launches.size()];
+    INFO("launch " << i);
+    CHECK(std::get<0>(seen[i]) == (launch.function == a ? name_a : name_b));
+    CHECK(std::get<1>(seen[i]) == launch.geometry.grid[0]);
+    CHECK(std::get<2>(seen[i]) == launch.geometry.grid[1]);
+    CHECK(std::get<3>(seen[i]) == launch.geometry.block[0]);
+    CHECK(std::get<4>(seen[i]) == launch.geometry.shared_memory);
+  }
+}
+
+}  // namespace
+}  // namespace prof
