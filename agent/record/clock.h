@@ -36,8 +36,8 @@
 // while its joint is still half the lead ahead; a writer preempted between that check and its
 // one store lets readers of the old segment pass the joint on the old line, and a later read
 // on a new, shallower line is then lower by the delay times the slope change (measured: up
-// to 26 us, a few times per 3000 joints, with TSan and six busy threads on two vCPUs; a
-// 1-in-10^4 event at the default 200 ms refinement on a quiet writer thread). Hence floors:
+// to 26 us, a few times per 3000 joints, with TSan, a 1 ms refinement and six busy threads
+// on two vCPUs). Hence floors:
 // - within a thread, every read returns at least the thread's previous reading
 //   (t_clock_floor: one compare in the thread's own cache line). Migrating threads pass
 //   through the kernel, and the kernel uses the TSC as clocksource only if it is
@@ -47,9 +47,9 @@
 //   reading (by up to ~1 us measured on a loaded 2-vCPU VM; Tracy accepts the same), and a
 //   late joint adds its step. Fencing every read (LFENCE or RDTSCP) costs as much as
 //   clock_gettime here, so only where an order must be exact (a step boundary against the
-//   writer's drain horizon) MonotonicNsOrdered() fences the read and raises a process-wide
-//   floor (a fetch-max, a handful of times per step); PROF_CLOCK=monotonic gives exact
-//   order everywhere.
+//   writer's drain horizon, both sides) MonotonicNsOrdered() fences the read and raises a
+//   process-wide floor (a fetch-max: a handful per step, one per writer pass);
+//   PROF_CLOCK=monotonic gives exact order everywhere.
 #ifndef PROF_AGENT_RECORD_CLOCK_H_
 #define PROF_AGENT_RECORD_CLOCK_H_
 
