@@ -76,10 +76,7 @@ class DrainHorizon {
   // microseconds in all) nearly always find none; else the previous horizon stands.
   uint64_t Advance() {
     for (int attempt = 0; attempt < kAttempts; ++attempt) {
-      // Ordered, so the reading also raises the process-wide floor (clock.h): a producer
-      // that enters after the check below reads at least this, even if this reading came
-      // from a clock segment a late writer had not yet replaced.
-      const uint64_t now = MonotonicNsOrdered();
+      const uint64_t now = MonotonicNs();
       OrderClockRead();
       if (in_flight_.load(std::memory_order_seq_cst) == 0) return horizon_ns_ = now;
       Pause();
