@@ -47,9 +47,9 @@
 //   reading (by up to ~1 us measured on a loaded 2-vCPU VM; Tracy accepts the same), and a
 //   late joint adds its step. Fencing every read (LFENCE or RDTSCP) costs as much as
 //   clock_gettime here, so only where an order must be exact (a step boundary against the
-//   writer's drain horizon, both sides) MonotonicNsOrdered() fences the read and raises a
-//   process-wide floor (a fetch-max: a handful per step, one per writer pass);
-//   PROF_CLOCK=monotonic gives exact order everywhere.
+//   writer's drain horizon) MonotonicNsOrdered() fences the read and raises a process-wide
+//   floor (a fetch-max, a handful of times per step); PROF_CLOCK=monotonic gives exact
+//   order everywhere.
 #ifndef PROF_AGENT_RECORD_CLOCK_H_
 #define PROF_AGENT_RECORD_CLOCK_H_
 
