@@ -1,7 +1,7 @@
 // Fits the TSC to CLOCK_MONOTONIC for MonotonicNs() (clock.h), on the writer thread.
 //
 // Why the writer thread: calibrating needs two (tick, clock_gettime) pairs some time apart,
-// and the hot path must never wait or read a file; the writer wakes every 1-10 ms anyway.
+// and the hot path must never wait or read a file; the writer wakes every 4-10 ms anyway.
 // Its first pass takes a baseline pair, a pass at least kFirstAfterNs later (and late
 // enough for the pairs' uncertainty, see kSpanPerUncertainty) publishes the first segment (until then MonotonicNs() is clock_gettime), and every kRefineEveryNs it
 // publishes a new segment that starts where the current one is and whose slope is the rate

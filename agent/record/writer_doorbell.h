@@ -1,7 +1,7 @@
 // Wakes the writer thread early, from any thread, without a lock: a producer whose buffer
 // crosses its high-water mark rings it (only the append that crosses, never the others),
 // and so do commands that need the writer at once. The writer otherwise sleeps on a timer
-// (1-10 ms). A futex word with three states:
+// (4-10 ms). A futex word with three states:
 //   0: nobody rang, the writer is not asleep   1: rung   2: the writer sleeps (or is about to)
 // Ring() sets 1 and calls futex_wake only if it saw 2: a ring while the writer is awake costs
 // one atomic exchange. Wait() sets 2 unless rung, sleeps while the word is 2, then clears it.

@@ -4,7 +4,7 @@
 //
 // CPU readings: a window's opening and closing readings are taken here, when the writer
 // handles the boundary (within one drain period of the step's timestamp: 10 ms when idle,
-// 1 ms when busy, sooner when a device command woke it; later if it is stalled), not on
+// 4 ms when busy, sooner when a device command woke it; later if it is stalled), not on
 // the program's thread. Each reading carries its own host time, and the analyzer divides by
 // the readings' own interval, so the CPU ratios stay exact; they cover the window shifted
 // by that delay. A split's closing and opening readings are one reading.

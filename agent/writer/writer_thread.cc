@@ -19,10 +19,19 @@
 namespace prof {
 namespace {
 
-// The writer drains every 10 ms, and every 1 ms while records flow fast; sooner when a
+// The writer drains every 10 ms, and every 4 ms while records flow fast; sooner when a
 // thread's buffer passes its high-water mark (thread_buffer.h) and rings the doorbell.
+// Batching: no record wakes the writer by itself; at a high rate the mark, not this timer,
+// paces it (1 MiB a thread at the default budget: ~2.3 ms of launches at 4M/s, about 9,300
+// records a pass), so a pass's fixed cost (a futex wait and its context switches, the
+// clock refinement, the commands, the control poll: ~18 us under a VM) is spread over
+// thousands of records. 1 ms here cost the writer ~7 ns more CPU per launch on
+// launch_stress (perf record, median of 3: 73.1 -> 66.2 ns). Nothing waits on this period:
+// Flush, Shutdown, terminating signals and CUPTI hand-overs ring the doorbell, and a closed
+// window is finished at the first pass after its grace (at most the 10 ms idle period
+// later, as before).
 constexpr auto kIdleDrainPeriod = std::chrono::milliseconds(10);
-constexpr auto kBusyDrainPeriod = std::chrono::milliseconds(1);
+constexpr auto kBusyDrainPeriod = std::chrono::milliseconds(4);
 constexpr uint64_t kBusyRecords = 2000;
 
 // "signal SIGTERM": a flight dump's reason.
