@@ -94,13 +94,7 @@ class ChromeWriter {
   void Args(const TimelineArgs& args) {
     json_.Key("args");
     json_.BeginObject();
-    for (const TimelineArg& arg : args) {
-      json_.Key(arg.key);
-      if (const auto* i = std::get_if<int64_t>(&arg.value)) json_.Int(*i);
-      if (const auto* u = std::get_if<uint64_t>(&arg.value)) json_.Uint(*u);
-      if (const auto* d = std::get_if<double>(&arg.value)) json_.Double(*d, 3);
-      if (const auto* text = std::get_if<std::string>(&arg.value)) json_.String(*text);
-    }
+    WriteTimelineArgValues(args, &json_);
     json_.EndObject();
   }
   JsonWriter& json() { return json_; }

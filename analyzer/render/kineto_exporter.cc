@@ -82,13 +82,7 @@ class KinetoWriter {
   void Args(const TimelineArgs& args, const KernelLaunch* launch = nullptr) {
     json_.Key("args");
     json_.BeginObject();
-    for (const TimelineArg& arg : args) {
-      json_.Key(arg.key);
-      if (const auto* i = std::get_if<int64_t>(&arg.value)) json_.Int(*i);
-      if (const auto* u = std::get_if<uint64_t>(&arg.value)) json_.Uint(*u);
-      if (const auto* d = std::get_if<double>(&arg.value)) json_.Double(*d, 3);
-      if (const auto* text = std::get_if<std::string>(&arg.value)) json_.String(*text);
-    }
+    WriteTimelineArgValues(args, &json_);
     if (launch != nullptr) {
       for (auto [key, dims] : {std::pair{"grid", launch->grid}, {"block", launch->block}}) {
         json_.Key(key);

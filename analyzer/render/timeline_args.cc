@@ -143,4 +143,14 @@ std::vector<SampleCounter> MemorySampleCounters(const MemorySample& sample) {
   return {{place + " allocated", 0, sample.allocated}, {place + " reserved", 1, sample.reserved}};
 }
 
+void WriteTimelineArgValues(const TimelineArgs& args, JsonWriter* json) {
+  for (const TimelineArg& arg : args) {
+    json->Key(arg.key);
+    if (const auto* i = std::get_if<int64_t>(&arg.value)) json->Int(*i);
+    if (const auto* u = std::get_if<uint64_t>(&arg.value)) json->Uint(*u);
+    if (const auto* d = std::get_if<double>(&arg.value)) json->Double(*d, 3);
+    if (const auto* text = std::get_if<std::string>(&arg.value)) json->String(*text);
+  }
+}
+
 }  // namespace prof::analyzer

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analyzer/model/trace_model.h"
+#include "analyzer/render/json_writer.h"
 
 namespace prof::analyzer {
 
@@ -41,6 +42,10 @@ TimelineArgs ApiCallArgs(const TraceModel& model, const ApiCall& call);
 TimelineArgs NcclCallArgs(const NcclCall& call);
 // Address, bytes, device, memory kind and the symbolized stack.
 TimelineArgs MemoryArgs(const MemoryRecord& record);
+
+// Writes each arg as a key and its value into the JSON object open in `json` (the Chrome and
+// Kineto exports' "args"; doubles with 3 decimals).
+void WriteTimelineArgValues(const TimelineArgs& args, JsonWriter* json);
 
 // One value a memory sample (Chunk.memory_samples) puts on a counter track.
 struct SampleCounter {
