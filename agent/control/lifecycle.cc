@@ -1,12 +1,13 @@
 // The agent's life in a process: the library constructor (configuration only: no threads,
-// no files, no signal handlers, no CUDA while the loader lock may be held), the exit
-// flush and fork.
+// no files, no signal handlers, no CUDA while the loader lock may be held, and no session:
+// it is built at first use), the exit flush and fork.
 #include <dlfcn.h>
 #include <pthread.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "agent/control/config.h"
 #include "agent/control/log.h"
@@ -71,7 +72,7 @@ void AfterForkInParent() {
 }
 
 void AfterForkInChild() {
-  Session* parent = Session::ForChildren();
+  const Config* parent = Session::ConfigForChildren();
   ResetBuffersAfterFork();
   ResetKernelNamesAfterFork();
   ResetCommunicatorsAfterFork();
@@ -82,13 +83,13 @@ void AfterForkInChild() {
   internal::g_device_deferred.store(false);
   if (!parent) return;
   // Atomics only from here: the child's session is built on first use.
-  SetRecording(Session::ScheduleRecordsFirstStep(parent->config()));
-  Session::DeferForChild(parent);
+  SetRecording(Session::ScheduleRecordsFirstStep(*parent));
+  Session::DeferForChild();
 }
 
 __attribute__((constructor)) void InitializeAgent() {
   std::vector<std::string> warnings;
-  const Config config = ParseConfig(ProcessEnvironment(), &warnings);
+  Config config = ParseConfig(ProcessEnvironment(), &warnings);
   SetLogLevel(config.log_level);
   for (const std::string& warning : warnings) Log(LogLevel::kWarn, "%s", warning.c_str());
   if (config.disabled) return;
@@ -112,12 +113,17 @@ __attribute__((constructor)) void InitializeAgent() {
   }
   SetSessionStartCallback(&StartSession);
   internal::g_enable_deferred_device = &EnableDeferredDevice;
-  Session::Install(new Session(config, MonotonicNs()));  // lives until the process ends
+  if (LogEnabled(LogLevel::kInfo)) {
+    Log(LogLevel::kInfo, "recording %s into %s", config.schedule.ToString().c_str(),
+        config.output_dir.c_str());
+  }
+  // The session is built at the first recorded call or step (session.h): until then the
+  // hooks need only the recording flag, set as the session's step 0 will set it.
+  SetRecording(Session::ScheduleRecordsFirstStep(config));
+  Session::Plan(new Config(std::move(config)), MonotonicNs());  // lives until the process ends
   pthread_atfork(&BeforeFork, &AfterForkInParent, &AfterForkInChild);
   std::atexit(&AtExit);
   // No signal handler here: see agent/writer/terminating_signals.h.
-  Log(LogLevel::kInfo, "recording %s into %s", config.schedule.ToString().c_str(),
-      config.output_dir.c_str());
 }
 
 }  // namespace

@@ -1,9 +1,8 @@
 #include "agent/control/session.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
-#include <fstream>
-#include <iterator>
 #include <mutex>
 #include <new>
 #include <string>
@@ -20,9 +19,16 @@ namespace {
 constexpr uint64_t kShutdownTimeoutNs = 3000000000ull;  // exit never waits longer
 constexpr uint64_t kTriggerPollNs = 100000000;           // one stat() per 100 ms
 
+// With read(), not std::ifstream: a stream would initialize the C++ locale, the costliest
+// part of building a session (a third of it, measured with callgrind).
 std::string CommandLine() {
-  std::ifstream file("/proc/self/cmdline", std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::string bytes;
+  const int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return bytes;
+  char buffer[4096];
+  ssize_t length;
+  while ((length = read(fd, buffer, sizeof(buffer))) > 0) bytes.append(buffer, length);
+  close(fd);
   for (char& c : bytes) {
     if (c == '\0') c = ' ';
   }
@@ -30,21 +36,49 @@ std::string CommandLine() {
   return bytes;
 }
 
+// A forked child's configuration: its parent's, with a name of its own.
+Config ChildConfig(const Config& parent) {
+  Config config = parent;
+  config.worker_name = parent.worker_name + "_child_" + std::to_string(getpid());
+  config.applied["PROF_WORKER_NAME"] = config.worker_name;
+  // A worker that never uses CUDA (a DataLoader worker) leaves no file behind.
+  config.files_need_cuda_activity = true;
+  return config;
+}
+
 }  // namespace
 
 std::atomic<Session*> Session::current_{nullptr};
 std::atomic<Session*> Session::deferred_parent_{nullptr};
+std::atomic<const Config*> Session::planned_{nullptr};
+uint64_t Session::planned_start_ns_ = 0;
+std::atomic<bool> Session::planned_for_child_{false};
 
 namespace {
-// Orders concurrent first uses in a child; rebuilt by DeferForChild, since the thread that
-// held it at fork time does not exist in the child.
-std::mutex g_child_mutex;
+// Orders concurrent first uses (CreateDeferred); rebuilt by DeferForChild in a child, since
+// the thread that held it at fork time does not exist there.
+std::mutex g_build_mutex;
 }  // namespace
 
-void Session::DeferForChild(Session* parent) {
-  new (&g_child_mutex) std::mutex();
-  current_.store(nullptr, std::memory_order_relaxed);
-  deferred_parent_.store(parent, std::memory_order_release);
+void Session::Plan(const Config* config, uint64_t start_ns) {
+  planned_start_ns_ = start_ns;
+  planned_.store(config, std::memory_order_release);
+}
+
+const Config* Session::ConfigForChildren() {
+  Session* session = Existing();
+  if (!session) session = deferred_parent_.load(std::memory_order_acquire);
+  return session ? &session->config() : planned_.load(std::memory_order_acquire);
+}
+
+void Session::DeferForChild() {
+  new (&g_build_mutex) std::mutex();
+  // A parent that never built its session leaves the plan: the child builds from it.
+  if (Session* parent = current_.load(std::memory_order_relaxed)) {
+    current_.store(nullptr, std::memory_order_relaxed);
+    deferred_parent_.store(parent, std::memory_order_release);
+  }
+  planned_for_child_.store(true, std::memory_order_release);
 }
 
 bool Session::ScheduleRecordsFirstStep(const Config& config) {
@@ -52,21 +86,26 @@ bool Session::ScheduleRecordsFirstStep(const Config& config) {
   return first == StepState::kRecord || first == StepState::kRecordAndReturn;
 }
 
-Session* Session::CreateDeferredChild() {
-  std::lock_guard<std::mutex> lock(g_child_mutex);
-  Session* parent = deferred_parent_.load(std::memory_order_acquire);
+Session* Session::CreateDeferred() {
+  std::lock_guard<std::mutex> lock(g_build_mutex);
   if (Session* built = current_.load(std::memory_order_acquire)) return built;
-  if (!parent) return nullptr;
-  Config config = parent->config();
-  config.worker_name = parent->config().worker_name + "_child_" + std::to_string(getpid());
-  config.applied["PROF_WORKER_NAME"] = config.worker_name;
-  // A worker that never uses CUDA (a DataLoader worker) leaves no file behind.
-  config.files_need_cuda_activity = true;
-  Session* child = new Session(config, MonotonicNs());  // lives until the process ends
-  child->forked_from_ = parent;
-  current_.store(child, std::memory_order_release);
+  Session* parent = deferred_parent_.load(std::memory_order_acquire);
+  const Config* plan = planned_.load(std::memory_order_acquire);
+  Session* session = nullptr;
+  if (parent) {
+    session = new Session(ChildConfig(parent->config()), MonotonicNs());
+    session->forked_from_ = parent;
+  } else if (!plan) {
+    return nullptr;
+  } else if (planned_for_child_.load(std::memory_order_acquire)) {
+    session = new Session(ChildConfig(*plan), MonotonicNs());
+  } else {
+    session = new Session(*plan, planned_start_ns_);
+  }
+  // Lives until the process ends; the plan stays reachable too (planned_ is kept).
+  current_.store(session, std::memory_order_release);
   deferred_parent_.store(nullptr, std::memory_order_release);
-  return child;
+  return session;
 }
 
 FileHeaderValue MakeProcessHeader(const Config& config) {

@@ -1,6 +1,8 @@
 // Everything the agent runs in one process: the configuration, the writer and the step
-// controller. Created by the library constructor (no threads, no files, no CUDA then);
-// the writer thread starts at the session's start (the first recorded event or step), also
+// controller. Planned by the library constructor (the parsed configuration and the load
+// time only) and built at the first recorded call or step (Current), so a process that
+// never records (a shell, a compiler under the same LD_PRELOAD) pays for neither the
+// writer nor the CUPTI adapter; the writer thread starts at the session's start (the first recorded event or step), also
 // while no window is open, for it polls for on-demand triggers (PROF_TRIGGER=0: only at
 // the first window, as before triggers existed). After fork() the child
 // gets a fresh session of its own, built at its first recorded call or step (lifecycle.cc).
@@ -23,27 +25,30 @@ class Session {
  public:
   Session(const Config& config, uint64_t start_ns);
 
-  // The process's session; nullptr when the agent is disabled or not yet initialized. In
-  // a forked child the first call builds the child's session (see DeferForChild).
+  // The process's session, built by the first call from the plan (Plan) or, in a forked
+  // child, from its parent's configuration (DeferForChild); nullptr when the agent is
+  // disabled or not yet initialized.
   static Session* Current() {
     Session* session = current_.load(std::memory_order_acquire);
-    if (session || !deferred_parent_.load(std::memory_order_acquire)) return session;
-    return CreateDeferredChild();
+    if (session || (!deferred_parent_.load(std::memory_order_acquire) &&
+                    !planned_.load(std::memory_order_acquire))) {
+      return session;
+    }
+    return CreateDeferred();
   }
   // The session if one was built; never builds one (exit: a child that never recorded
   // leaves nothing behind).
   static Session* Existing() { return current_.load(std::memory_order_acquire); }
-  // The session a forked child takes its configuration from: this process's, or, in a
-  // child that has not built its own yet, the one it would be built from.
-  static Session* ForChildren() {
-    Session* session = Existing();
-    return session ? session : deferred_parent_.load(std::memory_order_acquire);
-  }
-  static void Install(Session* session) { current_.store(session, std::memory_order_release); }
+  // The configuration a forked child's session is built from: this process's session's,
+  // or, where none is built yet, the one it would be built from; nullptr when disabled.
+  static const Config* ConfigForChildren();
+  // From the library constructor: the session is built from `config` (kept for the life
+  // of the process) at the first Current(), with `start_ns` as step 0's start.
+  static void Plan(const Config* config, uint64_t start_ns);
 
-  // In a forked child, from the atfork handler (atomics only): forget `parent` as the
-  // current session, and build the child's own from its configuration on first use.
-  static void DeferForChild(Session* parent);
+  // In a forked child, from the atfork handler (atomics only): forget the parent's
+  // session, and build the child's own from its configuration on first use.
+  static void DeferForChild();
   // Whether `config`'s schedule records step 0: the child's hooks must take the recording
   // path before its session exists, so that its first recorded call builds it.
   static bool ScheduleRecordsFirstStep(const Config& config);
@@ -63,13 +68,16 @@ class Session {
   bool CountMarkerCall();
 
  private:
-  static Session* CreateDeferredChild();
+  static Session* CreateDeferred();
   // On the writer thread (TraceWriter::SetControlPoll): demand windows' deadlines and
   // on-demand triggers (control/trigger.h).
   void PollControl(uint64_t now_ns);
 
   static std::atomic<Session*> current_;
   static std::atomic<Session*> deferred_parent_;  // a forked child's parent's session
+  static std::atomic<const Config*> planned_;     // what the first Current() builds from
+  static uint64_t planned_start_ns_;              // written before planned_ is published
+  static std::atomic<bool> planned_for_child_;    // a child of a parent that built none
 
   const Config config_;
   std::unique_ptr<TraceWriter> writer_;
