@@ -5,8 +5,9 @@ It is asked where its headers are and which file-name suffix its extensions carr
 (".cpython-311-x86_64-linux-gnu.so"): an extension is tied to one CPython minor version, and
 that suffix makes every other version skip the file instead of loading it. The result is
 @python_headers//:python_headers (headers only: an extension never links libpython, the
-interpreter provides its symbols) and @python_headers//:defs.bzl with EXTENSION_SUFFIX and
-PYTHON_VERSION. pybind11's headers (Debian's pybind11-dev) are in /usr/include already.
+interpreter provides its symbols) and @python_headers//:defs.bzl with EXTENSION_SUFFIX,
+PYTHON_VERSION and PYTHON (the interpreter, which also compiles the helper's bytecode).
+pybind11's headers (Debian's pybind11-dev) are in /usr/include already.
 """
 
 _QUERY = "; ".join([
@@ -21,6 +22,7 @@ def _write_repository(repository_ctx, python, suffix, version, library):
     repository_ctx.file("defs.bzl", "\n".join([
         "# Written by //third_party/python:python_headers.bzl for " + python + ".",
         "EXTENSION_SUFFIX = " + repr(suffix),
+        "PYTHON = " + repr(python),
         "PYTHON_VERSION = " + repr(version),
         "",
     ]))

@@ -38,9 +38,23 @@ def _arm_libprof():
                          % (type(error).__name__, error))
 
 
-def _is_this_folder(entry, here):
-    folder = os.path.abspath(entry or os.getcwd())
-    return folder == here or os.path.realpath(folder) == os.path.realpath(here)
+def _other_folders(entries, here):
+    """The entries of `entries` that are not the folder `here`, compared by identity: one
+    stat each (os.path.realpath lstat's every component of every entry: 560 us against
+    100 us for Debian's eight entries, timed on a loaded 2-core machine)."""
+    try:
+        this = os.stat(here)
+    except OSError:
+        return list(entries)
+    others = []
+    for entry in entries:
+        try:
+            if os.path.samestat(os.stat(entry or os.curdir), this):
+                continue
+        except OSError:  # a missing entry is not this folder
+            pass
+        others.append(entry)
+    return others
 
 
 def _import_machinery():
@@ -63,7 +77,7 @@ def _run_hidden_sitecustomize():
     """
     path_finder, module_from_spec = _import_machinery()
     here = os.path.dirname(os.path.abspath(__file__))
-    search_path = [entry for entry in sys.path if not _is_this_folder(entry, here)]
+    search_path = _other_folders(sys.path, here)
     spec = path_finder.find_spec("sitecustomize", search_path)
     if spec is None or spec.loader is None:
         return

@@ -12,7 +12,7 @@ import agent_runner  # noqa: E402
 # What the sitecustomize may add before torch: its own package, the flag reader, the
 # multiprocessing-child note and the import hook (libprof/_autostart.py).
 CHEAP_STAGE = {"sitecustomize", "libprof", "libprof._autostart", "libprof._flags",
-               "libprof._process", "libprof._import_hook"}
+               "libprof._process"}
 
 
 def modules(run):
@@ -30,9 +30,23 @@ class LazyStartTest(unittest.TestCase):
         self.assertEqual(profiled.returncode, 0, profiled.stderr)
         added = modules(profiled) - modules(plain)
         self.assertLessEqual(added, CHEAP_STAGE)
-        self.assertIn("libprof._import_hook", added)  # armed, not off
+        self.assertIn("libprof._autostart", added)  # armed, not off
         for heavy in ("ctypes", "libprof._capi", "libprof._torch"):
             self.assertNotIn(heavy, added)
+
+    def test_start_reads_bytecode_not_source(self):
+        """The build ships the helper's bytecode (agent/python/compile_bytecode.py): with
+        a read-only bazel-bin and PYTHONDONTWRITEBYTECODE (agent_runner sets it), the
+        modules the sitecustomize loads come from it, not compiled at every start."""
+        run = agent_runner.run_python(["-v", "-c", "pass"])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        loaded = {line.rsplit("/", 1)[-1].split(".")[0].rstrip("'")
+                  for line in run.stderr.splitlines()
+                  if line.startswith("# code object from ") and ".pyc" in line
+                  and "/agent/python/" in line}
+        for module in CHEAP_STAGE:
+            file_name = "__init__" if module == "libprof" else module.rsplit(".", 1)[-1]
+            self.assertIn(file_name, loaded, run.stderr[-3000:])
 
     def test_importing_torch_installs_the_hooks(self):
         agent_runner.require_torch(self)
