@@ -74,6 +74,8 @@ void WholeRange(prof::schema::RangeKind kind, const char* name, uint64_t start_n
 
 }  // namespace
 
+PROF_EXPORT int prof_api_version(void) { return PROF_API_VERSION; }
+
 PROF_EXPORT void prof_step(int64_t num_samples) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   if (prof::Session* session = prof::Session::Current()) session->steps().Step(num_samples);
@@ -95,6 +97,14 @@ PROF_EXPORT void prof_operator_push_detail(const char* name, const char* shapes,
 PROF_EXPORT void prof_operator_pop(void) { Pop(); }
 PROF_EXPORT void prof_operator_range(const char* name, uint64_t start_ns, uint64_t end_ns) {
   WholeRange(prof::schema::RANGE_KIND_OPERATOR, name, start_ns, end_ns);
+}
+PROF_EXPORT void prof_operator_ranges(size_t count, const char* const* names,
+                                      const uint64_t* start_ns, const uint64_t* end_ns) {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  if (!prof::Recording()) return;  // the whole batch: one branch while not recording
+  for (size_t i = 0; i < count; ++i) {
+    WholeRange(prof::schema::RANGE_KIND_OPERATOR, names[i], start_ns[i], end_ns[i]);
+  }
 }
 PROF_EXPORT void prof_operator_range_detail(const char* name, uint64_t start_ns,
                                            uint64_t end_ns, const char* shapes,

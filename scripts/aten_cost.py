@@ -5,6 +5,7 @@ small CPU training loop (conv, ReLU, linear, cross-entropy, SGD), with Debian's
 /usr/bin/python3 and torch.
 
     aten_cost.py --agent LIBPROF_SO --cupti LIBCUPTI [--runs N] [--iterations N]
+                 [--baseline-agent OTHER_LIBPROF_SO]
 
 Each variant runs in its own process, alternating (a drifting machine load falls on all
 alike); a process times `iterations` iterations after a warm-up, and the median over the
@@ -13,6 +14,8 @@ per iteration, where the operators are those torch.profiler reports (what the ag
 records with PROF_PYTHON_OPS=1). torch.profiler is shown twice: while it collects, and
 with its own end (profile.__exit__, which turns what it collected into events) spread over
 the iterations. The agent's figure includes its drains at the step boundaries.
+--baseline-agent adds PROF_PYTHON_OPS=1 under another build (with its own helper beside
+it), alternating with the rest: a change's effect, side by side.
 """
 import argparse
 import json
@@ -75,7 +78,8 @@ VARIANTS = (  # label, under the agent, PROF_PYTHON_OPS
 def run_variant(arguments, label, agent, operators, scratch):
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROF_") and k != "LD_PRELOAD"}
     if agent:
-        env.update({"LD_PRELOAD": arguments.agent, "PROF_CUPTI_LIB": arguments.cupti,
+        library = arguments.baseline_agent if label.startswith("baseline") else arguments.agent
+        env.update({"LD_PRELOAD": library, "PROF_CUPTI_LIB": arguments.cupti,
                     "PROF_OUTPUT_DIR": tempfile.mkdtemp(dir=scratch), "PROF_PYTHON_OPS": operators})
     mode = "torch.profiler" if label == "torch.profiler" else "plain"
     completed = subprocess.run(
@@ -90,15 +94,19 @@ def main():
     parser.add_argument("--cupti")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--baseline-agent")
     parser.add_argument("--child")
     arguments = parser.parse_args()
     if arguments.child:
         child(arguments.child, arguments.iterations, warmup=20)
         return
-    results = {label: [] for label, _, _ in VARIANTS}
+    variants = VARIANTS
+    if arguments.baseline_agent:
+        variants += (("baseline agent, PROF_PYTHON_OPS=1", True, "1"),)
+    results = {label: [] for label, _, _ in variants}
     with tempfile.TemporaryDirectory() as scratch:
         for _ in range(arguments.runs):
-            for label, agent, operators in VARIANTS:
+            for label, agent, operators in variants:
                 results[label].append(run_variant(arguments, label, agent, operators, scratch))
     operators = results["torch.profiler"][0]["operators"]
     plain = [statistics.median(r["loop"][i] for r in results["plain"]) for i in (0, 1)]
@@ -106,7 +114,7 @@ def main():
           (operators, arguments.iterations, arguments.runs))
     print("   CPU: the process's CPU time (all its threads: the agent's writer included)")
     print("   %-34s %12s %12s %14s %14s" % ("", "wall us/it", "CPU us/it", "wall us/op", "CPU us/op"))
-    for label, _, _ in VARIANTS:
+    for label, _, _ in variants:
         rows = [("", "loop")] if label != "torch.profiler" else [
             (" (collecting)", "loop"), (" (with its end)", "with_end")]
         for suffix, key in rows:

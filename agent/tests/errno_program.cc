@@ -45,6 +45,9 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
       "prof_operator_push_detail");
   static auto operator_pop = CApi<void (*)()>("prof_operator_pop");
   static auto operator_range = CApi<void (*)(const char*, uint64_t, uint64_t)>("prof_operator_range");
+  static auto operator_ranges =
+      CApi<void (*)(size_t, const char* const*, const uint64_t*, const uint64_t*)>(
+          "prof_operator_ranges");
   static auto phase_range = CApi<void (*)(const char*, uint64_t, uint64_t)>("prof_phase_range");
   static auto recording = CApi<int (*)()>("prof_recording");
   static auto range_detail =
@@ -64,6 +67,12 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
   }
   if (operator_pop) Check("prof_operator_pop", [&] { operator_pop(); });
   if (operator_range) Check("prof_operator_range", [&] { operator_range("aten::mm", 1000, 2000); });
+  if (operator_ranges) {
+    static const char* const kNames[] = {"aten::relu", "aten::t"};
+    static const uint64_t kStarts[] = {1000, 1100};
+    static const uint64_t kEnds[] = {2000, 1200};
+    Check("prof_operator_ranges", [&] { operator_ranges(2, kNames, kStarts, kEnds); });
+  }
   if (phase_range) Check("prof_phase_range", [&] { phase_range("whole_phase", 1000, 3000); });
   if (recording) Check("prof_recording", [&] { recording(); });
   if (range_detail) {

@@ -30,6 +30,15 @@
 extern "C" {
 #endif
 
+/* The version of this API: a library returns the PROF_API_VERSION of the header it was
+ * built with. Version 1 is every function declared here. A later version keeps every
+ * function of the earlier ones, with the same signature, and adds some: a caller needing
+ * version N checks once that prof_api_version() >= N (libprof's Python helper does)
+ * instead of looking up each function. A library without prof_api_version is older than
+ * version 1. */
+#define PROF_API_VERSION 1
+int prof_api_version(void);
+
 /* Ends the current step and begins the next one. num_samples is the number of samples
  * (e.g. the batch size) the ending step processed; <= 0 means unknown. Steps drive
  * PROF_SCHEDULE and become ProfileStep#k ranges in the trace; the boundary's timestamp is
@@ -72,6 +81,13 @@ void prof_operator_push_detail(const char* name, const char* shapes, const char*
  * step boundaries): ranges may be given in any order and nest by their times. Recorded
  * when a window records at the time of this call; nothing otherwise. */
 void prof_operator_range(const char* name, uint64_t start_ns, uint64_t end_ns);
+
+/* `count` operator ranges, each as prof_operator_range(names[i], start_ns[i], end_ns[i]),
+ * in one call: for a caller that replays many operators at once (the Python helper's
+ * drains of PyTorch's operator records), where a call each would cost more than recording
+ * them. */
+void prof_operator_ranges(size_t count, const char* const* names, const uint64_t* start_ns,
+                          const uint64_t* end_ns);
 
 /* prof_operator_range with the details of prof_operator_push_detail (shapes, dtypes,
  * source; each may be NULL or empty, each cut at 4096 bytes). */

@@ -50,10 +50,11 @@ class AtenReplayTest(unittest.TestCase):
     def setUp(self):
         self.calls = []
         self.saved = {name: getattr(_capi, name, None)
-                      for name in ("recording", "operator_range", "operator_range_detail")}
+                      for name in ("recording", "operator_ranges", "operator_range_detail")}
         self.saved_offset = aten_replay.realtime_minus_monotonic
         _capi.recording = lambda: 1
-        _capi.operator_range = lambda *arguments: self.calls.append(arguments)
+        _capi.operator_ranges = lambda names, starts, ends: self.calls.extend(
+            zip(names, starts, ends))
         aten_replay.realtime_minus_monotonic = lambda: 1000
 
     def tearDown(self):

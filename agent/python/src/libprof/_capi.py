@@ -8,6 +8,11 @@ encoded here (UTF-8, undecodable characters replaced).
 """
 import ctypes
 import os
+import sys
+
+# The C API version this package calls (agent/include/prof/prof.h, PROF_API_VERSION): an
+# agent of that version or later has every function below.
+API_VERSION = 1
 
 _VOID = ("range_pop", "phase_pop", "operator_pop")
 _NAMED = ("range_push", "phase_push", "operator_push", "mark")
@@ -21,12 +26,16 @@ _WINDOWS = {
     "step_to": (ctypes.c_int, [ctypes.c_int64, ctypes.c_int]),
     "set_state": (ctypes.c_int, [ctypes.c_int]),
 }
-# name -> (restype, argtypes) of the other functions an older agent may lack.
 _TEXT = ctypes.c_char_p
 _TIMES = [ctypes.c_uint64, ctypes.c_uint64]
-_LATER = {
+_U64S = ctypes.POINTER(ctypes.c_uint64)
+# name -> (restype, argtypes) of the other functions.
+_OTHERS = {
+    "step": (None, [ctypes.c_int64]),
     # (name_bytes, start_ns, end_ns): a whole range that already ended, CLOCK_MONOTONIC ns.
     "operator_range": (None, [_TEXT] + _TIMES),
+    # (count, names, starts, ends): as many operator_range calls, in one.
+    "operator_ranges": (None, [ctypes.c_size_t, ctypes.POINTER(_TEXT), _U64S, _U64S]),
     "phase_range": (None, [_TEXT] + _TIMES),
     "recording": (ctypes.c_int, []),  # 1 while a window records
     "operator_push_detail": (None, [_TEXT] * 4),  # (name, shapes, dtypes, source)
@@ -36,6 +45,9 @@ _LATER = {
     # returns the subscriptions refused so far.
     "refuse_cupti_subscribers": (ctypes.c_int, [ctypes.c_int]),
 }
+_SIGNATURES = dict(_OTHERS, **_WINDOWS,
+                   **{name: (None, []) for name in _VOID},
+                   **{name: (None, [ctypes.c_char_p]) for name in _NAMED})
 
 
 def _noop(*_arguments):
@@ -50,27 +62,37 @@ def _minus_one(*_arguments):
     return -1
 
 
-def _bind(library):
-    """The C API's functions in `library` (a ctypes.CDLL), or None when it lacks them."""
-    try:
-        functions = {name: getattr(library, "prof_" + name)
-                     for name in ("step",) + _VOID + _NAMED}
-    except AttributeError:
+def api_version(library):
+    """prof_api_version() of `library` (a ctypes.CDLL); 0 for an agent older than the
+    version function; None when it holds no agent."""
+    if getattr(library, "prof_step", None) is None:
         return None
-    for name, function in functions.items():
-        function.restype = None
-        if name == "step":
-            function.argtypes = [ctypes.c_int64]
-        elif name in _NAMED:
-            function.argtypes = [ctypes.c_char_p]
-        else:
-            function.argtypes = []
-    for name, (restype, argtypes) in list(_WINDOWS.items()) + list(_LATER.items()):
-        function = getattr(library, "prof_" + name, None)  # an older agent lacks them
-        if function is not None:
-            function.restype = restype
-            function.argtypes = argtypes
-            functions[name] = function
+    function = getattr(library, "prof_api_version", None)
+    if function is None:
+        return 0
+    function.restype = ctypes.c_int
+    function.argtypes = []
+    return function()
+
+
+def _bind(library, where):
+    """The C API's functions in `library` (a ctypes.CDLL, the agent `where` says which),
+    checked once by version; None when it holds no agent, or an older one (said in one
+    line: its calls would miss functions this package makes)."""
+    version = api_version(library)
+    if version is None:
+        return None
+    if version < API_VERSION:
+        sys.stderr.write("libprof: %s has C API version %d and this Python package needs %d: "
+                         "the package's calls do nothing (use the libprof.so that came with "
+                         "it: libprof.library_path())\n" % (where, version, API_VERSION))
+        return None
+    functions = {}
+    for name, (restype, argtypes) in _SIGNATURES.items():
+        function = getattr(library, "prof_" + name)
+        function.restype = restype
+        function.argtypes = argtypes
+        functions[name] = function
     return functions
 
 
@@ -100,6 +122,16 @@ def _with_range_details(function):
     return call
 
 
+def _with_arrays(function):
+    """operator_ranges(names_bytes, starts_ns, ends_ns): three lists of one length."""
+    def call(names, starts, ends):
+        count = len(names)
+        if count:
+            function(count, (_TEXT * count)(*names), (ctypes.c_uint64 * count)(*starts),
+                     (ctypes.c_uint64 * count)(*ends))
+    return call
+
+
 def _install(functions):
     """Makes this module's functions those of `functions` (None: the no-ops)."""
     names = globals()
@@ -113,6 +145,8 @@ def _install(functions):
         names[name] = functions.get(name, _minus_one)
     for name in ("operator_range", "phase_range", "recording", "memory_sample"):
         names[name] = functions.get(name, _noop)
+    names["operator_ranges"] = (_with_arrays(functions["operator_ranges"])
+                                if "operator_ranges" in functions else _noop)
     names["refuse_cupti_subscribers"] = functions.get("refuse_cupti_subscribers", _zero)
     # Details: an agent without them records the operator by its name only.
     if "operator_push_detail" in functions:
@@ -129,7 +163,7 @@ def _install(functions):
 
 def _preloaded():
     try:
-        return _bind(ctypes.CDLL(None))
+        return _bind(ctypes.CDLL(None), "the libprof.so in LD_PRELOAD")
     except OSError:
         return None
 
@@ -186,7 +220,7 @@ def load_in_process(environment=None):
     try:
         # RTLD_LOCAL: the library's cuda*/nccl* symbols stay out of the global scope, so
         # libraries loaded later still bind to the real runtime (no half interposition).
-        functions = _bind(ctypes.CDLL(path, mode=os.RTLD_NOW | os.RTLD_LOCAL))
+        functions = _bind(ctypes.CDLL(path, mode=os.RTLD_NOW | os.RTLD_LOCAL), path)
     except OSError:
         functions = None
     finally:

@@ -56,7 +56,8 @@ def main():
     result = profiler.profiler.kineto_results
     replayed = collections.Counter()
     _capi.recording = lambda: 1
-    _capi.operator_range = lambda name, start, end: replayed.update([name.decode()])
+    _capi.operator_ranges = lambda names, starts, ends: replayed.update(
+        name.decode() for name in names)
     aten_replay.Replay(torch._C._profiler._EventType, with_details=False).replay(result)
     tree = collections.Counter()
     pending = list(result.experimental_event_tree())
