@@ -118,9 +118,11 @@ __attribute__((constructor)) void InitializeAgent() {
         config.output_dir.c_str());
   }
   // The session is built at the first recorded call or step (session.h): until then the
-  // hooks need only the recording flag, set as the session's step 0 will set it.
-  SetRecording(Session::ScheduleRecordsFirstStep(config));
+  // hooks need only the recording flag, set as the session's step 0 will set it, once the
+  // plan they build from is in place.
+  const bool records_first_step = Session::ScheduleRecordsFirstStep(config);
   Session::Plan(new Config(std::move(config)), MonotonicNs());  // lives until the process ends
+  SetRecording(records_first_step);
   pthread_atfork(&BeforeFork, &AfterForkInParent, &AfterForkInChild);
   std::atexit(&AtExit);
   // No signal handler here: see agent/writer/terminating_signals.h.
