@@ -2,10 +2,11 @@
 // controller. Planned by the library constructor (the parsed configuration and the load
 // time only) and built at the first recorded call or step (Current), so a process that
 // never records (a shell, a compiler under the same LD_PRELOAD) pays for neither the
-// writer nor the CUPTI adapter; the writer thread starts at the session's start (the first recorded event or step), also
-// while no window is open, for it polls for on-demand triggers (PROF_TRIGGER=0: only at
-// the first window, as before triggers existed). After fork() the child
-// gets a fresh session of its own, built at its first recorded call or step (lifecycle.cc).
+// writer nor the CUPTI adapter. The writer thread starts at the session's start (the first
+// recorded event or step), also while no window is open, for it polls for on-demand
+// triggers (PROF_TRIGGER=0: only at the first window, as before triggers existed). After
+// fork() the child gets a fresh session of its own, built at its first recorded call or
+// step (lifecycle.cc).
 //
 // Thread safety: the accessors are safe from any thread once Current() is non-null.
 #ifndef PROF_AGENT_CONTROL_SESSION_H_
