@@ -105,22 +105,21 @@ FlightCallArguments Describe(const NcclCall& call) {
 void AppendNcclRecord(const FlightCallArguments& call, uint64_t start, uint64_t end,
                       ncclResult_t result) {
   size_t size;
-  Record* record = BeginRecord(RecordKind::kNcclCall, nullptr, &size);
+  NcclCallRecord* record = BeginRecord<NcclCallRecord>(RecordKind::kNcclCall, nullptr, &size);
   if (!record) return;
   record->api = call.operation;
   record->status = result;
   record->start_ns = start;
   record->end_ns = end;
-  NcclArguments& arguments = record->nccl;
-  arguments = NcclArguments{};
-  arguments.comm = reinterpret_cast<uint64_t>(call.comm);
-  arguments.bytes = call.bytes;
-  arguments.count = call.count;
-  arguments.stream = call.stream;
-  arguments.root_or_peer = call.root_or_peer;
-  arguments.reduction = call.reduction;
-  arguments.data_type = call.data_type;
-  arguments.sequence = call.sequence;
+  record->comm = reinterpret_cast<uint64_t>(call.comm);
+  record->bytes = call.bytes;
+  record->count = call.count;
+  record->stream = call.stream;
+  record->root_or_peer = call.root_or_peer;
+  record->reduction = call.reduction;
+  record->data_type = call.data_type;
+  record->reserved0 = 0;
+  record->sequence = call.sequence;
   CommitRecord(size);
 }
 
