@@ -123,23 +123,17 @@ void AppendNcclRecord(const FlightCallArguments& call, uint64_t start, uint64_t 
   CommitRecord(size);
 }
 
-// One gate for both consumers: the call is timed once, and the same two timestamps and
-// sequence number go to the flight ring (PROF_FLIGHT=1, every call) and to the window's
-// record (while recording). The flight path adds one fetch_add for the ticket, one for
-// the communicator's sequence and the slot's stores; no lock, allocation or system call.
+// The CUDA hooks' gate (hook_support.h RecordingGate), with the flight recorder keeping
+// the session up (its hang check runs on the writer thread). Then the call is timed once,
+// and the same two timestamps and sequence number go to the flight ring (PROF_FLIGHT=1,
+// every call) and to the window's record (while recording). The flight path adds one
+// fetch_add for the ticket, one for the communicator's sequence and the slot's stores; no
+// lock, allocation or system call.
 template <typename Call>
 ncclResult_t TimedNccl(const NcclCall& call, Call&& real) {
   if (t_inside_nccl) return real();
   const bool flight = FlightOn();
-  {
-    ErrnoPreserved keep;  // the agent's work on either side leaves the program's errno
-    CheckMarkers(NcclMarkerId(call.function), nullptr);
-    if ((Recording() && ActivityEnabled(kActivityNccl)) || flight) {
-      EnsureSessionStarted();  // the flight recorder's hang check runs on the writer thread
-      EnableDeferredDeviceActivity();
-    }
-  }
-  const bool record = Recording() && ActivityEnabled(kActivityNccl);
+  const bool record = RecordingGate(NcclMarkerId(call.function), nullptr, kActivityNccl, flight);
   if (!record && !flight) return Inside(real);
   FlightCallArguments arguments;
   {
@@ -186,16 +180,6 @@ void RegisterDerivedComm(ncclComm_t comm, uint64_t hash, uint64_t start) {
   if (RealCommUserRank(comm, &rank) != ncclSuccess) rank = -1;
   if (RealCommCount(comm, &ranks) != ncclSuccess) ranks = 0;
   RegisterComm(comm, hash, rank, ranks, start);
-}
-
-// The parent's identity and this derivation's number (taken on every rank, whatever
-// color it asks for, so the numbering stays the same on all ranks); a process-local
-// identity when the parent is unknown.
-bool ParentIdentity(ncclComm_t parent, uint64_t* hash, uint64_t* derivation) {
-  CommunicatorInfo info;
-  if (!LookupCommunicator(parent, &info) || !NextDerivationOf(parent, derivation)) return false;
-  *hash = info.comm_hash;
-  return true;
 }
 
 }  // namespace
@@ -257,14 +241,10 @@ PROF_EXPORT ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, nccl
                                        ncclConfig_t* config) {
   PROF_REAL_NCCL(ncclCommSplit);
   const uint64_t start = prof::MonotonicNs();
-  uint64_t parent_hash = 0;
-  uint64_t derivation = 0;
-  const bool known = prof::ParentIdentity(comm, &parent_hash, &derivation);
+  const prof::CommDerivation derivation = prof::BeginDerivation(comm, start);
   const ncclResult_t result = real(comm, color, key, newcomm, config);
   if (Created(result) && newcomm && *newcomm) {
-    const uint64_t hash = known ? prof::SplitIdentity(parent_hash, derivation, color)
-                                : prof::ProcessLocalIdentity(start);
-    prof::RegisterDerivedComm(*newcomm, hash, start);
+    prof::RegisterDerivedComm(*newcomm, prof::SplitIdentityOf(derivation, color), start);
   }
   return result;
 }
@@ -273,14 +253,10 @@ PROF_EXPORT ncclResult_t ncclCommShrink(ncclComm_t comm, int* exclude_ranks, int
                                         ncclComm_t* newcomm, ncclConfig_t* config, int flags) {
   PROF_REAL_NCCL(ncclCommShrink);
   const uint64_t start = prof::MonotonicNs();
-  uint64_t parent_hash = 0;
-  uint64_t derivation = 0;
-  const bool known = prof::ParentIdentity(comm, &parent_hash, &derivation);
+  const prof::CommDerivation derivation = prof::BeginDerivation(comm, start);
   const ncclResult_t result = real(comm, exclude_ranks, exclude_count, newcomm, config, flags);
   if (Created(result) && newcomm && *newcomm) {
-    const uint64_t hash =
-        known ? prof::ShrinkIdentity(parent_hash, derivation, exclude_ranks, exclude_count)
-              : prof::ProcessLocalIdentity(start);
+    const uint64_t hash = prof::ShrinkIdentityOf(derivation, exclude_ranks, exclude_count);
     prof::RegisterDerivedComm(*newcomm, hash, start);
   }
   return result;
