@@ -157,17 +157,6 @@ NcclCall Collective(NcclFunction function, schema::NcclOperation operation, size
   return NcclCall{function, operation, count, type, comm, stream};
 }
 
-void RegisterComm(ncclComm_t comm, uint64_t hash, int rank, int ranks, uint64_t start) {
-  ErrnoPreserved keep;  // after the real call: the caller sees that call's errno
-  CommunicatorInfo info;
-  info.comm_hash = hash;
-  info.rank = rank;
-  info.rank_count = ranks;
-  info.init_start_ns = start;
-  info.init_duration_ns = MonotonicNs() - start;
-  RegisterCommunicator(comm, info);
-}
-
 // ncclInProgress: a non-blocking communicator (ncclConfig_t.blocking = 0) exists and
 // finishes initializing in the background; its pointer, rank and size are already valid.
 bool Created(ncclResult_t result) { return result == ncclSuccess || result == ncclInProgress; }
@@ -179,7 +168,7 @@ void RegisterDerivedComm(ncclComm_t comm, uint64_t hash, uint64_t start) {
   int ranks = 0;
   if (RealCommUserRank(comm, &rank) != ncclSuccess) rank = -1;
   if (RealCommCount(comm, &ranks) != ncclSuccess) ranks = 0;
-  RegisterComm(comm, hash, rank, ranks, start);
+  RegisterIdentity(comm, hash, rank, ranks, start);
 }
 
 }  // namespace
@@ -196,7 +185,7 @@ PROF_EXPORT ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniq
   const uint64_t start = prof::MonotonicNs();
   const ncclResult_t result = real(comm, nranks, id, rank);
   if (Created(result) && comm) {
-    prof::RegisterComm(*comm, prof::HashUniqueIds(&id, 1, sizeof(id)), rank, nranks, start);
+    prof::RegisterIdentity(*comm, prof::HashUniqueIds(&id, 1, sizeof(id)), rank, nranks, start);
   }
   return result;
 }
@@ -207,7 +196,7 @@ PROF_EXPORT ncclResult_t ncclCommInitRankConfig(ncclComm_t* comm, int nranks, nc
   const uint64_t start = prof::MonotonicNs();
   const ncclResult_t result = real(comm, nranks, id, rank, config);
   if (Created(result) && comm) {
-    prof::RegisterComm(*comm, prof::HashUniqueIds(&id, 1, sizeof(id)), rank, nranks, start);
+    prof::RegisterIdentity(*comm, prof::HashUniqueIds(&id, 1, sizeof(id)), rank, nranks, start);
   }
   return result;
 }
@@ -220,7 +209,7 @@ PROF_EXPORT ncclResult_t ncclCommInitRankScalable(ncclComm_t* comm, int nranks, 
   const ncclResult_t result = real(comm, nranks, rank, id_count, ids, config);
   if (Created(result) && comm && ids && id_count > 0) {
     const uint64_t hash = prof::HashUniqueIds(ids, id_count, sizeof(ncclUniqueId));
-    prof::RegisterComm(*comm, hash, rank, nranks, start);
+    prof::RegisterIdentity(*comm, hash, rank, nranks, start);
   }
   return result;
 }
@@ -232,7 +221,9 @@ PROF_EXPORT ncclResult_t ncclCommInitAll(ncclComm_t* comms, int count, const int
   if (Created(result) && comms) {
     // Every rank lives in this process: one identity, unique to this process and call.
     const uint64_t hash = prof::ProcessLocalIdentity(start);
-    for (int rank = 0; rank < count; ++rank) prof::RegisterComm(comms[rank], hash, rank, count, start);
+    for (int rank = 0; rank < count; ++rank) {
+      prof::RegisterIdentity(comms[rank], hash, rank, count, start);
+    }
   }
   return result;
 }

@@ -27,6 +27,10 @@ uint64_t ShrinkIdentity(uint64_t parent_hash, uint64_t derivation, const int* ex
 // pid, the call's start time and a per-process counter.
 uint64_t ProcessLocalIdentity(uint64_t start_ns);
 
+// Registers `comm` (nccl_registry.h) as rank `rank` of `ranks` with identity `hash`, its
+// creation timed from `start_ns` to now. After the real call: keeps that call's errno.
+void RegisterIdentity(const void* comm, uint64_t hash, int rank, int ranks, uint64_t start_ns);
+
 // A communicator about to be derived from `parent` (ncclCommSplit, ncclCommShrink): the
 // parent's identity and this derivation's number, taken before the real call on every
 // rank, whatever color it asks for, so the numbering stays the same on all ranks.

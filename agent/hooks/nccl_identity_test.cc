@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "agent/record/clock.h"
 #include "agent/record/nccl_registry.h"
 
 namespace prof {
@@ -12,11 +13,12 @@ namespace {
 
 // Registers `comm` as rank `rank` of a 2-rank communicator whose identity is `hash`.
 void RegisterRank(const void* comm, uint64_t hash, int rank) {
+  RegisterIdentity(comm, hash, rank, 2, MonotonicNs());
   CommunicatorInfo info;
-  info.comm_hash = hash;
-  info.rank = rank;
-  info.rank_count = 2;
-  REQUIRE(RegisterCommunicator(comm, info));
+  REQUIRE(LookupCommunicator(comm, &info));
+  CHECK(info.comm_hash == hash);
+  CHECK(info.rank == rank);
+  CHECK(info.rank_count == 2);
 }
 
 TEST_CASE("the hash is FNV-1a from the offset the agent has always used") {
