@@ -132,17 +132,18 @@ PROF_EXPORT void prof_memory_sample(int32_t device, int64_t allocated, int64_t r
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   if (!prof::Recording()) return;
   size_t size;
-  prof::Record* record = prof::BeginRecord(prof::RecordKind::kMemorySample, nullptr, &size);
+  auto* record = prof::BeginRecord<prof::MemorySampleRecord>(prof::RecordKind::kMemorySample,
+                                                              nullptr, &size);
   if (!record) return;  // the buffer was full (counted there)
   const uint64_t now = prof::MonotonicNs();
-  record->status = device;
   record->start_ns = now;
   record->end_ns = now;
+  record->device = device;
+  record->reserved0 = 0;
   // Negative figures (a framework's "unknown") are stored as 0.
-  record->args[0] = allocated > 0 ? static_cast<uint64_t>(allocated) : 0;
-  record->args[1] = reserved > 0 ? static_cast<uint64_t>(reserved) : 0;
-  record->args[2] = peak > 0 ? static_cast<uint64_t>(peak) : 0;
-  record->args[3] = 0;
+  record->allocated = allocated > 0 ? static_cast<uint64_t>(allocated) : 0;
+  record->reserved = reserved > 0 ? static_cast<uint64_t>(reserved) : 0;
+  record->peak = peak > 0 ? static_cast<uint64_t>(peak) : 0;
   prof::CommitRecord(size);
 }
 

@@ -68,16 +68,7 @@ int64_t StepController::StepTo(int64_t samples, int next_state) {
   if (ended_) return -1;
   steps_seen_.fetch_add(1, std::memory_order_relaxed);
   FlightStep(step_, step_start_ns_, now);  // every boundary, whatever the state (flight_ring.h)
-  if (window_open_) {
-    size_t size;
-    if (Record* record = BeginRecord(RecordKind::kStep, nullptr, &size)) {
-      record->start_ns = step_start_ns_;
-      record->end_ns = now;
-      record->args[0] = static_cast<uint64_t>(step_);
-      record->args[1] = static_cast<uint64_t>(samples);
-      CommitRecord(size);
-    }
-  }
+  if (window_open_) RecordStep(step_, samples, step_start_ns_, now);
   const StepState previous = state_;
   const bool taking_over = TakesOver(next_state);
   ++step_;

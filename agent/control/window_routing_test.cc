@@ -226,13 +226,15 @@ TEST_CASE("a closed window is finalized only once its records are drained") {
 // Appends an API call whose byte count is `id`; false when the buffer was full.
 bool RecordCall(uint64_t id, uint64_t start_ns) {
   size_t size;
-  Record* record = BeginRecord(RecordKind::kApiCall, nullptr, &size);
+  ApiCallRecord* record = BeginRecord<ApiCallRecord>(RecordKind::kApiCall, nullptr, &size);
   if (!record) return false;
   record->api = kApi_cudaMemcpy;
   record->start_ns = start_ns;
   record->end_ns = MonotonicNs();
-  record->args[0] = record->args[1] = record->args[2] = record->args[3] = 0;
-  record->args[1] = id;
+  record->stream_plus_one = 0;
+  record->bytes = id;
+  record->copy_kind_plus_one = 0;
+  record->function = nullptr;
   record->launch = LaunchGeometry{};
   CommitRecord(size);
   return true;

@@ -24,7 +24,8 @@ void RecordUnhookedCall(const CUpti_CallbackData& data, bool driver, uint64_t st
   char buffer[256];
   const char* name = CallableName(data.functionName, buffer, sizeof(buffer));
   size_t size;
-  Record* record = BeginRecord(RecordKind::kApiCall, name ? name : "", &size);
+  ApiCallRecord* record =
+      BeginRecord<ApiCallRecord>(RecordKind::kApiCall, name ? name : "", &size);
   if (!record) return;
   record->api = kApiNone;
   record->subkind = driver ? kApiSubkindDriver : kApiSubkindRuntime;
@@ -35,7 +36,10 @@ void RecordUnhookedCall(const CUpti_CallbackData& data, bool driver, uint64_t st
                        ? *static_cast<const int32_t*>(data.functionReturnValue)
                        : 0;
   record->correlation_id = data.correlationId;
-  for (uint64_t& argument : record->args) argument = 0;
+  record->stream_plus_one = 0;
+  record->bytes = 0;
+  record->copy_kind_plus_one = 0;
+  record->function = nullptr;
   record->launch = LaunchGeometry{};
   CommitRecord(size);
 }

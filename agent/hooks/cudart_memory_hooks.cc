@@ -30,16 +30,18 @@ void RecordMemory(bool is_free, const void* address, size_t bytes, int device,
   uint64_t frames[kMaxStackFrames];
   const int frame_count = !is_free && internal::g_stacks ? CaptureCallStack(frames, kMaxStackFrames) : 0;
   size_t size;
-  Record* record = BeginRecord(RecordKind::kMemory, nullptr, &size, frame_count * 8);
+  MemoryRecord* record =
+      BeginRecord<MemoryRecord>(RecordKind::kMemory, nullptr, &size, frame_count * 8);
   if (!record) return;
   if (frame_count) AttachFrames(record, frames, frame_count);
   record->subkind = static_cast<uint8_t>(kind);
-  record->flags |= is_free ? 1 : 0;  // after AttachFrames, which set the stack bits
+  record->flags |= is_free ? kRecordMemoryFree : 0;  // after AttachFrames (the stack bits)
   record->start_ns = record->end_ns = MonotonicNs();
-  record->args[0] = reinterpret_cast<uint64_t>(address);
-  record->args[1] = bytes;
-  record->args[2] = static_cast<uint64_t>(device + 1);
-  record->args[3] = has_stream ? StreamArgument(stream) : 0;
+  record->address = reinterpret_cast<uint64_t>(address);
+  record->bytes = bytes;
+  record->device = device;
+  record->reserved0 = 0;
+  record->stream_plus_one = has_stream ? StreamArgument(stream) : 0;
   CommitRecord(size);
 }
 

@@ -45,21 +45,30 @@ inline uint64_t StreamArgument(const void* stream) {
 // PROF_ACTIVITIES (control/step_markers.h), set before any hook runs.
 inline bool ActivityEnabled(uint32_t activity) { return internal::g_activities & activity; }
 
+// The one recording gate, passed by every hook (CUDA runtime and NCCL) after its idle test
+// and before its real call: the marker rules first (a hit may end a step, and so change
+// whether this call is recorded), then, for a call that will be recorded under `activity`
+// or that `keep_session` (the flight recorder) also needs, the session and the deferred
+// device activity are started, before the real call, so CUPTI sees its device work.
+// Returns whether the call is recorded. The program's errno is left as it was.
+inline bool RecordingGate(uint16_t marker_id, const void* function, uint32_t activity,
+                          bool keep_session = false) {
+  ErrnoPreserved keep;
+  CheckMarkers(marker_id, function);  // may end a step
+  if ((Recording() && ActivityEnabled(activity)) || keep_session) {
+    EnsureSessionStarted();
+    EnableDeferredDeviceActivity();
+  }
+  return Recording() && ActivityEnabled(activity);
+}
+
 // Times `call` and records it as `api` (when recording; with only marker rules active
-// the call is not timed). The program's errno is kept around the agent's work on both sides of the real call
-// (errno_preserved.h): the real function sees the caller's errno and the caller sees the
-// real function's.
+// the call is not timed). The program's errno is kept around the agent's work on both
+// sides of the real call (errno_preserved.h): the real function sees the caller's errno
+// and the caller sees the real function's.
 template <typename Result, typename Call>
 Result TimedApiCall(uint16_t api, const ApiArguments& arguments, Call&& call) {
-  {
-    ErrnoPreserved keep;
-    CheckMarkers(api, arguments.function);  // may end a step
-    if (Recording() && ActivityEnabled(kActivityCudaApi)) {
-      EnsureSessionStarted();  // before the first real call, so CUPTI sees its device work
-      EnableDeferredDeviceActivity();
-    }
-  }
-  if (!Recording() || !ActivityEnabled(kActivityCudaApi)) return call();
+  if (!RecordingGate(api, arguments.function, kActivityCudaApi)) return call();
   AwaitCorrelationId();
   const uint64_t start = MonotonicNs();
   const Result result = call();

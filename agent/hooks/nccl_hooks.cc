@@ -105,42 +105,35 @@ FlightCallArguments Describe(const NcclCall& call) {
 void AppendNcclRecord(const FlightCallArguments& call, uint64_t start, uint64_t end,
                       ncclResult_t result) {
   size_t size;
-  Record* record = BeginRecord(RecordKind::kNcclCall, nullptr, &size);
+  NcclCallRecord* record = BeginRecord<NcclCallRecord>(RecordKind::kNcclCall, nullptr, &size);
   if (!record) return;
   record->api = call.operation;
   record->status = result;
   record->start_ns = start;
   record->end_ns = end;
-  NcclArguments& arguments = record->nccl;
-  arguments = NcclArguments{};
-  arguments.comm = reinterpret_cast<uint64_t>(call.comm);
-  arguments.bytes = call.bytes;
-  arguments.count = call.count;
-  arguments.stream = call.stream;
-  arguments.root_or_peer = call.root_or_peer;
-  arguments.reduction = call.reduction;
-  arguments.data_type = call.data_type;
-  arguments.sequence = call.sequence;
+  record->comm = reinterpret_cast<uint64_t>(call.comm);
+  record->bytes = call.bytes;
+  record->count = call.count;
+  record->stream = call.stream;
+  record->root_or_peer = call.root_or_peer;
+  record->reduction = call.reduction;
+  record->data_type = call.data_type;
+  record->reserved0 = 0;
+  record->sequence = call.sequence;
   CommitRecord(size);
 }
 
-// One gate for both consumers: the call is timed once, and the same two timestamps and
-// sequence number go to the flight ring (PROF_FLIGHT=1, every call) and to the window's
-// record (while recording). The flight path adds one fetch_add for the ticket, one for
-// the communicator's sequence and the slot's stores; no lock, allocation or system call.
+// The CUDA hooks' gate (hook_support.h RecordingGate), with the flight recorder keeping
+// the session up (its hang check runs on the writer thread). Then the call is timed once,
+// and the same two timestamps and sequence number go to the flight ring (PROF_FLIGHT=1,
+// every call) and to the window's record (while recording). The flight path adds one
+// fetch_add for the ticket, one for the communicator's sequence and the slot's stores; no
+// lock, allocation or system call.
 template <typename Call>
 ncclResult_t TimedNccl(const NcclCall& call, Call&& real) {
   if (t_inside_nccl) return real();
   const bool flight = FlightOn();
-  {
-    ErrnoPreserved keep;  // the agent's work on either side leaves the program's errno
-    CheckMarkers(NcclMarkerId(call.function), nullptr);
-    if ((Recording() && ActivityEnabled(kActivityNccl)) || flight) {
-      EnsureSessionStarted();  // the flight recorder's hang check runs on the writer thread
-      EnableDeferredDeviceActivity();
-    }
-  }
-  const bool record = Recording() && ActivityEnabled(kActivityNccl);
+  const bool record = RecordingGate(NcclMarkerId(call.function), nullptr, kActivityNccl, flight);
   if (!record && !flight) return Inside(real);
   FlightCallArguments arguments;
   {
@@ -164,17 +157,6 @@ NcclCall Collective(NcclFunction function, schema::NcclOperation operation, size
   return NcclCall{function, operation, count, type, comm, stream};
 }
 
-void RegisterComm(ncclComm_t comm, uint64_t hash, int rank, int ranks, uint64_t start) {
-  ErrnoPreserved keep;  // after the real call: the caller sees that call's errno
-  CommunicatorInfo info;
-  info.comm_hash = hash;
-  info.rank = rank;
-  info.rank_count = ranks;
-  info.init_start_ns = start;
-  info.init_duration_ns = MonotonicNs() - start;
-  RegisterCommunicator(comm, info);
-}
-
 // ncclInProgress: a non-blocking communicator (ncclConfig_t.blocking = 0) exists and
 // finishes initializing in the background; its pointer, rank and size are already valid.
 bool Created(ncclResult_t result) { return result == ncclSuccess || result == ncclInProgress; }
@@ -186,17 +168,7 @@ void RegisterDerivedComm(ncclComm_t comm, uint64_t hash, uint64_t start) {
   int ranks = 0;
   if (RealCommUserRank(comm, &rank) != ncclSuccess) rank = -1;
   if (RealCommCount(comm, &ranks) != ncclSuccess) ranks = 0;
-  RegisterComm(comm, hash, rank, ranks, start);
-}
-
-// The parent's identity and this derivation's number (taken on every rank, whatever
-// color it asks for, so the numbering stays the same on all ranks); a process-local
-// identity when the parent is unknown.
-bool ParentIdentity(ncclComm_t parent, uint64_t* hash, uint64_t* derivation) {
-  CommunicatorInfo info;
-  if (!LookupCommunicator(parent, &info) || !NextDerivationOf(parent, derivation)) return false;
-  *hash = info.comm_hash;
-  return true;
+  RegisterIdentity(comm, hash, rank, ranks, start);
 }
 
 }  // namespace
@@ -213,7 +185,7 @@ PROF_EXPORT ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniq
   const uint64_t start = prof::MonotonicNs();
   const ncclResult_t result = real(comm, nranks, id, rank);
   if (Created(result) && comm) {
-    prof::RegisterComm(*comm, prof::HashUniqueIds(&id, 1, sizeof(id)), rank, nranks, start);
+    prof::RegisterIdentity(*comm, prof::HashUniqueIds(&id, 1, sizeof(id)), rank, nranks, start);
   }
   return result;
 }
@@ -224,7 +196,7 @@ PROF_EXPORT ncclResult_t ncclCommInitRankConfig(ncclComm_t* comm, int nranks, nc
   const uint64_t start = prof::MonotonicNs();
   const ncclResult_t result = real(comm, nranks, id, rank, config);
   if (Created(result) && comm) {
-    prof::RegisterComm(*comm, prof::HashUniqueIds(&id, 1, sizeof(id)), rank, nranks, start);
+    prof::RegisterIdentity(*comm, prof::HashUniqueIds(&id, 1, sizeof(id)), rank, nranks, start);
   }
   return result;
 }
@@ -237,7 +209,7 @@ PROF_EXPORT ncclResult_t ncclCommInitRankScalable(ncclComm_t* comm, int nranks, 
   const ncclResult_t result = real(comm, nranks, rank, id_count, ids, config);
   if (Created(result) && comm && ids && id_count > 0) {
     const uint64_t hash = prof::HashUniqueIds(ids, id_count, sizeof(ncclUniqueId));
-    prof::RegisterComm(*comm, hash, rank, nranks, start);
+    prof::RegisterIdentity(*comm, hash, rank, nranks, start);
   }
   return result;
 }
@@ -249,7 +221,9 @@ PROF_EXPORT ncclResult_t ncclCommInitAll(ncclComm_t* comms, int count, const int
   if (Created(result) && comms) {
     // Every rank lives in this process: one identity, unique to this process and call.
     const uint64_t hash = prof::ProcessLocalIdentity(start);
-    for (int rank = 0; rank < count; ++rank) prof::RegisterComm(comms[rank], hash, rank, count, start);
+    for (int rank = 0; rank < count; ++rank) {
+      prof::RegisterIdentity(comms[rank], hash, rank, count, start);
+    }
   }
   return result;
 }
@@ -258,14 +232,10 @@ PROF_EXPORT ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, nccl
                                        ncclConfig_t* config) {
   PROF_REAL_NCCL(ncclCommSplit);
   const uint64_t start = prof::MonotonicNs();
-  uint64_t parent_hash = 0;
-  uint64_t derivation = 0;
-  const bool known = prof::ParentIdentity(comm, &parent_hash, &derivation);
+  const prof::CommDerivation derivation = prof::BeginDerivation(comm, start);
   const ncclResult_t result = real(comm, color, key, newcomm, config);
   if (Created(result) && newcomm && *newcomm) {
-    const uint64_t hash = known ? prof::SplitIdentity(parent_hash, derivation, color)
-                                : prof::ProcessLocalIdentity(start);
-    prof::RegisterDerivedComm(*newcomm, hash, start);
+    prof::RegisterDerivedComm(*newcomm, prof::SplitIdentityOf(derivation, color), start);
   }
   return result;
 }
@@ -274,14 +244,10 @@ PROF_EXPORT ncclResult_t ncclCommShrink(ncclComm_t comm, int* exclude_ranks, int
                                         ncclComm_t* newcomm, ncclConfig_t* config, int flags) {
   PROF_REAL_NCCL(ncclCommShrink);
   const uint64_t start = prof::MonotonicNs();
-  uint64_t parent_hash = 0;
-  uint64_t derivation = 0;
-  const bool known = prof::ParentIdentity(comm, &parent_hash, &derivation);
+  const prof::CommDerivation derivation = prof::BeginDerivation(comm, start);
   const ncclResult_t result = real(comm, exclude_ranks, exclude_count, newcomm, config, flags);
   if (Created(result) && newcomm && *newcomm) {
-    const uint64_t hash =
-        known ? prof::ShrinkIdentity(parent_hash, derivation, exclude_ranks, exclude_count)
-              : prof::ProcessLocalIdentity(start);
+    const uint64_t hash = prof::ShrinkIdentityOf(derivation, exclude_ranks, exclude_count);
     prof::RegisterDerivedComm(*newcomm, hash, start);
   }
   return result;

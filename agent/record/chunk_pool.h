@@ -38,8 +38,8 @@ struct RecordChunk {
 };
 static_assert(sizeof(RecordChunk) == 64, "records start 64 bytes into a chunk");
 
-// 64 KiB: about 580 API-call records, so taking a chunk (a few atomic operations) is paid
-// once per ~580 appends, and a 1 MiB budget still has 14 chunks.
+// 64 KiB: about 630 API-call records, so taking a chunk (a few atomic operations) is paid
+// once per ~630 appends, and a 1 MiB budget still has 14 chunks.
 constexpr size_t kChunkBytes = 64u << 10;
 constexpr size_t kChunkPayload = kChunkBytes - sizeof(RecordChunk);
 

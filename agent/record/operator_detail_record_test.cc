@@ -51,8 +51,9 @@ TEST_CASE("operator detail records keep name, shapes, dtypes and source") {
   CHECK(found[3].shapes.size() == kMaxNameLength);  // cut, and the texts after it intact
   CHECK(found[3].dtypes == "d");
   CHECK(found[3].source == "s");
-  // Record size: the header, 8 + 16 + 14 + 11 text bytes and 4 NULs, rounded up to 8.
-  CHECK(found[0].size == RecordSize(8 + 1 + 16 + 1 + 14 + 1 + 11));
+  // Record size: the 40-byte header, 8 + 16 + 14 + 11 text bytes and 4 NULs (93), rounded
+  // up to 8.
+  CHECK(found[0].size == 96);
 }
 
 }  // namespace

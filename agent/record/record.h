@@ -2,6 +2,13 @@
 // hot path fills one with no allocation, locking or formatting, and the writer thread
 // turns it into trace events later. Names that hooks cannot know cheaply (kernel names)
 // are resolved by the writer from the raw pointer stored here.
+//
+// Typed per kind, as Tracy's queue items: every record starts with the common header
+// (Record: size, kind, times, name length) and each kind has its own plain struct after it
+// (ApiCallRecord, NcclCallRecord, ...), with its size asserted below. A kind's records are
+// only as large as their own fields, so a range or a step takes less of the ring than an
+// API call. Hooks fill the typed struct (BeginRecord<T>, recorder.h); the writer reads the
+// header, then the kind's struct (RecordAs<T>).
 #ifndef PROF_AGENT_RECORD_RECORD_H_
 #define PROF_AGENT_RECORD_RECORD_H_
 
@@ -12,47 +19,58 @@ namespace prof {
 
 // Append-only: the numbering is internal but keep it stable for readability of dumps.
 enum class RecordKind : uint8_t {
-  kPadding = 0,      // fills the end of the ring before it wraps
-  kApiCall = 1,      // CUDA runtime / driver call (api = ApiId)
-  kRangePush = 2,    // name follows; subkind = RangeKind
-  kRangePop = 3,     // subkind = RangeKind
-  kRangeStart = 4,   // NVTX start/end ranges: correlation = range id; name follows
-  kRangeEnd = 5,     // correlation = range id
-  kMark = 6,         // name follows
-  kStep = 7,         // start/end of the ended step; args[0] = step number, args[1] = samples
-  kNcclCall = 8,     // api = NcclOperation; Record::nccl holds the arguments
-  kMemory = 9,       // allocation / free
-  kThreadName = 10,  // name follows
-  // An operator range push with details (prof_operator_push_detail): the name area holds
-  // four NUL-separated texts, "name\0shapes\0dtypes\0source", and name_length counts
-  // them all (see OperatorDetailTexts). Closed by kRangePop like kRangePush.
+  kPadding = 0,      // fills the end of the ring before it wraps (only `kind` is written)
+  kApiCall = 1,      // ApiCallRecord: CUDA runtime / driver call (api = ApiId)
+  kRangePush = 2,    // NamedRecord: name follows; subkind = RangeKind
+  kRangePop = 3,     // NamedRecord: subkind = RangeKind
+  kRangeStart = 4,   // NamedRecord: NVTX start/end ranges: correlation = range id; name follows
+  kRangeEnd = 5,     // NamedRecord: correlation = range id
+  kMark = 6,         // NamedRecord: name follows
+  kStep = 7,         // StepRecord: start/end of the ended step
+  kNcclCall = 8,     // NcclCallRecord: api = NcclOperation
+  kMemory = 9,       // MemoryRecord: allocation / free
+  kThreadName = 10,  // NamedRecord: name follows
+  // An operator range push with details (prof_operator_push_detail), OperatorDetailRecord:
+  // the name area holds four NUL-separated texts, "name\0shapes\0dtypes\0source", and
+  // name_length counts them all (see OperatorDetailTexts). Closed by kRangePop like
+  // kRangePush.
   kOperatorPushDetail = 11,
   // A whole operator range that already ended, with details (prof_operator_range_detail):
   // texts as kOperatorPushDetail; start_ns and end_ns are the range's own times.
   kOperatorRangeDetail = 12,
-  kMemorySample = 13,  // prof_memory_sample: a device allocator's figures (see below)
+  kMemorySample = 13,  // MemorySampleRecord: prof_memory_sample, a device allocator's figures
   // 14: reserved for memory samples.
 };
 
 // Record::flags bit: return addresses follow the record's name (PROF_STACKS=1); their
 // count is in the flags' high byte. See FramesOf().
 constexpr uint16_t kRecordHasStack = 2;
+// Record::flags bit of kMemory records: a free (else an allocation).
+constexpr uint16_t kRecordMemoryFree = 1;
 
 // kApiCall subkind: which API family the call belongs to.
 constexpr uint8_t kApiSubkindRuntime = 0;
 constexpr uint8_t kApiSubkindDriver = 1;
 
-// Arguments of each kind, in Record::args:
-//  kApiCall:   api = ApiId, or kApiNone with the function's name inline (calls seen only
-//              through CUPTI callbacks); subkind = kApiSubkind*; [0] stream (+1, 0 = none)
-//              [1] bytes  [2] copy kind (+1)  [3] kernel function pointer; geometry in
-//              `launch`
-//  kNcclCall:  typed: Record::nccl (NcclArguments) instead of args and launch
-//  kMemory:    [0] address  [1] bytes  [2] device + 1 (0 = host)  [3] stream (+1, 0 = none)
-//              subkind = MemoryKind, flags bit 0 = free
-//  kStep:      [0] step number  [1] sample count
-//  kMemorySample: status = device  [0] allocated  [1] reserved  [2] peak (bytes);
-//              start_ns = end_ns = when sampled
+// The header every record starts with; the drain reads only this (size, kind, start_ns).
+// The kind's own struct follows (each derives from Record), then the name, if any
+// (name_length > 0: that many bytes and a NUL), then the call stack, if any.
+struct Record {
+  uint16_t size;  // bytes including the kind's struct, name and stack; a multiple of 8
+  RecordKind kind;
+  uint8_t subkind;
+  uint16_t api;
+  uint16_t flags;
+  int32_t status;
+  uint32_t name_length;  // bytes of the name after the kind's struct (without NUL)
+  uint64_t start_ns;
+  uint64_t end_ns;
+  uint64_t correlation_id;
+
+  // The name stored after the kind's struct, "" when there is none.
+  inline const char* name() const;
+};
+
 struct LaunchGeometry {
   uint32_t grid[3];
   uint32_t block[3];
@@ -60,8 +78,18 @@ struct LaunchGeometry {
   uint32_t reserved;
 };
 
-// The arguments of an NCCL call (RecordKind::kNcclCall), in the space of args + launch.
-struct NcclArguments {
+// kApiCall. api = ApiId, or kApiNone with the function's name inline (calls seen only
+// through CUPTI callbacks); subkind = kApiSubkind*.
+struct ApiCallRecord : Record {
+  uint64_t stream_plus_one;  // 0: the call has no stream argument
+  uint64_t bytes;
+  uint64_t copy_kind_plus_one;  // cudaMemcpyKind + 1; 0: not a copy
+  const void* function;         // the kernel launched; null: not a launch
+  LaunchGeometry launch;        // valid when `function` is set
+};
+
+// kNcclCall. api = NcclOperation.
+struct NcclCallRecord : Record {
   uint64_t comm;    // ncclComm_t; 0 for group calls
   uint64_t bytes;   // nccl-tests' size S (count * element size, times ranks where per rank)
   uint64_t count;   // elements, as passed to NCCL
@@ -73,43 +101,93 @@ struct NcclArguments {
   // The hook's per-communicator number (nccl_registry.h NextCallSequence); 0: the
   // writer numbers the recorded calls itself (an unknown communicator).
   int64_t sequence;
-  uint64_t reserved[2];
 };
 
-struct Record {
-  uint16_t size;  // bytes including the trailing name, a multiple of 8
-  RecordKind kind;
-  uint8_t subkind;
-  uint16_t api;
-  uint16_t flags;
-  int32_t status;
-  uint32_t name_length;  // bytes of the name after the record (without NUL)
-  uint64_t start_ns;
-  uint64_t end_ns;
-  uint64_t correlation_id;
-  union {
-    struct {  // every kind but kNcclCall (see the layout above)
-      uint64_t args[4];
-      LaunchGeometry launch;
-    };
-    NcclArguments nccl;
-  };
-
-  const char* name() const { return reinterpret_cast<const char*>(this + 1); }
+// kMemory. subkind = MemoryKind; flags kRecordMemoryFree; start_ns = end_ns = when.
+struct MemoryRecord : Record {
+  uint64_t address;
+  uint64_t bytes;
+  int32_t device;  // -1: host memory
+  uint32_t reserved0;
+  uint64_t stream_plus_one;  // 0: the call has no stream argument
 };
 
-static_assert(sizeof(Record) % 8 == 0, "records are 8-byte aligned in the ring");
-static_assert(sizeof(NcclArguments) == sizeof(uint64_t) * 4 + sizeof(LaunchGeometry),
-              "NCCL arguments share the space of args and launch");
+// kStep: start_ns and end_ns are the ended step's.
+struct StepRecord : Record {
+  int64_t step;
+  int64_t samples;
+};
 
-constexpr size_t RecordSize(size_t name_length) {
-  return (sizeof(Record) + name_length + 1 + 7) & ~size_t{7};
+// kMemorySample: start_ns = end_ns = when sampled.
+struct MemorySampleRecord : Record {
+  int32_t device;
+  uint32_t reserved0;
+  uint64_t allocated;  // bytes
+  uint64_t reserved;   // bytes
+  uint64_t peak;       // bytes
+};
+
+// Ranges, marks and thread names (RecordNamed).
+struct NamedRecord : Record {
+  // NVTX domain name, null for the default: a pointer to a never-freed string.
+  const char* domain;
+};
+
+// kOperatorPushDetail and kOperatorRangeDetail: the header, then the four texts.
+struct OperatorDetailRecord : Record {};
+
+static_assert(sizeof(Record) == 40, "the common header");
+static_assert(sizeof(LaunchGeometry) == 32, "hashed by 64-bit words (window_file.h)");
+static_assert(sizeof(ApiCallRecord) == 104, "the header, 4 arguments and the geometry");
+static_assert(sizeof(NcclCallRecord) == 88, "the header and 6 words of arguments");
+static_assert(sizeof(MemoryRecord) == 72, "the header and 4 words");
+static_assert(sizeof(StepRecord) == 56, "the header and 2 words");
+static_assert(sizeof(MemorySampleRecord) == 72, "the header and 4 words");
+static_assert(sizeof(NamedRecord) == 48, "the header and the domain");
+static_assert(sizeof(OperatorDetailRecord) == 40, "the header only");
+
+// The size of `kind`'s struct, where its name starts (0 for an unknown kind).
+constexpr size_t RecordTypeSize(RecordKind kind) {
+  switch (kind) {
+    case RecordKind::kPadding: return sizeof(Record);
+    case RecordKind::kApiCall: return sizeof(ApiCallRecord);
+    case RecordKind::kRangePush:
+    case RecordKind::kRangePop:
+    case RecordKind::kRangeStart:
+    case RecordKind::kRangeEnd:
+    case RecordKind::kMark:
+    case RecordKind::kThreadName: return sizeof(NamedRecord);
+    case RecordKind::kStep: return sizeof(StepRecord);
+    case RecordKind::kNcclCall: return sizeof(NcclCallRecord);
+    case RecordKind::kMemory: return sizeof(MemoryRecord);
+    case RecordKind::kOperatorPushDetail:
+    case RecordKind::kOperatorRangeDetail: return sizeof(OperatorDetailRecord);
+    case RecordKind::kMemorySample: return sizeof(MemorySampleRecord);
+  }
+  return 0;
+}
+
+// A record's bytes in the ring with a name of `name_length` bytes (0: none, and no NUL),
+// before any call stack.
+constexpr size_t RecordSize(RecordKind kind, size_t name_length) {
+  return (RecordTypeSize(kind) + (name_length ? name_length + 1 : 0) + 7) & ~size_t{7};
+}
+
+inline const char* Record::name() const {
+  if (name_length == 0) return "";
+  return reinterpret_cast<const char*>(this) + RecordTypeSize(kind);
+}
+
+// The kind's struct of a record of that kind (the caller has checked `kind`).
+template <typename T>
+const T& RecordAs(const Record& record) {
+  return static_cast<const T&>(record);
 }
 
 // The call stack stored after a record's name (kRecordHasStack).
 inline const uint64_t* FramesOf(const Record& record) {
   return reinterpret_cast<const uint64_t*>(reinterpret_cast<const char*>(&record) +
-                                           RecordSize(record.name_length));
+                                           RecordSize(record.kind, record.name_length));
 }
 inline int FrameCountOf(const Record& record) {
   return (record.flags & kRecordHasStack) ? record.flags >> 8 : 0;

@@ -18,13 +18,24 @@ void RecordNamed(RecordKind kind, uint8_t subkind, const char* name, uint64_t ti
     name = shortened;
   }
   size_t size;
-  Record* record = BeginRecord(kind, name, &size);
+  NamedRecord* record = BeginRecord<NamedRecord>(kind, name, &size);
   if (!record) return;
   record->subkind = subkind;
   record->start_ns = time_ns;
   record->end_ns = time_ns;
   record->correlation_id = range_id;
-  record->args[0] = reinterpret_cast<uint64_t>(domain);
+  record->domain = domain;
+  CommitRecord(size);
+}
+
+void RecordStep(int64_t step, int64_t samples, uint64_t start_ns, uint64_t end_ns) {
+  size_t size;
+  StepRecord* record = BeginRecord<StepRecord>(RecordKind::kStep, nullptr, &size);
+  if (!record) return;  // the control ring was full: counted there
+  record->start_ns = start_ns;
+  record->end_ns = end_ns;
+  record->step = step;
+  record->samples = samples;
   CommitRecord(size);
 }
 
@@ -42,10 +53,10 @@ void RecordOperatorDetail(RecordKind kind, const char* name, const char* shapes,
   }
   // 4 x 4 KiB at most: well inside the record's 16-bit size.
   size_t size;
-  Record* record =
-      BeginRecord(kind, nullptr, &size, RecordSize(total) - RecordSize(0));
+  OperatorDetailRecord* record = BeginRecord<OperatorDetailRecord>(
+      kind, nullptr, &size, RecordSize(kind, total) - RecordSize(kind, 0));
   if (!record) return;
-  char* cursor = const_cast<char*>(record->name());
+  char* cursor = NameArea(record);
   for (int i = 0; i < 4; ++i) {
     if (lengths[i]) std::memcpy(cursor, texts[i], lengths[i]);
     cursor += lengths[i];
@@ -54,7 +65,6 @@ void RecordOperatorDetail(RecordKind kind, const char* name, const char* shapes,
   record->name_length = static_cast<uint32_t>(total);
   record->start_ns = start_ns;
   record->end_ns = end_ns;
-  record->args[0] = 0;  // no NVTX domain
   CommitRecord(size);
 }
 

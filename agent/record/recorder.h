@@ -67,20 +67,29 @@ inline uint64_t TakeCorrelationId() {
   return id;
 }
 
-// Appends a record with `name` (may be null) copied after it; returns nullptr when it
-// found no room (counted lost, by step, in the thread's buffer). Call CommitRecord with
-// the same size after filling it.
-inline Record* BeginRecord(RecordKind kind, const char* name, size_t* size,
-                           size_t extra_bytes = 0) {
+// Where a record of type T keeps its name (and, after it, its call stack).
+template <typename T>
+inline char* NameArea(T* record) {
+  return reinterpret_cast<char*>(record) + sizeof(T);
+}
+
+// Appends a record of type T (the struct of `kind`, record.h) with `name` (may be null)
+// copied after it; returns nullptr when it found no room (counted lost, by step, in the
+// thread's buffer). The header is filled but for the times; call CommitRecord with the
+// same size after filling the rest.
+template <typename T>
+inline T* BeginRecord(RecordKind kind, const char* name, size_t* size, size_t extra_bytes = 0) {
   const size_t name_length = name ? std::strlen(name) : 0;
-  *size = RecordSize(name_length) + extra_bytes;
+  // As RecordSize(kind, name_length), with the kind's size known here.
+  *size = ((sizeof(T) + (name_length ? name_length + 1 : 0) + 7) & ~size_t{7}) + extra_bytes;
   ThreadBuffer* buffer = CurrentThreadBuffer();
   if (!buffer) return nullptr;
-  Record* record = buffer->Reserve(*size);
+  Record* header = buffer->Reserve(*size);
   // No room in the pool: control kinds take the control ring, the rest is counted lost.
-  if (__builtin_expect(!record, 0) && !(record = buffer->ReserveFallback(kind, *size))) {
+  if (__builtin_expect(!header, 0) && !(header = buffer->ReserveFallback(kind, *size))) {
     return nullptr;
   }
+  T* record = static_cast<T*>(header);
   record->size = static_cast<uint16_t>(*size);
   record->kind = kind;
   record->subkind = 0;
@@ -89,8 +98,10 @@ inline Record* BeginRecord(RecordKind kind, const char* name, size_t* size,
   record->status = 0;
   record->name_length = static_cast<uint32_t>(name_length);
   record->correlation_id = 0;
-  if (name_length) std::memcpy(const_cast<char*>(record->name()), name, name_length);
-  const_cast<char*>(record->name())[name_length] = '\0';
+  if (name_length) {
+    std::memcpy(NameArea(record), name, name_length);
+    NameArea(record)[name_length] = '\0';
+  }
   return record;
 }
 
@@ -106,11 +117,11 @@ inline void AttachFrames(Record* record, const uint64_t* frames, int count) {
 // longer): a record must fit the ring's 16-bit size field.
 constexpr size_t kMaxNameLength = 4096;
 
-// A CUDA runtime/driver API call with its arguments (see record.h for the layout).
+// A CUDA runtime/driver API call with its arguments (ApiCallRecord, record.h).
 struct ApiArguments {
   uint64_t stream_plus_one = 0;
   uint64_t bytes = 0;
-  uint64_t copy_kind = 0;
+  uint64_t copy_kind = 0;  // cudaMemcpyKind + 1; 0: not a copy
   const void* function = nullptr;
   const LaunchGeometry* launch = nullptr;
 };
@@ -122,7 +133,8 @@ inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int3
   const int frame_count =
       internal::g_stacks && arguments.function ? CaptureCallStack(frames, kMaxStackFrames) : 0;
   size_t size;
-  Record* record = BeginRecord(RecordKind::kApiCall, nullptr, &size, frame_count * 8);
+  ApiCallRecord* record =
+      BeginRecord<ApiCallRecord>(RecordKind::kApiCall, nullptr, &size, frame_count * 8);
   if (!record) return;
   if (frame_count) AttachFrames(record, frames, frame_count);
   record->api = api;
@@ -130,10 +142,10 @@ inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int3
   record->start_ns = start_ns;
   record->end_ns = end_ns;
   record->correlation_id = TakeCorrelationId();
-  record->args[0] = arguments.stream_plus_one;
-  record->args[1] = arguments.bytes;
-  record->args[2] = arguments.copy_kind;
-  record->args[3] = reinterpret_cast<uint64_t>(arguments.function);
+  record->stream_plus_one = arguments.stream_plus_one;
+  record->bytes = arguments.bytes;
+  record->copy_kind_plus_one = arguments.copy_kind;
+  record->function = arguments.function;
   if (arguments.launch) record->launch = *arguments.launch;
   CommitRecord(size);
 }
@@ -143,6 +155,10 @@ inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int3
 // as a pointer and read by the writer.
 void RecordNamed(RecordKind kind, uint8_t subkind, const char* name, uint64_t time_ns,
                  uint64_t range_id, const char* domain = nullptr);
+
+// The end of a step (StepRecord): `step` ran from start_ns to end_ns; `samples` as given
+// to prof_step.
+void RecordStep(int64_t step, int64_t samples, uint64_t start_ns, uint64_t end_ns);
 
 // An operator range push with its input shapes, dtypes and calling source line
 // (kOperatorPushDetail); any text may be null. Each is cut at kMaxNameLength.

@@ -7,7 +7,7 @@
 //
 // Appends: the steady-state append is wait-free: a bounds check on the current chunk,
 // writing the record, one release store of the chunk's `committed`. Once per chunk
-// (~580 records) the slow path takes a new chunk from the pool (lock-free), links it, and,
+// (~630 API calls) the slow path takes a new chunk from the pool (lock-free), links it, and,
 // if the thread now holds its high-water mark of chunks, rings the writer's doorbell: only
 // the append that crosses the mark rings (writer_doorbell.h).
 //
@@ -43,7 +43,7 @@
 
 namespace prof {
 
-// 4 KiB: about 36 step records, drained every few ms; counted against PROF_BUFFER_MB.
+// 4 KiB: about 73 step records, drained every few ms; counted against PROF_BUFFER_MB.
 constexpr size_t kControlRingBytes = 4096;
 
 class ThreadBuffer {

@@ -18,7 +18,7 @@ namespace {
 // way BeginRecord does (fallback included).
 bool Append(ThreadBuffer& buffer, uint64_t sequence, size_t name_length,
             RecordKind kind = RecordKind::kApiCall) {
-  const size_t size = RecordSize(name_length);
+  const size_t size = RecordSize(kind, name_length);
   Record* record = buffer.Reserve(size);
   if (!record) record = buffer.ReserveFallback(kind, size);
   if (!record) return false;
@@ -26,9 +26,11 @@ bool Append(ThreadBuffer& buffer, uint64_t sequence, size_t name_length,
   record->kind = kind;
   record->name_length = static_cast<uint32_t>(name_length);
   record->start_ns = sequence;
-  char* name = const_cast<char*>(record->name());
-  for (size_t i = 0; i < name_length; ++i) name[i] = static_cast<char>('a' + sequence % 26);
-  name[name_length] = '\0';
+  if (name_length) {
+    char* name = reinterpret_cast<char*>(record) + RecordTypeSize(kind);
+    for (size_t i = 0; i < name_length; ++i) name[i] = static_cast<char>('a' + sequence % 26);
+    name[name_length] = '\0';
+  }
   buffer.Commit(size);
   return true;
 }
@@ -79,8 +81,9 @@ TEST_CASE("one thread can use the whole pool, and counts what finds no room by s
   for (uint64_t i = 0; i < 10000; ++i) accepted += Append(buffer, i, 0) ? 1 : 0;
   CHECK(test.pool.in_use() == 8);
   CHECK(buffer.chunks_held() == 8);
-  // 8 chunks of kChunkPayload bytes, RecordSize(0) each (hand arithmetic, not the code).
-  CHECK(accepted == 8 * (kChunkPayload / RecordSize(0)));
+  // 8 chunks of kChunkPayload bytes, an unnamed API call record (40-byte header, 4 words,
+  // 32-byte geometry: 104 bytes) each (hand arithmetic, not the code).
+  CHECK(accepted == 8 * (kChunkPayload / 104));
   SetCurrentStep(4);
   for (uint64_t i = 0; i < 5; ++i) CHECK_FALSE(Append(buffer, 10000 + i, 0));
   std::map<int64_t, uint64_t> by_step;
@@ -114,8 +117,15 @@ TEST_CASE("with the pool exhausted, steps and ranges take the control ring, in t
   while (Append(buffer, ++time, 0, RecordKind::kRangePush)) ++ranges;
   int steps = 0;
   while (Append(buffer, ++time, 0, RecordKind::kStep)) ++steps;
-  CHECK(ranges == int(kControlRingBytes / 2 / RecordSize(0)));
-  CHECK(ranges + steps == int(kControlRingBytes / RecordSize(0)));
+  // The chunk's 65472 bytes held 629 API calls of 104 bytes; a range push without a name
+  // (the 40-byte header and its domain, 48 bytes) fits once in the 56 left, then 42 fit in
+  // half of the 4096-byte ring (2016 bytes); a step (the header and two words, 56 bytes)
+  // 37 times in the 2080 bytes left.
+  CHECK(kChunkPayload == 65472);
+  CHECK(kControlRingBytes == 4096);
+  CHECK(data_records == 629);
+  CHECK(ranges == 1 + 42);
+  CHECK(steps == 37);
   const auto losses = Losses(buffer);
   CHECK(losses.at(schema::LOSS_KIND_HOST_RANGE_DROPPED) == 1);
   CHECK(losses.at(schema::LOSS_KIND_CONTROL_RECORD_LOST) == 1);
@@ -147,7 +157,7 @@ TEST_CASE("the append that makes a thread hold its high-water mark of chunks rin
   TestPool test(8);
   ThreadBuffer buffer(1, &test.pool, 3);
   TheWriterDoorbell().Wait(0);  // clears an earlier ring
-  const size_t per_chunk = kChunkPayload / RecordSize(0);
+  const size_t per_chunk = kChunkPayload / RecordSize(RecordKind::kApiCall, 0);
   for (size_t i = 0; i < 2 * per_chunk; ++i) REQUIRE(Append(buffer, i, 0));  // 2 chunks
   REQUIRE(buffer.chunks_held() == 2);
   auto wait_ms = [] {

@@ -25,15 +25,15 @@ struct Launch {
 };
 
 // A launch record as cudaLaunchKernel's hook makes it (recorder.h RecordApiCall).
-Record LaunchRecord(const Launch& launch, uint64_t time) {
-  Record record{};
-  record.size = static_cast<uint16_t>(RecordSize(0));
+ApiCallRecord LaunchRecord(const Launch& launch, uint64_t time) {
+  ApiCallRecord record{};
+  record.size = static_cast<uint16_t>(sizeof(ApiCallRecord));
   record.kind = RecordKind::kApiCall;
   record.api = kApi_cudaLaunchKernel;
   record.start_ns = time;
   record.end_ns = time + 10;
-  record.args[0] = 1;
-  record.args[3] = reinterpret_cast<uint64_t>(launch.function);
+  record.stream_plus_one = 1;
+  record.function = launch.function;
   record.launch = launch.geometry;
   return record;
 }

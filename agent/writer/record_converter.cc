@@ -53,7 +53,7 @@ std::string SymbolOf(uint64_t address) {
 
 // Range and mark records carry their NVTX domain as a pointer to a never-freed string.
 std::string DomainOf(const Record& record) {
-  const char* domain = reinterpret_cast<const char*>(record.args[0]);
+  const char* domain = RecordAs<NamedRecord>(record).domain;
   return domain ? std::string(domain) : std::string();
 }
 
@@ -79,13 +79,13 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
   }
   switch (record.kind) {
     case RecordKind::kApiCall:
-      AddApiCall(thread_id, record, window);
+      AddApiCall(thread_id, RecordAs<ApiCallRecord>(record), window);
       return;
     case RecordKind::kNcclCall:
-      AddNcclCall(thread_id, record, window);
+      AddNcclCall(thread_id, RecordAs<NcclCallRecord>(record), window);
       return;
     case RecordKind::kMemory:
-      AddMemory(thread_id, record, window);
+      AddMemory(thread_id, RecordAs<MemoryRecord>(record), window);
       return;
     case RecordKind::kRangePush:
       stacks_[thread_id].push_back(OpenRange{record.name(), DomainOf(record), record.subkind,
@@ -137,12 +137,13 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
       return;
     }
     case RecordKind::kStep: {
+      const StepRecord& ended = RecordAs<StepRecord>(record);
       StepEvent step;
       step.thread_id = thread_id;
-      step.start_ns = record.start_ns;
-      step.duration_ns = record.end_ns - record.start_ns;
-      step.step_number = static_cast<int64_t>(record.args[0]);
-      step.sample_count = static_cast<int64_t>(record.args[1]);
+      step.start_ns = ended.start_ns;
+      step.duration_ns = ended.end_ns - ended.start_ns;
+      step.step_number = ended.step;
+      step.sample_count = ended.samples;
       encoder.AddStep(step);
       // Host memory beside the device's: the RSS at the step's end, read here on the writer
       // thread (never on the step boundary's path), so up to one drain period later than
@@ -157,12 +158,13 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
       return;
     }
     case RecordKind::kMemorySample: {
+      const MemorySampleRecord& sampled = RecordAs<MemorySampleRecord>(record);
       MemorySampleEvent sample;
-      sample.time_ns = record.start_ns;
-      sample.device = record.status;
-      sample.allocated = record.args[0];
-      sample.reserved = record.args[1];
-      sample.peak = record.args[2];
+      sample.time_ns = sampled.start_ns;
+      sample.device = sampled.device;
+      sample.allocated = sampled.allocated;
+      sample.reserved = sampled.reserved;
+      sample.peak = sampled.peak;
       encoder.AddMemorySample(sample);
       return;
     }
@@ -174,7 +176,8 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
   }
 }
 
-void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record, WindowFile& window) {
+void RecordConverter::AddApiCall(uint64_t thread_id, const ApiCallRecord& record,
+                                 WindowFile& window) {
   ChunkEncoder& encoder = window.encoder();
   ApiCallEvent call;
   call.thread_id = thread_id;
@@ -185,10 +188,10 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record, Windo
   if (record.subkind == kApiSubkindDriver) call.domain = schema::API_DOMAIN_DRIVER;
   call.correlation_id = record.correlation_id;
   call.status = record.status;
-  if (record.args[0] != 0) call.stream = record.args[0] - 1;
-  call.bytes = record.args[1];
-  call.copy_kind = CopyKindOf(record.args[2]);
-  if (record.args[3] != 0) call.kernel_config = LaunchConfigIn(window, record);
+  if (record.stream_plus_one != 0) call.stream = record.stream_plus_one - 1;
+  call.bytes = record.bytes;
+  call.copy_kind = CopyKindOf(record.copy_kind_plus_one);
+  if (record.function) call.kernel_config = LaunchConfigIn(window, record);
   call.call_stack = StackOf(record, encoder);
   if (record.correlation_id != 0) {
     if (window.min_correlation_id == 0 || record.correlation_id < window.min_correlation_id) {
@@ -208,9 +211,8 @@ StringId RecordConverter::ApiNameIn(WindowFile& window, uint16_t api) {
   return id;
 }
 
-KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const Record& record) {
-  const void* function = reinterpret_cast<const void*>(record.args[3]);
-  const WindowFile::LaunchKey key{function, record.launch};
+KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const ApiCallRecord& record) {
+  const WindowFile::LaunchKey key{record.function, record.launch};
   WindowFile::LaunchMemo& memo = window.launch_memo[WindowFile::LaunchMemoSlot(key)];
   if (memo.id != 0 && memo.key == key) return memo.id;
   auto [cached, inserted] = window.launch_configs.try_emplace(key, 0);
@@ -220,10 +222,10 @@ KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const Record&
   return memo.id;
 }
 
-KernelConfigId RecordConverter::InternLaunchConfig(WindowFile& window, const Record& record) {
-  const void* function = reinterpret_cast<const void*>(record.args[3]);
-  auto [named, new_name] = kernel_names_.try_emplace(function);
-  if (new_name) named->second = KernelNameOf(function);
+KernelConfigId RecordConverter::InternLaunchConfig(WindowFile& window,
+                                                   const ApiCallRecord& record) {
+  auto [named, new_name] = kernel_names_.try_emplace(record.function);
+  if (new_name) named->second = KernelNameOf(record.function);
   KernelConfigValue config;
   config.name = window.encoder().InternString(named->second);
   for (int i = 0; i < 3; ++i) {
@@ -255,42 +257,43 @@ CommunicatorId RecordConverter::CommunicatorIn(WindowFile& window, const void* c
   return it->second;
 }
 
-void RecordConverter::AddNcclCall(uint64_t thread_id, const Record& record, WindowFile& window) {
-  const NcclArguments& arguments = record.nccl;
-  const void* comm = reinterpret_cast<const void*>(arguments.comm);
+void RecordConverter::AddNcclCall(uint64_t thread_id, const NcclCallRecord& record,
+                                  WindowFile& window) {
+  const void* comm = reinterpret_cast<const void*>(record.comm);
   NcclCallEvent call;
   call.thread_id = thread_id;
   call.start_ns = record.start_ns;
   call.duration_ns = record.end_ns - record.start_ns;
   call.operation = static_cast<schema::NcclOperation>(record.api);
-  call.count = arguments.count;
-  call.data_type = arguments.data_type;
-  call.bytes = arguments.bytes;
-  call.stream = arguments.stream;
+  call.count = record.count;
+  call.data_type = record.data_type;
+  call.bytes = record.bytes;
+  call.stream = record.stream;
   const bool is_group = call.operation == schema::NCCL_OPERATION_GROUP_START ||
                         call.operation == schema::NCCL_OPERATION_GROUP_END;
   if (!is_group) {
     call.communicator = CommunicatorIn(window, comm);
     // The hook's number, counted over every call (also those outside windows while the
     // flight recorder is on); the writer's own count only for unknown communicators.
-    call.sequence_number = arguments.sequence > 0 ? arguments.sequence : ++nccl_sequence_[comm];
-    if (arguments.root_or_peer >= 0) call.root_or_peer = arguments.root_or_peer;
-    if (arguments.reduction >= 0) call.reduction_op = static_cast<uint32_t>(arguments.reduction);
+    call.sequence_number = record.sequence > 0 ? record.sequence : ++nccl_sequence_[comm];
+    if (record.root_or_peer >= 0) call.root_or_peer = record.root_or_peer;
+    if (record.reduction >= 0) call.reduction_op = static_cast<uint32_t>(record.reduction);
   }
   window.encoder().AddNcclCall(call);
 }
 
-void RecordConverter::AddMemory(uint64_t thread_id, const Record& record, WindowFile& window) {
+void RecordConverter::AddMemory(uint64_t thread_id, const MemoryRecord& record,
+                                WindowFile& window) {
   MemoryEvent event;
   event.thread_id = thread_id;
   event.time_ns = record.start_ns;
-  event.operation = (record.flags & 1) ? schema::MEMORY_OPERATION_FREE
-                                       : schema::MEMORY_OPERATION_ALLOCATE;
-  event.address = record.args[0];
-  event.bytes = record.args[1];
-  event.device = static_cast<int32_t>(record.args[2]) - 1;
+  event.operation = (record.flags & kRecordMemoryFree) ? schema::MEMORY_OPERATION_FREE
+                                                       : schema::MEMORY_OPERATION_ALLOCATE;
+  event.address = record.address;
+  event.bytes = record.bytes;
+  event.device = record.device;
   event.kind = static_cast<schema::MemoryKind>(record.subkind);
-  if (record.args[3] != 0) event.stream = record.args[3] - 1;
+  if (record.stream_plus_one != 0) event.stream = record.stream_plus_one - 1;
   event.call_stack = StackOf(record, window.encoder());
   window.encoder().AddMemory(event);
 }

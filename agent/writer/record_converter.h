@@ -59,9 +59,9 @@ class RecordConverter {
     std::string source;
   };
 
-  void AddApiCall(uint64_t thread_id, const Record& record, WindowFile& window);
-  void AddNcclCall(uint64_t thread_id, const Record& record, WindowFile& window);
-  void AddMemory(uint64_t thread_id, const Record& record, WindowFile& window);
+  void AddApiCall(uint64_t thread_id, const ApiCallRecord& record, WindowFile& window);
+  void AddNcclCall(uint64_t thread_id, const NcclCallRecord& record, WindowFile& window);
+  void AddMemory(uint64_t thread_id, const MemoryRecord& record, WindowFile& window);
   static OpenRange DetailedRange(uint64_t thread_id, const Record& record,
                                  const WindowFile& window);
   void EndRange(const OpenRange& range, uint64_t end_ns, WindowFile& current);
@@ -70,8 +70,8 @@ class RecordConverter {
   StringId ApiNameIn(WindowFile& window, uint16_t api);
   // The launch's configuration id in `window`'s file: from the file's memo, else its map,
   // else newly interned (InternLaunchConfig: names the kernel once per function).
-  KernelConfigId LaunchConfigIn(WindowFile& window, const Record& record);
-  KernelConfigId InternLaunchConfig(WindowFile& window, const Record& record);
+  KernelConfigId LaunchConfigIn(WindowFile& window, const ApiCallRecord& record);
+  KernelConfigId InternLaunchConfig(WindowFile& window, const ApiCallRecord& record);
   // The interned call stack of a record made with PROF_STACKS=1 (0 without one).
   CallStackId StackOf(const Record& record, ChunkEncoder& encoder);
 

@@ -1,0 +1,151 @@
+// The converter reads each kind's typed record (record.h) into its trace event: every
+// field of a step, a memory sample, an allocation and a free, an NCCL call and a copy,
+// written to a file and read back (expected values are the inputs, mapped by hand).
+#include "agent/writer/record_converter.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "agent/cupti/cupti_test_support.h"
+#include "agent/record/api_ids.h"
+#include "proto/chunk_decoder.h"
+#include "proto/file_dictionary.h"
+#include "proto/trace_file_reader.h"
+
+namespace prof {
+namespace {
+
+template <typename T>
+T Typed(RecordKind kind, uint64_t start_ns, uint64_t end_ns) {
+  T record{};
+  record.size = static_cast<uint16_t>(sizeof(T));
+  record.kind = kind;
+  record.start_ns = start_ns;
+  record.end_ns = end_ns;
+  return record;
+}
+
+struct Events : EventSink {
+  void OnStep(const StepEvent& event) override { steps.push_back(event); }
+  void OnMemorySample(const MemorySampleEvent& event) override { samples.push_back(event); }
+  void OnMemory(const MemoryEvent& event) override { memory.push_back(event); }
+  void OnNcclCall(const NcclCallEvent& event) override { nccl.push_back(event); }
+  void OnApiCall(const ApiCallEvent& event) override { calls.push_back(event); }
+  std::vector<StepEvent> steps;
+  std::vector<MemorySampleEvent> samples;
+  std::vector<MemoryEvent> memory;
+  std::vector<NcclCallEvent> nccl;
+  std::vector<ApiCallEvent> calls;
+};
+
+Events ReadEvents(const std::string& path) {
+  FileDictionary dictionary;
+  Events events;
+  auto reader = TraceFileReader::Open(path);
+  REQUIRE(reader.ok());
+  trace::Chunk chunk;
+  while ((*reader)->Next(&chunk)) {
+    dictionary.AddDefinitions(chunk);
+    DecodeChunk(chunk, &events);
+  }
+  return events;
+}
+
+TEST_CASE("each typed record becomes its event, field for field") {
+  testing::OneWindowRouter router("typed_records");
+  RecordConverter converter([](uint32_t) -> WindowFile* { return nullptr; });
+  WindowFile& window = router.window();
+
+  auto step = Typed<StepRecord>(RecordKind::kStep, 1000, 1500);
+  step.step = 12;
+  step.samples = 3;
+  converter.Add(1, step, window);
+
+  auto sample = Typed<MemorySampleRecord>(RecordKind::kMemorySample, 1600, 1600);
+  sample.device = 1;
+  sample.allocated = 100;
+  sample.reserved = 200;
+  sample.peak = 150;
+  converter.Add(1, sample, window);
+
+  auto allocation = Typed<MemoryRecord>(RecordKind::kMemory, 1700, 1700);
+  allocation.subkind = schema::MEMORY_KIND_DEVICE;
+  allocation.address = 0xabc000;
+  allocation.bytes = 4096;
+  allocation.device = 2;
+  allocation.stream_plus_one = 0x11;
+  converter.Add(1, allocation, window);
+  auto free_host = Typed<MemoryRecord>(RecordKind::kMemory, 1800, 1800);
+  free_host.flags = kRecordMemoryFree;
+  free_host.address = 0xdef000;
+  free_host.device = -1;
+  converter.Add(1, free_host, window);
+
+  auto all_reduce = Typed<NcclCallRecord>(RecordKind::kNcclCall, 1900, 1950);
+  all_reduce.api = schema::NCCL_OPERATION_ALL_REDUCE;
+  all_reduce.comm = 0x5000;
+  all_reduce.count = 256;
+  all_reduce.data_type = 7;
+  all_reduce.bytes = 1024;
+  all_reduce.stream = 0x20;
+  all_reduce.root_or_peer = -1;
+  all_reduce.reduction = 0;
+  all_reduce.sequence = 5;
+  converter.Add(1, all_reduce, window);
+
+  auto copy = Typed<ApiCallRecord>(RecordKind::kApiCall, 2000, 2100);
+  copy.api = kApi_cudaMemcpy;
+  copy.stream_plus_one = 1;
+  copy.bytes = 8192;
+  copy.copy_kind_plus_one = 2;  // cudaMemcpyHostToDevice (1) + 1
+  converter.Add(1, copy, window);
+
+  const Events events = ReadEvents(router.Finish());
+  REQUIRE(events.steps.size() == 1);
+  CHECK(events.steps[0].step_number == 12);
+  CHECK(events.steps[0].sample_count == 3);
+  CHECK(events.steps[0].start_ns == 1000);
+  CHECK(events.steps[0].duration_ns == 500);
+
+  REQUIRE(events.samples.size() == 1);
+  CHECK(events.samples[0].time_ns == 1600);
+  CHECK(events.samples[0].device == 1);
+  CHECK(events.samples[0].allocated == 100);
+  CHECK(events.samples[0].reserved == 200);
+  CHECK(events.samples[0].peak == 150);
+
+  REQUIRE(events.memory.size() == 2);
+  CHECK(events.memory[0].operation == schema::MEMORY_OPERATION_ALLOCATE);
+  CHECK(events.memory[0].address == 0xabc000);
+  CHECK(events.memory[0].bytes == 4096);
+  CHECK(events.memory[0].device == 2);
+  CHECK(events.memory[0].kind == schema::MEMORY_KIND_DEVICE);
+  CHECK(events.memory[0].stream == std::optional<uint64_t>(0x10));
+  CHECK(events.memory[1].operation == schema::MEMORY_OPERATION_FREE);
+  CHECK(events.memory[1].address == 0xdef000);
+  CHECK(events.memory[1].device == -1);
+  CHECK_FALSE(events.memory[1].stream.has_value());
+
+  REQUIRE(events.nccl.size() == 1);
+  const NcclCallEvent& call = events.nccl[0];
+  CHECK(call.operation == schema::NCCL_OPERATION_ALL_REDUCE);
+  CHECK(call.duration_ns == 50);
+  CHECK(call.count == 256);
+  CHECK(call.data_type == 7);
+  CHECK(call.bytes == 1024);
+  CHECK(call.stream == 0x20);
+  CHECK(call.sequence_number == 5);
+  CHECK(call.communicator != 0);
+  CHECK_FALSE(call.root_or_peer.has_value());
+  CHECK(call.reduction_op == std::optional<uint32_t>(0));
+
+  REQUIRE(events.calls.size() == 1);
+  CHECK(events.calls[0].stream == std::optional<uint64_t>(0));
+  CHECK(events.calls[0].bytes == 8192);
+  CHECK(events.calls[0].copy_kind == schema::COPY_KIND_HOST_TO_DEVICE);
+  CHECK(events.calls[0].kernel_config == 0);
+}
+
+}  // namespace
+}  // namespace prof
