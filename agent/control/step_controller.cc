@@ -96,6 +96,7 @@ void StepController::EnableDeviceBeforeBoundary(int next_state) {
   uint64_t ticket = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (!planner_.AsksDeviceBefore(next_state)) return;  // most boundaries
     const bool busy = device_ticket_ != 0 && !writer_->DeviceCommandDone(device_ticket_);
     ticket = Apply(planner_.On(WindowEvent::BeforeBoundary(next_state, busy), 0));
   }

@@ -107,6 +107,12 @@ WindowPlan WindowPlanner::On(const WindowEvent& event, uint64_t now_ns) {
   return plan;
 }
 
+bool WindowPlanner::AsksDeviceBefore(int next_state) const {
+  if (ended_ || !started_ || device_wanted_) return false;
+  const StepState next = StateAfterBoundary(step_ + 1, next_state);
+  return next == StepState::kReady || IsRecording(next);
+}
+
 bool WindowPlanner::EndDue(uint64_t now_ns) const {
   return !ended_ && window_ == WindowKind::kDemand && demand_end_ns_ != 0 &&
          now_ns >= demand_end_ns_;
@@ -127,10 +133,7 @@ void WindowPlanner::OnStart(WindowPlan* plan) {
 // device command (stuck past the bound) asks nothing: a stuck writer costs one wait, not one
 // per window.
 void WindowPlanner::OnBeforeBoundary(const WindowEvent& event, WindowPlan* plan) {
-  if (!started_) return;
-  const StepState next = StateAfterBoundary(step_ + 1, event.state);
-  if (next != StepState::kReady && !IsRecording(next)) return;
-  if (event.device_busy || device_wanted_) return;
+  if (event.device_busy || !AsksDeviceBefore(event.state)) return;
   device_wanted_ = true;
   Add(ActionKind::kDeviceOn, plan).flag = true;
 }
@@ -264,7 +267,7 @@ StepState WindowPlanner::StateAfterBoundary(int64_t step, int next_state) const 
 // The next file, from the current step: the schedule window's bounds (this file's share of
 // them with `steps_per_file_`), or a demand or program window's own.
 PlannedWindow WindowPlanner::NextFile(uint64_t now_ns) {
-  PlannedWindow file;
+  PlannedWindow file{};
   file.index = next_index_++;
   file.open_ns = now_ns;
   const int64_t cycle = schedule_.CycleOf(step_);
@@ -331,8 +334,11 @@ void WindowPlanner::UpdateDevice(WindowPlan* plan) {
 WindowAction& WindowPlanner::Add(ActionKind kind, WindowPlan* plan) {
   if (plan->count < WindowPlan::kMaxActions) ++plan->count;
   WindowAction& action = plan->actions[plan->count - 1];
-  action = WindowAction();
   action.kind = kind;
+  action.flag = false;
+  action.ns = 0;
+  action.step = 0;
+  action.start_ns = 0;
   return action;
 }
 

@@ -120,6 +120,19 @@ TEST_CASE("schedule: a writer still busy subscribing is not asked again before t
   });
 }
 
+TEST_CASE("AsksDeviceBefore: only a boundary into READY or RECORD with the device off") {
+  WindowPlanner planner(Parse("closed=2,record=1"), 0, kStartNs);  // 0, 1 CLOSED, 2 RECORD
+  planner.On(Ev(EventKind::kBegin), kStartNs);
+  CHECK_FALSE(planner.AsksDeviceBefore(-1));  // not started
+  planner.On(Ev(EventKind::kStart), kStartNs);
+  CHECK_FALSE(planner.AsksDeviceBefore(-1));  // step 1 is CLOSED
+  CHECK(planner.AsksDeviceBefore(kReady));    // unless the program says otherwise
+  planner.On(WindowEvent::Boundary(), 2000);
+  CHECK(planner.AsksDeviceBefore(-1));  // step 2 is RECORD
+  CHECK(PlanText(planner.On(WindowEvent::BeforeBoundary(-1, false), 3000)) == "device_on wait");
+  CHECK_FALSE(planner.AsksDeviceBefore(-1));  // asked already
+}
+
 TEST_CASE("record everything: the window opens before the session starts, handed over at it") {
   WindowPlanner planner(Schedule(), 0, kStartNs);
   RunTable(planner, {
