@@ -14,6 +14,7 @@
 
 #include "agent/record/cpu_sample.h"
 #include "agent/record/record.h"
+#include "agent/writer/device_source.h"
 #include "proto/chunk_encoder.h"
 #include "proto/header_encoder.h"
 #include "proto/trace_file_writer.h"
@@ -32,7 +33,8 @@ struct WindowSpec {
 // mkdir -p; true when the folder exists afterwards. Writer thread (any thread in tests).
 bool MakeFolders(const std::string& path);
 
-class WindowFile {
+// The device source (CUPTI) sees it only as a DeviceWindow (device_source.h).
+class WindowFile final : public DeviceWindow {
  public:
   // `header` is complete except for the window fields, filled from `spec`.
   WindowFile(const WindowSpec& spec, const std::string& path, FileHeaderValue header,
@@ -44,11 +46,25 @@ class WindowFile {
 
   // A window with losses writes a file even if no event reached it, so the loss is shown.
   // `step_number` >= 0: the step they were lost in.
-  void AddLoss(schema::LossKind kind, uint64_t count, int64_t step_number = -1) {
+  void AddLoss(schema::LossKind kind, uint64_t count, int64_t step_number) {
     if (count == 0) return;
     encoder_.AddLoss(kind, count, step_number);
     has_losses_ = true;
   }
+
+  // DeviceWindow: what the device source adds (the encoder's own calls).
+  StringId InternString(std::string_view text) override { return encoder_.InternString(text); }
+  KernelConfigId InternKernelConfig(const KernelConfigValue& config) override {
+    return encoder_.InternKernelConfig(config);
+  }
+  void AddKernel(const KernelEvent& kernel) override { encoder_.AddKernel(kernel); }
+  void AddMemcpy(const MemcpyEvent& copy) override { encoder_.AddMemcpy(copy); }
+  void AddMemset(const MemsetEvent& memset) override { encoder_.AddMemset(memset); }
+  void AddSynchronization(const SynchronizationEvent& sync) override {
+    encoder_.AddSynchronization(sync);
+  }
+  void AddClockAnchor(const ClockAnchorValue& anchor) override { encoder_.AddClockAnchor(anchor); }
+  void AddLoss(schema::LossKind kind, uint64_t count) override { AddLoss(kind, count, -1); }
 
   // Writes the pending events as a chunk (when there are any, or when `force`).
   void Flush(bool force);
