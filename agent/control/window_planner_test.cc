@@ -287,6 +287,35 @@ TEST_CASE("prof_stop in a schedule window: the rest of it is skipped") {
   });
 }
 
+TEST_CASE("program-driven: its first state closes a demand window too, and opens its own") {
+  WindowPlanner planner(Schedule::Nothing(), 0, kStartNs);
+  RunTable(planner, {
+      {Ev(EventKind::kBegin), kStartNs, "", -1},
+      {Ev(EventKind::kStart), 1000, "", -1},
+      {WindowEvent::OpenDemand(-1, 0, false, kApi), 2000, "open #0 0..0 o1 @2000; device_on wait",
+       0},
+      {WindowEvent::SetState(kRecord), 2500, "close @2500; open #1 0..0 o3 @2500", 1},
+  });
+  CHECK(planner.window() == WindowKind::kProgram);
+}
+
+TEST_CASE("after exit nothing reaches the writer: not a demand window's end time") {
+  WindowPlanner planner(Schedule::Nothing(), 0, kStartNs);
+  RunTable(planner, {
+      {Ev(EventKind::kBegin), kStartNs, "", -1},
+      {Ev(EventKind::kStart), 1000, "", -1},
+      {WindowEvent::OpenDemand(-1, 10000, true, kTrigger), 2000,
+       "open #0 0..0 o2 @2000; device_on", 0},
+      {Ev(EventKind::kEnding), 3000, "", 0},
+      {WindowEvent::Boundary(), 3000, "ended s0 1000..3000 in; began s1", 0},
+      {Ev(EventKind::kEnd), 3100, "close @3100", -1},
+      {Ev(EventKind::kTick), 20000, "", -1},
+      {Ev(EventKind::kCloseDemand), 20000, "", -1},
+      {Ev(EventKind::kCudaLoaded), 20000, "", -1},
+  });
+  CHECK_FALSE(planner.EndDue(20000));
+}
+
 TEST_CASE("a window closed before the session started never reaches the writer") {
   WindowPlanner planner(Schedule(), 0, kStartNs);
   RunTable(planner, {
