@@ -38,7 +38,7 @@ void ActivityConverter::Convert(const CUpti_Activity& record, WindowRouter& rout
   }
 }
 
-WindowFile* ActivityConverter::WindowOf(uint32_t correlation_id, uint64_t start, uint64_t end,
+DeviceWindow* ActivityConverter::WindowOf(uint32_t correlation_id, uint64_t start, uint64_t end,
                                         WindowRouter& router, ConversionCounts* counts) {
   if (start == CUPTI_TIMESTAMP_UNKNOWN || end == CUPTI_TIMESTAMP_UNKNOWN || end < start) {
     ++counts->incomplete;
@@ -46,7 +46,7 @@ WindowFile* ActivityConverter::WindowOf(uint32_t correlation_id, uint64_t start,
   }
   const uint64_t host_start = static_cast<uint64_t>(static_cast<int64_t>(start) -
                                                     cupti_minus_host_ns_);
-  WindowFile* window = router.WindowFor(correlation_id, host_start);
+  DeviceWindow* window = router.WindowFor(correlation_id, host_start);
   if (!window) {
     ++counts->unrouted;
     return nullptr;
@@ -72,13 +72,12 @@ uint32_t ActivityConverter::DeviceOfContext(uint32_t context) const {
 
 void ActivityConverter::AddKernel(const CUpti_ActivityKernel10& record, WindowRouter& router,
                                   ConversionCounts* counts) {
-  WindowFile* window = WindowOf(record.correlationId, record.start, record.end, router, counts);
+  DeviceWindow* window = WindowOf(record.correlationId, record.start, record.end, router, counts);
   if (!window) return;
-  ChunkEncoder& encoder = window->encoder();
   KernelConfigValue config;
   // Interned by content, not by pointer: CUPTI may reuse a name's memory after a module
-  // unloads. The encoder's table makes this one hash lookup per record.
-  if (record.name) config.name = encoder.InternString(record.name);
+  // unloads. The file's table makes this one hash lookup per record.
+  if (record.name) config.name = window->InternString(record.name);
   config.grid[0] = static_cast<uint32_t>(record.gridX);
   config.grid[1] = static_cast<uint32_t>(record.gridY);
   config.grid[2] = static_cast<uint32_t>(record.gridZ);
@@ -92,7 +91,7 @@ void ActivityConverter::AddKernel(const CUpti_ActivityKernel10& record, WindowRo
   kernel.where = KeyOf(record.deviceId, record.contextId, record.streamId);
   kernel.start_ns = record.start;
   kernel.duration_ns = record.end - record.start;
-  kernel.config = encoder.InternKernelConfig(config);
+  kernel.config = window->InternKernelConfig(config);
   kernel.correlation_id = record.correlationId;
   if (record.graphId != 0) {
     kernel.graph_id = record.graphId;
@@ -101,7 +100,7 @@ void ActivityConverter::AddKernel(const CUpti_ActivityKernel10& record, WindowRo
   if (record.launchType != CUPTI_ACTIVITY_LAUNCH_TYPE_REGULAR) {
     kernel.launch_type = record.launchType;
   }
-  encoder.AddKernel(kernel);
+  window->AddKernel(kernel);
 }
 
 void ActivityConverter::AddMemcpy(const CUpti_ActivityMemcpy6& record, WindowRouter& router,
@@ -110,7 +109,7 @@ void ActivityConverter::AddMemcpy(const CUpti_ActivityMemcpy6& record, WindowRou
   // own id in runtimeCorrelationId when the copy came through the runtime.
   const uint32_t correlation_id =
       record.runtimeCorrelationId != 0 ? record.runtimeCorrelationId : record.correlationId;
-  WindowFile* window = WindowOf(correlation_id, record.start, record.end, router, counts);
+  DeviceWindow* window = WindowOf(correlation_id, record.start, record.end, router, counts);
   if (!window) return;
   MemcpyEvent copy;
   copy.where = KeyOf(record.deviceId, record.contextId, record.streamId);
@@ -121,12 +120,12 @@ void ActivityConverter::AddMemcpy(const CUpti_ActivityMemcpy6& record, WindowRou
   copy.source_kind = MemoryKindOfCupti(record.srcKind);
   copy.destination_kind = MemoryKindOfCupti(record.dstKind);
   copy.correlation_id = correlation_id;
-  window->encoder().AddMemcpy(copy);
+  window->AddMemcpy(copy);
 }
 
 void ActivityConverter::AddMemset(const CUpti_ActivityMemset4& record, WindowRouter& router,
                                   ConversionCounts* counts) {
-  WindowFile* window = WindowOf(record.correlationId, record.start, record.end, router, counts);
+  DeviceWindow* window = WindowOf(record.correlationId, record.start, record.end, router, counts);
   if (!window) return;
   MemsetEvent memset;
   memset.where = KeyOf(record.deviceId, record.contextId, record.streamId);
@@ -135,12 +134,12 @@ void ActivityConverter::AddMemset(const CUpti_ActivityMemset4& record, WindowRou
   memset.bytes = record.bytes;
   memset.value = record.value;
   memset.correlation_id = record.correlationId;
-  window->encoder().AddMemset(memset);
+  window->AddMemset(memset);
 }
 
 void ActivityConverter::AddSynchronization(const CUpti_ActivitySynchronization2& record,
                                            WindowRouter& router, ConversionCounts* counts) {
-  WindowFile* window = WindowOf(record.correlationId, record.start, record.end, router, counts);
+  DeviceWindow* window = WindowOf(record.correlationId, record.start, record.end, router, counts);
   if (!window) return;
   SynchronizationEvent sync;
   sync.where.device = DeviceOfContext(record.contextId);
@@ -155,7 +154,7 @@ void ActivityConverter::AddSynchronization(const CUpti_ActivitySynchronization2&
       sync.kind == schema::SYNCHRONIZATION_KIND_STREAM_WAIT_EVENT) {
     sync.event_id = record.cudaEventId;
   }
-  window->encoder().AddSynchronization(sync);
+  window->AddSynchronization(sync);
 }
 
 }  // namespace prof

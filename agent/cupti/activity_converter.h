@@ -53,7 +53,7 @@ class ActivityConverter {
                           ConversionCounts* counts);
 
   // The window for a record, or nullptr (counted) when it is incomplete or unroutable.
-  WindowFile* WindowOf(uint32_t correlation_id, uint64_t start, uint64_t end,
+  DeviceWindow* WindowOf(uint32_t correlation_id, uint64_t start, uint64_t end,
                        WindowRouter& router, ConversionCounts* counts);
   StreamKey KeyOf(uint32_t device, uint32_t context, uint32_t stream);
   uint32_t DeviceOfContext(uint32_t context) const;

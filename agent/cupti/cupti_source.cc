@@ -301,15 +301,15 @@ void CuptiSource::Resume(WindowRouter& router) {
     enabled_ = false;
     return;
   }
-  if (WindowFile* window = router.WindowFor(0, MonotonicNs())) {
-    window->encoder().AddClockAnchor(Anchor("device activity resumed"));
+  if (DeviceWindow* window = router.WindowFor(0, MonotonicNs())) {
+    window->AddClockAnchor(Anchor("device activity resumed"));
   }
   Log(LogLevel::kInfo, "CUPTI is free again: libprof records device activity again");
 }
 
 void CuptiSource::CountPauses(WindowRouter& router) {
   if (pauses_to_count_ == 0) return;
-  WindowFile* window = router.WindowFor(0, MonotonicNs());
+  DeviceWindow* window = router.WindowFor(0, MonotonicNs());
   if (window) {
     window->AddLoss(schema::LOSS_KIND_DEVICE_TRACING_PAUSED, pauses_to_count_);
     pauses_to_count_ = 0;
@@ -364,7 +364,7 @@ void CuptiSource::AddLosses(WindowRouter& router, const ConversionCounts& counts
   if (library_->ActivityGetNumDroppedRecords(nullptr, 0, &dropped) != CUPTI_SUCCESS) dropped = 0;
   const uint64_t lost = dropped + counts.incomplete;
   if (lost == 0 && counts.corrupt_buffers == 0) return;
-  WindowFile* newest = router.WindowFor(0, MonotonicNs());
+  DeviceWindow* newest = router.WindowFor(0, MonotonicNs());
   if (!newest) return;
   if (lost) newest->AddLoss(schema::LOSS_KIND_CUPTI_DROPPED, lost);
   if (counts.corrupt_buffers) {

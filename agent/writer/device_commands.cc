@@ -26,7 +26,7 @@ void TraceWriter::RunDeviceCommand(bool enable) {
         device_subscribed_anchor_ = device_->Anchor("device activity subscribed");
         device_enabled_at_ns_ = MonotonicNs();
         for (const auto& window : windows_) {
-          if (!window->closing) NoteLateDevice(*window);
+          if (!window->closing()) NoteLateDevice(*window);
         }
       }
     }

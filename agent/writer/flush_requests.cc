@@ -38,11 +38,6 @@ void TraceWriter::CompleteFlush(uint64_t* flush) {
 }
 
 // Writer thread.
-bool TraceWriter::AnyWindowClosing() const {
-  for (const auto& window : windows_) {
-    if (window->closing) return true;
-  }
-  return false;
-}
+bool TraceWriter::AnyWindowClosing() const { return windows_.AnyClosing(); }
 
 }  // namespace prof

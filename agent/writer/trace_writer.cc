@@ -1,7 +1,7 @@
 // The TraceWriter's producer side: the window and device commands the step controller
 // queues on the program's threads. The writer thread's side is in writer_thread.cc (its
 // start and its passes), window_commands.cc, device_commands.cc, host_record_drain.cc,
-// window_finishing.cc, window_lookup.cc, flush_requests.cc and writer_shutdown.cc.
+// window_finishing.cc, window_set.cc, flush_requests.cc and writer_shutdown.cc.
 #include "agent/writer/trace_writer.h"
 
 #include <mutex>

@@ -14,7 +14,7 @@
 // Its definitions, one file per idea: trace_writer.cc (the producer side: the commands),
 // writer_thread.cc (the thread's start and its passes), window_commands.cc and
 // device_commands.cc (the writer's handling of the commands), host_record_drain.cc,
-// window_finishing.cc, window_lookup.cc (the WindowRouter), flush_requests.cc (Flush) and
+// window_finishing.cc, window_set.cc (the windows and their routing), flush_requests.cc (Flush) and
 // writer_shutdown.cc (the exit's time bound and the parking after it).
 #ifndef PROF_AGENT_WRITER_TRACE_WRITER_H_
 #define PROF_AGENT_WRITER_TRACE_WRITER_H_
@@ -37,6 +37,7 @@
 #include "agent/writer/record_converter.h"
 #include "agent/writer/command_queue.h"
 #include "agent/writer/window_file.h"
+#include "agent/writer/window_set.h"
 #include "proto/header_encoder.h"
 
 namespace prof {
@@ -77,7 +78,9 @@ class TraceWriter : public WindowRouter {
   bool Shutdown(uint64_t timeout_ns);
 
   // WindowRouter (writer thread).
-  WindowFile* WindowFor(uint64_t correlation_id, uint64_t host_time_ns) override;
+  WindowFile* WindowFor(uint64_t correlation_id, uint64_t host_time_ns) override {
+    return windows_.For(correlation_id, host_time_ns);
+  }
 
   // The path the window with `index` is written to.
   std::string PathOf(uint32_t index) const;
@@ -148,9 +151,9 @@ class TraceWriter : public WindowRouter {
   // Finalizes `window` (the oldest); `now`: its end when it never closed.
   void FinishWindow(WindowFile& window, uint64_t now);
   bool AnyWindowClosing() const;
-  WindowFile* WindowAt(uint64_t host_time_ns);
+  WindowFile* WindowAt(uint64_t host_time_ns) { return windows_.At(host_time_ns); }
   void NameThread(uint64_t thread_id, WindowFile& window);
-  WindowFile* WindowByIndex(uint32_t index);
+  WindowFile* WindowByIndex(uint32_t index) { return windows_.ByIndex(index); }
 
   const Config config_;
   const FileHeaderValue header_;
@@ -188,7 +191,7 @@ class TraceWriter : public WindowRouter {
 
   // Writer thread only.
   std::vector<Command> taken_commands_;  // what commands_ gave, reused (keeps its capacity)
-  std::deque<std::unique_ptr<WindowFile>> windows_;
+  WindowSet windows_;  // and their routing (window_set.h)
   RecordConverter converter_;
   uint64_t last_flush_ns_ = 0;
   uint64_t records_drained_ = 0;

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 
 #include "agent/control/log.h"
 #include "agent/record/clock.h"
@@ -89,25 +90,18 @@ void TraceWriter::OpenWindowFile(WindowSpec& spec) {
   header.clock_anchors.push_back(HostAnchor("window open"));
   if (spec.open_cpu.valid) header.cpu_usage.push_back(CpuUsageOf(spec.open_cpu));
   if (device_enabled_) header.clock_anchors.push_back(device_->Anchor("window open"));
-  windows_.push_back(std::make_unique<WindowFile>(spec, PathOf(spec.index), header,
-                                                  config_.files_need_cuda_activity));
-  windows_.back()->encoder().SetProcess(ThreadNameOf(getpid()), getppid());
-  NoteLateDevice(*windows_.back());
+  WindowFile& window =
+      windows_.Open(spec, PathOf(spec.index), std::move(header), config_.files_need_cuda_activity);
+  window.encoder().SetProcess(ThreadNameOf(getpid()), getppid());
+  NoteLateDevice(window);
 }
 
 void TraceWriter::CloseOpenWindows(const Command& close, WindowSpec* next) {
   Log(LogLevel::kDebug, "writer: windows close at %lu", static_cast<unsigned long>(close.time_ns));
   const CpuSample cpu = SampleCpu();
   if (next != nullptr) next->open_cpu = cpu;
-  for (auto& window : windows_) {
-    if (window->closing) continue;
-    window->closing = true;
-    window->close_ns = close.time_ns;
-    window->continued = close.split;
-    window->continued_in = close.spec.index;
-    window->close_cpu = cpu;
-    window->finalize_after_ns = MonotonicNs() + kCloseGraceNs;
-  }
+  windows_.CloseOpen(close.time_ns, cpu, MonotonicNs() + kCloseGraceNs,
+                     close.split ? static_cast<int64_t>(close.spec.index) : -1);
 }
 
 }  // namespace prof

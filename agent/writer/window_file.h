@@ -14,6 +14,7 @@
 
 #include "agent/record/cpu_sample.h"
 #include "agent/record/record.h"
+#include "agent/writer/device_source.h"
 #include "proto/chunk_encoder.h"
 #include "proto/header_encoder.h"
 #include "proto/trace_file_writer.h"
@@ -32,7 +33,8 @@ struct WindowSpec {
 // mkdir -p; true when the folder exists afterwards. Writer thread (any thread in tests).
 bool MakeFolders(const std::string& path);
 
-class WindowFile {
+// The device source (CUPTI) sees it only as a DeviceWindow (device_source.h).
+class WindowFile final : public DeviceWindow {
  public:
   // `header` is complete except for the window fields, filled from `spec`.
   WindowFile(const WindowSpec& spec, const std::string& path, FileHeaderValue header,
@@ -44,11 +46,25 @@ class WindowFile {
 
   // A window with losses writes a file even if no event reached it, so the loss is shown.
   // `step_number` >= 0: the step they were lost in.
-  void AddLoss(schema::LossKind kind, uint64_t count, int64_t step_number = -1) {
+  void AddLoss(schema::LossKind kind, uint64_t count, int64_t step_number) {
     if (count == 0) return;
     encoder_.AddLoss(kind, count, step_number);
     has_losses_ = true;
   }
+
+  // DeviceWindow: what the device source adds (the encoder's own calls).
+  StringId InternString(std::string_view text) override { return encoder_.InternString(text); }
+  KernelConfigId InternKernelConfig(const KernelConfigValue& config) override {
+    return encoder_.InternKernelConfig(config);
+  }
+  void AddKernel(const KernelEvent& kernel) override { encoder_.AddKernel(kernel); }
+  void AddMemcpy(const MemcpyEvent& copy) override { encoder_.AddMemcpy(copy); }
+  void AddMemset(const MemsetEvent& memset) override { encoder_.AddMemset(memset); }
+  void AddSynchronization(const SynchronizationEvent& sync) override {
+    encoder_.AddSynchronization(sync);
+  }
+  void AddClockAnchor(const ClockAnchorValue& anchor) override { encoder_.AddClockAnchor(anchor); }
+  void AddLoss(schema::LossKind kind, uint64_t count) override { AddLoss(kind, count, -1); }
 
   // Writes the pending events as a chunk (when there are any, or when `force`).
   void Flush(bool force);
@@ -57,14 +73,33 @@ class WindowFile {
   // After Finish: whether a file was written (a window that recorded nothing has none).
   bool wrote_file() const { return writer_ != nullptr; }
 
-  bool closing = false;         // the window ended; finalize once the grace period passed
+  // Its end (WindowSet changes it, nothing else): closing, the window ended and is finalized
+  // once records are drained past finalize_after_ns(); continued(), closed by a split
+  // (PROF_STEPS_PER_FILE): ranges still open when it is finalized go on in the file of
+  // window continued_in() instead of being clipped; close_cpu(), read when the window ended
+  // (else when the file is finished).
+  bool closing() const { return closing_; }
+  uint64_t finalize_after_ns() const { return finalize_after_ns_; }
+  bool continued() const { return continued_in_ >= 0; }
+  uint32_t continued_in() const { return static_cast<uint32_t>(continued_in_); }
+  const CpuSample& close_cpu() const { return close_cpu_; }
+  // `continued_in` < 0: not a split.
+  void StartClosing(uint64_t close_ns, const CpuSample& cpu, uint64_t finalize_after_ns,
+                    int64_t continued_in) {
+    closing_ = true;
+    this->close_ns = close_ns;
+    close_cpu_ = cpu;
+    finalize_after_ns_ = finalize_after_ns;
+    continued_in_ = continued_in;
+  }
+  // At its finishing: a window that never closed (the exit) ends at `now_ns`.
+  void EndIfOpen(uint64_t now_ns) {
+    if (!closing_) close_ns = now_ns;
+  }
+  // When it ended. A public field only because the record converter reads it
+  // (record_converter.cc, WriteRange); set only through the two calls above.
   uint64_t close_ns = 0;
-  uint64_t finalize_after_ns = 0;
-  // Closed by a split (PROF_STEPS_PER_FILE): ranges still open when it is finalized go on
-  // in this window's file instead of being clipped.
-  bool continued = false;
-  uint32_t continued_in = 0;
-  CpuSample close_cpu;  // read when the window ended (else when the file is finished)
+
   uint64_t min_correlation_id = 0;  // of host API calls in this window (0: none yet)
   uint64_t max_correlation_id = 0;
   bool cuda_activity_seen = false;  // set by the converter on CUDA/NCCL records
@@ -121,6 +156,10 @@ class WindowFile {
   // True while the file must not be written yet (no CUDA activity in a child's window).
   bool Withheld() const;
 
+  bool closing_ = false;
+  uint64_t finalize_after_ns_ = 0;
+  int64_t continued_in_ = -1;
+  CpuSample close_cpu_;
   WindowSpec spec_;
   std::string path_;
   FileHeaderValue header_;

@@ -28,7 +28,8 @@ void TraceWriter::FinishWindows(bool everything, bool flushing) {
   const uint64_t drained = std::min(now, drained_before_ns_);
   // A closed window is finished once drained past its grace, or past its end when flushing.
   auto due = [drained, flushing](const WindowFile& window) {
-    return window.closing && drained >= (flushing ? window.close_ns : window.finalize_after_ns);
+    return window.closing() &&
+           drained >= (flushing ? window.close_ns : window.finalize_after_ns());
   };
   const bool finishing_any = everything || (!windows_.empty() && due(*windows_.front()));
   if (finishing_any && device_enabled_) {
@@ -42,7 +43,7 @@ void TraceWriter::FinishWindows(bool everything, bool flushing) {
     const bool finish = everything || due(window);
     if (!finish) break;
     FinishWindow(window, now);
-    windows_.pop_front();
+    windows_.PopFront();
   }
   for (auto& window : windows_) {
     ParkIfAbandoned();
@@ -52,14 +53,14 @@ void TraceWriter::FinishWindows(bool everything, bool flushing) {
 
 // The oldest window's last records, readings and anchors; its file written and closed.
 void TraceWriter::FinishWindow(WindowFile& window, uint64_t now) {
-  if (!window.closing) window.close_ns = now;
-  if (window.continued) {
-    converter_.MoveOpenRanges(window.spec().index, window.continued_in);
+  window.EndIfOpen(now);
+  if (window.continued()) {
+    converter_.MoveOpenRanges(window.spec().index, window.continued_in());
   } else {
     converter_.CloseOpenRanges(window);
   }
   window.encoder().AddClockAnchor(HostAnchor("window close"));
-  window.encoder().AddCpuUsage(CpuUsageOf(window.close_cpu.valid ? window.close_cpu : SampleCpu()));
+  window.encoder().AddCpuUsage(CpuUsageOf(window.close_cpu().valid ? window.close_cpu() : SampleCpu()));
   if (device_enabled_) window.encoder().AddClockAnchor(device_->Anchor("window close"));
   window.Finish();
   finished_windows_.Note(window.spec().index, window.wrote_file() ? window.path() : "");
