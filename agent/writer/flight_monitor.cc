@@ -72,7 +72,7 @@ void FlightMonitor::CheckHang(uint64_t now_ns) {
   if (now_ns < next_check_ns_ || now_ns < hang_ns_) return;
   next_check_ns_ = now_ns + kHangCheckPeriodNs;
   FlightCall hung;
-  if (!OldestUnreturnedBefore(now_ns - hang_ns_, &hung) || hung.ticket == dumped_hang_ticket_) return;
+  if (!OldestUnfinishedBefore(now_ns - hang_ns_, &hung) || hung.ticket == dumped_hang_ticket_) return;
   dumped_hang_ticket_ = hung.ticket;
   const std::string detail = HangDetail(hung, now_ns);
   Log(LogLevel::kWarn, "flight recorder: possible hang: %s", detail.c_str());
