@@ -95,15 +95,20 @@ void FlightEventsEnd(uint32_t pair_number, uint64_t ticket, void* stream) {
   if (pair_number == 0) return;
   Pair& pair = g_pairs[pair_number - 1];
   if (g_functions.record(pair.end, stream) != 0) {
-    // The call stays kEnqueued in the ring; mark it completed so no hang is claimed for a
-    // call whose end could not be followed (counted as not followed instead).
-    FlightSetDeviceState(ticket, FlightDeviceState::kCompleted);
-    Release(&pair);
-    FlightEventsCountUntracked();
+    FlightEventsAbandon(pair_number, ticket);
     return;
   }
   pair.ticket.store(ticket, std::memory_order_relaxed);
   pair.state.store(kPublished, std::memory_order_release);
+}
+
+void FlightEventsAbandon(uint32_t pair_number, uint64_t ticket) {
+  if (pair_number == 0) return;
+  // Marked kEnqueued already: completed, so no hang is claimed for a call whose end
+  // could not be followed.
+  FlightSetDeviceState(ticket, FlightDeviceState::kCompleted);
+  Release(&g_pairs[pair_number - 1]);
+  FlightEventsCountUntracked();
 }
 
 size_t PollFlightEvents() {

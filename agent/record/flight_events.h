@@ -49,8 +49,11 @@ bool FlightEventsAvailable();
 // the second and hands the pair to the writer. `pair` is Begin's result.
 uint32_t FlightEventsBegin(uint64_t ticket, void* stream);
 void FlightEventsEnd(uint32_t pair, uint64_t ticket, void* stream);
-// A call that was not followed for a reason found outside this file (inside a group).
+// A call that was not followed for a reason found outside this file.
 void FlightEventsCountUntracked();
+// Begin's pair given back without its second event (it cannot be recorded where it
+// belongs): the call keeps the host's view (marked completed) and is counted.
+void FlightEventsAbandon(uint32_t pair, uint64_t ticket);
 
 // Writer thread: queries every pair handed over, advances its call's state, frees the
 // pairs whose call completed. Returns how many pairs are still pending.
