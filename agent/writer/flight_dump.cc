@@ -79,7 +79,7 @@ void EncodeSnapshot(const FlightSnapshot& snapshot, uint64_t dump_ns, ChunkEncod
     flight->unfinished.push_back({hash, call.arguments.sequence,
                                   static_cast<int32_t>(call.arguments.operation), call.enter_ns,
                                   call.thread_id, call.returned ? call.result : 0,
-                                  static_cast<int32_t>(call.device)});
+                                  call.returned ? static_cast<int32_t>(call.device) : 0});
   }
   // Step boundaries come from whichever thread marks steps; the main thread stands for it.
   const uint64_t step_thread = static_cast<uint64_t>(getpid());
