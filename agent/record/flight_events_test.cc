@@ -4,8 +4,11 @@
 // every call not followed counted (empty pool, failed record, no runtime).
 #include "agent/record/flight_events.h"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
+#include <thread>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -170,6 +173,45 @@ TEST_CASE("a late state never moves a call back, nor onto the call that reused i
   REQUIRE((last - 1) % 64 == (ticket - 1) % 64);
   FlightSetDeviceState(ticket, FlightDeviceState::kStarted);
   CHECK(CallOf(last).device == FlightDeviceState::kUntracked);
+}
+
+// A device that is always done: every event completes at once (thread-safe, unlike the
+// fake above), for the concurrency case.
+std::atomic<uintptr_t> g_instant_ids{1};
+int InstantCreate(void** event, unsigned) {
+  *event = reinterpret_cast<void*>(g_instant_ids.fetch_add(1));
+  return 0;
+}
+int InstantRecord(void*, void*) { return 0; }
+int InstantQuery(void*) { return 0; }
+
+TEST_CASE("program threads and the writer share the pool without losing a pair") {
+  ConfigureFlight(64);
+  ResetFlightAfterFork();
+  internal::ResetFlightEventsForTest();
+  SetFlightEventFunctions({InstantCreate, InstantRecord, InstantQuery});
+  std::atomic<bool> stop{false};
+  std::thread writer([&] {
+    while (!stop.load()) PollFlightEvents();
+  });
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([t] {
+      for (int i = 0; i < 5000; ++i) Collective(reinterpret_cast<void*>(0x100 + t), 10);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  stop.store(true);
+  writer.join();
+  CHECK(PollFlightEvents() == 0);
+  // Every pair is free again: a full pool's worth of calls in a row are all followed.
+  const uint64_t untracked = FlightEventsUntracked();
+  for (size_t i = 0; i < kFlightEventPairs; ++i) Collective(kStream, 10);
+  CHECK(FlightEventsUntracked() == untracked);
+  CHECK(PollFlightEvents() == 0);
+  for (const FlightCall& call : TakeFlightSnapshot().calls) {
+    CHECK(call.device == FlightDeviceState::kCompleted);
+  }
 }
 
 }  // namespace
