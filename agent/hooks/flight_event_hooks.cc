@@ -74,8 +74,10 @@ struct Grouped {
   uint64_t ticket;
   void* stream;
 };
-thread_local int t_group_depth = 0;
-thread_local int t_grouped = 0;
+// Initial-exec for the two counters every flight-recorded call reads (no __tls_get_addr);
+// the list is touched only inside groups.
+thread_local int t_group_depth __attribute__((tls_model("initial-exec"))) = 0;
+thread_local int t_grouped __attribute__((tls_model("initial-exec"))) = 0;
 thread_local Grouped t_group[kGroupedCalls];
 
 bool IsGroupStart(const FlightCallArguments& call) {
