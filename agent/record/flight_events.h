@@ -11,9 +11,9 @@
 // created on first use by the program's thread that claims it (on that thread's current
 // device), handed back by the writer once the call completed. A call gets no events, and
 // keeps the host-only view, when the pool is empty, when an event cannot be created or
-// recorded (another device's stream), inside ncclGroupStart/End (the group's work is
-// launched at ncclGroupEnd, which is followed instead), or when the runtime has no event
-// functions; each is counted (FlightEventsUntracked), shown in the dump's header.
+// recorded (another device's stream), or when the runtime has no event functions; each
+// is counted (FlightEventsUntracked), shown in the dump's header. (A call inside an NCCL
+// group has its second event recorded after the group's end: hooks/flight_event_hooks.h.)
 //
 // The runtime's functions come in through SetFlightEventFunctions (hooks/flight_event_hooks.h
 // resolves them like any hook's real function), so this file knows no CUDA header and its

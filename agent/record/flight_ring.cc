@@ -155,15 +155,6 @@ void FlightSetDeviceState(uint64_t ticket, FlightDeviceState state) {
   }
 }
 
-const char* FlightDeviceStateName(FlightDeviceState state) {
-  switch (state) {
-    case FlightDeviceState::kEnqueued: return "enqueued";
-    case FlightDeviceState::kStarted: return "started";
-    case FlightDeviceState::kCompleted: return "completed";
-    default: return "";
-  }
-}
-
 void FlightStep(int64_t number, uint64_t start_ns, uint64_t end_ns) {
   if (!FlightOn()) return;
   const uint64_t ticket = g_step_head.fetch_add(1, std::memory_order_relaxed) + 1;

@@ -24,8 +24,8 @@
 // around it (flight_events.h, as PyTorch's Flight Recorder does): the slot's device state
 // (FlightDeviceState, tagged with the ticket like the return) goes enqueued -> started ->
 // completed as the writer thread sees them complete. A call without events (the runtime
-// has no event functions, the pool ran dry, a call inside an NCCL group) stays kUntracked
-// and counts as completed once returned: the host's view, as before.
+// has no event functions, the pool ran dry, the event not recordable on its stream)
+// stays kUntracked and counts as completed once returned: the host's view, as before.
 //
 // Memory: PROF_FLIGHT_ENTRIES slots of 128 bytes (default 8192: 1 MiB per process), plus
 // kFlightSteps step slots (4 KiB), allocated once when the agent is configured.
@@ -62,9 +62,6 @@ enum class FlightDeviceState : uint8_t {
   kStarted = 2,    // the work before it on the stream is done; the one after is not
   kCompleted = 3,  // the event after the call completed
 };
-
-// "enqueued", "started", "completed" ("" for kUntracked).
-const char* FlightDeviceStateName(FlightDeviceState state);
 
 // A consistent copy of one call (writer thread).
 struct FlightCall {

@@ -340,6 +340,9 @@ TEST_CASE("a kernel that never finishes: the call returned, the GPU state names 
           std::string::npos);
     CHECK(flight.device_untracked() == 0);
   }
+  const std::string info = Run(Runfile("analyzer/cli/profanalyze") + " info " + dumps[2][0].path, &status);
+  INFO(info);
+  CHECK(info.find(" unfinished, 0 not followed on the GPU") != std::string::npos);
 
   const std::string json = HangJson(out);
   INFO(json);
