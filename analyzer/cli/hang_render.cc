@@ -56,7 +56,7 @@ void AppendCommunicators(const HangReport& report, std::string* out) {
     *out += "\n";
     for (const RankGroup& group : state.groups) {
       char line[160];
-      std::snprintf(line, sizeof(line), "  %-36s entered #%-6" PRId64 " completed #%-6" PRId64 " %zu rank(s): ",
+      std::snprintf(line, sizeof(line), "  %-40s entered #%-6" PRId64 " completed #%-6" PRId64 " %zu rank(s): ",
                     group.state.c_str(), group.entered, group.completed, group.ranks.size());
       *out += line + RankRanges(group.ranks) + "\n";
     }
