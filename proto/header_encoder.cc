@@ -61,8 +61,10 @@ void PutFlightDumpField(wire::Buffer* out, uint32_t field, const FlightDumpValue
     PutVarintFieldIfNonZero(&call, P::kEnterNs, pending.enter_ns);
     PutVarintFieldIfNonZero(&call, P::kThreadId, pending.thread_id);
     PutInt32FieldIfNonZero(&call, P::kResult, pending.result);
+    PutInt32FieldIfNonZero(&call, P::kDeviceState, pending.device_state);
     wire::PutBytesField(&body, F::kUnfinished, call.view());
   }
+  PutVarintFieldIfNonZero(&body, F::kDeviceUntracked, flight.device_untracked);
   wire::PutBytesField(out, field, body.view());
 }
 

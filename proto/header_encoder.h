@@ -44,6 +44,7 @@ struct FlightUnfinishedCallValue {
   uint64_t enter_ns = 0;
   uint64_t thread_id = 0;
   int32_t result = 0;  // ncclResult_t; 0: still running
+  int32_t device_state = 0;  // 0 not followed, 1 enqueued, 2 started, 3 completed
 };
 
 // trace::FlightDump; `reason` empty: not a flight dump (the field is left out).
@@ -56,6 +57,7 @@ struct FlightDumpValue {
   uint64_t calls_torn = 0;
   uint64_t ring_entries = 0;
   std::vector<FlightUnfinishedCallValue> unfinished;
+  uint64_t device_untracked = 0;
 };
 
 // trace::FileHeader

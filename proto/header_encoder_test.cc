@@ -181,6 +181,8 @@ TEST_CASE("a flight dump's header section parses into the values written, byte f
   header.flight.ring_entries = 8192;
   header.flight.unfinished.push_back({0xfeedbeefcafe, 25, 1, 1000, 4242});
   header.flight.unfinished.push_back({7, 3, 4, 0, 0, 2});
+  header.flight.unfinished.push_back({7, 4, 1, 50, 1, 0, 1});  // returned, GPU enqueued
+  header.flight.device_untracked = 3;
   const std::string bytes = EncodeFileHeader(header);
   trace::FileHeader parsed;
   REQUIRE(parsed.ParseFromString(bytes));
@@ -192,7 +194,10 @@ TEST_CASE("a flight dump's header section parses into the values written, byte f
   CHECK(parsed.flight().calls_overwritten() == 61808);
   CHECK(parsed.flight().calls_torn() == 1);
   CHECK(parsed.flight().ring_entries() == 8192);
-  REQUIRE(parsed.flight().unfinished_size() == 2);
+  REQUIRE(parsed.flight().unfinished_size() == 3);
+  CHECK(parsed.flight().unfinished(0).device_state() == 0);
+  CHECK(parsed.flight().unfinished(2).device_state() == 1);
+  CHECK(parsed.flight().device_untracked() == 3);
   CHECK(parsed.flight().unfinished(0).comm_hash() == 0xfeedbeefcafe);
   CHECK(parsed.flight().unfinished(0).sequence_number() == 25);
   CHECK(parsed.flight().unfinished(0).operation() == trace::NCCL_OPERATION_ALL_REDUCE);

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "agent/control/config.h"
+#include "agent/hooks/flight_event_hooks.h"
 #include "agent/hooks/hook_support.h"
 #include "agent/hooks/nccl_functions.h"
 #include "agent/hooks/nccl_identity.h"
@@ -142,7 +143,7 @@ ncclResult_t TimedNccl(const NcclCall& call, Call&& real) {
   }
   const uint64_t start = MonotonicNs();
   const uint64_t ticket = flight ? FlightEnter(arguments, start) : 0;
-  const ncclResult_t result = Inside(real);
+  const ncclResult_t result = FlightTracked(ticket, arguments, [&] { return Inside(real); });
   const uint64_t end = MonotonicNs();
   ErrnoPreserved keep;
   FlightReturn(ticket, end, result);

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "agent/record/buffer_registry.h"
+#include "agent/record/flight_events.h"
 #include "agent/record/recorder.h"
 
 namespace prof {
@@ -30,6 +31,8 @@ struct alignas(64) Slot {
   std::atomic<uint64_t> return_ns{0};
   std::atomic<int32_t> result{0};
   std::atomic<uint64_t> returned_ticket{0};  // == ticket: returned
+  // ticket << 2 | FlightDeviceState: the state is this call's only when the ticket matches.
+  std::atomic<uint64_t> device{0};
 };
 static_assert(sizeof(Slot) == 128, "the documented memory bound assumes 128-byte slots");
 
@@ -59,6 +62,12 @@ void Unpack(uint64_t packed, FlightCallArguments* a) {
   a->data_type = static_cast<uint8_t>(packed & 0xff);
 }
 
+FlightDeviceState DeviceStateOf(const Slot& slot, uint64_t ticket) {
+  const uint64_t word = slot.device.load(std::memory_order_acquire);
+  if (word >> 2 != ticket) return FlightDeviceState::kUntracked;
+  return static_cast<FlightDeviceState>(word & 3);
+}
+
 // False when the slot was being written or changed while copied.
 bool CopySlot(const Slot& slot, FlightCall* call) {
   const uint64_t before = slot.version.load(std::memory_order_acquire);
@@ -75,6 +84,7 @@ bool CopySlot(const Slot& slot, FlightCall* call) {
   call->returned = slot.returned_ticket.load(std::memory_order_acquire) == call->ticket;
   call->return_ns = call->returned ? slot.return_ns.load(std::memory_order_relaxed) : 0;
   call->result = call->returned ? slot.result.load(std::memory_order_relaxed) : 0;
+  call->device = DeviceStateOf(slot, call->ticket);
   std::atomic_thread_fence(std::memory_order_acquire);
   return slot.version.load(std::memory_order_relaxed) == before;
 }
@@ -129,6 +139,20 @@ void FlightReturn(uint64_t ticket, uint64_t return_ns, int32_t result) {
   slot.return_ns.store(return_ns, std::memory_order_relaxed);
   slot.result.store(result, std::memory_order_relaxed);
   slot.returned_ticket.store(ticket, std::memory_order_release);
+}
+
+void FlightSetDeviceState(uint64_t ticket, FlightDeviceState state) {
+  if (ticket == 0 || g_slots == nullptr) return;
+  Slot& slot = g_slots[(ticket - 1) % g_capacity];
+  const uint64_t wanted = ticket << 2 | static_cast<uint64_t>(state);
+  uint64_t current = slot.device.load(std::memory_order_relaxed);
+  // Only forward: an older call's word, or this call's earlier state, may be replaced.
+  while ((current >> 2) < ticket || ((current >> 2) == ticket && (current & 3) < (wanted & 3))) {
+    if (slot.device.compare_exchange_weak(current, wanted, std::memory_order_release,
+                                          std::memory_order_relaxed)) {
+      return;
+    }
+  }
 }
 
 void FlightStep(int64_t number, uint64_t start_ns, uint64_t end_ns) {
@@ -202,16 +226,20 @@ uint64_t FlightStepsAfter(uint64_t seen, std::vector<FlightStepBoundary>* steps)
   return head;
 }
 
-bool OldestUnreturnedBefore(uint64_t before_ns, FlightCall* oldest) {
+bool OldestUnfinishedBefore(uint64_t before_ns, FlightCall* oldest) {
   if (g_slots == nullptr) return false;
   bool found = false;
   for (size_t index = 0; index < g_capacity; ++index) {
     const Slot& slot = g_slots[index];
     const uint64_t version = slot.version.load(std::memory_order_acquire);
     if (version == 0 || (version & 1)) continue;
-    if (slot.returned_ticket.load(std::memory_order_acquire) == version / 2) continue;
+    const uint64_t ticket = version / 2;
+    if (slot.returned_ticket.load(std::memory_order_acquire) == ticket) {
+      const FlightDeviceState device = DeviceStateOf(slot, ticket);
+      if (device == FlightDeviceState::kUntracked || device == FlightDeviceState::kCompleted) continue;
+    }
     FlightCall call;
-    if (!CopySlot(slot, &call) || call.returned || call.enter_ns >= before_ns) continue;
+    if (!CopySlot(slot, &call) || FlightCallFinished(call) || call.enter_ns >= before_ns) continue;
     if (!found || call.ticket < oldest->ticket) *oldest = call;
     found = true;
   }
@@ -229,11 +257,13 @@ uint64_t FlightClaimForTest() {
 }  // namespace internal
 
 void ResetFlightAfterFork() {
+  ResetFlightEventsAfterFork();
   if (g_slots == nullptr) return;
   for (size_t index = 0; index < g_capacity; ++index) {
     g_slots[index].version.store(0, std::memory_order_relaxed);
     // Tickets restart at 1: an old "returned" mark must not match a new call.
     g_slots[index].returned_ticket.store(0, std::memory_order_relaxed);
+    g_slots[index].device.store(0, std::memory_order_relaxed);
   }
   for (StepSlot& slot : g_steps) slot.version.store(0, std::memory_order_relaxed);
   g_head.store(0, std::memory_order_relaxed);

@@ -18,12 +18,14 @@
 // `returned_ticket` equal to the slot's ticket means returned, so a late return of a call
 // whose slot was reused can never mark the new call returned (its ticket differs).
 //
-// What "returned" means: the host call came back (with its ncclResult_t). On the simulated
-// NCCL the call returns only after every rank reached it and the data moved, so returned
-// is completed there. Real NCCL returns once the work is enqueued: returned then means
-// enqueued, and a collective whose kernel never finishes looks returned. Knowing GPU-side
-// completion needs CUDA events recorded after the call and polled by the writer
-// (cudaEventQuery, as PyTorch's Flight Recorder does); not done yet.
+// What "returned" means: the host call came back (with its ncclResult_t). Real NCCL
+// returns once the work is enqueued, so a collective whose kernel never finishes looks
+// returned. Its GPU side is followed with two CUDA events recorded on the call's stream
+// around it (flight_events.h, as PyTorch's Flight Recorder does): the slot's device state
+// (FlightDeviceState, tagged with the ticket like the return) goes enqueued -> started ->
+// completed as the writer thread sees them complete. A call without events (the runtime
+// has no event functions, the pool ran dry, the event not recordable on its stream)
+// stays kUntracked and counts as completed once returned: the host's view, as before.
 //
 // Memory: PROF_FLIGHT_ENTRIES slots of 128 bytes (default 8192: 1 MiB per process), plus
 // kFlightSteps step slots (4 KiB), allocated once when the agent is configured.
@@ -53,6 +55,14 @@ struct FlightCallArguments {
   uint8_t data_type = 0;
 };
 
+// How far the GPU got with a call's work, as its CUDA events tell (flight_events.h).
+enum class FlightDeviceState : uint8_t {
+  kUntracked = 0,  // no events: only the host's view (returned = done)
+  kEnqueued = 1,   // events recorded; the one before the call not complete yet
+  kStarted = 2,    // the work before it on the stream is done; the one after is not
+  kCompleted = 3,  // the event after the call completed
+};
+
 // A consistent copy of one call (writer thread).
 struct FlightCall {
   uint64_t ticket = 0;  // 1-based: the call's place among all NCCL calls of the process
@@ -62,7 +72,15 @@ struct FlightCall {
   uint64_t return_ns = 0;  // valid when returned
   int32_t result = 0;      // ncclResult_t, when returned
   bool returned = false;
+  FlightDeviceState device = FlightDeviceState::kUntracked;
 };
+
+// Whether the call is over as far as the agent can know: returned, and, when its GPU work
+// is followed, completed there. An unfinished call is what the hang check waits on.
+inline bool FlightCallFinished(const FlightCall& call) {
+  return call.returned && (call.device == FlightDeviceState::kUntracked ||
+                           call.device == FlightDeviceState::kCompleted);
+}
 
 struct FlightStepBoundary {
   int64_t number = 0;  // the step that ended
@@ -94,6 +112,10 @@ void ConfigureFlight(size_t entries);
 // Hot path. Returns the call's ticket for FlightReturn (0 when the recorder is off).
 uint64_t FlightEnter(const FlightCallArguments& arguments, uint64_t enter_ns);
 void FlightReturn(uint64_t ticket, uint64_t return_ns, int32_t result);
+// The call's GPU-side state (hot path: kEnqueued once its events are recorded; the writer
+// thread: kStarted, kCompleted). Ignored once the ring lapped the call, and never moves a
+// state back (a late kEnqueued cannot undo the writer's kCompleted).
+void FlightSetDeviceState(uint64_t ticket, FlightDeviceState state);
 
 // A step boundary (the step controller, on the program's thread): step `number` ran from
 // `start_ns` to `end_ns`. Lock-free like FlightEnter.
@@ -108,9 +130,10 @@ FlightSnapshot TakeFlightSnapshot();
 // meanwhile are skipped. One load when nothing is new: the slow-step check's cost.
 uint64_t FlightStepsAfter(uint64_t seen, std::vector<FlightStepBoundary>* steps);
 
-// Writer thread: the oldest call entered and not returned, entered before `before_ns`
-// (false when none): the hang check, a scan of the slots without copying them all.
-bool OldestUnreturnedBefore(uint64_t before_ns, FlightCall* call);
+// Writer thread: the oldest unfinished call (FlightCallFinished), entered before
+// `before_ns` (false when none): the hang check, a scan of the slots without copying them
+// all.
+bool OldestUnfinishedBefore(uint64_t before_ns, FlightCall* call);
 
 namespace internal {
 // Tests only: takes the next ticket and claims its slot without ever filling it, as a

@@ -199,7 +199,7 @@ TEST_CASE("a slot being written is skipped and counted as torn") {
   CHECK(snapshot.calls[2].ticket == 4);
   // The hang check neither reports it nor stops at it.
   FlightCall oldest;
-  REQUIRE(OldestUnreturnedBefore(~uint64_t{0}, &oldest));
+  REQUIRE(OldestUnfinishedBefore(~uint64_t{0}, &oldest));
   CHECK(oldest.ticket == 1);
   // A lap later the stuck slot still refuses the call that maps to it: counted, not mixed.
   for (uint64_t tag = 5; tag <= kEntries + 4; ++tag) Enter(tag);
@@ -217,9 +217,9 @@ TEST_CASE("the hang check finds the oldest call not returned, entered before the
   Enter(2);  // entered at 22
   Enter(3);  // entered at 33
   FlightCall oldest;
-  REQUIRE(OldestUnreturnedBefore(30, &oldest));
+  REQUIRE(OldestUnfinishedBefore(30, &oldest));
   CHECK(oldest.ticket == 2);
-  CHECK_FALSE(OldestUnreturnedBefore(22, &oldest));
+  CHECK_FALSE(OldestUnfinishedBefore(22, &oldest));
 }
 
 TEST_CASE("step boundaries are read once each, oldest first; lapped ones skipped") {

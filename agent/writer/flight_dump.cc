@@ -75,10 +75,11 @@ void EncodeSnapshot(const FlightSnapshot& snapshot, uint64_t dump_ns, ChunkEncod
       event.communicator = communicators.IdOf(call.arguments.comm, &hash);
     }
     encoder->AddNcclCall(event);
-    if (call.returned && call.result == 0) continue;  // ncclSuccess
+    if (FlightCallFinished(call) && call.result == 0) continue;  // ncclSuccess
     flight->unfinished.push_back({hash, call.arguments.sequence,
                                   static_cast<int32_t>(call.arguments.operation), call.enter_ns,
-                                  call.thread_id, call.returned ? call.result : 0});
+                                  call.thread_id, call.returned ? call.result : 0,
+                                  call.returned ? static_cast<int32_t>(call.device) : 0});
   }
   // Step boundaries come from whichever thread marks steps; the main thread stands for it.
   const uint64_t step_thread = static_cast<uint64_t>(getpid());
@@ -110,6 +111,7 @@ bool WriteFlightDump(const FlightDumpRequest& request, const FlightSnapshot& sna
   flight.calls_overwritten = snapshot.overwritten;
   flight.calls_torn = snapshot.torn;
   flight.ring_entries = snapshot.capacity;
+  flight.device_untracked = request.device_untracked;
   ClockAnchorValue anchor;
   anchor.host_monotonic_ns = request.dump_ns;
   anchor.host_realtime_ns = RealtimeNs();

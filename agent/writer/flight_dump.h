@@ -1,8 +1,9 @@
 // Writes one flight-recorder dump (PROF_FLIGHT=1) as an ordinary trace file, so every
 // profanalyze command reads it: the process header marked as a flight dump with its
 // reason (trace.proto FlightDump), one clock anchor, the communicators, every NCCL call
-// the ring still held (a call that had not returned ends at the dump's time; it and a call
-// that returned an NCCL error are listed in the header's `unfinished`), the last step
+// the ring still held (a call that had not returned ends at the dump's time; it, a call
+// returned whose GPU work had not completed (with its device state) and a call that
+// returned an NCCL error are listed in the header's `unfinished`), the last step
 // boundaries, and what the ring lost (the calls it overwrote, and those torn while copied)
 // both in the header and as loss records (LOSS_KIND_FLIGHT_*). Writer thread only.
 #ifndef PROF_AGENT_WRITER_FLIGHT_DUMP_H_
@@ -22,6 +23,7 @@ struct FlightDumpRequest {
   std::string reason;      // "hang", "signal SIGTERM", ...
   std::string detail;
   uint64_t dump_ns = 0;
+  uint64_t device_untracked = 0;  // calls without GPU-side state (flight_events.h)
 };
 
 // The dump's file name: "<worker>.flight_<n>.prof.pb" in `folder` (the worker name holds

@@ -8,6 +8,7 @@
 
 #include "agent/control/log.h"
 #include "agent/record/flight_error.h"
+#include "agent/record/flight_events.h"
 #include "agent/record/flight_ring.h"
 #include "agent/record/nccl_registry.h"
 #include "agent/writer/flight_dump.h"
@@ -17,14 +18,25 @@ namespace {
 
 constexpr uint64_t kHangCheckPeriodNs = 100 * 1000 * 1000;
 
+// "returned, enqueued on the GPU and not started" for a call whose kernel is pending.
+std::string StateText(const FlightCall& call) {
+  if (!call.returned) return "not returned";
+  switch (call.device) {
+    case FlightDeviceState::kEnqueued: return "returned, enqueued on the GPU, not started";
+    case FlightDeviceState::kStarted: return "returned, started on the GPU, not completed";
+    default: return "returned";
+  }
+}
+
 std::string HangDetail(const FlightCall& call, uint64_t now_ns) {
   CommunicatorInfo info;
   const uint64_t hash = LookupCommunicator(call.arguments.comm, &info) ? info.comm_hash : 0;
-  char text[256];
+  char text[320];
   std::snprintf(text, sizeof(text),
-                "%s #%" PRId64 " on communicator %016" PRIx64 " entered %.1f s ago (thread %" PRIu64 ")",
+                "%s #%" PRId64 " on communicator %016" PRIx64 " entered %.1f s ago (thread %" PRIu64 "): %s",
                 FlightOperationName(call.arguments.operation), call.arguments.sequence, hash,
-                static_cast<double>(now_ns - call.enter_ns) / 1e9, call.thread_id);
+                static_cast<double>(now_ns - call.enter_ns) / 1e9, call.thread_id,
+                StateText(call).c_str());
   return text;
 }
 
@@ -63,6 +75,8 @@ FlightMonitor::FlightMonitor(const Config& config, FileHeaderValue header)
       trigger_folder_(config.flight_trigger_dir, config.worker_name, RealtimeNs()) {}
 
 void FlightMonitor::Poll(uint64_t now_ns) {
+  // The GPU side first (cudaEventQuery: never blocks), so the hang check sees it fresh.
+  PollFlightEvents();
   CheckHang(now_ns);
   CheckSlowSteps(now_ns);
   CheckTriggerFolder(now_ns);
@@ -72,7 +86,7 @@ void FlightMonitor::CheckHang(uint64_t now_ns) {
   if (now_ns < next_check_ns_ || now_ns < hang_ns_) return;
   next_check_ns_ = now_ns + kHangCheckPeriodNs;
   FlightCall hung;
-  if (!OldestUnreturnedBefore(now_ns - hang_ns_, &hung) || hung.ticket == dumped_hang_ticket_) return;
+  if (!OldestUnfinishedBefore(now_ns - hang_ns_, &hung) || hung.ticket == dumped_hang_ticket_) return;
   dumped_hang_ticket_ = hung.ticket;
   const std::string detail = HangDetail(hung, now_ns);
   Log(LogLevel::kWarn, "flight recorder: possible hang: %s", detail.c_str());
@@ -140,6 +154,8 @@ std::string FlightMonitor::Dump(const std::string& reason, const std::string& de
   request.reason = reason;
   request.detail = detail;
   request.dump_ns = now_ns;
+  PollFlightEvents();
+  request.device_untracked = FlightEventsUntracked();
   const FlightSnapshot snapshot = TakeFlightSnapshot();
   std::string error;
   ++dumps_;

@@ -1,10 +1,13 @@
 // The flight recorder's writer-side half (PROF_FLIGHT=1): decides when the ring
 // (record/flight_ring.h) is dumped and writes the dump (flight_dump.h). Runs only on the
-// writer thread, never on the program's threads, and never calls into CUDA or NCCL, so
-// it cannot block behind the hang it reports.
+// writer thread, never on the program's threads, and calls into CUDA only for
+// cudaEventQuery (never NCCL, never a call that waits), so it cannot block behind the hang
+// it reports.
 //
 // Triggers:
-//   - a hang: an NCCL call entered and not returned for PROF_FLIGHT_HANG_S seconds
+//   - a hang: an NCCL call entered and not returned, or returned and its GPU work not
+//     completed (the CUDA events around it, polled every writer pass with cudaEventQuery,
+//     which never blocks: record/flight_events.h), for PROF_FLIGHT_HANG_S seconds
 //     (checked every 100 ms: one scan of the ring's slots, no copy); one dump per hung
 //     call;
 //   - a terminating signal (SIGTERM, SIGHUP, SIGABRT) that reached the agent's flush

@@ -20,12 +20,15 @@ bool IsGroupCall(schema::NcclOperation operation) {
 }
 
 // "ALL_REDUCE #24 on communicator 1a2b...: completed".
-std::string Describe(const NcclCall& call, const std::set<std::pair<uint64_t, int64_t>>& unfinished) {
+std::string Describe(const NcclCall& call,
+                     const std::map<std::pair<uint64_t, int64_t>, int32_t>& unfinished) {
   char hash[20];
   std::snprintf(hash, sizeof(hash), "%016" PRIx64, call.comm_hash);
-  const bool done = !unfinished.count({call.comm_hash, call.sequence_number});
+  const auto found = unfinished.find({call.comm_hash, call.sequence_number});
   return NcclOperationName(call.operation) + " #" + std::to_string(call.sequence_number) +
-         " on communicator " + hash + ": " + (done ? "completed" : "not completed");
+         " on communicator " + hash + ": " +
+         (found == unfinished.end() ? "completed"
+                                    : std::string("not completed (") + UnfinishedStateText(found->second) + ")");
 }
 
 // The process's rank and job size where the header has none: its place in the largest
@@ -52,7 +55,7 @@ RankDump DumpOf(const TraceModel& model) {
   dump.calls_overwritten = header.flight().calls_overwritten();
   RankFromCommunicators(model, &dump);
   for (const trace::FlightUnfinishedCall& call : header.flight().unfinished()) {
-    dump.unfinished.insert({call.comm_hash(), call.sequence_number()});
+    dump.unfinished[{call.comm_hash(), call.sequence_number()}] = call.device_state();
   }
   const NcclCall* last = nullptr;
   for (const NcclCall& call : model.nccl_calls) {

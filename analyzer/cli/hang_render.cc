@@ -26,11 +26,14 @@ void AppendCulprits(const HangReport& report, std::string* out) {
     *out += "No culprit: no collective is waited in by some ranks and missed by others.\n";
     return;
   }
-  *out += "Culprits (ranks that never entered the collective the others wait in):\n";
+  *out += "Culprits (ranks the others wait for):\n";
   for (size_t i = 0; i < report.culprits.size() && i < kCulpritsShown; ++i) {
     const Culprit& c = report.culprits[i];
-    *out += "  rank " + std::to_string(c.rank) + ": never entered " + Operation(c.operation) + " #" +
-            std::to_string(c.seq) + " on communicator " + Hex(c.comm);
+    const bool on_gpu = c.state != "never entered" && c.state != "no dump";
+    // A hang on the GPU: the rank entered the collective; its copy is what holds the others.
+    *out += "  rank " + std::to_string(c.rank) + ": " + (on_gpu ? "" : "never entered ") +
+            Operation(c.operation) + " #" + std::to_string(c.seq) + " on communicator " + Hex(c.comm) +
+            (on_gpu ? " " + c.state + " on its GPU" : "");
     if (c.dump_missing) {
       *out += " (no dump from this rank: what it did is unknown)\n";
       continue;
@@ -53,7 +56,7 @@ void AppendCommunicators(const HangReport& report, std::string* out) {
     *out += "\n";
     for (const RankGroup& group : state.groups) {
       char line[160];
-      std::snprintf(line, sizeof(line), "  %-26s entered #%-6" PRId64 " completed #%-6" PRId64 " %zu rank(s): ",
+      std::snprintf(line, sizeof(line), "  %-40s entered #%-6" PRId64 " completed #%-6" PRId64 " %zu rank(s): ",
                     group.state.c_str(), group.entered, group.completed, group.ranks.size());
       *out += line + RankRanges(group.ranks) + "\n";
     }
@@ -108,6 +111,7 @@ void WriteCulprit(JsonWriter* json, const Culprit& c) {
   json->Key("last_entered"); json->Int(c.last_entered);
   json->Key("last_step"); json->Int(c.last_step);
   json->Key("last_call"); json->String(c.last_call);
+  json->Key("state"); json->String(c.state);
   json->EndObject();
 }
 

@@ -32,9 +32,10 @@ std::string FlightLine(const trace::FileHeader& header) {
   const trace::FlightDump& flight = header.flight();
   std::string text = absl::StrFormat(
       "  flight dump: %s%s%s; %d NCCL call(s) seen, %d overwritten by the ring of %d, %d torn, "
-      "%d unfinished\n",
+      "%d unfinished, %d not followed on the GPU\n",
       flight.reason(), flight.detail().empty() ? "" : ": ", flight.detail(), flight.calls_seen(),
-      flight.calls_overwritten(), flight.ring_entries(), flight.calls_torn(), flight.unfinished_size());
+      flight.calls_overwritten(), flight.ring_entries(), flight.calls_torn(), flight.unfinished_size(),
+      flight.device_untracked());
   return text;
 }
 

@@ -10,6 +10,8 @@
 // Also: a mismatched collective (one rank broadcasts where the others all-reduce) flagged,
 // with rings too small for the run (the overwritten calls counted); a slow step dumped
 // once; a shared trigger folder through which the hung ranks make the culprit dump too.
+// And a hang on the GPU: every host call returns (as real NCCL's do) and one rank's
+// all-reduce never starts behind a stuck kernel; the CUDA events around each call show it.
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -293,6 +295,65 @@ TEST_CASE("through the trigger folder, the hung ranks' dumps make the culprit du
   const std::string json = HangJson(out);
   INFO(json);
   CHECK(json.find("\"culprits\":[{\"rank\":3,") != std::string::npos);
+}
+
+TEST_CASE("a kernel that never finishes: the call returned, the GPU state names the rank") {
+  const std::string out = FreshFolder("flight_gpu_hang");
+  // 4 ranks; rank 2's GPU stalls for 5 s just before world collective #3 (an all-reduce
+  // of step 1): its host calls return, its #3 stays enqueued behind the stuck kernel, the
+  // others' #3 start and wait for it, and every rank blocks in its next synchronization.
+  // The writers dump after PROF_FLIGHT_HANG_S (1 s); then the kernel ends and the job too.
+  int status = 0;
+  const std::string log = Run(
+      "env LD_PRELOAD=\"" + prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so")) +
+          "\" PROF_CUPTI_LIB=" + Runfile("testdata/sim/libcupti.so.13") +
+          " PROF_FLIGHT=1 PROF_FLIGHT_HANG_S=1 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out + " " +
+          Runfile("testdata/workloads/train_ranks") +
+          " --ranks 4 --steps 3 --group-size 0 --stuck-rank 2 --stuck-at 3 --stuck-ms 5000" +
+          " --rendezvous " + out + "/rendezvous",
+      &status);
+  INFO(log);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);  // the stall ends: nothing was killed
+  std::map<int, std::vector<Dump>> dumps;
+  for (const auto& entry : fs::directory_iterator(out)) {
+    const std::string path = entry.path().string();
+    if (path.find(".flight_") == std::string::npos) continue;
+    absl::StatusOr<TraceModel> model = LoadTraceFile(path);
+    REQUIRE(model.ok());
+    int rank = -1;  // the world communicator here has 4 ranks
+    for (const NcclCall& call : model->nccl_calls) {
+      if (call.rank_count == 4) rank = call.comm_rank;
+    }
+    dumps[rank].push_back({path, std::move(*model)});
+  }
+  REQUIRE(dumps.size() == 4);
+  for (const auto& [rank, rank_dumps] : dumps) {
+    INFO("rank " << rank);
+    REQUIRE(rank_dumps.size() == 1);  // one hang, one dump
+    const trace::FlightDump& flight = rank_dumps[0].model.headers.front().flight();
+    CHECK(flight.reason() == "hang");
+    // All-reduce #3 returned; on rank 2 it never started, elsewhere it started.
+    CHECK(flight.detail().find("all-reduce #3 ") == 0);
+    CHECK(flight.detail().find(rank == 2 ? "returned, enqueued on the GPU, not started"
+                                         : "returned, started on the GPU, not completed") !=
+          std::string::npos);
+    CHECK(flight.device_untracked() == 0);
+  }
+  const std::string info = Run(Runfile("analyzer/cli/profanalyze") + " info " + dumps[2][0].path, &status);
+  INFO(info);
+  CHECK(info.find(" unfinished, 0 not followed on the GPU") != std::string::npos);
+
+  const std::string json = HangJson(out);
+  INFO(json);
+  CHECK(json.find("\"dumps\":4") != std::string::npos);
+  CHECK(json.find("\"culprits\":[{\"rank\":2,") != std::string::npos);
+  CHECK(json.find("\"seq\":3,\"operation\":\"ALL_REDUCE\",\"dump_missing\":false") != std::string::npos);
+  CHECK(json.find("\"state\":\"enqueued, not completed\"}]") != std::string::npos);
+  const std::string text = Run(Runfile("analyzer/cli/profanalyze") + " hang " + out, &status);
+  INFO(text);
+  CHECK(text.find("rank 2: ALL_REDUCE #3 on communicator ") != std::string::npos);
+  CHECK(text.find(" enqueued, not completed on its GPU") != std::string::npos);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@ struct Frontier {
   int64_t entered = 0;
   int64_t completed = 0;
   int64_t first_unfinished = 0;
+  int32_t first_unfinished_state = kHost;  // DeviceState
 };
 
 struct Communicator {
@@ -31,9 +32,11 @@ std::map<uint64_t, Communicator> Frontiers(const std::vector<RankDump>& dumps) {
       communicator.size = std::max(communicator.size, record.rank_count);
       Frontier& frontier = communicator.members[index];
       frontier.entered = std::max(frontier.entered, record.sequence);
-      if (dumps[index].unfinished.count({record.comm_hash, record.sequence})) {
+      const auto unfinished = dumps[index].unfinished.find({record.comm_hash, record.sequence});
+      if (unfinished != dumps[index].unfinished.end()) {
         if (frontier.first_unfinished == 0 || record.sequence < frontier.first_unfinished) {
           frontier.first_unfinished = record.sequence;
+          frontier.first_unfinished_state = unfinished->second;
         }
       } else {
         frontier.completed = std::max(frontier.completed, record.sequence);
@@ -54,7 +57,14 @@ int64_t WaitedSequence(const Communicator& communicator) {
 }
 
 std::string StateOf(const Frontier& frontier, int64_t waited) {
-  if (frontier.first_unfinished > 0) return "waiting in #" + std::to_string(frontier.first_unfinished);
+  const std::string first = "#" + std::to_string(frontier.first_unfinished);
+  if (frontier.first_unfinished > 0) {
+    switch (frontier.first_unfinished_state) {
+      case kEnqueued: return "enqueued " + first + ", not started on the GPU";
+      case kStarted: return "started " + first + " on the GPU, not completed";
+      default: return "waiting in " + first;
+    }
+  }
   if (waited > 0 && frontier.entered < waited) return "never entered #" + std::to_string(waited);
   return "completed #" + std::to_string(frontier.completed);
 }
@@ -87,6 +97,7 @@ Culprit CulpritOf(const RankDump& dump, uint64_t comm, int64_t seq, int32_t oper
   culprit.last_entered = entered;
   culprit.last_step = dump.last_step;
   culprit.last_call = dump.last_call;
+  culprit.state = "never entered";
   return culprit;
 }
 
@@ -120,6 +131,37 @@ void AddCulprits(const Communicator& communicator, const CommunicatorState& stat
     culprit.seq = state.waited_seq;
     culprit.operation = state.waited_operation;
     culprit.dump_missing = true;
+    culprit.state = "no dump";
+    report->culprits.push_back(culprit);
+  }
+}
+
+// A hang on the GPU (see the header): only where every member with a dump entered the
+// collective waited in.
+void AddDeviceCulprits(const Communicator& communicator, const CommunicatorState& state,
+                       const std::vector<RankDump>& dumps, HangReport* report) {
+  if (state.waited_seq == 0) return;
+  std::vector<std::pair<uint32_t, const Frontier*>> unfinished, enqueued;
+  bool completed_elsewhere = false, started_elsewhere = false;
+  for (const auto& [index, frontier] : communicator.members) {
+    if (frontier.entered < state.waited_seq) return;  // a host-side culprit, named already
+    if (frontier.first_unfinished != state.waited_seq) {
+      completed_elsewhere = true;
+      continue;
+    }
+    unfinished.push_back({index, &frontier});
+    if (frontier.first_unfinished_state == kEnqueued) enqueued.push_back({index, &frontier});
+    if (frontier.first_unfinished_state == kStarted) started_elsewhere = true;
+  }
+  // Nobody completed it: the ones whose copy never started hold up those waiting in theirs.
+  if (!completed_elsewhere) {
+    if (!started_elsewhere) return;
+    unfinished = enqueued;
+  }
+  for (const auto& [index, frontier] : unfinished) {
+    Culprit culprit = CulpritOf(dumps[index], state.comm, state.waited_seq, state.waited_operation,
+                                frontier->entered);
+    culprit.state = UnfinishedStateText(frontier->first_unfinished_state);
     report->culprits.push_back(culprit);
   }
 }
@@ -170,6 +212,7 @@ HangReport AnalyzeHang(std::vector<RankDump> dumps) {
     if (state.waited_seq > 0) state.waited_operation = operations[{comm, state.waited_seq}];
     state.groups = GroupRanks(communicator, state.waited_seq, dumps);
     AddCulprits(communicator, state, dumps, &report);
+    AddDeviceCulprits(communicator, state, dumps, &report);
     report.communicators.push_back(std::move(state));
   }
   std::stable_sort(report.communicators.begin(), report.communicators.end(),
@@ -178,6 +221,15 @@ HangReport AnalyzeHang(std::vector<RankDump> dumps) {
                    });
   report.mismatches = Mismatches(match, dumps);
   return report;
+}
+
+const char* UnfinishedStateText(int32_t device_state) {
+  switch (device_state) {
+    case kEnqueued: return "enqueued, not completed";
+    case kStarted: return "started, not completed";
+    case kCompleted: return "completed";
+    default: return "entered, not returned or failed";
+  }
 }
 
 std::string RankRanges(const std::vector<int32_t>& ranks, size_t max_ranges) {

@@ -9,11 +9,19 @@
 // 10,000-rank job prints a few groups, not 10,000 lines. A rank without a dump is named
 // missing; where the communicator spans the whole job, a missing rank that others wait
 // for is a culprit with `dump_missing` set (nothing is known of what it did).
+// A hang on the GPU (every host call returned, as real NCCL's do, and a kernel never
+// finished): where every member entered the collective waited in, the culprits are the
+// members that did not complete it while others did, or else those whose copy never
+// started on the GPU (still enqueued behind other work on its stream) while others' started
+// and wait for them, as the CUDA events around each call tell (FlightUnfinishedCall's
+// device_state). When every copy started and none completed, nobody is named: the GPUs
+// wait on each other (the network), which the frontier shows.
 // Pure: no I/O (cli/hang_command.cc reads the files).
 #ifndef PROF_ANALYZER_JOB_HANG_ANALYSIS_H_
 #define PROF_ANALYZER_JOB_HANG_ANALYSIS_H_
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -33,11 +41,19 @@ struct RankDump {
   std::string detail;
   uint64_t calls_overwritten = 0;  // the ring's oldest calls, not in this dump
   CollectiveTable calls;   // its NCCL calls with a communicator, in call order
-  // (communicator, sequence) of calls still running at the dump or failed.
-  std::set<std::pair<uint64_t, int64_t>> unfinished;
+  // (communicator, sequence) of calls still running at the dump or failed, each with its
+  // GPU-side state (a DeviceState value).
+  std::map<std::pair<uint64_t, int64_t>, int32_t> unfinished;
   int64_t last_step = -1;  // the last step boundary it marked; -1: none
   std::string last_call;   // its last NCCL call in words ("all-reduce #24 on 1a2b..: completed")
 };
+
+// FlightUnfinishedCall.device_state: kHost for a call that had not returned (or failed),
+// else how far its GPU work got.
+enum DeviceState : int32_t { kHost = 0, kEnqueued = 1, kStarted = 2, kCompleted = 3 };
+
+// "entered, not returned", "enqueued, not completed", "started, not completed".
+const char* UnfinishedStateText(int32_t device_state);
 
 struct Culprit {
   int32_t rank = -1;
@@ -48,6 +64,9 @@ struct Culprit {
   int64_t last_entered = 0;  // its last sequence on `comm` (0: none)
   int64_t last_step = -1;
   std::string last_call;
+  // "never entered", "no dump", or for a hang on the GPU the state of its copy of `seq`
+  // ("enqueued, not completed": it never started there).
+  std::string state;
 };
 
 struct RankGroup {

@@ -2,6 +2,8 @@
 // mismatched collective, and grouping at 10,000 ranks.
 #include "analyzer/job/hang_analysis.h"
 
+#include <map>
+
 #include <catch2/catch.hpp>
 
 #include "proto/schema_enums.h"
@@ -32,7 +34,7 @@ RankDump Rank(int32_t rank, int32_t world, int64_t completed, bool waiting) {
     record.end_ns = 1000 * seq + 10;
     dump.calls.collectives.push_back(record);
   }
-  if (waiting) dump.unfinished.insert({kWorld, last});
+  if (waiting) dump.unfinished[{kWorld, last}] = kHost;
   return dump;
 }
 
@@ -98,6 +100,52 @@ TEST_CASE("10,000 ranks print as a few groups of rank ranges") {
   REQUIRE(report.communicators[0].groups.size() == 2);
   CHECK(RankRanges(report.communicators[0].groups[0].ranks) == "0-4710,4712-8999,9001-9999");
   CHECK(RankRanges(report.communicators[0].groups[1].ranks) == "4711,9000");
+}
+
+// Every rank entered all-reduces 1..3 and returned from them (as real NCCL's calls do);
+// #3 is unfinished on the GPU of the ranks in `states` (rank -> DeviceState).
+std::vector<RankDump> GpuHang(const std::map<int32_t, int32_t>& states) {
+  std::vector<RankDump> dumps;
+  for (int32_t rank = 0; rank < 4; ++rank) {
+    dumps.push_back(Rank(rank, 4, 3, false));
+    const auto state = states.find(rank);
+    if (state != states.end()) dumps.back().unfinished[{kWorld, 3}] = state->second;
+  }
+  return dumps;
+}
+
+TEST_CASE("a hang on the GPU: the rank whose copy never started while the others' did") {
+  const HangReport report = AnalyzeHang(GpuHang({{0, kStarted}, {1, kStarted}, {2, kEnqueued}, {3, kStarted}}));
+  REQUIRE(report.culprits.size() == 1);
+  CHECK(report.culprits[0].rank == 2);
+  CHECK(report.culprits[0].seq == 3);
+  CHECK(report.culprits[0].state == "enqueued, not completed");
+  CHECK_FALSE(report.culprits[0].dump_missing);
+  REQUIRE(report.communicators[0].groups.size() == 2);
+  CHECK(report.communicators[0].groups[0].state == "started #3 on the GPU, not completed");
+  CHECK(report.communicators[0].groups[0].ranks == std::vector<int32_t>{0, 1, 3});
+  CHECK(report.communicators[0].groups[1].state == "enqueued #3, not started on the GPU");
+}
+
+TEST_CASE("a hang on the GPU: the rank that did not complete what the others completed") {
+  const HangReport report = AnalyzeHang(GpuHang({{1, kStarted}}));
+  REQUIRE(report.culprits.size() == 1);
+  CHECK(report.culprits[0].rank == 1);
+  CHECK(report.culprits[0].state == "started, not completed");
+}
+
+TEST_CASE("a hang on the GPU where every copy started names nobody") {
+  const HangReport report = AnalyzeHang(GpuHang({{0, kStarted}, {1, kStarted}, {2, kStarted}, {3, kStarted}}));
+  CHECK(report.culprits.empty());
+  CHECK(report.communicators[0].waited_seq == 3);
+}
+
+TEST_CASE("the host-side culprit keeps its state") {
+  std::vector<RankDump> dumps;
+  for (int32_t rank = 0; rank < 4; ++rank) dumps.push_back(Rank(rank, 4, 5, rank != 0));
+  const HangReport report = AnalyzeHang(dumps);
+  REQUIRE(report.culprits.size() == 1);
+  CHECK(report.culprits[0].state == "never entered");
 }
 
 TEST_CASE("rank ranges are capped") {

@@ -12,6 +12,8 @@
 //       [--stop-rank R --stop-before K [--stop-how hang|exit]]  (a hang: collective_stop.h)
 //       [--mismatch-rank R --mismatch-at K]  (a broadcast where the others all-reduce)
 //       [--slow-step N:MS]  (step N sleeps MS ms first, as a data-loader stall does)
+//       [--stuck-rank R --stuck-at K [--stuck-ms MS]]  (a kernel that never finishes
+//                       holds up collective #K on the GPU: collective_stop.h)
 //       forks N rank processes itself;
 //   RANK=r WORLD_SIZE=n [LOCAL_RANK=l] train_ranks [...]   (e.g. under torchrun)
 //       one rank per process; rank 0 passes the NCCL id through a rendezvous file
@@ -65,7 +67,7 @@ bool ValidateAllReduce(workloads::DeviceActions* device, const RankSetup& setup,
   CheckCuda(cudaMalloc(reinterpret_cast<void**>(&value), sizeof(float)), "cudaMalloc");
   const float mine = static_cast<float>(setup.rank + 1);
   device->CopyAsync(value, &mine, sizeof(float), cudaMemcpyHostToDevice, stream);
-  stop->BeforeWorldCollective();
+  stop->BeforeWorldCollective(stream);
   device->AllReduce(value, value, 1, comm, stream);
   CheckCuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   float sum = 0.0f;
@@ -86,7 +88,7 @@ void WireGradientAllReduce(workloads::TrainingModel* model, workloads::DeviceAct
                            workloads::CollectiveStop* stop) {
   model->set_bucket_ready_hook([=](const workloads::GradientBucket& bucket) {
     CheckCuda(cudaStreamWaitEvent(comm_stream, bucket.ready, 0), "cudaStreamWaitEvent");
-    stop->BeforeWorldCollective();
+    stop->BeforeWorldCollective(comm_stream);
     if (stop->Mismatched()) {
       CheckNccl(ncclBroadcast(bucket.gradients, bucket.gradients, bucket.count, ncclFloat, 0,
                               comm, comm_stream),
@@ -260,6 +262,7 @@ int main(int argc, char** argv) {
       {{"steps", "10"}, {"batch-size", "32"}, {"seed", "1"}, {"slow-kernel", ""}, {"extra-sync", "0"}, {"ranks", "0"}, {"truth", ""}, {"group-size", "2"},
        {"stop-rank", "-1"}, {"stop-before", "0"}, {"stop-how", "hang"},
        {"mismatch-rank", "-1"}, {"mismatch-at", "0"}, {"slow-step", ""},
+       {"stuck-rank", "-1"}, {"stuck-at", "0"}, {"stuck-ms", "3600000"},
        {"rendezvous", workloads::DefaultRendezvousPath()}});
   if (flags.Int("ranks") > 0) return LaunchRanks(static_cast<int>(flags.Int("ranks")), flags, truth_path);
   RankSetup setup;

@@ -1,5 +1,6 @@
 #include "testdata/workloads/common/collective_stop.h"
 
+#include <sim/sim_ext.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -28,10 +29,29 @@ CollectiveStop::CollectiveStop(const Flags& flags, int rank) {
     std::exit(2);
   }
   if (mismatch_rank == rank) mismatch_at_ = mismatch_at;
+  const int64_t stuck_rank = flags.Int("stuck-rank");
+  if (stuck_rank >= 0 && (flags.Int("stuck-at") < 1 || flags.Int("stuck-ms") < 1)) {
+    std::fprintf(stderr, "--stuck-rank needs --stuck-at K with K >= 1 and --stuck-ms >= 1\n");
+    std::exit(2);
+  }
+  if (stuck_rank == rank) {
+    stuck_at_ = flags.Int("stuck-at");
+    stuck_ms_ = flags.Int("stuck-ms");
+  }
 }
 
-void CollectiveStop::BeforeWorldCollective() {
+void CollectiveStop::BeforeWorldCollective(cudaStream_t stream) {
   ++issued_;
+  if (stuck_at_ > 0 && issued_ == stuck_at_) {
+    std::fprintf(stderr, "rank's GPU work stalls %lld ms before world collective #%lld\n",
+                 static_cast<long long>(stuck_ms_), static_cast<long long>(stuck_at_));
+    const uint64_t duration_ns = static_cast<uint64_t>(stuck_ms_) * 1000000ull;
+    if (simLaunchNamedKernel("flight_stuck_kernel", dim3(1), dim3(32), 0, stream, duration_ns, 0) !=
+        cudaSuccess) {
+      std::fprintf(stderr, "the simulator refused the stuck kernel\n");
+      std::exit(2);
+    }
+  }
   if (!armed_ || issued_ != stop_before_) return;
   std::fprintf(stderr, "rank stops before world collective #%lld (%s)\n",
                static_cast<long long>(stop_before_), exit_ ? "exit" : "hang");

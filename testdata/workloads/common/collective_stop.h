@@ -12,7 +12,19 @@
 //   --mismatch-rank R   the rank whose world collective differs (-1, the default: none)
 //   --mismatch-at K     its K-th world collective is a broadcast (root 0, same count)
 //                       where the others all-reduce: same sequence number, other op
+// And a hang on the GPU, whose host calls all return as real NCCL's do:
+//   --stuck-rank R      the rank whose GPU work stalls (-1, the default: none)
+//   --stuck-at K        just before its K-th world collective, a kernel that does not
+//                       finish for --stuck-ms (default 3600000: never, for a test) is
+//                       enqueued on the collective's stream, like a deadlocked kernel. So
+//                       that rank's collective #K is enqueued and never starts; the
+//                       simulated NCCL exchanges when each rank's stream can start it, so
+//                       every other rank's #K starts and waits for it. The host calls go
+//                       on until the first synchronization, which blocks. The stuck
+//                       kernel is not in the truth file.
 #pragma once
+
+#include <cuda_runtime_api.h>
 
 #include <cstdint>
 
@@ -25,9 +37,9 @@ class CollectiveStop {
   // Reads the flags above; exits with status 2 on a bad value.
   CollectiveStop(const Flags& flags, int rank);
 
-  // Call before every collective on the world communicator; never returns at the
-  // configured one.
-  void BeforeWorldCollective();
+  // Call before every collective on the world communicator, which goes to `stream`;
+  // never returns at the configured stop.
+  void BeforeWorldCollective(cudaStream_t stream);
   // After BeforeWorldCollective: whether this collective is to be the mismatched one.
   bool Mismatched() const { return mismatch_at_ > 0 && issued_ == mismatch_at_; }
 
@@ -37,6 +49,8 @@ class CollectiveStop {
   int64_t stop_before_ = 0;
   int64_t issued_ = 0;
   int64_t mismatch_at_ = 0;  // 0: none on this rank
+  int64_t stuck_at_ = 0;     // 0: none on this rank
+  int64_t stuck_ms_ = 0;
 };
 
 }  // namespace workloads
