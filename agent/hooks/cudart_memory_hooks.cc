@@ -15,8 +15,9 @@ const void* Address(Function function) {
 
 int CurrentDevice(const void* runtime_function) {
   ErrnoPreserved keep;  // runs after the real call: the caller sees that call's errno
-  static RealSymbol symbol{"cudaGetDevice"};
-  const auto get_device = reinterpret_cast<decltype(&cudaGetDevice)>(symbol.For(runtime_function));
+  static RealSymbol symbol;
+  const auto get_device = reinterpret_cast<decltype(&cudaGetDevice)>(
+      symbol.For(runtime_function, "cudaGetDevice"));
   int device = 0;
   if (!get_device || get_device(&device) != cudaSuccess) return -1;
   return device;

@@ -50,13 +50,13 @@ int Query(void* event) {
 void ResolveRuntimeOnce() {
   static std::atomic<bool> tried{false};
   if (tried.load(std::memory_order_acquire) || tried.exchange(true, std::memory_order_acq_rel)) return;
-  static RealSymbol create{"cudaEventCreateWithFlags"};
-  static RealSymbol record{"cudaEventRecord"};
-  static RealSymbol query{"cudaEventQuery"};
+  static RealSymbol create;
+  static RealSymbol record;
+  static RealSymbol query;
   const void* self = reinterpret_cast<const void*>(&ResolveRuntimeOnce);
-  g_create = reinterpret_cast<CreateFunction>(create.For(self));
-  g_record = reinterpret_cast<RecordFunction>(record.For(self));
-  g_query = reinterpret_cast<QueryFunction>(query.For(self));
+  g_create = reinterpret_cast<CreateFunction>(create.For(self, "cudaEventCreateWithFlags"));
+  g_record = reinterpret_cast<RecordFunction>(record.For(self, "cudaEventRecord"));
+  g_query = reinterpret_cast<QueryFunction>(query.For(self, "cudaEventQuery"));
   if (!g_create || !g_record || !g_query) {
     Log(LogLevel::kWarn,
         "flight recorder: the CUDA runtime has no cudaEventCreateWithFlags/cudaEventRecord/"

@@ -93,13 +93,13 @@ RealSymbol::Binding* RealSymbol::FindBinding(uintptr_t caller) {
 
 // A cached binding: its target, or for a cached "not found" a new search only when more
 // objects were loaded since.
-void* RealSymbol::Refresh(Binding* binding, uintptr_t caller) {
+void* RealSymbol::Refresh(Binding* binding, uintptr_t caller, const char* name) {
   if (void* target = binding->target.load(std::memory_order_acquire)) return target;
   const unsigned long long additions = LoadedObjectAdditions();
   if (additions == binding->additions.load(std::memory_order_relaxed)) return nullptr;
   LoadedObject object;
   const bool known = binding != &outside_ && FindObjectHolding(caller, &object);
-  void* target = FindDefinition(name_, known ? &object : nullptr);
+  void* target = FindDefinition(name, known ? &object : nullptr);
   binding->additions.store(additions, std::memory_order_relaxed);
   binding->target.store(target, std::memory_order_release);
   return target;
@@ -117,21 +117,21 @@ void RealSymbol::Append(uintptr_t start, uintptr_t end, void* target,
   binding.end.store(end, std::memory_order_release);  // publishes the entry
 }
 
-void* RealSymbol::Resolve(uintptr_t caller) {
+void* RealSymbol::Resolve(uintptr_t caller, const char* name) {
   ErrnoPreserved keep;  // dlsym, dlopen and /proc reads may set it
-  if (Binding* binding = FindBinding(caller)) return Refresh(binding, caller);
+  if (Binding* binding = FindBinding(caller)) return Refresh(binding, caller, name);
   // Read before the search, so an object loaded during it triggers a later re-search.
   const unsigned long long additions = LoadedObjectAdditions();
   LoadedObject object;
   if (!FindObjectHolding(caller, &object)) {
-    if (outside_.end.load(std::memory_order_acquire)) return Refresh(&outside_, caller);
-    void* target = FindDefinition(name_, nullptr);
+    if (outside_.end.load(std::memory_order_acquire)) return Refresh(&outside_, caller, name);
+    void* target = FindDefinition(name, nullptr);
     outside_.target.store(target, std::memory_order_relaxed);
     outside_.additions.store(additions, std::memory_order_relaxed);
     outside_.end.store(1, std::memory_order_release);
     return target;
   }
-  void* target = FindDefinition(name_, &object);
+  void* target = FindDefinition(name, &object);
   Append(object.start, object.end, target, additions);
   return target;
 }

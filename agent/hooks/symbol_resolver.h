@@ -49,14 +49,17 @@
 namespace prof {
 
 // The real definitions of one interposed name, per calling object. A function-local
-// static in each hook (constant-initialized: no guard, no constructor to run).
+// static in each hook, all zero: it lies in .bss, so the loader neither copies nor
+// relocates it (with the name stored inside, each of the ~150 tables of ~1 KiB would sit
+// in .data behind a relocation and cost dirty pages at every load, CUDA or not).
 class RealSymbol {
  public:
-  explicit constexpr RealSymbol(const char* name) : name_(name) {}
+  constexpr RealSymbol() = default;
 
-  // The definition a call from `caller` (an address inside the calling object, usually
-  // __builtin_return_address(0) of the hook) reaches; nullptr when none is loaded.
-  void* For(const void* caller) {
+  // The definition of `name` (always the same for one RealSymbol) that a call from
+  // `caller` (an address inside the calling object, usually __builtin_return_address(0)
+  // of the hook) reaches; nullptr when none is loaded.
+  void* For(const void* caller, const char* name) {
     const uintptr_t address = reinterpret_cast<uintptr_t>(caller);
     uint32_t used = used_.load(std::memory_order_acquire);
     if (used > kCallers) used = kCallers;
@@ -69,7 +72,7 @@ class RealSymbol {
         break;  // a cached "not found": the slow path decides whether to search again
       }
     }
-    return Resolve(address);
+    return Resolve(address, name);
   }
 
   static constexpr uint32_t kCallers = 32;
@@ -82,12 +85,11 @@ class RealSymbol {
     std::atomic<unsigned long long> additions{0};  // loads seen when it was resolved
   };
 
-  void* Resolve(uintptr_t caller) __attribute__((noinline));
+  void* Resolve(uintptr_t caller, const char* name) __attribute__((noinline));
   Binding* FindBinding(uintptr_t caller);
-  void* Refresh(Binding* binding, uintptr_t caller);
+  void* Refresh(Binding* binding, uintptr_t caller, const char* name);
   void Append(uintptr_t start, uintptr_t end, void* target, unsigned long long additions);
 
-  const char* name_;
   std::atomic<uint32_t> used_{0};
   Binding bindings_[kCallers];
   Binding outside_;  // callers outside every object (JIT code): one shared answer
@@ -99,8 +101,8 @@ class RealSymbol {
 // reaches. Expands at the top of the hook function itself, so the return address is the
 // caller's.
 #define PROF_RESOLVE_REAL(name)                                     \
-  static ::prof::RealSymbol real_symbol_##name{#name};              \
+  static ::prof::RealSymbol real_symbol_##name;                     \
   const auto real = reinterpret_cast<decltype(&name)>(              \
-      real_symbol_##name.For(__builtin_return_address(0)))
+      real_symbol_##name.For(__builtin_return_address(0), #name))
 
 #endif  // PROF_AGENT_HOOKS_SYMBOL_RESOLVER_H_

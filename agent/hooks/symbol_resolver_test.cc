@@ -73,17 +73,18 @@ void LocalFunction() {}
 
 // First, before any counting runtime is loaded.
 TEST_CASE("a name nothing defines is searched again only once more objects are loaded") {
-  RealSymbol symbol{"countingRuntimeCounts"};
+  RealSymbol symbol;
+  const char* const name = "countingRuntimeCounts";
   const void* caller = reinterpret_cast<const void*>(&LocalFunction);
   int before = g_dlopen_calls.load();
-  CHECK(symbol.For(caller) == nullptr);
+  CHECK(symbol.For(caller, name) == nullptr);
   CHECK(g_dlopen_calls.load() > before);  // searched the loaded objects
   before = g_dlopen_calls.load();
-  CHECK(symbol.For(caller) == nullptr);
-  CHECK(symbol.For(caller) == nullptr);
+  CHECK(symbol.For(caller, name) == nullptr);
+  CHECK(symbol.For(caller, name) == nullptr);
   CHECK(g_dlopen_calls.load() == before);  // answered from the cache
   void* runtime = RuntimeA();
-  CHECK(symbol.For(caller) == dlsym(runtime, "countingRuntimeCounts"));
+  CHECK(symbol.For(caller, name) == dlsym(runtime, "countingRuntimeCounts"));
 }
 
 TEST_CASE("the version an object binds a name with") {
@@ -108,14 +109,14 @@ TEST_CASE("each caller reaches the copy in its own scope, from many threads at o
   REQUIRE(expected_a != expected_b);
   const void* in_a = dlsym(runtime_a, "countingRuntimeCounts");
   const void* in_b_user = dlsym(UserOfB(), "UseRuntime");
-  RealSymbol symbol{"cudaLaunchKernel"};
+  RealSymbol symbol;
   std::atomic<int> wrong{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < 1000; ++i) {
         const bool from_a = (i + t) % 2 == 0;
-        void* found = symbol.For(from_a ? in_a : in_b_user);
+        void* found = symbol.For(from_a ? in_a : in_b_user, "cudaLaunchKernel");
         if (found != (from_a ? expected_a : expected_b)) wrong++;
       }
     });
