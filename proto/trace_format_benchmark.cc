@@ -1,9 +1,11 @@
 // Figures for the trace format on a realistic mix (70% kernel + launch pairs, 20%
 // memcpy/memset, 10% ranges): bytes per event on disk, write and read events per second on
 // one core, and, as a baseline measured in the same run, the size of the same events as
-// Chrome trace-event JSON (what Kineto and paddle write). Prints figures, asserts nothing.
+// Chrome trace-event JSON (what Kineto and paddle write), and where the bytes go, column by
+// column. Prints figures, asserts nothing.
 //
 //   bazel run -c opt //proto:trace_format_benchmark -- --events=10000000
+//   bazel run -c opt //proto:trace_format_benchmark -- --breakdown=TRACE  (any trace file)
 #include <unistd.h>
 
 #include <chrono>
@@ -17,6 +19,7 @@
 #include "proto/chunk_decoder.h"
 #include "proto/chunk_encoder.h"
 #include "proto/file_dictionary.h"
+#include "proto/testing/column_bytes.h"
 #include "proto/testing/realistic_mix.h"
 #include "proto/trace_file_reader.h"
 #include "proto/trace_file_writer.h"
@@ -157,10 +160,32 @@ uint64_t ParseEvents(int argc, char** argv) {
   return 10000000;
 }
 
+// The file named by --breakdown=FILE; "" without one.
+std::string ParseBreakdown(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string argument = argv[i];
+    if (argument.rfind("--breakdown=", 0) == 0) return argument.substr(12);
+  }
+  return "";
+}
+
+// Prints the per-column bytes of `path`; false (and one line) when it cannot be read.
+bool PrintBreakdown(const std::string& path) {
+  const testing::ColumnBytes measured = testing::MeasureColumnBytes(path);
+  if (!measured.problem.empty()) {
+    std::fprintf(stderr, "benchmark: %s\n", measured.problem.c_str());
+    return false;
+  }
+  testing::PrintColumnBytes(measured, stdout);
+  return true;
+}
+
 }  // namespace
 }  // namespace prof
 
 int main(int argc, char** argv) {
+  const std::string breakdown = prof::ParseBreakdown(argc, argv);
+  if (!breakdown.empty()) return prof::PrintBreakdown(breakdown) ? 0 : 1;
   const uint64_t events = prof::ParseEvents(argc, argv);
   const std::string path = absl::StrFormat("/tmp/trace_format_benchmark.%d.pb", getpid());
   const prof::WriteFigures written = prof::Write(path, events);
@@ -168,6 +193,7 @@ int main(int argc, char** argv) {
   const prof::MeasuringSink read = prof::Read(path, &read_seconds, false);
   double json_seconds = 0;
   const prof::MeasuringSink baseline = prof::Read(path, &json_seconds, true);
+  const prof::testing::ColumnBytes columns = prof::testing::MeasureColumnBytes(path);
   std::remove(path.c_str());
 
   const double n = static_cast<double>(written.events);
@@ -179,5 +205,7 @@ int main(int argc, char** argv) {
   std::printf("%-34s %14.1f %14s\n", "read, M events/s (read+decode)", n / read_seconds / 1e6, ">= 10");
   std::printf("%-34s %14.1f %14s\n", "baseline: Chrome JSON bytes/event", 1.0 * baseline.json_bytes / n, "(Kineto 224-319)");
   std::printf("%-34s %14.1f %14s\n", "size ratio, JSON / ours", 1.0 * baseline.json_bytes / written.bytes, "");
+  std::printf("\nwhere the bytes go:\n");
+  prof::testing::PrintColumnBytes(columns, stdout);
   return read.events == written.events ? 0 : 1;
 }
