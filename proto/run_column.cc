@@ -20,26 +20,27 @@ uint64_t ReadVarint(const uint8_t** at) {
 void RunColumn::clear() {
   plain_.clear();
   spare_.clear();
-  tracked_ = 0;
-  length_ = 0;
-  run_value_bytes_ = 0;
-  run_length_bytes_ = 0;
+  changes_ = 0;
+  repeated_bytes_ = 0;
+  last_ = kNoValue;
+  settled_ = false;
 }
 
 void RunColumn::SettleRuns(uint32_t number, uint32_t lengths_number, RunColumn* lengths) {
-  CloseRun();
-  // Values appended without tracking (none in the encoder) keep the column plain.
-  if (tracked_ == 0 || tracked_ != plain_.count()) return;
-  const size_t as_runs = wire::LengthDelimitedFieldSize(number, run_value_bytes_) +
-                         wire::LengthDelimitedFieldSize(lengths_number, run_length_bytes_);
-  if (as_runs >= wire::PackedFieldSize(number, plain_)) return;
+  // Runs save the repeated values' bytes and cost a length byte or more per run, plus the
+  // companion's tag and length (2 bytes or more) less what the column's own length prefix
+  // shrinks (at most 9 bytes): when the savings cannot cover that, runs are never smaller.
+  const size_t count = plain_.count();
+  if (settled_ || count == 0 || repeated_bytes_ + 9 <= changes_ + 2) return;
+  settled_ = true;
 
+  // Build the runs from the column's own bytes, then keep them only if smaller.
   spare_.clear();
   lengths->clear();
   const uint8_t* at = plain_.bytes().data();
   uint64_t value = ReadVarint(&at);
   uint32_t length = 1;
-  for (size_t i = 1; i < plain_.count(); ++i) {
+  for (size_t i = 1; i < count; ++i) {
     const uint64_t next = ReadVarint(&at);
     if (next == value) {
       ++length;
@@ -52,8 +53,13 @@ void RunColumn::SettleRuns(uint32_t number, uint32_t lengths_number, RunColumn* 
   }
   spare_.AddUnsigned(value);
   lengths->AddUnsigned(length);
-  std::swap(plain_, spare_);
-  tracked_ = 0;  // settled: a second call leaves it as it is
+  const size_t as_runs = wire::PackedFieldSize(number, spare_) +
+                         wire::PackedFieldSize(lengths_number, lengths->packed());
+  if (as_runs < wire::PackedFieldSize(number, plain_)) {
+    std::swap(plain_, spare_);
+  } else {
+    lengths->clear();
+  }
 }
 
 }  // namespace prof::chunk_blocks

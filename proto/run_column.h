@@ -2,10 +2,11 @@
 // can also be written as runs (trace.proto, "Run-length columns"). Internal to proto/.
 //
 // A column with a `<column>_runs` companion appends through AddRepeating*, which keeps the
-// values' varint bytes as always and, beside them, the size the column would have as runs
-// (a compare per value; a run's sizes are added when it ends). Once per chunk, before the
-// block is sized, SettleRuns picks the smaller form: when runs win it rebuilds the column
-// as one value per run from its own bytes and puts the lengths in the companion.
+// values' varint bytes as always and counts, without a branch, the values that differ from
+// the one before and the bytes of those that repeat it. Once per chunk, before the block is
+// sized, SettleRuns picks the smaller form: a column whose repeats cannot pay for a length
+// byte per run stays plain at no cost; another is read back from its own bytes, once, to
+// size its runs exactly.
 #ifndef PROF_PROTO_RUN_COLUMN_H_
 #define PROF_PROTO_RUN_COLUMN_H_
 
@@ -25,15 +26,14 @@ class RunColumn {
 
   // Values of a column that has a `_runs` companion.
   void AddRepeating(uint64_t value) {
+    const size_t before = plain_.bytes().size();
     plain_.AddUnsigned(value);
-    ++tracked_;
-    if (length_ != 0 && value == value_) {
-      ++length_;
-      return;
-    }
-    CloseRun();
-    value_ = value;
-    length_ = 1;
+    const size_t size = plain_.bytes().size() - before;
+    // No branch: in a mixed column it would mispredict.
+    const bool same = value == last_;
+    changes_ += !same;
+    repeated_bytes_ += same ? size : 0;
+    last_ = value;
   }
   void AddRepeatingSigned(int64_t value) { AddRepeating(wire::ZigZag(value)); }
   void AddRepeatingInt32(int32_t value) { AddRepeating(wire::Int32Bits(value)); }
@@ -49,20 +49,17 @@ class RunColumn {
   void SettleRuns(uint32_t number, uint32_t lengths_number, RunColumn* lengths);
 
  private:
-  void CloseRun() {
-    if (length_ == 0) return;
-    run_value_bytes_ += wire::VarintSize(value_);
-    run_length_bytes_ += wire::VarintSize(length_);
-    length_ = 0;
-  }
+  // Not a value the encoder writes in practice; one that is only costs a scan.
+  static constexpr uint64_t kNoValue = ~uint64_t{0};
 
   wire::PackedColumn plain_;
-  wire::PackedColumn spare_;  // the run values while they are rebuilt; swapped with plain_
-  size_t tracked_ = 0;        // values added through AddRepeating*
-  uint64_t value_ = 0;        // the open run
-  uint32_t length_ = 0;
-  size_t run_value_bytes_ = 0;   // of the closed runs
-  size_t run_length_bytes_ = 0;
+  wire::PackedColumn spare_;  // the run values while they are built; swapped with plain_
+  // Of the values added through AddRepeating*: those unequal to the one before (the first
+  // too: one per run), and the bytes of the others (what runs would save).
+  size_t changes_ = 0;
+  size_t repeated_bytes_ = 0;
+  uint64_t last_ = kNoValue;
+  bool settled_ = false;  // a second SettleRuns in one chunk must not take runs of runs
 };
 
 }  // namespace prof::chunk_blocks
