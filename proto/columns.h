@@ -65,25 +65,25 @@ template <typename T>
 class ColumnCursor {
  public:
   ColumnCursor(const Repeated<T>& values, const Repeated<uint32_t>& runs)
-      : values_(&values), runs_(&runs), plain_(runs.empty()) {}
+      : value_(values.data()), run_(runs.data()), plain_(runs.empty()) {}
 
   T Next() {
-    if (plain_) return values_->Get(position_++);
+    if (plain_) return *value_++;
     if (left_ == 0) {
-      left_ = runs_->Get(position_);
-      value_ = values_->Get(position_++);
+      left_ = *run_++;
+      current_ = *value_++;
     }
     --left_;
-    return value_;
+    return current_;
   }
 
  private:
-  const Repeated<T>* values_;  // pointers: cursors are copied into tables
-  const Repeated<uint32_t>* runs_;
+  // Into the message's arrays (raw: this is the decoder's inner loop).
+  const T* value_;
+  const uint32_t* run_;
   bool plain_;
-  int position_ = 0;
   uint32_t left_ = 0;  // of the current run
-  T value_{};
+  T current_{};
 };
 
 // Walks a sparse column row by row while a block is decoded.

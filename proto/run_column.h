@@ -17,7 +17,9 @@
 
 namespace prof::chunk_blocks {
 
-class RunColumn {
+// Aligned so that what an append touches (the plain bytes' pointer, size and count, and the
+// three counters) is one cache line: every column of a block is a RunColumn.
+class alignas(64) RunColumn {
  public:
   // Values of a column written plain (no companion, or values that rarely repeat).
   void AddUnsigned(uint64_t value) { plain_.AddUnsigned(value); }
@@ -32,7 +34,7 @@ class RunColumn {
     // No branch: in a mixed column it would mispredict.
     const bool same = value == last_;
     changes_ += !same;
-    repeated_bytes_ += same ? size : 0;
+    repeated_bytes_ += same ? static_cast<uint32_t>(size) : 0;
     last_ = value;
   }
   void AddRepeatingSigned(int64_t value) { AddRepeating(wire::ZigZag(value)); }
@@ -53,12 +55,13 @@ class RunColumn {
   static constexpr uint64_t kNoValue = ~uint64_t{0};
 
   wire::PackedColumn plain_;
-  wire::PackedColumn spare_;  // the run values while they are built; swapped with plain_
   // Of the values added through AddRepeating*: those unequal to the one before (the first
-  // too: one per run), and the bytes of the others (what runs would save).
-  size_t changes_ = 0;
-  size_t repeated_bytes_ = 0;
+  // too: one per run), and the bytes of the others (what runs would save). A chunk's
+  // column holds far fewer than 2^32 values and bytes.
+  uint32_t changes_ = 0;
+  uint32_t repeated_bytes_ = 0;
   uint64_t last_ = kNoValue;
+  wire::PackedColumn spare_;  // the run values while they are built; swapped with plain_
   bool settled_ = false;  // a second SettleRuns in one chunk must not take runs of runs
 };
 
