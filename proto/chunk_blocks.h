@@ -46,9 +46,9 @@ struct SparseColumn {
     value.AddRepeating(v);
     last_row = row;
   }
-  void SettleRuns() {
-    index_delta.SettleRuns(F::kIndexDelta, F::kIndexDeltaRuns, &index_delta_runs);
-    value.SettleRuns(F::kValue, F::kValueRuns, &value_runs);
+  void SettleRuns(wire::PackedColumn* scratch) {
+    index_delta.SettleRuns(F::kIndexDelta, F::kIndexDeltaRuns, &index_delta_runs, scratch);
+    value.SettleRuns(F::kValue, F::kValueRuns, &value_runs, scratch);
   }
   size_t BodySize() const {
     return wire::PackedFieldSize(F::kIndexDelta, index_delta.packed()) +
@@ -88,24 +88,28 @@ inline void PutColumn(wire::Buffer* out, uint32_t number, const SparseColumn& co
 
 // SettleBlock's visit of one column: a block column is kept by number, to meet its
 // companion; a sparse column settles its own lists.
-inline void SettleVisit(uint32_t number, RunColumn& column, RunColumn** by_number) {
+inline void SettleVisit(uint32_t number, RunColumn& column, RunColumn** by_number,
+                        wire::PackedColumn*) {
   if (number < 2 * kRunsNumberOffset) by_number[number] = &column;
 }
-inline void SettleVisit(uint32_t, SparseColumn& column, RunColumn**) { column.SettleRuns(); }
+inline void SettleVisit(uint32_t, SparseColumn& column, RunColumn**,
+                        wire::PackedColumn* scratch) {
+  column.SettleRuns(scratch);
+}
 
 // Once per chunk, before the block is sized: each column with a `_runs` companion takes
-// the smaller of its two forms (RunColumn::SettleRuns).
+// its form (RunColumn::SettleRuns; `scratch` is the encoder's spare column).
 template <typename Block>
-void SettleBlock(Block* block) {
+void SettleBlock(Block* block, wire::PackedColumn* scratch) {
   if (block->rows == 0) return;
   RunColumn* by_number[2 * kRunsNumberOffset] = {};
-  Block::Fields(*block, [&by_number](uint32_t number, auto& column) {
-    SettleVisit(number, column, by_number);
+  Block::Fields(*block, [&by_number, scratch](uint32_t number, auto& column) {
+    SettleVisit(number, column, by_number, scratch);
   });
   for (uint32_t number = 1; number < kRunsNumberOffset; ++number) {
     RunColumn* lengths = by_number[number + kRunsNumberOffset];
     if (by_number[number] != nullptr && lengths != nullptr) {
-      by_number[number]->SettleRuns(number, number + kRunsNumberOffset, lengths);
+      by_number[number]->SettleRuns(number, number + kRunsNumberOffset, lengths, scratch);
     }
   }
 }
@@ -195,12 +199,12 @@ struct ThreadBlocks {
     ClearBlock(&nccl);
     ClearBlock(&memory);
   }
-  void SettleRuns() {
-    SettleBlock(&api);
-    SettleBlock(&ranges);
-    SettleBlock(&steps);
-    SettleBlock(&nccl);
-    SettleBlock(&memory);
+  void SettleRuns(wire::PackedColumn* scratch) {
+    SettleBlock(&api, scratch);
+    SettleBlock(&ranges, scratch);
+    SettleBlock(&steps, scratch);
+    SettleBlock(&nccl, scratch);
+    SettleBlock(&memory, scratch);
   }
 };
 
@@ -219,11 +223,11 @@ struct StreamBlocks {
     ClearBlock(&memsets);
     ClearBlock(&syncs);
   }
-  void SettleRuns() {
-    SettleBlock(&kernels);
-    SettleBlock(&memcpys);
-    SettleBlock(&memsets);
-    SettleBlock(&syncs);
+  void SettleRuns(wire::PackedColumn* scratch) {
+    SettleBlock(&kernels, scratch);
+    SettleBlock(&memcpys, scratch);
+    SettleBlock(&memsets, scratch);
+    SettleBlock(&syncs, scratch);
   }
 };
 

@@ -149,7 +149,7 @@ void ChunkEncoder::WriteThreads() {
   using F = field::ThreadEvents;
   for (size_t i = 0; i < threads_used_; ++i) {
     ThreadGroup& group = *thread_groups_[i];
-    group.SettleRuns();
+    group.SettleRuns(&run_scratch_);
     const size_t size = wire::VarintFieldSizeIfNonZero(F::kThreadId, group.thread_id) +
                         wire::VarintFieldSizeIfNonZero(F::kClock, wire::Int32Bits(group.clock)) +
                         BlockFieldSize(F::kApiCalls, group.api) +
@@ -172,7 +172,7 @@ void ChunkEncoder::WriteStreams() {
   using F = field::StreamEvents;
   for (size_t i = 0; i < streams_used_; ++i) {
     StreamGroup& group = *stream_groups_[i];
-    group.SettleRuns();
+    group.SettleRuns(&run_scratch_);
     const StreamKey& key = group.key;
     const size_t size = wire::VarintFieldSizeIfNonZero(F::kDevice, key.device) +
                         wire::VarintFieldSizeIfNonZero(F::kContext, key.context) +

@@ -19,23 +19,21 @@ uint64_t ReadVarint(const uint8_t** at) {
 
 void RunColumn::clear() {
   plain_.clear();
-  spare_.clear();
-  changes_ = 0;
-  repeated_bytes_ = 0;
-  last_ = kNoValue;
+  runs_ = 0;
+  last_ = 0;
   settled_ = false;
 }
 
-void RunColumn::SettleRuns(uint32_t number, uint32_t lengths_number, RunColumn* lengths) {
-  // Runs save the repeated values' bytes and cost a length byte or more per run, plus the
-  // companion's tag and length (2 bytes or more) less what the column's own length prefix
-  // shrinks (at most 9 bytes): when the savings cannot cover that, runs are never smaller.
+void RunColumn::SettleRuns(uint32_t number, uint32_t lengths_number, RunColumn* lengths,
+                           wire::PackedColumn* scratch) {
+  // trace.proto's rule: runs only where at most half the values start one.
   const size_t count = plain_.count();
-  if (settled_ || count == 0 || repeated_bytes_ + 9 <= changes_ + 2) return;
+  if (settled_ || count == 0 || 2 * static_cast<size_t>(runs_) > count) return;
   settled_ = true;
 
   // Build the runs from the column's own bytes, then keep them only if smaller.
-  spare_.clear();
+  wire::PackedColumn& values = *scratch;
+  values.clear();
   lengths->clear();
   const uint8_t* at = plain_.bytes().data();
   uint64_t value = ReadVarint(&at);
@@ -46,20 +44,23 @@ void RunColumn::SettleRuns(uint32_t number, uint32_t lengths_number, RunColumn* 
       ++length;
       continue;
     }
-    spare_.AddUnsigned(value);
+    values.AddUnsigned(value);
     lengths->AddUnsigned(length);
     value = next;
     length = 1;
   }
-  spare_.AddUnsigned(value);
+  values.AddUnsigned(value);
   lengths->AddUnsigned(length);
-  const size_t as_runs = wire::PackedFieldSize(number, spare_) +
+  const size_t as_runs = wire::PackedFieldSize(number, values) +
                          wire::PackedFieldSize(lengths_number, lengths->packed());
   if (as_runs < wire::PackedFieldSize(number, plain_)) {
-    std::swap(plain_, spare_);
+    std::swap(plain_, values);
   } else {
     lengths->clear();
   }
 }
 
 }  // namespace prof::chunk_blocks
+
+// Every column of every block is a RunColumn: it should cost no more than a cache line.
+static_assert(sizeof(prof::chunk_blocks::RunColumn) <= 64);

@@ -21,19 +21,21 @@ using chunk_blocks::RunColumn;
 std::string Bytes(const RunColumn& column) { return std::string(column.packed().bytes().view()); }
 
 TEST_CASE("a column that repeats is rewritten as runs only when that is smaller") {
+  wire::PackedColumn scratch;
   RunColumn column, lengths;
   for (int i = 0; i < 10; ++i) column.AddRepeating(5);
   column.AddRepeating(7);
   column.AddRepeating(7);
   // Plain: tag, length, 12 one-byte values = 14 bytes. Runs: field 3 (tag, length, 5, 7) =
   // 4 bytes and field 19 (two-byte tag, length, 10, 2) = 5 bytes: 9.
-  column.SettleRuns(3, 19, &lengths);
+  column.SettleRuns(3, 19, &lengths, &scratch);
   CHECK(Bytes(column) == std::string("\x05\x07", 2));
   CHECK(Bytes(lengths) == std::string("\x0a\x02", 2));
 
   RunColumn alternating, unused;
   for (int i = 0; i < 12; ++i) alternating.AddRepeating(i % 2);
-  alternating.SettleRuns(3, 19, &unused);  // 12 runs of 1: 14 + 16 bytes against 14
+  // 12 runs of 1: more than half the values start a run (and 14 + 16 bytes against 14).
+  alternating.SettleRuns(3, 19, &unused, &scratch);
   CHECK(alternating.count() == 12);
   CHECK(unused.count() == 0);
 
@@ -41,12 +43,12 @@ TEST_CASE("a column that repeats is rewritten as runs only when that is smaller"
   // runs: a tie keeps the plain column; a sixth value tips it.
   RunColumn tie, tie_lengths;
   for (int i = 0; i < 5; ++i) tie.AddRepeating(1);
-  tie.SettleRuns(3, 19, &tie_lengths);
+  tie.SettleRuns(3, 19, &tie_lengths, &scratch);
   CHECK(tie.count() == 5);
   CHECK(tie_lengths.count() == 0);
   RunColumn six, six_lengths;
   for (int i = 0; i < 6; ++i) six.AddRepeating(1);
-  six.SettleRuns(3, 19, &six_lengths);
+  six.SettleRuns(3, 19, &six_lengths, &scratch);
   CHECK(Bytes(six) == "\x01");
   CHECK(Bytes(six_lengths) == "\x06");
 }
