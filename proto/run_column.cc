@@ -19,16 +19,16 @@ uint64_t ReadVarint(const uint8_t** at) {
 
 void RunColumn::clear() {
   plain_.clear();
-  runs_ = 0;
+  changes_ = 0;
   last_ = 0;
   settled_ = false;
 }
 
 void RunColumn::SettleRuns(uint32_t number, uint32_t lengths_number, RunColumn* lengths,
                            wire::PackedColumn* scratch) {
-  // trace.proto's rule: runs only where at most half the values start one.
+  // trace.proto's rule: runs only where at most half the values are changes.
   const size_t count = plain_.count();
-  if (settled_ || count == 0 || 2 * static_cast<size_t>(runs_) > count) return;
+  if (settled_ || count == 0 || 2 * static_cast<size_t>(changes_) > count) return;
   settled_ = true;
 
   // Build the runs from the column's own bytes, then keep them only if smaller.

@@ -2,11 +2,11 @@
 // can also be written as runs (trace.proto, "Run-length columns"). Internal to proto/.
 //
 // A column with a `<column>_runs` companion appends through AddRepeating*, which keeps the
-// values' varint bytes as always and counts, without a branch, the runs (values unequal to
-// the one before, and the first). Once per chunk, before the block is sized, SettleRuns
-// picks the form: a column where more than half the values start a run stays plain at no
-// cost (the rule of trace.proto: runs would save little, if anything); another is read back
-// from its own bytes, once, and written as runs if they are smaller.
+// values' varint bytes as always and counts, without a branch, the changes (values unequal
+// to the one before; the first, unless it is 0). Once per chunk, before the block is sized,
+// SettleRuns picks the form: a column where more than half the values are changes stays
+// plain at no cost (the rule of trace.proto: runs would save little, if anything); another
+// is read back from its own bytes, once, and written as runs if they are smaller.
 #ifndef PROF_PROTO_RUN_COLUMN_H_
 #define PROF_PROTO_RUN_COLUMN_H_
 
@@ -30,7 +30,7 @@ class RunColumn {
   // Values of a column that has a `_runs` companion.
   void AddRepeating(uint64_t value) {
     // No branch: in a mixed column it would mispredict.
-    runs_ += (value != last_) | (plain_.count() == 0);
+    changes_ += value != last_;
     last_ = value;
     plain_.AddUnsigned(value);
   }
@@ -42,7 +42,7 @@ class RunColumn {
   void clear();
 
   // Field `number` of its message, with its companion `lengths` (field `lengths_number`,
-  // empty): where at most half the values start a run and runs are smaller than the plain
+  // empty): where at most half the values are changes and runs are smaller than the plain
   // column (whole fields, tags included), this column becomes one value per run and
   // `lengths` their lengths. `scratch` is any spare column (it is left holding garbage).
   // Call once, after the last value of the chunk.
@@ -51,9 +51,9 @@ class RunColumn {
 
  private:
   wire::PackedColumn plain_;
-  // The runs of the values added through AddRepeating* (a chunk's column holds far fewer
-  // than 2^32 values), and the last of them.
-  uint32_t runs_ = 0;
+  // The changes among the values added through AddRepeating* (a chunk's column holds far
+  // fewer than 2^32 values), and the last of them (0 before the first).
+  uint32_t changes_ = 0;
   bool settled_ = false;  // a second SettleRuns in one chunk must not take runs of runs
   uint64_t last_ = 0;
 };

@@ -91,9 +91,10 @@ void MaybeRuns(Message* block, const FieldDescriptor& column, const FieldDescrip
   for (const uint32_t length : lengths) length_bytes += CodedOutputStream::VarintSize32(length);
   const size_t as_runs = PackedSize(column, run_values.size(), value_bytes) +
                          PackedSize(runs, lengths.size(), length_bytes);
-  // trace.proto: runs are considered where at most half the values start one, and taken
-  // when smaller.
-  if (plain.values.empty() || 2 * run_values.size() > plain.values.size() ||
+  // trace.proto: runs are considered where at most half the values are changes (unequal
+  // to the value before; the first unless it is 0), and taken when smaller.
+  const size_t changes = run_values.size() - (!plain.values.empty() && plain.values[0] == 0);
+  if (plain.values.empty() || 2 * changes > plain.values.size() ||
       as_runs >= PackedSize(column, plain.values.size(), plain_bytes)) {
     return;
   }
