@@ -17,9 +17,9 @@
 
 namespace prof::chunk_blocks {
 
-// 64 bytes, like the plain column and two counters: every column of every block is one, so
-// blocks stay small (what is needed only to settle, the run values' buffer, is the
-// encoder's, shared).
+// 64 bytes (the plain column, a change count, a flag and the last value): every column of
+// every block is one, so blocks stay small (what only settling needs, a buffer for the run
+// values, is the encoder's, shared).
 class RunColumn {
  public:
   // Values of a column written plain (no companion, or values that rarely repeat).
