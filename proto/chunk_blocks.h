@@ -3,14 +3,15 @@
 // Internal to ChunkEncoder (chunk_encoder.cc); no libprotobuf.
 //
 // Each block's columns and their list in field-number order, Fields(block, visit), are
-// generated from trace.proto (proto/trace_columns.h); BlockSize, PutBlock and ClearBlock
-// walk that list, so a column is never forgotten by one of them.
+// generated from trace.proto (proto/trace_columns.h); BlockSize, PutBlock, ClearBlock and
+// SettleBlock walk that list, so a column is never forgotten by one of them.
 #ifndef PROF_PROTO_CHUNK_BLOCKS_H_
 #define PROF_PROTO_CHUNK_BLOCKS_H_
 
 #include <cstdint>
 
 #include "proto/events.h"
+#include "proto/run_column.h"
 #include "proto/schema_enums.h"
 #include "proto/trace_columns.h"
 #include "proto/trace_fields.h"
@@ -18,7 +19,9 @@
 
 namespace prof::chunk_blocks {
 
-using wire::PackedColumn;
+// A block column's companion holding its run lengths is numbered this much higher
+// (trace.proto, "Run-length columns"); a block's own columns are numbered below it.
+inline constexpr uint32_t kRunsNumberOffset = 16;
 
 // Wrapping difference, so any two uint64 values round-trip through a sint64 delta.
 inline int64_t TakeDelta(uint64_t value, uint64_t* previous) {
@@ -28,44 +31,87 @@ inline int64_t TakeDelta(uint64_t value, uint64_t* previous) {
 }
 
 // trace::SparseColumn: values for a few rows; index_delta is the row minus the previous
-// value's row (the first is the row itself). Rows must increase.
+// value's row (the first is the row itself). Rows must increase. Both lists may be written
+// as runs (a launch's stream on every row: index deltas of 1, one value).
 struct SparseColumn {
-  PackedColumn index_delta;
-  PackedColumn value;
+  using F = field::SparseColumn;
+  RunColumn index_delta;
+  RunColumn value;
+  RunColumn index_delta_runs;
+  RunColumn value_runs;
   uint32_t last_row = 0;
 
   void Append(uint32_t row, uint64_t v) {
-    index_delta.AddUnsigned(row - last_row);
-    value.AddUnsigned(v);
+    index_delta.AddRepeating(row - last_row);
+    value.AddRepeating(v);
     last_row = row;
   }
+  void SettleRuns(wire::PackedColumn* scratch) {
+    index_delta.SettleRuns(F::kIndexDelta, F::kIndexDeltaRuns, &index_delta_runs, scratch);
+    value.SettleRuns(F::kValue, F::kValueRuns, &value_runs, scratch);
+  }
   size_t BodySize() const {
-    return wire::PackedFieldSize(field::SparseColumn::kIndexDelta, index_delta) +
-           wire::PackedFieldSize(field::SparseColumn::kValue, value);
+    return wire::PackedFieldSize(F::kIndexDelta, index_delta.packed()) +
+           wire::PackedFieldSize(F::kValue, value.packed()) +
+           wire::PackedFieldSize(F::kIndexDeltaRuns, index_delta_runs.packed()) +
+           wire::PackedFieldSize(F::kValueRuns, value_runs.packed());
   }
   void clear() {
     index_delta.clear();
     value.clear();
+    index_delta_runs.clear();
+    value_runs.clear();
     last_row = 0;
   }
 };
 
 // Field size of a column within its block; 0 for an empty one (not written).
-inline size_t ColumnFieldSize(uint32_t number, const PackedColumn& column) {
-  return wire::PackedFieldSize(number, column);
+inline size_t ColumnFieldSize(uint32_t number, const RunColumn& column) {
+  return wire::PackedFieldSize(number, column.packed());
 }
 inline size_t ColumnFieldSize(uint32_t number, const SparseColumn& column) {
   return column.value.count() == 0 ? 0
                                    : wire::LengthDelimitedFieldSize(number, column.BodySize());
 }
-inline void PutColumn(wire::Buffer* out, uint32_t number, const PackedColumn& column) {
-  wire::PutPackedField(out, number, column);
+inline void PutColumn(wire::Buffer* out, uint32_t number, const RunColumn& column) {
+  wire::PutPackedField(out, number, column.packed());
 }
 inline void PutColumn(wire::Buffer* out, uint32_t number, const SparseColumn& column) {
   if (column.value.count() == 0) return;
+  using F = field::SparseColumn;
   wire::PutLengthDelimitedHeader(out, number, column.BodySize());
-  wire::PutPackedField(out, field::SparseColumn::kIndexDelta, column.index_delta);
-  wire::PutPackedField(out, field::SparseColumn::kValue, column.value);
+  wire::PutPackedField(out, F::kIndexDelta, column.index_delta.packed());
+  wire::PutPackedField(out, F::kValue, column.value.packed());
+  wire::PutPackedField(out, F::kIndexDeltaRuns, column.index_delta_runs.packed());
+  wire::PutPackedField(out, F::kValueRuns, column.value_runs.packed());
+}
+
+// SettleBlock's visit of one column: a block column is kept by number, to meet its
+// companion; a sparse column settles its own lists.
+inline void SettleVisit(uint32_t number, RunColumn& column, RunColumn** by_number,
+                        wire::PackedColumn*) {
+  if (number < 2 * kRunsNumberOffset) by_number[number] = &column;
+}
+inline void SettleVisit(uint32_t, SparseColumn& column, RunColumn**,
+                        wire::PackedColumn* scratch) {
+  column.SettleRuns(scratch);
+}
+
+// Once per chunk, before the block is sized: each column with a `_runs` companion takes
+// its form (RunColumn::SettleRuns; `scratch` is the encoder's spare column).
+template <typename Block>
+void SettleBlock(Block* block, wire::PackedColumn* scratch) {
+  if (block->rows == 0) return;
+  RunColumn* by_number[2 * kRunsNumberOffset] = {};
+  Block::Fields(*block, [&by_number, scratch](uint32_t number, auto& column) {
+    SettleVisit(number, column, by_number, scratch);
+  });
+  for (uint32_t number = 1; number < kRunsNumberOffset; ++number) {
+    RunColumn* lengths = by_number[number + kRunsNumberOffset];
+    if (by_number[number] != nullptr && lengths != nullptr) {
+      by_number[number]->SettleRuns(number, number + kRunsNumberOffset, lengths, scratch);
+    }
+  }
 }
 
 // Size of a block's body: the sum of its columns' fields.
@@ -119,7 +165,7 @@ struct MemoryDeltas {
 // A block as the encoder fills it: its columns, one member per field of trace.proto's
 // message (generated: proto/trace_columns.h), the delta state and the row count.
 template <template <typename, typename> class Columns, typename DeltaState>
-struct EncoderBlock : Columns<PackedColumn, SparseColumn> {
+struct EncoderBlock : Columns<RunColumn, SparseColumn> {
   DeltaState deltas;
   uint32_t rows = 0;
 };
@@ -153,6 +199,13 @@ struct ThreadBlocks {
     ClearBlock(&nccl);
     ClearBlock(&memory);
   }
+  void SettleRuns(wire::PackedColumn* scratch) {
+    SettleBlock(&api, scratch);
+    SettleBlock(&ranges, scratch);
+    SettleBlock(&steps, scratch);
+    SettleBlock(&nccl, scratch);
+    SettleBlock(&memory, scratch);
+  }
 };
 
 // One stream's blocks in the current chunk (trace::StreamEvents).
@@ -169,6 +222,12 @@ struct StreamBlocks {
     ClearBlock(&memcpys);
     ClearBlock(&memsets);
     ClearBlock(&syncs);
+  }
+  void SettleRuns(wire::PackedColumn* scratch) {
+    SettleBlock(&kernels, scratch);
+    SettleBlock(&memcpys, scratch);
+    SettleBlock(&memsets, scratch);
+    SettleBlock(&syncs, scratch);
   }
 };
 

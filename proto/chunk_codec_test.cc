@@ -239,7 +239,9 @@ TEST_CASE("every packed column of every block is checked, a short one skips its 
     block_types.insert(type.name());
     for (int f = 0; f < type.field_count(); ++f) {
       const google::protobuf::FieldDescriptor* field = type.field(f);
-      if (!field->is_repeated()) continue;
+      // Run-length companions (numbered above 16), empty unless their column repeats:
+      // run_column_test.cc damages those.
+      if (!field->is_repeated() || field->number() > 16) continue;
       trace::Chunk damaged = original;
       google::protobuf::Message* block = Blocks(&damaged)[b];
       REQUIRE(block->GetReflection()->FieldSize(*block, field) > 0);

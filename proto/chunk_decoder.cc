@@ -1,6 +1,7 @@
 #include "proto/chunk_decoder.h"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -11,6 +12,9 @@ namespace prof {
 namespace {
 
 using columns::ApplyDelta;
+using columns::ColumnCursor;
+using columns::ColumnRows;
+using columns::kRunsNumberOffset;
 using columns::SparseCursor;
 using google::protobuf::Descriptor;
 using google::protobuf::FieldDescriptor;
@@ -38,8 +42,9 @@ class BlockDecoder {
   void Synchronizations(const StreamKey& where, const trace::Synchronizations& syncs);
 
   // The rows of `block` (a column block of trace.proto): the common length of all its
-  // packed columns, found from its descriptor so that a column added to the schema is
-  // checked without a change here. -1 (and counted) when the lengths differ.
+  // packed columns (a column written as runs: the sum of its companion's lengths), found
+  // from its descriptor so that a column added to the schema is checked without a change
+  // here. -1 (and counted) when the lengths differ or runs do not fit their column.
   int Rows(const Message& block);
   // A cursor over every sparse column of `block`, indexed by field number (from its
   // descriptor, as Rows); an invalid column is counted and reads as empty.
@@ -60,12 +65,18 @@ void BlockDecoder::Problem(std::string description) {
 
 int BlockDecoder::Rows(const Message& block) {
   const Descriptor& descriptor = *block.GetDescriptor();
-  const Reflection& reflection = *block.GetReflection();
-  int rows = -1;
+  int64_t rows = -1;
   for (int i = 0; i < descriptor.field_count(); ++i) {
     const FieldDescriptor* field = descriptor.field(i);
-    if (!field->is_repeated()) continue;
-    const int size = reflection.FieldSize(block, field);
+    // A companion is checked with its column.
+    if (!field->is_repeated() || field->number() > kRunsNumberOffset) continue;
+    const int64_t size = ColumnRows(block, field);
+    if (size < 0 || size > std::numeric_limits<int>::max()) {
+      ++stats_.malformed_blocks;
+      Problem(absl::StrFormat("%s block: the runs of %s do not fit the column",
+                              descriptor.name(), field->name()));
+      return -1;
+    }
     if (rows >= 0 && size != rows) {
       ++stats_.malformed_blocks;
       Problem(absl::StrFormat("%s block has columns of different lengths", descriptor.name()));
@@ -73,7 +84,7 @@ int BlockDecoder::Rows(const Message& block) {
     }
     rows = size;
   }
-  return std::max(rows, 0);
+  return static_cast<int>(std::max<int64_t>(rows, 0));
 }
 
 std::vector<SparseCursor> BlockDecoder::SparseColumns(const Message& block, int rows) {
@@ -123,6 +134,9 @@ void BlockDecoder::ApiCalls(const trace::ThreadEvents& thread) {
   SparseCursor& copy_kind = sparse[trace::ApiCalls::kCopyKindFieldNumber];
   SparseCursor& config = sparse[trace::ApiCalls::kKernelConfigIdFieldNumber];
   SparseCursor& stack = sparse[trace::ApiCalls::kCallStackIdFieldNumber];
+  ColumnCursor<uint32_t> name(calls.name_id(), calls.name_id_runs());
+  ColumnCursor<int64_t> correlation_delta(calls.correlation_id_delta(),
+                                          calls.correlation_id_delta_runs());
   uint64_t start = 0;
   uint64_t correlation = 0;
   ApiCallEvent event;
@@ -132,8 +146,8 @@ void BlockDecoder::ApiCalls(const trace::ThreadEvents& thread) {
     uint64_t value = 0;
     event.start_ns = ApplyDelta(calls.start_delta_ns(row), &start);
     event.duration_ns = calls.duration_ns(row);
-    event.name = calls.name_id(row);
-    event.correlation_id = ApplyDelta(calls.correlation_id_delta(row), &correlation);
+    event.name = name.Next();
+    event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
     event.domain = domain.At(row, &value) ? static_cast<schema::ApiDomain>(value)
                                           : schema::API_DOMAIN_RUNTIME;
     event.status = status.At(row, &value) ? static_cast<int64_t>(value) : 0;
@@ -157,6 +171,8 @@ void BlockDecoder::Ranges(const trace::ThreadEvents& thread) {
   SparseCursor& shapes = sparse[trace::HostRanges::kShapesIdFieldNumber];
   SparseCursor& dtypes = sparse[trace::HostRanges::kDtypesIdFieldNumber];
   SparseCursor& source = sparse[trace::HostRanges::kSourceIdFieldNumber];
+  ColumnCursor<uint32_t> name(ranges.name_id(), ranges.name_id_runs());
+  ColumnCursor<int> kind(ranges.kind(), ranges.kind_runs());
   uint64_t start = 0;
   HostRangeEvent event;
   event.thread_id = thread.thread_id();
@@ -165,8 +181,8 @@ void BlockDecoder::Ranges(const trace::ThreadEvents& thread) {
     uint64_t value = 0;
     event.start_ns = ApplyDelta(ranges.start_delta_ns(row), &start);
     event.duration_ns = ranges.duration_ns(row);
-    event.name = ranges.name_id(row);
-    event.kind = static_cast<schema::RangeKind>(ranges.kind(row));
+    event.name = name.Next();
+    event.kind = static_cast<schema::RangeKind>(kind.Next());
     event.domain = domain.At(row, &value) ? static_cast<StringId>(value) : 0;
     event.shapes = shapes.At(row, &value) ? static_cast<StringId>(value) : 0;
     event.dtypes = dtypes.At(row, &value) ? static_cast<StringId>(value) : 0;
@@ -272,6 +288,9 @@ void BlockDecoder::Kernels(const StreamKey& where, const trace::Kernels& kernels
   SparseCursor& graph = sparse[trace::Kernels::kGraphIdFieldNumber];
   SparseCursor& node = sparse[trace::Kernels::kGraphNodeIdFieldNumber];
   SparseCursor& launch = sparse[trace::Kernels::kLaunchTypeFieldNumber];
+  ColumnCursor<uint32_t> config(kernels.kernel_config_id(), kernels.kernel_config_id_runs());
+  ColumnCursor<int64_t> correlation_delta(kernels.correlation_id_delta(),
+                                          kernels.correlation_id_delta_runs());
   uint64_t start = 0;
   uint64_t correlation = 0;
   KernelEvent event;
@@ -280,8 +299,8 @@ void BlockDecoder::Kernels(const StreamKey& where, const trace::Kernels& kernels
     uint64_t value = 0;
     event.start_ns = ApplyDelta(kernels.start_delta_ns(row), &start);
     event.duration_ns = kernels.duration_ns(row);
-    event.config = kernels.kernel_config_id(row);
-    event.correlation_id = ApplyDelta(kernels.correlation_id_delta(row), &correlation);
+    event.config = config.Next();
+    event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
     event.graph_id = graph.At(row, &value) ? std::optional<uint64_t>(value) : std::nullopt;
     event.graph_node_id = node.At(row, &value) ? std::optional<uint64_t>(value) : std::nullopt;
     event.launch_type = launch.At(row, &value)
@@ -295,6 +314,11 @@ void BlockDecoder::Kernels(const StreamKey& where, const trace::Kernels& kernels
 void BlockDecoder::Memcpys(const StreamKey& where, const trace::Memcpys& copies) {
   const int rows = Rows(copies);
   if (rows < 0) return;
+  ColumnCursor<int> copy_kind(copies.copy_kind(), copies.copy_kind_runs());
+  ColumnCursor<int> source(copies.source_kind(), copies.source_kind_runs());
+  ColumnCursor<int> destination(copies.destination_kind(), copies.destination_kind_runs());
+  ColumnCursor<int64_t> correlation_delta(copies.correlation_id_delta(),
+                                          copies.correlation_id_delta_runs());
   uint64_t start = 0;
   uint64_t correlation = 0;
   MemcpyEvent event;
@@ -303,10 +327,10 @@ void BlockDecoder::Memcpys(const StreamKey& where, const trace::Memcpys& copies)
     event.start_ns = ApplyDelta(copies.start_delta_ns(row), &start);
     event.duration_ns = copies.duration_ns(row);
     event.bytes = copies.bytes(row);
-    event.copy_kind = static_cast<schema::CopyKind>(copies.copy_kind(row));
-    event.source_kind = static_cast<schema::MemoryKind>(copies.source_kind(row));
-    event.destination_kind = static_cast<schema::MemoryKind>(copies.destination_kind(row));
-    event.correlation_id = ApplyDelta(copies.correlation_id_delta(row), &correlation);
+    event.copy_kind = static_cast<schema::CopyKind>(copy_kind.Next());
+    event.source_kind = static_cast<schema::MemoryKind>(source.Next());
+    event.destination_kind = static_cast<schema::MemoryKind>(destination.Next());
+    event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
     sink_->OnMemcpy(event);
   }
   stats_.events += rows;
@@ -315,6 +339,9 @@ void BlockDecoder::Memcpys(const StreamKey& where, const trace::Memcpys& copies)
 void BlockDecoder::Memsets(const StreamKey& where, const trace::Memsets& memsets) {
   const int rows = Rows(memsets);
   if (rows < 0) return;
+  ColumnCursor<uint32_t> value(memsets.value(), memsets.value_runs());
+  ColumnCursor<int64_t> correlation_delta(memsets.correlation_id_delta(),
+                                          memsets.correlation_id_delta_runs());
   uint64_t start = 0;
   uint64_t correlation = 0;
   MemsetEvent event;
@@ -323,8 +350,8 @@ void BlockDecoder::Memsets(const StreamKey& where, const trace::Memsets& memsets
     event.start_ns = ApplyDelta(memsets.start_delta_ns(row), &start);
     event.duration_ns = memsets.duration_ns(row);
     event.bytes = memsets.bytes(row);
-    event.value = memsets.value(row);
-    event.correlation_id = ApplyDelta(memsets.correlation_id_delta(row), &correlation);
+    event.value = value.Next();
+    event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
     sink_->OnMemset(event);
   }
   stats_.events += rows;
@@ -336,6 +363,9 @@ void BlockDecoder::Synchronizations(const StreamKey& where,
   if (rows < 0) return;
   std::vector<SparseCursor> sparse = SparseColumns(syncs, rows);
   SparseCursor& waited = sparse[trace::Synchronizations::kEventIdFieldNumber];
+  ColumnCursor<int> kind(syncs.kind(), syncs.kind_runs());
+  ColumnCursor<int64_t> correlation_delta(syncs.correlation_id_delta(),
+                                          syncs.correlation_id_delta_runs());
   uint64_t start = 0;
   uint64_t correlation = 0;
   SynchronizationEvent event;
@@ -344,8 +374,8 @@ void BlockDecoder::Synchronizations(const StreamKey& where,
     uint64_t value = 0;
     event.start_ns = ApplyDelta(syncs.start_delta_ns(row), &start);
     event.duration_ns = syncs.duration_ns(row);
-    event.kind = static_cast<schema::SynchronizationKind>(syncs.kind(row));
-    event.correlation_id = ApplyDelta(syncs.correlation_id_delta(row), &correlation);
+    event.kind = static_cast<schema::SynchronizationKind>(kind.Next());
+    event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
     event.event_id = waited.At(row, &value) ? std::optional<uint64_t>(value) : std::nullopt;
     sink_->OnSynchronization(event);
   }

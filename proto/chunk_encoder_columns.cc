@@ -16,8 +16,9 @@ void ChunkEncoder::AddApiCall(const ApiCallEvent& event) {
   const uint32_t row = calls.rows++;
   calls.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &calls.deltas.start));
   calls.duration_ns.AddUnsigned(event.duration_ns);
-  calls.name_id.AddUnsigned(event.name);
-  calls.correlation_id_delta.AddSigned(TakeDelta(event.correlation_id, &calls.deltas.correlation));
+  calls.name_id.AddRepeating(event.name);
+  calls.correlation_id_delta.AddRepeatingSigned(
+      TakeDelta(event.correlation_id, &calls.deltas.correlation));
   if (event.domain != schema::API_DOMAIN_RUNTIME) {
     calls.domain.Append(row, wire::Int32Bits(event.domain));
   }
@@ -37,8 +38,8 @@ void ChunkEncoder::AddHostRange(const HostRangeEvent& event) {
   const uint32_t row = ranges.rows++;
   ranges.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &ranges.deltas.start));
   ranges.duration_ns.AddUnsigned(event.duration_ns);
-  ranges.name_id.AddUnsigned(event.name);
-  ranges.kind.AddInt32(event.kind);
+  ranges.name_id.AddRepeating(event.name);
+  ranges.kind.AddRepeatingInt32(event.kind);
   if (event.domain != 0) ranges.domain_name_id.Append(row, event.domain);
   if (event.shapes != 0) ranges.shapes_id.Append(row, event.shapes);
   if (event.dtypes != 0) ranges.dtypes_id.Append(row, event.dtypes);
@@ -94,8 +95,8 @@ void ChunkEncoder::AddKernel(const KernelEvent& event) {
   const uint32_t row = kernels.rows++;
   kernels.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &kernels.deltas.start));
   kernels.duration_ns.AddUnsigned(event.duration_ns);
-  kernels.kernel_config_id.AddUnsigned(event.config);
-  kernels.correlation_id_delta.AddSigned(
+  kernels.kernel_config_id.AddRepeating(event.config);
+  kernels.correlation_id_delta.AddRepeatingSigned(
       TakeDelta(event.correlation_id, &kernels.deltas.correlation));
   if (event.graph_id) kernels.graph_id.Append(row, *event.graph_id);
   if (event.graph_node_id) kernels.graph_node_id.Append(row, *event.graph_node_id);
@@ -109,10 +110,10 @@ void ChunkEncoder::AddMemcpy(const MemcpyEvent& event) {
   copies.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &copies.deltas.start));
   copies.duration_ns.AddUnsigned(event.duration_ns);
   copies.bytes.AddUnsigned(event.bytes);
-  copies.copy_kind.AddInt32(event.copy_kind);
-  copies.source_kind.AddInt32(event.source_kind);
-  copies.destination_kind.AddInt32(event.destination_kind);
-  copies.correlation_id_delta.AddSigned(
+  copies.copy_kind.AddRepeatingInt32(event.copy_kind);
+  copies.source_kind.AddRepeatingInt32(event.source_kind);
+  copies.destination_kind.AddRepeatingInt32(event.destination_kind);
+  copies.correlation_id_delta.AddRepeatingSigned(
       TakeDelta(event.correlation_id, &copies.deltas.correlation));
   ++pending_events_;
 }
@@ -123,8 +124,8 @@ void ChunkEncoder::AddMemset(const MemsetEvent& event) {
   memsets.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &memsets.deltas.start));
   memsets.duration_ns.AddUnsigned(event.duration_ns);
   memsets.bytes.AddUnsigned(event.bytes);
-  memsets.value.AddUnsigned(event.value);
-  memsets.correlation_id_delta.AddSigned(
+  memsets.value.AddRepeating(event.value);
+  memsets.correlation_id_delta.AddRepeatingSigned(
       TakeDelta(event.correlation_id, &memsets.deltas.correlation));
   ++pending_events_;
 }
@@ -134,18 +135,21 @@ void ChunkEncoder::AddSynchronization(const SynchronizationEvent& event) {
   const uint32_t row = syncs.rows++;
   syncs.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &syncs.deltas.start));
   syncs.duration_ns.AddUnsigned(event.duration_ns);
-  syncs.kind.AddInt32(event.kind);
-  syncs.correlation_id_delta.AddSigned(TakeDelta(event.correlation_id, &syncs.deltas.correlation));
+  syncs.kind.AddRepeatingInt32(event.kind);
+  syncs.correlation_id_delta.AddRepeatingSigned(
+      TakeDelta(event.correlation_id, &syncs.deltas.correlation));
   if (event.event_id) syncs.event_id.Append(row, *event.event_id);
   ++pending_events_;
 }
 
-// Chunk.threads: each ThreadEvents sized first (its length prefix comes before it), then
-// written with its blocks in field-number order.
+// Chunk.threads: each ThreadEvents settled (the smaller form of each run-length column),
+// sized (its length prefix comes before it), then written with its blocks in field-number
+// order.
 void ChunkEncoder::WriteThreads() {
   using F = field::ThreadEvents;
   for (size_t i = 0; i < threads_used_; ++i) {
-    const ThreadGroup& group = *thread_groups_[i];
+    ThreadGroup& group = *thread_groups_[i];
+    group.SettleRuns(&run_scratch_);
     const size_t size = wire::VarintFieldSizeIfNonZero(F::kThreadId, group.thread_id) +
                         wire::VarintFieldSizeIfNonZero(F::kClock, wire::Int32Bits(group.clock)) +
                         BlockFieldSize(F::kApiCalls, group.api) +
@@ -167,7 +171,8 @@ void ChunkEncoder::WriteThreads() {
 void ChunkEncoder::WriteStreams() {
   using F = field::StreamEvents;
   for (size_t i = 0; i < streams_used_; ++i) {
-    const StreamGroup& group = *stream_groups_[i];
+    StreamGroup& group = *stream_groups_[i];
+    group.SettleRuns(&run_scratch_);
     const StreamKey& key = group.key;
     const size_t size = wire::VarintFieldSizeIfNonZero(F::kDevice, key.device) +
                         wire::VarintFieldSizeIfNonZero(F::kContext, key.context) +

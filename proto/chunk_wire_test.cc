@@ -4,8 +4,8 @@
 //   libprotobuf parses ChunkEncoder's bytes back into that message: for the sample events,
 //   and for random calls with extreme values (0, the maximum, negative zigzag values,
 //   empty and long strings, empty chunks);
-// - a file written before the change (testdata/sample_v1.prof.pb) still reads, and the
-//   same sample written today is the same bytes;
+// - files written by earlier versions (testdata/*_v1.prof.pb: before the agent's own
+//   writer, and the version 1 agent on a launcher) still read, event for event;
 // - one small chunk equals the hand-checked bytes in testdata/small_chunk.hex.
 #include <cstdint>
 #include <fstream>
@@ -287,10 +287,11 @@ TEST_CASE("an empty chunk is its sequence number and nothing else") {
   CHECK(second == std::string_view("\x08\x01\x68\x01", 4));
 }
 
-// Lines of "event description" per chunk, as written beside the old file.
-std::vector<std::vector<std::string>> ExpectedEventsOfOldFile() {
+// Lines of "event description" per chunk, as written beside an old file
+// (//proto:dump_events of the build that wrote it).
+std::vector<std::vector<std::string>> ExpectedEventsOf(const std::string& events_path) {
   std::vector<std::vector<std::string>> chunks;
-  std::ifstream text("proto/testdata/sample_v1.events.txt");
+  std::ifstream text(events_path);
   REQUIRE(text.good());
   std::string line;
   while (std::getline(text, line)) {
@@ -302,30 +303,50 @@ std::vector<std::vector<std::string>> ExpectedEventsOfOldFile() {
   return chunks;
 }
 
+// Reads the checked-in trace `bytes` and compares every event of every chunk with the
+// list written beside it; returns the events read.
+size_t CheckReadsAsWritten(const std::string& bytes, const std::string& events_path) {
+  auto reader = TraceFileReader::OpenSource(MakeMemorySource(bytes), events_path);
+  REQUIRE(reader.ok());
+  const std::vector<std::vector<std::string>> expected = ExpectedEventsOf(events_path);
+  FileDictionary dictionary;
+  trace::Chunk chunk;
+  size_t index = 0, events = 0;
+  while ((*reader)->Next(&chunk)) {
+    REQUIRE(index < expected.size());
+    dictionary.AddDefinitions(chunk);
+    testing::RecordingSink sink;
+    const ChunkDecodeStats stats = DecodeChunk(chunk, &sink);
+    CHECK(stats.first_problem.empty());
+    std::sort(sink.events.begin(), sink.events.end());
+    CHECK(sink.events == expected[index]);
+    events += sink.events.size();
+    ++index;
+  }
+  CHECK(index == expected.size());
+  CHECK((*reader)->report().issues.empty());
+  return events;
+}
+
 TEST_CASE("a file written before the agent's own wire writer still reads, event for event") {
   const std::string old_bytes = ReadFile("proto/testdata/sample_v1.prof.pb");
   auto reader = TraceFileReader::OpenSource(MakeMemorySource(old_bytes), "sample_v1");
   REQUIRE(reader.ok());
   CHECK((*reader)->header().host_name() == "testhost");
   CHECK((*reader)->header().config().at("PROF_SCHEDULE") == "skip_first=1,record=2");
-  const std::vector<std::vector<std::string>> expected = ExpectedEventsOfOldFile();
-  FileDictionary dictionary;
-  trace::Chunk chunk;
-  size_t index = 0;
-  while ((*reader)->Next(&chunk)) {
-    REQUIRE(index < expected.size());
-    dictionary.AddDefinitions(chunk);
-    testing::RecordingSink sink;
-    DecodeChunk(chunk, &sink);
-    std::sort(sink.events.begin(), sink.events.end());
-    CHECK(sink.events == expected[index]);
-    ++index;
-  }
-  CHECK(index == expected.size());
-  CHECK((*reader)->report().issues.empty());
+  CHECK((*reader)->header().format_version() == 1);
+  CHECK(CheckReadsAsWritten(old_bytes, "proto/testdata/sample_v1.events.txt") == 108);
+}
 
-  // The same sample written today (header by libprotobuf, chunks by ChunkEncoder).
-  CHECK(testing::MakeSampleTrace(3, 4).bytes == old_bytes);
+// Written by main 49630e0's agent (format version 1, before run-length columns) under
+// launch_stress --launches 1000 --threads 2 --rounds 2 --rate 1000000 with the simulated
+// CUPTI: 1001 API calls, 1000 kernels, 3 steps, 1 synchronization.
+TEST_CASE("a launcher trace written by the version 1 agent still reads, event for event") {
+  const std::string old_bytes = ReadFile("proto/testdata/launcher_v1.prof.pb");
+  auto reader = TraceFileReader::OpenSource(MakeMemorySource(old_bytes), "launcher_v1");
+  REQUIRE(reader.ok());
+  CHECK((*reader)->header().format_version() == 1);
+  CHECK(CheckReadsAsWritten(old_bytes, "proto/testdata/launcher_v1.events.txt") == 2005);
 }
 
 // Hex bytes, '#' to end of line a comment.

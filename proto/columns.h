@@ -1,5 +1,5 @@
-// Column helpers of ChunkDecoder: the delta and sparse-column conventions of trace.proto
-// on the reading side (the writing side is chunk_blocks.h). Internal to proto/.
+// Column helpers of ChunkDecoder: the delta, run-length and sparse-column conventions of
+// trace.proto on the reading side (the writing side is chunk_blocks.h). Internal to proto/.
 #ifndef PROF_PROTO_COLUMNS_H_
 #define PROF_PROTO_COLUMNS_H_
 
@@ -10,27 +10,102 @@
 namespace prof {
 namespace columns {
 
+template <typename T>
+using Repeated = google::protobuf::RepeatedField<T>;
+
 // Undoes chunk_blocks::TakeDelta (wrapping, so any uint64 values round-trip).
 inline uint64_t ApplyDelta(int64_t delta, uint64_t* previous) {
   *previous += static_cast<uint64_t>(delta);
   return *previous;
 }
 
+// The rows a column stands for: its size, or, when its companion `runs` is not empty, the
+// sum of the run lengths. -1 when the runs do not fit the column (a length of 0, or not
+// one length per value).
+template <typename T>
+int64_t ExpandedSize(const Repeated<T>& values, const Repeated<uint32_t>& runs) {
+  if (runs.empty()) return values.size();
+  if (runs.size() != values.size()) return -1;
+  int64_t rows = 0;
+  for (const uint32_t length : runs) {
+    if (length == 0) return -1;
+    rows += length;
+  }
+  return rows;
+}
+
+// A block column's companion of run lengths is numbered this much higher (trace.proto;
+// chunk_blocks::kRunsNumberOffset on the writing side).
+inline constexpr int kRunsNumberOffset = 16;
+
+// ExpandedSize of column `field` of `block` through reflection, for the decoder's check of
+// every column of a block; its companion is found by number and name.
+inline int64_t ColumnRows(const google::protobuf::Message& block,
+                          const google::protobuf::FieldDescriptor* field) {
+  const google::protobuf::Reflection& reflection = *block.GetReflection();
+  const int size = reflection.FieldSize(block, field);
+  const google::protobuf::FieldDescriptor* runs =
+      block.GetDescriptor()->FindFieldByNumber(field->number() + kRunsNumberOffset);
+  if (runs == nullptr || runs->name() != field->name() + "_runs") return size;
+  const int run_count = reflection.FieldSize(block, runs);
+  if (run_count == 0) return size;
+  if (run_count != size) return -1;
+  int64_t rows = 0;
+  for (int k = 0; k < run_count; ++k) {
+    const uint32_t length = reflection.GetRepeatedUInt32(block, runs, k);
+    if (length == 0) return -1;
+    rows += length;
+  }
+  return rows;
+}
+
+// Reads a column value by value, expanding its runs (trace.proto, "Run-length columns").
+// The caller checks ExpandedSize first and reads at most that many values.
+template <typename T>
+class ColumnCursor {
+ public:
+  ColumnCursor(const Repeated<T>& values, const Repeated<uint32_t>& runs)
+      : value_(values.data()), run_(runs.data()), plain_(runs.empty()) {}
+
+  T Next() {
+    if (plain_) return *value_++;
+    if (left_ == 0) {
+      left_ = *run_++;
+      current_ = *value_++;
+    }
+    --left_;
+    return current_;
+  }
+
+ private:
+  // Into the message's arrays (raw: this is the decoder's inner loop).
+  const T* value_;
+  const uint32_t* run_;
+  bool plain_;
+  uint32_t left_ = 0;  // of the current run
+  T current_{};
+};
+
 // Walks a sparse column row by row while a block is decoded.
 class SparseCursor {
  public:
-  // `rows` is the block's row count. A malformed column (sizes differ, rows out of order
-  // or past the block) is ignored as a whole and reported by valid() == false.
-  SparseCursor(const trace::SparseColumn& column, int rows) : column_(&column) {
-    valid_ = column.index_delta_size() == column.value_size();
+  // `rows` is the block's row count. A malformed column (sizes differ, runs that do not
+  // fit, rows out of order or past the block) is ignored as a whole and reported by
+  // valid() == false.
+  SparseCursor(const trace::SparseColumn& column, int rows)
+      : index_(column.index_delta(), column.index_delta_runs()),
+        values_(column.value(), column.value_runs()) {
+    count_ = ExpandedSize(column.index_delta(), column.index_delta_runs());
+    valid_ = count_ >= 0 && count_ == ExpandedSize(column.value(), column.value_runs());
+    ColumnCursor<uint32_t> walk = index_;
     uint64_t row = 0;
-    for (int i = 0; valid_ && i < column.index_delta_size(); ++i) {
-      const uint32_t delta = column.index_delta(i);
+    for (int64_t i = 0; valid_ && i < count_; ++i) {
+      const uint32_t delta = walk.Next();
       if (i > 0 && delta == 0) valid_ = false;
       row += delta;
       if (row >= static_cast<uint64_t>(rows)) valid_ = false;
     }
-    next_row_ = (valid_ && column.index_delta_size() > 0) ? column.index_delta(0) : kNoRow;
+    next_row_ = (valid_ && count_ > 0) ? index_.Next() : kNoRow;
   }
 
   bool valid() const { return valid_; }
@@ -38,18 +113,18 @@ class SparseCursor {
   // The value at `row`, if the column has one; call with rows 0, 1, 2, ... in order.
   bool At(uint32_t row, uint64_t* value) {
     if (row != next_row_) return false;
-    *value = column_->value(position_++);
-    next_row_ = position_ < column_->index_delta_size()
-                    ? next_row_ + column_->index_delta(position_)
-                    : kNoRow;
+    *value = values_.Next();
+    next_row_ = ++position_ < count_ ? next_row_ + index_.Next() : kNoRow;
     return true;
   }
 
  private:
   static constexpr uint64_t kNoRow = ~uint64_t{0};
-  const trace::SparseColumn* column_;  // a pointer: cursors are copied into tables
+  ColumnCursor<uint32_t> index_;
+  ColumnCursor<uint64_t> values_;
   bool valid_ = true;
-  int position_ = 0;
+  int64_t count_ = 0;
+  int64_t position_ = 0;
   uint64_t next_row_ = kNoRow;
 };
 

@@ -22,7 +22,8 @@ namespace prof {
 
 // Bumped when a change would be misread by an older reader. Readers refuse files whose
 // version is newer than theirs, with a message that says so.
-inline constexpr uint32_t kFormatVersion = 1;
+// 2: run-length columns (trace.proto); version 1 files read as before.
+inline constexpr uint32_t kFormatVersion = 2;
 inline constexpr uint32_t kOldestReadableFormatVersion = 1;
 
 inline constexpr char kFileMagic[8] = {'\x89', 'P', 'R', 'O', 'F', 'T', 'R', '\n'};

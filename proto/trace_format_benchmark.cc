@@ -1,9 +1,12 @@
 // Figures for the trace format on a realistic mix (70% kernel + launch pairs, 20%
 // memcpy/memset, 10% ranges): bytes per event on disk, write and read events per second on
 // one core, and, as a baseline measured in the same run, the size of the same events as
-// Chrome trace-event JSON (what Kineto and paddle write). Prints figures, asserts nothing.
+// Chrome trace-event JSON (what Kineto and paddle write), and where the bytes go, column by
+// column. Prints figures, asserts nothing.
 //
 //   bazel run -c opt //proto:trace_format_benchmark -- --events=10000000
+//   bazel run -c opt //proto:trace_format_benchmark -- --breakdown=TRACE  (any trace file)
+#include <time.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -17,6 +20,7 @@
 #include "proto/chunk_decoder.h"
 #include "proto/chunk_encoder.h"
 #include "proto/file_dictionary.h"
+#include "proto/testing/column_bytes.h"
 #include "proto/testing/realistic_mix.h"
 #include "proto/trace_file_reader.h"
 #include "proto/trace_file_writer.h"
@@ -25,6 +29,14 @@ namespace prof {
 namespace {
 
 constexpr uint64_t kEventsPerChunk = 65536;
+
+// CPU seconds of this thread: on a shared machine, time the encoder spent waiting for a
+// core is not counted (the wall-clock rates below count it).
+double ThreadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return now.tv_sec + now.tv_nsec / 1e9;
+}
 
 double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
@@ -100,6 +112,7 @@ struct WriteFigures {
   uint64_t events = 0;
   uint64_t bytes = 0;
   double seconds = 0;
+  double cpu_seconds = 0;
 };
 
 // Encodes and writes `events` events. The events are made before the clock starts (one
@@ -111,6 +124,7 @@ WriteFigures Write(const std::string& path, uint64_t events) {
   while (block.size() < std::min<uint64_t>(events, 1000000)) mix.MakeGroup(&block);
 
   const auto start = std::chrono::steady_clock::now();
+  const double cpu_start = ThreadCpuSeconds();
   auto writer = TraceFileWriter::Create(path, FileHeaderValue());
   if (!writer.ok()) {
     std::fprintf(stderr, "benchmark: %s\n", std::string(writer.status().message()).c_str());
@@ -129,13 +143,16 @@ WriteFigures Write(const std::string& path, uint64_t events) {
   (*writer)->AppendChunk(encoder.Finish(true)).IgnoreError();
   (*writer)->Close().IgnoreError();
   figures.seconds = Seconds(start);
+  figures.cpu_seconds = ThreadCpuSeconds() - cpu_start;
   figures.bytes = (*writer)->bytes_written();
   return figures;
 }
 
 // Reads the file; with `format_json` also formats every event as Chrome JSON (baseline).
-MeasuringSink Read(const std::string& path, double* seconds, bool format_json) {
+MeasuringSink Read(const std::string& path, double* seconds, bool format_json,
+                   double* cpu_seconds = nullptr) {
   const auto start = std::chrono::steady_clock::now();
+  const double cpu_start = ThreadCpuSeconds();
   FileDictionary dictionary;
   MeasuringSink sink(&dictionary, format_json);
   auto reader = TraceFileReader::Open(path);
@@ -146,6 +163,7 @@ MeasuringSink Read(const std::string& path, double* seconds, bool format_json) {
     DecodeChunk(chunk, &sink);
   }
   *seconds = Seconds(start);
+  if (cpu_seconds != nullptr) *cpu_seconds = ThreadCpuSeconds() - cpu_start;
   return sink;
 }
 
@@ -157,17 +175,40 @@ uint64_t ParseEvents(int argc, char** argv) {
   return 10000000;
 }
 
+// The file named by --breakdown=FILE; "" without one.
+std::string ParseBreakdown(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string argument = argv[i];
+    if (argument.rfind("--breakdown=", 0) == 0) return argument.substr(12);
+  }
+  return "";
+}
+
+// Prints the per-column bytes of `path`; false (and one line) when it cannot be read.
+bool PrintBreakdown(const std::string& path) {
+  const testing::ColumnBytes measured = testing::MeasureColumnBytes(path);
+  if (!measured.problem.empty()) {
+    std::fprintf(stderr, "benchmark: %s\n", measured.problem.c_str());
+    return false;
+  }
+  testing::PrintColumnBytes(measured, stdout);
+  return true;
+}
+
 }  // namespace
 }  // namespace prof
 
 int main(int argc, char** argv) {
+  const std::string breakdown = prof::ParseBreakdown(argc, argv);
+  if (!breakdown.empty()) return prof::PrintBreakdown(breakdown) ? 0 : 1;
   const uint64_t events = prof::ParseEvents(argc, argv);
   const std::string path = absl::StrFormat("/tmp/trace_format_benchmark.%d.pb", getpid());
   const prof::WriteFigures written = prof::Write(path, events);
-  double read_seconds = 0;
-  const prof::MeasuringSink read = prof::Read(path, &read_seconds, false);
+  double read_seconds = 0, read_cpu_seconds = 0;
+  const prof::MeasuringSink read = prof::Read(path, &read_seconds, false, &read_cpu_seconds);
   double json_seconds = 0;
   const prof::MeasuringSink baseline = prof::Read(path, &json_seconds, true);
+  const prof::testing::ColumnBytes columns = prof::testing::MeasureColumnBytes(path);
   std::remove(path.c_str());
 
   const double n = static_cast<double>(written.events);
@@ -177,7 +218,11 @@ int main(int argc, char** argv) {
   std::printf("%-34s %14.2f %14s\n", "bytes per event on disk", written.bytes / n, "<= 16");
   std::printf("%-34s %14.1f %14s\n", "write, M events/s (encode+write)", n / written.seconds / 1e6, ">= 20");
   std::printf("%-34s %14.1f %14s\n", "read, M events/s (read+decode)", n / read_seconds / 1e6, ">= 10");
+  std::printf("%-34s %14.1f %14s\n", "write, CPU ns per event", written.cpu_seconds * 1e9 / n, "");
+  std::printf("%-34s %14.1f %14s\n", "read, CPU ns per event", read_cpu_seconds * 1e9 / n, "");
   std::printf("%-34s %14.1f %14s\n", "baseline: Chrome JSON bytes/event", 1.0 * baseline.json_bytes / n, "(Kineto 224-319)");
   std::printf("%-34s %14.1f %14s\n", "size ratio, JSON / ours", 1.0 * baseline.json_bytes / written.bytes, "");
+  std::printf("\nwhere the bytes go:\n");
+  prof::testing::PrintColumnBytes(columns, stdout);
   return read.events == written.events ? 0 : 1;
 }

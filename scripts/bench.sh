@@ -46,6 +46,10 @@ echo "== trace format (proto/trace_format_benchmark)"
 events=10000000
 [ $quick = 1 ] && events=2000000
 "$bin/proto/trace_format_benchmark" --events=$events
+echo
+echo "== trace size on the held-out style launcher (launch_stress at 1 us a launch, simulated CUPTI)"
+bazel build -c opt --noshow_progress //agent/tests:trace_counts 2>&1 | grep -E "^(ERROR|FAILED)" || true
+python3 scripts/trace_size.py --bin "$bin" --agent "$agent" --cupti "$cupti" --goal 6
 
 echo
 echo "== agent: added host cost per intercepted call (median of 2M calls, interposed vs direct)"

@@ -53,10 +53,11 @@ for source in "${sources[@]}"; do
   objects+=("$object")
 done
 wait
-seed_sources=(proto/chunk_encoder.cc proto/chunk_encoder_columns.cc proto/wire_format.cc
-              proto/header_encoder.cc proto/trace_file_writer.cc proto/testing/sample_trace.cc
-              proto/testing/event_strings.cc proto/testing/realistic_mix.cc
-              proto/testing/reference_chunk_encoder.cc proto/header_message.cc
+seed_sources=(proto/chunk_encoder.cc proto/chunk_encoder_columns.cc proto/run_column.cc
+              proto/wire_format.cc proto/header_encoder.cc proto/trace_file_writer.cc
+              proto/testing/sample_trace.cc proto/testing/event_strings.cc
+              proto/testing/realistic_mix.cc proto/testing/reference_chunk_encoder.cc
+              proto/testing/reference_runs.cc proto/header_message.cc
               proto/testing/frame_bytes.cc analyzer/testing/hostile_traces.cc)
 libs=$(pkg-config --libs absl_str_format absl_status absl_statusor absl_flat_hash_map absl_strings protobuf)
 # Seeds: generated from the format's test fixtures and the crafted traces, not checked in.

@@ -1,6 +1,7 @@
 #include "proto/testing/reference_chunk_encoder.h"
 
 #include "proto/chunk_blocks.h"
+#include "proto/testing/reference_runs.h"
 
 namespace prof::testing {
 
@@ -347,6 +348,7 @@ const trace::Chunk& ReferenceChunkEncoder::Finish(bool last_chunk) {
   // Clear() keeps the capacity of its repeated fields for reuse.
   chunk_.set_sequence(next_sequence_++);
   chunk_.set_last_chunk(last_chunk);
+  ApplyRunLengthColumns(&chunk_);
   finished_.Swap(&chunk_);
   chunk_.Clear();
   thread_groups_.clear();

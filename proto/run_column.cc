@@ -1,0 +1,66 @@
+#include "proto/run_column.h"
+
+#include <utility>
+
+namespace prof::chunk_blocks {
+namespace {
+
+// The next varint of bytes the encoder wrote itself (so well formed); advances `at`.
+uint64_t ReadVarint(const uint8_t** at) {
+  uint64_t value = 0;
+  for (int shift = 0;; shift += 7) {
+    const uint8_t byte = *(*at)++;
+    value |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if (byte < 0x80) return value;
+  }
+}
+
+}  // namespace
+
+void RunColumn::clear() {
+  plain_.clear();
+  changes_ = 0;
+  last_ = 0;
+  settled_ = false;
+}
+
+void RunColumn::SettleRuns(uint32_t number, uint32_t lengths_number, RunColumn* lengths,
+                           wire::PackedColumn* scratch) {
+  // trace.proto's rule: runs only where at most half the values are changes.
+  const size_t count = plain_.count();
+  if (settled_ || count == 0 || 2 * static_cast<size_t>(changes_) > count) return;
+  settled_ = true;
+
+  // Build the runs from the column's own bytes, then keep them only if smaller.
+  wire::PackedColumn& values = *scratch;
+  values.clear();
+  lengths->clear();
+  const uint8_t* at = plain_.bytes().data();
+  uint64_t value = ReadVarint(&at);
+  uint32_t length = 1;
+  for (size_t i = 1; i < count; ++i) {
+    const uint64_t next = ReadVarint(&at);
+    if (next == value) {
+      ++length;
+      continue;
+    }
+    values.AddUnsigned(value);
+    lengths->AddUnsigned(length);
+    value = next;
+    length = 1;
+  }
+  values.AddUnsigned(value);
+  lengths->AddUnsigned(length);
+  const size_t as_runs = wire::PackedFieldSize(number, values) +
+                         wire::PackedFieldSize(lengths_number, lengths->packed());
+  if (as_runs < wire::PackedFieldSize(number, plain_)) {
+    std::swap(plain_, values);
+  } else {
+    lengths->clear();
+  }
+}
+
+}  // namespace prof::chunk_blocks
+
+// Every column of every block is a RunColumn: it should cost no more than a cache line.
+static_assert(sizeof(prof::chunk_blocks::RunColumn) <= 64);

@@ -1,0 +1,176 @@
+// Run-length columns (trace.proto, format version 2): the encoder's choice between a plain
+// column and runs, what a launch loop's chunk holds, the decoder's checks of runs, and the
+// schema's numbering convention that the encoder and decoder rely on.
+#include "proto/run_column.h"
+
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "proto/chunk_decoder.h"
+#include "proto/chunk_encoder.h"
+#include "proto/testing/event_strings.h"
+#include "proto/trace.pb.h"
+
+namespace prof {
+namespace {
+
+using chunk_blocks::RunColumn;
+
+std::string Bytes(const RunColumn& column) { return std::string(column.packed().bytes().view()); }
+
+TEST_CASE("a column that repeats is rewritten as runs only when that is smaller") {
+  wire::PackedColumn scratch;
+  RunColumn column, lengths;
+  for (int i = 0; i < 10; ++i) column.AddRepeating(5);
+  column.AddRepeating(7);
+  column.AddRepeating(7);
+  // Plain: tag, length, 12 one-byte values = 14 bytes. Runs: field 3 (tag, length, 5, 7) =
+  // 4 bytes and field 19 (two-byte tag, length, 10, 2) = 5 bytes: 9.
+  column.SettleRuns(3, 19, &lengths, &scratch);
+  CHECK(Bytes(column) == std::string("\x05\x07", 2));
+  CHECK(Bytes(lengths) == std::string("\x0a\x02", 2));
+
+  RunColumn alternating, unused;
+  for (int i = 0; i < 12; ++i) alternating.AddRepeating(i % 2);
+  // 12 runs of 1: more than half the values start a run (and 14 + 16 bytes against 14).
+  alternating.SettleRuns(3, 19, &unused, &scratch);
+  CHECK(alternating.count() == 12);
+  CHECK(unused.count() == 0);
+
+  // 5 equal values: 7 bytes plain, 3 (tag, length, 1) + 4 (two-byte tag, length, 5) as
+  // runs: a tie keeps the plain column; a sixth value tips it.
+  RunColumn tie, tie_lengths;
+  for (int i = 0; i < 5; ++i) tie.AddRepeating(1);
+  tie.SettleRuns(3, 19, &tie_lengths, &scratch);
+  CHECK(tie.count() == 5);
+  CHECK(tie_lengths.count() == 0);
+  RunColumn six, six_lengths;
+  for (int i = 0; i < 6; ++i) six.AddRepeating(1);
+  six.SettleRuns(3, 19, &six_lengths, &scratch);
+  CHECK(Bytes(six) == "\x01");
+  CHECK(Bytes(six_lengths) == "\x06");
+}
+
+// One thread launching the same kernel on one stream, 1 us apart: what the paced launcher
+// gives the encoder for each launch.
+ApiCallEvent Launch(int i, StringId name, KernelConfigId config) {
+  ApiCallEvent call;
+  call.thread_id = 42;
+  call.start_ns = 1000000 + 1000 * i;
+  call.duration_ns = 400 + i % 3;
+  call.name = name;
+  call.correlation_id = 7 + i;
+  call.stream = 0x51a0000001a0ull;  // a pointer-sized stream handle
+  call.kernel_config = config;
+  return call;
+}
+
+TEST_CASE("a launch loop's names, correlation ids, streams and configurations cost nothing a row") {
+  ChunkEncoder encoder;
+  const StringId name = encoder.InternString("cudaLaunchKernel");
+  const KernelConfigId config = encoder.InternKernelConfig(KernelConfigValue{});
+  std::vector<std::string> expected;
+  for (int i = 0; i < 1000; ++i) {
+    encoder.AddApiCall(Launch(i, name, config));
+    expected.push_back(testing::Describe(Launch(i, name, config)));
+  }
+  const std::string_view bytes = encoder.Finish(true);
+  trace::Chunk chunk;
+  REQUIRE(chunk.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())));
+  const trace::ApiCalls& calls = chunk.threads(0).api_calls();
+  CHECK(std::vector<uint32_t>(calls.name_id().begin(), calls.name_id().end()) ==
+        std::vector<uint32_t>{name});
+  CHECK(std::vector<uint32_t>(calls.name_id_runs().begin(), calls.name_id_runs().end()) ==
+        std::vector<uint32_t>{1000});
+  // The first delta is the id itself (7), then 999 deltas of 1.
+  CHECK(std::vector<int64_t>(calls.correlation_id_delta().begin(),
+                             calls.correlation_id_delta().end()) == std::vector<int64_t>{7, 1});
+  CHECK(std::vector<uint32_t>(calls.correlation_id_delta_runs().begin(),
+                              calls.correlation_id_delta_runs().end()) ==
+        std::vector<uint32_t>{1, 999});
+  CHECK(calls.stream().value_size() == 1);
+  CHECK(calls.stream().value_runs(0) == 1000);
+  CHECK(calls.stream().index_delta_runs_size() == 2);  // row 0, then 999 rows of 1
+  CHECK(calls.kernel_config_id().value_runs(0) == 1000);
+  // What is left a row: the start delta (2000 zigzag: 2 bytes) and the duration (2 bytes);
+  // plain, the name, correlation delta, stream (index 1, value 7) and configuration
+  // (index 1, value 1) would add 12 more.
+  CHECK(calls.ByteSizeLong() < 4 * 1000 + 100);
+
+  testing::RecordingSink sink;
+  const ChunkDecodeStats stats = DecodeChunk(chunk, &sink);
+  CHECK(stats.first_problem.empty());
+  CHECK(sink.events == expected);
+}
+
+trace::Chunk LaunchChunk(int launches) {
+  ChunkEncoder encoder;
+  for (int i = 0; i < launches; ++i) encoder.AddApiCall(Launch(i, 3, 4));
+  const std::string_view bytes = encoder.Finish(true);
+  trace::Chunk chunk;
+  REQUIRE(chunk.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())));
+  REQUIRE(chunk.threads(0).api_calls().name_id_runs_size() == 1);
+  return chunk;
+}
+
+TEST_CASE("runs that do not fit their column skip the block, and are counted") {
+  trace::Chunk zero = LaunchChunk(50);
+  zero.mutable_threads(0)->mutable_api_calls()->add_name_id(3);
+  zero.mutable_threads(0)->mutable_api_calls()->add_name_id_runs(0);  // a run of no rows
+  trace::Chunk longer = LaunchChunk(50);
+  longer.mutable_threads(0)->mutable_api_calls()->set_name_id_runs(0, 51);  // 51 of 50 rows
+  trace::Chunk unpaired = LaunchChunk(50);
+  unpaired.mutable_threads(0)->mutable_api_calls()->add_name_id(9);  // a value without a run
+  for (const trace::Chunk* chunk : {&zero, &longer, &unpaired}) {
+    testing::RecordingSink sink;
+    const ChunkDecodeStats stats = DecodeChunk(*chunk, &sink);
+    CHECK(stats.malformed_blocks == 1);
+    CHECK(stats.events == 0);
+    // Runs summing to the wrong count make a column of another length than the others.
+    CHECK(stats.first_problem.find(chunk == &longer ? "ApiCalls block has columns of different"
+                                                    : "ApiCalls block: the runs of name_id") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("a sparse column whose runs do not fit is ignored and counted, its block decodes") {
+  trace::Chunk chunk = LaunchChunk(50);
+  trace::SparseColumn* stream = chunk.mutable_threads(0)->mutable_api_calls()->mutable_stream();
+  stream->set_value_runs(0, 49);  // 49 values for 50 index entries
+  testing::RecordingSink sink;
+  const ChunkDecodeStats stats = DecodeChunk(chunk, &sink);
+  CHECK(stats.malformed_columns == 1);
+  CHECK(stats.events == 50);
+  REQUIRE(sink.events.size() == 50);
+  CHECK(sink.events[49].find("stream=-") != std::string::npos);
+}
+
+// chunk_blocks.h pairs a block column numbered N with the companion numbered N + 16 and
+// the decoder checks the name too: every `_runs` field of trace.proto must follow both.
+TEST_CASE("every run-length companion is named and numbered after its column") {
+  const google::protobuf::FileDescriptor& file = *trace::Chunk::descriptor()->file();
+  int companions = 0;
+  for (int m = 0; m < file.message_type_count(); ++m) {
+    const google::protobuf::Descriptor& message = *file.message_type(m);
+    const int offset = message.name() == "SparseColumn" ? 2 : 16;
+    for (int f = 0; f < message.field_count(); ++f) {
+      const google::protobuf::FieldDescriptor& runs = *message.field(f);
+      const std::string& name = runs.name();
+      if (name.size() <= 5 || name.compare(name.size() - 5, 5, "_runs") != 0) continue;
+      INFO(message.name() << "." << name);
+      const auto* column = message.FindFieldByName(name.substr(0, name.size() - 5));
+      REQUIRE(column != nullptr);
+      CHECK(runs.number() == column->number() + offset);
+      CHECK(column->number() < 16);
+      CHECK(runs.type() == google::protobuf::FieldDescriptor::TYPE_UINT32);
+      CHECK(runs.is_packed());
+      ++companions;
+    }
+  }
+  CHECK(companions == 16);  // 14 block columns and SparseColumn's 2
+}
+
+}  // namespace
+}  // namespace prof
