@@ -60,7 +60,9 @@ std::vector<size_t> ReportOrder(const std::vector<RankFigures>& ranks) {
 // The charted ranks of a job layout, read again whole (their files were reported already).
 void ReadChartedRanks(const Inputs& inputs, const std::vector<size_t>& sources, CollectedRun* run) {
   Inputs charted;
-  for (const ChartedRank& rank : run->layout->charted) charted.processes.push_back(inputs.processes[sources[rank.run_index]]);
+  for (const ChartedRank& rank : run->layout->charted) {
+    charted.processes.push_back(inputs.processes[sources[rank.run_index]]);
+  }
   const RankConsumer::Done done = [run](size_t i, RankFigures figures, ProcessReport) {
     run->ranks[run->layout->charted[i].run_index] = std::move(figures);
   };
