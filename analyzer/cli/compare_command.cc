@@ -7,12 +7,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "analyzer/read/input_paths.h"
-#include "analyzer/read/process_files.h"
 #include "analyzer/compare/compare_renderers.h"
 #include "analyzer/compare/compare_report.h"
 #include "analyzer/compare/rule_parser.h"
 #include "analyzer/compare/run_profile.h"
+#include "analyzer/pipeline/inputs.h"
 
 namespace prof::analyzer {
 namespace {
@@ -25,11 +24,10 @@ constexpr int kBadInput = 2;
 // is missing, nothing in it is readable, or it holds no steps.
 absl::StatusOr<compare::RunProfile> LoadSide(const std::string& path, const char* side,
                                              const compare::ProfileOptions& options) {
-  absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths({path});
-  if (!files.ok()) return absl::InvalidArgumentError(absl::StrCat(side, ": ", files.status().message()));
+  absl::StatusOr<Inputs> inputs = OpenInputs({path});
+  if (!inputs.ok()) return absl::InvalidArgumentError(absl::StrCat(side, ": ", inputs.status().message()));
   std::vector<std::string> unreadable;
-  const std::vector<ProcessFiles> processes = GroupFilesByProcess(*files, &unreadable);
-  compare::RunProfile profile = compare::BuildRunProfileFromFiles(processes, options, &unreadable);
+  compare::RunProfile profile = compare::BuildRunProfileFromInputs(*inputs, options, &unreadable);
   for (const std::string& message : unreadable) std::fprintf(stderr, "profanalyze compare: %s\n", message.c_str());
   if (profile.process_count == 0) {
     return absl::InvalidArgumentError(absl::StrCat(side, " (", path, "): no readable trace"));

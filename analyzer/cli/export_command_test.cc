@@ -2,6 +2,8 @@
 // exports the same events and launch flows as the run in one file, as valid JSON.
 #include "analyzer/cli/export_command.h"
 
+#include <filesystem>
+
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -9,6 +11,8 @@
 #include <string>
 
 #include <catch2/catch.hpp>
+
+#include "analyzer/cli/export_timeline.h"
 
 #include "analyzer/render/perfetto_trace.pb.h"
 #include "analyzer/testing/scratch.h"
@@ -145,6 +149,22 @@ TEST_CASE("export: nothing readable is exit status 1") {
   options.paths = {folder + "/bad.pb"};
   options.output = folder + "/out.json";
   CHECK(RunExportCommand(options) == 1);
+}
+
+TEST_CASE("export: nothing readable is one error and no output, in every format") {
+  const std::string folder = testing::ScratchFolder("export_junk");
+  std::ofstream(folder + "/junk.pb") << "not a trace";
+  for (const char* format : {"chrome", "perfetto", "kineto"}) {
+    INFO(format);
+    const std::string output = folder + "/out." + format;
+    TimelineExport result;
+    const absl::Status status = ExportTimeline({folder}, output, format, &result);
+    CHECK(absl::IsFailedPrecondition(status));
+    CHECK(status.message() == "nothing could be read");
+    REQUIRE(result.unreadable.size() == 1);  // reported once, not once per pass
+    CHECK(result.unreadable[0].find("junk.pb") != std::string::npos);
+    CHECK(!std::filesystem::exists(output));
+  }
 }
 
 }  // namespace

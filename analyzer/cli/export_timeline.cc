@@ -6,11 +6,14 @@
 #include <cerrno>
 #include <cstdio>
 #include <limits>
+#include <map>
+#include <memory>
 #include <set>
+#include <type_traits>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "analyzer/read/input_paths.h"
-#include "analyzer/read/process_files.h"
+#include "analyzer/pipeline/run_processes.h"
 #include "analyzer/render/chrome_exporter.h"
 #include "analyzer/render/kineto_exporter.h"
 #include "analyzer/render/perfetto_exporter.h"
@@ -18,59 +21,151 @@
 namespace prof::analyzer {
 namespace {
 
-// The earliest event time of every readable file (the export's time origin), reading one
-// file at a time; lists the unreadable ones. False when none could be read.
-bool FindOrigin(const std::vector<ProcessFiles>& processes, uint64_t* origin, std::vector<std::string>* unreadable) {
-  size_t read = 0;
+// The windows the origin pass keeps decoded for the export pass, in events (a decoded
+// window holds about 100 bytes per event: 10 windows of 100k events kept measured 100 MiB
+// peak, so about 200 MiB here). A run within it is decoded once; past it, the windows
+// that did not fit are decoded again by the export pass, so memory stays bounded whatever
+// the run's size. A single window file is kept whole when it fits: it costs no memory
+// beyond what the export pass holds anyway.
+constexpr uint64_t kKeptEvents = 2000000;
+
+// The origin pass as a consumer: the earliest event time of every window, keeping the
+// windows that fit in kKeptEvents for the export pass.
+class OriginConsumer : public ProcessConsumer {
+ public:
+  OriginConsumer(uint64_t* origin, std::map<std::string, TraceModel>* kept, uint64_t* kept_events)
+      : origin_(origin), kept_(kept), kept_events_(kept_events) {}
+  void AddWindow(TraceModel window) override {
+    *origin_ = std::min(*origin_, EarliestTime(window));
+    if (*kept_events_ + window.event_count > kKeptEvents || window.files.empty()) return;
+    *kept_events_ += window.event_count;
+    std::string path = window.files.front();
+    (*kept_)[std::move(path)] = std::move(window);
+  }
+
+ private:
+  uint64_t* origin_;
+  std::map<std::string, TraceModel>* kept_;
+  uint64_t* kept_events_;
+};
+
+// The export's time origin: the earliest event time of every readable file. False when
+// none could be read.
+bool FindOrigin(const Inputs& inputs, uint64_t* origin, std::map<std::string, TraceModel>* kept,
+                std::vector<std::string>* unreadable) {
   *origin = std::numeric_limits<uint64_t>::max();
-  for (const ProcessFiles& process : processes) {
-    read += ForEachWindow(
-        process, [origin](TraceModel window) { *origin = std::min(*origin, EarliestTime(window)); }, unreadable);
-  }
+  uint64_t kept_events = 0;
+  const RunSummary run = RunProcesses(
+      inputs, RunOptions{}, [&](size_t) { return std::make_unique<OriginConsumer>(origin, kept, &kept_events); });
+  *unreadable = run.unreadable;
   if (*origin == std::numeric_limits<uint64_t>::max()) *origin = 0;
-  return read > 0;
+  return run.files_read > 0;
 }
 
-// Feeds every window of every process to `exporter` (ChromeTraceExport or
-// PerfettoTraceExport), one window in memory at a time.
+// The export pass as a consumer: every window of process `index` to `exporter`
+// (ChromeTraceExport, PerfettoTraceExport or KinetoTraceExport).
 template <typename Exporter>
-absl::Status ExportWindows(const std::vector<ProcessFiles>& processes, Exporter* exporter) {
-  std::vector<std::string> reported;  // by the first pass already
-  for (size_t index = 0; index < processes.size(); ++index) {
-    ForEachWindow(
-        processes[index], [&](TraceModel window) { exporter->AddWindow(window, index); }, &reported);
+class ExportConsumer : public ProcessConsumer {
+ public:
+  ExportConsumer(Exporter* exporter, size_t index) : exporter_(exporter), index_(index) {}
+  void AddWindow(TraceModel window) override {
+    if constexpr (std::is_same_v<Exporter, KinetoTraceExport>) {
+      exporter_->AddWindow(window);
+    } else {
+      exporter_->AddWindow(window, index_);
+    }
   }
-  return exporter->End();
+
+ private:
+  Exporter* exporter_;
+  size_t index_;
+};
+
+// Feeds every window of every process to `exporter`, process by process, one window in
+// memory at a time (besides those `kept` decoded from the origin pass).
+template <typename Exporter>
+RunSummary ExportWindows(const Inputs& inputs, std::map<std::string, TraceModel>* kept, Exporter* exporter) {
+  RunOptions options;
+  options.decoded = kept;
+  return RunProcesses(inputs, options,
+                      [exporter](size_t i) { return std::make_unique<ExportConsumer<Exporter>>(exporter, i); });
 }
 
-absl::Status WritePerfetto(const std::vector<ProcessFiles>& processes, std::FILE* out, std::string* summary) {
-  PerfettoExportFigures figures;
-  PerfettoTraceExport exporter(out, &figures);
-  absl::Status status = ExportWindows(processes, &exporter);
-  *summary = absl::StrCat(figures.packets, " packets (", figures.slices, " slices, ", figures.flows,
-                          " launch flows) in Perfetto's protobuf format");
+std::FILE* OpenOutput(const std::string& path) { return path == "-" ? stdout : std::fopen(path.c_str(), "wb"); }
+
+absl::Status CloseOutput(std::FILE* out, const std::string& path, absl::Status status) {
+  if (out != stdout && std::fclose(out) != 0 && status.ok()) status = absl::DataLossError("close failed");
+  if (!status.ok()) return absl::Status(status.code(), absl::StrCat(path, ": ", status.message()));
+  return absl::OkStatus();
+}
+
+// Perfetto's trace needs no time origin: one pass, and the output is opened at the first
+// readable window (nothing readable: no output is created).
+class PerfettoConsumer : public ProcessConsumer {
+ public:
+  struct Output {
+    const std::string* path;
+    std::FILE* file = nullptr;
+    absl::Status open_error;
+    PerfettoExportFigures figures;
+    std::unique_ptr<PerfettoTraceExport> exporter;
+  };
+  PerfettoConsumer(Output* output, size_t index) : output_(output), index_(index) {}
+  void AddWindow(TraceModel window) override {
+    if (!output_->exporter && output_->open_error.ok()) {
+      output_->file = OpenOutput(*output_->path);
+      if (output_->file == nullptr) {
+        const int error = errno;
+        output_->open_error = absl::ErrnoToStatus(error, absl::StrCat("cannot write ", *output_->path));
+        return;
+      }
+      output_->exporter = std::make_unique<PerfettoTraceExport>(output_->file, &output_->figures);
+    }
+    if (output_->exporter) output_->exporter->AddWindow(window, index_);
+  }
+
+ private:
+  Output* output_;
+  size_t index_;
+};
+
+absl::Status ExportPerfetto(const Inputs& inputs, const std::string& output, TimelineExport* result) {
+  PerfettoConsumer::Output out;
+  out.path = &output;
+  const RunSummary run =
+      RunProcesses(inputs, RunOptions{}, [&out](size_t i) { return std::make_unique<PerfettoConsumer>(&out, i); });
+  result->unreadable = run.unreadable;
+  if (!out.open_error.ok()) return out.open_error;
+  if (!out.exporter) return absl::FailedPreconditionError("nothing could be read");
+  absl::Status status = out.exporter->End();
+  out.exporter.reset();
+  const PerfettoExportFigures& figures = out.figures;
+  result->summary = absl::StrCat(figures.packets, " packets (", figures.slices, " slices, ", figures.flows,
+                                 " launch flows) in Perfetto's protobuf format");
   if (figures.clamped_slices) {
-    absl::StrAppend(summary, "; ", figures.clamped_slices,
+    absl::StrAppend(&result->summary, "; ", figures.clamped_slices,
                     " slices ended early where the next one on their track overlapped them");
   }
-  return status;
+  return CloseOutput(out.file, output, status);
 }
 
-absl::Status WriteChrome(const std::vector<ProcessFiles>& processes, uint64_t origin, std::FILE* out,
-                         std::string* summary) {
+absl::Status WriteChrome(const Inputs& inputs, uint64_t origin, std::map<std::string, TraceModel>* kept,
+                         std::FILE* out, std::string* summary) {
   ChromeExportFigures figures;
   ChromeTraceExport exporter(out, origin, &figures);
-  absl::Status status = ExportWindows(processes, &exporter);
+  ExportWindows(inputs, kept, &exporter);  // its unreadable files were reported by the origin pass
+  absl::Status status = exporter.End();
   *summary = absl::StrCat(figures.trace_events, " trace events and ", figures.flows, " launch flows");
   return status;
 }
 
 // One process's Kineto trace into `out`.
-absl::Status WriteKinetoProcess(const ProcessFiles& process, uint64_t origin, std::FILE* out,
-                                KinetoExportFigures* figures) {
+absl::Status WriteKinetoProcess(const ProcessFiles& process, uint64_t origin, std::map<std::string, TraceModel>* kept,
+                                std::FILE* out, KinetoExportFigures* figures) {
   KinetoTraceExport exporter(out, origin, figures);
-  std::vector<std::string> reported;  // by the first pass already
-  ForEachWindow(process, [&](TraceModel window) { exporter.AddWindow(window); }, &reported);
+  Inputs one;
+  one.processes.push_back(process);
+  ExportWindows(one, kept, &exporter);
   return exporter.End();
 }
 
@@ -88,18 +183,10 @@ std::vector<std::string> KinetoFileNames(const std::vector<ProcessFiles>& proces
   return names;
 }
 
-std::FILE* OpenOutput(const std::string& path) { return path == "-" ? stdout : std::fopen(path.c_str(), "wb"); }
-
-absl::Status CloseOutput(std::FILE* out, const std::string& path, absl::Status status) {
-  if (out != stdout && std::fclose(out) != 0 && status.ok()) status = absl::DataLossError("close failed");
-  if (!status.ok()) return absl::Status(status.code(), absl::StrCat(path, ": ", status.message()));
-  return absl::OkStatus();
-}
-
 // Kineto traces are per process: one process goes to `output`; several go to one file each
 // in the folder `output` (created if missing), as torch.profiler writes one per rank.
-absl::Status WriteKineto(const std::vector<ProcessFiles>& processes, uint64_t origin, const std::string& output,
-                         std::string* summary) {
+absl::Status WriteKineto(const std::vector<ProcessFiles>& processes, uint64_t origin,
+                         std::map<std::string, TraceModel>* kept, const std::string& output, std::string* summary) {
   KinetoExportFigures figures;
   std::vector<std::string> paths = {output};
   if (processes.size() > 1) {
@@ -116,7 +203,8 @@ absl::Status WriteKineto(const std::vector<ProcessFiles>& processes, uint64_t or
   for (size_t index = 0; index < processes.size(); ++index) {
     std::FILE* out = OpenOutput(paths[index]);
     if (out == nullptr) return absl::ErrnoToStatus(errno, absl::StrCat("cannot write ", paths[index]));
-    absl::Status status = CloseOutput(out, paths[index], WriteKinetoProcess(processes[index], origin, out, &figures));
+    absl::Status written = WriteKinetoProcess(processes[index], origin, kept, out, &figures);
+    absl::Status status = CloseOutput(out, paths[index], std::move(written));
     if (!status.ok()) return status;
   }
   *summary = absl::StrCat(figures.trace_events, " trace events and ", figures.flows, " ac2g flows in ",
@@ -126,29 +214,29 @@ absl::Status WriteKineto(const std::vector<ProcessFiles>& processes, uint64_t or
 
 }  // namespace
 
-// Two passes over the files, each holding one window's events: the time origin, then the
-// events, process by process and window by window.
+// Chrome and Kineto: two passes, the time origin (keeping what fits of the decoded
+// windows, kKeptEvents) and then the events, process by process and window by window.
+// Perfetto: one pass.
 absl::Status ExportTimeline(const std::vector<std::string>& paths, const std::string& output,
                             const std::string& format, TimelineExport* result) {
   if (format != "chrome" && format != "perfetto" && format != "kineto") {
     return absl::InvalidArgumentError(absl::StrCat("format: '", format, "' is not chrome, perfetto or kineto"));
   }
-  absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths(paths);
-  if (!files.ok()) return files.status();
-  const std::vector<ProcessFiles> processes = GroupFilesByProcess(*files, &result->unreadable);
+  absl::StatusOr<Inputs> inputs = OpenInputs(paths);
+  if (!inputs.ok()) return inputs.status();
+  if (format == "perfetto") return ExportPerfetto(*inputs, output, result);
   uint64_t origin = 0;
-  if (!FindOrigin(processes, &origin, &result->unreadable)) {
+  std::map<std::string, TraceModel> kept;
+  if (!FindOrigin(*inputs, &origin, &kept, &result->unreadable)) {
     return absl::FailedPreconditionError("nothing could be read");
   }
-  if (format == "kineto") return WriteKineto(processes, origin, output, &result->summary);
+  if (format == "kineto") return WriteKineto(inputs->processes, origin, &kept, output, &result->summary);
   std::FILE* out = OpenOutput(output);
   if (out == nullptr) {
     const int error = errno;
     return absl::ErrnoToStatus(error, absl::StrCat("cannot write ", output));
   }
-  absl::Status status = format == "perfetto" ? WritePerfetto(processes, out, &result->summary)
-                                             : WriteChrome(processes, origin, out, &result->summary);
-  return CloseOutput(out, output, status);
+  return CloseOutput(out, output, WriteChrome(*inputs, origin, &kept, out, &result->summary));
 }
 
 }  // namespace prof::analyzer

@@ -4,13 +4,13 @@
 #include <cinttypes>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <utility>
 
 #include "analyzer/cli/hang_render.h"
 #include "analyzer/job/hang_analysis.h"
 #include "analyzer/model/enum_names.h"
-#include "analyzer/read/input_paths.h"
-#include "analyzer/read/trace_file_loader.h"
+#include "analyzer/pipeline/run_processes.h"
 
 namespace prof::analyzer {
 namespace {
@@ -84,26 +84,36 @@ struct LoadedDumps {
   std::vector<std::string> unreadable;
 };
 
-// Every file's dump; per process (host, pid) only the latest (largest dump time).
-LoadedDumps LoadDumps(const std::vector<std::string>& files) {
-  LoadedDumps loaded;
-  std::map<std::pair<std::string, int64_t>, std::pair<uint64_t, RankDump>> latest;
-  for (const std::string& file : files) {
-    absl::StatusOr<TraceModel> model = LoadTraceFile(file);
-    if (!model.ok()) {
-      loaded.unreadable.push_back(std::string(model.status().message()));
-      continue;
+// Hang as a pipeline consumer: every window file's dump; per process (host, pid) only
+// the latest (largest dump time). Processes are read one at a time (threads 1).
+class DumpConsumer : public ProcessConsumer {
+ public:
+  using Latest = std::map<std::pair<std::string, int64_t>, std::pair<uint64_t, RankDump>>;
+  DumpConsumer(Latest* latest, size_t* not_flight) : latest_(latest), not_flight_(not_flight) {}
+  void AddWindow(TraceModel model) override {
+    if (model.headers.empty() || !model.headers.front().has_flight()) {
+      ++*not_flight_;
+      return;
     }
-    if (model->headers.empty() || !model->headers.front().has_flight()) {
-      ++loaded.not_flight;
-      continue;
-    }
-    const trace::FileHeader& header = model->headers.front();
+    const trace::FileHeader& header = model.headers.front();
     auto key = std::make_pair(header.host_name(), header.pid());
-    auto it = latest.find(key);
-    if (it != latest.end() && it->second.first >= header.flight().dump_ns()) continue;
-    latest[key] = {header.flight().dump_ns(), DumpOf(*model)};
+    auto it = latest_->find(key);
+    if (it != latest_->end() && it->second.first >= header.flight().dump_ns()) return;
+    (*latest_)[key] = {header.flight().dump_ns(), DumpOf(model)};
   }
+
+ private:
+  Latest* latest_;
+  size_t* not_flight_;
+};
+
+LoadedDumps LoadDumps(const Inputs& inputs) {
+  LoadedDumps loaded;
+  DumpConsumer::Latest latest;
+  RunSummary run = RunProcesses(inputs, RunOptions{}, [&](size_t) {
+    return std::make_unique<DumpConsumer>(&latest, &loaded.not_flight);
+  });
+  loaded.unreadable = std::move(run.unreadable);
   for (auto& [key, entry] : latest) loaded.dumps.push_back(std::move(entry.second));
   return loaded;
 }
@@ -119,12 +129,12 @@ CLI::App* AddHangCommand(CLI::App* app, HangCommandOptions* options) {
 }
 
 int RunHangCommand(const HangCommandOptions& options) {
-  absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths(options.paths);
-  if (!files.ok()) {
-    std::fprintf(stderr, "profanalyze hang: %s\n", std::string(files.status().message()).c_str());
+  absl::StatusOr<Inputs> inputs = OpenInputs(options.paths);
+  if (!inputs.ok()) {
+    std::fprintf(stderr, "profanalyze hang: %s\n", std::string(inputs.status().message()).c_str());
     return 2;
   }
-  LoadedDumps loaded = LoadDumps(*files);
+  LoadedDumps loaded = LoadDumps(*inputs);
   for (const std::string& message : loaded.unreadable) std::fprintf(stderr, "profanalyze hang: %s\n", message.c_str());
   if (loaded.not_flight > 0) {
     std::fprintf(stderr, "profanalyze hang: %zu trace file(s) are not flight dumps; skipped\n", loaded.not_flight);

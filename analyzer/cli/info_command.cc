@@ -4,12 +4,13 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "analyzer/cli/analyze_inputs.h"
-#include "analyzer/read/input_paths.h"
+#include "analyzer/pipeline/run_processes.h"
 #include "analyzer/render/text_renderer.h"
 #include "analyzer/summary/data_quality_summary.h"
 
@@ -100,20 +101,43 @@ std::string CountLines(const ProcessInfo& info) {
   return text;
 }
 
-// Reads the process's files one at a time; false when none could be read.
-bool ReadProcess(const ProcessFiles& process, ProcessInfo* info) {
-  std::vector<std::string> unreadable;
-  const size_t read = ForEachWindow(
-      process,
-      [info](TraceModel model) {
-        absl::StrAppend(&info->header_lines, HeaderLines(model));
-        AddCounts(model, info);
-        info->quality.Add(model.quality);
-      },
-      &unreadable);
-  for (const std::string& message : unreadable) std::fprintf(stderr, "profanalyze info: %s\n", message.c_str());
-  return read > 0;
+// The text of one process: its header lines, counts and data quality.
+std::string ProcessText(const ProcessInfo& info) {
+  std::string text = absl::StrCat(info.header_lines, CountLines(info));
+  std::optional<SummaryTable> quality = DataQualitySummary(info.quality);
+  if (quality) {
+    absl::StrAppend(&text, "\n", RenderTable(*quality, TimeUnit::kMilliseconds));
+  } else {
+    absl::StrAppend(&text, "data quality: perfect (every chunk read, nothing lost, every device record matched)\n");
+    for (const std::string& line : info.quality.clock_lines) absl::StrAppend(&text, "clock: ", line, "\n");
+    absl::StrAppend(&text, "\n");
+  }
+  return text;
 }
+
+// Info as a pipeline consumer: counts a process's windows one at a time, then prints its
+// unreadable files (stderr) and its text (stdout), process by process.
+class InfoConsumer : public ProcessConsumer {
+ public:
+  explicit InfoConsumer(bool* any) : any_(any) {}
+  void AddWindow(TraceModel model) override {
+    absl::StrAppend(&info_.header_lines, HeaderLines(model));
+    AddCounts(model, &info_);
+    info_.quality.Add(model.quality);
+  }
+  void Finish(const ProcessOutcome& outcome) override {
+    for (const std::string& message : outcome.unreadable) {
+      std::fprintf(stderr, "profanalyze info: %s\n", message.c_str());
+    }
+    if (outcome.files_read == 0) return;
+    *any_ = true;
+    std::fputs(ProcessText(info_).c_str(), stdout);
+  }
+
+ private:
+  ProcessInfo info_;
+  bool* any_;
+};
 
 }  // namespace
 
@@ -124,30 +148,15 @@ CLI::App* AddInfoCommand(CLI::App* app, InfoCommandOptions* options) {
 }
 
 int RunInfoCommand(const InfoCommandOptions& options) {
-  absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths(options.paths);
-  if (!files.ok()) {
-    std::fprintf(stderr, "profanalyze info: %s\n", std::string(files.status().message()).c_str());
+  absl::StatusOr<Inputs> inputs = OpenInputs(options.paths);
+  if (!inputs.ok()) {
+    std::fprintf(stderr, "profanalyze info: %s\n", std::string(inputs.status().message()).c_str());
     return 1;
   }
-  std::vector<std::string> unreadable;
-  const std::vector<ProcessFiles> processes = GroupFilesByProcess(*files, &unreadable);
-  for (const std::string& message : unreadable) std::fprintf(stderr, "profanalyze info: %s\n", message.c_str());
+  for (const std::string& message : inputs->unreadable) std::fprintf(stderr, "profanalyze info: %s\n", message.c_str());
   bool any = false;
-  for (const ProcessFiles& process : processes) {
-    ProcessInfo info;
-    if (!ReadProcess(process, &info)) continue;
-    any = true;
-    std::string text = absl::StrCat(info.header_lines, CountLines(info));
-    std::optional<SummaryTable> quality = DataQualitySummary(info.quality);
-    if (quality) {
-      absl::StrAppend(&text, "\n", RenderTable(*quality, TimeUnit::kMilliseconds));
-    } else {
-      absl::StrAppend(&text, "data quality: perfect (every chunk read, nothing lost, every device record matched)\n");
-      for (const std::string& line : info.quality.clock_lines) absl::StrAppend(&text, "clock: ", line, "\n");
-      absl::StrAppend(&text, "\n");
-    }
-    std::fputs(text.c_str(), stdout);
-  }
+  // One process at a time, printed as it finishes (threads 1: in order).
+  RunProcesses(*inputs, RunOptions{}, [&any](size_t) { return std::make_unique<InfoConsumer>(&any); });
   if (!any) {
     std::fprintf(stderr, "profanalyze info: nothing could be read\n");
     return 1;

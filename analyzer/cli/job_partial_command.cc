@@ -35,19 +35,14 @@ absl::StatusOr<prof::job::JobPartial> ReadPartial(const std::string& path) {
 
 }  // namespace
 
-prof::job::JobPartial MapProcesses(const std::vector<ProcessFiles>& processes, const SummaryCommandOptions& options,
-                                   std::vector<std::string> unreadable) {
-  AnalyzedInputs inputs =
-      AnalyzeProcesses(processes, SummaryOptionsOf(options), ViewSet{View::kJob}, options.threads, options.window);
-  unreadable.insert(unreadable.end(), inputs.unreadable.begin(), inputs.unreadable.end());
-  return JobPartialOf(inputs.reports, unreadable);
+prof::job::JobPartial MapProcesses(const Inputs& inputs, const SummaryCommandOptions& options) {
+  const AnalyzedInputs analyzed =
+      AnalyzeProcesses(inputs, SummaryOptionsOf(options), ViewSet{View::kJob}, options.threads, options.window);
+  return JobPartialOf(analyzed.reports, analyzed.unreadable);
 }
 
 prof::job::JobPartial MapPaths(const std::vector<std::string>& paths, const SummaryCommandOptions& options) {
-  std::vector<std::string> unreadable;
-  const std::vector<std::string> files = ExpandEachPath(paths, &unreadable);
-  const std::vector<ProcessFiles> processes = GroupFilesByProcess(files, &unreadable);
-  return MapProcesses(processes, options, std::move(unreadable));
+  return MapProcesses(OpenEachInput(paths), options);
 }
 
 CLI::App* AddMapCommand(CLI::App* app, MapCommandOptions* options) {

@@ -14,7 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "analyzer/cli/summary_command.h"
-#include "analyzer/read/process_files.h"
+#include "analyzer/pipeline/inputs.h"
 #include "proto/job_partial.pb.h"
 
 namespace prof::analyzer {
@@ -24,9 +24,8 @@ struct MapCommandOptions {
   std::string output;             // -o PART
 };
 
-// The job partial of already grouped processes, `unreadable` lines included.
-prof::job::JobPartial MapProcesses(const std::vector<ProcessFiles>& processes, const SummaryCommandOptions& options,
-                                   std::vector<std::string> unreadable);
+// The job partial of opened inputs (e.g. one MPI rank's share), their unreadable lines included.
+prof::job::JobPartial MapProcesses(const Inputs& inputs, const SummaryCommandOptions& options);
 
 // The job partial of the PATH arguments (files or folders); missing ones are unreadable lines.
 prof::job::JobPartial MapPaths(const std::vector<std::string>& paths, const SummaryCommandOptions& options);

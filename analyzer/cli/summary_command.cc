@@ -142,36 +142,61 @@ SummaryOptions SummaryOptionsOf(const SummaryCommandOptions& options) {
   return summary;
 }
 
-SummaryOutput ProduceSummary(const SummaryCommandOptions& options) {
-  const SummaryOptions summary = SummaryOptionsOf(options);
+absl::Status CheckSummaryOptionValues(const SummaryCommandOptions& options) {
+  if (SortKeys().count(options.sorted_by) == 0) {
+    return absl::InvalidArgumentError(absl::StrCat("sorted_by: unknown key '", options.sorted_by, "'"));
+  }
+  if (!ParseTimeUnit(options.time_unit).ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("time_unit: '", options.time_unit, "' is not one of s, ms, us, ns"));
+  }
+  if (options.format != "text" && options.format != "json") {
+    return absl::InvalidArgumentError(absl::StrCat("format: '", options.format, "' is not text or json"));
+  }
+  if (options.top < 0 || options.perf_skip < -1 || options.threads < 0 || options.window < -1) {
+    return absl::InvalidArgumentError("top, perf_skip, threads and window must not be negative");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SummaryResult> AnalyzeSummary(const SummaryCommandOptions& options) {
+  if (absl::Status status = CheckSummaryOptionValues(options); !status.ok()) return status;
   absl::StatusOr<ViewSet> selected = SelectedViews(options);
   absl::StatusOr<TableQuery> query =
       ParseTableQuery(options.name_regex, options.min_time, options.aggregate_by, options.order_by);
   for (const absl::Status& status : {selected.status(), query.status()}) {
-    if (status.ok()) continue;
-    std::fprintf(stderr, "profanalyze: %s\n", std::string(status.message()).c_str());
-    return {2, ""};
+    if (!status.ok()) return absl::InvalidArgumentError(status.message());
   }
-  const ViewSet& views = *selected;
-  absl::StatusOr<AnalyzedInputs> inputs = AnalyzeInputs(options.paths, summary, views, options.threads, options.window);
-  if (!inputs.ok()) {
-    std::fprintf(stderr, "profanalyze: %s\n", std::string(inputs.status().message()).c_str());
-    return {1, ""};
+  absl::StatusOr<AnalyzedInputs> inputs =
+      AnalyzeInputs(options.paths, SummaryOptionsOf(options), *selected, options.threads, options.window);
+  if (!inputs.ok()) return inputs.status();
+  for (ProcessReport& report : inputs->reports) {
+    for (SummaryTable& table : report.tables) ApplyTableQuery(*query, &table);
   }
-  for (const std::string& message : inputs->unreadable) std::fprintf(stderr, "profanalyze: %s\n", message.c_str());
-  if (inputs->reports.empty()) {
+  return SummaryResult{*std::move(inputs), *selected};
+}
+
+std::string RenderSummary(const SummaryCommandOptions& options, const SummaryResult& result) {
+  return Render(options, result.views, result.inputs);
+}
+
+SummaryOutput ProduceSummary(const SummaryCommandOptions& options) {
+  absl::StatusOr<SummaryResult> result = AnalyzeSummary(options);
+  if (!result.ok()) {
+    std::fprintf(stderr, "profanalyze: %s\n", std::string(result.status().message()).c_str());
+    return {absl::IsInvalidArgument(result.status()) ? 2 : 1, ""};
+  }
+  const AnalyzedInputs& inputs = result->inputs;
+  for (const std::string& message : inputs.unreadable) std::fprintf(stderr, "profanalyze: %s\n", message.c_str());
+  if (inputs.reports.empty()) {
     // One line per file that could not be read, naming it and the problem, is enough.
     if (options.window >= 0) {
       std::fprintf(stderr, "profanalyze: no recording window %d in the inputs\n", options.window);
-    } else if (inputs->unreadable.empty()) {
+    } else if (inputs.unreadable.empty()) {
       std::fprintf(stderr, "profanalyze: nothing could be read\n");
     }
     return {1, ""};
   }
-  for (ProcessReport& report : inputs->reports) {
-    for (SummaryTable& table : report.tables) ApplyTableQuery(*query, &table);
-  }
-  return {0, RenderRead(options, views, *inputs)};
+  return {0, RenderRead(options, result->views, inputs)};
 }
 
 namespace {

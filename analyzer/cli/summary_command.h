@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "absl/status/statusor.h"
+#include "analyzer/cli/analyze_inputs.h"
 #include "analyzer/summary/report.h"
 #include "proto/job_partial.pb.h"
 
@@ -46,6 +48,25 @@ void AddSummaryOptions(CLI::App* app, SummaryCommandOptions* options);
 
 // The analysis options of the command line's (what each process's figures depend on).
 SummaryOptions SummaryOptionsOf(const SummaryCommandOptions& options);
+
+// False (InvalidArgument naming the option) for a value the command line's checks would
+// refuse: for callers that fill the options without CLI11 (the Python extension).
+absl::Status CheckSummaryOptionValues(const SummaryCommandOptions& options);
+
+// The summary's figures before rendering: what ProduceSummary prints, and what the Python
+// extension keeps (analyzer/python).
+struct SummaryResult {
+  AnalyzedInputs inputs;  // the queries (--min-time, --name, ...) applied
+  ViewSet views;          // --views and --type
+};
+
+// Errors: InvalidArgument for a bad option value (the message names it); NotFound (or
+// Unavailable) for a PATH that cannot be listed. Nothing readable is not an error here:
+// `inputs.reports` is empty and `inputs.unreadable` says why.
+absl::StatusOr<SummaryResult> AnalyzeSummary(const SummaryCommandOptions& options);
+
+// What ProduceSummary prints for `result` (text or JSON, --rank, --all-ranks, the job view).
+std::string RenderSummary(const SummaryCommandOptions& options, const SummaryResult& result);
 
 struct SummaryOutput {
   int exit_code = 0;  // 0 when something was read, 1 when nothing could be, 2 on a bad option value

@@ -15,7 +15,7 @@
 #include <catch2/catch.hpp>
 
 #include "absl/strings/str_cat.h"
-#include "analyzer/cli/load_inputs.h"
+#include "analyzer/testing/load_inputs.h"
 #include "analyzer/compare/compare_report.h"
 #include "analyzer/compare/rule_parser.h"
 #include "analyzer/compare/run_profile.h"

@@ -1,14 +1,13 @@
 #include "analyzer/compare/run_profile.h"
 
 #include <algorithm>
-#include <atomic>
-#include <functional>
-#include <thread>
+#include <memory>
 #include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/compare/step_metrics.h"
+#include "analyzer/pipeline/run_processes.h"
 #include "analyzer/summary/analysis_context.h"
 #include "analyzer/summary/data_quality_summary.h"
 #include "analyzer/tree/range_tree.h"
@@ -54,24 +53,27 @@ void AppendWindow(ProcessStepMetrics window, ProcessStepMetrics* into) {
   for (auto& [key, series] : into->series) series.resize(after, AbsentValue(key.family));
 }
 
-// A process's windows one at a time.
-ProcessResult AnalyseProcessFiles(const ProcessFiles& files, const NameOptions& names,
-                                  std::vector<std::string>* unreadable, bool* any_read) {
-  ProcessResult result;
-  WindowCarry carry;
-  const size_t read = ForEachWindow(
-      files,
-      [&](TraceModel model) {
-        ProcessResult window = AnalyseProcess(std::move(model), names, &carry);
-        carry.NextWindow();
-        AppendWindow(std::move(window.metrics), &result.metrics);
-        result.events += window.events;
-        if (result.quality_note.empty()) result.quality_note = window.quality_note;
-      },
-      unreadable);
-  *any_read = read > 0;
-  return result;
-}
+// Compare as a pipeline consumer: a process's windows one at a time, each window's steps
+// appended to its result, the work in flight at a boundary carried into the next window.
+class ProfileConsumer : public ProcessConsumer {
+ public:
+  ProfileConsumer(const NameOptions& names, ProcessResult* result, bool* any_read)
+      : names_(names), result_(result), any_read_(any_read) {}
+  void AddWindow(TraceModel model) override {
+    ProcessResult window = AnalyseProcess(std::move(model), names_, &carry_);
+    carry_.NextWindow();
+    AppendWindow(std::move(window.metrics), &result_->metrics);
+    result_->events += window.events;
+    if (result_->quality_note.empty()) result_->quality_note = window.quality_note;
+  }
+  void Finish(const ProcessOutcome& outcome) override { *any_read_ = outcome.files_read > 0; }
+
+ private:
+  const NameOptions& names_;
+  ProcessResult* result_;
+  bool* any_read_;
+  WindowCarry carry_;
+};
 
 // Mean over the processes that have the step; missing values are left out.
 void AverageAcrossProcesses(const std::vector<ProcessResult>& results, RunProfile* profile) {
@@ -102,20 +104,6 @@ void AverageAcrossProcesses(const std::vector<ProcessResult>& results, RunProfil
   }
 }
 
-// Runs work(i) for every process on up to `threads` threads (0: one per core).
-void ForEachProcess(size_t count, int threads, const std::function<void(size_t)>& work) {
-  const size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  const size_t workers = std::min<size_t>(threads > 0 ? threads : cores, count);
-  std::atomic<size_t> next{0};
-  auto drain = [&] {
-    for (size_t i = next++; i < count; i = next++) work(i);
-  };
-  std::vector<std::thread> pool;
-  for (size_t w = 1; w < workers; ++w) pool.emplace_back(drain);
-  drain();
-  for (std::thread& thread : pool) thread.join();
-}
-
 void DropWarmUp(int skip_first, RunProfile* profile) {
   const size_t skip = std::min<size_t>(std::max(skip_first, 0), profile->step_numbers.size());
   if (skip == 0) return;
@@ -141,24 +129,22 @@ RunProfile BuildRunProfile(std::vector<TraceModel> processes, const ProfileOptio
   RunProfile profile;
   profile.process_count = static_cast<int>(processes.size());
   std::vector<ProcessResult> results(processes.size());
-  ForEachProcess(processes.size(), options.threads,
-                 [&](size_t i) { results[i] = AnalyseProcess(std::move(processes[i]), options.names); });
+  ParallelFor(processes.size(), options.threads, [&](size_t i) { results[i] = AnalyseProcess(std::move(processes[i]), options.names); });
   return Combine(std::move(results), options, std::move(profile));
 }
 
-RunProfile BuildRunProfileFromFiles(const std::vector<ProcessFiles>& processes, const ProfileOptions& options,
-                                    std::vector<std::string>* unreadable) {
-  std::vector<ProcessResult> results(processes.size());
-  std::vector<std::vector<std::string>> problems(processes.size());
-  std::vector<char> read(processes.size(), 0);
-  ForEachProcess(processes.size(), options.threads, [&](size_t i) {
-    bool any = false;
-    results[i] = AnalyseProcessFiles(processes[i], options.names, &problems[i], &any);
-    read[i] = any;
+RunProfile BuildRunProfileFromInputs(const Inputs& inputs, const ProfileOptions& options,
+                                     std::vector<std::string>* unreadable) {
+  std::vector<ProcessResult> results(inputs.processes.size());
+  std::unique_ptr<bool[]> read(new bool[results.size()]());  // not vector<bool>: written from several threads
+  RunOptions run;
+  run.threads = options.threads;
+  const RunSummary summary = RunProcesses(inputs, run, [&](size_t i) {
+    return std::make_unique<ProfileConsumer>(options.names, &results[i], &read[i]);
   });
+  unreadable->insert(unreadable->end(), summary.unreadable.begin(), summary.unreadable.end());
   std::vector<ProcessResult> kept;
-  for (size_t i = 0; i < processes.size(); ++i) {
-    unreadable->insert(unreadable->end(), problems[i].begin(), problems[i].end());
+  for (size_t i = 0; i < results.size(); ++i) {
     if (read[i]) kept.push_back(std::move(results[i]));
   }
   RunProfile profile;

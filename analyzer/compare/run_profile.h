@@ -14,7 +14,7 @@
 #include "analyzer/compare/kernel_name_normalizer.h"
 #include "analyzer/compare/metric.h"
 #include "analyzer/model/trace_model.h"
-#include "analyzer/read/process_files.h"
+#include "analyzer/pipeline/inputs.h"
 
 namespace prof::analyzer::compare {
 
@@ -35,10 +35,11 @@ struct RunProfile {
 // From models already loaded (one per process, its windows merged).
 RunProfile BuildRunProfile(std::vector<TraceModel> processes, const ProfileOptions& options);
 
-// From each process's window files, read one at a time. A file that cannot be read is
-// listed in `unreadable`; a process none of whose files can be read is left out.
-RunProfile BuildRunProfileFromFiles(const std::vector<ProcessFiles>& processes, const ProfileOptions& options,
-                                    std::vector<std::string>* unreadable);
+// From the opened inputs, each process's window files read one at a time (pipeline/). The
+// inputs' unreadable lines and each file that cannot be read are appended to
+// `unreadable`; a process none of whose files can be read is left out.
+RunProfile BuildRunProfileFromInputs(const Inputs& inputs, const ProfileOptions& options,
+                                     std::vector<std::string>* unreadable);
 
 }  // namespace prof::analyzer::compare
 

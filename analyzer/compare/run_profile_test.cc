@@ -7,8 +7,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "analyzer/cli/load_inputs.h"
-#include "analyzer/read/input_paths.h"
+#include "analyzer/testing/load_inputs.h"
 #include "analyzer/testing/scratch.h"
 #include "analyzer/testing/synthetic_trace.h"
 
@@ -16,11 +15,10 @@ namespace prof::analyzer::compare {
 namespace {
 
 RunProfile FromFiles(const std::string& path) {
-  absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths({path});
-  REQUIRE(files.ok());
+  absl::StatusOr<Inputs> inputs = OpenInputs({path});
+  REQUIRE(inputs.ok());
   std::vector<std::string> unreadable;
-  const RunProfile profile = BuildRunProfileFromFiles(GroupFilesByProcess(*files, &unreadable), ProfileOptions{},
-                                                      &unreadable);
+  const RunProfile profile = BuildRunProfileFromInputs(*inputs, ProfileOptions{}, &unreadable);
   CHECK(unreadable.empty());
   return profile;
 }

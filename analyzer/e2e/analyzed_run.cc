@@ -8,7 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_replace.h"
 #include "analyzer/cli/analyze_inputs.h"
-#include "analyzer/cli/load_inputs.h"
+#include "analyzer/testing/load_inputs.h"
 #include "analyzer/model/enum_names.h"
 #include "analyzer/summary/named_items.h"
 #include "proto/schema_names.h"

@@ -12,7 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include "analyzer/cli/analyze_inputs.h"
-#include "analyzer/cli/load_inputs.h"
+#include "analyzer/testing/load_inputs.h"
 #include "analyzer/e2e/workload_runner.h"
 #include "analyzer/read/input_paths.h"
 #include "analyzer/read/trace_file_loader.h"

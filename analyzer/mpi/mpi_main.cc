@@ -19,6 +19,7 @@
 #include "analyzer/cli/job_partial_command.h"
 #include "analyzer/job/job_partial.h"
 #include "analyzer/mpi/assign_processes.h"
+#include "analyzer/pipeline/inputs.h"
 
 namespace prof::analyzer {
 namespace {
@@ -50,8 +51,9 @@ std::string ReceiveBytes(int from, int tag) {
 std::vector<ProcessFiles> ShareOut(const SummaryCommandOptions& options, int rank, int size,
                                    std::vector<std::string>* unreadable) {
   if (rank != 0) return DecodeShare(ReceiveBytes(0, kShareTag));
-  const std::vector<std::string> files = ExpandEachPath(options.paths, unreadable);
-  const std::vector<ProcessFiles> processes = GroupFilesByProcess(files, unreadable);
+  Inputs inputs = OpenEachInput(options.paths);
+  *unreadable = std::move(inputs.unreadable);
+  const std::vector<ProcessFiles>& processes = inputs.processes;
   std::vector<std::vector<ProcessFiles>> shares = AssignLargestFirst(processes, ProcessBytes(processes), size);
   for (int worker = 1; worker < size; ++worker) SendBytes(EncodeShare(shares[worker]), worker, kShareTag);
   return std::move(shares[0]);
@@ -78,9 +80,9 @@ prof::job::JobPartial ReduceToRankZero(prof::job::JobPartial partial, int rank, 
 }
 
 int Run(const SummaryCommandOptions& options, int rank, int size) {
-  std::vector<std::string> unreadable;
-  const std::vector<ProcessFiles> share = ShareOut(options, rank, size, &unreadable);
-  prof::job::JobPartial partial = MapProcesses(share, options, std::move(unreadable));
+  Inputs share;  // this rank's processes; rank 0 also holds the unreadable inputs
+  share.processes = ShareOut(options, rank, size, &share.unreadable);
+  prof::job::JobPartial partial = MapProcesses(share, options);
   partial = ReduceToRankZero(std::move(partial), rank, size);
   int exit_code = 0;
   if (rank == 0) {

@@ -1,12 +1,13 @@
-// The summary command's pipeline as a library call, for the Python extension
-// (libprof._analysis): the same AnalyzeInputs, RankSummary and RenderReportsText that
-// `profanalyze PATH...` runs, so summary() prints what profanalyze prints for the same
-// files and options. No Python here; python_module.cc converts the results.
+// The summary command as a library call, for the Python extension (libprof._analysis):
+// the same SummaryCommandOptions, AnalyzeSummary and RenderSummary that `profanalyze
+// PATH...` runs (cli/summary_command.h), so every option of the command reaches Python by
+// the same name and default, and text() prints what profanalyze prints for the same files
+// and options. No Python here; python_module.cc converts the results.
 //
-//   SessionOptions options;
+//   SummaryCommandOptions options;
 //   options.paths = {"/traces"};
 //   absl::StatusOr<Session> session = AnalyzeSession(options);
-//   std::string text = SessionText(*session, TimeUnit::kMilliseconds);
+//   std::string text = SessionText(*session, "ms", -1);
 #ifndef PROF_ANALYZER_PYTHON_ANALYSIS_SESSION_H_
 #define PROF_ANALYZER_PYTHON_ANALYSIS_SESSION_H_
 
@@ -15,37 +16,31 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "analyzer/render/text_renderer.h"
+#include "analyzer/cli/summary_command.h"
 #include "analyzer/summary/report.h"
 
 namespace prof::analyzer {
 
-// The summary command's options (summary_command.h), by the same names and defaults.
-struct SessionOptions {
-  std::vector<std::string> paths;
-  std::string sorted_by = "CPUTotal";  // CPUTotal CPUAvg CPUMax CPUMin GPUTotal ... GPUMin
-  std::string views;                   // comma list as --views; empty: every table
-  bool op_detail = true;
-  bool thread_sep = false;
-  int top = 0;
-  int perf_skip = -1;
-  int threads = 0;
-};
-
 struct Session {
-  std::vector<ProcessReport> reports;  // by rank, then host and pid
-  std::optional<SummaryTable> ranks;   // the cross-rank table (several processes)
-  std::vector<std::string> unreadable;  // one message per file that could not be read
-  size_t files_read = 0;
+  SummaryCommandOptions options;  // as analyzed
+  SummaryResult result;
+  std::optional<SummaryTable> ranks;  // the cross-rank table (several processes)
+
+  const std::vector<ProcessReport>& reports() const { return result.inputs.reports; }  // by rank, host, pid
+  const std::vector<std::string>& unreadable() const { return result.inputs.unreadable; }
+  size_t files_read() const { return result.inputs.files_read; }
 };
 
 // Errors: InvalidArgument for a bad option value (the message names it), NotFound for a
 // path that does not exist, FailedPrecondition when no file could be read (the message
-// holds every file's problem). Files that fail to read are listed in `unreadable`.
-absl::StatusOr<Session> AnalyzeSession(const SessionOptions& options);
+// holds every file's problem). Files that fail to read are listed in unreadable().
+absl::StatusOr<Session> AnalyzeSession(const SummaryCommandOptions& options);
 
-// The text profanalyze writes to stdout; `only_rank` >= 0 as --rank.
-std::string SessionText(const Session& session, TimeUnit unit, int only_rank = -1);
+// The text (or JSON, with format "json") profanalyze writes to stdout for the session's
+// options, with `time_unit` and `rank` (as --time-unit and --rank) where given.
+// Errors: InvalidArgument for an unknown time unit.
+absl::StatusOr<std::string> SessionText(const Session& session, std::optional<std::string> time_unit = std::nullopt,
+                                        std::optional<int> rank = std::nullopt);
 
 }  // namespace prof::analyzer
 

@@ -96,6 +96,52 @@ class SummaryTextTest(unittest.TestCase):
             result.summary(time_unit="min")
 
 
+# Options the summary() wrapper does not pass yet, straight through the native analyze():
+# (keyword arguments, profanalyze options).
+NATIVE_OPTION_SETS = [
+    ({"group_by_shape": True, "self": True}, ["--group-by-shape", "--self"]),
+    ({"include_setup": True, "views": "perf,overview"}, ["--include-setup", "--views", "perf,overview"]),
+    ({"window": 0}, ["--window", "0"]),
+    ({"min_time": "1us", "name": "ernel|mm", "aggregate_by": "base"},
+     ["--min-time", "1us", "--name", "ernel|mm", "--aggregate-by", "base"]),
+    ({"type": "kernel,operator", "order_by": "-calls"}, ["--type", "kernel,operator", "--order-by", "-calls"]),
+    ({"format": "json", "views": "kernel"}, ["--format", "json", "--views", "kernel"]),
+    ({"all_ranks": True, "time_unit": "us"}, ["--all-ranks", "--time-unit", "us"]),
+]
+
+
+class NativeOptionsTest(unittest.TestCase):
+    """The native analyze() takes every option of `profanalyze PATH...` by its name."""
+
+    def test_every_summary_option_reaches_python(self):
+        help_text = profanalyze("--help").stdout.split("Subcommands:")[0]
+        names = set()
+        for line in help_text.splitlines():  # "  --sorted-by TEXT:{...}", "  -h,--help  ..."
+            if not line.strip().startswith("-"):
+                continue
+            for option in line.split()[0].split(","):
+                if option.startswith("--") and option != "--help" and not option.startswith("--no-"):
+                    names.add(option[2:].split("{")[0].replace("-", "_"))
+        self.assertEqual(sorted(names), sorted(_analysis._native.summary_options()))
+
+    def test_native_text_is_profanalyze_stdout(self):
+        for folder in (TRAIN, RANKS):
+            for kwargs, args in NATIVE_OPTION_SETS:
+                with self.subTest(folder=os.path.basename(folder), options=args):
+                    expected = profanalyze(folder, *args).stdout
+                    self.assertTrue(expected)
+                    session = _analysis._native.analyze([folder], **kwargs)
+                    self.assertEqual(session.text(), expected)
+
+    def test_unknown_and_bad_native_options(self):
+        with self.assertRaisesRegex(ValueError, "unknown option 'sort_by'"):
+            _analysis._native.analyze([TRAIN], sort_by="GPUTotal")
+        with self.assertRaisesRegex(ValueError, "format"):
+            _analysis._native.analyze([TRAIN], format="xml")
+        with self.assertRaisesRegex(ValueError, "aggregate"):
+            _analysis._native.analyze([TRAIN], aggregate_by="nothing")
+
+
 STATS_PARTS = ("total_ns", "avg_ns", "max_ns", "min_ns", "ratio_pct")
 
 

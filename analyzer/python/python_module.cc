@@ -20,7 +20,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,17 +49,40 @@ namespace {
   throw py::error_already_set();
 }
 
-Session Analyze(std::vector<std::string> paths, std::string sorted_by, std::string views, bool op_detail,
-                bool thread_sep, int top, int perf_skip, int threads) {
-  SessionOptions options;
+template <typename T>
+std::function<void(SummaryCommandOptions*, py::handle)> Set(T SummaryCommandOptions::*member) {
+  return [member](SummaryCommandOptions* options, py::handle value) { options->*member = py::cast<T>(value); };
+}
+
+// Every option of `profanalyze PATH...` (summary_command.h) by its long name, '-' as '_'
+// (--no-op-detail is op_detail=False): analysis_test checks the list against
+// `profanalyze --help`.
+const std::map<std::string, std::function<void(SummaryCommandOptions*, py::handle)>>& OptionSetters() {
+  using O = SummaryCommandOptions;
+  static const auto* setters = new std::map<std::string, std::function<void(O*, py::handle)>>{
+      {"sorted_by", Set(&O::sorted_by)},       {"views", Set(&O::views)},
+      {"op_detail", Set(&O::op_detail)},       {"thread_sep", Set(&O::thread_sep)},
+      {"group_by_shape", Set(&O::group_by_shape)}, {"self", Set(&O::self_time)},
+      {"time_unit", Set(&O::time_unit)},       {"top", Set(&O::top)},
+      {"perf_skip", Set(&O::perf_skip)},       {"include_setup", Set(&O::include_setup)},
+      {"rank", Set(&O::rank)},                 {"all_ranks", Set(&O::all_ranks)},
+      {"format", Set(&O::format)},             {"threads", Set(&O::threads)},
+      {"window", Set(&O::window)},             {"type", Set(&O::types)},
+      {"min_time", Set(&O::min_time)},         {"name", Set(&O::name_regex)},
+      {"aggregate_by", Set(&O::aggregate_by)}, {"order_by", Set(&O::order_by)}};
+  return *setters;
+}
+
+// analyze(paths, **options): the summary command's analysis with any of its options.
+Session Analyze(std::vector<std::string> paths, const py::kwargs& kwargs) {
+  SummaryCommandOptions options;
   options.paths = std::move(paths);
-  options.sorted_by = std::move(sorted_by);
-  options.views = std::move(views);
-  options.op_detail = op_detail;
-  options.thread_sep = thread_sep;
-  options.top = top;
-  options.perf_skip = perf_skip;
-  options.threads = threads;
+  for (const auto& [key, value] : kwargs) {
+    const std::string name = py::cast<std::string>(key);
+    auto setter = OptionSetters().find(name);
+    if (setter == OptionSetters().end()) throw py::value_error("analyze: unknown option '" + name + "'");
+    setter->second(&options, value);
+  }
   absl::StatusOr<Session> session;
   {
     py::gil_scoped_release unlocked;  // reading and analysis touch no Python object
@@ -66,17 +92,26 @@ Session Analyze(std::vector<std::string> paths, std::string sorted_by, std::stri
   return *std::move(session);
 }
 
-std::string Text(const Session& session, const std::string& time_unit, int rank) {
-  absl::StatusOr<TimeUnit> unit = ParseTimeUnit(time_unit);
-  if (!unit.ok()) throw py::value_error("time_unit: '" + time_unit + "' is not one of s, ms, us, ns");
-  py::gil_scoped_release unlocked;
-  return SessionText(session, *unit, rank);
+std::vector<std::string> OptionNames() {
+  std::vector<std::string> names;
+  for (const auto& entry : OptionSetters()) names.push_back(entry.first);
+  return names;
+}
+
+std::string Text(const Session& session, std::optional<std::string> time_unit, std::optional<int> rank) {
+  absl::StatusOr<std::string> text;
+  {
+    py::gil_scoped_release unlocked;
+    text = SessionText(session, std::move(time_unit), rank);
+  }
+  if (!text.ok()) Raise(text.status());
+  return *std::move(text);
 }
 
 // One dict per process: its identity and {table key: {"title", "rows"}}.
 py::list Processes(const Session& session) {
   py::list processes;
-  for (const ProcessReport& report : session.reports) {
+  for (const ProcessReport& report : session.reports()) {
     py::dict process = ProcessDict(report);
     py::dict tables;
     for (const SummaryTable& table : report.tables) {
@@ -141,17 +176,16 @@ PYBIND11_MODULE(_analysis_native, module) {
   using namespace prof::analyzer;
   module.doc() = "The libprof analyzer (profanalyze) as a CPython extension; use libprof._analysis.";
   py::class_<Session>(module, "Session")
-      .def("text", &Text, py::arg("time_unit") = "ms", py::arg("rank") = -1)
+      .def("text", &Text, py::arg("time_unit") = py::none(), py::arg("rank") = py::none())
       .def("processes", &Processes)
       .def("ranks", &Ranks)
-      .def_readonly("unreadable", &Session::unreadable)
-      .def_readonly("files_read", &Session::files_read);
+      .def_property_readonly("unreadable", &Session::unreadable)
+      .def_property_readonly("files_read", &Session::files_read);
   py::class_<WindowEvents>(module, "WindowEvents")
       .def("__iter__", [](py::object self) { return self; })
       .def("__next__", &WindowEvents::Next);
-  module.def("analyze", &Analyze, py::arg("paths"), py::arg("sorted_by") = "CPUTotal", py::arg("views") = "",
-             py::arg("op_detail") = true, py::arg("thread_sep") = false, py::arg("top") = 0,
-             py::arg("perf_skip") = -1, py::arg("threads") = 0);
+  module.def("analyze", &Analyze, py::arg("paths"));
+  module.def("summary_options", &OptionNames);
   module.def("read_events", &ReadEvents, py::arg("path"));
   module.def("export_timeline", &Export, py::arg("paths"), py::arg("output"), py::arg("format") = "chrome");
   // Which protobuf runtime this module's calls reach: Debian's answers "3.21.12"; another

@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "absl/status/statusor.h"
-#include "analyzer/read/trace_file_loader.h"
 #include "proto/trace_file_reader.h"
 
 namespace prof::analyzer {
@@ -37,21 +36,6 @@ std::vector<ProcessFiles> GroupFilesByProcess(const std::vector<std::string>& fi
     for (WindowFile& window : windows) process.paths.push_back(std::move(window.path));
   }
   return grouped;
-}
-
-size_t ForEachWindow(const ProcessFiles& process, const std::function<void(TraceModel)>& use,
-                     std::vector<std::string>* unreadable) {
-  size_t read = 0;
-  for (const std::string& path : process.paths) {
-    absl::StatusOr<TraceModel> window = LoadTraceFile(path);
-    if (!window.ok()) {
-      unreadable->push_back(std::string(window.status().message()));
-      continue;
-    }
-    ++read;
-    use(*std::move(window));
-  }
-  return read;
 }
 
 }  // namespace prof::analyzer

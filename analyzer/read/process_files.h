@@ -1,15 +1,12 @@
 // Which trace files belong to which process, from their headers alone (a header is a few
 // hundred bytes at the start of the file), with each process's files in window order.
-// Lets the commands read a process one window file at a time.
+// The input pipeline (analyzer/pipeline/) reads a process one window file at a time.
 #ifndef PROF_ANALYZER_READ_PROCESS_FILES_H_
 #define PROF_ANALYZER_READ_PROCESS_FILES_H_
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
-
-#include "analyzer/model/trace_model.h"
 
 namespace prof::analyzer {
 
@@ -26,11 +23,6 @@ struct ProcessFiles {
 std::vector<ProcessFiles> GroupFilesByProcess(const std::vector<std::string>& files,
                                               std::vector<std::string>* unreadable);
 
-// Loads the process's files one at a time, in window order, and hands each model to
-// `use` (it is freed afterwards). A file that cannot be read is listed in `unreadable`.
-// Returns how many files were read.
-size_t ForEachWindow(const ProcessFiles& process, const std::function<void(TraceModel)>& use,
-                     std::vector<std::string>* unreadable);
 
 }  // namespace prof::analyzer
 

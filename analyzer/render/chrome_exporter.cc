@@ -6,9 +6,9 @@
 #include <string>
 #include <utility>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "analyzer/model/enum_names.h"
+#include "analyzer/model/live_memory.h"
 #include "analyzer/render/json_writer.h"
 #include "analyzer/render/timeline_args.h"
 #include "proto/schema_names.h"
@@ -110,8 +110,7 @@ class ChromeWriter {
 
 // Live allocations of one process, carried from window to window.
 struct MemoryCounterState {
-  absl::flat_hash_map<uint64_t, std::pair<int32_t, uint64_t>> live;  // address -> device, bytes
-  absl::flat_hash_map<int32_t, uint64_t> live_bytes;
+  LiveMemory live;
 };
 
 namespace {
@@ -195,25 +194,25 @@ void WriteDeviceActivities(const TraceModel& model, size_t model_index, ChromeWr
   }
 }
 
+// A place's live bytes as a counter of the process.
+void WriteMemoryCounter(const TraceModel& model, const MemoryRecord& record, int32_t place, uint64_t bytes,
+                        ChromeWriter* writer) {
+  writer->Event("C", "memory " + MemoryPlaceName(place), "memory", model.identity.pid, record.thread_id,
+                record.time_ns);
+  writer->json().Key("args");
+  writer->json().BeginObject();
+  writer->json().Key("bytes");
+  writer->json().Uint(bytes);
+  writer->json().EndObject();
+  writer->json().EndObject();
+}
+
+// Allocations and frees as instants, live bytes per place as counters: paired by the one
+// rule of model/live_memory.h; a free of nothing live is left out.
 void WriteMemoryCounters(const TraceModel& model, MemoryCounterState* state, ChromeWriter* writer) {
-  std::vector<const MemoryRecord*> records;
-  for (const MemoryRecord& record : model.memory) records.push_back(&record);
-  std::stable_sort(records.begin(), records.end(),
-                   [](const MemoryRecord* a, const MemoryRecord* b) { return a->time_ns < b->time_ns; });
-  auto& live = state->live;
-  auto& live_bytes = state->live_bytes;
-  for (const MemoryRecord* record : records) {
-    int32_t device = record->device;
-    if (record->allocate) {
-      live[record->address] = {device, record->bytes};
-      live_bytes[device] += record->bytes;
-    } else {
-      auto it = live.find(record->address);
-      if (it == live.end()) continue;
-      device = it->second.first;
-      live_bytes[device] -= it->second.second;
-      live.erase(it);
-    }
+  for (const MemoryRecord* record : MemoryRecordsByTime(model.memory)) {
+    const MemoryChange change = state->live.Apply(*record);
+    if (change.unmatched_free) continue;
     // The allocation or free itself, with its address, size and symbolized stack.
     writer->Event("i", record->allocate ? "allocate" : "free", "memory", model.identity.pid, record->thread_id,
                   record->time_ns);
@@ -221,14 +220,10 @@ void WriteMemoryCounters(const TraceModel& model, MemoryCounterState* state, Chr
     writer->json().String("t");
     writer->Args(MemoryArgs(*record));
     writer->json().EndObject();
-    const std::string name = device >= 0 ? absl::StrCat("memory GPU", device) : std::string("memory Host");
-    writer->Event("C", name, "memory", model.identity.pid, record->thread_id, record->time_ns);
-    writer->json().Key("args");
-    writer->json().BeginObject();
-    writer->json().Key("bytes");
-    writer->json().Uint(live_bytes[device]);
-    writer->json().EndObject();
-    writer->json().EndObject();
+    if (change.replaced && change.ended->place != change.place) {  // the replaced block's place dropped too
+      WriteMemoryCounter(model, *record, change.ended->place, state->live.LiveBytes(change.ended->place), writer);
+    }
+    WriteMemoryCounter(model, *record, change.place, state->live.LiveBytes(change.place), writer);
   }
 }
 

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "analyzer/model/live_memory.h"
 #include "analyzer/render/chrome_exporter.h"
 #include "analyzer/render/perfetto_trace.pb.h"
 #include "analyzer/render/timeline_args.h"
@@ -29,8 +29,7 @@ struct TimelineSlice {
 
 // Live allocations of one process, carried from window to window (as the Chrome export's).
 struct PerfettoTraceExport::LiveMemory {
-  absl::flat_hash_map<uint64_t, std::pair<int32_t, uint64_t>> live;  // address -> device, bytes
-  absl::flat_hash_map<int32_t, uint64_t> live_bytes;
+  analyzer::LiveMemory live;
 };
 
 namespace {
@@ -210,39 +209,37 @@ void PerfettoTraceExport::CollectDeviceSlices(const TraceModel& window, size_t p
   }
 }
 
-// Allocations and frees as instants with their stacks, and live bytes per device as counters.
+// A place's live bytes as a byte counter track of the process.
+void PerfettoTraceExport::WriteMemoryCounter(const TraceModel& window, size_t process_index, uint64_t time_ns,
+                                             int32_t place, uint64_t bytes) {
+  perfetto::TracePacket packet;
+  packet.set_trusted_packet_sequence_id(kSequence);
+  packet.set_timestamp(time_ns);
+  perfetto::TrackEvent* event = packet.mutable_track_event();
+  event->set_type(perfetto::TrackEvent::TYPE_COUNTER);
+  event->set_track_uuid(ChildTrack(ProcessTrack(window, process_index),
+                                   Uuid(kMemory, process_index, static_cast<uint32_t>(place)),
+                                   "memory " + MemoryPlaceName(place), true));
+  event->set_counter_value(static_cast<int64_t>(bytes));
+  WritePacket(packet.SerializeAsString());
+}
+
+// Allocations and frees as instants with their stacks, and live bytes per place as
+// counters: paired by the one rule of model/live_memory.h; a free of nothing live is left out.
 void PerfettoTraceExport::WriteMemory(const TraceModel& window, size_t process_index) {
   std::unique_ptr<LiveMemory>& state = memory_[process_index];
   if (!state) state = std::make_unique<LiveMemory>();
-  std::vector<const MemoryRecord*> records;
-  for (const MemoryRecord& record : window.memory) records.push_back(&record);
-  std::stable_sort(records.begin(), records.end(),
-                   [](const MemoryRecord* a, const MemoryRecord* b) { return a->time_ns < b->time_ns; });
-  for (const MemoryRecord* record : records) {
-    int32_t device = record->device;
-    if (record->allocate) {
-      state->live[record->address] = {device, record->bytes};
-      state->live_bytes[device] += record->bytes;
-    } else {
-      auto it = state->live.find(record->address);
-      if (it == state->live.end()) continue;
-      device = it->second.first;
-      state->live_bytes[device] -= it->second.second;
-      state->live.erase(it);
-    }
+  for (const MemoryRecord* record : MemoryRecordsByTime(window.memory)) {
+    const MemoryChange change = state->live.Apply(*record);
+    if (change.unmatched_free) continue;
     TimelineSlice instant{ThreadTrack(window, process_index, record->thread_id), record->time_ns, record->time_ns,
                           true, record->allocate ? "allocate" : "free", "memory", MemoryArgs(*record), 0, 0};
     WriteEvent(record->time_ns, perfetto::TrackEvent::TYPE_INSTANT, instant, true);
-    const std::string name = device >= 0 ? absl::StrCat("memory GPU", device) : std::string("memory Host");
-    perfetto::TracePacket packet;
-    packet.set_trusted_packet_sequence_id(kSequence);
-    packet.set_timestamp(record->time_ns);
-    perfetto::TrackEvent* event = packet.mutable_track_event();
-    event->set_type(perfetto::TrackEvent::TYPE_COUNTER);
-    event->set_track_uuid(ChildTrack(ProcessTrack(window, process_index),
-                                     Uuid(kMemory, process_index, static_cast<uint32_t>(device)), name, true));
-    event->set_counter_value(static_cast<int64_t>(state->live_bytes[device]));
-    WritePacket(packet.SerializeAsString());
+    if (change.replaced && change.ended->place != change.place) {  // the replaced block's place dropped too
+      const int32_t old_place = change.ended->place;
+      WriteMemoryCounter(window, process_index, record->time_ns, old_place, state->live.LiveBytes(old_place));
+    }
+    WriteMemoryCounter(window, process_index, record->time_ns, change.place, state->live.LiveBytes(change.place));
   }
 }
 

@@ -49,6 +49,8 @@ class PerfettoTraceExport {
   void CollectHostSlices(const TraceModel& window, size_t process_index, std::vector<TimelineSlice>* slices);
   void CollectDeviceSlices(const TraceModel& window, size_t process_index, std::vector<TimelineSlice>* slices);
   void WriteMemory(const TraceModel& window, size_t process_index);
+  void WriteMemoryCounter(const TraceModel& window, size_t process_index, uint64_t time_ns, int32_t place,
+                          uint64_t bytes);
   void WriteMemorySamples(const TraceModel& window, size_t process_index);
   void WriteSlices(std::vector<TimelineSlice>* slices);
   void WriteEvent(uint64_t time_ns, int type, const TimelineSlice& slice, bool with_details);

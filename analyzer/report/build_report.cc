@@ -1,13 +1,14 @@
 #include "analyzer/report/build_report.h"
 
 #include <algorithm>
+#include <functional>
+#include <memory>
 #include <numeric>
 #include <tuple>
 #include <utility>
 
 #include "analyzer/job/job_partial.h"
-#include "analyzer/read/input_paths.h"
-#include "analyzer/read/process_files.h"
+#include "analyzer/pipeline/run_processes.h"
 #include "analyzer/report/figures_json.h"
 #include "analyzer/report/html_page.h"
 #include "analyzer/report/rank_collector.h"
@@ -15,15 +16,25 @@
 namespace prof::analyzer::report {
 namespace {
 
-// One process's figures; nullopt when none of its files could be read.
-std::optional<RankFigures> CollectProcess(const ProcessFiles& process, std::vector<std::string>* unreadable,
-                                          ProcessReport* report) {
-  RankCollector collector;
-  const size_t read = ForEachWindow(
-      process, [&collector](TraceModel window) { collector.AddWindow(std::move(window)); }, unreadable);
-  if (read == 0) return std::nullopt;
-  return std::move(collector).Finish(report);
-}
+// The report as a pipeline consumer: one RankCollector per process, whose figures and
+// ProcessReport go to `done` (with the process's index) when a window was read.
+class RankConsumer : public ProcessConsumer {
+ public:
+  using Done = std::function<void(size_t process, RankFigures figures, ProcessReport report)>;
+  RankConsumer(size_t process, const Done* done) : process_(process), done_(done) {}
+  void AddWindow(TraceModel window) override { collector_.AddWindow(std::move(window)); }
+  void Finish(const ProcessOutcome& outcome) override {
+    if (outcome.files_read == 0) return;
+    ProcessReport report;
+    RankFigures figures = std::move(collector_).Finish(&report);
+    (*done_)(process_, std::move(figures), std::move(report));
+  }
+
+ private:
+  RankCollector collector_;
+  size_t process_;
+  const Done* done_;
+};
 
 // What a rank without charts of its own keeps: the job layout's heat map and tables come
 // from the job partial, the picker's keys and the banner's counts from these.
@@ -46,25 +57,40 @@ std::vector<size_t> ReportOrder(const std::vector<RankFigures>& ranks) {
   return order;
 }
 
+// The charted ranks of a job layout, read again whole (their files were reported already).
+void ReadChartedRanks(const Inputs& inputs, const std::vector<size_t>& sources, CollectedRun* run) {
+  Inputs charted;
+  for (const ChartedRank& rank : run->layout->charted) {
+    charted.processes.push_back(inputs.processes[sources[rank.run_index]]);
+  }
+  const RankConsumer::Done done = [run](size_t i, RankFigures figures, ProcessReport) {
+    run->ranks[run->layout->charted[i].run_index] = std::move(figures);
+  };
+  RunProcesses(charted, RunOptions{}, [&done](size_t i) { return std::make_unique<RankConsumer>(i, &done); });
+}
+
 }  // namespace
 
 absl::StatusOr<CollectedRun> CollectRun(const std::vector<std::string>& paths) {
-  absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths(paths);
-  if (!files.ok()) return files.status();
+  absl::StatusOr<Inputs> inputs = OpenInputs(paths);
+  if (!inputs.ok()) return inputs.status();
   CollectedRun run;
-  const std::vector<ProcessFiles> processes = GroupFilesByProcess(*files, &run.unreadable);
-  const bool job = UsesJobLayout(processes.size());
+  const bool job = UsesJobLayout(inputs->processes.size());
   std::vector<RankFigures> ranks;
-  std::vector<size_t> sources;  // ranks[i] read from processes[sources[i]]
-  for (size_t i = 0; i < processes.size(); ++i) {
-    std::vector<ProcessReport> report(1);
-    std::optional<RankFigures> figures = CollectProcess(processes[i], &run.unreadable, &report[0]);
-    if (!figures) continue;
-    if (job) Slim(&*figures);
-    ranks.push_back(std::move(*figures));
+  std::vector<size_t> sources;  // ranks[i] read from inputs->processes[sources[i]]
+  // One process at a time (RunOptions' one thread): each merges its part of the job view
+  // in order, and a job's rank keeps only its slim figures, before the next is read.
+  const RankConsumer::Done done = [&](size_t i, RankFigures figures, ProcessReport report) {
+    if (job) Slim(&figures);
+    ranks.push_back(std::move(figures));
     sources.push_back(i);
-    MergeJobPartial(JobPartialOf(report, {}), &run.job);
-  }
+    std::vector<ProcessReport> one;
+    one.push_back(std::move(report));
+    MergeJobPartial(JobPartialOf(one, {}), &run.job);
+  };
+  RunSummary read =
+      RunProcesses(*inputs, RunOptions{}, [&done](size_t i) { return std::make_unique<RankConsumer>(i, &done); });
+  run.unreadable = std::move(read.unreadable);
   MergeJobPartial(JobPartialOf({}, run.unreadable), &run.job);
   std::vector<size_t> ordered_sources;
   for (size_t i : ReportOrder(ranks)) {
@@ -73,11 +99,7 @@ absl::StatusOr<CollectedRun> CollectRun(const std::vector<std::string>& paths) {
   }
   if (!job) return run;
   run.layout = BuildJobLayout(run.job, run.ranks);
-  for (const ChartedRank& charted : run.layout->charted) {
-    std::vector<std::string> reported;  // by the first read already
-    std::optional<RankFigures> whole = CollectProcess(processes[ordered_sources[charted.run_index]], &reported, nullptr);
-    if (whole) run.ranks[charted.run_index] = std::move(*whole);
-  }
+  ReadChartedRanks(*inputs, ordered_sources, &run);
   return run;
 }
 

@@ -5,12 +5,6 @@
 
 namespace prof::analyzer::report {
 
-std::string MemoryPlaceName(const MemoryRecord& record) {
-  const bool host = record.kind == schema::MEMORY_KIND_PAGEABLE || record.kind == schema::MEMORY_KIND_PINNED;
-  if (host || record.device < 0) return "Host";
-  return "GPU" + std::to_string(record.device);
-}
-
 uint64_t FirstFitOffset(const std::map<uint64_t, uint64_t>& occupied, uint64_t bytes) {
   uint64_t candidate = 0;
   for (const auto& [offset, size] : occupied) {
@@ -38,12 +32,17 @@ void MemoryFlowBuilder::KeepBlock(Place* place, MemoryBlock block) {
   blocks.resize(kMaxBlocks);
 }
 
-void MemoryFlowBuilder::Release(uint64_t address, uint64_t time_ns, bool live_at_end) {
-  auto it = live_.find(address);
-  if (it == live_.end()) return;
-  Place& place = places_[it->second.place];
-  MemoryBlock block = std::move(it->second.block);
-  live_.erase(it);
+void MemoryFlowBuilder::EndBlock(const LiveBlock& ended, uint64_t time_ns, bool live_at_end) {
+  Place& place = places_[MemoryPlaceName(ended.place)];
+  const MemoryRecord& allocation = ended.allocation;
+  auto offset = offsets_.find(allocation.address);
+  MemoryBlock block;
+  block.start_ns = allocation.time_ns;
+  block.bytes = allocation.bytes;
+  block.address = allocation.address;
+  block.stack = allocation.call_stack;
+  block.offset = offset->second;
+  offsets_.erase(offset);
   place.occupied.erase(block.offset);
   place.live_bytes -= std::min(place.live_bytes, block.bytes);
   block.end_ns = std::max(time_ns, block.start_ns);
@@ -52,32 +51,22 @@ void MemoryFlowBuilder::Release(uint64_t address, uint64_t time_ns, bool live_at
   KeepBlock(&place, std::move(block));
 }
 
-void MemoryFlowBuilder::Allocate(const std::string& name, const MemoryRecord& record, size_t step_count) {
-  // An address allocated again without a free in between: the old block ends here.
-  Release(record.address, record.time_ns, false);
-  Place& place = PlaceOf(name, step_count);
-  MemoryBlock block;
-  block.start_ns = record.time_ns;
-  block.bytes = record.bytes;
-  block.address = record.address;
-  block.stack = record.call_stack;
-  block.offset = FirstFitOffset(place.occupied, record.bytes);
-  place.occupied[block.offset] = record.bytes;
+void MemoryFlowBuilder::StartBlock(int32_t place_id, const MemoryRecord& record, size_t step_count) {
+  Place& place = PlaceOf(MemoryPlaceName(place_id), step_count);
+  const uint64_t offset = FirstFitOffset(place.occupied, record.bytes);
+  place.occupied[offset] = record.bytes;
+  offsets_[record.address] = offset;
   place.live_bytes += record.bytes;
   ++place.flow.allocations;
   place.flow.peak_bytes = std::max(place.flow.peak_bytes, place.live_bytes);
   place.flow.live.push_back({record.time_ns, place.live_bytes});
-  live_[record.address] = {name, std::move(block)};
 }
 
 void MemoryFlowBuilder::Apply(const MemoryRecord& record, size_t step_count) {
-  if (record.allocate) {
-    Allocate(MemoryPlaceName(record), record, step_count);
-  } else if (live_.count(record.address) == 0) {
-    ++frees_without_allocation_;
-  } else {
-    Release(record.address, record.time_ns, false);
-  }
+  const MemoryChange change = live_.Apply(record);  // the one pairing rule (model/live_memory.h)
+  // An address allocated again without a free in between: the old block ends here.
+  if (change.ended) EndBlock(*change.ended, record.time_ns, false);
+  if (change.allocated) StartBlock(change.place, record, step_count);
 }
 
 void MemoryFlowBuilder::AddWindow(const TraceModel& window, const std::vector<StepFigures>& window_steps,
@@ -137,9 +126,12 @@ std::vector<MemoryPoint> Thin(std::vector<MemoryPoint> points, size_t limit) {
 }  // namespace
 
 std::map<std::string, MemoryPlaceFlow> MemoryFlowBuilder::Finish(uint64_t end_ns, size_t step_count) && {
-  std::vector<uint64_t> addresses;
-  for (const auto& [address, live] : live_) addresses.push_back(address);
-  for (uint64_t address : addresses) Release(address, end_ns, true);
+  // In address order, so blocks of equal size keep one order from run to run.
+  std::vector<const LiveBlock*> alive;
+  for (const auto& [address, block] : live_.blocks()) alive.push_back(&block);
+  std::sort(alive.begin(), alive.end(),
+            [](const LiveBlock* a, const LiveBlock* b) { return a->allocation.address < b->allocation.address; });
+  for (const LiveBlock* block : alive) EndBlock(*block, end_ns, true);
   std::map<std::string, MemoryPlaceFlow> flows;
   for (auto& [name, place] : places_) {
     MemoryPlaceFlow flow = std::move(place.flow);

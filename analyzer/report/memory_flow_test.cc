@@ -56,8 +56,8 @@ TEST_CASE("blocks are laid out, carried across windows and counted per step") {
 TEST_CASE("pinned host memory goes to the Host place") {
   MemoryRecord record = Record(1, 1, 1, true, 0);
   record.kind = schema::MEMORY_KIND_PINNED;
-  CHECK(MemoryPlaceName(record) == "Host");
-  CHECK(MemoryPlaceName(Record(1, 1, 1, true, 3)) == "GPU3");
+  CHECK(MemoryPlaceName(MemoryPlaceOf(record)) == "Host");
+  CHECK(MemoryPlaceName(MemoryPlaceOf(Record(1, 1, 1, true, 3))) == "GPU3");
 }
 
 }  // namespace

@@ -11,10 +11,6 @@
 namespace prof::analyzer {
 namespace {
 
-std::string PlaceName(const MemoryRecord& record) {
-  return record.device >= 0 ? absl::StrCat("GPU", record.device) : std::string("Host");
-}
-
 SummaryTable PlaceTable(const MemoryFigures& figures) {
   SummaryTable table;
   table.key = "memory";
@@ -28,9 +24,15 @@ SummaryTable PlaceTable(const MemoryFigures& figures) {
                   Cell::Bytes(figure.allocated_bytes), Cell::Bytes(figure.freed_bytes),
                   Cell::Bytes(figure.peak_bytes), Cell::Bytes(figure.live_bytes)});
   }
-  if (figures.frees_without_allocation > 0) {
+  if (figures.live.unmatched_frees() > 0) {
     table.epilogue.push_back(absl::StrFormat("%d free(s) of addresses with no recorded allocation were ignored.",
-                                             figures.frees_without_allocation));
+                                             figures.live.unmatched_frees()));
+  }
+  if (figures.live.replaced_blocks() > 0) {
+    table.epilogue.push_back(absl::StrFormat(
+        "%d allocation(s) at a still-live address ended the block there (its free was not recorded): %d bytes "
+        "no longer counted as live, not counted as freed.",
+        figures.live.replaced_blocks(), figures.live.replaced_bytes()));
   }
   table.ending = TableEnding::kBlank;
   return table;
@@ -62,7 +64,8 @@ SummaryTable LeakTable(const MemoryFigures& figures, const RenderContext& contex
   const std::vector<const MemoryRecord*> alive = figures.AliveBlocks();
   for (size_t i = 0; i < alive.size() && i < limit; ++i) {
     const MemoryRecord& record = *alive[i];
-    table.AddRow({Cell::Text(absl::StrFormat("0x%x", record.address)), Cell::Text(PlaceName(record)),
+    table.AddRow({Cell::Text(absl::StrFormat("0x%x", record.address)),
+                  Cell::Text(MemoryPlaceName(MemoryPlaceOf(record))),
                   Cell::Text(MemoryKindName(record.kind)), Cell::Bytes(record.bytes),
                   // The whole symbolized stack (JSON); text shows its first 120 characters.
                   Cell::Name(record.call_stack.empty() ? "-" : record.call_stack, 120)});
@@ -78,7 +81,7 @@ SummaryTable LeakTable(const MemoryFigures& figures, const RenderContext& contex
 
 std::vector<const MemoryRecord*> MemoryFigures::AliveBlocks() const {
   std::vector<const MemoryRecord*> alive;
-  for (const auto& entry : live) alive.push_back(&entry.second);
+  for (const auto& [address, block] : live.blocks()) alive.push_back(&block.allocation);
   std::sort(alive.begin(), alive.end(), [](const MemoryRecord* a, const MemoryRecord* b) {
     if (a->bytes != b->bytes) return a->bytes > b->bytes;
     return a->time_ns != b->time_ns ? a->time_ns < b->time_ns : a->address < b->address;
@@ -94,24 +97,22 @@ void AddMemoryFigures(const AnalysisContext& window, MemoryFigures* figures) {
   }
   for (uint32_t index : IndicesByTime(model.memory)) {
     const MemoryRecord& record = model.memory[index];
-    const std::string place = PlaceName(record);
+    const MemoryChange change = figures->live.Apply(record);  // the one pairing rule
+    const std::string place = MemoryPlaceName(change.place);
     MemoryPlace& figure = figures->places[place];
-    if (record.allocate) {
+    if (change.unmatched_free) continue;
+    if (change.ended) {
+      MemoryPlace& owner = figures->places[MemoryPlaceName(change.ended->place)];
+      owner.live_bytes = figures->live.LiveBytes(change.ended->place);
+      if (!change.replaced) {
+        ++owner.frees;
+        owner.freed_bytes += change.ended->allocation.bytes;
+      }
+    }
+    if (change.allocated) {
       ++figure.allocations;
       figure.allocated_bytes += record.bytes;
-      figure.live_bytes += record.bytes;
-      figures->live[record.address] = record;
-    } else {
-      auto it = figures->live.find(record.address);
-      if (it == figures->live.end()) {
-        ++figures->frees_without_allocation;
-        continue;
-      }
-      MemoryPlace& owner = figures->places[PlaceName(it->second)];
-      ++owner.frees;
-      owner.freed_bytes += it->second.bytes;
-      owner.live_bytes -= it->second.bytes;
-      figures->live.erase(it);
+      figure.live_bytes = figures->live.LiveBytes(change.place);
     }
     figure.peak_bytes = std::max(figure.peak_bytes, figure.live_bytes);
     const int step = FindStep(window, record.time_ns);
@@ -129,7 +130,7 @@ std::vector<SummaryTable> MemorySummaries(const MemoryFigures& figures, const Re
   bool any_step = false;
   for (const StepHighWater& step : figures.step_high_water) any_step |= !step.places.empty();
   if (any_step) tables.push_back(StepTable(figures));
-  if (!figures.live.empty()) tables.push_back(LeakTable(figures, context));
+  if (!figures.live.blocks().empty()) tables.push_back(LeakTable(figures, context));
   return tables;
 }
 

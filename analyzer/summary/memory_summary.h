@@ -1,8 +1,9 @@
 // Memory Summary of the allocations the agent recorded (cudaMalloc*, cudaHostAlloc, ...):
 // per place (GPU<d> or Host) the counts, bytes, peak of live bytes; the high-water mark of
 // each step; and the blocks still alive at the end of the trace (leak candidates, largest
-// first, with call stacks where recorded). Frees are paired with allocations by address,
-// also across windows: the blocks alive at the end of one window are carried into the next.
+// first, with call stacks where recorded). Frees are paired with allocations by address by
+// the one rule of model/live_memory.h, also across windows: the blocks alive at the end of
+// one window are carried into the next.
 #ifndef PROF_ANALYZER_SUMMARY_MEMORY_SUMMARY_H_
 #define PROF_ANALYZER_SUMMARY_MEMORY_SUMMARY_H_
 
@@ -11,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
+#include "analyzer/model/live_memory.h"
 #include "analyzer/summary/analysis_context.h"
 #include "analyzer/summary/summary_table.h"
 
@@ -36,8 +37,7 @@ struct StepHighWater {
 struct MemoryFigures {
   std::map<std::string, MemoryPlace> places;
   std::vector<StepHighWater> step_high_water;  // every step of every window, in order
-  absl::flat_hash_map<uint64_t, MemoryRecord> live;  // address -> its allocation
-  uint64_t frees_without_allocation = 0;
+  LiveMemory live;  // the blocks alive, paired by model/live_memory.h's rule
 
   // The live blocks, largest first (then oldest first).
   std::vector<const MemoryRecord*> AliveBlocks() const;

@@ -176,7 +176,7 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
 
 ProcessReport ProcessAnalysis::Finish() && {
   Figures& figures = *figures_;
-  figures.quality.frees_without_allocation = figures.memory.frees_without_allocation;
+  figures.quality.frees_without_allocation = figures.memory.live.unmatched_frees();
   ProcessReport report;
   report.identity = figures.identity;
   report.files = figures.files;

@@ -4,10 +4,9 @@
 // window file at a time: analyze_inputs.h); it is the reference the tests compare that
 // windowed reading with, and the raw columns the golden tests read. Shows a progress line
 // on stderr while reading when stderr is a terminal.
-#ifndef PROF_ANALYZER_CLI_LOAD_INPUTS_H_
-#define PROF_ANALYZER_CLI_LOAD_INPUTS_H_
+#ifndef PROF_ANALYZER_TESTING_LOAD_INPUTS_H_
+#define PROF_ANALYZER_TESTING_LOAD_INPUTS_H_
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,9 +24,6 @@ struct LoadedInputs {
 // Errors: a PATH that does not exist. Files that fail to read are listed in `unreadable`.
 absl::StatusOr<LoadedInputs> LoadInputs(const std::vector<std::string>& paths, int threads = 0);
 
-// Runs `work(i)` for i in [0, count) on up to `threads` threads (0: hardware threads).
-void ParallelFor(size_t count, int threads, const std::function<void(size_t)>& work);
-
 }  // namespace prof::analyzer
 
-#endif  // PROF_ANALYZER_CLI_LOAD_INPUTS_H_
+#endif  // PROF_ANALYZER_TESTING_LOAD_INPUTS_H_

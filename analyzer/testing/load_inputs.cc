@@ -1,35 +1,18 @@
-#include "analyzer/cli/load_inputs.h"
+#include "analyzer/testing/load_inputs.h"
 
 #include <algorithm>
 #include <atomic>
 #include <map>
 #include <optional>
-#include <thread>
 #include <tuple>
 
-#include "analyzer/cli/progress_line.h"
 #include "analyzer/model/model_merge.h"
+#include "analyzer/pipeline/progress_line.h"
+#include "analyzer/pipeline/run_processes.h"
 #include "analyzer/read/input_paths.h"
 #include "analyzer/read/trace_file_loader.h"
 
 namespace prof::analyzer {
-
-void ParallelFor(size_t count, int threads, const std::function<void(size_t)>& work) {
-  size_t workers = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
-  workers = std::min(workers, count);
-  if (workers <= 1) {
-    for (size_t i = 0; i < count; ++i) work(i);
-    return;
-  }
-  std::atomic<size_t> next{0};
-  std::vector<std::thread> pool;
-  for (size_t w = 0; w < workers; ++w) {
-    pool.emplace_back([&] {
-      for (size_t i = next++; i < count; i = next++) work(i);
-    });
-  }
-  for (std::thread& thread : pool) thread.join();
-}
 
 absl::StatusOr<LoadedInputs> LoadInputs(const std::vector<std::string>& paths, int threads) {
   absl::StatusOr<std::vector<std::string>> files = ExpandInputPaths(paths);

@@ -1,8 +1,8 @@
 // A progress line on stderr while files are read, only when stderr is a terminal:
 // "profanalyze: reading N file(s): M events", redrawn every 200 ms by its own thread and
 // erased when the object is destroyed.
-#ifndef PROF_ANALYZER_CLI_PROGRESS_LINE_H_
-#define PROF_ANALYZER_CLI_PROGRESS_LINE_H_
+#ifndef PROF_ANALYZER_PIPELINE_PROGRESS_LINE_H_
+#define PROF_ANALYZER_PIPELINE_PROGRESS_LINE_H_
 
 #include <atomic>
 #include <condition_variable>
@@ -32,4 +32,4 @@ class ProgressLine {
 
 }  // namespace prof::analyzer
 
-#endif  // PROF_ANALYZER_CLI_PROGRESS_LINE_H_
+#endif  // PROF_ANALYZER_PIPELINE_PROGRESS_LINE_H_

@@ -1,4 +1,4 @@
-#include "analyzer/cli/progress_line.h"
+#include "analyzer/pipeline/progress_line.h"
 
 #include <unistd.h>
 
