@@ -133,7 +133,8 @@ if [ "$check" = old-glibc ]; then
   in_root bash -euxc '
     python3 -m venv venv > /dev/null
     venv/bin/pip install -q "$1"
-    venv/bin/profanalyze --version
+    venv/bin/pip show libprof | head -2
+    venv/bin/profanalyze --help | head -1   # (profanalyze has no --version)
     venv/bin/libprof-run -o traces_true -- /bin/true
     venv/bin/libprof-run -o traces_py -- python3 -c "import sys; print(sys.version.split()[0])"
     venv/bin/libprof-run -o traces -s skip_first=2,record=4,repeat=1 \
