@@ -176,7 +176,10 @@ mkdir -p "$root/check/src/scripts" && cp -r "$here/testdata" "$root/check/src/" 
 
 status=0
 echo "== scripts/gpu_check.sh --simulated with $suite's torch"
-in_root bash src/scripts/gpu_check.sh --simulated --bin /check/bin --out /check/gpu_check_out || status=1
+# The checks whose outcome varies from run to run, as //scripts:gpu_check_simulated_test
+# passes them (its header says why).
+in_root bash src/scripts/gpu_check.sh --simulated --bin /check/bin --out /check/gpu_check_out \
+  --expect-fail "~b: ATen operator names and counts" --expect-fail "~f: " || status=1
 echo "== the Python helper's tests (agent/python/tests) with $suite's torch"
 for test in "$here"/agent/python/tests/*_test.py; do
   name="$(basename "$test" .py)"
@@ -187,8 +190,8 @@ for test in "$here"/agent/python/tests/*_test.py; do
   else
     status=1
     echo "FAIL: $name ($((SECONDS - started)) s); the end of its output ($root/check/$name.log):"
-    grep -E '^(FAIL|ERROR):|Error|assert' "$root/check/$name.log" | head -12 | sed 's/^/  /'
-    tail -n 3 "$root/check/$name.log" | sed 's/^/  /'
+    grep -E '^(FAIL|ERROR):|Error|assert' "$root/check/$name.log" | head -12 | cut -c1-300 | sed 's/^/  /'
+    tail -n 1 "$root/check/$name.log" | sed 's/^/  /'
   fi
 done
 echo "$([ $status = 0 ] && echo PASS || echo FAIL): torch2 in $suite; logs and traces in $root/check"
