@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Release checks that need other Debian roots (issues 24 and 25), run in chroots built with
-# debootstrap from the Debian mirror this machine's apt uses. Manual (root, network, 100 MB
-# to 1.5 GB of packages), never part of `bazel test //...`; the roots are cached and reused.
+# debootstrap from the Debian mirror this machine's apt uses. Manual (root, network, a root
+# of 0.7 to 1.6 GB), never part of `bazel test //...`; the roots are cached and reused.
 #
 #   scripts/release_check.sh old-glibc [SUITE]   (default bullseye, glibc 2.31) the wheel from
 #       dist/ in a fresh virtual environment of the root's python3: release/wheel_test.sh as
 #       is (contents, glibc floor, libprof-run, profanalyze against the workload's truth, the
-#       Python analyzer, uninstall), then what a user does: profanalyze --version, the agent
+#       Python analyzer, uninstall), then what a user does: pip show libprof, the agent
 #       under /bin/true, python3 -c and the simulated training workload, its summary.
 #   scripts/release_check.sh torch2 [SUITE]      (default trixie, python3-torch 2.6) Debian's
 #       CPU PyTorch 2: scripts/gpu_check.sh --simulated (its Kineto comparison needs torch's
@@ -49,6 +49,10 @@ make_root() {
   if [ "$(cat "$root/.libprof-packages" 2>/dev/null)" = "$packages" ]; then
     echo "release_check.sh: reusing $root ($(du -sh "$root" | cut -f1))"
     return 0
+  fi
+  # A run killed before its EXIT trap leaves /dev bound in the root: never rm -rf through it.
+  if grep -qE " $root(\.partial)?/" /proc/mounts; then
+    usage "something is still mounted in $root (umount $root/proc $root/dev)"
   fi
   mkdir -p "$roots" && rm -rf "$root.partial"
   echo "release_check.sh: debootstrap $suite from $mirror into $root ($packages)"
