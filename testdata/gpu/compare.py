@@ -157,6 +157,13 @@ def kineto(v, label, agent_kineto, torch_chrome):
                          "; not torch's: " + ", ".join(extra_keys[:5]) if extra_keys else ""),
           "within torch's")
     kineto_names(v, label, agent_kineto, torch_chrome)
+    def steps(path):
+        return [event["name"] for event in sorted(
+            (event for event in chrome_events(path) if event.get("ph") == "X"
+             and event.get("name", "").startswith("ProfilerStep#")), key=lambda event: event["ts"])]
+    ours_steps, theirs_steps = steps(agent_kineto), steps(torch_chrome)
+    v.add(label + ": ProfilerStep ranges", bool(theirs_steps) and ours_steps == theirs_steps,
+          ", ".join(ours_steps) or "none", ", ".join(theirs_steps) or "none")
 
 
 def kineto_names(v, label, agent_kineto, torch_chrome):
