@@ -142,7 +142,7 @@ fi
 
 # (e) torch.compile: the compiled model's kernels (Triton's) against torch.profiler's.
 if [ $simulated = 1 ]; then
-  skip "e: torch.compile" "torch 1.13 has no torch.compile"
+  skip "e: torch.compile" "not simulated (Debian 12's torch 1.13 has none)"
 else
   run compile_tp 300 "$python" "$src/train.py" "$out/compile_tp.json" --steps 10 --compile --model mlp --torch-profiler 4:9 "$out/compile_tp.chrome.json" &&
     run compile 300 under t_compile PROF_SCHEDULE=4:9 "$python" "$src/train.py" "$out/compile.json" --steps 10 --compile --model mlp && analyze t_compile

@@ -156,6 +156,40 @@ def kineto(v, label, agent_kineto, torch_chrome):
           "%d keys%s" % (sum(len(k) for k in ours.values()),
                          "; not torch's: " + ", ".join(extra_keys[:5]) if extra_keys else ""),
           "within torch's")
+    kineto_names(v, label, agent_kineto, torch_chrome)
+    def steps(path):
+        return [event["name"] for event in sorted(
+            (event for event in chrome_events(path) if event.get("ph") == "X"
+             and event.get("name", "").startswith("ProfilerStep#")), key=lambda event: event["ts"])]
+    ours_steps, theirs_steps = steps(agent_kineto), steps(torch_chrome)
+    v.add(label + ": ProfilerStep ranges", bool(theirs_steps) and ours_steps == theirs_steps,
+          ", ".join(ours_steps) or "none", ", ".join(theirs_steps) or "none")
+
+
+def kineto_names(v, label, agent_kineto, torch_chrome):
+    """Every host range torch wrote (cpu_op, user_annotation) we write under its name and
+    category: HTA and TensorBoard group operators by category. ProfilerStep#N is left out
+    (torch writes it only under a schedule); names only we write (the helper's phases) and
+    the counts are shown, not judged: torch's trace keeps a call nested in one of its own
+    name (autocast's), which the agent folds as key_averages does."""
+    def host_ranges(path):
+        found = collections.defaultdict(collections.Counter)
+        for event in chrome_events(path):
+            if event.get("ph") == "X" and event.get("cat") in ("cpu_op", "user_annotation") \
+                    and not event.get("name", "").startswith("ProfilerStep#"):
+                found[event["name"]][event["cat"]] += 1
+        return found
+    ours, theirs = host_ranges(agent_kineto), host_ranges(torch_chrome)
+    wrong = sorted("%s: %s, torch's %s" % (name, "/".join(ours[name]) or "none", "/".join(theirs[name]))
+                   for name in theirs if set(ours[name]) != set(theirs[name]))
+    extra = sorted(name for name in ours if name not in theirs)
+    differ = sum(1 for name in theirs if sum(ours[name].values()) != sum(theirs[name].values()))
+    total = lambda found: sum(sum(c.values()) for c in found.values())
+    v.add(label + ": host range names and categories", bool(theirs) and not wrong,
+          "%d names, %d ranges%s%s; %d counts differ" % (
+              len(ours), total(ours), "; wrong: " + "; ".join(wrong[:3]) if wrong else "",
+              "; ours only: " + ", ".join(extra[:5]) if extra else "", differ),
+          "torch's %d names, %d ranges" % (len(theirs), total(theirs)))
 
 
 def nccl(v, label, agent_json, calls, bytes_):
@@ -220,7 +254,9 @@ def main(argv):
         count = unmatched(args[1])
         v.add(label, count == 0, count, 0)
     elif command == "count":
-        v.add(label, args[1] == args[2], args[1], args[2])
+        # Integers only: a count that is missing (a run that failed) is no match.
+        numbers = all(value.strip().lstrip("-").isdigit() for value in args[1:3])
+        v.add(label, numbers and args[1] == args[2], args[1] or "none", args[2] or "none")
     elif command == "torch_kernels":
         ours, alone = kernels_by_name(args[1]), kernels_by_name(args[2])
         count = lambda found: sum(calls for calls, _ in found.values())

@@ -8,7 +8,8 @@ else on the CPU (the --simulated check, Debian's CPU PyTorch 1.13).
   --model mlp          the launch-bound MLP of the first real-GPU check (12 x Linear+GELU),
                        for the cost figures; mixed (default): conv + attention
   --torch-profiler     torch.profiler (CPU activities, and CUDA on a GPU) over iterations
-                       A..B-1 (B = "end": to the last), its Chrome trace written to TRACE
+                       A..B-1 (B = "end": to the last), its Chrome trace written to TRACE,
+                       with ProfilerStep#A..B-1 (torch 2; 1.13 misnumbers them)
   --compile            torch.compile(model)
   --nccl               torch.distributed with NCCL at world size 1: every gradient all-reduced
 
@@ -103,7 +104,11 @@ def main():
     batches = iter(loader)
     for index in range(steps):
         if profiled and index == profiled[0]:
-            profiler = torch.profiler.profile(activities=activities)
+            # A schedule that always records, numbered from this iteration: torch then writes
+            # ProfilerStep#N ranges named as the agent's steps (compare.py kineto's step check).
+            profiler = torch.profiler.profile(
+                activities=activities, schedule=lambda step: torch.profiler.ProfilerAction.RECORD)
+            profiler.step_num = index
             profiler.__enter__()
         if device == "cuda":
             torch.cuda.synchronize()
@@ -129,6 +134,8 @@ def main():
             # drops some nested calls of the same name (autocast's aten::bmm in aten::bmm).
             operators = {row.key: row.count for row in profiler.key_averages()}
             profiler = None
+        elif profiler is not None:
+            profiler.step()
     result = {"device": device, "steps": steps,
               "median_step_ms": statistics.median(times[min(5, steps // 2):]),
               "all_reduce": {"calls_per_step": all_reduce_calls // steps,
