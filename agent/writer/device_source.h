@@ -1,8 +1,8 @@
 // What the writer needs from a source of device activity (CUPTI), and the one thing the
 // source gets from the writer: a window to put each converted event in. Both behind
 // interfaces, in a target of their own below the writer and the CUPTI adapter
-// (//agent:device_source): the writer is tested without CUPTI, and the adapter adds events
-// to a window without seeing the writer's files, their encoder or their bookkeeping. All
+// (//agent/writer:device_source): the writer is tested without CUPTI, and the adapter adds
+// events to a window without seeing the writer's files, their encoder or their bookkeeping. All
 // methods are called from the writer thread.
 #ifndef PROF_AGENT_WRITER_DEVICE_SOURCE_H_
 #define PROF_AGENT_WRITER_DEVICE_SOURCE_H_
