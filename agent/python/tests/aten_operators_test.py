@@ -104,13 +104,22 @@ class AtenOperatorsTest(unittest.TestCase):
             "PROF_STACKS": "1"})
         self.assertEqual(run.returncode, 0, run.stderr)
         self.assertEqual(run.helper_failures(), [])
-        addmm = [event for event in agent_runner.chrome_events(run.output_dir)
-                 if event["name"] == "aten::addmm"]
-        self.assertEqual(len(addmm), 3)
-        for event in addmm:
-            # The classifier: bias [10], flattened activations [4, 512], weight.t() [512, 10],
-            # beta and alpha (scalars: [], as torch.profiler's record_shapes shows them).
-            self.assertEqual(event["args"]["Input Dims"], "[[10], [4, 512], [512, 10], [], []]")
+        # The input shapes torch.profiler's record_shapes gives the same iterations
+        # (key_averages grouped by input shape), for every operator.
+        plain = agent_runner.run_python([agent_runner.program(PROGRAM), "5", "--torch-profiler",
+                                         "1", "4", "--record-shapes"], agent=False)
+        self.assertEqual(plain.returncode, 0, plain.stderr)
+        expected = json.loads(plain.stdout.splitlines()[-1])
+        # The classifier: bias [10], flattened activations [4, 512], weight.t() [512, 10],
+        # beta and alpha (scalars: [], as torch.profiler's record_shapes shows them).
+        self.assertEqual(expected["aten::addmm"], {"[[10], [4, 512], [512, 10], [], []]": 3})
+        recorded = {}
+        for event in agent_runner.chrome_events(run.output_dir):
+            if event["name"] in expected:
+                shapes = recorded.setdefault(event["name"], {})
+                dims = event.get("args", {}).get("Input Dims", "[]")
+                shapes[dims] = shapes.get(dims, 0) + 1
+        self.assertEqual(recorded, expected)
         rows = {row["name"]: row for row in agent_runner.analyzer_tables(run.output_dir)["operator"]["rows"]}
         # 2 * M * K * N per call (one multiply-add is 2 FLOPs), 3 calls.
         self.assertEqual(rows["aten::addmm"]["flops"], 3 * 2 * 4 * 512 * 10)

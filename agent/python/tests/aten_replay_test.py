@@ -1,7 +1,8 @@
 """aten_replay: a drained profiler result becomes agent operator ranges: TorchOp events
 only, less the utility names torch.profiler leaves out, in the agent's clock; with
 details, the shapes, dtypes and calling Python line as torch.profiler prints them.
-Fake event trees (the shape of torch 1.13's experimental_event_tree); no torch, no agent."""
+Fake event trees (the shape of torch 1.13's experimental_event_tree, and torch 2's inputs);
+no torch, no agent."""
 import os
 import sys
 import unittest
@@ -24,6 +25,12 @@ class Inputs:
     def __init__(self, shapes, dtypes):
         self.shapes = shapes
         self.dtypes = dtypes
+
+
+class TensorMetadata:
+    """torch 2's _TensorMetadata: what the helper reads of it."""
+    def __init__(self, sizes, dtype):
+        self.sizes, self.dtype = sizes, dtype
 
 
 class Fields:
@@ -198,6 +205,19 @@ class AtenReplayTest(unittest.TestCase):
             Node("torch/optim/sgd.py(213): _single_tensor_sgd", 0, 9000, tag="PyCall",
                  children=[Node("aten::add_", 1000, 2000)])]))
         self.assertEqual(self.calls[0][5], "torch/optim/sgd.py:213")
+
+    def test_torch_2_inputs_a_list_of_tensors_scalars_and_tensor_lists(self):
+        # torch 2's inputs: the values themselves (dtypes as torch.dtype prints them).
+        node = Node("aten::addmm", 0, 1, inputs=[
+            TensorMetadata([10], "torch.float32"), TensorMetadata([4, 512], "torch.bfloat16"),
+            TensorMetadata([], "torch.int64"), 0.5, True, None,
+            [TensorMetadata([2], "torch.float32")], TensorMetadata([1], "torch.float8_e4m3fn")])
+        self.assertEqual(aten_replay.inputs_text(node), (
+            "[[10], [4, 512], [], [], [], [], [], [1]]",
+            "[float, c10::BFloat16, long int, Scalar, Scalar, , TensorList, float8_e4m3fn]"))
+        # record_shapes off: an empty list, as 1.13's empty fields give nothing.
+        self.assertEqual(aten_replay.inputs_text(Node("aten::t", 0, 1, inputs=[])), ("", ""))
+        self.assertEqual(aten_replay.inputs_text(Node("aten::t", 0, 1)), ("", ""))
 
     def test_python_line(self):
         self.assertEqual(aten_replay.python_line("train.py(7): <module>"), "train.py:7")

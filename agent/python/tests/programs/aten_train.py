@@ -6,6 +6,9 @@ torch.profiler's on the same iterations.
     aten_train.py STEPS --torch-profiler A B  also profiles iterations A..B-1 with
                                               torch.profiler (CPU) and prints
                                               {"operator name": calls} as JSON, last line
+    ... --torch-profiler A B --record-shapes  with record_shapes: prints {"operator name":
+                                              {"input shapes": calls}} (key_averages
+                                              grouped by input shape)
 Iteration i fetches batch i, then zero_grad, forward, loss, backward, optimizer step:
 under the agent, step i is iteration i (its boundary is placed at the next fetch).
 """
@@ -39,7 +42,9 @@ def main():
     model = Net()
     loss_function = torch.nn.CrossEntropyLoss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    profiler = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU])
+    shapes = "--record-shapes" in sys.argv
+    profiler = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU],
+                                      record_shapes=shapes)
     batches = iter(loader)
     for index in range(steps):
         if index == (profiled[0] if profiled else -1):
@@ -52,7 +57,12 @@ def main():
         print("step %d loss %.6f" % (index, loss.item()))
         if index == (profiled[-1] if profiled else -1):
             profiler.__exit__(None, None, None)
-    if profiled:
+    if profiled and shapes:
+        by_shape = {}
+        for row in profiler.key_averages(group_by_input_shape=True):
+            by_shape.setdefault(row.key, {})[str(row.input_shapes)] = row.count
+        print(json.dumps(by_shape))
+    elif profiled:
         print(json.dumps(Counter(event.name for event in profiler.events())))
 
 

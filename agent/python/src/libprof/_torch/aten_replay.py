@@ -158,10 +158,49 @@ def python_line(frame_name):
 
 def inputs_text(node):
     """("[[8, 3, 32, 32], [16, 3, 3, 3], []]", "[float, float, ]"), or ("", "") when
-    PyTorch recorded no shapes (record_shapes off, or a torch whose event fields differ)."""
+    PyTorch recorded no shapes (record_shapes off, or a torch whose event fields differ).
+    torch 1.13 keeps them as inputs.shapes and inputs.dtypes; torch 2 as a list of the
+    inputs themselves (_listed_inputs_text)."""
     inputs = getattr(node.extra_fields, "inputs", None)
+    if isinstance(inputs, list):
+        return _listed_inputs_text(inputs) if inputs else ("", "")
     shapes = getattr(inputs, "shapes", None)
     dtypes = getattr(inputs, "dtypes", None)
     if not isinstance(shapes, list) or not isinstance(dtypes, list):
         return "", ""
     return str(shapes), "[" + ", ".join(str(dtype) for dtype in dtypes) + "]"
+
+
+# torch 2's dtypes by the C++ type names its profiler prints (KinetoEvent.dtypes(), 1.13's
+# inputs.dtypes): the names of c10's TypeMeta.
+_DTYPE_NAMES = {
+    "torch.float32": "float", "torch.float64": "double", "torch.float16": "c10::Half",
+    "torch.bfloat16": "c10::BFloat16", "torch.int64": "long int", "torch.int32": "int",
+    "torch.int16": "short int", "torch.int8": "signed char", "torch.uint8": "unsigned char",
+    "torch.bool": "bool", "torch.complex64": "c10::complex<float>",
+    "torch.complex128": "c10::complex<double>",
+}
+
+
+def _listed_inputs_text(inputs):
+    """torch 2's inputs: a _TensorMetadata (.sizes, .dtype) per tensor, a list of them per
+    tensor list, the value of a scalar (a number or a bool) and None for what the event tree
+    does not expose (int lists among them). Shapes as torch.profiler's record_shapes: the
+    sizes of a tensor, [] for anything else; dtypes as torch's C++ names, TensorList,
+    Scalar, or "" where the tree exposes nothing (torch itself says ScalarList for some)."""
+    shapes, dtypes = [], []
+    for value in inputs:
+        sizes = getattr(value, "sizes", None)
+        if sizes is not None:
+            shapes.append(list(sizes))
+            dtype = str(getattr(value, "dtype", ""))
+            dtypes.append(_DTYPE_NAMES.get(dtype, dtype.replace("torch.", "")))
+            continue
+        shapes.append([])
+        if isinstance(value, list):
+            dtypes.append("TensorList")
+        elif isinstance(value, (bool, int, float, complex)):
+            dtypes.append("Scalar")
+        else:
+            dtypes.append("")
+    return str(shapes), "[" + ", ".join(dtypes) + "]"
