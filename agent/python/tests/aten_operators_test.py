@@ -69,10 +69,10 @@ class AtenOperatorsTest(unittest.TestCase):
 
     def test_autocast_attention_replay_equals_torch_profiler_on_the_same_result(self):
         # Conv + attention under autocast (bfloat16), AdamW: torch.profiler over iterations
-        # 1..6, and the helper's replay of that same result. Autocast's aten::bmm calls
-        # the kernel's aten::bmm (folded by torch's table). torch nests by whole
-        # microseconds, the helper by the event tree's nanoseconds: the same names, and
-        # counts apart by at most the few calls the microseconds fold (what torch folds
+        # 1..6, and the helper's replay of that same result. A call whose only child has
+        # its name (autocast's aten::bmm calling the kernel's) is folded by torch's table.
+        # torch nests by whole microseconds, the helper by the event tree's nanoseconds:
+        # the same names, and counts apart by at most the few calls the microseconds fold (what torch folds
         # that way varies from run to run of torch.profiler itself).
         agent_runner.require_torch(self)
         run = agent_runner.run_python([agent_runner.program("aten_autocast.py"),
@@ -80,10 +80,15 @@ class AtenOperatorsTest(unittest.TestCase):
                                       agent=False)
         self.assertEqual(run.returncode, 0, run.stderr)
         counts = json.loads(run.stdout.splitlines()[-1])
-        self.assertIn("aten::bmm", counts["torch"])
-        self.assertLess(counts["torch"]["aten::bmm"], counts["tree"]["aten::bmm"])  # folded
         self.assertEqual(set(counts["replay"]), set(counts["torch"]))
-        self.assertLess(counts["replay"]["aten::bmm"], counts["tree"]["aten::bmm"])  # folded
+        # What torch's table folds comes from torch itself (1.13: autocast's aten::bmm; torch
+        # 2 on the CPU: aten::scaled_dot_product_attention, aten::div_): the replay folds
+        # some of the same names.
+        folded = {name for name, calls in counts["torch"].items()
+                  if calls < counts["tree"][name]}
+        self.assertTrue(folded, counts)
+        self.assertTrue({name for name in folded
+                         if counts["replay"][name] < counts["tree"][name]}, counts)
         # What torch's microseconds fold differently varies from run to run of torch itself
         # (aten::div_ 6 to 9 of 12): torch folds between none and all of the calls the
         # replay folds (so it lies between the replay's count and the tree's), and now and
