@@ -13,11 +13,12 @@ import agent_runner  # noqa: E402
 PROGRAM = "aten_train.py"
 
 
-def torch_profiler_counts(first, end, steps=5, agent=False, environment=None):
-    """{name: calls} that torch.profiler reports for iterations first..end-1, and the run."""
+def torch_profiler_counts(first, end, steps=5, agent=False, environment=None, options=()):
+    """{name: calls} that torch.profiler reports for iterations first..end-1, and the run
+    (options: aten_train.py's, after --torch-profiler)."""
     run = agent_runner.run_python(
-        [agent_runner.program(PROGRAM), str(steps), "--torch-profiler", str(first), str(end)],
-        agent=agent, environment=environment)
+        [agent_runner.program(PROGRAM), str(steps), "--torch-profiler", str(first), str(end)]
+        + list(options), agent=agent, environment=environment)
     if run.returncode != 0:
         raise AssertionError(run.stderr)
     return json.loads(run.stdout.splitlines()[-1]), run
@@ -56,7 +57,14 @@ class AtenOperatorsTest(unittest.TestCase):
             self.assertIn(name, expected)
         # Every name and count equal, and nothing else (none of the helper's own calls).
         self.assertEqual(operator_counts(facts), expected)
-        self.assertEqual(facts["ranges_by_kind"]["RANGE_KIND_OPERATOR"], sum(expected.values()))
+        # torch's record_function ranges (user scope: Optimizer.step#SGD.step,
+        # Optimizer.zero_grad#SGD.zero_grad, enumerate(DataLoader)#...) are user ranges,
+        # as torch writes them (user_annotation); the rest operators.
+        user, _ = torch_profiler_counts(1, 4, options=["--user-scope"])
+        self.assertIn("Optimizer.step#SGD.step", user)
+        self.assertEqual(facts["ranges_by_kind"]["RANGE_KIND_USER"], sum(user.values()))
+        self.assertEqual(facts["ranges_by_kind"]["RANGE_KIND_OPERATOR"],
+                         sum(expected.values()) - sum(user.values()))
         # One Forward per step: the model and the loss module together.
         self.assertEqual(agent_runner.phase_counts(facts), {
             "Dataloader": 3, "Forward": 3, "Backward": 3, "Optimization": 3})

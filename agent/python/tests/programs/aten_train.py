@@ -9,6 +9,9 @@ torch.profiler's on the same iterations.
     ... --torch-profiler A B --record-shapes  with record_shapes: prints {"operator name":
                                               {"input shapes": calls}} (key_averages
                                               grouped by input shape)
+    ... --torch-profiler A B --user-scope     prints {"name": calls} of the
+                                              record_function ranges only (RecordScope
+                                              USER_SCOPE: torch's user_annotation)
 Iteration i fetches batch i, then zero_grad, forward, loss, backward, optimizer step:
 under the agent, step i is iteration i (its boundary is placed at the next fetch).
 """
@@ -62,6 +65,10 @@ def main():
         for row in profiler.key_averages(group_by_input_shape=True):
             by_shape.setdefault(row.key, {})[str(row.input_shapes)] = row.count
         print(json.dumps(by_shape))
+    elif profiled and "--user-scope" in sys.argv:
+        user = int(torch._C._profiler.RecordScope.USER_SCOPE)
+        print(json.dumps(Counter(event.name for event in profiler.events()
+                                 if event.scope == user)))
     elif profiled:
         print(json.dumps(Counter(event.name for event in profiler.events())))
 

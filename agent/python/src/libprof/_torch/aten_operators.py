@@ -83,7 +83,8 @@ class AtenOperators:
         self._config, self._activities = _profiler_settings(torch, shapes, with_stack=False)
         if self._stacks:  # torch's Python tracer is one per process: the main thread only
             self._stack_config, _ = _profiler_settings(torch, shapes, with_stack=True)
-        self._replay = Replay(torch._C._profiler._EventType, shapes or self._stacks)
+        self._replay = Replay(torch._C._profiler._EventType, shapes or self._stacks,
+                              torch._C._profiler.RecordScope.USER_SCOPE)
         self._thread = _ThreadState()
         self._boundaries = 0
         self._closed = False  # at exit, or after the helper failed: never start again
