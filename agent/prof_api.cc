@@ -114,6 +114,9 @@ PROF_EXPORT void prof_operator_range_detail(const char* name, uint64_t start_ns,
   if (prof::ActivityEnabled(prof::kActivityTimerOnly)) return;  // operators: not in timer-only
   prof::RecordOperatorRangeDetail(name, shapes, dtypes, source, start_ns, end_ns);
 }
+PROF_EXPORT void prof_user_range(const char* name, uint64_t start_ns, uint64_t end_ns) {
+  WholeRange(prof::schema::RANGE_KIND_USER, name, start_ns, end_ns);
+}
 PROF_EXPORT void prof_phase_range(const char* name, uint64_t start_ns, uint64_t end_ns) {
   WholeRange(prof::schema::RANGE_KIND_MODEL_PHASE, name, start_ns, end_ns);
 }

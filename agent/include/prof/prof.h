@@ -35,8 +35,8 @@ extern "C" {
  * function of the earlier ones, with the same signature, and adds some: a caller needing
  * version N checks once that prof_api_version() >= N (libprof's Python helper does)
  * instead of looking up each function. A library without prof_api_version is older than
- * version 1. */
-#define PROF_API_VERSION 1
+ * version 1. Version 2 adds prof_user_range. */
+#define PROF_API_VERSION 2
 int prof_api_version(void);
 
 /* Ends the current step and begins the next one. num_samples is the number of samples
@@ -93,6 +93,12 @@ void prof_operator_ranges(size_t count, const char* const* names, const uint64_t
  * source; each may be NULL or empty, each cut at 4096 bytes). */
 void prof_operator_range_detail(const char* name, uint64_t start_ns, uint64_t end_ns,
                                 const char* shapes, const char* dtypes, const char* source);
+
+/* A whole user range that already ended (times as for prof_operator_range): the range
+ * prof_range_push/prof_range_pop would have made, for a caller that learns of it
+ * afterwards (the Python helper replays PyTorch's record_function ranges, such as
+ * Optimizer.step#AdamW.step, as the user ranges torch.profiler shows them as). */
+void prof_user_range(const char* name, uint64_t start_ns, uint64_t end_ns);
 
 /* A whole model phase range that already ended (times as for prof_operator_range): for a
  * phase whose end is known only later (the Python helper's one Forward per step, from the

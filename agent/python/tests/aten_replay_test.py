@@ -1,7 +1,8 @@
 """aten_replay: a drained profiler result becomes agent operator ranges: TorchOp events
 only, less the utility names torch.profiler leaves out, in the agent's clock; with
 details, the shapes, dtypes and calling Python line as torch.profiler prints them.
-Fake event trees (the shape of torch 1.13's experimental_event_tree); no torch, no agent."""
+Fake event trees (the shape of torch 1.13's experimental_event_tree, and torch 2's inputs);
+no torch, no agent."""
 import os
 import sys
 import unittest
@@ -26,9 +27,15 @@ class Inputs:
         self.dtypes = dtypes
 
 
+class TensorMetadata:
+    """torch 2's _TensorMetadata: what the helper reads of it."""
+    def __init__(self, sizes, dtype):
+        self.sizes, self.dtype = sizes, dtype
+
+
 class Fields:
-    def __init__(self, inputs):
-        self.inputs = inputs
+    def __init__(self, inputs, scope="FUNCTION"):
+        self.inputs, self.scope = inputs, scope
 
 
 class Node:
@@ -50,7 +57,8 @@ class AtenReplayTest(unittest.TestCase):
     def setUp(self):
         self.calls = []
         self.saved = {name: getattr(_capi, name, None)
-                      for name in ("recording", "operator_ranges", "operator_range_detail")}
+                      for name in ("recording", "operator_ranges", "operator_range_detail",
+                                   "user_range")}
         self.saved_offset = aten_replay.realtime_minus_monotonic
         _capi.recording = lambda: 1
         _capi.operator_ranges = lambda names, starts, ends: self.calls.extend(
@@ -198,6 +206,44 @@ class AtenReplayTest(unittest.TestCase):
             Node("torch/optim/sgd.py(213): _single_tensor_sgd", 0, 9000, tag="PyCall",
                  children=[Node("aten::add_", 1000, 2000)])]))
         self.assertEqual(self.calls[0][5], "torch/optim/sgd.py:213")
+
+    def test_torch_2_inputs_a_list_of_tensors_scalars_and_tensor_lists(self):
+        # torch 2's inputs: the values themselves (dtypes as torch.dtype prints them).
+        node = Node("aten::addmm", 0, 1, inputs=[
+            TensorMetadata([10], "torch.float32"), TensorMetadata([4, 512], "torch.bfloat16"),
+            TensorMetadata([], "torch.int64"), 0.5, True, None,
+            [TensorMetadata([2], "torch.float32")], TensorMetadata([1], "torch.float8_e4m3fn")])
+        self.assertEqual(aten_replay.inputs_text(node), (
+            "[[10], [4, 512], [], [], [], [], [], [1]]",
+            "[float, c10::BFloat16, long int, Scalar, Scalar, , TensorList, float8_e4m3fn]"))
+        # record_shapes off: an empty list, as 1.13's empty fields give nothing.
+        self.assertEqual(aten_replay.inputs_text(Node("aten::t", 0, 1, inputs=[])), ("", ""))
+        self.assertEqual(aten_replay.inputs_text(Node("aten::t", 0, 1)), ("", ""))
+
+    def test_record_function_ranges_are_user_ranges(self):
+        # torch writes its record_function ranges (RecordScope.USER_SCOPE) as
+        # user_annotation: they are the agent's user ranges, with and without details.
+        def optimizer_step():
+            step = Node("Optimizer.step#AdamW.step", 2000, 5000,
+                        children=[Node("aten::add_", 3000, 4000)])
+            step.extra_fields.scope = "USER_SCOPE"
+            return Result([step])
+        users = []
+        _capi.user_range = lambda *arguments: users.append(arguments)
+        count = aten_replay.Replay(EventTypes, False, "USER_SCOPE").replay(optimizer_step())
+        self.assertEqual(count, 2)
+        self.assertEqual(users, [(b"Optimizer.step#AdamW.step", 1000, 4000)])
+        self.assertEqual(self.calls, [(b"aten::add_", 2000, 3000)])
+        users.clear()
+        self.calls.clear()
+        _capi.operator_range_detail = lambda *arguments: self.calls.append(arguments[:3])
+        aten_replay.Replay(EventTypes, True, "USER_SCOPE").replay(optimizer_step())
+        self.assertEqual(users, [(b"Optimizer.step#AdamW.step", 1000, 4000)])
+        self.assertEqual(self.calls, [(b"aten::add_", 2000, 3000)])
+        # Without a user scope (a caller that names none), every event is an operator.
+        self.calls.clear()
+        aten_replay.Replay(EventTypes, False).replay(optimizer_step())
+        self.assertEqual(len(self.calls), 2)
 
     def test_python_line(self):
         self.assertEqual(aten_replay.python_line("train.py(7): <module>"), "train.py:7")

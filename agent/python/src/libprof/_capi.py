@@ -12,7 +12,7 @@ import sys
 
 # The C API version this package calls (agent/include/prof/prof.h, PROF_API_VERSION): an
 # agent of that version or later has every function below.
-API_VERSION = 1
+API_VERSION = 2  # 2: user_range
 
 _VOID = ("range_pop", "phase_pop", "operator_pop")
 _NAMED = ("range_push", "phase_push", "operator_push", "mark")
@@ -37,6 +37,7 @@ _OTHERS = {
     # (count, names, starts, ends): as many operator_range calls, in one.
     "operator_ranges": (None, [ctypes.c_size_t, ctypes.POINTER(_TEXT), _U64S, _U64S]),
     "phase_range": (None, [_TEXT] + _TIMES),
+    "user_range": (None, [_TEXT] + _TIMES),  # a whole user range (record_function's)
     "recording": (ctypes.c_int, []),  # 1 while a window records
     "operator_push_detail": (None, [_TEXT] * 4),  # (name, shapes, dtypes, source)
     "operator_range_detail": (None, [_TEXT] + _TIMES + [_TEXT] * 3),
@@ -143,7 +144,7 @@ def _install(functions):
         names[name] = _with_name(functions[name]) if name in functions else _noop
     for name in _WINDOWS:
         names[name] = functions.get(name, _minus_one)
-    for name in ("operator_range", "phase_range", "recording", "memory_sample"):
+    for name in ("operator_range", "user_range", "phase_range", "recording", "memory_sample"):
         names[name] = functions.get(name, _noop)
     names["operator_ranges"] = (_with_arrays(functions["operator_ranges"])
                                 if "operator_ranges" in functions else _noop)

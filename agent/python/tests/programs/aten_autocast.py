@@ -58,7 +58,9 @@ def main():
     _capi.recording = lambda: 1
     _capi.operator_ranges = lambda names, starts, ends: replayed.update(
         name.decode() for name in names)
-    aten_replay.Replay(torch._C._profiler._EventType, with_details=False).replay(result)
+    _capi.user_range = lambda name, start, end: replayed.update([name.decode()])
+    aten_replay.Replay(torch._C._profiler._EventType, with_details=False,
+                       user_scope=torch._C._profiler.RecordScope.USER_SCOPE).replay(result)
     tree = collections.Counter()
     pending = list(result.experimental_event_tree())
     while pending:

@@ -6,6 +6,12 @@ torch.profiler's on the same iterations.
     aten_train.py STEPS --torch-profiler A B  also profiles iterations A..B-1 with
                                               torch.profiler (CPU) and prints
                                               {"operator name": calls} as JSON, last line
+    ... --torch-profiler A B --record-shapes  with record_shapes: prints {"operator name":
+                                              {"input shapes": calls}} (key_averages
+                                              grouped by input shape)
+    ... --torch-profiler A B --user-scope     prints {"name": calls} of the
+                                              record_function ranges only (RecordScope
+                                              USER_SCOPE: torch's user_annotation)
 Iteration i fetches batch i, then zero_grad, forward, loss, backward, optimizer step:
 under the agent, step i is iteration i (its boundary is placed at the next fetch).
 """
@@ -39,7 +45,9 @@ def main():
     model = Net()
     loss_function = torch.nn.CrossEntropyLoss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    profiler = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU])
+    shapes = "--record-shapes" in sys.argv
+    profiler = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU],
+                                      record_shapes=shapes)
     batches = iter(loader)
     for index in range(steps):
         if index == (profiled[0] if profiled else -1):
@@ -52,7 +60,16 @@ def main():
         print("step %d loss %.6f" % (index, loss.item()))
         if index == (profiled[-1] if profiled else -1):
             profiler.__exit__(None, None, None)
-    if profiled:
+    if profiled and shapes:
+        by_shape = {}
+        for row in profiler.key_averages(group_by_input_shape=True):
+            by_shape.setdefault(row.key, {})[str(row.input_shapes)] = row.count
+        print(json.dumps(by_shape))
+    elif profiled and "--user-scope" in sys.argv:
+        user = int(torch._C._profiler.RecordScope.USER_SCOPE)
+        print(json.dumps(Counter(event.name for event in profiler.events()
+                                 if event.scope == user)))
+    elif profiled:
         print(json.dumps(Counter(event.name for event in profiler.events())))
 
 

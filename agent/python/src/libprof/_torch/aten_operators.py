@@ -27,8 +27,10 @@ started later in the process is then CPU-only too (PROF_PYTHON_OPS=0 leaves CUPT
 
 The program's own profiler (torch.profiler, autograd.profiler.profile, emit_nvtx) comes
 first: PyTorch allows one profiler per thread, so when the program starts one on a
-thread where ours runs, ours is drained and stopped there, and starts again after the
-program's profiler stops. A forked child stops the collection it inherited.
+thread where ours runs, ours is drained and stopped there, and starts again at that
+thread's first model phase after the program's profiler stops. torch 2 traces one Kineto
+collection per process: a thread whose start torch refuses while another's runs records
+no operators until then. A forked child stops the collection it inherited.
 """
 import atexit
 import os
@@ -81,7 +83,8 @@ class AtenOperators:
         self._config, self._activities = _profiler_settings(torch, shapes, with_stack=False)
         if self._stacks:  # torch's Python tracer is one per process: the main thread only
             self._stack_config, _ = _profiler_settings(torch, shapes, with_stack=True)
-        self._replay = Replay(torch._C._profiler._EventType, shapes or self._stacks)
+        self._replay = Replay(torch._C._profiler._EventType, shapes or self._stacks,
+                              torch._C._profiler.RecordScope.USER_SCOPE)
         self._thread = _ThreadState()
         self._boundaries = 0
         self._closed = False  # at exit, or after the helper failed: never start again
@@ -101,11 +104,24 @@ class AtenOperators:
         # the agent's (docs/recording.md, "Sharing CUPTI").
         _capi.refuse_cupti_subscribers(1)
         try:
-            self._prepare(config, self._activities)
+            if not self._prepared(config):
+                return
             self._enable(config, self._activities)
         finally:
             self._refused_kineto = _capi.refuse_cupti_subscribers(0) > 0
         state.collection = _Collection(self)
+
+    def _prepared(self, config):
+        """Prepares Kineto for a collection on this thread; False where torch refuses.
+        torch 2's Kineto traces one collection per process: while another thread's runs,
+        _prepare_profiler raises ("Can't disable Kineto profiler when it's not running",
+        torch 2.6) and enabling after that crashes torch at the next disable. This thread
+        then records no operators until that collection stops (the program goes on)."""
+        try:
+            self._prepare(config, self._activities)
+        except RuntimeError:
+            return False
+        return True
 
     def drain_this_thread(self):
         collection = self._thread.collection
@@ -149,8 +165,10 @@ class AtenOperators:
                              "(PROF_PYTHON_OPS=0 leaves it to torch.profiler)\n")
 
     def program_stopped_profiler(self):
+        # Ours starts again at this thread's next outermost phase (catch_up), not here: a
+        # thread that only waits after its profiler (joins a training thread) would hold
+        # torch 2's one Kineto collection per process and keep the others from theirs.
         self._thread.program_owns = False
-        self.start_on_this_thread()
 
     def close_at_exit(self):
         self._closed = True

@@ -1,5 +1,6 @@
 """One drain of PyTorch's operator collection (a profiler result) replayed to the agent:
-each operator becomes one prof_operator_range on the draining thread, with the times
+each operator becomes one prof_operator_range on the draining thread (each
+record_function range a prof_user_range), with the times
 PyTorch took for it, so operators nest among themselves, under the model phases and over
 the CUDA calls they made, by time (the analyzer's range tree).
 
@@ -61,16 +62,31 @@ def realtime_minus_monotonic():
 
 
 class Replay:
-    def __init__(self, event_types, with_details):
+    def __init__(self, event_types, with_details, user_scope=None):
         """with_details: the collection records shapes or Python frames (PROF_SHAPES,
         PROF_STACKS). Without it (and without memory events, which the helper never asks
         for) every event of the tree is an operator, so the fast path compares no event
-        types (a pybind enum comparison costs about as much as the rest of an event)."""
+        types (a pybind enum comparison costs about as much as the rest of an event).
+        user_scope: torch's RecordScope.USER_SCOPE. An event of that scope is a
+        record_function range (Optimizer.step#AdamW.step, enumerate(DataLoader)#...),
+        which torch.profiler writes as a user_annotation, not a cpu_op: it is replayed as
+        a user range (_capi.user_range). Its scope is read once per name."""
         self._torch_op = event_types.TorchOp
         self._kineto = getattr(event_types, "Kineto", None)
         self._python_call = getattr(event_types, "PyCall", None)
-        self._encoded = {}  # operator name -> its UTF-8 bytes (few distinct names)
+        self._user_scope = user_scope
+        self._encoded = {}  # name -> (its UTF-8 bytes, a user range) (few distinct names)
         self._detail = getattr(_capi, "operator_range_detail", None) if with_details else None
+
+    def _name(self, node, name):
+        """(`name` as UTF-8 bytes, whether `node` is a user range), cached by name."""
+        known = self._encoded.get(name)
+        if known is None:
+            scope = getattr(node.extra_fields, "scope", None)
+            known = self._encoded[name] = (name.encode("utf-8", "replace"),
+                                           self._user_scope is not None
+                                           and scope == self._user_scope)
+        return known
 
     def replay(self, result):
         """Records the operators of `result` (while the agent records); returns how many."""
@@ -80,10 +96,10 @@ class Replay:
         offset = realtime_minus_monotonic()
         if self._detail is not None:
             return self._replay_with_details(roots, offset)
-        encoded = self._encoded
-        # One C call for the whole drain (prof_operator_ranges): a ctypes call each cost
-        # about as much as walking the tree.
-        names, starts, ends = [], [], []
+        # One C call for the whole drain's operators (prof_operator_ranges): a ctypes call
+        # each cost about as much as walking the tree. User ranges are few (a step's
+        # optimizer and DataLoader ranges): a call each.
+        names, starts, ends, users = [], [], [], []
         pending = list(roots)
         while pending:
             node = pending.pop()
@@ -92,14 +108,17 @@ class Replay:
             if name in _NOT_OPERATORS or (name.startswith(_RUNTIME_PREFIXES)
                                           and node.tag == self._kineto):
                 continue
-            raw = encoded.get(name)
-            if raw is None:
-                raw = encoded[name] = name.encode("utf-8", "replace")
+            raw, user = self._name(node, name)
+            if user:
+                users.append((raw, node.start_time_ns - offset, node.end_time_ns - offset))
+                continue
             names.append(raw)
             starts.append(node.start_time_ns - offset)
             ends.append(node.end_time_ns - offset)
         _capi.operator_ranges(names, starts, ends)
-        return len(names)
+        for user_range in users:
+            _capi.user_range(*user_range)
+        return len(names) + len(users)
 
     def _replay_with_details(self, roots, offset):
         count = 0
@@ -116,9 +135,13 @@ class Replay:
                            for child in _folded_children(node, node.name))
             if node.tag != self._torch_op or node.name in _NOT_OPERATORS:
                 continue
-            shapes, dtypes = inputs_text(node)
-            self._detail(node.name.encode("utf-8", "replace"), node.start_time_ns - offset,
-                         node.end_time_ns - offset, shapes, dtypes, program_line or any_line)
+            raw, user = self._name(node, node.name)
+            start, end = node.start_time_ns - offset, node.end_time_ns - offset
+            if user:
+                _capi.user_range(raw, start, end)
+            else:
+                shapes, dtypes = inputs_text(node)
+                self._detail(raw, start, end, shapes, dtypes, program_line or any_line)
             count += 1
         return count
 
@@ -158,10 +181,49 @@ def python_line(frame_name):
 
 def inputs_text(node):
     """("[[8, 3, 32, 32], [16, 3, 3, 3], []]", "[float, float, ]"), or ("", "") when
-    PyTorch recorded no shapes (record_shapes off, or a torch whose event fields differ)."""
+    PyTorch recorded no shapes (record_shapes off, or a torch whose event fields differ).
+    torch 1.13 keeps them as inputs.shapes and inputs.dtypes; torch 2 as a list of the
+    inputs themselves (_listed_inputs_text)."""
     inputs = getattr(node.extra_fields, "inputs", None)
+    if isinstance(inputs, list):
+        return _listed_inputs_text(inputs) if inputs else ("", "")
     shapes = getattr(inputs, "shapes", None)
     dtypes = getattr(inputs, "dtypes", None)
     if not isinstance(shapes, list) or not isinstance(dtypes, list):
         return "", ""
     return str(shapes), "[" + ", ".join(str(dtype) for dtype in dtypes) + "]"
+
+
+# torch 2's dtypes by the C++ type names its profiler prints (KinetoEvent.dtypes(), 1.13's
+# inputs.dtypes): the names of c10's TypeMeta.
+_DTYPE_NAMES = {
+    "torch.float32": "float", "torch.float64": "double", "torch.float16": "c10::Half",
+    "torch.bfloat16": "c10::BFloat16", "torch.int64": "long int", "torch.int32": "int",
+    "torch.int16": "short int", "torch.int8": "signed char", "torch.uint8": "unsigned char",
+    "torch.bool": "bool", "torch.complex64": "c10::complex<float>",
+    "torch.complex128": "c10::complex<double>",
+}
+
+
+def _listed_inputs_text(inputs):
+    """torch 2's inputs: a _TensorMetadata (.sizes, .dtype) per tensor, a list of them per
+    tensor list, the value of a scalar (a number or a bool) and None for what the event tree
+    does not expose (int lists among them). Shapes as torch.profiler's record_shapes: the
+    sizes of a tensor, [] for anything else; dtypes as torch's C++ names, TensorList,
+    Scalar, or "" where the tree exposes nothing (torch itself says ScalarList for some)."""
+    shapes, dtypes = [], []
+    for value in inputs:
+        sizes = getattr(value, "sizes", None)
+        if sizes is not None:
+            shapes.append(list(sizes))
+            dtype = str(getattr(value, "dtype", ""))
+            dtypes.append(_DTYPE_NAMES.get(dtype, dtype.replace("torch.", "")))
+            continue
+        shapes.append([])
+        if isinstance(value, list):
+            dtypes.append("TensorList")
+        elif isinstance(value, (bool, int, float, complex)):
+            dtypes.append("Scalar")
+        else:
+            dtypes.append("")
+    return str(shapes), "[" + ", ".join(dtypes) + "]"
