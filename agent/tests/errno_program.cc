@@ -49,6 +49,7 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
       CApi<void (*)(size_t, const char* const*, const uint64_t*, const uint64_t*)>(
           "prof_operator_ranges");
   static auto phase_range = CApi<void (*)(const char*, uint64_t, uint64_t)>("prof_phase_range");
+  static auto user_range = CApi<void (*)(const char*, uint64_t, uint64_t)>("prof_user_range");
   static auto recording = CApi<int (*)()>("prof_recording");
   static auto range_detail =
       CApi<void (*)(const char*, uint64_t, uint64_t, const char*, const char*, const char*)>(
@@ -74,6 +75,7 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
     Check("prof_operator_ranges", [&] { operator_ranges(2, kNames, kStarts, kEnds); });
   }
   if (phase_range) Check("prof_phase_range", [&] { phase_range("whole_phase", 1000, 3000); });
+  if (user_range) Check("prof_user_range", [&] { user_range("Optimizer.step#SGD.step", 1000, 3000); });
   if (recording) Check("prof_recording", [&] { recording(); });
   if (range_detail) {
     Check("prof_operator_range_detail",
