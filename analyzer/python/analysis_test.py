@@ -96,8 +96,8 @@ class SummaryTextTest(unittest.TestCase):
             result.summary(time_unit="min")
 
 
-# Options the summary() wrapper does not pass yet, straight through the native analyze():
-# (keyword arguments, profanalyze options).
+# Options beyond paddle's six, straight through the native analyze() and through the
+# summary() wrapper: (keyword arguments, profanalyze options).
 NATIVE_OPTION_SETS = [
     ({"group_by_shape": True, "self": True}, ["--group-by-shape", "--self"]),
     ({"include_setup": True, "views": "perf,overview"}, ["--include-setup", "--views", "perf,overview"]),
@@ -132,6 +132,27 @@ class NativeOptionsTest(unittest.TestCase):
                     self.assertTrue(expected)
                     session = _analysis._native.analyze([folder], **kwargs)
                     self.assertEqual(session.text(), expected)
+
+    def test_summary_forwards_every_option(self):
+        for folder in (TRAIN, RANKS):
+            result = _analysis.load_profiler_result(folder)
+            for kwargs, args in NATIVE_OPTION_SETS:
+                # "self" is a method's own first parameter: the wrapper takes self_time for it.
+                wrapper_kwargs = {("self_time" if key == "self" else key): value for key, value in kwargs.items()}
+                with self.subTest(folder=os.path.basename(folder), options=args):
+                    expected = profanalyze(folder, *args).stdout
+                    self.assertEqual(result.summary(**wrapper_kwargs), expected)
+                    self.assertEqual(_analysis.summary_text([folder], **wrapper_kwargs), expected)
+
+    def test_an_option_beyond_the_six_changes_the_text_as_profanalyze(self):
+        result = _analysis.load_profiler_result(TRAIN)
+        everything = profanalyze(TRAIN).stdout
+        kernels_only = profanalyze(TRAIN, "--type", "kernel").stdout
+        self.assertIn("Kernel Summary", kernels_only)
+        self.assertNotIn("Operator Summary", kernels_only)
+        self.assertNotEqual(kernels_only, everything)
+        self.assertEqual(result.summary(type="kernel"), kernels_only)
+        self.assertEqual(result.summary(), everything)  # the session's defaults are not changed by it
 
     def test_unknown_and_bad_native_options(self):
         with self.assertRaisesRegex(ValueError, "unknown option 'sort_by'"):

@@ -11,6 +11,7 @@
 #include "analyzer/model/live_memory.h"
 #include "analyzer/render/json_writer.h"
 #include "analyzer/render/timeline_args.h"
+#include "analyzer/render/timeline_walk.h"
 #include "proto/schema_names.h"
 
 namespace prof::analyzer {
@@ -108,177 +109,149 @@ class ChromeWriter {
   ChromeExportFigures* figures_;
 };
 
-// Live allocations of one process, carried from window to window.
-struct MemoryCounterState {
-  LiveMemory live;
-};
-
 namespace {
-
-// An operator's details as args, under torch.profiler's names where it has them.
-void WriteOperatorDetails(const TraceModel& model, const HostRange& range, ChromeWriter* writer) {
-  if (range.shapes == 0 && range.dtypes == 0 && range.source == 0) return;
-  writer->json().Key("args");
-  writer->json().BeginObject();
-  for (auto [key, id] : {std::pair{"Input Dims", range.shapes}, {"Input type", range.dtypes},
-                         {"Source", range.source}}) {
-    if (id == 0) continue;
-    writer->json().Key(key);
-    writer->json().String(model.names.Get(id));
-  }
-  writer->json().EndObject();
-}
-
-void WriteHostEvents(const TraceModel& model, ChromeWriter* writer) {
-  const int64_t pid = model.identity.pid;
-  for (const HostRange& range : model.ranges) {
-    const bool mark = range.type == RangeType::kMark;
-    writer->Event(mark ? "i" : "X", model.names.Get(range.name), RangeTypeName(range.type), pid,
-                  range.thread_id, range.start_ns);
-    if (mark) {
-      writer->json().Key("s");
-      writer->json().String("t");
-    } else {
-      writer->Duration(range.start_ns, range.end_ns);
-    }
-    WriteOperatorDetails(model, range, writer);
-    writer->json().EndObject();
-  }
-  for (const NcclCall& call : model.nccl_calls) {
-    writer->Event("X", NcclFunctionName(call.operation), "nccl", pid, call.thread_id, call.start_ns);
-    writer->Duration(call.start_ns, call.end_ns);
-    writer->Args(NcclCallArgs(call));
-    writer->json().EndObject();
-  }
-}
 
 // Flow ids must be unique across processes; correlation ids are only unique in one.
 uint64_t FlowId(size_t model_index, uint64_t correlation_id) {
   return (static_cast<uint64_t>(model_index) << 40) + correlation_id;
 }
 
-void WriteApiCalls(const TraceModel& model, size_t model_index, const std::vector<bool>& launched,
-                   ChromeWriter* writer) {
-  const int64_t pid = model.identity.pid;
-  for (size_t i = 0; i < model.api_calls.size(); ++i) {
-    const ApiCall& call = model.api_calls[i];
-    writer->Event("X", model.names.Get(call.name), call.driver ? "cuda_driver" : "cuda_runtime", pid,
-                  call.thread_id, call.start_ns);
-    writer->Duration(call.start_ns, call.end_ns);
-    writer->Args(ApiCallArgs(model, call));
-    writer->json().EndObject();
-    if (!launched[i]) continue;
-    writer->Event("s", "launch", "async", pid, call.thread_id, call.start_ns);
-    writer->json().Key("id");
-    writer->json().Uint(FlowId(model_index, call.correlation_id));
-    writer->json().EndObject();
-    ++writer->figures()->flows;
-  }
-}
-
-void WriteDeviceActivities(const TraceModel& model, size_t model_index, ChromeWriter* writer) {
-  for (const DeviceActivity& activity : model.device_activities) {
-    const int64_t pid = GpuPid(model_index, activity.device);
-    writer->Event("X", model.names.Get(activity.name), DeviceKindName(activity.kind), pid, activity.stream,
-                  activity.start_ns);
-    writer->Duration(activity.start_ns, activity.end_ns);
-    writer->Args(DeviceActivityArgs(model, activity));
-    writer->json().EndObject();
-    if (activity.api_call == kNoIndex) continue;
-    writer->Event("f", "launch", "async", pid, activity.stream, activity.start_ns);
-    writer->json().Key("id");
-    writer->json().Uint(FlowId(model_index, activity.correlation_id));
-    writer->json().Key("bp");
-    writer->json().String("e");
-    writer->json().EndObject();
-  }
-}
-
-// A place's live bytes as a counter of the process.
-void WriteMemoryCounter(const TraceModel& model, const MemoryRecord& record, int32_t place, uint64_t bytes,
-                        ChromeWriter* writer) {
-  writer->Event("C", "memory " + MemoryPlaceName(place), "memory", model.identity.pid, record.thread_id,
-                record.time_ns);
-  writer->json().Key("args");
-  writer->json().BeginObject();
-  writer->json().Key("bytes");
-  writer->json().Uint(bytes);
-  writer->json().EndObject();
-  writer->json().EndObject();
-}
-
-// Allocations and frees as instants, live bytes per place as counters: paired by the one
-// rule of model/live_memory.h; a free of nothing live is left out.
-void WriteMemoryCounters(const TraceModel& model, MemoryCounterState* state, ChromeWriter* writer) {
-  for (const MemoryRecord* record : MemoryRecordsByTime(model.memory)) {
-    const MemoryChange change = state->live.Apply(*record);
-    if (change.unmatched_free) continue;
-    // The allocation or free itself, with its address, size and symbolized stack.
-    writer->Event("i", record->allocate ? "allocate" : "free", "memory", model.identity.pid, record->thread_id,
-                  record->time_ns);
-    writer->json().Key("s");
-    writer->json().String("t");
-    writer->Args(MemoryArgs(*record));
-    writer->json().EndObject();
-    if (change.replaced && change.ended->place != change.place) {  // the replaced block's place dropped too
-      WriteMemoryCounter(model, *record, change.ended->place, state->live.LiveBytes(change.ended->place), writer);
-    }
-    WriteMemoryCounter(model, *record, change.place, state->live.LiveBytes(change.place), writer);
-  }
-}
-
-// The allocator's allocated / reserved bytes per device and the host's RSS, sampled at step
-// boundaries, as counter tracks of the process (one per name), in time order.
-void WriteMemorySamples(const TraceModel& model, ChromeWriter* writer) {
-  std::vector<const MemorySample*> samples;
-  for (const MemorySample& sample : model.memory_samples) samples.push_back(&sample);
-  std::stable_sort(samples.begin(), samples.end(),
-                   [](const MemorySample* a, const MemorySample* b) { return a->time_ns < b->time_ns; });
-  for (const MemorySample* sample : samples) {
-    for (const SampleCounter& counter : MemorySampleCounters(*sample)) {
-      writer->Event("C", counter.track, "memory", model.identity.pid, 0, sample->time_ns);
-      writer->json().Key("args");
-      writer->json().BeginObject();
-      writer->json().Key("bytes");
-      writer->json().Uint(counter.bytes);
-      writer->json().EndObject();
-      writer->json().EndObject();
-    }
-  }
-}
-
-void WriteNames(const TraceModel& model, size_t model_index, ChromeWriter* writer) {
-  const int64_t pid = model.identity.pid;
-  const std::string rank = model.identity.rank >= 0 ? absl::StrCat(" rank ", model.identity.rank) : "";
-  writer->Metadata("process_name", pid, 0, absl::StrCat("Process ", pid, " (CPU)", rank), false);
-  for (const auto& [thread, name] : model.thread_names) {
-    writer->Metadata("thread_name", pid, thread, absl::StrCat("thread ", thread, ":", model.names.Get(name)), true);
-  }
-  std::set<std::pair<uint32_t, uint32_t>> streams;
-  for (const DeviceActivity& activity : model.device_activities) streams.insert({activity.device, activity.stream});
-  std::set<uint32_t> devices;
-  for (const auto& [device, stream] : streams) {
-    if (devices.insert(device).second) {
-      writer->Metadata("process_name", GpuPid(model_index, device), 0, absl::StrCat("GPU ", device, rank), false);
-    }
-    writer->Metadata("thread_name", GpuPid(model_index, device), stream, absl::StrCat("stream ", stream), true);
-  }
-}
-
-// The recording window this model holds, as a labeled range on its own row (thread 0: no
-// real thread has that id) from its first to its last event.
-void WriteWindow(const TraceModel& model, ChromeWriter* writer) {
-  const uint64_t start = EarliestTime(model);
-  const uint64_t end = LatestTime(model);
-  if (start > end || model.headers.empty()) return;
-  const int64_t pid = model.identity.pid;
-  writer->Metadata("thread_name", pid, kWindowRow, "recording windows", true);
-  writer->Event("X", WindowLabel(model.headers.front()), "window", pid, kWindowRow, start);
-  writer->Duration(start, end);
-  writer->json().EndObject();
-}
-
 }  // namespace
+
+// Writes each item of the walk as it comes, in the walk's order.
+class ChromeSink : public TimelineSink {
+ public:
+  explicit ChromeSink(ChromeWriter* writer) : writer_(writer) {}
+
+  void OnBeginWindow(const TraceModel& window, size_t process_index) override {
+    model_ = &window;
+    index_ = process_index;
+    pid_ = window.identity.pid;
+    WriteNames();
+  }
+  // The recording window as a labeled range on its own row (thread 0: no real thread has
+  // that id) from its first to its last event.
+  void OnRecordingWindow(uint64_t start_ns, uint64_t end_ns, const std::string& label) override {
+    writer_->Metadata("thread_name", pid_, kWindowRow, "recording windows", true);
+    writer_->Event("X", label, "window", pid_, kWindowRow, start_ns);
+    writer_->Duration(start_ns, end_ns);
+    writer_->json().EndObject();
+  }
+  void OnHostRange(const HostRange& range) override {
+    const bool mark = range.type == RangeType::kMark;
+    writer_->Event(mark ? "i" : "X", model_->names.Get(range.name), RangeTypeName(range.type), pid_,
+                   range.thread_id, range.start_ns);
+    if (mark) {
+      writer_->json().Key("s");
+      writer_->json().String("t");
+    } else {
+      writer_->Duration(range.start_ns, range.end_ns);
+    }
+    WriteOperatorDetails(range);
+    writer_->json().EndObject();
+  }
+  void OnNcclCall(const NcclCall& call) override {
+    writer_->Event("X", NcclFunctionName(call.operation), "nccl", pid_, call.thread_id, call.start_ns);
+    writer_->Duration(call.start_ns, call.end_ns);
+    writer_->Args(NcclCallArgs(call));
+    writer_->json().EndObject();
+  }
+  void OnApiCall(const ApiCall& call, bool launched) override {
+    writer_->Event("X", model_->names.Get(call.name), call.driver ? "cuda_driver" : "cuda_runtime", pid_,
+                   call.thread_id, call.start_ns);
+    writer_->Duration(call.start_ns, call.end_ns);
+    writer_->Args(ApiCallArgs(*model_, call));
+    writer_->json().EndObject();
+    if (!launched) return;
+    writer_->Event("s", "launch", "async", pid_, call.thread_id, call.start_ns);
+    writer_->json().Key("id");
+    writer_->json().Uint(FlowId(index_, call.correlation_id));
+    writer_->json().EndObject();
+    ++writer_->figures()->flows;
+  }
+  void OnDeviceActivity(const DeviceActivity& activity) override {
+    const int64_t pid = GpuPid(index_, activity.device);
+    writer_->Event("X", model_->names.Get(activity.name), DeviceKindName(activity.kind), pid, activity.stream,
+                   activity.start_ns);
+    writer_->Duration(activity.start_ns, activity.end_ns);
+    writer_->Args(DeviceActivityArgs(*model_, activity));
+    writer_->json().EndObject();
+    if (activity.api_call == kNoIndex) return;
+    writer_->Event("f", "launch", "async", pid, activity.stream, activity.start_ns);
+    writer_->json().Key("id");
+    writer_->json().Uint(FlowId(index_, activity.correlation_id));
+    writer_->json().Key("bp");
+    writer_->json().String("e");
+    writer_->json().EndObject();
+  }
+  // The allocation or free as an instant (address, size, symbolized stack), then the live
+  // bytes of the place(s) it changed as counters of the process.
+  void OnMemoryChange(const MemoryRecord& record, const MemoryChange& change, const LiveMemory& live) override {
+    writer_->Event("i", record.allocate ? "allocate" : "free", "memory", pid_, record.thread_id, record.time_ns);
+    writer_->json().Key("s");
+    writer_->json().String("t");
+    writer_->Args(MemoryArgs(record));
+    writer_->json().EndObject();
+    if (change.replaced && change.ended->place != change.place) {  // the replaced block's place dropped too
+      WriteCounter("memory " + MemoryPlaceName(change.ended->place), record.thread_id, record.time_ns,
+                   live.LiveBytes(change.ended->place));
+    }
+    WriteCounter("memory " + MemoryPlaceName(change.place), record.thread_id, record.time_ns,
+                 live.LiveBytes(change.place));
+  }
+  // The allocator's bytes per device and the host's RSS as counter tracks of the process.
+  void OnSampleCounter(const MemorySample& sample, const SampleCounter& counter) override {
+    WriteCounter(counter.track, 0, sample.time_ns, counter.bytes);
+  }
+
+ private:
+  void WriteCounter(absl::string_view track, uint64_t thread, uint64_t time_ns, uint64_t bytes) {
+    writer_->Event("C", track, "memory", pid_, thread, time_ns);
+    writer_->json().Key("args");
+    writer_->json().BeginObject();
+    writer_->json().Key("bytes");
+    writer_->json().Uint(bytes);
+    writer_->json().EndObject();
+    writer_->json().EndObject();
+  }
+
+  // An operator's details as args, under torch.profiler's names where it has them.
+  void WriteOperatorDetails(const HostRange& range) {
+    if (range.shapes == 0 && range.dtypes == 0 && range.source == 0) return;
+    writer_->json().Key("args");
+    writer_->json().BeginObject();
+    for (auto [key, id] : {std::pair{"Input Dims", range.shapes}, {"Input type", range.dtypes},
+                           {"Source", range.source}}) {
+      if (id == 0) continue;
+      writer_->json().Key(key);
+      writer_->json().String(model_->names.Get(id));
+    }
+    writer_->json().EndObject();
+  }
+
+  void WriteNames() {
+    const TraceModel& model = *model_;
+    const std::string rank = model.identity.rank >= 0 ? absl::StrCat(" rank ", model.identity.rank) : "";
+    writer_->Metadata("process_name", pid_, 0, absl::StrCat("Process ", pid_, " (CPU)", rank), false);
+    for (const auto& [thread, name] : model.thread_names) {
+      writer_->Metadata("thread_name", pid_, thread, absl::StrCat("thread ", thread, ":", model.names.Get(name)), true);
+    }
+    std::set<std::pair<uint32_t, uint32_t>> streams;
+    for (const DeviceActivity& activity : model.device_activities) streams.insert({activity.device, activity.stream});
+    std::set<uint32_t> devices;
+    for (const auto& [device, stream] : streams) {
+      if (devices.insert(device).second) {
+        writer_->Metadata("process_name", GpuPid(index_, device), 0, absl::StrCat("GPU ", device, rank), false);
+      }
+      writer_->Metadata("thread_name", GpuPid(index_, device), stream, absl::StrCat("stream ", stream), true);
+    }
+  }
+
+  ChromeWriter* writer_;
+  const TraceModel* model_ = nullptr;
+  size_t index_ = 0;
+  int64_t pid_ = 0;
+};
 
 std::string WindowLabel(const trace::FileHeader& header) {
   std::string label = absl::StrCat("window ", header.window_index());
@@ -311,26 +284,16 @@ uint64_t EarliestTime(const TraceModel& model) {
 }
 
 ChromeTraceExport::ChromeTraceExport(std::FILE* out, uint64_t origin_ns, ChromeExportFigures* figures)
-    : writer_(std::make_unique<ChromeWriter>(out, origin_ns, figures)) {
+    : writer_(std::make_unique<ChromeWriter>(out, origin_ns, figures)),
+      sink_(std::make_unique<ChromeSink>(writer_.get())),
+      walk_(sink_.get()) {
   writer_->Begin();
 }
 
 ChromeTraceExport::~ChromeTraceExport() = default;
 
 void ChromeTraceExport::AddWindow(const TraceModel& window, size_t process_index) {
-  std::unique_ptr<MemoryCounterState>& memory = memory_[process_index];
-  if (!memory) memory = std::make_unique<MemoryCounterState>();
-  std::vector<bool> launched(window.api_calls.size(), false);
-  for (const DeviceActivity& activity : window.device_activities) {
-    if (activity.api_call != kNoIndex) launched[activity.api_call] = true;
-  }
-  WriteNames(window, process_index, writer_.get());
-  WriteWindow(window, writer_.get());
-  WriteHostEvents(window, writer_.get());
-  WriteApiCalls(window, process_index, launched, writer_.get());
-  WriteDeviceActivities(window, process_index, writer_.get());
-  WriteMemoryCounters(window, memory.get(), writer_.get());
-  WriteMemorySamples(window, writer_.get());
+  walk_.AddWindow(window, process_index);
 }
 
 absl::Status ChromeTraceExport::End() {

@@ -8,12 +8,12 @@
 
 #include <cstdio>
 #include <memory>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "analyzer/model/trace_model.h"
+#include "analyzer/render/timeline_walk.h"
 
 namespace prof::analyzer {
 
@@ -23,7 +23,7 @@ struct ChromeExportFigures {
 };
 
 class ChromeWriter;
-struct MemoryCounterState;
+class ChromeSink;
 
 // Streams an export one window at a time, so memory holds one window's events: opened with
 // the earliest time of every window (timestamps are relative to it), then fed each
@@ -41,7 +41,8 @@ class ChromeTraceExport {
 
  private:
   std::unique_ptr<ChromeWriter> writer_;
-  std::map<size_t, std::unique_ptr<MemoryCounterState>> memory_;  // by process index
+  std::unique_ptr<ChromeSink> sink_;
+  TimelineWalk walk_;
 };
 
 // The earliest host-clock time of the model's events; UINT64_MAX when it has none.

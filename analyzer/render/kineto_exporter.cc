@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "analyzer/render/json_writer.h"
 #include "analyzer/render/timeline_args.h"
+#include "analyzer/render/timeline_walk.h"
 
 namespace prof::analyzer {
 
@@ -213,11 +214,14 @@ const char* CollectiveName(schema::NcclOperation operation) {
 }
 
 KinetoTraceExport::KinetoTraceExport(std::FILE* out, uint64_t origin_ns, KinetoExportFigures* figures)
-    : writer_(std::make_unique<KinetoWriter>(out, origin_ns, figures)), origin_ns_(origin_ns) {}
+    : writer_(std::make_unique<KinetoWriter>(out, origin_ns, figures)), origin_ns_(origin_ns), walk_(this) {}
 
 KinetoTraceExport::~KinetoTraceExport() = default;
 
-void KinetoTraceExport::AddWindow(const TraceModel& window) {
+void KinetoTraceExport::AddWindow(const TraceModel& window) { walk_.AddWindow(window, 0); }
+
+void KinetoTraceExport::OnBeginWindow(const TraceModel& window, size_t) {
+  window_ = &window;
   identity_ = window.identity;
   for (const trace::FileHeader& header : window.headers) {
     if (have_realtime_ || header.clock_anchors_size() == 0) continue;
@@ -225,12 +229,16 @@ void KinetoTraceExport::AddWindow(const TraceModel& window) {
     realtime_offset_ns_ = static_cast<int64_t>(anchor.host_realtime_ns() - anchor.host_monotonic_ns());
     have_realtime_ = true;
   }
+  range_ids_.assign(window.ranges.size(), 0);
+  call_ids_.clear();
   NameHostRows(window);
-  const std::vector<uint64_t> range_ids = WriteHostRanges(window);
-  WriteNcclCalls(window);
-  const std::vector<uint64_t> call_ids = EnclosingOperatorIds(window, range_ids);
-  WriteApiCalls(window, call_ids);
-  WriteDeviceActivities(window, call_ids);
+}
+
+// The walk gives every host range and NCCL call before the first API call or device record,
+// so every External id an API call can take is known here.
+const std::vector<uint64_t>& KinetoTraceExport::CallIds() {
+  if (call_ids_.size() != window_->api_calls.size()) call_ids_ = EnclosingOperatorIds(*window_, range_ids_);
+  return call_ids_;
 }
 
 void KinetoTraceExport::NameHostRows(const TraceModel& window) {
@@ -245,112 +253,98 @@ void KinetoTraceExport::NameHostRows(const TraceModel& window) {
   }
 }
 
-std::vector<uint64_t> KinetoTraceExport::WriteHostRanges(const TraceModel& window) {
+void KinetoTraceExport::OnHostRange(const HostRange& range) {
   KinetoWriter& w = *writer_;
+  const TraceModel& window = *window_;
   const int64_t pid = window.identity.pid;
-  std::vector<uint64_t> range_ids(window.ranges.size(), 0);
-  for (size_t i = 0; i < window.ranges.size(); ++i) {
-    const HostRange& range = window.ranges[i];
-    const std::string name = range.type == RangeType::kProfileStep
-                                 ? absl::StrCat("ProfilerStep#", range.step_number)
-                                 : std::string(window.names.Get(range.name));
-    if (range.type == RangeType::kMark) {
-      w.Event("i", HostCategory(range.type), name, pid, range.thread_id, range.start_ns);
-      w.json().Key("s");
-      w.json().String("t");
-      w.json().EndObject();
-      continue;
-    }
-    w.Complete(HostCategory(range.type), name, pid, range.thread_id, range.start_ns, range.end_ns);
-    if (range.type == RangeType::kOperator) {
-      range_ids[i] = next_external_id_++;
-      TimelineArgs args = {{"External id", range_ids[i]}};
-      if (range.shapes != 0) args.push_back({"Input Dims", std::string(window.names.Get(range.shapes))});
-      if (range.dtypes != 0) args.push_back({"Input type", std::string(window.names.Get(range.dtypes))});
-      w.Args(args);
-    }
+  const std::string name = range.type == RangeType::kProfileStep ? absl::StrCat("ProfilerStep#", range.step_number)
+                                                                  : std::string(window.names.Get(range.name));
+  if (range.type == RangeType::kMark) {
+    w.Event("i", HostCategory(range.type), name, pid, range.thread_id, range.start_ns);
+    w.json().Key("s");
+    w.json().String("t");
     w.json().EndObject();
+    return;
   }
-  return range_ids;
-}
-
-void KinetoTraceExport::WriteNcclCalls(const TraceModel& window) {
-  KinetoWriter& w = *writer_;
-  const int64_t pid = window.identity.pid;
-  for (const NcclCall& call : window.nccl_calls) {
-    if (call.operation == schema::NCCL_OPERATION_GROUP_START || call.operation == schema::NCCL_OPERATION_GROUP_END) {
-      w.Complete("cpu_op", NcclFunctionName(call.operation), pid, call.thread_id, call.start_ns, call.end_ns);
-      w.json().EndObject();
-      continue;
-    }
-    w.Complete("cpu_op", "record_param_comms", pid, call.thread_id, call.start_ns, call.end_ns);
-    TimelineArgs args = CollectiveArgs(call);
-    args.insert(args.begin(), {"External id", next_external_id_++});
+  w.Complete(HostCategory(range.type), name, pid, range.thread_id, range.start_ns, range.end_ns);
+  if (range.type == RangeType::kOperator) {
+    const uint64_t id = next_external_id_++;
+    range_ids_[&range - window.ranges.data()] = id;
+    TimelineArgs args = {{"External id", id}};
+    if (range.shapes != 0) args.push_back({"Input Dims", std::string(window.names.Get(range.shapes))});
+    if (range.dtypes != 0) args.push_back({"Input type", std::string(window.names.Get(range.dtypes))});
     w.Args(args);
-    w.json().EndObject();
   }
+  w.json().EndObject();
 }
 
-void KinetoTraceExport::WriteApiCalls(const TraceModel& window, const std::vector<uint64_t>& call_ids) {
+void KinetoTraceExport::OnNcclCall(const NcclCall& call) {
   KinetoWriter& w = *writer_;
-  const int64_t pid = window.identity.pid;
-  std::vector<bool> launched(window.api_calls.size(), false);
-  for (const DeviceActivity& activity : window.device_activities) {
-    if (activity.api_call != kNoIndex) launched[activity.api_call] = true;
-  }
-  for (size_t i = 0; i < window.api_calls.size(); ++i) {
-    const ApiCall& call = window.api_calls[i];
-    w.Complete(call.driver ? "cuda_driver" : "cuda_runtime", window.names.Get(call.name), pid, call.thread_id,
-               call.start_ns, call.end_ns);
-    TimelineArgs args;
-    if (call_ids[i] != 0) args.push_back({"External id", call_ids[i]});
-    args.push_back({"correlation", call.correlation_id});
-    w.Args(args);
+  const int64_t pid = window_->identity.pid;
+  if (call.operation == schema::NCCL_OPERATION_GROUP_START || call.operation == schema::NCCL_OPERATION_GROUP_END) {
+    w.Complete("cpu_op", NcclFunctionName(call.operation), pid, call.thread_id, call.start_ns, call.end_ns);
     w.json().EndObject();
-    if (!launched[i]) continue;
-    w.Flow("s", call.correlation_id, pid, call.thread_id, call.start_ns);
-    ++w.figures()->flows;
+    return;
   }
+  w.Complete("cpu_op", "record_param_comms", pid, call.thread_id, call.start_ns, call.end_ns);
+  TimelineArgs args = CollectiveArgs(call);
+  args.insert(args.begin(), {"External id", next_external_id_++});
+  w.Args(args);
+  w.json().EndObject();
 }
 
-void KinetoTraceExport::WriteDeviceActivities(const TraceModel& window, const std::vector<uint64_t>& call_ids) {
+void KinetoTraceExport::OnApiCall(const ApiCall& call, bool launched) {
   KinetoWriter& w = *writer_;
-  for (const DeviceActivity& activity : window.device_activities) {
-    devices_.insert(activity.device);
-    if (named_rows_.insert({activity.device, UINT64_MAX}).second) {
-      w.Metadata("process_name", activity.device, 0, "name", absl::StrCat("GPU ", activity.device));
+  const int64_t pid = window_->identity.pid;
+  const uint64_t external_id = CallIds()[&call - window_->api_calls.data()];
+  w.Complete(call.driver ? "cuda_driver" : "cuda_runtime", window_->names.Get(call.name), pid, call.thread_id,
+             call.start_ns, call.end_ns);
+  TimelineArgs args;
+  if (external_id != 0) args.push_back({"External id", external_id});
+  args.push_back({"correlation", call.correlation_id});
+  w.Args(args);
+  w.json().EndObject();
+  if (!launched) return;
+  w.Flow("s", call.correlation_id, pid, call.thread_id, call.start_ns);
+  ++w.figures()->flows;
+}
+
+void KinetoTraceExport::OnDeviceActivity(const DeviceActivity& activity) {
+  KinetoWriter& w = *writer_;
+  devices_.insert(activity.device);
+  if (named_rows_.insert({activity.device, UINT64_MAX}).second) {
+    w.Metadata("process_name", activity.device, 0, "name", absl::StrCat("GPU ", activity.device));
+  }
+  if (named_rows_.insert({activity.device, activity.stream}).second) {
+    w.Metadata("thread_name", activity.device, activity.stream, "name", absl::StrCat("stream ", activity.stream));
+  }
+  w.Complete(DeviceCategory(activity.kind), window_->names.Get(activity.name), activity.device, activity.stream,
+             activity.start_ns, activity.end_ns);
+  TimelineArgs args;
+  if (activity.api_call != kNoIndex && CallIds()[activity.api_call] != 0) {
+    args.push_back({"External id", CallIds()[activity.api_call]});
+  }
+  args.push_back({"device", static_cast<int64_t>(activity.device)});
+  args.push_back({"stream", static_cast<int64_t>(activity.stream)});
+  args.push_back({"correlation", activity.correlation_id});
+  const KernelLaunch* launch = nullptr;
+  if (activity.kind == DeviceKind::kKernel && activity.launch != kNoIndex) {
+    launch = &window_->kernel_launches[activity.launch];
+    args.push_back({"registers per thread", static_cast<uint64_t>(launch->registers_per_thread)});
+    args.push_back({"shared memory",
+                    static_cast<int64_t>(launch->static_shared_memory + launch->dynamic_shared_memory)});
+  }
+  if (activity.kind == DeviceKind::kMemcpy || activity.kind == DeviceKind::kMemset) {
+    args.push_back({"bytes", activity.bytes});
+    if (activity.end_ns > activity.start_ns) {
+      args.push_back({"memory bandwidth (GB/s)",
+                      static_cast<double>(activity.bytes) / static_cast<double>(activity.end_ns - activity.start_ns)});
     }
-    if (named_rows_.insert({activity.device, activity.stream}).second) {
-      w.Metadata("thread_name", activity.device, activity.stream, "name", absl::StrCat("stream ", activity.stream));
-    }
-    w.Complete(DeviceCategory(activity.kind), window.names.Get(activity.name), activity.device, activity.stream,
-               activity.start_ns, activity.end_ns);
-    TimelineArgs args;
-    if (activity.api_call != kNoIndex && call_ids[activity.api_call] != 0) {
-      args.push_back({"External id", call_ids[activity.api_call]});
-    }
-    args.push_back({"device", static_cast<int64_t>(activity.device)});
-    args.push_back({"stream", static_cast<int64_t>(activity.stream)});
-    args.push_back({"correlation", activity.correlation_id});
-    const KernelLaunch* launch = nullptr;
-    if (activity.kind == DeviceKind::kKernel && activity.launch != kNoIndex) {
-      launch = &window.kernel_launches[activity.launch];
-      args.push_back({"registers per thread", static_cast<uint64_t>(launch->registers_per_thread)});
-      args.push_back({"shared memory",
-                      static_cast<int64_t>(launch->static_shared_memory + launch->dynamic_shared_memory)});
-    }
-    if (activity.kind == DeviceKind::kMemcpy || activity.kind == DeviceKind::kMemset) {
-      args.push_back({"bytes", activity.bytes});
-      if (activity.end_ns > activity.start_ns) {
-        args.push_back({"memory bandwidth (GB/s)",
-                        static_cast<double>(activity.bytes) / static_cast<double>(activity.end_ns - activity.start_ns)});
-      }
-    }
-    w.Args(args, launch);
-    w.json().EndObject();
-    if (activity.api_call != kNoIndex) {
-      w.Flow("f", activity.correlation_id, activity.device, activity.stream, activity.start_ns);
-    }
+  }
+  w.Args(args, launch);
+  w.json().EndObject();
+  if (activity.api_call != kNoIndex) {
+    w.Flow("f", activity.correlation_id, activity.device, activity.stream, activity.start_ns);
   }
 }
 

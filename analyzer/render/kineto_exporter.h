@@ -34,6 +34,7 @@
 
 #include "absl/status/status.h"
 #include "analyzer/model/trace_model.h"
+#include "analyzer/render/timeline_walk.h"
 
 namespace prof::analyzer {
 
@@ -44,12 +45,13 @@ struct KinetoExportFigures {
 
 class KinetoWriter;
 
-// One process's Kineto trace, streamed one window at a time.
-class KinetoTraceExport {
+// One process's Kineto trace, streamed one window at a time; a sink of the timeline walk
+// (timeline_walk.h), privately, so callers only add windows.
+class KinetoTraceExport : private TimelineSink {
  public:
   // `origin_ns`: the host-clock time written as ts 0 (the earliest event of the export).
   KinetoTraceExport(std::FILE* out, uint64_t origin_ns, KinetoExportFigures* figures);
-  ~KinetoTraceExport();
+  ~KinetoTraceExport() override;
 
   // Every window of the one process, in order.
   void AddWindow(const TraceModel& window);
@@ -57,13 +59,16 @@ class KinetoTraceExport {
   absl::Status End();
 
  private:
+  // The walk's items, written as they come; the recording window and memory are not
+  // Kineto rows.
+  void OnBeginWindow(const TraceModel& window, size_t process_index) override;
+  void OnHostRange(const HostRange& range) override;
+  void OnNcclCall(const NcclCall& call) override;
+  void OnApiCall(const ApiCall& call, bool launched) override;
+  void OnDeviceActivity(const DeviceActivity& activity) override;
   void NameHostRows(const TraceModel& window);
-  // Returns each range's External id (operators; 0 for the others).
-  std::vector<uint64_t> WriteHostRanges(const TraceModel& window);
-  void WriteNcclCalls(const TraceModel& window);
-  // `call_ids`: each API call's External id (its operator's), 0 for none.
-  void WriteApiCalls(const TraceModel& window, const std::vector<uint64_t>& call_ids);
-  void WriteDeviceActivities(const TraceModel& window, const std::vector<uint64_t>& call_ids);
+  // Each API call's External id (its operator's), 0 for none.
+  const std::vector<uint64_t>& CallIds();
 
   std::unique_ptr<KinetoWriter> writer_;
   uint64_t origin_ns_;
@@ -73,6 +78,10 @@ class KinetoTraceExport {
   ProcessIdentity identity_;
   int64_t realtime_offset_ns_ = 0;  // CLOCK_REALTIME - host clock, from the first anchor
   bool have_realtime_ = false;
+  const TraceModel* window_ = nullptr;  // the window being walked
+  std::vector<uint64_t> range_ids_;      // its ranges' External ids (operators; 0 for others)
+  std::vector<uint64_t> call_ids_;       // CallIds(), once computed for the window
+  TimelineWalk walk_;
 };
 
 // c10d's name for an NCCL operation ("allreduce", "broadcast", ...), as the

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "analyzer/model/live_memory.h"
 #include "analyzer/render/chrome_exporter.h"
 #include "analyzer/render/perfetto_trace.pb.h"
 #include "analyzer/render/timeline_args.h"
@@ -25,11 +24,6 @@ struct TimelineSlice {
   TimelineArgs args;
   uint64_t flow_out = 0;  // 0: none
   uint64_t flow_in = 0;   // 0: none
-};
-
-// Live allocations of one process, carried from window to window (as the Chrome export's).
-struct PerfettoTraceExport::LiveMemory {
-  analyzer::LiveMemory live;
 };
 
 namespace {
@@ -73,7 +67,7 @@ std::string RankSuffix(const TraceModel& model) {
 }  // namespace
 
 PerfettoTraceExport::PerfettoTraceExport(std::FILE* out, PerfettoExportFigures* figures)
-    : out_(out), figures_(figures) {
+    : out_(out), figures_(figures), walk_(this) {
   // The first packet of the sequence says no earlier state exists (Perfetto's rule for the
   // start of a sequence); this export uses no interning, so nothing is ever cleared again.
   perfetto::TracePacket packet;
@@ -168,45 +162,56 @@ uint64_t PerfettoTraceExport::ChildTrack(uint64_t parent, uint64_t uuid, const s
   return uuid;
 }
 
-void PerfettoTraceExport::CollectHostSlices(const TraceModel& window, size_t process_index,
-                                            std::vector<TimelineSlice>* slices) {
-  std::vector<bool> launched(window.api_calls.size(), false);
-  for (const DeviceActivity& activity : window.device_activities) {
-    if (activity.api_call != kNoIndex) launched[activity.api_call] = true;
-  }
-  const uint64_t start = EarliestTime(window);
-  const uint64_t end = LatestTime(window);
-  if (start <= end && !window.headers.empty()) {
-    const uint64_t track = ChildTrack(ProcessTrack(window, process_index), Uuid(kWindows, process_index, 0),
-                                      "recording windows", false);
-    slices->push_back({track, start, end, false, WindowLabel(window.headers.front()), "window", {}, 0, 0});
-  }
-  for (const HostRange& range : window.ranges) {
-    const bool mark = range.type == RangeType::kMark;
-    slices->push_back({ThreadTrack(window, process_index, range.thread_id), range.start_ns,
-                       mark ? range.start_ns : range.end_ns, mark, std::string(window.names.Get(range.name)),
-                       RangeTypeName(range.type), {}, 0, 0});
-  }
-  for (size_t i = 0; i < window.api_calls.size(); ++i) {
-    const ApiCall& call = window.api_calls[i];
-    slices->push_back({ThreadTrack(window, process_index, call.thread_id), call.start_ns, call.end_ns, false,
-                       std::string(window.names.Get(call.name)), call.driver ? "cuda_driver" : "cuda_runtime",
-                       ApiCallArgs(window, call), launched[i] ? FlowId(process_index, call.correlation_id) : 0, 0});
-  }
-  for (const NcclCall& call : window.nccl_calls) {
-    slices->push_back({ThreadTrack(window, process_index, call.thread_id), call.start_ns, call.end_ns, false,
-                       NcclFunctionName(call.operation), "nccl", NcclCallArgs(call), 0, 0});
-  }
+void PerfettoTraceExport::OnBeginWindow(const TraceModel& window, size_t process_index) {
+  window_ = &window;
+  index_ = process_index;
+  slices_.clear();
+  pending_nccl_.clear();
 }
 
-void PerfettoTraceExport::CollectDeviceSlices(const TraceModel& window, size_t process_index,
-                                              std::vector<TimelineSlice>* slices) {
-  for (const DeviceActivity& activity : window.device_activities) {
-    const uint64_t flow = activity.api_call == kNoIndex ? 0 : FlowId(process_index, activity.correlation_id);
-    slices->push_back({StreamTrack(window, process_index, activity.device, activity.stream), activity.start_ns,
-                       activity.end_ns, false, std::string(window.names.Get(activity.name)),
-                       DeviceKindName(activity.kind), DeviceActivityArgs(window, activity), 0, flow});
+void PerfettoTraceExport::OnRecordingWindow(uint64_t start_ns, uint64_t end_ns, const std::string& label) {
+  const uint64_t track = ChildTrack(ProcessTrack(*window_, index_), Uuid(kWindows, index_, 0), "recording windows",
+                                    false);
+  slices_.push_back({track, start_ns, end_ns, false, label, "window", {}, 0, 0});
+}
+
+void PerfettoTraceExport::OnHostRange(const HostRange& range) {
+  const bool mark = range.type == RangeType::kMark;
+  slices_.push_back({ThreadTrack(*window_, index_, range.thread_id), range.start_ns,
+                     mark ? range.start_ns : range.end_ns, mark, std::string(window_->names.Get(range.name)),
+                     RangeTypeName(range.type), {}, 0, 0});
+}
+
+// Held until the API calls are in: tracks are described in the order rows are collected,
+// and this export has always collected a window's API calls before its NCCL calls.
+void PerfettoTraceExport::OnNcclCall(const NcclCall& call) { pending_nccl_.push_back(&call); }
+
+void PerfettoTraceExport::OnApiCall(const ApiCall& call, bool launched) {
+  slices_.push_back({ThreadTrack(*window_, index_, call.thread_id), call.start_ns, call.end_ns, false,
+                     std::string(window_->names.Get(call.name)), call.driver ? "cuda_driver" : "cuda_runtime",
+                     ApiCallArgs(*window_, call), launched ? FlowId(index_, call.correlation_id) : 0, 0});
+}
+
+void PerfettoTraceExport::CollectNcclCalls() {
+  for (const NcclCall* call : pending_nccl_) {
+    slices_.push_back({ThreadTrack(*window_, index_, call->thread_id), call->start_ns, call->end_ns, false,
+                       NcclFunctionName(call->operation), "nccl", NcclCallArgs(*call), 0, 0});
   }
+  pending_nccl_.clear();
+}
+
+void PerfettoTraceExport::OnDeviceActivity(const DeviceActivity& activity) {
+  CollectNcclCalls();  // the API calls are all in
+  const uint64_t flow = activity.api_call == kNoIndex ? 0 : FlowId(index_, activity.correlation_id);
+  slices_.push_back({StreamTrack(*window_, index_, activity.device, activity.stream), activity.start_ns,
+                     activity.end_ns, false, std::string(window_->names.Get(activity.name)),
+                     DeviceKindName(activity.kind), DeviceActivityArgs(*window_, activity), 0, flow});
+}
+
+void PerfettoTraceExport::OnEndSlices() {
+  CollectNcclCalls();
+  WriteSlices(&slices_);
+  slices_.clear();
 }
 
 // A place's live bytes as a byte counter track of the process.
@@ -224,45 +229,32 @@ void PerfettoTraceExport::WriteMemoryCounter(const TraceModel& window, size_t pr
   WritePacket(packet.SerializeAsString());
 }
 
-// Allocations and frees as instants with their stacks, and live bytes per place as
-// counters: paired by the one rule of model/live_memory.h; a free of nothing live is left out.
-void PerfettoTraceExport::WriteMemory(const TraceModel& window, size_t process_index) {
-  std::unique_ptr<LiveMemory>& state = memory_[process_index];
-  if (!state) state = std::make_unique<LiveMemory>();
-  for (const MemoryRecord* record : MemoryRecordsByTime(window.memory)) {
-    const MemoryChange change = state->live.Apply(*record);
-    if (change.unmatched_free) continue;
-    TimelineSlice instant{ThreadTrack(window, process_index, record->thread_id), record->time_ns, record->time_ns,
-                          true, record->allocate ? "allocate" : "free", "memory", MemoryArgs(*record), 0, 0};
-    WriteEvent(record->time_ns, perfetto::TrackEvent::TYPE_INSTANT, instant, true);
-    if (change.replaced && change.ended->place != change.place) {  // the replaced block's place dropped too
-      const int32_t old_place = change.ended->place;
-      WriteMemoryCounter(window, process_index, record->time_ns, old_place, state->live.LiveBytes(old_place));
-    }
-    WriteMemoryCounter(window, process_index, record->time_ns, change.place, state->live.LiveBytes(change.place));
+// An allocation or free as an instant with its stack, then the live bytes of the place(s)
+// it changed as byte counters.
+void PerfettoTraceExport::OnMemoryChange(const MemoryRecord& record, const MemoryChange& change,
+                                         const analyzer::LiveMemory& live) {
+  TimelineSlice instant{ThreadTrack(*window_, index_, record.thread_id), record.time_ns, record.time_ns,
+                        true, record.allocate ? "allocate" : "free", "memory", MemoryArgs(record), 0, 0};
+  WriteEvent(record.time_ns, perfetto::TrackEvent::TYPE_INSTANT, instant, true);
+  if (change.replaced && change.ended->place != change.place) {  // the replaced block's place dropped too
+    const int32_t old_place = change.ended->place;
+    WriteMemoryCounter(*window_, index_, record.time_ns, old_place, live.LiveBytes(old_place));
   }
+  WriteMemoryCounter(*window_, index_, record.time_ns, change.place, live.LiveBytes(change.place));
 }
 
-// The allocator's allocated / reserved bytes per device and the host's RSS, sampled at step
-// boundaries, as byte counter tracks of the process; in time order, as a track needs.
-void PerfettoTraceExport::WriteMemorySamples(const TraceModel& window, size_t process_index) {
-  std::vector<const MemorySample*> samples;
-  for (const MemorySample& sample : window.memory_samples) samples.push_back(&sample);
-  std::stable_sort(samples.begin(), samples.end(),
-                   [](const MemorySample* a, const MemorySample* b) { return a->time_ns < b->time_ns; });
-  for (const MemorySample* sample : samples) {
-    for (const SampleCounter& counter : MemorySampleCounters(*sample)) {
-      const uint64_t uuid = Uuid(kMemorySample, process_index, static_cast<uint32_t>(sample->device), counter.slot);
-      perfetto::TracePacket packet;
-      packet.set_trusted_packet_sequence_id(kSequence);
-      packet.set_timestamp(sample->time_ns);
-      perfetto::TrackEvent* event = packet.mutable_track_event();
-      event->set_type(perfetto::TrackEvent::TYPE_COUNTER);
-      event->set_track_uuid(ChildTrack(ProcessTrack(window, process_index), uuid, counter.track, true));
-      event->set_counter_value(static_cast<int64_t>(counter.bytes));
-      WritePacket(packet.SerializeAsString());
-    }
-  }
+// The allocator's allocated / reserved bytes per device and the host's RSS as byte counter
+// tracks of the process.
+void PerfettoTraceExport::OnSampleCounter(const MemorySample& sample, const SampleCounter& counter) {
+  const uint64_t uuid = Uuid(kMemorySample, index_, static_cast<uint32_t>(sample.device), counter.slot);
+  perfetto::TracePacket packet;
+  packet.set_trusted_packet_sequence_id(kSequence);
+  packet.set_timestamp(sample.time_ns);
+  perfetto::TrackEvent* event = packet.mutable_track_event();
+  event->set_type(perfetto::TrackEvent::TYPE_COUNTER);
+  event->set_track_uuid(ChildTrack(ProcessTrack(*window_, index_), uuid, counter.track, true));
+  event->set_counter_value(static_cast<int64_t>(counter.bytes));
+  WritePacket(packet.SerializeAsString());
 }
 
 void PerfettoTraceExport::WriteEvent(uint64_t time_ns, int type, const TimelineSlice& slice, bool with_details) {
@@ -320,12 +312,7 @@ void PerfettoTraceExport::WriteSlices(std::vector<TimelineSlice>* slices) {
 }
 
 void PerfettoTraceExport::AddWindow(const TraceModel& window, size_t process_index) {
-  std::vector<TimelineSlice> slices;
-  CollectHostSlices(window, process_index, &slices);
-  CollectDeviceSlices(window, process_index, &slices);
-  WriteSlices(&slices);
-  WriteMemory(window, process_index);
-  WriteMemorySamples(window, process_index);
+  walk_.AddWindow(window, process_index);
 }
 
 absl::Status PerfettoTraceExport::End() {

@@ -12,9 +12,11 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "analyzer/model/trace_model.h"
+#include "analyzer/render/timeline_walk.h"
 
 namespace prof::analyzer {
 
@@ -27,10 +29,11 @@ struct PerfettoExportFigures {
 
 struct TimelineSlice;
 
-class PerfettoTraceExport {
+// A sink of the timeline walk (timeline_walk.h); privately, so callers only add windows.
+class PerfettoTraceExport : private TimelineSink {
  public:
   PerfettoTraceExport(std::FILE* out, PerfettoExportFigures* figures);
-  ~PerfettoTraceExport();
+  ~PerfettoTraceExport() override;
 
   // `process_index` is the same for every window of one process (as ChromeTraceExport).
   void AddWindow(const TraceModel& window, size_t process_index);
@@ -38,7 +41,6 @@ class PerfettoTraceExport {
   absl::Status End();
 
  private:
-  struct LiveMemory;
   void WritePacket(const std::string& serialized_packet);
   // Describes a track once (the first time it is used); returns its uuid.
   uint64_t ProcessTrack(const TraceModel& model, size_t process_index);
@@ -46,12 +48,21 @@ class PerfettoTraceExport {
   uint64_t GpuTrack(const TraceModel& model, size_t process_index, uint32_t device);
   uint64_t StreamTrack(const TraceModel& model, size_t process_index, uint32_t device, uint32_t stream);
   uint64_t ChildTrack(uint64_t parent, uint64_t uuid, const std::string& name, bool bytes_counter);
-  void CollectHostSlices(const TraceModel& window, size_t process_index, std::vector<TimelineSlice>* slices);
-  void CollectDeviceSlices(const TraceModel& window, size_t process_index, std::vector<TimelineSlice>* slices);
-  void WriteMemory(const TraceModel& window, size_t process_index);
+  // The walk's items: slices are collected per window, nested and written at OnEndSlices;
+  // memory events are written as they come.
+  void OnBeginWindow(const TraceModel& window, size_t process_index) override;
+  void OnRecordingWindow(uint64_t start_ns, uint64_t end_ns, const std::string& label) override;
+  void OnHostRange(const HostRange& range) override;
+  void OnNcclCall(const NcclCall& call) override;
+  void OnApiCall(const ApiCall& call, bool launched) override;
+  void OnDeviceActivity(const DeviceActivity& activity) override;
+  void OnEndSlices() override;
+  void OnMemoryChange(const MemoryRecord& record, const MemoryChange& change,
+                      const analyzer::LiveMemory& live) override;
+  void OnSampleCounter(const MemorySample& sample, const SampleCounter& counter) override;
+  void CollectNcclCalls();
   void WriteMemoryCounter(const TraceModel& window, size_t process_index, uint64_t time_ns, int32_t place,
                           uint64_t bytes);
-  void WriteMemorySamples(const TraceModel& window, size_t process_index);
   void WriteSlices(std::vector<TimelineSlice>* slices);
   void WriteEvent(uint64_t time_ns, int type, const TimelineSlice& slice, bool with_details);
 
@@ -59,7 +70,11 @@ class PerfettoTraceExport {
   PerfettoExportFigures* figures_;
   bool failed_ = false;
   std::set<uint64_t> described_;
-  std::map<size_t, std::unique_ptr<LiveMemory>> memory_;  // by process index
+  const TraceModel* window_ = nullptr;  // the window being walked
+  size_t index_ = 0;                    // its process index
+  std::vector<TimelineSlice> slices_;
+  std::vector<const NcclCall*> pending_nccl_;
+  TimelineWalk walk_;
 };
 
 // The whole export of models already loaded (one per process).

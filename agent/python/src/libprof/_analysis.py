@@ -111,10 +111,16 @@ def _views(views):
     return ",".join(_name(view) for view in views)
 
 
-def _analysis_options(sorted_by, op_detail, thread_sep, views, top, perf_skip):
-    return dict(sorted_by=_name(sorted_by) if sorted_by is not None else "CPUTotal",
-                views=_views(views), op_detail=bool(op_detail), thread_sep=bool(thread_sep),
-                top=int(top), perf_skip=-1 if perf_skip is None else int(perf_skip))
+def _analysis_options(sorted_by, op_detail, thread_sep, views, top, perf_skip, more=None):
+    """paddle's summary() arguments, plus any other option of the summary command
+    (`more`: _native.summary_options() names, as profanalyze's long options with "_" for
+    "-"; `self_time` stands for "self", which a method cannot take as a keyword)."""
+    options = dict(sorted_by=_name(sorted_by) if sorted_by is not None else "CPUTotal",
+                   views=_views(views), op_detail=bool(op_detail), thread_sep=bool(thread_sep),
+                   top=int(top), perf_skip=-1 if perf_skip is None else int(perf_skip))
+    for key, value in (more or {}).items():
+        options["self" if key == "self_time" else key] = value
+    return options
 
 
 class ProfilerResult:
@@ -159,12 +165,13 @@ class ProfilerResult:
     # -- tables ------------------------------------------------------------------------
 
     def summary(self, sorted_by=None, op_detail=True, thread_sep=False, time_unit="ms", views=None,
-                top=0, perf_skip=None, rank=None):
+                top=0, perf_skip=None, rank=None, **options):
         """The text profanalyze prints for these options (paddle's summary() arguments;
-        `views`: SummaryView members or names such as "KernelView", or our table names)."""
-        options = _analysis_options(sorted_by, op_detail, thread_sep, views, top, perf_skip)
+        `views`: SummaryView members or names such as "KernelView", or our table names;
+        `options`: any other summary option, e.g. min_time="1ms", type="kernel")."""
+        options = _analysis_options(sorted_by, op_detail, thread_sep, views, top, perf_skip, options)
         session = self._session if options == self._default_options else \
-            _native.analyze(self.paths, threads=self._threads, **options)
+            _native.analyze(self.paths, **dict({"threads": self._threads}, **options))
         return session.text(time_unit=_name(time_unit), rank=-1 if rank is None else int(rank))
 
     def tables(self, rank=None, pid=None):
@@ -265,8 +272,9 @@ def export(path_or_paths, path, format="json"):
 
 
 def summary_text(paths, sorted_by=None, op_detail=True, thread_sep=False, time_unit="ms", views=None,
-                 top=0, perf_skip=None, rank=None, threads=0):
-    """`profanalyze PATHS` with these options, as the text it prints."""
-    options = _analysis_options(sorted_by, op_detail, thread_sep, views, top, perf_skip)
+                 top=0, perf_skip=None, rank=None, threads=0, **options):
+    """`profanalyze PATHS` with these options, as the text it prints (`options` as in
+    ProfilerResult.summary())."""
+    options = _analysis_options(sorted_by, op_detail, thread_sep, views, top, perf_skip, options)
     session = _native.analyze(_paths(paths), threads=int(threads), **options)
     return session.text(time_unit=_name(time_unit), rank=-1 if rank is None else int(rank))

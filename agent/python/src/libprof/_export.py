@@ -25,9 +25,9 @@ def _analysis():
     return analysis
 
 
-def summary_text(paths, sorted_by, op_detail, thread_sep, time_unit, views):
+def summary_text(paths, sorted_by, op_detail, thread_sep, time_unit, views, **options):
     return _analysis().summary_text(list(paths), sorted_by=sorted_by, op_detail=op_detail,
-                                    thread_sep=thread_sep, time_unit=time_unit, views=views)
+                                    thread_sep=thread_sep, time_unit=time_unit, views=views, **options)
 
 
 def load_profiler_result(path):

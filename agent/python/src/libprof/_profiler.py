@@ -179,9 +179,10 @@ class Profiler:
         return _export.export_files(self._result, path, format)
 
     def summary(self, sorted_by=SortedKeys.CPUTotal, op_detail=True, thread_sep=False,
-                time_unit="ms", views=None):
+                time_unit="ms", views=None, **options):
         """Prints profanalyze's tables for the latest returned window (nothing without
-        one). views: a SummaryView or a list of them (None: all)."""
+        one). views: a SummaryView or a list of them (None: all); `options`: any other
+        summary option (libprof._analysis.ProfilerResult.summary)."""
         if not self._result:
             return
         if views is not None and not isinstance(views, (list, tuple, set)):
@@ -190,7 +191,7 @@ class Profiler:
         key = sorted_by.name if isinstance(sorted_by, SortedKeys) else sorted_by
         try:
             text = _export.summary_text(self._result, key, op_detail, thread_sep, time_unit,
-                                        names)
+                                        names, **options)
         except ImportError as error:
             sys.stderr.write("libprof: summary: %s\n" % error)
             return

@@ -1,0 +1,68 @@
+// The one walk over a window's timeline that the timeline exports share (as Kineto's
+// ActivityLogger: the walk knows the model, each sink knows one output format). It visits
+// every item of a window once, in this order:
+//   1. OnBeginWindow (the sink names its rows from the window's threads and streams),
+//   2. OnRecordingWindow: the window's span (only for a window with events and a header),
+//   3. OnHostRange: every host range and mark, in the model's order,
+//   4. OnNcclCall: every NCCL call, in the model's order,
+//   5. OnApiCall: every runtime and driver call, with whether a device record names it,
+//   6. OnDeviceActivity: every kernel, copy, memset and synchronization,
+//   7. OnEndSlices: every row above has been visited,
+//   8. OnMemoryChange: every allocation and free in time order, paired by the one rule of
+//      model/live_memory.h (across the process's windows); a free of nothing live is left out,
+//   9. OnSampleCounter: every counter of every memory sample, samples in time order,
+//  10. OnEndWindow.
+// A sink that needs another order (Perfetto collects API calls before NCCL calls) buffers.
+//
+// Not thread-safe; one walk per export.
+#ifndef PROF_ANALYZER_RENDER_TIMELINE_WALK_H_
+#define PROF_ANALYZER_RENDER_TIMELINE_WALK_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "analyzer/model/live_memory.h"
+#include "analyzer/model/trace_model.h"
+#include "analyzer/render/timeline_args.h"
+
+namespace prof::analyzer {
+
+// Receives one window's items from TimelineWalk; every callback but OnBeginWindow is
+// optional. References are valid during the call only (the window's until OnEndWindow).
+class TimelineSink {
+ public:
+  virtual ~TimelineSink() = default;
+
+  // `process_index` is the same for every window of one process.
+  virtual void OnBeginWindow(const TraceModel& window, size_t process_index) = 0;
+  // `label`: WindowLabel of the window's first header.
+  virtual void OnRecordingWindow(uint64_t start_ns, uint64_t end_ns, const std::string& label) {}
+  virtual void OnHostRange(const HostRange& range) {}
+  virtual void OnNcclCall(const NcclCall& call) {}
+  // `launched`: a device record of the window has this call as its api_call.
+  virtual void OnApiCall(const ApiCall& call, bool launched) {}
+  virtual void OnDeviceActivity(const DeviceActivity& activity) {}
+  virtual void OnEndSlices() {}
+  // `live`: the process's live memory after `change`.
+  virtual void OnMemoryChange(const MemoryRecord& record, const MemoryChange& change, const LiveMemory& live) {}
+  virtual void OnSampleCounter(const MemorySample& sample, const SampleCounter& counter) {}
+  virtual void OnEndWindow() {}
+};
+
+class TimelineWalk {
+ public:
+  explicit TimelineWalk(TimelineSink* sink) : sink_(sink) {}
+
+  // Windows of one process in order; processes one after another or interleaved.
+  void AddWindow(const TraceModel& window, size_t process_index);
+
+ private:
+  TimelineSink* sink_;
+  std::map<size_t, LiveMemory> memory_;  // by process index: allocations live across windows
+};
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_RENDER_TIMELINE_WALK_H_
