@@ -2,7 +2,8 @@
 // traced process with its threads (host ranges, API calls, NCCL calls, marks, memory
 // counters), one process per GPU with a thread per stream (kernels, copies, memsets,
 // synchronizations), and "launch" flow arrows from each API call to its device records.
-// Streams its output; no analysis beyond pairing frees for the memory counters.
+// Streams its output; a sink of the one timeline walk (timeline_walk.h), which also pairs
+// frees with allocations for the memory counters.
 #ifndef PROF_ANALYZER_RENDER_CHROME_EXPORTER_H_
 #define PROF_ANALYZER_RENDER_CHROME_EXPORTER_H_
 
