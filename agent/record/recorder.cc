@@ -9,6 +9,29 @@ std::atomic<uint8_t> g_hook_mode{0};
 thread_local uint64_t t_correlation_id __attribute__((tls_model("initial-exec"))) = 0;
 }  // namespace internal
 
+namespace internal {
+
+void RecordNamedOfKind(RecordKind kind, uint8_t subkind, const char* name, uint64_t time_ns,
+                       uint64_t range_id, const char* domain) {
+  char shortened[kMaxNameLength + 1];
+  if (name && std::strlen(name) > kMaxNameLength) {
+    std::memcpy(shortened, name, kMaxNameLength);
+    shortened[kMaxNameLength] = '\0';
+    name = shortened;
+  }
+  size_t size;
+  NamedRecord* record = BeginRecordOfKind<NamedRecord>(kind, name, &size, 0);
+  if (!record) return;
+  record->subkind = subkind;
+  record->start_ns = time_ns;
+  record->end_ns = time_ns;
+  record->correlation_id = range_id;
+  record->domain = domain;
+  CommitRecord(size);
+}
+
+}  // namespace internal
+
 void RecordStep(int64_t step, int64_t samples, uint64_t start_ns, uint64_t end_ns) {
   size_t size;
   StepRecord* record = BeginRecord<StepRecord>(nullptr, &size);

@@ -73,14 +73,11 @@ inline char* NameArea(T* record) {
   return reinterpret_cast<char*>(record) + sizeof(T);
 }
 
-// Appends a record of kind `kind` in its struct T (record.h) with `name` (may be null)
-// copied after it; returns nullptr when it found no room (counted lost, by step, in the
-// thread's buffer). The header is filled but for the times; call CommitRecord with the
-// same size after filling the rest. The kind is T's own (kKind) unless T serves several:
-// BeginRecord<NamedRecord, RecordKind::kMark>. A kind T does not serve does not compile.
-template <typename T, RecordKind kind = T::kKind>
-inline T* BeginRecord(const char* name, size_t* size, size_t extra_bytes = 0) {
-  static_assert(RecordServes<T>(kind), "T is not the struct of records of this kind");
+namespace internal {
+// BeginRecord's work, with the kind checked by its callers (BeginRecord, RecordNamed).
+template <typename T>
+inline T* BeginRecordOfKind(RecordKind kind, const char* name, size_t* size,
+                            size_t extra_bytes) {
   const size_t name_length = name ? std::strlen(name) : 0;
   // As RecordSize(kind, name_length), with the kind's size known here.
   *size = ((sizeof(T) + (name_length ? name_length + 1 : 0) + 7) & ~size_t{7}) + extra_bytes;
@@ -105,6 +102,22 @@ inline T* BeginRecord(const char* name, size_t* size, size_t extra_bytes = 0) {
     NameArea(record)[name_length] = '\0';
   }
   return record;
+}
+
+// RecordNamed's work, out of line: one copy for all its kinds.
+void RecordNamedOfKind(RecordKind kind, uint8_t subkind, const char* name, uint64_t time_ns,
+                       uint64_t range_id, const char* domain);
+}  // namespace internal
+
+// Appends a record of kind `kind` in its struct T (record.h) with `name` (may be null)
+// copied after it; returns nullptr when it found no room (counted lost, by step, in the
+// thread's buffer). The header is filled but for the times; call CommitRecord with the
+// same size after filling the rest. The kind is T's own (kKind) unless T serves several:
+// BeginRecord<NamedRecord, RecordKind::kMark>. A kind T does not serve does not compile.
+template <typename T, RecordKind kind = T::kKind>
+inline T* BeginRecord(const char* name, size_t* size, size_t extra_bytes = 0) {
+  static_assert(RecordServes<T>(kind), "T is not the struct of records of this kind");
+  return internal::BeginRecordOfKind<T>(kind, name, size, extra_bytes);
 }
 
 inline void CommitRecord(size_t size) { internal::t_buffer->Commit(size); }
@@ -155,23 +168,10 @@ inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int3
 // of NamedRecord's kinds (checked when compiled). `domain` (NVTX domain name, null for the
 // default) must outlive the process: it is kept as a pointer and read by the writer.
 template <RecordKind kind>
-void RecordNamed(uint8_t subkind, const char* name, uint64_t time_ns, uint64_t range_id,
-                 const char* domain = nullptr) {
-  char shortened[kMaxNameLength + 1];
-  if (name && std::strlen(name) > kMaxNameLength) {
-    std::memcpy(shortened, name, kMaxNameLength);
-    shortened[kMaxNameLength] = '\0';
-    name = shortened;
-  }
-  size_t size;
-  NamedRecord* record = BeginRecord<NamedRecord, kind>(name, &size);
-  if (!record) return;
-  record->subkind = subkind;
-  record->start_ns = time_ns;
-  record->end_ns = time_ns;
-  record->correlation_id = range_id;
-  record->domain = domain;
-  CommitRecord(size);
+inline void RecordNamed(uint8_t subkind, const char* name, uint64_t time_ns, uint64_t range_id,
+                        const char* domain = nullptr) {
+  static_assert(RecordServes<NamedRecord>(kind), "not a kind of NamedRecord");
+  internal::RecordNamedOfKind(kind, subkind, name, time_ns, range_id, domain);
 }
 
 // The end of a step (StepRecord): `step` ran from start_ns to end_ns; `samples` as given

@@ -79,7 +79,8 @@ TEST_CASE("each launch gets its own kernel and geometry, whatever the memo holds
   const void* a = &functions[0];
   const void* b = nullptr;
   for (size_t i = 16; i < sizeof(functions) && !b; i += 16) {
-    if (FileInterning::LaunchMemoSlot({&functions[i], {}}) == FileInterning::LaunchMemoSlot({a, {}})) {
+    if (FileInterning::LaunchMemoSlot({&functions[i], {}}) ==
+        FileInterning::LaunchMemoSlot({a, {}})) {
       b = &functions[i];
     }
   }
