@@ -37,7 +37,7 @@ bool OpenLevel(const char* name) {
 void Push(prof::schema::RangeKind kind, const char* name) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   if (OpenLevel(name)) {
-    prof::RecordNamed(prof::RecordKind::kRangePush, kind, name ? name : "", prof::MonotonicNs(), 0);
+    prof::RecordNamed<prof::RecordKind::kRangePush>(kind, name ? name : "", prof::MonotonicNs(), 0);
   }
 }
 
@@ -52,7 +52,7 @@ void Pop() {
   const int depth = t_depth > 0 ? --t_depth : -1;
   const bool pushed_recorded = depth < 0 || depth >= 64 || ((t_recorded >> depth) & 1);
   if (pushed_recorded && prof::Recording()) {
-    prof::RecordNamed(prof::RecordKind::kRangePop, 0, nullptr, prof::MonotonicNs(), 0);
+    prof::RecordNamed<prof::RecordKind::kRangePop>(0, nullptr, prof::MonotonicNs(), 0);
   }
 }
 
@@ -67,8 +67,8 @@ void WholeRange(prof::schema::RangeKind kind, const char* name, uint64_t start_n
   if (prof::ActivityEnabled(prof::kActivityTimerOnly) && !prof::IsDataloaderName(name)) return;
   static std::atomic<uint64_t> next_id{0};
   const uint64_t id = (uint64_t{1} << 63) | next_id.fetch_add(1, std::memory_order_relaxed);
-  prof::RecordNamed(prof::RecordKind::kRangeStart, kind, name ? name : "", start_ns, id);
-  prof::RecordNamed(prof::RecordKind::kRangeEnd, 0, nullptr, end_ns < start_ns ? start_ns : end_ns,
+  prof::RecordNamed<prof::RecordKind::kRangeStart>(kind, name ? name : "", start_ns, id);
+  prof::RecordNamed<prof::RecordKind::kRangeEnd>(0, nullptr, end_ns < start_ns ? start_ns : end_ns,
                     id);
 }
 
@@ -126,7 +126,7 @@ PROF_EXPORT int prof_recording(void) { return prof::Recording() ? 1 : 0; }
 PROF_EXPORT void prof_mark(const char* name) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   if (!prof::Recording()) return;
-  prof::RecordNamed(prof::RecordKind::kMark, prof::schema::RANGE_KIND_MARK, name ? name : "",
+  prof::RecordNamed<prof::RecordKind::kMark>(prof::schema::RANGE_KIND_MARK, name ? name : "",
                     prof::MonotonicNs(), 0);
 }
 
@@ -135,8 +135,7 @@ PROF_EXPORT void prof_memory_sample(int32_t device, int64_t allocated, int64_t r
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   if (!prof::Recording()) return;
   size_t size;
-  auto* record = prof::BeginRecord<prof::MemorySampleRecord>(prof::RecordKind::kMemorySample,
-                                                              nullptr, &size);
+  auto* record = prof::BeginRecord<prof::MemorySampleRecord>(nullptr, &size);
   if (!record) return;  // the buffer was full (counted there)
   const uint64_t now = prof::MonotonicNs();
   record->start_ns = now;

@@ -156,7 +156,7 @@ FileContents ReadContents(const std::string& path) {
   return contents;
 }
 
-void Mark(const char* name) { RecordNamed(RecordKind::kMark, 0, name, MonotonicNs(), 0); }
+void Mark(const char* name) { RecordNamed<RecordKind::kMark>(0, name, MonotonicNs(), 0); }
 
 TEST_CASE("a window opened while the writer is inside a subscription gets its own records") {
   // Step 0 CLOSED, step 1 window 0, step 2 CLOSED, step 3 window 1: every window asks for
@@ -226,7 +226,7 @@ TEST_CASE("a closed window is finalized only once its records are drained") {
 // Appends an API call whose byte count is `id`; false when the buffer was full.
 bool RecordCall(uint64_t id, uint64_t start_ns) {
   size_t size;
-  ApiCallRecord* record = BeginRecord<ApiCallRecord>(RecordKind::kApiCall, nullptr, &size);
+  ApiCallRecord* record = BeginRecord<ApiCallRecord>(nullptr, &size);
   if (!record) return false;
   record->api = kApi_cudaMemcpy;
   record->start_ns = start_ns;

@@ -24,8 +24,7 @@ void RecordUnhookedCall(const CUpti_CallbackData& data, bool driver, uint64_t st
   char buffer[256];
   const char* name = CallableName(data.functionName, buffer, sizeof(buffer));
   size_t size;
-  ApiCallRecord* record =
-      BeginRecord<ApiCallRecord>(RecordKind::kApiCall, name ? name : "", &size);
+  ApiCallRecord* record = BeginRecord<ApiCallRecord>(name ? name : "", &size);
   if (!record) return;
   record->api = kApiNone;
   record->subkind = driver ? kApiSubkindDriver : kApiSubkindRuntime;

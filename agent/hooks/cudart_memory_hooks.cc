@@ -31,8 +31,7 @@ void RecordMemory(bool is_free, const void* address, size_t bytes, int device,
   uint64_t frames[kMaxStackFrames];
   const int frame_count = !is_free && internal::g_stacks ? CaptureCallStack(frames, kMaxStackFrames) : 0;
   size_t size;
-  MemoryRecord* record =
-      BeginRecord<MemoryRecord>(RecordKind::kMemory, nullptr, &size, frame_count * 8);
+  MemoryRecord* record = BeginRecord<MemoryRecord>(nullptr, &size, frame_count * 8);
   if (!record) return;
   if (frame_count) AttachFrames(record, frames, frame_count);
   record->subkind = static_cast<uint8_t>(kind);

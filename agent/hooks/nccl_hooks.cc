@@ -106,7 +106,7 @@ FlightCallArguments Describe(const NcclCall& call) {
 void AppendNcclRecord(const FlightCallArguments& call, uint64_t start, uint64_t end,
                       ncclResult_t result) {
   size_t size;
-  NcclCallRecord* record = BeginRecord<NcclCallRecord>(RecordKind::kNcclCall, nullptr, &size);
+  NcclCallRecord* record = BeginRecord<NcclCallRecord>(nullptr, &size);
   if (!record) return;
   record->api = call.operation;
   record->status = result;

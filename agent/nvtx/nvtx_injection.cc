@@ -83,7 +83,7 @@ int Push(const char* name, const char* domain) {
                                  : t_recorded_ranges & ~(uint64_t{1} << depth);
   }
   if (recorded) {
-    RecordNamed(RecordKind::kRangePush, schema::RANGE_KIND_NVTX_PUSH_POP, name, MonotonicNs(), 0,
+    RecordNamed<RecordKind::kRangePush>(schema::RANGE_KIND_NVTX_PUSH_POP, name, MonotonicNs(), 0,
                 domain);
   }
   return depth;
@@ -92,14 +92,14 @@ int Push(const char* name, const char* domain) {
 int Pop() {
   ErrnoPreserved keep;  // an NVTX call leaves the program's errno as it was
   if (t_depth == 0) {
-    if (RecordingNvtx()) RecordNamed(RecordKind::kRangePop, 0, nullptr, MonotonicNs(), 0);
+    if (RecordingNvtx()) RecordNamed<RecordKind::kRangePop>(0, nullptr, MonotonicNs(), 0);
     return -1;
   }
   const int depth = --t_depth;
   const bool step = depth < 64 && (t_step_ranges >> depth) & 1;
   const bool pushed_recorded = depth >= 64 || (t_recorded_ranges >> depth) & 1;
   if (!step && pushed_recorded && Recording()) {
-    RecordNamed(RecordKind::kRangePop, 0, nullptr, MonotonicNs(), 0);
+    RecordNamed<RecordKind::kRangePop>(0, nullptr, MonotonicNs(), 0);
   }
   return depth;
 }
@@ -112,7 +112,7 @@ nvtxRangeId_t Start(const char* name, const char* domain) {
     return id;
   }
   if (RecordingNvtx()) {
-    RecordNamed(RecordKind::kRangeStart, schema::RANGE_KIND_NVTX_START_END, name, MonotonicNs(),
+    RecordNamed<RecordKind::kRangeStart>(schema::RANGE_KIND_NVTX_START_END, name, MonotonicNs(),
                 id, domain);
   }
   return id;
@@ -120,7 +120,7 @@ nvtxRangeId_t Start(const char* name, const char* domain) {
 
 void End(nvtxRangeId_t id) {
   ErrnoPreserved keep;  // an NVTX call leaves the program's errno as it was
-  if (RecordingNvtx()) RecordNamed(RecordKind::kRangeEnd, 0, nullptr, MonotonicNs(), id);
+  if (RecordingNvtx()) RecordNamed<RecordKind::kRangeEnd>(0, nullptr, MonotonicNs(), id);
 }
 
 void Mark(const char* name, const char* domain) {
@@ -130,7 +130,7 @@ void Mark(const char* name, const char* domain) {
     return;
   }
   if (RecordingNvtx()) {
-    RecordNamed(RecordKind::kMark, schema::RANGE_KIND_MARK, name, MonotonicNs(), 0, domain);
+    RecordNamed<RecordKind::kMark>(schema::RANGE_KIND_MARK, name, MonotonicNs(), 0, domain);
   }
 }
 
@@ -147,7 +147,7 @@ int RangePushA(const char* message) { return Push(message ? message : "", nullpt
 int RangePop() { return Pop(); }
 void NameOsThreadA(uint32_t /*thread*/, const char* name) {
   ErrnoPreserved keep;  // an NVTX call leaves the program's errno as it was
-  if (Recording()) RecordNamed(RecordKind::kThreadName, 0, name, MonotonicNs(), 0);
+  if (Recording()) RecordNamed<RecordKind::kThreadName>(0, name, MonotonicNs(), 0);
 }
 
 // CORE2 module (domains).

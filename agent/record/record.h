@@ -12,8 +12,10 @@
 #ifndef PROF_AGENT_RECORD_RECORD_H_
 #define PROF_AGENT_RECORD_RECORD_H_
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace prof {
 
@@ -41,6 +43,8 @@ enum class RecordKind : uint8_t {
   kMemorySample = 13,  // MemorySampleRecord: prof_memory_sample, a device allocator's figures
   // 14: reserved for memory samples.
 };
+// One past the highest kind: the size table below has this many entries.
+constexpr size_t kRecordKindCount = 14;
 
 // Record::flags bit: return addresses follow the record's name (PROF_STACKS=1); their
 // count is in the flags' high byte. See FramesOf().
@@ -52,6 +56,10 @@ constexpr uint16_t kRecordMemoryFree = 1;
 constexpr uint8_t kApiSubkindRuntime = 0;
 constexpr uint8_t kApiSubkindDriver = 1;
 
+// Each kind's struct names the kinds it serves, so the compiler checks that a writer fills
+// (BeginRecord) the struct of the kind it records: `kKind` for a struct of one kind,
+// `kKinds` for one shared by several. The size table (RecordTypeSize) is derived from them.
+//
 // The header every record starts with; the drain reads only this (size, kind, start_ns).
 // The kind's own struct follows (each derives from Record), then the name, if any
 // (name_length > 0: that many bytes and a NUL), then the call stack, if any.
@@ -81,6 +89,7 @@ struct LaunchGeometry {
 // kApiCall. api = ApiId, or kApiNone with the function's name inline (calls seen only
 // through CUPTI callbacks); subkind = kApiSubkind*.
 struct ApiCallRecord : Record {
+  static constexpr RecordKind kKind = RecordKind::kApiCall;
   uint64_t stream_plus_one;  // 0: the call has no stream argument
   uint64_t bytes;
   uint64_t copy_kind_plus_one;  // cudaMemcpyKind + 1; 0: not a copy
@@ -90,6 +99,7 @@ struct ApiCallRecord : Record {
 
 // kNcclCall. api = NcclOperation.
 struct NcclCallRecord : Record {
+  static constexpr RecordKind kKind = RecordKind::kNcclCall;
   uint64_t comm;    // ncclComm_t; 0 for group calls
   uint64_t bytes;   // nccl-tests' size S (count * element size, times ranks where per rank)
   uint64_t count;   // elements, as passed to NCCL
@@ -105,6 +115,7 @@ struct NcclCallRecord : Record {
 
 // kMemory. subkind = MemoryKind; flags kRecordMemoryFree; start_ns = end_ns = when.
 struct MemoryRecord : Record {
+  static constexpr RecordKind kKind = RecordKind::kMemory;
   uint64_t address;
   uint64_t bytes;
   int32_t device;  // -1: host memory
@@ -114,12 +125,14 @@ struct MemoryRecord : Record {
 
 // kStep: start_ns and end_ns are the ended step's.
 struct StepRecord : Record {
+  static constexpr RecordKind kKind = RecordKind::kStep;
   int64_t step;
   int64_t samples;
 };
 
 // kMemorySample: start_ns = end_ns = when sampled.
 struct MemorySampleRecord : Record {
+  static constexpr RecordKind kKind = RecordKind::kMemorySample;
   int32_t device;
   uint32_t reserved0;
   uint64_t allocated;  // bytes
@@ -129,12 +142,18 @@ struct MemorySampleRecord : Record {
 
 // Ranges, marks and thread names (RecordNamed).
 struct NamedRecord : Record {
+  static constexpr RecordKind kKinds[] = {RecordKind::kRangePush,  RecordKind::kRangePop,
+                                          RecordKind::kRangeStart, RecordKind::kRangeEnd,
+                                          RecordKind::kMark,       RecordKind::kThreadName};
   // NVTX domain name, null for the default: a pointer to a never-freed string.
   const char* domain;
 };
 
 // kOperatorPushDetail and kOperatorRangeDetail: the header, then the four texts.
-struct OperatorDetailRecord : Record {};
+struct OperatorDetailRecord : Record {
+  static constexpr RecordKind kKinds[] = {RecordKind::kOperatorPushDetail,
+                                          RecordKind::kOperatorRangeDetail};
+};
 
 static_assert(sizeof(Record) == 40, "the common header");
 static_assert(sizeof(LaunchGeometry) == 32, "hashed by 64-bit words (window_file.h)");
@@ -146,25 +165,65 @@ static_assert(sizeof(MemorySampleRecord) == 72, "the header and 4 words");
 static_assert(sizeof(NamedRecord) == 48, "the header and the domain");
 static_assert(sizeof(OperatorDetailRecord) == 40, "the header only");
 
+namespace internal {
+template <typename T, typename = void>
+struct HasKindList : std::false_type {};
+template <typename T>
+struct HasKindList<T, std::void_t<decltype(T::kKinds)>> : std::true_type {};
+}  // namespace internal
+
+// Whether T is the struct of records of `kind` (by T's kKind or kKinds).
+template <typename T>
+constexpr bool RecordServes(RecordKind kind) {
+  static_assert(std::is_base_of<Record, T>::value, "a record struct starts with Record");
+  if constexpr (internal::HasKindList<T>::value) {
+    for (RecordKind served : T::kKinds) {
+      if (served == kind) return true;
+    }
+    return false;
+  } else {
+    return T::kKind == kind;
+  }
+}
+
+namespace internal {
+// Every kind's struct size, by kind, from the structs' own kind lists. Padding has the
+// header only; an entry left 0 is a kind no struct serves (asserted below).
+struct RecordTypeSizeTable {
+  uint8_t bytes[kRecordKindCount] = {};
+};
+template <typename... Types>
+constexpr RecordTypeSizeTable MakeRecordTypeSizeTable() {
+  RecordTypeSizeTable table;
+  table.bytes[0] = sizeof(Record);
+  for (size_t kind = 1; kind < kRecordKindCount; ++kind) {
+    ((table.bytes[kind] += RecordServes<Types>(static_cast<RecordKind>(kind))
+                               ? static_cast<uint8_t>(sizeof(Types))
+                               : 0),
+     ...);
+  }
+  return table;
+}
+// Each kind is served by exactly one struct.
+template <typename... Types>
+constexpr bool EachKindServedOnce() {
+  for (size_t kind = 1; kind < kRecordKindCount; ++kind) {
+    if ((int{RecordServes<Types>(static_cast<RecordKind>(kind))} + ...) != 1) return false;
+  }
+  return true;
+}
+#define PROF_RECORD_TYPES                                                            \
+  ApiCallRecord, NcclCallRecord, MemoryRecord, StepRecord, MemorySampleRecord, NamedRecord, \
+      OperatorDetailRecord
+static_assert(EachKindServedOnce<PROF_RECORD_TYPES>(), "every kind has one struct");
+constexpr RecordTypeSizeTable kRecordTypeSizes = MakeRecordTypeSizeTable<PROF_RECORD_TYPES>();
+#undef PROF_RECORD_TYPES
+}  // namespace internal
+
 // The size of `kind`'s struct, where its name starts (0 for an unknown kind).
 constexpr size_t RecordTypeSize(RecordKind kind) {
-  switch (kind) {
-    case RecordKind::kPadding: return sizeof(Record);
-    case RecordKind::kApiCall: return sizeof(ApiCallRecord);
-    case RecordKind::kRangePush:
-    case RecordKind::kRangePop:
-    case RecordKind::kRangeStart:
-    case RecordKind::kRangeEnd:
-    case RecordKind::kMark:
-    case RecordKind::kThreadName: return sizeof(NamedRecord);
-    case RecordKind::kStep: return sizeof(StepRecord);
-    case RecordKind::kNcclCall: return sizeof(NcclCallRecord);
-    case RecordKind::kMemory: return sizeof(MemoryRecord);
-    case RecordKind::kOperatorPushDetail:
-    case RecordKind::kOperatorRangeDetail: return sizeof(OperatorDetailRecord);
-    case RecordKind::kMemorySample: return sizeof(MemorySampleRecord);
-  }
-  return 0;
+  const size_t index = static_cast<size_t>(kind);
+  return index < kRecordKindCount ? internal::kRecordTypeSizes.bytes[index] : 0;
 }
 
 // A record's bytes in the ring with a name of `name_length` bytes (0: none, and no NUL),
@@ -178,9 +237,11 @@ inline const char* Record::name() const {
   return reinterpret_cast<const char*>(this) + RecordTypeSize(kind);
 }
 
-// The kind's struct of a record of that kind (the caller has checked `kind`).
+// The kind's struct of a record of that kind (the caller has checked `kind`; debug builds
+// check it again: T must be the struct of the record's kind).
 template <typename T>
 const T& RecordAs(const Record& record) {
+  assert(RecordServes<T>(record.kind) && "a record read through another kind's struct");
   return static_cast<const T&>(record);
 }
 

@@ -9,8 +9,10 @@ std::atomic<uint8_t> g_hook_mode{0};
 thread_local uint64_t t_correlation_id __attribute__((tls_model("initial-exec"))) = 0;
 }  // namespace internal
 
-void RecordNamed(RecordKind kind, uint8_t subkind, const char* name, uint64_t time_ns,
-                 uint64_t range_id, const char* domain) {
+namespace internal {
+
+void RecordNamedOfKind(RecordKind kind, uint8_t subkind, const char* name, uint64_t time_ns,
+                       uint64_t range_id, const char* domain) {
   char shortened[kMaxNameLength + 1];
   if (name && std::strlen(name) > kMaxNameLength) {
     std::memcpy(shortened, name, kMaxNameLength);
@@ -18,7 +20,7 @@ void RecordNamed(RecordKind kind, uint8_t subkind, const char* name, uint64_t ti
     name = shortened;
   }
   size_t size;
-  NamedRecord* record = BeginRecord<NamedRecord>(kind, name, &size);
+  NamedRecord* record = BeginRecordOfKind<NamedRecord>(kind, name, &size, 0);
   if (!record) return;
   record->subkind = subkind;
   record->start_ns = time_ns;
@@ -28,9 +30,11 @@ void RecordNamed(RecordKind kind, uint8_t subkind, const char* name, uint64_t ti
   CommitRecord(size);
 }
 
+}  // namespace internal
+
 void RecordStep(int64_t step, int64_t samples, uint64_t start_ns, uint64_t end_ns) {
   size_t size;
-  StepRecord* record = BeginRecord<StepRecord>(RecordKind::kStep, nullptr, &size);
+  StepRecord* record = BeginRecord<StepRecord>(nullptr, &size);
   if (!record) return;  // the control ring was full: counted there
   record->start_ns = start_ns;
   record->end_ns = end_ns;
@@ -41,9 +45,9 @@ void RecordStep(int64_t step, int64_t samples, uint64_t start_ns, uint64_t end_n
 
 namespace {
 
-void RecordOperatorDetail(RecordKind kind, const char* name, const char* shapes,
-                          const char* dtypes, const char* source, uint64_t start_ns,
-                          uint64_t end_ns) {
+template <RecordKind kind>
+void RecordOperatorDetail(const char* name, const char* shapes, const char* dtypes,
+                          const char* source, uint64_t start_ns, uint64_t end_ns) {
   const char* texts[4] = {name, shapes, dtypes, source};
   size_t lengths[4];
   size_t total = 0;
@@ -53,8 +57,8 @@ void RecordOperatorDetail(RecordKind kind, const char* name, const char* shapes,
   }
   // 4 x 4 KiB at most: well inside the record's 16-bit size.
   size_t size;
-  OperatorDetailRecord* record = BeginRecord<OperatorDetailRecord>(
-      kind, nullptr, &size, RecordSize(kind, total) - RecordSize(kind, 0));
+  OperatorDetailRecord* record = BeginRecord<OperatorDetailRecord, kind>(
+      nullptr, &size, RecordSize(kind, total) - RecordSize(kind, 0));
   if (!record) return;
   char* cursor = NameArea(record);
   for (int i = 0; i < 4; ++i) {
@@ -72,14 +76,15 @@ void RecordOperatorDetail(RecordKind kind, const char* name, const char* shapes,
 
 void RecordOperatorPushDetail(const char* name, const char* shapes, const char* dtypes,
                               const char* source, uint64_t time_ns) {
-  RecordOperatorDetail(RecordKind::kOperatorPushDetail, name, shapes, dtypes, source, time_ns,
-                       time_ns);
+  RecordOperatorDetail<RecordKind::kOperatorPushDetail>(name, shapes, dtypes, source,
+                                                        time_ns, time_ns);
 }
 
 void RecordOperatorRangeDetail(const char* name, const char* shapes, const char* dtypes,
                                const char* source, uint64_t start_ns, uint64_t end_ns) {
-  RecordOperatorDetail(RecordKind::kOperatorRangeDetail, name, shapes, dtypes, source, start_ns,
-                       end_ns < start_ns ? start_ns : end_ns);
+  RecordOperatorDetail<RecordKind::kOperatorRangeDetail>(name, shapes, dtypes, source,
+                                                         start_ns,
+                                                         end_ns < start_ns ? start_ns : end_ns);
 }
 
 }  // namespace prof

@@ -73,12 +73,11 @@ inline char* NameArea(T* record) {
   return reinterpret_cast<char*>(record) + sizeof(T);
 }
 
-// Appends a record of type T (the struct of `kind`, record.h) with `name` (may be null)
-// copied after it; returns nullptr when it found no room (counted lost, by step, in the
-// thread's buffer). The header is filled but for the times; call CommitRecord with the
-// same size after filling the rest.
+namespace internal {
+// BeginRecord's work, with the kind checked by its callers (BeginRecord, RecordNamed).
 template <typename T>
-inline T* BeginRecord(RecordKind kind, const char* name, size_t* size, size_t extra_bytes = 0) {
+inline T* BeginRecordOfKind(RecordKind kind, const char* name, size_t* size,
+                            size_t extra_bytes) {
   const size_t name_length = name ? std::strlen(name) : 0;
   // As RecordSize(kind, name_length), with the kind's size known here.
   *size = ((sizeof(T) + (name_length ? name_length + 1 : 0) + 7) & ~size_t{7}) + extra_bytes;
@@ -103,6 +102,22 @@ inline T* BeginRecord(RecordKind kind, const char* name, size_t* size, size_t ex
     NameArea(record)[name_length] = '\0';
   }
   return record;
+}
+
+// RecordNamed's work, out of line: one copy for all its kinds.
+void RecordNamedOfKind(RecordKind kind, uint8_t subkind, const char* name, uint64_t time_ns,
+                       uint64_t range_id, const char* domain);
+}  // namespace internal
+
+// Appends a record of kind `kind` in its struct T (record.h) with `name` (may be null)
+// copied after it; returns nullptr when it found no room (counted lost, by step, in the
+// thread's buffer). The header is filled but for the times; call CommitRecord with the
+// same size after filling the rest. The kind is T's own (kKind) unless T serves several:
+// BeginRecord<NamedRecord, RecordKind::kMark>. A kind T does not serve does not compile.
+template <typename T, RecordKind kind = T::kKind>
+inline T* BeginRecord(const char* name, size_t* size, size_t extra_bytes = 0) {
+  static_assert(RecordServes<T>(kind), "T is not the struct of records of this kind");
+  return internal::BeginRecordOfKind<T>(kind, name, size, extra_bytes);
 }
 
 inline void CommitRecord(size_t size) { internal::t_buffer->Commit(size); }
@@ -133,8 +148,7 @@ inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int3
   const int frame_count =
       internal::g_stacks && arguments.function ? CaptureCallStack(frames, kMaxStackFrames) : 0;
   size_t size;
-  ApiCallRecord* record =
-      BeginRecord<ApiCallRecord>(RecordKind::kApiCall, nullptr, &size, frame_count * 8);
+  ApiCallRecord* record = BeginRecord<ApiCallRecord>(nullptr, &size, frame_count * 8);
   if (!record) return;
   if (frame_count) AttachFrames(record, frames, frame_count);
   record->api = api;
@@ -150,11 +164,15 @@ inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int3
   CommitRecord(size);
 }
 
-// A named instant or boundary (range push/pop, marks, thread names) at `time_ns`.
-// `domain` (NVTX domain name, null for the default) must outlive the process: it is kept
-// as a pointer and read by the writer.
-void RecordNamed(RecordKind kind, uint8_t subkind, const char* name, uint64_t time_ns,
-                 uint64_t range_id, const char* domain = nullptr);
+// A named instant or boundary (range push/pop, marks, thread names) at `time_ns`, of one
+// of NamedRecord's kinds (checked when compiled). `domain` (NVTX domain name, null for the
+// default) must outlive the process: it is kept as a pointer and read by the writer.
+template <RecordKind kind>
+inline void RecordNamed(uint8_t subkind, const char* name, uint64_t time_ns, uint64_t range_id,
+                        const char* domain = nullptr) {
+  static_assert(RecordServes<NamedRecord>(kind), "not a kind of NamedRecord");
+  internal::RecordNamedOfKind(kind, subkind, name, time_ns, range_id, domain);
+}
 
 // The end of a step (StepRecord): `step` ran from start_ns to end_ns; `samples` as given
 // to prof_step.

@@ -29,7 +29,7 @@ void TraceWriter::DrainHostRecords(uint64_t before_ns) {
 }
 
 void TraceWriter::NameThread(uint64_t thread_id, WindowFile& window) {
-  if (!window.named_threads.insert(thread_id).second) return;
+  if (!window.interning().named_threads.insert(thread_id).second) return;
   const std::string name = ThreadNameOf(thread_id);
   if (!name.empty()) window.encoder().SetThreadName(thread_id, name);
 }

@@ -75,11 +75,12 @@ std::vector<Seen> ReadLaunches(const std::string& path) {
 TEST_CASE("each launch gets its own kernel and geometry, whatever the memo holds") {
   // Two "functions" whose launches share a memo slot (the slot ignores grid y and the
   // shared memory, so a's geometries below share it too).
-  static char functions[64 * WindowFile::kLaunchMemoSlots];
+  static char functions[64 * FileInterning::kLaunchMemoSlots];
   const void* a = &functions[0];
   const void* b = nullptr;
   for (size_t i = 16; i < sizeof(functions) && !b; i += 16) {
-    if (WindowFile::LaunchMemoSlot({&functions[i], {}}) == WindowFile::LaunchMemoSlot({a, {}})) {
+    if (FileInterning::LaunchMemoSlot({&functions[i], {}}) ==
+        FileInterning::LaunchMemoSlot({a, {}})) {
       b = &functions[i];
     }
   }

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <vector>
 
 #include "agent/record/api_ids.h"
 #include "agent/record/kernel_names.h"
@@ -75,7 +76,7 @@ RecordConverter::OpenRange RecordConverter::DetailedRange(uint64_t thread_id,
 void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& window) {
   ChunkEncoder& encoder = window.encoder();
   if (record.kind == RecordKind::kApiCall || record.kind == RecordKind::kNcclCall) {
-    window.cuda_activity_seen = true;
+    window.NoteCudaActivity();
   }
   switch (record.kind) {
     case RecordKind::kApiCall:
@@ -193,29 +194,24 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const ApiCallRecord& record
   call.copy_kind = CopyKindOf(record.copy_kind_plus_one);
   if (record.function) call.kernel_config = LaunchConfigIn(window, record);
   call.call_stack = StackOf(record, encoder);
-  if (record.correlation_id != 0) {
-    if (window.min_correlation_id == 0 || record.correlation_id < window.min_correlation_id) {
-      window.min_correlation_id = record.correlation_id;
-    }
-    if (record.correlation_id > window.max_correlation_id) {
-      window.max_correlation_id = record.correlation_id;
-    }
-  }
+  window.NoteCorrelationId(record.correlation_id);
   encoder.AddApiCall(call);
 }
 
 StringId RecordConverter::ApiNameIn(WindowFile& window, uint16_t api) {
-  if (window.api_name_ids.size() <= api) window.api_name_ids.resize(api + 1, 0);
-  StringId& id = window.api_name_ids[api];
+  std::vector<StringId>& ids = window.interning().api_name_ids;
+  if (ids.size() <= api) ids.resize(api + 1, 0);
+  StringId& id = ids[api];
   if (id == 0) id = window.encoder().InternString(ApiName(api));
   return id;
 }
 
 KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const ApiCallRecord& record) {
-  const WindowFile::LaunchKey key{record.function, record.launch};
-  WindowFile::LaunchMemo& memo = window.launch_memo[WindowFile::LaunchMemoSlot(key)];
+  FileInterning& interning = window.interning();
+  const FileInterning::LaunchKey key{record.function, record.launch};
+  FileInterning::LaunchMemo& memo = interning.launch_memo[FileInterning::LaunchMemoSlot(key)];
   if (memo.id != 0 && memo.key == key) return memo.id;
-  auto [cached, inserted] = window.launch_configs.try_emplace(key, 0);
+  auto [cached, inserted] = interning.launch_configs.try_emplace(key, 0);
   if (inserted) cached->second = InternLaunchConfig(window, record);
   memo.key = key;
   memo.id = cached->second;
@@ -353,7 +349,7 @@ void RecordConverter::CloseOpenRanges(WindowFile& window) {
   uint64_t clipped = 0;
   auto close = [&](OpenRange& range) {
     if (range.written || range.window != window.spec().index) return;
-    WriteRange(range, window.close_ns, window);
+    WriteRange(range, window.close_ns(), window);
     range.written = true;
     ++clipped;
   };

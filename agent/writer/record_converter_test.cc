@@ -16,11 +16,12 @@
 namespace prof {
 namespace {
 
+// A record of T's own kind (T::kKind), as BeginRecord would start it.
 template <typename T>
-T Typed(RecordKind kind, uint64_t start_ns, uint64_t end_ns) {
+T Typed(uint64_t start_ns, uint64_t end_ns) {
   T record{};
   record.size = static_cast<uint16_t>(sizeof(T));
-  record.kind = kind;
+  record.kind = T::kKind;
   record.start_ns = start_ns;
   record.end_ns = end_ns;
   return record;
@@ -57,32 +58,32 @@ TEST_CASE("each typed record becomes its event, field for field") {
   RecordConverter converter([](uint32_t) -> WindowFile* { return nullptr; });
   WindowFile& window = router.window();
 
-  auto step = Typed<StepRecord>(RecordKind::kStep, 1000, 1500);
+  auto step = Typed<StepRecord>(1000, 1500);
   step.step = 12;
   step.samples = 3;
   converter.Add(1, step, window);
 
-  auto sample = Typed<MemorySampleRecord>(RecordKind::kMemorySample, 1600, 1600);
+  auto sample = Typed<MemorySampleRecord>(1600, 1600);
   sample.device = 1;
   sample.allocated = 100;
   sample.reserved = 200;
   sample.peak = 150;
   converter.Add(1, sample, window);
 
-  auto allocation = Typed<MemoryRecord>(RecordKind::kMemory, 1700, 1700);
+  auto allocation = Typed<MemoryRecord>(1700, 1700);
   allocation.subkind = schema::MEMORY_KIND_DEVICE;
   allocation.address = 0xabc000;
   allocation.bytes = 4096;
   allocation.device = 2;
   allocation.stream_plus_one = 0x11;
   converter.Add(1, allocation, window);
-  auto free_host = Typed<MemoryRecord>(RecordKind::kMemory, 1800, 1800);
+  auto free_host = Typed<MemoryRecord>(1800, 1800);
   free_host.flags = kRecordMemoryFree;
   free_host.address = 0xdef000;
   free_host.device = -1;
   converter.Add(1, free_host, window);
 
-  auto all_reduce = Typed<NcclCallRecord>(RecordKind::kNcclCall, 1900, 1950);
+  auto all_reduce = Typed<NcclCallRecord>(1900, 1950);
   all_reduce.api = schema::NCCL_OPERATION_ALL_REDUCE;
   all_reduce.comm = 0x5000;
   all_reduce.count = 256;
@@ -94,7 +95,7 @@ TEST_CASE("each typed record becomes its event, field for field") {
   all_reduce.sequence = 5;
   converter.Add(1, all_reduce, window);
 
-  auto copy = Typed<ApiCallRecord>(RecordKind::kApiCall, 2000, 2100);
+  auto copy = Typed<ApiCallRecord>(2000, 2100);
   copy.api = kApi_cudaMemcpy;
   copy.stream_plus_one = 1;
   copy.bytes = 8192;

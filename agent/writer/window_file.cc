@@ -54,7 +54,7 @@ bool WindowFile::EnsureOpen() {
 constexpr uint64_t kMaxEventsWithoutCuda = 1u << 20;
 
 bool WindowFile::Withheld() const {
-  return needs_cuda_activity_ && !cuda_activity_seen &&
+  return needs_cuda_activity_ && !cuda_activity_seen_ &&
          encoder_.pending_events() < kMaxEventsWithoutCuda;
 }
 

@@ -33,6 +33,56 @@ struct WindowSpec {
 // mkdir -p; true when the folder exists afterwards. Writer thread (any thread in tests).
 bool MakeFolders(const std::string& path);
 
+// Interning shortcuts of one file (ids are per file), so the record converter does not
+// hash a name per launch: API id -> string id, (kernel function, geometry) -> configuration
+// id; and the threads whose name the file holds. Owned by the file's WindowFile, filled
+// by the converter and the writer's drain (writer thread).
+struct FileInterning {
+  struct LaunchKey {
+    const void* function;
+    LaunchGeometry geometry;
+    bool operator==(const LaunchKey& other) const {
+      return function == other.function &&
+             std::memcmp(&geometry, &other.geometry, sizeof(geometry)) == 0;
+    }
+  };
+  // Multiply-xor over the function pointer and the geometry's four 64-bit words: once per
+  // launch record on the writer thread, so it is part of every launch's cost (a byte-wise
+  // FNV-1a here was ~40 ns, half the writer's time per launch record).
+  struct LaunchKeyHash {
+    size_t operator()(const LaunchKey& key) const {
+      static_assert(sizeof(LaunchGeometry) % 8 == 0, "geometry hashed by 64-bit words");
+      uint64_t words[sizeof(LaunchGeometry) / 8];
+      std::memcpy(words, &key.geometry, sizeof(words));
+      constexpr uint64_t kOdd = 0x9e3779b97f4a7c15ull;
+      uint64_t hash = reinterpret_cast<uintptr_t>(key.function) * kOdd;
+      for (uint64_t word : words) hash = (hash ^ word ^ (hash >> 32)) * kOdd;
+      return static_cast<size_t>(hash ^ (hash >> 29));
+    }
+  };
+  // In front of launch_configs: a small direct-mapped memo indexed by the function
+  // pointer and the grid's and block's x. A launch loop repeats a few (kernel, geometry)
+  // pairs; a hit costs one 40-byte compare instead of hashing the key and a hash-map
+  // lookup with a division (about 23 ns a launch on the writer in perf's samples of
+  // launch_stress; about 10 ns with the memo, mostly the first read of the record's
+  // geometry). A miss (or two pairs sharing a slot) falls back to the map.
+  struct LaunchMemo {
+    LaunchKey key{};
+    KernelConfigId id = 0;  // 0: empty
+  };
+  static constexpr size_t kLaunchMemoSlots = 64;
+  static size_t LaunchMemoSlot(const LaunchKey& key) {
+    const uintptr_t function = reinterpret_cast<uintptr_t>(key.function);
+    return ((function >> 4) ^ (function >> 11) ^ key.geometry.grid[0] ^
+            (size_t{key.geometry.block[0]} << 2)) % kLaunchMemoSlots;
+  }
+
+  std::vector<StringId> api_name_ids;          // by ApiId; 0 = not interned yet
+  std::unordered_set<uint64_t> named_threads;  // threads whose name this file holds
+  std::unordered_map<LaunchKey, KernelConfigId, LaunchKeyHash> launch_configs;
+  LaunchMemo launch_memo[kLaunchMemoSlots];
+};
+
 // The device source (CUPTI) sees it only as a DeviceWindow (device_source.h).
 class WindowFile final : public DeviceWindow {
  public:
@@ -87,68 +137,32 @@ class WindowFile final : public DeviceWindow {
   void StartClosing(uint64_t close_ns, const CpuSample& cpu, uint64_t finalize_after_ns,
                     int64_t continued_in) {
     closing_ = true;
-    this->close_ns = close_ns;
+    close_ns_ = close_ns;
     close_cpu_ = cpu;
     finalize_after_ns_ = finalize_after_ns;
     continued_in_ = continued_in;
   }
   // At its finishing: a window that never closed (the exit) ends at `now_ns`.
   void EndIfOpen(uint64_t now_ns) {
-    if (!closing_) close_ns = now_ns;
+    if (!closing_) close_ns_ = now_ns;
   }
-  // When it ended. A public field only because the record converter reads it
-  // (record_converter.cc, WriteRange); set only through the two calls above.
-  uint64_t close_ns = 0;
+  // When it ended (set only through the two calls above).
+  uint64_t close_ns() const { return close_ns_; }
 
-  uint64_t min_correlation_id = 0;  // of host API calls in this window (0: none yet)
-  uint64_t max_correlation_id = 0;
-  bool cuda_activity_seen = false;  // set by the converter on CUDA/NCCL records
-
-  // Interning shortcuts of this file (ids are per file), so the converter does not hash a
-  // name per launch: API id -> string id, (kernel function, geometry) -> configuration id.
-  struct LaunchKey {
-    const void* function;
-    LaunchGeometry geometry;
-    bool operator==(const LaunchKey& other) const {
-      return function == other.function &&
-             std::memcmp(&geometry, &other.geometry, sizeof(geometry)) == 0;
-    }
-  };
-  // Multiply-xor over the function pointer and the geometry's four 64-bit words: once per
-  // launch record on the writer thread, so it is part of every launch's cost (a byte-wise
-  // FNV-1a here was ~40 ns, half the writer's time per launch record).
-  struct LaunchKeyHash {
-    size_t operator()(const LaunchKey& key) const {
-      static_assert(sizeof(LaunchGeometry) % 8 == 0, "geometry hashed by 64-bit words");
-      uint64_t words[sizeof(LaunchGeometry) / 8];
-      std::memcpy(words, &key.geometry, sizeof(words));
-      constexpr uint64_t kOdd = 0x9e3779b97f4a7c15ull;
-      uint64_t hash = reinterpret_cast<uintptr_t>(key.function) * kOdd;
-      for (uint64_t word : words) hash = (hash ^ word ^ (hash >> 32)) * kOdd;
-      return static_cast<size_t>(hash ^ (hash >> 29));
-    }
-  };
-  // In front of launch_configs: a small direct-mapped memo indexed by the function
-  // pointer and the grid's and block's x. A launch loop repeats a few (kernel, geometry)
-  // pairs; a hit costs one 40-byte compare instead of hashing the key and a hash-map
-  // lookup with a division (about 23 ns a launch on the writer in perf's samples of
-  // launch_stress; about 10 ns with the memo, mostly the first read of the record's
-  // geometry). A miss (or two pairs sharing a slot) falls back to the map.
-  struct LaunchMemo {
-    LaunchKey key{};
-    KernelConfigId id = 0;  // 0: empty
-  };
-  static constexpr size_t kLaunchMemoSlots = 64;
-  static size_t LaunchMemoSlot(const LaunchKey& key) {
-    const uintptr_t function = reinterpret_cast<uintptr_t>(key.function);
-    return ((function >> 4) ^ (function >> 11) ^ key.geometry.grid[0] ^
-            (size_t{key.geometry.block[0]} << 2)) % kLaunchMemoSlots;
+  // The range of correlation ids of the host API calls in this window, by which WindowSet
+  // routes device records to it (0, 0: none yet). The converter notes each call's id.
+  void NoteCorrelationId(uint64_t id) {
+    if (id == 0) return;
+    if (min_correlation_id_ == 0 || id < min_correlation_id_) min_correlation_id_ = id;
+    if (id > max_correlation_id_) max_correlation_id_ = id;
   }
+  uint64_t min_correlation_id() const { return min_correlation_id_; }
+  uint64_t max_correlation_id() const { return max_correlation_id_; }
+  // The converter saw a CUDA or NCCL record here: a withheld file may be written.
+  void NoteCudaActivity() { cuda_activity_seen_ = true; }
 
-  std::vector<StringId> api_name_ids;  // by ApiId; 0 = not interned yet
-  std::unordered_set<uint64_t> named_threads;  // threads whose name this file holds
-  std::unordered_map<LaunchKey, KernelConfigId, LaunchKeyHash> launch_configs;
-  LaunchMemo launch_memo[kLaunchMemoSlots];
+  // The converter's per-file interning shortcuts (and the writer's named threads).
+  FileInterning& interning() { return interning_; }
 
  private:
   bool EnsureOpen();
@@ -157,6 +171,7 @@ class WindowFile final : public DeviceWindow {
   bool Withheld() const;
 
   bool closing_ = false;
+  uint64_t close_ns_ = 0;
   uint64_t finalize_after_ns_ = 0;
   int64_t continued_in_ = -1;
   CpuSample close_cpu_;
@@ -170,6 +185,10 @@ class WindowFile final : public DeviceWindow {
   bool failed_ = false;
   bool write_failure_reported_ = false;
   bool finished_ = false;
+  uint64_t min_correlation_id_ = 0;
+  uint64_t max_correlation_id_ = 0;
+  bool cuda_activity_seen_ = false;
+  FileInterning interning_;
 };
 
 }  // namespace prof

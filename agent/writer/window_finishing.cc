@@ -29,7 +29,7 @@ void TraceWriter::FinishWindows(bool everything, bool flushing) {
   // A closed window is finished once drained past its grace, or past its end when flushing.
   auto due = [drained, flushing](const WindowFile& window) {
     return window.closing() &&
-           drained >= (flushing ? window.close_ns : window.finalize_after_ns());
+           drained >= (flushing ? window.close_ns() : window.finalize_after_ns());
   };
   const bool finishing_any = everything || (!windows_.empty() && due(*windows_.front()));
   if (finishing_any && device_enabled_) {

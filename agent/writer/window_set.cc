@@ -52,15 +52,15 @@ WindowFile* WindowSet::For(uint64_t correlation_id, uint64_t host_time_ns) {
   if (correlation_id != 0) {
     const WindowFile* previous = nullptr;
     for (auto& window : windows_) {
-      if (correlation_id <= window->max_correlation_id) {
+      if (correlation_id <= window->max_correlation_id()) {
         const bool continues_previous = previous && previous->continued();  // a split window
-        if (correlation_id < window->min_correlation_id && !continues_previous) return nullptr;
+        if (correlation_id < window->min_correlation_id() && !continues_previous) return nullptr;
         return window.get();
       }
       previous = window.get();
     }
     const WindowFile& last = *windows_.back();
-    if (last.closing() && !last.continued() && host_time_ns > last.close_ns) return nullptr;
+    if (last.closing() && !last.continued() && host_time_ns > last.close_ns()) return nullptr;
   }
   if (host_time_ns < windows_.front()->spec().open_ns) return nullptr;  // before any window
   return At(host_time_ns);

@@ -14,8 +14,8 @@ WindowFile& Add(WindowSet& set, uint32_t index, uint64_t open_ns, uint64_t min_i
   spec.index = index;
   spec.open_ns = open_ns;
   WindowFile& window = set.Open(spec, "/nonexistent/window", FileHeaderValue(), false);
-  window.min_correlation_id = min_id;
-  window.max_correlation_id = max_id;
+  window.NoteCorrelationId(min_id);
+  window.NoteCorrelationId(max_id);
   return window;
 }
 
@@ -59,7 +59,7 @@ TEST_CASE("closing: every open window ends once; a split continues in the next f
   WindowFile& second = Add(set, 1, 200, 30, 40);
   CHECK(set.AnyClosing());
   CHECK(first.closing());
-  CHECK(first.close_ns == 200);
+  CHECK(first.close_ns() == 200);
   CHECK(first.finalize_after_ns() == 300);
   CHECK(first.continued());
   CHECK(first.continued_in() == 1);
@@ -67,22 +67,35 @@ TEST_CASE("closing: every open window ends once; a split continues in the next f
   // An id below the second file's first call, after a split: the window goes on there.
   CHECK(IndexOf(set.For(25, 0)) == 1);
   set.CloseOpen(500, CpuSample(), 600, -1);
-  CHECK(first.close_ns == 200);  // closed already: unchanged
-  CHECK(second.close_ns == 500);
+  CHECK(first.close_ns() == 200);  // closed already: unchanged
+  CHECK(second.close_ns() == 500);
   CHECK_FALSE(second.continued());
   second.EndIfOpen(700);
-  CHECK(second.close_ns == 500);
+  CHECK(second.close_ns() == 500);
   set.PopFront();
   CHECK(set.size() == 1);
   CHECK(IndexOf(set.front()) == 1);
   CHECK(IndexOf(set.back()) == 1);
 }
 
+TEST_CASE("a window's correlation range: its calls' lowest and highest ids, 0 ignored") {
+  WindowSet set;
+  WindowFile& window = Add(set, 0, 100, 0, 0);
+  CHECK(window.min_correlation_id() == 0);
+  CHECK(window.max_correlation_id() == 0);
+  window.NoteCorrelationId(30);
+  window.NoteCorrelationId(0);  // a call CUPTI did not see
+  window.NoteCorrelationId(10);
+  window.NoteCorrelationId(20);
+  CHECK(window.min_correlation_id() == 10);
+  CHECK(window.max_correlation_id() == 30);
+}
+
 TEST_CASE("a window that never closed ends when it is finished") {
   WindowSet set;
   WindowFile& window = Add(set, 0, 100, 0, 0);
   window.EndIfOpen(700);
-  CHECK(window.close_ns == 700);
+  CHECK(window.close_ns() == 700);
   CHECK_FALSE(window.closing());
 }
 
