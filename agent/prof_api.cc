@@ -29,7 +29,8 @@ bool OpenLevel(const char* name) {
     record = false;
   }
   if (depth < 64) {
-    t_recorded = record ? t_recorded | (uint64_t{1} << depth) : t_recorded & ~(uint64_t{1} << depth);
+    t_recorded =
+        record ? t_recorded | (uint64_t{1} << depth) : t_recorded & ~(uint64_t{1} << depth);
   }
   return record;
 }
@@ -44,7 +45,8 @@ void Push(prof::schema::RangeKind kind, const char* name) {
 // An operator push with details (a kOperatorPushDetail record), closed by Pop().
 void PushDetail(const char* name, const char* shapes, const char* dtypes, const char* source) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
-  if (OpenLevel(name)) prof::RecordOperatorPushDetail(name, shapes, dtypes, source, prof::MonotonicNs());
+  if (OpenLevel(name))
+    prof::RecordOperatorPushDetail(name, shapes, dtypes, source, prof::MonotonicNs());
 }
 
 void Pop() {
@@ -69,7 +71,7 @@ void WholeRange(prof::schema::RangeKind kind, const char* name, uint64_t start_n
   const uint64_t id = (uint64_t{1} << 63) | next_id.fetch_add(1, std::memory_order_relaxed);
   prof::RecordNamed<prof::RecordKind::kRangeStart>(kind, name ? name : "", start_ns, id);
   prof::RecordNamed<prof::RecordKind::kRangeEnd>(0, nullptr, end_ns < start_ns ? start_ns : end_ns,
-                    id);
+                                                 id);
 }
 
 }  // namespace
@@ -90,8 +92,8 @@ PROF_EXPORT void prof_phase_pop(void) { Pop(); }
 PROF_EXPORT void prof_operator_push(const char* name) {
   Push(prof::schema::RANGE_KIND_OPERATOR, name);
 }
-PROF_EXPORT void prof_operator_push_detail(const char* name, const char* shapes,
-                                           const char* dtypes, const char* source) {
+PROF_EXPORT void prof_operator_push_detail(const char* name, const char* shapes, const char* dtypes,
+                                           const char* source) {
   PushDetail(name, shapes, dtypes, source);
 }
 PROF_EXPORT void prof_operator_pop(void) { Pop(); }
@@ -100,15 +102,15 @@ PROF_EXPORT void prof_operator_range(const char* name, uint64_t start_ns, uint64
 }
 PROF_EXPORT void prof_operator_ranges(size_t count, const char* const* names,
                                       const uint64_t* start_ns, const uint64_t* end_ns) {
-  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  prof::ErrnoPreserved keep;       // the C API leaves the program's errno as it was
   if (!prof::Recording()) return;  // the whole batch: one branch while not recording
   for (size_t i = 0; i < count; ++i) {
     WholeRange(prof::schema::RANGE_KIND_OPERATOR, names[i], start_ns[i], end_ns[i]);
   }
 }
-PROF_EXPORT void prof_operator_range_detail(const char* name, uint64_t start_ns,
-                                           uint64_t end_ns, const char* shapes,
-                                           const char* dtypes, const char* source) {
+PROF_EXPORT void prof_operator_range_detail(const char* name, uint64_t start_ns, uint64_t end_ns,
+                                            const char* shapes, const char* dtypes,
+                                            const char* source) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   if (!prof::Recording()) return;
   if (prof::ActivityEnabled(prof::kActivityTimerOnly)) return;  // operators: not in timer-only
@@ -127,7 +129,7 @@ PROF_EXPORT void prof_mark(const char* name) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   if (!prof::Recording()) return;
   prof::RecordNamed<prof::RecordKind::kMark>(prof::schema::RANGE_KIND_MARK, name ? name : "",
-                    prof::MonotonicNs(), 0);
+                                             prof::MonotonicNs(), 0);
 }
 
 PROF_EXPORT void prof_memory_sample(int32_t device, int64_t allocated, int64_t reserved,
@@ -179,7 +181,8 @@ PROF_EXPORT int prof_window_file(int index, char* path, size_t size) {
   prof::ErrnoPreserved keep;
   prof::Session* session = prof::Session::Existing();
   std::string file;
-  if (!session || index < 0 || !session->writer().FinishedWindow(static_cast<uint32_t>(index), &file)) {
+  if (!session || index < 0 ||
+      !session->writer().FinishedWindow(static_cast<uint32_t>(index), &file)) {
     return -1;
   }
   if (file.empty()) return 0;

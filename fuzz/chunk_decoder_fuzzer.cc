@@ -26,7 +26,9 @@ class ResolvingSink : public prof::EventSink {
   void OnNcclCall(const prof::NcclCallEvent& event) override {
     dictionary_->Communicator(event.communicator);
   }
-  void OnMemory(const prof::MemoryEvent& event) override { dictionary_->CallStack(event.call_stack); }
+  void OnMemory(const prof::MemoryEvent& event) override {
+    dictionary_->CallStack(event.call_stack);
+  }
   void OnKernel(const prof::KernelEvent& event) override {
     if (const prof::KernelConfigValue* value = dictionary_->KernelConfig(event.config)) {
       dictionary_->String(value->name);

@@ -15,7 +15,8 @@ void PutUint32(uint32_t value, char* out) {
 
 uint32_t GetUint32(const char* in) {
   uint32_t value = 0;
-  for (int i = 0; i < 4; ++i) value |= static_cast<uint32_t>(static_cast<uint8_t>(in[i])) << (8 * i);
+  for (int i = 0; i < 4; ++i)
+    value |= static_cast<uint32_t>(static_cast<uint8_t>(in[i])) << (8 * i);
   return value;
 }
 

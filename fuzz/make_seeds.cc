@@ -42,9 +42,10 @@ std::string RealisticFile() {
 int main(int argc, char** argv) {
   if (argc == 4 && std::string(argv[1]) == "--frame") {
     std::ifstream in(argv[2], std::ios::binary);
-    const std::string payload((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    Write(argv[3], prof::analyzer::testing::FramedFile({}) +
-                       prof::analyzer::testing::ChunkFrame(payload));
+    const std::string payload((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+    Write(argv[3],
+          prof::analyzer::testing::FramedFile({}) + prof::analyzer::testing::ChunkFrame(payload));
     return 0;
   }
   if (argc != 2) return 2;
@@ -62,7 +63,8 @@ int main(int argc, char** argv) {
     auto reader = prof::TraceFileReader::OpenSource(prof::MakeMemorySource(bytes), name);
     prof::trace::Chunk chunk;
     while (reader.ok() && (*reader)->Next(&chunk)) {
-      Write(folder + "/chunks/chunk" + std::to_string(chunks++) + ".bin", chunk.SerializeAsString());
+      Write(folder + "/chunks/chunk" + std::to_string(chunks++) + ".bin",
+            chunk.SerializeAsString());
     }
   }
   std::printf("%zu files, %d chunks\n", files.size(), chunks);

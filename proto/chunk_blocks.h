@@ -70,8 +70,7 @@ inline size_t ColumnFieldSize(uint32_t number, const RunColumn& column) {
   return wire::PackedFieldSize(number, column.packed());
 }
 inline size_t ColumnFieldSize(uint32_t number, const SparseColumn& column) {
-  return column.value.count() == 0 ? 0
-                                   : wire::LengthDelimitedFieldSize(number, column.BodySize());
+  return column.value.count() == 0 ? 0 : wire::LengthDelimitedFieldSize(number, column.BodySize());
 }
 inline void PutColumn(wire::Buffer* out, uint32_t number, const RunColumn& column) {
   wire::PutPackedField(out, number, column.packed());
@@ -92,8 +91,7 @@ inline void SettleVisit(uint32_t number, RunColumn& column, RunColumn** by_numbe
                         wire::PackedColumn*) {
   if (number < 2 * kRunsNumberOffset) by_number[number] = &column;
 }
-inline void SettleVisit(uint32_t, SparseColumn& column, RunColumn**,
-                        wire::PackedColumn* scratch) {
+inline void SettleVisit(uint32_t, SparseColumn& column, RunColumn**, wire::PackedColumn* scratch) {
   column.SettleRuns(scratch);
 }
 

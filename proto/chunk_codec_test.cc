@@ -195,8 +195,7 @@ TEST_CASE("a malformed sparse column is ignored and counted, its block still dec
   call.stream = 5;
   encoder.AddApiCall(call);
   trace::Chunk chunk = Parse(encoder.Finish(true));
-  trace::SparseColumn* stream =
-      chunk.mutable_threads(0)->mutable_api_calls()->mutable_stream();
+  trace::SparseColumn* stream = chunk.mutable_threads(0)->mutable_api_calls()->mutable_stream();
   stream->set_index_delta(0, 3);  // row 3 of a one-row block
 
   FileDictionary dictionary;
@@ -270,8 +269,8 @@ TEST_CASE("every sparse column of every block is checked, a bad one is ignored a
     for (int f = 0; f < type.field_count(); ++f) {
       const google::protobuf::FieldDescriptor* field = type.field(f);
       if (field->message_type() != trace::SparseColumn::descriptor()) continue;
-      auto* column = static_cast<trace::SparseColumn*>(
-          block->GetReflection()->MutableMessage(block, field));
+      auto* column =
+          static_cast<trace::SparseColumn*>(block->GetReflection()->MutableMessage(block, field));
       column->add_index_delta(1000000);  // a row past any block of this chunk
       column->add_value(1);
       ++sparse_columns;
@@ -314,9 +313,9 @@ TEST_CASE("a loss counter names the step its records were lost in, step 0 includ
   FileDictionary dictionary;
   RecordingSink sink;
   DecodeThroughBytes(encoder.Finish(true), &dictionary, &sink);
-  CHECK(Sorted(sink.other) == Sorted({"loss kind=1 count=5", "loss kind=1 count=5 step=0",
-                                      "loss kind=9 count=3", "loss kind=9 count=3 step=7",
-                                      "loss kind=7 count=2"}));
+  CHECK(Sorted(sink.other) ==
+        Sorted({"loss kind=1 count=5", "loss kind=1 count=5 step=0", "loss kind=9 count=3",
+                "loss kind=9 count=3 step=7", "loss kind=7 count=2"}));
 }
 
 TEST_CASE("a realistic mix stays well under 16 bytes per event") {

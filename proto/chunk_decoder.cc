@@ -73,8 +73,8 @@ int BlockDecoder::Rows(const Message& block) {
     const int64_t size = ColumnRows(block, field);
     if (size < 0 || size > std::numeric_limits<int>::max()) {
       ++stats_.malformed_blocks;
-      Problem(absl::StrFormat("%s block: the runs of %s do not fit the column",
-                              descriptor.name(), field->name()));
+      Problem(absl::StrFormat("%s block: the runs of %s do not fit the column", descriptor.name(),
+                              field->name()));
       return -1;
     }
     if (rows >= 0 && size != rows) {
@@ -148,8 +148,8 @@ void BlockDecoder::ApiCalls(const trace::ThreadEvents& thread) {
     event.duration_ns = calls.duration_ns(row);
     event.name = name.Next();
     event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
-    event.domain = domain.At(row, &value) ? static_cast<schema::ApiDomain>(value)
-                                          : schema::API_DOMAIN_RUNTIME;
+    event.domain =
+        domain.At(row, &value) ? static_cast<schema::ApiDomain>(value) : schema::API_DOMAIN_RUNTIME;
     event.status = status.At(row, &value) ? static_cast<int64_t>(value) : 0;
     event.stream = stream.At(row, &value) ? std::optional<uint64_t>(value) : std::nullopt;
     event.bytes = bytes.At(row, &value) ? value : 0;
@@ -235,8 +235,8 @@ void BlockDecoder::NcclCalls(const trace::ThreadEvents& thread) {
     event.sequence_number =
         static_cast<int64_t>(ApplyDelta(calls.sequence_number_delta(row), &sequence));
     event.stream = calls.stream(row);
-    event.root_or_peer = root.At(row, &value) ? std::optional<int64_t>(static_cast<int64_t>(value))
-                                              : std::nullopt;
+    event.root_or_peer =
+        root.At(row, &value) ? std::optional<int64_t>(static_cast<int64_t>(value)) : std::nullopt;
     event.reduction_op = reduction.At(row, &value)
                              ? std::optional<uint32_t>(static_cast<uint32_t>(value))
                              : std::nullopt;
@@ -274,7 +274,7 @@ void BlockDecoder::Memory(const trace::ThreadEvents& thread) {
 
 void BlockDecoder::Stream(const trace::StreamEvents& stream) {
   const StreamKey where{stream.device(), stream.context(), stream.stream(),
-                       static_cast<schema::ClockDomain>(stream.clock())};
+                        static_cast<schema::ClockDomain>(stream.clock())};
   if (stream.has_kernels()) Kernels(where, stream.kernels());
   if (stream.has_memcpys()) Memcpys(where, stream.memcpys());
   if (stream.has_memsets()) Memsets(where, stream.memsets());
@@ -357,8 +357,7 @@ void BlockDecoder::Memsets(const StreamKey& where, const trace::Memsets& memsets
   stats_.events += rows;
 }
 
-void BlockDecoder::Synchronizations(const StreamKey& where,
-                                    const trace::Synchronizations& syncs) {
+void BlockDecoder::Synchronizations(const StreamKey& where, const trace::Synchronizations& syncs) {
   const int rows = Rows(syncs);
   if (rows < 0) return;
   std::vector<SparseCursor> sparse = SparseColumns(syncs, rows);
@@ -400,7 +399,8 @@ ChunkDecodeStats DecodeChunk(const trace::Chunk& chunk, EventSink* sink) {
   for (const trace::LossCounter& loss : chunk.losses()) {
     sink->OnLoss(static_cast<schema::LossKind>(loss.kind()), loss.count());
     if (loss.step_known()) {
-      sink->OnStepLoss(static_cast<schema::LossKind>(loss.kind()), loss.count(), loss.step_number());
+      sink->OnStepLoss(static_cast<schema::LossKind>(loss.kind()), loss.count(),
+                       loss.step_number());
     }
   }
   BlockDecoder decoder(chunk.sequence(), sink);

@@ -9,10 +9,16 @@ using chunk_blocks::TakeDelta;
 using wire::PutVarintFieldIfNonZero;
 
 size_t ChunkEncoder::ConfigHash::operator()(const KernelConfigValue& value) const {
-  const uint32_t words[] = {value.name,     value.grid[0],  value.grid[1],
-                            value.grid[2],  value.block[0], value.block[1],
-                            value.block[2], value.static_shared_memory,
-                            value.dynamic_shared_memory, value.registers_per_thread};
+  const uint32_t words[] = {value.name,
+                            value.grid[0],
+                            value.grid[1],
+                            value.grid[2],
+                            value.block[0],
+                            value.block[1],
+                            value.block[2],
+                            value.static_shared_memory,
+                            value.dynamic_shared_memory,
+                            value.registers_per_thread};
   uint64_t hash = 0xcbf29ce484222325ull;
   for (uint32_t word : words) hash = (hash ^ word) * 0x100000001b3ull;
   return static_cast<size_t>(hash);
@@ -113,8 +119,9 @@ ChunkEncoder::ThreadGroup& ChunkEncoder::Thread(uint64_t thread_id, schema::Cloc
 
 ChunkEncoder::StreamGroup& ChunkEncoder::Stream(const StreamKey& key) {
   if (last_stream_ && last_stream_->key == key) return *last_stream_;
-  const auto map_key = std::make_pair((uint64_t{key.device} << 32) | key.context,
-                                      (uint64_t{key.stream} << 32) | static_cast<uint32_t>(key.clock));
+  const auto map_key =
+      std::make_pair((uint64_t{key.device} << 32) | key.context,
+                     (uint64_t{key.stream} << 32) | static_cast<uint32_t>(key.clock));
   auto [it, inserted] = stream_group_index_.try_emplace(map_key, streams_used_);
   if (inserted) {
     if (streams_used_ == stream_groups_.size()) {

@@ -115,9 +115,9 @@ class ChunkEncoder {
   bool has_process_ = false;
   StringId process_name_ = 0;
   int64_t process_parent_pid_ = 0;
-  wire::Buffer scratch_;  // one small message at a time
+  wire::Buffer scratch_;            // one small message at a time
   wire::PackedColumn run_scratch_;  // a column's run values while they are built
-  wire::Buffer chunk_;    // the serialized chunk returned by Finish()
+  wire::Buffer chunk_;              // the serialized chunk returned by Finish()
 
   uint64_t next_sequence_ = 0;
   uint64_t pending_events_ = 0;

@@ -71,7 +71,8 @@ void ChunkEncoder::AddNcclCall(const NcclCallEvent& event) {
   calls.sequence_number_delta.AddSigned(
       TakeDelta(static_cast<uint64_t>(event.sequence_number), &calls.deltas.sequence));
   calls.stream.AddUnsigned(event.stream);
-  if (event.root_or_peer) calls.root_or_peer.Append(row, static_cast<uint64_t>(*event.root_or_peer));
+  if (event.root_or_peer)
+    calls.root_or_peer.Append(row, static_cast<uint64_t>(*event.root_or_peer));
   if (event.reduction_op) calls.reduction_op.Append(row, *event.reduction_op);
   ++pending_events_;
 }
@@ -150,13 +151,12 @@ void ChunkEncoder::WriteThreads() {
   for (size_t i = 0; i < threads_used_; ++i) {
     ThreadGroup& group = *thread_groups_[i];
     group.SettleRuns(&run_scratch_);
-    const size_t size = wire::VarintFieldSizeIfNonZero(F::kThreadId, group.thread_id) +
-                        wire::VarintFieldSizeIfNonZero(F::kClock, wire::Int32Bits(group.clock)) +
-                        BlockFieldSize(F::kApiCalls, group.api) +
-                        BlockFieldSize(F::kRanges, group.ranges) +
-                        BlockFieldSize(F::kSteps, group.steps) +
-                        BlockFieldSize(F::kNcclCalls, group.nccl) +
-                        BlockFieldSize(F::kMemory, group.memory);
+    const size_t size =
+        wire::VarintFieldSizeIfNonZero(F::kThreadId, group.thread_id) +
+        wire::VarintFieldSizeIfNonZero(F::kClock, wire::Int32Bits(group.clock)) +
+        BlockFieldSize(F::kApiCalls, group.api) + BlockFieldSize(F::kRanges, group.ranges) +
+        BlockFieldSize(F::kSteps, group.steps) + BlockFieldSize(F::kNcclCalls, group.nccl) +
+        BlockFieldSize(F::kMemory, group.memory);
     wire::PutLengthDelimitedHeader(&chunk_, field::Chunk::kThreads, size);
     wire::PutVarintFieldIfNonZero(&chunk_, F::kThreadId, group.thread_id);
     wire::PutInt32FieldIfNonZero(&chunk_, F::kClock, group.clock);
@@ -212,7 +212,8 @@ std::string_view ChunkEncoder::Finish(bool last_chunk) {
     using P = field::ProcessInfo;
     scratch_.clear();
     wire::PutVarintFieldIfNonZero(&scratch_, P::kNameId, process_name_);
-    wire::PutVarintFieldIfNonZero(&scratch_, P::kParentPid, static_cast<uint64_t>(process_parent_pid_));
+    wire::PutVarintFieldIfNonZero(&scratch_, P::kParentPid,
+                                  static_cast<uint64_t>(process_parent_pid_));
     wire::PutBytesField(&chunk_, F::kProcess, scratch_.view());
   }
   wire::PutVarintFieldIfNonZero(&chunk_, F::kLastChunk, last_chunk ? 1 : 0);
@@ -220,9 +221,9 @@ std::string_view ChunkEncoder::Finish(bool last_chunk) {
   chunk_.AppendBytes(memory_samples_.data(), memory_samples_.size());
 
   // The next chunk starts empty; every buffer keeps its capacity.
-  for (wire::Buffer* buffer : {&strings_, &kernel_configs_, &communicators_, &call_stacks_,
-                               &thread_names_, &losses_, &clock_anchors_, &cpu_usage_,
-                               &memory_samples_}) {
+  for (wire::Buffer* buffer :
+       {&strings_, &kernel_configs_, &communicators_, &call_stacks_, &thread_names_, &losses_,
+        &clock_anchors_, &cpu_usage_, &memory_samples_}) {
     buffer->clear();
   }
   first_string_id_ = 0;

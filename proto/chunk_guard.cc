@@ -11,8 +11,8 @@ namespace {
 
 using google::protobuf::Descriptor;
 using google::protobuf::FieldDescriptor;
-using google::protobuf::io::CodedInputStream;
 using google::protobuf::internal::WireFormatLite;
+using google::protobuf::io::CodedInputStream;
 
 constexpr uint64_t kPointer = sizeof(void*);
 constexpr uint64_t kHeapOverhead = 16;  // malloc's header and rounding, per allocation

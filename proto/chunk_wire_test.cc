@@ -99,7 +99,9 @@ class RandomCalls {
   int32_t I32() { return static_cast<int32_t>(U64()); }
   int64_t I64() { return static_cast<int64_t>(U64()); }
   template <typename Enum>
-  Enum Pick(int count) { return static_cast<Enum>(random_() % count); }
+  Enum Pick(int count) {
+    return static_cast<Enum>(random_() % count);
+  }
   uint64_t Thread() { return random_() % 3 == 0 ? kMax64 : random_() % 4; }
   schema::ClockDomain Clock() { return Pick<schema::ClockDomain>(2); }
   StreamKey Where() {
@@ -135,8 +137,12 @@ class RandomCalls {
   void KernelConfig() {
     KernelConfigValue value;
     value.name = U32();
-    value.grid[0] = U32(); value.grid[1] = U32(); value.grid[2] = U32();
-    value.block[0] = U32(); value.block[1] = U32(); value.block[2] = U32();
+    value.grid[0] = U32();
+    value.grid[1] = U32();
+    value.grid[2] = U32();
+    value.block[0] = U32();
+    value.block[1] = U32();
+    value.block[2] = U32();
     value.static_shared_memory = U32();
     value.dynamic_shared_memory = U32();
     value.registers_per_thread = U32();
@@ -173,8 +179,13 @@ class RandomCalls {
     BothVoid([&](auto* e) { e->AddApiCall(event); });
   }
   void HostRange() {
-    HostRangeEvent event{Thread(), Clock(), U64(), U64(), U32(),
-                         Pick<schema::RangeKind>(6), random_() % 2 ? 0 : U32()};
+    HostRangeEvent event{Thread(),
+                         Clock(),
+                         U64(),
+                         U64(),
+                         U32(),
+                         Pick<schema::RangeKind>(6),
+                         random_() % 2 ? 0 : U32()};
     event.shapes = random_() % 2 ? 0 : U32();
     event.dtypes = random_() % 2 ? 0 : U32();
     event.source = random_() % 2 ? 0 : U32();
@@ -220,8 +231,14 @@ class RandomCalls {
     if (random_() % 2) kernel.graph_id = U64();
     if (random_() % 2) kernel.graph_node_id = U64();
     if (random_() % 2) kernel.launch_type = U32();
-    const MemcpyEvent copy{Where(), U64(), U64(), U64(), Pick<schema::CopyKind>(7),
-                           Pick<schema::MemoryKind>(7), Pick<schema::MemoryKind>(7), U64()};
+    const MemcpyEvent copy{Where(),
+                           U64(),
+                           U64(),
+                           U64(),
+                           Pick<schema::CopyKind>(7),
+                           Pick<schema::MemoryKind>(7),
+                           Pick<schema::MemoryKind>(7),
+                           U64()};
     const MemsetEvent memset{Where(), U64(), U64(), U64(), U32(), U64()};
     SynchronizationEvent sync{Where(), U64(), U64(), Pick<schema::SynchronizationKind>(5), U64()};
     if (random_() % 2) sync.event_id = U64();

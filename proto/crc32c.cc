@@ -34,9 +34,8 @@ uint32_t UpdateWithTable(uint32_t crc, const uint8_t* bytes, size_t size) {
 }
 
 #if defined(__x86_64__)
-__attribute__((target("sse4.2"))) uint32_t UpdateWithInstruction(uint32_t crc,
-                                                                  const uint8_t* bytes,
-                                                                  size_t size) {
+__attribute__((target("sse4.2"))) uint32_t UpdateWithInstruction(uint32_t crc, const uint8_t* bytes,
+                                                                 size_t size) {
   uint64_t wide = crc;
   while (size >= 8) {
     uint64_t word;

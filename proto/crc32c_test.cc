@@ -20,8 +20,7 @@ TEST_CASE("the fast path agrees with the table at every length and alignment") {
   for (size_t offset = 0; offset < 8; ++offset) {
     for (size_t length = 0; length + offset <= bytes.size(); length += 13) {
       INFO("offset " << offset << " length " << length);
-      CHECK(Crc32c(bytes.data() + offset, length) ==
-            Crc32cPortable(bytes.data() + offset, length));
+      CHECK(Crc32c(bytes.data() + offset, length) == Crc32cPortable(bytes.data() + offset, length));
     }
   }
 }

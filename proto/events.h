@@ -47,9 +47,9 @@ struct HostRangeEvent {
   schema::RangeKind kind = schema::RANGE_KIND_NVTX_PUSH_POP;
   StringId domain = 0;  // NVTX domain; 0: default domain
   // Operator details; 0: none recorded.
-  StringId shapes = 0;   // input shapes text, e.g. "[[8, 3, 32, 32], [16, 3, 3, 3], []]"
-  StringId dtypes = 0;   // input dtypes text
-  StringId source = 0;   // calling Python line, "file.py:LINE"
+  StringId shapes = 0;  // input shapes text, e.g. "[[8, 3, 32, 32], [16, 3, 3, 3], []]"
+  StringId dtypes = 0;  // input dtypes text
+  StringId source = 0;  // calling Python line, "file.py:LINE"
 };
 
 // StepEvent::sample_count of the step the agent closed when the program ended.
@@ -157,18 +157,16 @@ struct KernelConfigValue {
 
   bool operator==(const KernelConfigValue& other) const {
     return name == other.name && grid[0] == other.grid[0] && grid[1] == other.grid[1] &&
-           grid[2] == other.grid[2] && block[0] == other.block[0] &&
-           block[1] == other.block[1] && block[2] == other.block[2] &&
-           static_shared_memory == other.static_shared_memory &&
+           grid[2] == other.grid[2] && block[0] == other.block[0] && block[1] == other.block[1] &&
+           block[2] == other.block[2] && static_shared_memory == other.static_shared_memory &&
            dynamic_shared_memory == other.dynamic_shared_memory &&
            registers_per_thread == other.registers_per_thread;
   }
   template <typename H>
   friend H AbslHashValue(H hash, const KernelConfigValue& value) {
     return H::combine(std::move(hash), value.name, value.grid[0], value.grid[1], value.grid[2],
-                      value.block[0], value.block[1], value.block[2],
-                      value.static_shared_memory, value.dynamic_shared_memory,
-                      value.registers_per_thread);
+                      value.block[0], value.block[1], value.block[2], value.static_shared_memory,
+                      value.dynamic_shared_memory, value.registers_per_thread);
   }
 };
 

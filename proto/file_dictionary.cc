@@ -54,14 +54,12 @@ void FileDictionary::AddDefinitions(const trace::Chunk& chunk) {
     kernel_configs_[config.id()] = value;
   }
   for (const trace::NcclCommunicator& communicator : chunk.nccl_communicators()) {
-    communicators_[communicator.id()] =
-        CommunicatorValue{communicator.comm_hash(),     communicator.rank(),
-                          communicator.rank_count(),    communicator.device(),
-                          communicator.init_start_ns(), communicator.init_duration_ns()};
+    communicators_[communicator.id()] = CommunicatorValue{
+        communicator.comm_hash(), communicator.rank(),          communicator.rank_count(),
+        communicator.device(),    communicator.init_start_ns(), communicator.init_duration_ns()};
   }
   for (const trace::CallStack& stack : chunk.call_stacks()) {
-    call_stacks_[stack.id()].assign(stack.frame_addresses().begin(),
-                                    stack.frame_addresses().end());
+    call_stacks_[stack.id()].assign(stack.frame_addresses().begin(), stack.frame_addresses().end());
     call_stack_names_[stack.id()].assign(stack.frame_name_ids().begin(),
                                          stack.frame_name_ids().end());
   }

@@ -56,7 +56,8 @@ void PutFlightDumpField(wire::Buffer* out, uint32_t field, const FlightDumpValue
   for (const FlightUnfinishedCallValue& pending : flight.unfinished) {
     call.clear();
     PutVarintFieldIfNonZero(&call, P::kCommHash, pending.comm_hash);
-    PutVarintFieldIfNonZero(&call, P::kSequenceNumber, static_cast<uint64_t>(pending.sequence_number));
+    PutVarintFieldIfNonZero(&call, P::kSequenceNumber,
+                            static_cast<uint64_t>(pending.sequence_number));
     PutInt32FieldIfNonZero(&call, P::kOperation, pending.operation);
     PutVarintFieldIfNonZero(&call, P::kEnterNs, pending.enter_ns);
     PutVarintFieldIfNonZero(&call, P::kThreadId, pending.thread_id);
@@ -82,7 +83,8 @@ std::string EncodeFileHeader(const FileHeaderValue& header) {
   PutInt32FieldIfNonZero(&out, F::kLocalRank, header.local_rank);
   PutStringFieldIfNonEmpty(&out, F::kWorkerName, header.worker_name);
   PutVarintFieldIfNonZero(&out, F::kWindowIndex, header.window_index);
-  PutVarintFieldIfNonZero(&out, F::kWindowFirstStep, static_cast<uint64_t>(header.window_first_step));
+  PutVarintFieldIfNonZero(&out, F::kWindowFirstStep,
+                          static_cast<uint64_t>(header.window_first_step));
   PutVarintFieldIfNonZero(&out, F::kWindowEndStep, static_cast<uint64_t>(header.window_end_step));
   for (const ClockAnchorValue& anchor : header.clock_anchors) {
     PutClockAnchorField(&out, F::kClockAnchors, anchor);

@@ -43,7 +43,7 @@ struct FlightUnfinishedCallValue {
   int32_t operation = 0;  // schema::NcclOperation
   uint64_t enter_ns = 0;
   uint64_t thread_id = 0;
-  int32_t result = 0;  // ncclResult_t; 0: still running
+  int32_t result = 0;        // ncclResult_t; 0: still running
   int32_t device_state = 0;  // 0 not followed, 1 enqueued, 2 started, 3 completed
 };
 

@@ -160,7 +160,8 @@ TEST_CASE("an empty header is an empty message; anchors and usage alone round-tr
     EncodeCpuUsage(usage, &usage_bytes);
     trace::ClockAnchor parsed_anchor;
     trace::CpuUsage parsed_usage;
-    REQUIRE(parsed_anchor.ParseFromArray(anchor_bytes.data(), static_cast<int>(anchor_bytes.size())));
+    REQUIRE(
+        parsed_anchor.ParseFromArray(anchor_bytes.data(), static_cast<int>(anchor_bytes.size())));
     REQUIRE(parsed_usage.ParseFromArray(usage_bytes.data(), static_cast<int>(usage_bytes.size())));
     CheckAnchor(parsed_anchor, anchor);
     CheckUsage(parsed_usage, usage);

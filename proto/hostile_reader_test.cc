@@ -41,8 +41,8 @@ class UnsizedSource : public ByteSource {
   std::unique_ptr<ByteSource> inner_;
 };
 
-TraceFileReader::Work ReadAllCountingWork(std::unique_ptr<ByteSource> source,
-                                          size_t* buffer_bytes, uint64_t* chunks) {
+TraceFileReader::Work ReadAllCountingWork(std::unique_ptr<ByteSource> source, size_t* buffer_bytes,
+                                          uint64_t* chunks) {
   auto reader = TraceFileReader::OpenSource(std::move(source), "fake headers");
   REQUIRE(reader.ok());
   trace::Chunk chunk;
@@ -62,7 +62,8 @@ TEST_CASE("resynchronizing over MiBs of fake frame headers does linear work") {
     uint64_t chunks = 0;
     std::unique_ptr<ByteSource> source =
         sized ? MakeMemorySource(file) : std::make_unique<UnsizedSource>(file);
-    const TraceFileReader::Work work = ReadAllCountingWork(std::move(source), &buffer_bytes, &chunks);
+    const TraceFileReader::Work work =
+        ReadAllCountingWork(std::move(source), &buffer_bytes, &chunks);
     CHECK(chunks == 1);  // the real chunk after the fake headers is still found
     // Each byte is moved at most a few times and each fake header examined once.
     CHECK(work.bytes_moved <= 2 * file.size());
@@ -159,9 +160,9 @@ TEST_CASE("realistic chunks are far inside the expansion limit") {
   int chunks = 0;
   while ((*reader)->Next(&chunk)) {
     const std::string payload = chunk.SerializeAsString();
-    const uint64_t estimate = ParsedBytesEstimate(
-        trace::Chunk::descriptor(), reinterpret_cast<const uint8_t*>(payload.data()),
-        payload.size(), ~uint64_t{0});
+    const uint64_t estimate = ParsedBytesEstimate(trace::Chunk::descriptor(),
+                                                  reinterpret_cast<const uint8_t*>(payload.data()),
+                                                  payload.size(), ~uint64_t{0});
     INFO("estimate " << estimate << " for " << payload.size() << " bytes");
     CHECK(estimate <= ParsedBytesLimit(payload.size()));
     CHECK(estimate >= payload.size());  // it does count the parsed columns

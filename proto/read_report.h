@@ -11,14 +11,14 @@ namespace prof {
 
 struct ReadIssue {
   enum class Kind {
-    kDamagedPreamble,    // magic or version checksum damaged; reading went on
-    kUnreadableHeader,   // the header frame is missing or damaged
-    kCorruptBytes,       // bytes that are not a valid frame (skipped up to the next one)
-    kCorruptChunk,       // a frame whose payload checksum or encoding is wrong
-    kTruncatedFrame,     // the file ends inside a frame
-    kMissingChunks,      // sequence numbers jump: chunks are missing
-    kNoLastChunk,        // the file ends without the agent's final chunk
-    kIoError,            // the operating system reported an error while reading
+    kDamagedPreamble,   // magic or version checksum damaged; reading went on
+    kUnreadableHeader,  // the header frame is missing or damaged
+    kCorruptBytes,      // bytes that are not a valid frame (skipped up to the next one)
+    kCorruptChunk,      // a frame whose payload checksum or encoding is wrong
+    kTruncatedFrame,    // the file ends inside a frame
+    kMissingChunks,     // sequence numbers jump: chunks are missing
+    kNoLastChunk,       // the file ends without the agent's final chunk
+    kIoError,           // the operating system reported an error while reading
   };
   Kind kind;
   uint64_t offset = 0;  // where in the file
@@ -29,10 +29,10 @@ struct ReadIssue {
 const char* ReadIssueKindName(ReadIssue::Kind kind);
 
 struct ReadReport {
-  uint64_t file_bytes = 0;     // bytes read from the source
-  uint64_t chunks_read = 0;    // intact chunks returned
-  uint64_t bytes_skipped = 0;  // bytes in no returned frame
-  uint64_t chunks_missing = 0; // from sequence gaps, plus chunks known corrupt
+  uint64_t file_bytes = 0;      // bytes read from the source
+  uint64_t chunks_read = 0;     // intact chunks returned
+  uint64_t bytes_skipped = 0;   // bytes in no returned frame
+  uint64_t chunks_missing = 0;  // from sequence gaps, plus chunks known corrupt
   bool header_read = false;
   bool saw_last_chunk = false;
   std::vector<ReadIssue> issues;  // at most kMaxStoredIssues; issue_count has them all

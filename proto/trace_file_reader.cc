@@ -59,8 +59,8 @@ absl::Status TraceFileReader::ReadPreambleAndHeader() {
   }
   if (format_version_ < kOldestReadableFormatVersion) {
     return absl::FailedPreconditionError(absl::StrFormat(
-        "%s has trace format version %d, older than the oldest this reader supports (%d)",
-        name_, format_version_, kOldestReadableFormatVersion));
+        "%s has trace format version %d, older than the oldest this reader supports (%d)", name_,
+        format_version_, kOldestReadableFormatVersion));
   }
   Consume(kPreambleSize);
 
@@ -144,9 +144,9 @@ bool TraceFileReader::DecodeChunk(const FrameHeader& frame, const uint8_t* paylo
   }
   if (chunk->sequence() > next_sequence_) {
     const uint64_t missing = chunk->sequence() - next_sequence_;
-    report_.Add({ReadIssue::Kind::kMissingChunks, file_offset_, missing,
-                 absl::StrFormat("chunks %d to %d are missing", next_sequence_,
-                                 chunk->sequence() - 1)});
+    report_.Add(
+        {ReadIssue::Kind::kMissingChunks, file_offset_, missing,
+         absl::StrFormat("chunks %d to %d are missing", next_sequence_, chunk->sequence() - 1)});
     report_.chunks_missing += missing;
   }
   next_sequence_ = std::max(next_sequence_, chunk->sequence() + 1);
@@ -219,8 +219,8 @@ bool TraceFileReader::Fill(size_t size) {
   const uint64_t target_end = begin_ + wanted;
   while (!source_done_ && end_ < target_end) {
     if (end_ == buffer_.size()) {
-      buffer_.resize(std::min<uint64_t>(
-          target_end, std::max<uint64_t>(kReadBlockSize, 2 * buffer_.size())));
+      buffer_.resize(
+          std::min<uint64_t>(target_end, std::max<uint64_t>(kReadBlockSize, 2 * buffer_.size())));
     }
     auto got = source_->Read(buffer_.data() + end_, buffer_.size() - end_);
     if (!got.ok()) {
@@ -273,10 +273,11 @@ void TraceFileReader::Finish() {
   if (finished_) return;
   finished_ = true;
   if (!report_.saw_last_chunk) {
-    report_.Add({ReadIssue::Kind::kNoLastChunk, file_offset_, 0,
-                 absl::StrFormat("no final chunk after chunk %d: the program may have been "
-                                 "killed, or the file is still being written",
-                                 next_sequence_ == 0 ? -1 : static_cast<int64_t>(next_sequence_) - 1)});
+    report_.Add(
+        {ReadIssue::Kind::kNoLastChunk, file_offset_, 0,
+         absl::StrFormat("no final chunk after chunk %d: the program may have been "
+                         "killed, or the file is still being written",
+                         next_sequence_ == 0 ? -1 : static_cast<int64_t>(next_sequence_) - 1)});
   }
 }
 

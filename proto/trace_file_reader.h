@@ -57,9 +57,9 @@ class TraceFileReader {
 
   // The work reading has done so far, for the tests that check it is linear.
   struct Work {
-    uint64_t bytes_moved = 0;           // memmove'd while compacting the buffer
-    uint64_t headers_examined = 0;      // candidate frame headers decoded
-    uint64_t payload_bytes_checked = 0; // payload bytes checksummed or scanned
+    uint64_t bytes_moved = 0;            // memmove'd while compacting the buffer
+    uint64_t headers_examined = 0;       // candidate frame headers decoded
+    uint64_t payload_bytes_checked = 0;  // payload bytes checksummed or scanned
   };
   const Work& work() const { return work_; }
 

@@ -119,8 +119,8 @@ TEST_CASE("a file cut at every byte offset returns exactly the complete chunks")
     CHECK(result.report.complete() == (length == sample.bytes.size()));
     // Every byte is accounted for: read as part of a frame, or reported as skipped.
     const uint64_t frame_bytes = complete_chunks == 0 ? 0 : sample.chunk_ends[complete_chunks - 1];
-    const uint64_t read_end =
-        std::max<uint64_t>(frame_bytes, result.report.header_read ? sample.header_end : kPreambleSize);
+    const uint64_t read_end = std::max<uint64_t>(
+        frame_bytes, result.report.header_read ? sample.header_end : kPreambleSize);
     CHECK(result.report.bytes_skipped == length - read_end);
   }
 }
@@ -195,9 +195,8 @@ TEST_CASE("a newer format version is refused with a message that says so") {
 }
 
 TEST_CASE("files that are not traces are refused with one clear message") {
-  for (const std::string& bytes :
-       {std::string(), std::string("{\"traceEvents\": []}\n"), std::string(4096, '\0'),
-        std::string(100000, 'P')}) {
+  for (const std::string& bytes : {std::string(), std::string("{\"traceEvents\": []}\n"),
+                                   std::string(4096, '\0'), std::string(100000, 'P')}) {
     const ReadResult result = ReadAll(bytes);
     CHECK_FALSE(result.opened);
     CHECK(result.open_error.find("not a profiler trace") != std::string::npos);

@@ -66,21 +66,20 @@ class MeasuringSink : public EventSink {
     const KernelConfigValue* config = dictionary_->KernelConfig(e.config);
     Json(config ? dictionary_->String(config->name) : "?", "kernel", e.start_ns, e.duration_ns,
          e.where.stream,
-         config ? absl::StrFormat("\"correlation\": %d, \"grid\": [%d, %d, %d], \"block\": "
-                                  "[%d, %d, %d], \"registers per thread\": %d, \"shared "
-                                  "memory\": %d, \"device\": %d, \"context\": %d, \"stream\": %d",
-                                  e.correlation_id, config->grid[0], config->grid[1],
-                                  config->grid[2], config->block[0], config->block[1],
-                                  config->block[2], config->registers_per_thread,
-                                  config->dynamic_shared_memory, e.where.device,
-                                  e.where.context, e.where.stream)
-               : "");
+         config
+             ? absl::StrFormat("\"correlation\": %d, \"grid\": [%d, %d, %d], \"block\": "
+                               "[%d, %d, %d], \"registers per thread\": %d, \"shared "
+                               "memory\": %d, \"device\": %d, \"context\": %d, \"stream\": %d",
+                               e.correlation_id, config->grid[0], config->grid[1], config->grid[2],
+                               config->block[0], config->block[1], config->block[2],
+                               config->registers_per_thread, config->dynamic_shared_memory,
+                               e.where.device, e.where.context, e.where.stream)
+             : "");
   }
   void OnMemcpy(const MemcpyEvent& e) override {
     ++events;
     if (!format_json_) return;
-    Json("Memcpy HtoD (Pinned -> Device)", "gpu_memcpy", e.start_ns, e.duration_ns,
-         e.where.stream,
+    Json("Memcpy HtoD (Pinned -> Device)", "gpu_memcpy", e.start_ns, e.duration_ns, e.where.stream,
          absl::StrFormat("\"correlation\": %d, \"bytes\": %d, \"memory bandwidth (GB/s)\": %.3f",
                          e.correlation_id, e.bytes, 1.0 * e.bytes / (e.duration_ns + 1)));
   }
@@ -134,8 +133,9 @@ WriteFigures Write(const std::string& path, uint64_t events) {
   for (uint64_t replay = 0; figures.events < events; ++replay) {
     for (size_t begin = 0; begin < block.size(); begin += kEventsPerChunk) {
       const size_t end = std::min(block.size(), begin + kEventsPerChunk);
-      testing::ReplayShifted(absl::MakeConstSpan(block).subspan(begin, end - begin), replay * mix.elapsed_ns(),
-                             replay * mix.correlation_ids_used(), &encoder);
+      testing::ReplayShifted(absl::MakeConstSpan(block).subspan(begin, end - begin),
+                             replay * mix.elapsed_ns(), replay * mix.correlation_ids_used(),
+                             &encoder);
       figures.events += end - begin;
       (*writer)->AppendChunk(encoder.Finish(false)).IgnoreError();
     }
@@ -170,7 +170,8 @@ MeasuringSink Read(const std::string& path, double* seconds, bool format_json,
 uint64_t ParseEvents(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
-    if (argument.rfind("--events=", 0) == 0) return std::strtoull(argument.c_str() + 9, nullptr, 10);
+    if (argument.rfind("--events=", 0) == 0)
+      return std::strtoull(argument.c_str() + 9, nullptr, 10);
   }
   return 10000000;
 }
@@ -212,16 +213,22 @@ int main(int argc, char** argv) {
   std::remove(path.c_str());
 
   const double n = static_cast<double>(written.events);
-  std::printf("trace format benchmark: %llu events (70%% kernel+launch, 20%% memcpy/memset, 10%% ranges), one thread\n",
-              static_cast<unsigned long long>(written.events));
+  std::printf(
+      "trace format benchmark: %llu events (70%% kernel+launch, 20%% memcpy/memset, 10%% ranges), "
+      "one thread\n",
+      static_cast<unsigned long long>(written.events));
   std::printf("%-34s %14s %14s\n", "figure", "measured", "goal");
   std::printf("%-34s %14.2f %14s\n", "bytes per event on disk", written.bytes / n, "<= 16");
-  std::printf("%-34s %14.1f %14s\n", "write, M events/s (encode+write)", n / written.seconds / 1e6, ">= 20");
-  std::printf("%-34s %14.1f %14s\n", "read, M events/s (read+decode)", n / read_seconds / 1e6, ">= 10");
+  std::printf("%-34s %14.1f %14s\n", "write, M events/s (encode+write)", n / written.seconds / 1e6,
+              ">= 20");
+  std::printf("%-34s %14.1f %14s\n", "read, M events/s (read+decode)", n / read_seconds / 1e6,
+              ">= 10");
   std::printf("%-34s %14.1f %14s\n", "write, CPU ns per event", written.cpu_seconds * 1e9 / n, "");
   std::printf("%-34s %14.1f %14s\n", "read, CPU ns per event", read_cpu_seconds * 1e9 / n, "");
-  std::printf("%-34s %14.1f %14s\n", "baseline: Chrome JSON bytes/event", 1.0 * baseline.json_bytes / n, "(Kineto 224-319)");
-  std::printf("%-34s %14.1f %14s\n", "size ratio, JSON / ours", 1.0 * baseline.json_bytes / written.bytes, "");
+  std::printf("%-34s %14.1f %14s\n", "baseline: Chrome JSON bytes/event",
+              1.0 * baseline.json_bytes / n, "(Kineto 224-319)");
+  std::printf("%-34s %14.1f %14s\n", "size ratio, JSON / ours",
+              1.0 * baseline.json_bytes / written.bytes, "");
   std::printf("\nwhere the bytes go:\n");
   prof::testing::PrintColumnBytes(columns, stdout);
   return read.events == written.events ? 0 : 1;

@@ -118,7 +118,7 @@ class PackedColumn {
     bytes_.AppendVarint(value);
     ++count_;
   }
-  void AddSigned(int64_t value) { AddUnsigned(ZigZag(value)); }  // sint32/sint64
+  void AddSigned(int64_t value) { AddUnsigned(ZigZag(value)); }    // sint32/sint64
   void AddInt32(int32_t value) { AddUnsigned(Int32Bits(value)); }  // int32, enums
   size_t count() const { return count_; }
   const Buffer& bytes() const { return bytes_; }

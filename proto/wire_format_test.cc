@@ -20,10 +20,10 @@
 namespace prof::wire {
 namespace {
 
+using google::protobuf::internal::WireFormatLite;
 using google::protobuf::io::CodedInputStream;
 using google::protobuf::io::CodedOutputStream;
 using google::protobuf::io::StringOutputStream;
-using google::protobuf::internal::WireFormatLite;
 
 constexpr uint64_t kMax64 = std::numeric_limits<uint64_t>::max();
 constexpr int64_t kMinSigned = std::numeric_limits<int64_t>::min();
@@ -67,8 +67,8 @@ TEST_CASE("varints are the bytes libprotobuf writes, and VarintSize their length
 }
 
 TEST_CASE("zigzag and int32 sign extension are protobuf's") {
-  for (int64_t value : {int64_t{0}, int64_t{-1}, int64_t{1}, int64_t{-64}, int64_t{63},
-                        kMinSigned, kMaxSigned, kMinSigned + 1}) {
+  for (int64_t value : {int64_t{0}, int64_t{-1}, int64_t{1}, int64_t{-64}, int64_t{63}, kMinSigned,
+                        kMaxSigned, kMinSigned + 1}) {
     CHECK(ZigZag(value) == WireFormatLite::ZigZagEncode64(value));
   }
   CHECK(ZigZag(-1) == 1);  // hand-checked: -1 -> 1, 1 -> 2
@@ -86,7 +86,8 @@ TEST_CASE("fixed, length-delimited and tags read back with CodedInputStream") {
   PutBytesField(&buffer, 6, "");
   PutVarintField(&buffer, 536870911, kMax64);  // the largest field number
   const std::string bytes(buffer.view());
-  CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()), static_cast<int>(bytes.size()));
+  CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                      static_cast<int>(bytes.size()));
   uint64_t fixed64 = 0;
   uint32_t fixed32 = 0;
   std::string text;
@@ -130,13 +131,14 @@ TEST_CASE("packed columns of every integer kind parse into the values written") 
   for (size_t i = 0; i < signed_values.size(); ++i) {
     CHECK(steps.start_delta_ns(i) == signed_values[i]);
     CHECK(steps.duration_ns(i) == static_cast<uint64_t>(signed_values[i]));
-    CHECK(steps.step_number_delta(i) == static_cast<int64_t>(0 - static_cast<uint64_t>(signed_values[i])));
+    CHECK(steps.step_number_delta(i) ==
+          static_cast<int64_t>(0 - static_cast<uint64_t>(signed_values[i])));
     CHECK(steps.sample_count(i) == signed_values[i] / 3);
   }
 
   PackedColumn devices, kinds;
-  for (int32_t device : {-1, 0, 7, std::numeric_limits<int32_t>::min(),
-                         std::numeric_limits<int32_t>::max()}) {
+  for (int32_t device :
+       {-1, 0, 7, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()}) {
     devices.AddInt32(device);
     kinds.AddInt32(device == 7 ? 2 : 0);
   }

@@ -62,10 +62,11 @@ int main(int argc, char** argv) {
            (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
   };
   const double cpu_ns = (cpu_seconds(after) - cpu_seconds(before)) * 1e9 / records;
-  std::printf("   writer: %llu %s records drained, converted and written in %.3f s: "
-              "%.2fM records/s, %.1f ns CPU a record%s\n",
-              static_cast<unsigned long long>(records), launches ? "launch" : "API-call",
-              seconds, records / seconds / 1e6, cpu_ns, finished ? "" : " (timed out)");
+  std::printf(
+      "   writer: %llu %s records drained, converted and written in %.3f s: "
+      "%.2fM records/s, %.1f ns CPU a record%s\n",
+      static_cast<unsigned long long>(records), launches ? "launch" : "API-call", seconds,
+      records / seconds / 1e6, cpu_ns, finished ? "" : " (timed out)");
   std::system((std::string("rm -rf ") + folder).c_str());
   return 0;
 }

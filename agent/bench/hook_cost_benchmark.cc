@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
   const int rounds = 2000;
   const int batch = 1000;  // 2M calls each way
   void* runtime = dlopen("libcudart.so.13", RTLD_NOW | RTLD_NOLOAD);
-  auto direct = runtime ? reinterpret_cast<EventRecord>(dlsym(runtime, "cudaEventRecord")) : nullptr;
+  auto direct =
+      runtime ? reinterpret_cast<EventRecord>(dlsym(runtime, "cudaEventRecord")) : nullptr;
   auto linked = reinterpret_cast<EventRecord>(dlsym(RTLD_DEFAULT, "cudaEventRecord"));
   if (!direct || !linked) {
     std::fprintf(stderr, "hook_cost_benchmark: cannot find cudaEventRecord\n");

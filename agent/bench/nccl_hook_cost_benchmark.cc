@@ -51,9 +51,8 @@ int main(int argc, char** argv) {
   const int rounds = 2000;
   const int batch = 500;  // 2M hooked calls each way
   void* nccl = dlopen("libnccl.so.2", RTLD_NOW | RTLD_NOLOAD);
-  const Group direct{
-      nccl ? reinterpret_cast<GroupCall>(dlsym(nccl, "ncclGroupStart")) : nullptr,
-      nccl ? reinterpret_cast<GroupCall>(dlsym(nccl, "ncclGroupEnd")) : nullptr};
+  const Group direct{nccl ? reinterpret_cast<GroupCall>(dlsym(nccl, "ncclGroupStart")) : nullptr,
+                     nccl ? reinterpret_cast<GroupCall>(dlsym(nccl, "ncclGroupEnd")) : nullptr};
   const Group linked{reinterpret_cast<GroupCall>(dlsym(RTLD_DEFAULT, "ncclGroupStart")),
                      reinterpret_cast<GroupCall>(dlsym(RTLD_DEFAULT, "ncclGroupEnd"))};
   if (!direct.start || !direct.end || !linked.start || !linked.end) {

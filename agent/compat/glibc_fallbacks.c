@@ -1,7 +1,7 @@
 /* The glibc functions libprof.so and the shipped profanalyze (their static libstdc++ and
- * libgcc included) reference that are newer than their glibc floor (2.17): each is defined here, local to libprof.so,
- * and calls glibc's own where the running glibc has it (looked up once, by name), else
- * does the same work with what glibc 2.17 has (the *_fallback functions of
+ * libgcc included) reference that are newer than their glibc floor (2.17): each is defined here,
+ * local to libprof.so, and calls glibc's own where the running glibc has it (looked up once, by
+ * name), else does the same work with what glibc 2.17 has (the *_fallback functions of
  * glibc_fallbacks.h, tested on this machine's glibc by glibc_fallbacks_test.cc). See
  * glibc_floor.c for the rest.
  */
@@ -37,8 +37,8 @@ static void* Resolve(void** cache, const char* name) {
   return function == &kMissing ? NULL : function;
 }
 
-int prof_compat_clockwait_fallback(pthread_cond_t* cond, pthread_mutex_t* mutex,
-                                   clockid_t clock, const struct timespec* deadline) {
+int prof_compat_clockwait_fallback(pthread_cond_t* cond, pthread_mutex_t* mutex, clockid_t clock,
+                                   const struct timespec* deadline) {
   if (clock == CLOCK_REALTIME) return pthread_cond_timedwait(cond, mutex, deadline);
   struct timespec now_clock, now_real;
   clock_gettime(clock, &now_clock);
@@ -144,9 +144,7 @@ int fstat64(int fd, struct stat64* buffer) { return (int)syscall(SYS_fstat, fd, 
 
 /* glibc 2.33 made stat and lstat functions too (profanalyze's std::filesystem). */
 int stat(const char* path, struct stat* buffer) { return (int)syscall(SYS_stat, path, buffer); }
-int lstat(const char* path, struct stat* buffer) {
-  return (int)syscall(SYS_lstat, path, buffer);
-}
+int lstat(const char* path, struct stat* buffer) { return (int)syscall(SYS_lstat, path, buffer); }
 int fstat(int fd, struct stat* buffer) { return (int)syscall(SYS_fstat, fd, buffer); }
 
 /* The calls one thread registered, newest first. */

@@ -17,8 +17,8 @@ extern "C" {
 
 /* pthread_cond_clockwait (glibc 2.30) on pthread_cond_timedwait: `deadline` on `clock`
  * becomes the same remaining time on CLOCK_REALTIME. */
-int prof_compat_clockwait_fallback(pthread_cond_t* cond, pthread_mutex_t* mutex,
-                                   clockid_t clock, const struct timespec* deadline);
+int prof_compat_clockwait_fallback(pthread_cond_t* cond, pthread_mutex_t* mutex, clockid_t clock,
+                                   const struct timespec* deadline);
 /* _dl_find_object (glibc 2.35) on dl_iterate_phdr: the mapping and PT_GNU_EH_FRAME of
  * the object holding `pc`; 0, or -1 when none holds it. */
 int prof_compat_find_object_fallback(void* pc, struct dl_find_object* result);

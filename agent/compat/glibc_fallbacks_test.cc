@@ -27,14 +27,15 @@ timespec MonotonicIn(std::chrono::milliseconds delay) {
   clock_gettime(CLOCK_MONOTONIC, &now);
   const int64_t target = now.tv_sec * 1000000000LL + now.tv_nsec +
                          std::chrono::duration_cast<std::chrono::nanoseconds>(delay).count();
-  return timespec{static_cast<time_t>(target / 1000000000LL), static_cast<long>(target % 1000000000LL)};
+  return timespec{static_cast<time_t>(target / 1000000000LL),
+                  static_cast<long>(target % 1000000000LL)};
 }
 
 }  // namespace
 
 TEST_CASE("the _dl_find_object fallback answers as glibc's own") {
-  for (void* pc : {reinterpret_cast<void*>(&FunctionOfThisProgram),
-                   dlsym(RTLD_DEFAULT, "snprintf")}) {
+  for (void* pc :
+       {reinterpret_cast<void*>(&FunctionOfThisProgram), dlsym(RTLD_DEFAULT, "snprintf")}) {
     REQUIRE(pc != nullptr);
     dl_find_object expected{}, fallback{};
     REQUIRE(_dl_find_object(pc, &expected) == 0);

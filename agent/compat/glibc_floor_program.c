@@ -45,8 +45,8 @@ int prof_glibc___libc_start_main(ProgramMain main, int argc, char** argv, Progra
                                  void (*fini)(void), void (*rtld_fini)(void), void* stack_end);
 __asm__(".symver prof_glibc___libc_start_main, __libc_start_main@GLIBC_2.2.5");
 
-int __libc_start_main(ProgramMain main, int argc, char** argv, ProgramMain init,
-                      void (*fini)(void), void (*rtld_fini)(void), void* stack_end) {
+int __libc_start_main(ProgramMain main, int argc, char** argv, ProgramMain init, void (*fini)(void),
+                      void (*rtld_fini)(void), void* stack_end) {
   return prof_glibc___libc_start_main(main, argc, argv, init ? init : RunConstructors, fini,
                                       rtld_fini, stack_end);
 }

@@ -119,7 +119,8 @@ void ParseWorkerName(ConfigParser* parser, Config* config) {
       name = value;
     } else {
       parser->Warn("PROF_WORKER_NAME", value,
-                   "is not a file-name part (at most 200 bytes, no '/' or control characters)", name);
+                   "is not a file-name part (at most 200 bytes, no '/' or control characters)",
+                   name);
     }
   }
   config->worker_name = name;
@@ -132,9 +133,9 @@ struct ActivityName {
 };
 
 constexpr ActivityName kActivityNames[] = {
-    {"cuda", kActivityCudaApi}, {"kernel", kActivityKernel}, {"memcpy", kActivityMemcpy},
-    {"memset", kActivityMemset}, {"nccl", kActivityNccl},    {"nvtx", kActivityNvtx},
-    {"memory", kActivityMemory}, {"sync", kActivitySync},    {"all", kActivityAll}};
+    {"cuda", kActivityCudaApi},  {"kernel", kActivityKernel}, {"memcpy", kActivityMemcpy},
+    {"memset", kActivityMemset}, {"nccl", kActivityNccl},     {"nvtx", kActivityNvtx},
+    {"memory", kActivityMemory}, {"sync", kActivitySync},     {"all", kActivityAll}};
 
 constexpr char kKnownActivities[] = "known: cuda,kernel,memcpy,memset,nccl,nvtx,memory,sync,all";
 
@@ -164,12 +165,13 @@ uint32_t ParseActivities(ConfigParser* parser, const char* value) {
   }
   if (bits == 0) bits = kActivityAll;
   if (!unknown.empty()) {
-    parser->Warn("PROF_ACTIVITIES", value,
-                 "names unknown activities (" + Join(unknown, ", ", "") + "; " + kKnownActivities + ")",
-                 ActivityList(bits));
+    parser->Warn(
+        "PROF_ACTIVITIES", value,
+        "names unknown activities (" + Join(unknown, ", ", "") + "; " + kKnownActivities + ")",
+        ActivityList(bits));
   } else if (bits == kActivityAll && SplitTrimmed(value, ',').empty()) {
-    parser->Warn("PROF_ACTIVITIES", value, std::string("selects no activity (") + kKnownActivities + ")",
-                 "all");
+    parser->Warn("PROF_ACTIVITIES", value,
+                 std::string("selects no activity (") + kKnownActivities + ")", "all");
   }
   return bits;
 }
@@ -217,9 +219,13 @@ void ParseStepMarkers(ConfigParser* parser, const char* value, Config* config) {
 }
 
 void ParseLogLevel(ConfigParser* parser, Config* config) {
-  static const struct { const char* name; LogLevel level; } kLevels[] = {
-      {"error", LogLevel::kError}, {"warn", LogLevel::kWarn},
-      {"info", LogLevel::kInfo},   {"debug", LogLevel::kDebug}};
+  static const struct {
+    const char* name;
+    LogLevel level;
+  } kLevels[] = {{"error", LogLevel::kError},
+                 {"warn", LogLevel::kWarn},
+                 {"info", LogLevel::kInfo},
+                 {"debug", LogLevel::kDebug}};
   const char* applied = "warn";
   if (const char* value = parser->Get("PROF_LOG_LEVEL")) {
     const std::string_view text = TrimAscii(value);
@@ -298,9 +304,9 @@ void ParseFlight(ConfigParser* parser, Config* config) {
   config->flight_hang_s = parser->Integer("PROF_FLIGHT_HANG_S", 1, 86400, config->flight_hang_s,
                                           "a number of seconds in 1..86400");
   config->flight_dir = parser->Text("PROF_FLIGHT_DIR", "");
-  config->flight_slow_factor = parser->Integer("PROF_FLIGHT_SLOW_FACTOR", 0, 1000000,
-                                               config->flight_slow_factor,
-                                               "a factor in 0..1000000 (0: off)");
+  config->flight_slow_factor =
+      parser->Integer("PROF_FLIGHT_SLOW_FACTOR", 0, 1000000, config->flight_slow_factor,
+                      "a factor in 0..1000000 (0: off)");
   config->flight_trigger_dir = parser->Text("PROF_FLIGHT_TRIGGER_DIR", "");
 }
 
@@ -314,9 +320,9 @@ Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string
                             "PROF_BUFFER_MB", 1, kMaxBufferMegabytes, config.buffer_bytes >> 20,
                             "a number of MiB in 1..65536"))
                         << 20;
-  config.steps_per_file = parser.Integer("PROF_STEPS_PER_FILE", 0, kMaxStepsPerFile,
-                                         config.steps_per_file,
-                                         "a number of steps in 0..1000000000 (0: no limit)");
+  config.steps_per_file =
+      parser.Integer("PROF_STEPS_PER_FILE", 0, kMaxStepsPerFile, config.steps_per_file,
+                     "a number of steps in 0..1000000000 (0: no limit)");
   ParseLogLevel(&parser, &config);
   ApplySchedule(&parser, &config);
   config.output_dir = parser.Text("PROF_OUTPUT_DIR", "./profiler_log");
@@ -342,9 +348,7 @@ Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string
   return config;
 }
 
-bool IsDataloaderName(const char* name) {
-  return name && strncasecmp(name, "dataloader", 10) == 0;
-}
+bool IsDataloaderName(const char* name) { return name && strncasecmp(name, "dataloader", 10) == 0; }
 
 bool GlobMatch(const char* glob, const char* text) {
   const char* star_glob = nullptr;

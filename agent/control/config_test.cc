@@ -77,16 +77,16 @@ TEST_CASE("a bad value is one warning naming the variable, the value and what is
                                    {"PROF_LOG_LEVEL", "loud"}},
                                   &warnings);
   REQUIRE(warnings.size() == 7);  // one per variable
-  CHECK(std::find(warnings.begin(), warnings.end(),
-                  "PROF_SCHEDULE='record=0' record is not in 1..1000000000; using no step (nothing is "
-                  "recorded)") !=
-        warnings.end());
+  CHECK(std::find(
+            warnings.begin(), warnings.end(),
+            "PROF_SCHEDULE='record=0' record is not in 1..1000000000; using no step (nothing is "
+            "recorded)") != warnings.end());
   CHECK(std::find(warnings.begin(), warnings.end(),
                   "PROF_BUFFER_MB='lots' is not a number of MiB in 1..65536; using 128") !=
         warnings.end());
   CHECK(std::find(warnings.begin(), warnings.end(),
-                  "PROF_STEPS_PER_FILE='-3' is not a number of steps in 0..1000000000 (0: no limit); using 500") !=
-        warnings.end());
+                  "PROF_STEPS_PER_FILE='-3' is not a number of steps in 0..1000000000 (0: no "
+                  "limit); using 500") != warnings.end());
   CHECK(config.steps_per_file == 500);
   // A schedule that cannot be read records nothing (not every step, which can fill a disk).
   CHECK_FALSE(config.schedule.record_everything);
@@ -117,7 +117,8 @@ const char kInt64Max[] = "9223372036854775807";
 
 TEST_CASE("PROF_SCHEDULE: a period that overflows int64 is refused, not divided by") {
   // closed+ready+record wrapped to 0 and every process died of SIGFPE in `t % period`.
-  CHECK(OnlyWarning("PROF_SCHEDULE", "closed=9223372036854775807,ready=9223372036854775807,record=2") ==
+  CHECK(OnlyWarning("PROF_SCHEDULE",
+                    "closed=9223372036854775807,ready=9223372036854775807,record=2") ==
         "PROF_SCHEDULE='closed=9223372036854775807,ready=9223372036854775807,record=2' closed is "
         "not in 0..1000000000; using no step (nothing is recorded)");
   for (const std::string& bad :
@@ -147,19 +148,18 @@ TEST_CASE("PROF_SCHEDULE: the largest accepted schedule, and whitespace around v
   config = ParseWith({{"PROF_SCHEDULE", " 999999999:1000000000 "}}, &warnings);
   CHECK(warnings.empty());
   CHECK(config.schedule.record == 1);
-  config = ParseWith({{"PROF_SCHEDULE", "wait=5,warmup=1,active=3,repeat=2,skip_first=10"}},
-                     &warnings);
+  config =
+      ParseWith({{"PROF_SCHEDULE", "wait=5,warmup=1,active=3,repeat=2,skip_first=10"}}, &warnings);
   CHECK(warnings.empty());
-  CHECK(config.applied.at("PROF_SCHEDULE") ==
-        "skip_first=10,closed=5,ready=1,record=3,repeat=2");
+  CHECK(config.applied.at("PROF_SCHEDULE") == "skip_first=10,closed=5,ready=1,record=3,repeat=2");
 }
 
 TEST_CASE("numbers: INT64_MAX, negatives, huge digit strings and garbage are one warning each") {
   const std::string huge(5000, '9');
-  for (const std::string& bad : {std::string(kInt64Max), std::string("18446744073709551617"),
-                                 std::string("-1"), std::string("0"), std::string("65537"), huge,
-                                 std::string("1e3"), std::string("0x10"), std::string("12abc"),
-                                 std::string("1 2"), std::string("+"), std::string("-")}) {
+  for (const std::string& bad :
+       {std::string(kInt64Max), std::string("18446744073709551617"), std::string("-1"),
+        std::string("0"), std::string("65537"), huge, std::string("1e3"), std::string("0x10"),
+        std::string("12abc"), std::string("1 2"), std::string("+"), std::string("-")}) {
     CHECK(OnlyWarning("PROF_BUFFER_MB", bad).find("; using 128") != std::string::npos);
   }
   for (const std::string& bad : {std::string(kInt64Max), std::string("-1"), huge,
@@ -197,7 +197,8 @@ TEST_CASE("PROF_STEP_MARKER: N is in 1..1000000000; all bad rules make one line"
     OnlyWarning("PROF_STEP_MARKER", bad);
   }
   std::vector<std::string> warnings;
-  const Config config = ParseWith({{"PROF_STEP_MARKER", "api::3;kernel:*sgd*;nonsense; api:x:0"}}, &warnings);
+  const Config config =
+      ParseWith({{"PROF_STEP_MARKER", "api::3;kernel:*sgd*;nonsense; api:x:0"}}, &warnings);
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0] ==
         "PROF_STEP_MARKER='api::3;kernel:*sgd*;nonsense; api:x:0' has rules that are not "
@@ -212,18 +213,18 @@ TEST_CASE("PROF_ACTIVITIES: unknown names are one line, which says what is recor
   std::vector<std::string> warnings;
   Config config = ParseWith({{"PROF_ACTIVITIES", "kernel, bogus,nvtx,kernels"}}, &warnings);
   REQUIRE(warnings.size() == 1);
-  CHECK(warnings[0] ==
-        "PROF_ACTIVITIES='kernel, bogus,nvtx,kernels' names unknown activities ('bogus', "
-        "'kernels'; known: cuda,kernel,memcpy,memset,nccl,nvtx,memory,sync,all); using kernel,nvtx");
+  CHECK(
+      warnings[0] ==
+      "PROF_ACTIVITIES='kernel, bogus,nvtx,kernels' names unknown activities ('bogus', "
+      "'kernels'; known: cuda,kernel,memcpy,memset,nccl,nvtx,memory,sync,all); using kernel,nvtx");
   CHECK(config.activities == (kActivityKernel | kActivityNvtx));
   CHECK(OnlyWarning("PROF_ACTIVITIES", "kernels").find("; using all") != std::string::npos);
   CHECK(OnlyWarning("PROF_ACTIVITIES", ",,,").find("; using all") != std::string::npos);
 }
 
 TEST_CASE("flags: every PROF_* flag takes the same spellings, PROF_PYTHON included") {
-  for (const char* flag :
-       {"PROF_DISABLE", "PROF_TIMER_ONLY", "PROF_STACKS", "PROF_PYTHON", "PROF_PYTHON_OPS",
-        "PROF_SHAPES"}) {
+  for (const char* flag : {"PROF_DISABLE", "PROF_TIMER_ONLY", "PROF_STACKS", "PROF_PYTHON",
+                           "PROF_PYTHON_OPS", "PROF_SHAPES"}) {
     for (const char* bad : {"2", "-1", kInt64Max, "maybe", "1 1", "truee"}) OnlyWarning(flag, bad);
     for (const char* on : {"1", "true", " Yes ", "ON"}) {
       std::vector<std::string> warnings;
@@ -252,9 +253,12 @@ TEST_CASE("PROF_PYTHON_OPS: 1 records ATen operators, python the Python-level fu
     const char* value;
     PythonOperators mode;
     const char* applied;
-  } cases[] = {{"1", PythonOperators::kAten, "1"},      {" aten ", PythonOperators::kAten, "1"},
-               {"ON", PythonOperators::kAten, "1"},     {"python", PythonOperators::kPython, "python"},
-               {" Python ", PythonOperators::kPython, "python"}, {"no", PythonOperators::kOff, "0"}};
+  } cases[] = {{"1", PythonOperators::kAten, "1"},
+               {" aten ", PythonOperators::kAten, "1"},
+               {"ON", PythonOperators::kAten, "1"},
+               {"python", PythonOperators::kPython, "python"},
+               {" Python ", PythonOperators::kPython, "python"},
+               {"no", PythonOperators::kOff, "0"}};
   for (const auto& each : cases) {
     std::vector<std::string> warnings;
     const Config config = ParseWith({{"PROF_PYTHON_OPS", each.value}}, &warnings);

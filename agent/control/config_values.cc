@@ -57,8 +57,7 @@ std::string_view TrimAscii(std::string_view text) {
   return text;
 }
 
-bool ParseBoundedInteger(std::string_view text, int64_t minimum, int64_t maximum,
-                         int64_t* value) {
+bool ParseBoundedInteger(std::string_view text, int64_t minimum, int64_t maximum, int64_t* value) {
   text = TrimAscii(text);
   const bool negative = !text.empty() && text.front() == '-';
   if (negative) text.remove_prefix(1);
@@ -75,8 +74,8 @@ bool ParseBoundedInteger(std::string_view text, int64_t minimum, int64_t maximum
   }
   if (!negative && magnitude == kLimit) return false;
   // -2^63 is representable; -(int64)magnitude would overflow for it, so go through uint64.
-  const int64_t parsed = negative ? static_cast<int64_t>(0 - magnitude)
-                                  : static_cast<int64_t>(magnitude);
+  const int64_t parsed =
+      negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
   if (parsed < minimum || parsed > maximum) return false;
   *value = parsed;
   return true;

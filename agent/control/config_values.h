@@ -30,8 +30,7 @@ std::string_view TrimAscii(std::string_view text);
 // Decimal digits with an optional leading '-' (after trimming), in [minimum, maximum].
 // False for anything else: empty, garbage, hex, exponents, a value out of bounds, or a
 // digit string of any length beyond int64 (checked digit by digit, never wrapped).
-bool ParseBoundedInteger(std::string_view text, int64_t minimum, int64_t maximum,
-                         int64_t* value);
+bool ParseBoundedInteger(std::string_view text, int64_t minimum, int64_t maximum, int64_t* value);
 
 // The flag spellings every PROF_* flag accepts (case-insensitive, trimmed):
 // 1/true/yes/on and 0/false/no/off. Nothing for anything else.

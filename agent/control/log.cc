@@ -66,8 +66,8 @@ void Log(LogLevel level, const char* format, ...) {
     errno = saved_errno;
     return;
   }
-  size_t length = static_cast<size_t>(wanted) < body_room ? static_cast<size_t>(wanted)
-                                                          : body_room - 1;
+  size_t length =
+      static_cast<size_t>(wanted) < body_room ? static_cast<size_t>(wanted) : body_room - 1;
   const bool cut = static_cast<size_t>(wanted) > length;
   length = FlattenLine(body, length);
   if (cut) {  // marked, so a reader knows the line goes on

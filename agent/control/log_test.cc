@@ -49,8 +49,7 @@ TEST_CASE("newlines inside a message never split or double the line") {
 TEST_CASE("a message too long for one line is cut, marked, and still ends the line") {
   SetLogLevel(LogLevel::kWarn);
   const std::string long_text(5000, 'x');
-  const std::string line =
-      CaptureStderr([&] { Log(LogLevel::kWarn, "%s", long_text.c_str()); });
+  const std::string line = CaptureStderr([&] { Log(LogLevel::kWarn, "%s", long_text.c_str()); });
   REQUIRE(line.size() <= 1024);
   CHECK(line.rfind("libprof: xxx", 0) == 0);
   CHECK(line.substr(line.size() - 4) == "...\n");

@@ -7,7 +7,8 @@
 // loaded libprof.so (where Bazel puts it: bazel-bin/agent/python/). In the wheel the
 // folder holds sitecustomize.py only (libprof/_lib/python/), which imports the package
 // two folders up. PROF_PYTHON=0 (or any
-// off spelling of a PROF_* flag: false, no, off) turns this off. Processes that are not Python are left alone.
+// off spelling of a PROF_* flag: false, no, off) turns this off. Processes that are not Python are
+// left alone.
 #ifndef PROF_AGENT_CONTROL_PYTHON_BOOTSTRAP_H_
 #define PROF_AGENT_CONTROL_PYTHON_BOOTSTRAP_H_
 

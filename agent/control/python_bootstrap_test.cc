@@ -10,10 +10,8 @@ TEST_CASE("the helper's folder goes first on PYTHONPATH, once") {
   CHECK(PrependPathEntry("/opt/prof/python", "") == "/opt/prof/python");
   CHECK(PrependPathEntry("/opt/prof/python", "/app") == "/opt/prof/python:/app");
   // Inherited from a profiled parent: left as it is.
-  CHECK(PrependPathEntry("/opt/prof/python", "/opt/prof/python:/app") ==
-        "/opt/prof/python:/app");
-  CHECK(PrependPathEntry("/opt/prof/python", "/app:/opt/prof/python") ==
-        "/app:/opt/prof/python");
+  CHECK(PrependPathEntry("/opt/prof/python", "/opt/prof/python:/app") == "/opt/prof/python:/app");
+  CHECK(PrependPathEntry("/opt/prof/python", "/app:/opt/prof/python") == "/app:/opt/prof/python");
   // A prefix of an entry is not the entry.
   CHECK(PrependPathEntry("/opt/prof/python", "/opt/prof/python3") ==
         "/opt/prof/python:/opt/prof/python3");
@@ -26,8 +24,8 @@ TEST_CASE("Python interpreters are told by their file name") {
     INFO(name);
     CHECK(IsPythonInterpreterName(name));
   }
-  for (const char* name : {"python_bootstrap_test", "python3-config", "/opt/python/bin/app",
-                           "ipython", "bash", ""}) {
+  for (const char* name :
+       {"python_bootstrap_test", "python3-config", "/opt/python/bin/app", "ipython", "bash", ""}) {
     INFO(name);
     CHECK_FALSE(IsPythonInterpreterName(name));
   }

@@ -34,10 +34,8 @@ int32_t Number(const EnvironmentLookup& environment, const char* name, int64_t m
   if (!value) return unknown;
   int64_t number = 0;
   if (ParseBoundedInteger(value, minimum, maximum, &number)) return static_cast<int32_t>(number);
-  warnings->push_back(ConfigWarning(name, value,
-                                    "is not in " + std::to_string(minimum) + ".." +
-                                        std::to_string(maximum),
-                                    used));
+  warnings->push_back(ConfigWarning(
+      name, value, "is not in " + std::to_string(minimum) + ".." + std::to_string(maximum), used));
   return unknown;
 }
 

@@ -27,9 +27,9 @@
 namespace prof {
 
 struct RankIdentity {
-  int32_t rank = -1;        // -1: not part of a distributed job
-  int32_t world_size = 0;   // 0: unknown
-  int32_t local_rank = -1;  // -1: unknown
+  int32_t rank = -1;          // -1: not part of a distributed job
+  int32_t world_size = 0;     // 0: unknown
+  int32_t local_rank = -1;    // -1: unknown
   const char* launcher = "";  // "torchrun", "openmpi", "pmi", "slurm"; "" when none
 };
 

@@ -37,8 +37,8 @@ const char* StepStateName(StepState state) {
 }
 
 bool Schedule::InBounds() const {
-  return InSteps(skip_first, 0) && InSteps(closed, 0) && InSteps(ready, 0) &&
-         InSteps(record, 1) && InSteps(repeat, 0);
+  return InSteps(skip_first, 0) && InSteps(closed, 0) && InSteps(ready, 0) && InSteps(record, 1) &&
+         InSteps(repeat, 0);
 }
 
 Schedule Schedule::Nothing() {
@@ -51,8 +51,8 @@ Schedule Schedule::Nothing() {
 StepState Schedule::StateOf(int64_t step) const {
   if (record_everything) return StepState::kRecord;
   if (off || !InBounds() || step < skip_first) return StepState::kClosed;
-  const int64_t t = step - skip_first;              // >= 0, no overflow
-  const int64_t period = closed + ready + record;   // 1..3e9 (InBounds)
+  const int64_t t = step - skip_first;             // >= 0, no overflow
+  const int64_t period = closed + ready + record;  // 1..3e9 (InBounds)
   if (repeat > 0 && t / period >= repeat) return StepState::kClosed;
   const int64_t m = t % period;
   if (m < closed) return StepState::kClosed;
@@ -89,7 +89,8 @@ std::string Schedule::ToString() const {
   if (record_everything) return "every step";
   if (off) return "off (windows from prof_start or a trigger only)";
   char text[160];
-  std::snprintf(text, sizeof(text), "skip_first=%lld,closed=%lld,ready=%lld,record=%lld,repeat=%lld",
+  std::snprintf(text, sizeof(text),
+                "skip_first=%lld,closed=%lld,ready=%lld,record=%lld,repeat=%lld",
                 static_cast<long long>(skip_first), static_cast<long long>(closed),
                 static_cast<long long>(ready), static_cast<long long>(record),
                 static_cast<long long>(repeat));

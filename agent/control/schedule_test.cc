@@ -97,7 +97,8 @@ TEST_CASE("every field is bounded, so no sum or product of them can overflow") {
 
 TEST_CASE("the largest schedule: window bounds by hand, no overflow") {
   const Schedule schedule = Parse(
-      "skip_first=1000000000,closed=1000000000,ready=1000000000,record=1000000000,repeat=1000000000");
+      "skip_first=1000000000,closed=1000000000,ready=1000000000,record=1000000000,repeat="
+      "1000000000");
   // period 3e9; the last window (cycle 999999999) starts at 1e9 + 999999999 * 3e9 + 2e9.
   CHECK(schedule.WindowFirstStep(999999999) == 3000000000000000000);
   CHECK(schedule.WindowEndStep(999999999) == 3000000001000000000);
@@ -113,8 +114,8 @@ TEST_CASE("the largest schedule: window bounds by hand, no overflow") {
 }
 
 TEST_CASE("a repeating schedule at the last int64 step: bounds saturate instead of wrapping") {
-  const Schedule schedule = Parse(
-      "skip_first=1000000000,closed=1000000000,ready=1000000000,record=1000000000");
+  const Schedule schedule =
+      Parse("skip_first=1000000000,closed=1000000000,ready=1000000000,record=1000000000");
   const int64_t cycle = schedule.CycleOf(kInt64Max);
   CHECK(cycle == (kInt64Max - 1000000000) / 3000000000);
   CHECK(schedule.WindowFirstStep(cycle) >= 0);

@@ -17,7 +17,7 @@ namespace prof {
 namespace {
 
 constexpr uint64_t kShutdownTimeoutNs = 3000000000ull;  // exit never waits longer
-constexpr uint64_t kTriggerPollNs = 100000000;           // one stat() per 100 ms
+constexpr uint64_t kTriggerPollNs = 100000000;          // one stat() per 100 ms
 
 // With read(), not std::ifstream: a stream would initialize the C++ locale, the costliest
 // part of building a session (a third of it, measured with callgrind).
@@ -184,8 +184,9 @@ void Session::Shutdown() {
         "ProfileStep, or PROF_STEP_MARKER), so only step 0 was scheduled");
   }
   if (!writer_->Shutdown(kShutdownTimeoutNs)) {
-    Log(LogLevel::kWarn, "the final flush did not finish in time; the trace ends at its last "
-                         "complete chunk");
+    Log(LogLevel::kWarn,
+        "the final flush did not finish in time; the trace ends at its last "
+        "complete chunk");
   }
 }
 

@@ -85,7 +85,7 @@ class Session {
   std::unique_ptr<StepController> steps_;
   std::atomic<bool> shut_down_{false};
   std::atomic<int64_t> marker_calls_{0};
-  std::string control_folder_;        // where triggers are looked for
+  std::string control_folder_;          // where triggers are looked for
   uint64_t next_trigger_check_ns_ = 0;  // writer thread only
   bool warned_trigger_ = false;         // writer thread only
   // In a forked child's session, the parent's: never used nor freed after the fork (its

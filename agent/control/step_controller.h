@@ -2,22 +2,22 @@
 // class takes the timestamps, serializes the events and carries the actions out): opening
 // and closing recording windows, turning the recording flag on and off, and asking the
 // writer to subscribe to device activity one step early (READY) and to unsubscribe when
-// nothing is left to record. Each recorded step is written as a kStep record (ProfileStep#k). A window longer
-// than `steps_per_file` steps continues in a new file at a step boundary (PROF_STEPS_PER_FILE).
+// nothing is left to record. Each recorded step is written as a kStep record (ProfileStep#k). A
+// window longer than `steps_per_file` steps continues in a new file at a step boundary
+// (PROF_STEPS_PER_FILE).
 //
 // A step boundary runs on the program's thread (prof_step, an NVTX ProfileStep range, a
-// PROF_STEP_MARKER rule) and, but for the device wait below (READY), never waits there: it takes the timestamp, appends the step
-// record, updates the state and queues what the boundary needs (window open/close/split,
-// CUPTI subscribe/unsubscribe) for the writer thread, which also takes the CPU readings and
-// checks whether CUDA is loaded. No I/O, no /proc, no dl_iterate_phdr, no allocation, no
-// lock the writer holds: commands go into the writer's lock-free ring (trace_writer.h).
-// From before the timestamp until the commands are queued the boundary is marked in flight
-// (two atomic operations), so the writer never drains a record of a window it has not been
-// told of yet (drain_horizon.h).
-// Measured (agent/bench/step_cost_benchmark, -c opt): ~60 ns per step in CLOSED, ~70 ns in
-// RECORD (median), ~110 ns median with a window opening or closing at every step; the
-// in-flight mark is ~10 ns of these, the window planner's decisions about 10 ns more
-// (median 90 -> 100 ns side by side on a 2-core machine).
+// PROF_STEP_MARKER rule) and, but for the device wait below (READY), never waits there: it takes
+// the timestamp, appends the step record, updates the state and queues what the boundary needs
+// (window open/close/split, CUPTI subscribe/unsubscribe) for the writer thread, which also takes
+// the CPU readings and checks whether CUDA is loaded. No I/O, no /proc, no dl_iterate_phdr, no
+// allocation, no lock the writer holds: commands go into the writer's lock-free ring
+// (trace_writer.h). From before the timestamp until the commands are queued the boundary is marked
+// in flight (two atomic operations), so the writer never drains a record of a window it has not
+// been told of yet (drain_horizon.h). Measured (agent/bench/step_cost_benchmark, -c opt): ~60 ns
+// per step in CLOSED, ~70 ns in RECORD (median), ~110 ns median with a window opening or closing at
+// every step; the in-flight mark is ~10 ns of these, the window planner's decisions about 10 ns
+// more (median 90 -> 100 ns side by side on a 2-core machine).
 //
 // READY: device activity is turned on at the boundary that begins READY (or, with ready=0,
 // the window), before that boundary's timestamp: the boundary asks the writer to subscribe
@@ -121,7 +121,7 @@ class StepController {
 
   TraceWriter* const writer_;
   mutable std::mutex mutex_;
-  WindowPlanner planner_;    // guarded by mutex_: every decision (window_planner.h)
+  WindowPlanner planner_;       // guarded by mutex_: every decision (window_planner.h)
   uint64_t device_ticket_ = 0;  // guarded by mutex_; the last subscription asked for
   // Read without the mutex: Start() is reached from the first record of a thread, which
   // may be made while this thread holds mutex_ (the step record in Step()).

@@ -109,7 +109,8 @@ struct Rig {
     FileHeaderValue header;
     header.worker_name = name;
     writer = std::make_unique<TraceWriter>(config, header, std::move(source));
-    steps = std::make_unique<StepController>(*ParseSchedule(schedule_text).schedule, writer.get(), MonotonicNs());
+    steps = std::make_unique<StepController>(*ParseSchedule(schedule_text).schedule, writer.get(),
+                                             MonotonicNs());
     steps->Begin();
   }
   // The step boundary; returns its cost on this thread.
@@ -137,7 +138,7 @@ struct Rig {
   std::unique_ptr<StepController> steps;
 };
 
-constexpr uint64_t kPromptNs = 20000000;  // 20 ms: far below a blocked writer's seconds
+constexpr uint64_t kPromptNs = 20000000;             // 20 ms: far below a blocked writer's seconds
 constexpr uint64_t kDeviceWaitBoundNs = 2000000000;  // step_controller.cc
 
 // The boundary into READY with a stuck writer: it waited the bound, and no more.
@@ -217,7 +218,7 @@ TEST_CASE("a READY step of one launch: the first recorded step has all its devic
   const void* first_kernel = simRegisterKernel("first_recorded_kernel");
   Rig rig("ready_in_time", "closed=1,ready=1,record=1,repeat=1");
   rig.gate->Open();  // an ordinary writer
-  rig.Step();  // READY begins once the writer has subscribed
+  rig.Step();        // READY begins once the writer has subscribed
   CHECK(rig.writer->DeviceCommandDone(1));
   Launch(ready_kernel);
   CHECK(rig.Step() < kPromptNs);  // the window opens
@@ -234,7 +235,9 @@ TEST_CASE("a READY step of one launch: the first recorded step has all its devic
   CHECK_FALSE(late_anchor);
 }
 
-TEST_CASE("a window opened before the subscription: device activity from then on, and the file says when") {
+TEST_CASE(
+    "a window opened before the subscription: device activity from then on, and the file says "
+    "when") {
   const void* early_kernel = simRegisterKernel("before_subscription_kernel");
   const void* late_kernel = simRegisterKernel("after_subscription_kernel");
   Rig rig("late_subscription", "closed=1,ready=1,record=2,repeat=1");
@@ -258,7 +261,8 @@ TEST_CASE("a window opened before the subscription: device activity from then on
   const std::string path = rig.writer->PathOf(0);
   rig.Finish();
   bool late_anchor = false;
-  CHECK(KernelsOf(path, &late_anchor) == std::map<std::string, int>{{"after_subscription_kernel", 4}});
+  CHECK(KernelsOf(path, &late_anchor) ==
+        std::map<std::string, int>{{"after_subscription_kernel", 4}});
   CHECK(late_anchor);
 }
 

@@ -27,8 +27,10 @@ void ApplyStepMarkers(const Config& config) {
       internal::g_marker_api = ApiIdByName(rule.api.c_str());
       if (internal::g_marker_api == kApiNone) internal::g_marker_api = NcclMarkerApiId(rule.api);
       if (internal::g_marker_api == kApiNone) {
-        Log(LogLevel::kWarn, "PROF_STEP_MARKER='api:%s' names a call the agent does not "
-                             "intercept; using no api rule", rule.api.c_str());
+        Log(LogLevel::kWarn,
+            "PROF_STEP_MARKER='api:%s' names a call the agent does not "
+            "intercept; using no api rule",
+            rule.api.c_str());
       }
     }
   }

@@ -25,7 +25,7 @@
 namespace prof {
 
 struct TriggerRequest {
-  int64_t steps = 0;        // > 0: record this many steps
+  int64_t steps = 0;         // > 0: record this many steps
   uint64_t duration_ns = 0;  // > 0: record for this long
   bool flight = false;       // a flight dump, not a window
 };
@@ -34,8 +34,8 @@ struct TriggerRequest {
 constexpr int64_t kMaxTriggerSteps = 1000000000;
 constexpr uint64_t kMaxTriggerNs = 86400ull * 1000000000ull;
 
-// "steps=N", "seconds=S" or "flight=1" (spaces and a trailing newline ignored); false when malformed
-// or out of bounds.
+// "steps=N", "seconds=S" or "flight=1" (spaces and a trailing newline ignored); false when
+// malformed or out of bounds.
 bool ParseTriggerRequest(std::string_view text, TriggerRequest* request);
 
 // PROF_CONTROL_DIR's value when set (`configured` non-empty), else /tmp/libprof-<uid>.

@@ -43,9 +43,9 @@ TEST_CASE("trigger requests: steps=N and seconds=S, bounded") {
   CHECK(request.flight);
   CHECK(request.steps == 0);
   CHECK(request.duration_ns == 0);
-  for (const char* bad : {"", "steps", "steps=0", "steps=-1", "steps=1000000001", "seconds=0",
-                          "seconds=nan", "seconds=90000", "seconds=1x", "minutes=1", "flight=0",
-                          "flight=yes"}) {
+  for (const char* bad :
+       {"", "steps", "steps=0", "steps=-1", "steps=1000000001", "seconds=0", "seconds=nan",
+        "seconds=90000", "seconds=1x", "minutes=1", "flight=0", "flight=yes"}) {
     INFO(bad);
     CHECK_FALSE(ParseTriggerRequest(bad, &request));
   }

@@ -112,13 +112,13 @@ enum class EventKind : uint8_t {
 
 struct WindowEvent {
   EventKind kind = EventKind::kBoundary;
-  int state = -1;             // kBeforeBoundary, kBoundary, kSetState: a StepState, -1: none
-  bool device_busy = false;   // kBeforeBoundary: the writer is still on an earlier device command
-  int64_t end_step = -1;      // kOpenDemand: closes at the boundary that begins it (-1: no)
-  uint64_t end_ns = 0;        // kOpenDemand: closes at the first kTick at or after it (0: no)
+  int state = -1;            // kBeforeBoundary, kBoundary, kSetState: a StepState, -1: none
+  bool device_busy = false;  // kBeforeBoundary: the writer is still on an earlier device command
+  int64_t end_step = -1;     // kOpenDemand: closes at the boundary that begins it (-1: no)
+  uint64_t end_ns = 0;       // kOpenDemand: closes at the first kTick at or after it (0: no)
   bool only_if_none_open = false;  // kOpenDemand: nothing when a window is open (a trigger)
-  int32_t origin = 1;         // kOpenDemand: schema::WindowOrigin (1: WINDOW_ORIGIN_API)
-  int64_t steps = 0;          // kOpenAtNextStep
+  int32_t origin = 1;              // kOpenDemand: schema::WindowOrigin (1: WINDOW_ORIGIN_API)
+  int64_t steps = 0;               // kOpenAtNextStep
 
   static WindowEvent Of(EventKind kind);
   static WindowEvent Boundary(int next_state = -1);

@@ -16,15 +16,15 @@ namespace prof {
 namespace {
 
 constexpr uint64_t kStartNs = 1000;
-constexpr int kApi = 1;      // schema::WINDOW_ORIGIN_API
-constexpr int kTrigger = 2;  // schema::WINDOW_ORIGIN_TRIGGER
+constexpr int kApi = 1;                                       // schema::WINDOW_ORIGIN_API
+constexpr int kTrigger = 2;                                   // schema::WINDOW_ORIGIN_TRIGGER
 constexpr int kReady = 1, kRecord = 2, kRecordAndReturn = 3;  // StepState values
 
 // "#index first..end oORIGIN @open_ns"
 std::string FileText(const PlannedWindow& file) {
   std::ostringstream out;
-  out << "#" << file.index << " " << file.first_step << ".." << file.end_step << " o"
-      << file.origin << " @" << file.open_ns;
+  out << "#" << file.index << " " << file.first_step << ".." << file.end_step << " o" << file.origin
+      << " @" << file.open_ns;
   return out.str();
 }
 
@@ -63,8 +63,8 @@ std::string PlanText(const WindowPlan& plan) {
 struct Row {
   WindowEvent event;
   uint64_t now_ns;
-  std::string actions;   // PlanText
-  int64_t open_index;    // the window open after it, -1: none
+  std::string actions;  // PlanText
+  int64_t open_index;   // the window open after it, -1: none
 };
 
 WindowEvent Ev(EventKind kind) { return WindowEvent::Of(kind); }
@@ -87,37 +87,40 @@ Schedule Parse(const char* text) {
 TEST_CASE("schedule: READY subscribes before its boundary, the window is its RECORD steps") {
   // Steps: 0 CLOSED, 1 READY, 2 RECORD, 3 RECORD_AND_RETURN, then CLOSED (repeat=1).
   WindowPlanner planner(Parse("closed=1,ready=1,record=2,repeat=1"), 0, kStartNs);
-  RunTable(planner, {
-      {Ev(EventKind::kBegin), kStartNs, "", -1},
-      {Ev(EventKind::kStart), 1500, "", -1},
-      {WindowEvent::BeforeBoundary(-1, false), 2000, "device_on wait", -1},
-      {WindowEvent::Boundary(), 2000, "ended s0 1000..2000; began s1", -1},
-      {WindowEvent::BeforeBoundary(-1, false), 3000, "", -1},  // subscribed already
-      {WindowEvent::Boundary(), 3000, "ended s1 2000..3000; began s2; open #0 2..4 o0 @3000", 0},
-      {WindowEvent::Boundary(), 4000, "ended s2 3000..4000 in; began s3", 0},
-      {WindowEvent::BeforeBoundary(-1, false), 5000, "", 0},  // step 4 is CLOSED
-      {WindowEvent::Boundary(), 5000,
-       "ended s3 4000..5000 in; began s4; close @5000; device_off", -1},
-      {Ev(EventKind::kEnding), 6000, "", -1},
-      {WindowEvent::Boundary(), 6000, "ended s4 5000..6000; began s5", -1},
-      {Ev(EventKind::kEnd), 6100, "", -1},
-      {WindowEvent::Boundary(), 7000, "", -1},  // after the end: nothing
-  });
+  RunTable(planner,
+           {
+               {Ev(EventKind::kBegin), kStartNs, "", -1},
+               {Ev(EventKind::kStart), 1500, "", -1},
+               {WindowEvent::BeforeBoundary(-1, false), 2000, "device_on wait", -1},
+               {WindowEvent::Boundary(), 2000, "ended s0 1000..2000; began s1", -1},
+               {WindowEvent::BeforeBoundary(-1, false), 3000, "", -1},  // subscribed already
+               {WindowEvent::Boundary(), 3000,
+                "ended s1 2000..3000; began s2; open #0 2..4 o0 @3000", 0},
+               {WindowEvent::Boundary(), 4000, "ended s2 3000..4000 in; began s3", 0},
+               {WindowEvent::BeforeBoundary(-1, false), 5000, "", 0},  // step 4 is CLOSED
+               {WindowEvent::Boundary(), 5000,
+                "ended s3 4000..5000 in; began s4; close @5000; device_off", -1},
+               {Ev(EventKind::kEnding), 6000, "", -1},
+               {WindowEvent::Boundary(), 6000, "ended s4 5000..6000; began s5", -1},
+               {Ev(EventKind::kEnd), 6100, "", -1},
+               {WindowEvent::Boundary(), 7000, "", -1},  // after the end: nothing
+           });
   CHECK(planner.step() == 5);
   CHECK(planner.ended());
 }
 
 TEST_CASE("schedule: a writer still busy subscribing is not asked again before the boundary") {
   WindowPlanner planner(Parse("closed=1,ready=1,record=1"), 0, kStartNs);
-  RunTable(planner, {
-      {Ev(EventKind::kBegin), kStartNs, "", -1},
-      {WindowEvent::BeforeBoundary(-1, false), 1500, "", -1},  // before kStart: nothing
-      {Ev(EventKind::kStart), 1500, "", -1},
-      {WindowEvent::BeforeBoundary(-1, true), 2000, "", -1},
-      // READY still wants the device: asked at the boundary, without a wait.
-      {WindowEvent::Boundary(), 2000, "ended s0 1000..2000; began s1; device_on", -1},
-      {Ev(EventKind::kCudaLoaded), 2500, "device_on", -1},  // a deferred subscription
-  });
+  RunTable(planner,
+           {
+               {Ev(EventKind::kBegin), kStartNs, "", -1},
+               {WindowEvent::BeforeBoundary(-1, false), 1500, "", -1},  // before kStart: nothing
+               {Ev(EventKind::kStart), 1500, "", -1},
+               {WindowEvent::BeforeBoundary(-1, true), 2000, "", -1},
+               // READY still wants the device: asked at the boundary, without a wait.
+               {WindowEvent::Boundary(), 2000, "ended s0 1000..2000; began s1; device_on", -1},
+               {Ev(EventKind::kCudaLoaded), 2500, "device_on", -1},  // a deferred subscription
+           });
 }
 
 TEST_CASE("AsksDeviceBefore: only a boundary into READY or RECORD with the device off") {
@@ -135,93 +138,102 @@ TEST_CASE("AsksDeviceBefore: only a boundary into READY or RECORD with the devic
 
 TEST_CASE("record everything: the window opens before the session starts, handed over at it") {
   WindowPlanner planner(Schedule(), 0, kStartNs);
-  RunTable(planner, {
-      {Ev(EventKind::kBegin), kStartNs, "open #0 0..0 o0 @1000 deferred", 0},
-      {Ev(EventKind::kStart), 1200, "device_on_now; hand_over #0 0..0 o0 @1000", 0},
-      {Ev(EventKind::kStart), 1300, "", 0},  // once
-      {WindowEvent::Boundary(), 2000, "ended s0 1000..2000 in; began s1", 0},
-      {Ev(EventKind::kEnding), 3000, "", 0},
-      {WindowEvent::Boundary(), 3000, "ended s1 2000..3000 in; began s2", 0},
-      {Ev(EventKind::kEnd), 3100, "close @3100", -1},
-  });
+  RunTable(planner,
+           {
+               {Ev(EventKind::kBegin), kStartNs, "open #0 0..0 o0 @1000 deferred", 0},
+               {Ev(EventKind::kStart), 1200, "device_on_now; hand_over #0 0..0 o0 @1000", 0},
+               {Ev(EventKind::kStart), 1300, "", 0},  // once
+               {WindowEvent::Boundary(), 2000, "ended s0 1000..2000 in; began s1", 0},
+               {Ev(EventKind::kEnding), 3000, "", 0},
+               {WindowEvent::Boundary(), 3000, "ended s1 2000..3000 in; began s2", 0},
+               {Ev(EventKind::kEnd), 3100, "close @3100", -1},
+           });
 }
 
 TEST_CASE("steps_per_file: the window goes on in a new file every 2 steps, not at exit") {
   WindowPlanner planner(Schedule(), 2, kStartNs);
-  RunTable(planner, {
-      {Ev(EventKind::kBegin), kStartNs, "open #0 0..2 o0 @1000 deferred", 0},
-      {Ev(EventKind::kStart), 1000, "device_on_now; hand_over #0 0..2 o0 @1000", 0},
-      {WindowEvent::Boundary(), 2000, "ended s0 1000..2000 in; began s1", 0},
-      {WindowEvent::Boundary(), 3000, "ended s1 2000..3000 in; began s2; split -> #1 2..4 o0 @3000",
-       0},
-      {WindowEvent::Boundary(), 4000, "ended s2 3000..4000 in; began s3", 0},
-      {WindowEvent::Boundary(), 5000, "ended s3 4000..5000 in; began s4; split -> #2 4..6 o0 @5000",
-       0},
-      {WindowEvent::Boundary(), 6000, "ended s4 5000..6000 in; began s5", 0},
-      {Ev(EventKind::kEnding), 7000, "", 0},
-      {WindowEvent::Boundary(), 7000, "ended s5 6000..7000 in; began s6", 0},  // 2 steps: no split
-      {Ev(EventKind::kEnd), 7100, "close @7100", -1},
-  });
+  RunTable(planner,
+           {
+               {Ev(EventKind::kBegin), kStartNs, "open #0 0..2 o0 @1000 deferred", 0},
+               {Ev(EventKind::kStart), 1000, "device_on_now; hand_over #0 0..2 o0 @1000", 0},
+               {WindowEvent::Boundary(), 2000, "ended s0 1000..2000 in; began s1", 0},
+               {WindowEvent::Boundary(), 3000,
+                "ended s1 2000..3000 in; began s2; split -> #1 2..4 o0 @3000", 0},
+               {WindowEvent::Boundary(), 4000, "ended s2 3000..4000 in; began s3", 0},
+               {WindowEvent::Boundary(), 5000,
+                "ended s3 4000..5000 in; began s4; split -> #2 4..6 o0 @5000", 0},
+               {WindowEvent::Boundary(), 6000, "ended s4 5000..6000 in; began s5", 0},
+               {Ev(EventKind::kEnding), 7000, "", 0},
+               {WindowEvent::Boundary(), 7000, "ended s5 6000..7000 in; began s6",
+                0},  // 2 steps: no split
+               {Ev(EventKind::kEnd), 7100, "close @7100", -1},
+           });
 }
 
 TEST_CASE("steps_per_file cuts a schedule window at its own end") {
   // record=3 from step 0: window [0, 3); files of 2 steps: [0, 2) and [2, 3).
   WindowPlanner planner(Parse("record=3,repeat=1"), 2, kStartNs);
-  RunTable(planner, {
-      {Ev(EventKind::kBegin), kStartNs, "open #0 0..2 o0 @1000 deferred", 0},
-      {Ev(EventKind::kStart), 1000, "device_on_now; hand_over #0 0..2 o0 @1000", 0},
-      {WindowEvent::Boundary(), 2000, "ended s0 1000..2000 in; began s1", 0},
-      {WindowEvent::Boundary(), 3000, "ended s1 2000..3000 in; began s2; split -> #1 2..3 o0 @3000",
-       0},
-      {WindowEvent::Boundary(), 4000,
-       "ended s2 3000..4000 in; began s3; close @4000; device_off", -1},
-  });
+  RunTable(planner,
+           {
+               {Ev(EventKind::kBegin), kStartNs, "open #0 0..2 o0 @1000 deferred", 0},
+               {Ev(EventKind::kStart), 1000, "device_on_now; hand_over #0 0..2 o0 @1000", 0},
+               {WindowEvent::Boundary(), 2000, "ended s0 1000..2000 in; began s1", 0},
+               {WindowEvent::Boundary(), 3000,
+                "ended s1 2000..3000 in; began s2; split -> #1 2..3 o0 @3000", 0},
+               {WindowEvent::Boundary(), 4000,
+                "ended s2 3000..4000 in; began s3; close @4000; device_off", -1},
+           });
 }
 
 TEST_CASE("program-driven: its first state ends the schedule's window; then its own windows") {
   // The schedule: 0 CLOSED, 1 RECORD, 2 RECORD_AND_RETURN, 3 CLOSED, ...
   WindowPlanner planner(Parse("closed=1,record=2"), 0, kStartNs);
-  RunTable(planner, {
-      {Ev(EventKind::kBegin), kStartNs, "", -1},
-      {Ev(EventKind::kStart), 1000, "", -1},
-      {WindowEvent::BeforeBoundary(-1, false), 2000, "device_on wait", -1},
-      {WindowEvent::Boundary(), 2000, "ended s0 1000..2000; began s1; open #0 1..3 o0 @2000", 0},
-      // prof_step_to(READY): the schedule's window ends here, READY keeps the device.
-      {WindowEvent::BeforeBoundary(kReady, false), 3000, "", 0},
-      {WindowEvent::Boundary(kReady), 3000, "ended s1 2000..3000 in; began s2; close @3000", -1},
-      {WindowEvent::Boundary(), 4000, "ended s2 3000..4000; began s3", -1},  // still READY
-      {WindowEvent::Boundary(kRecord), 5000, "ended s3 4000..5000; began s4; open #1 4..0 o3 @5000",
-       1},
-      {WindowEvent::SetState(kRecordAndReturn), 5500, "", 1},  // the window stays open
-      {WindowEvent::Boundary(), 6000,
-       "ended s4 5000..6000 in; began s5; close @6000; device_off", -1},
-      {WindowEvent::SetState(kRecord), 6500, "open #2 5..0 o3 @6500; device_on wait", 2},
-  });
+  RunTable(planner,
+           {
+               {Ev(EventKind::kBegin), kStartNs, "", -1},
+               {Ev(EventKind::kStart), 1000, "", -1},
+               {WindowEvent::BeforeBoundary(-1, false), 2000, "device_on wait", -1},
+               {WindowEvent::Boundary(), 2000,
+                "ended s0 1000..2000; began s1; open #0 1..3 o0 @2000", 0},
+               // prof_step_to(READY): the schedule's window ends here, READY keeps the device.
+               {WindowEvent::BeforeBoundary(kReady, false), 3000, "", 0},
+               {WindowEvent::Boundary(kReady), 3000,
+                "ended s1 2000..3000 in; began s2; close @3000", -1},
+               {WindowEvent::Boundary(), 4000, "ended s2 3000..4000; began s3", -1},  // still READY
+               {WindowEvent::Boundary(kRecord), 5000,
+                "ended s3 4000..5000; began s4; open #1 4..0 o3 @5000", 1},
+               {WindowEvent::SetState(kRecordAndReturn), 5500, "", 1},  // the window stays open
+               {WindowEvent::Boundary(), 6000,
+                "ended s4 5000..6000 in; began s5; close @6000; device_off", -1},
+               {WindowEvent::SetState(kRecord), 6500, "open #2 5..0 o3 @6500; device_on wait", 2},
+           });
   CHECK(planner.mode() == StateSource::kProgram);
   CHECK(planner.window() == WindowKind::kProgram);
 }
 
 TEST_CASE("program-driven: set_state's first state closes the schedule's window now") {
   WindowPlanner planner(Schedule(), 0, kStartNs);  // records everything until then
-  RunTable(planner, {
-      {Ev(EventKind::kBegin), kStartNs, "open #0 0..0 o0 @1000 deferred", 0},
-      {Ev(EventKind::kStart), 1000, "device_on_now; hand_over #0 0..0 o0 @1000", 0},
-      {WindowEvent::SetState(kRecord), 1500, "close @1500; open #1 0..0 o3 @1500", 1},
-  });
+  RunTable(planner,
+           {
+               {Ev(EventKind::kBegin), kStartNs, "open #0 0..0 o0 @1000 deferred", 0},
+               {Ev(EventKind::kStart), 1000, "device_on_now; hand_over #0 0..0 o0 @1000", 0},
+               {WindowEvent::SetState(kRecord), 1500, "close @1500; open #1 0..0 o3 @1500", 1},
+           });
 }
 
 TEST_CASE("on demand: prof_start / prof_stop with the schedule off") {
   WindowPlanner planner(Schedule::Nothing(), 0, kStartNs);
-  RunTable(planner, {
-      {Ev(EventKind::kBegin), kStartNs, "", -1},
-      {Ev(EventKind::kStart), 1000, "", -1},
-      {WindowEvent::OpenDemand(-1, 0, false, kApi), 2000, "open #0 0..0 o1 @2000; device_on wait",
-       0},
-      {WindowEvent::Boundary(), 3000, "ended s0 1000..3000 in; began s1", 0},
-      {WindowEvent::OpenDemand(-1, 0, false, kApi), 3500, "", 0},  // the one open stays
-      {Ev(EventKind::kCloseDemand), 4000, "close @4000; device_off", -1},
-      {Ev(EventKind::kCloseDemand), 4100, "", -1},
-  });
+  RunTable(planner,
+           {
+               {Ev(EventKind::kBegin), kStartNs, "", -1},
+               {Ev(EventKind::kStart), 1000, "", -1},
+               {WindowEvent::OpenDemand(-1, 0, false, kApi), 2000,
+                "open #0 0..0 o1 @2000; device_on wait", 0},
+               {WindowEvent::Boundary(), 3000, "ended s0 1000..3000 in; began s1", 0},
+               {WindowEvent::OpenDemand(-1, 0, false, kApi), 3500, "", 0},  // the one open stays
+               {Ev(EventKind::kCloseDemand), 4000, "close @4000; device_off", -1},
+               {Ev(EventKind::kCloseDemand), 4100, "", -1},
+           });
 }
 
 TEST_CASE("on demand: triggers for seconds and for steps") {
@@ -245,12 +257,12 @@ TEST_CASE("on demand: triggers for seconds and for steps") {
   CHECK(arranged.accepted);
   CHECK(PlanText(arranged) == "device_on");
   RunTable(planner, {
-      {WindowEvent::Boundary(), 11000, "ended s0 1000..11000; began s1; open #1 1..3 o2 @11000",
-       1},
-      {WindowEvent::Boundary(), 12000, "ended s1 11000..12000 in; began s2", 1},
-      {WindowEvent::Boundary(), 13000,
-       "ended s2 12000..13000 in; began s3; close @13000; device_off", -1},
-  });
+                        {WindowEvent::Boundary(), 11000,
+                         "ended s0 1000..11000; began s1; open #1 1..3 o2 @11000", 1},
+                        {WindowEvent::Boundary(), 12000, "ended s1 11000..12000 in; began s2", 1},
+                        {WindowEvent::Boundary(), 13000,
+                         "ended s2 12000..13000 in; began s3; close @13000; device_off", -1},
+                    });
   CHECK_FALSE(planner.On(WindowEvent::OpenAtNextStep(0), 14000).accepted);
 }
 
@@ -261,14 +273,18 @@ TEST_CASE("on demand over a schedule window: that window is skipped, the next on
   planner.On(Ev(EventKind::kStart), kStartNs);
   planner.On(WindowEvent::BeforeBoundary(-1, false), 2000);
   RunTable(planner, {
-      {WindowEvent::Boundary(), 2000, "ended s0 1000..2000; began s1; open #0 1..3 o0 @2000", 0},
-      {WindowEvent::OpenDemand(-1, 0, false, kApi), 2500, "close @2500; open #1 1..0 o1 @2500", 1},
-      {WindowEvent::Boundary(), 3000, "ended s1 2000..3000 in; began s2", 1},
-      {Ev(EventKind::kCloseDemand), 3500, "close @3500; device_off", -1},
-      {WindowEvent::Boundary(), 4000, "ended s2 3000..4000; began s3", -1},  // not reopened
-      {WindowEvent::BeforeBoundary(-1, false), 5000, "device_on wait", -1},
-      {WindowEvent::Boundary(), 5000, "ended s3 4000..5000; began s4; open #2 4..6 o0 @5000", 2},
-  });
+                        {WindowEvent::Boundary(), 2000,
+                         "ended s0 1000..2000; began s1; open #0 1..3 o0 @2000", 0},
+                        {WindowEvent::OpenDemand(-1, 0, false, kApi), 2500,
+                         "close @2500; open #1 1..0 o1 @2500", 1},
+                        {WindowEvent::Boundary(), 3000, "ended s1 2000..3000 in; began s2", 1},
+                        {Ev(EventKind::kCloseDemand), 3500, "close @3500; device_off", -1},
+                        {WindowEvent::Boundary(), 4000, "ended s2 3000..4000; began s3",
+                         -1},  // not reopened
+                        {WindowEvent::BeforeBoundary(-1, false), 5000, "device_on wait", -1},
+                        {WindowEvent::Boundary(), 5000,
+                         "ended s3 4000..5000; began s4; open #2 4..6 o0 @5000", 2},
+                    });
 }
 
 TEST_CASE("prof_stop in a schedule window: the rest of it is skipped") {
@@ -280,49 +296,50 @@ TEST_CASE("prof_stop in a schedule window: the rest of it is skipped") {
   CHECK(PlanText(stopped) == "close @1500; device_off");
   CHECK(stopped.closed_index == 0);
   RunTable(planner, {
-      {WindowEvent::Boundary(), 2000, "ended s0 1000..2000; began s1", -1},
-      {WindowEvent::Boundary(), 3000, "ended s1 2000..3000; began s2", -1},
-      {WindowEvent::Boundary(), 4000, "ended s2 3000..4000; began s3; open #1 3..6 o0 @4000; device_on",
-       1},
-  });
+                        {WindowEvent::Boundary(), 2000, "ended s0 1000..2000; began s1", -1},
+                        {WindowEvent::Boundary(), 3000, "ended s1 2000..3000; began s2", -1},
+                        {WindowEvent::Boundary(), 4000,
+                         "ended s2 3000..4000; began s3; open #1 3..6 o0 @4000; device_on", 1},
+                    });
 }
 
 TEST_CASE("program-driven: its first state closes a demand window too, and opens its own") {
   WindowPlanner planner(Schedule::Nothing(), 0, kStartNs);
-  RunTable(planner, {
-      {Ev(EventKind::kBegin), kStartNs, "", -1},
-      {Ev(EventKind::kStart), 1000, "", -1},
-      {WindowEvent::OpenDemand(-1, 0, false, kApi), 2000, "open #0 0..0 o1 @2000; device_on wait",
-       0},
-      {WindowEvent::SetState(kRecord), 2500, "close @2500; open #1 0..0 o3 @2500", 1},
-  });
+  RunTable(planner,
+           {
+               {Ev(EventKind::kBegin), kStartNs, "", -1},
+               {Ev(EventKind::kStart), 1000, "", -1},
+               {WindowEvent::OpenDemand(-1, 0, false, kApi), 2000,
+                "open #0 0..0 o1 @2000; device_on wait", 0},
+               {WindowEvent::SetState(kRecord), 2500, "close @2500; open #1 0..0 o3 @2500", 1},
+           });
   CHECK(planner.window() == WindowKind::kProgram);
 }
 
 TEST_CASE("after exit nothing reaches the writer: not a demand window's end time") {
   WindowPlanner planner(Schedule::Nothing(), 0, kStartNs);
   RunTable(planner, {
-      {Ev(EventKind::kBegin), kStartNs, "", -1},
-      {Ev(EventKind::kStart), 1000, "", -1},
-      {WindowEvent::OpenDemand(-1, 10000, true, kTrigger), 2000,
-       "open #0 0..0 o2 @2000; device_on", 0},
-      {Ev(EventKind::kEnding), 3000, "", 0},
-      {WindowEvent::Boundary(), 3000, "ended s0 1000..3000 in; began s1", 0},
-      {Ev(EventKind::kEnd), 3100, "close @3100", -1},
-      {Ev(EventKind::kTick), 20000, "", -1},
-      {Ev(EventKind::kCloseDemand), 20000, "", -1},
-      {Ev(EventKind::kCudaLoaded), 20000, "", -1},
-  });
+                        {Ev(EventKind::kBegin), kStartNs, "", -1},
+                        {Ev(EventKind::kStart), 1000, "", -1},
+                        {WindowEvent::OpenDemand(-1, 10000, true, kTrigger), 2000,
+                         "open #0 0..0 o2 @2000; device_on", 0},
+                        {Ev(EventKind::kEnding), 3000, "", 0},
+                        {WindowEvent::Boundary(), 3000, "ended s0 1000..3000 in; began s1", 0},
+                        {Ev(EventKind::kEnd), 3100, "close @3100", -1},
+                        {Ev(EventKind::kTick), 20000, "", -1},
+                        {Ev(EventKind::kCloseDemand), 20000, "", -1},
+                        {Ev(EventKind::kCudaLoaded), 20000, "", -1},
+                    });
   CHECK_FALSE(planner.EndDue(20000));
 }
 
 TEST_CASE("a window closed before the session started never reaches the writer") {
   WindowPlanner planner(Schedule(), 0, kStartNs);
   RunTable(planner, {
-      {Ev(EventKind::kBegin), kStartNs, "open #0 0..0 o0 @1000 deferred", 0},
-      {Ev(EventKind::kCloseDemand), 1100, "close @1100 deferred", -1},
-      {Ev(EventKind::kStart), 1200, "", -1},
-  });
+                        {Ev(EventKind::kBegin), kStartNs, "open #0 0..0 o0 @1000 deferred", 0},
+                        {Ev(EventKind::kCloseDemand), 1100, "close @1100 deferred", -1},
+                        {Ev(EventKind::kStart), 1200, "", -1},
+                    });
 }
 
 // Long random event sequences on several schedules: the writer's view of the actions stays
@@ -343,12 +360,16 @@ TEST_CASE("random event sequences: opens and closes alternate, recording follows
         now += 1 + random() % 1000;
         const int state = static_cast<int>(random() % 6) - 2;  // -2..3: none or a state
         const WindowEvent events[] = {
-            WindowEvent::Boundary(state < 0 ? -1 : state), WindowEvent::Boundary(),
-            WindowEvent::BeforeBoundary(-1, random() % 2 == 0), WindowEvent::SetState(state),
+            WindowEvent::Boundary(state < 0 ? -1 : state),
+            WindowEvent::Boundary(),
+            WindowEvent::BeforeBoundary(-1, random() % 2 == 0),
+            WindowEvent::SetState(state),
             WindowEvent::OpenDemand(random() % 3 == 0 ? planner.step() + 2 : -1,
                                     random() % 2 ? now + 3000 : 0, random() % 2 == 0, 1 + i % 2),
-            Ev(EventKind::kCloseDemand), WindowEvent::OpenAtNextStep(random() % 3),
-            Ev(EventKind::kTick), Ev(EventKind::kCudaLoaded)};
+            Ev(EventKind::kCloseDemand),
+            WindowEvent::OpenAtNextStep(random() % 3),
+            Ev(EventKind::kTick),
+            Ev(EventKind::kCudaLoaded)};
         const WindowEvent& event = events[random() % 9];
         const WindowPlan plan = planner.On(event, now);
         if (event.kind == EventKind::kCudaLoaded) {
@@ -366,13 +387,22 @@ TEST_CASE("random event sequences: opens and closes alternate, recording follows
               CHECK(action.window.index == next_index++);
               open = recording = true;
               break;
-            case ActionKind::kCloseWindow: REQUIRE(open); open = recording = false; break;
+            case ActionKind::kCloseWindow:
+              REQUIRE(open);
+              open = recording = false;
+              break;
             case ActionKind::kSplitWindow:
               REQUIRE(open);
               CHECK(action.window.index == next_index++);
               break;
-            case ActionKind::kDeviceOn: CHECK_FALSE(device); device = true; break;
-            case ActionKind::kDeviceOff: CHECK(device); device = false; break;
+            case ActionKind::kDeviceOn:
+              CHECK_FALSE(device);
+              device = true;
+              break;
+            case ActionKind::kDeviceOff:
+              CHECK(device);
+              device = false;
+              break;
             default: break;
           }
         }

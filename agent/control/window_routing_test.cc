@@ -113,7 +113,7 @@ struct Rig {
 // What a window file holds: its marks' names, API calls (by the id the test put in their
 // byte count, with start times) and steps.
 struct FileContents {
-  std::map<std::string, int> marks;  // name -> count
+  std::map<std::string, int> marks;          // name -> count
   std::map<uint64_t, uint64_t> call_starts;  // id -> start
   int duplicate_calls = 0;
   std::vector<StepEvent> steps;
@@ -173,7 +173,7 @@ TEST_CASE("a window opened while the writer is inside a subscription gets its ow
   for (int i = 0; i < 4; ++i) Mark("in_window_1");
   rig.source->Release();
   std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the writer's next passes
-  rig.steps->Step(1);  // window 1 closes
+  rig.steps->Step(1);                                          // window 1 closes
   CHECK_FALSE(Recording());
   rig.Finish();
 
@@ -212,7 +212,7 @@ TEST_CASE("a closed window is finalized only once its records are drained") {
   std::this_thread::sleep_for(std::chrono::milliseconds(80));
   rig.source->Release();
   std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the writer's next passes
-  rig.steps->Step(1);  // window 1 opens
+  rig.steps->Step(1);                                          // window 1 opens
   Mark("in_window_1");
   rig.steps->Step(1);  // window 1 closes
   rig.Finish();
@@ -328,9 +328,9 @@ TEST_CASE("stress: short windows, several recording threads, a slow subscription
   }
   INFO("calls made: " << made);
   CHECK(made > 1000);
-  CHECK(in_earlier_window == 0);            // the race: a window that closed before it began
+  CHECK(in_earlier_window == 0);          // the race: a window that closed before it began
   CHECK(in_later_window - excused == 0);  // nor a later one, unless appended late
-  CHECK(steps_misplaced == 0);  // each window's own step record is in its file
+  CHECK(steps_misplaced == 0);            // each window's own step record is in its file
   CHECK(missing == 0);
   CHECK(duplicates == 0);
 }

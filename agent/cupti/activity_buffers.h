@@ -29,8 +29,8 @@ struct ActivityBuffer {
 void ConfigureActivityBuffers(size_t buffer_bytes, size_t max_buffers, bool may_refuse);
 
 void CUPTIAPI OnBufferRequested(uint8_t** buffer, size_t* size, size_t* max_records);
-void CUPTIAPI OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* buffer,
-                                size_t size, size_t valid_size);
+void CUPTIAPI OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t size,
+                                size_t valid_size);
 
 // The completed buffers, in completion order; the caller owns them until recycled.
 std::vector<ActivityBuffer> TakeCompletedBuffers();

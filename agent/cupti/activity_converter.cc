@@ -33,19 +33,18 @@ void ActivityConverter::Convert(const CUpti_Activity& record, WindowRouter& rout
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
       return AddSynchronization(reinterpret_cast<const CUpti_ActivitySynchronization2&>(record),
                                 router, counts);
-    default:
-      return;  // kinds the adapter did not enable (or another client's)
+    default: return;  // kinds the adapter did not enable (or another client's)
   }
 }
 
 DeviceWindow* ActivityConverter::WindowOf(uint32_t correlation_id, uint64_t start, uint64_t end,
-                                        WindowRouter& router, ConversionCounts* counts) {
+                                          WindowRouter& router, ConversionCounts* counts) {
   if (start == CUPTI_TIMESTAMP_UNKNOWN || end == CUPTI_TIMESTAMP_UNKNOWN || end < start) {
     ++counts->incomplete;
     return nullptr;
   }
-  const uint64_t host_start = static_cast<uint64_t>(static_cast<int64_t>(start) -
-                                                    cupti_minus_host_ns_);
+  const uint64_t host_start =
+      static_cast<uint64_t>(static_cast<int64_t>(start) - cupti_minus_host_ns_);
   DeviceWindow* window = router.WindowFor(correlation_id, host_start);
   if (!window) {
     ++counts->unrouted;

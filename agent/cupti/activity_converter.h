@@ -38,8 +38,7 @@ class ActivityConverter {
   // windows by time.
   void SetClockOffset(int64_t cupti_minus_host_ns) { cupti_minus_host_ns_ = cupti_minus_host_ns; }
 
-  void ConvertBuffer(const ActivityBuffer& buffer, WindowRouter& router,
-                     ConversionCounts* counts);
+  void ConvertBuffer(const ActivityBuffer& buffer, WindowRouter& router, ConversionCounts* counts);
 
  private:
   void Convert(const CUpti_Activity& record, WindowRouter& router, ConversionCounts* counts);
@@ -54,7 +53,7 @@ class ActivityConverter {
 
   // The window for a record, or nullptr (counted) when it is incomplete or unroutable.
   DeviceWindow* WindowOf(uint32_t correlation_id, uint64_t start, uint64_t end,
-                       WindowRouter& router, ConversionCounts* counts);
+                         WindowRouter& router, ConversionCounts* counts);
   StreamKey KeyOf(uint32_t device, uint32_t context, uint32_t stream);
   uint32_t DeviceOfContext(uint32_t context) const;
 

@@ -31,9 +31,8 @@ void RecordUnhookedCall(const CUpti_CallbackData& data, bool driver, uint64_t st
   record->start_ns = start_ns;
   record->end_ns = MonotonicNs();
   // cudaError_t and CUresult are both int-sized enums.
-  record->status = data.functionReturnValue
-                       ? *static_cast<const int32_t*>(data.functionReturnValue)
-                       : 0;
+  record->status =
+      data.functionReturnValue ? *static_cast<const int32_t*>(data.functionReturnValue) : 0;
   record->correlation_id = data.correlationId;
   record->stream_plus_one = 0;
   record->bytes = 0;
@@ -51,8 +50,8 @@ void OnEnter(bool driver, const CUpti_CallbackData& data) {
   const bool outermost = driver ? t_runtime_depth == 0 : ++t_runtime_depth == 1;
   const bool hooked = !driver && internal::t_correlation_id == internal::kAwaitingCorrelation;
   if (outermost) internal::t_correlation_id = data.correlationId;
-  const bool record = outermost && !hooked && Recording() &&
-                      g_record_unhooked.load(std::memory_order_relaxed);
+  const bool record =
+      outermost && !hooked && Recording() && g_record_unhooked.load(std::memory_order_relaxed);
   // The slot persists from enter to exit of this call: 0 means "not recorded".
   if (data.correlationData) *data.correlationData = record ? MonotonicNs() : 0;
 }
@@ -92,8 +91,8 @@ const char* CallableName(const char* function_name, char* buffer, size_t buffer_
   if (!function_name) return nullptr;
   const size_t length = std::strlen(function_name);
   size_t digits = 0;
-  while (digits < length && std::isdigit(static_cast<unsigned char>(
-                                function_name[length - 1 - digits]))) {
+  while (digits < length &&
+         std::isdigit(static_cast<unsigned char>(function_name[length - 1 - digits]))) {
     ++digits;
   }
   // "_v" + at least 4 digits: CUPTI's API-version suffix, not part of the name the user

@@ -24,8 +24,8 @@ namespace prof {
 // an unsubscribe never reports its exit).
 void StartApiCallbacks(bool record_unhooked_calls);
 
-void CUPTIAPI OnApiCallback(void* userdata, CUpti_CallbackDomain domain,
-                            CUpti_CallbackId cbid, const void* data);
+void CUPTIAPI OnApiCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                            const void* data);
 
 // "cudaMemcpy" for "cudaMemcpy" and for "cudaMemcpy_v3020" (CUPTI's versioned spelling);
 // copies into `buffer` only when it has to cut a suffix.

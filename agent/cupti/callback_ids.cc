@@ -6,9 +6,9 @@ namespace {
 // Each entry names the id exactly as CUPTI's headers do, so an id that does not exist
 // fails to compile.
 #define PROF_RUNTIME(id, purpose) \
-  {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##id, #id, CallbackPurpose::purpose}
+  { CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##id, #id, CallbackPurpose::purpose }
 #define PROF_DRIVER(id) \
-  {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##id, #id, CallbackPurpose::kDriverWork}
+  { CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##id, #id, CallbackPurpose::kDriverWork }
 #define PROF_HOOKED(id) PROF_RUNTIME(id, kHooked)
 #define PROF_RUNTIME_WORK(id) PROF_RUNTIME(id, kRuntimeWork)
 

@@ -41,8 +41,7 @@ ClockAnchorValue MeasureCuptiAnchor(GetTimestampFunction get_timestamp, const ch
 
 int64_t CuptiMinusHostNs(const ClockAnchorValue& anchor) {
   if (anchor.cupti_ns == 0) return 0;
-  return static_cast<int64_t>(anchor.cupti_ns) -
-         static_cast<int64_t>(anchor.host_monotonic_ns);
+  return static_cast<int64_t>(anchor.cupti_ns) - static_cast<int64_t>(anchor.host_monotonic_ns);
 }
 
 }  // namespace prof

@@ -73,12 +73,9 @@ const std::vector<uint32_t> kRuntimeUnwanted = {
     CUPTI_RUNTIME_TRACE_CBID_cudaPointerGetAttributes_v4000,
 };
 const std::vector<uint32_t> kDriverUnwanted = {
-    CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute,
-    CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent,
-    CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice,
-    CUPTI_DRIVER_TRACE_CBID_cuMemGetInfo_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamQuery,
-    CUPTI_DRIVER_TRACE_CBID_cuEventQuery,
+    CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute, CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice,        CUPTI_DRIVER_TRACE_CBID_cuMemGetInfo_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamQuery,         CUPTI_DRIVER_TRACE_CBID_cuEventQuery,
     CUPTI_DRIVER_TRACE_CBID_cuDeviceGet,
 };
 
@@ -136,7 +133,8 @@ TEST_CASE("every interposed runtime function has its callback, marked as hooked"
   }
   for (size_t i = 0; i < count; ++i) {
     char buffer[128];
-    const bool hooked = ApiIdByName(CallableName(table[i].name, buffer, sizeof(buffer))) != kApiNone;
+    const bool hooked =
+        ApiIdByName(CallableName(table[i].name, buffer, sizeof(buffer))) != kApiNone;
     INFO(table[i].name);
     CHECK(hooked == (table[i].purpose == CallbackPurpose::kHooked));
   }
@@ -170,8 +168,7 @@ TEST_CASE("work enqueued without the hooks (driver launches, other copies) is re
   const SimCuptiTestApi sim = LoadedSimCuptiTestApi(SimCuptiPath());
   SetRecording(true);
   // A real driver launch of the simulator (device work and all), like NCCL's.
-  REQUIRE(simLaunchNamedKernel("nccl_like", dim3(1), dim3(32), 0, nullptr, 5000, 0) ==
-          cudaSuccess);
+  REQUIRE(simLaunchNamedKernel("nccl_like", dim3(1), dim3(32), 0, nullptr, 5000, 0) == cudaSuccess);
   const uint32_t driver_launch = testing::LastItem().correlation_id;
   const std::vector<std::pair<CUpti_CallbackDomain, std::pair<uint32_t, const char*>>> calls = {
       {kDriver, {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, "cuLaunchKernelEx"}},
@@ -201,8 +198,7 @@ TEST_CASE("work enqueued without the hooks (driver launches, other copies) is re
     CHECK(name == expected_names[i]);
     CHECK(record.kind == RecordKind::kApiCall);
     CHECK(record.api == kApiNone);
-    CHECK(record.subkind == (calls[i].first == kDriver ? kApiSubkindDriver
-                                                       : kApiSubkindRuntime));
+    CHECK(record.subkind == (calls[i].first == kDriver ? kApiSubkindDriver : kApiSubkindRuntime));
     CHECK(record.correlation_id == correlations[i]);
   }
 }

@@ -1,6 +1,6 @@
 // The CUPTI adapter's API callbacks and process life against the simulated CUDA runtime
-// and CUPTI: calls the hooks cannot see (and that enqueue work) are recorded, re-enabling starts clean, and a
-// forked child never touches the parent's CUPTI.
+// and CUPTI: calls the hooks cannot see (and that enqueue work) are recorded, re-enabling starts
+// clean, and a forked child never touches the parent's CUPTI.
 #include <catch2/catch.hpp>
 #include <cuda_runtime_api.h>
 #include <cupti.h>
@@ -27,10 +27,10 @@ using testing::DrainOwnRecords;
 using testing::HookedLaunch;
 using testing::LastItem;
 using testing::LoadedSimCuptiTestApi;
-using testing::SimCuptiTestApi;
 using testing::OneWindowRouter;
 using testing::ReadTrace;
 using testing::SimCuptiPath;
+using testing::SimCuptiTestApi;
 using testing::TestConfig;
 
 TEST_CASE("calls the hooks cannot see are recorded from the API callbacks") {
@@ -46,7 +46,7 @@ TEST_CASE("calls the hooks cannot see are recorded from the API callbacks") {
   const uint64_t before = MonotonicNs();
   int device = -1;
   REQUIRE(cudaGetDevice(&device) == cudaSuccess);  // enqueues nothing: no callback at all
-  const uint32_t copy_correlation =  // not interposed, enqueues a copy: recorded here
+  const uint32_t copy_correlation =                // not interposed, enqueues a copy: recorded here
       sim.fake_call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020,
                     "cudaMemcpy2DAsync_v3020");
   HookedLaunch(gamma, dim3(1), dim3(32), 0, nullptr);  // interposed: the hook's job

@@ -28,8 +28,7 @@ bool ResolveAll(CuptiLibrary* l, std::string* error) {
          Resolve(h, "cuptiActivityDisable", &l->ActivityDisable, error) &&
          Resolve(h, "cuptiActivityFlushAll", &l->ActivityFlushAll, error) &&
          Resolve(h, "cuptiActivityGetNextRecord", &l->ActivityGetNextRecord, error) &&
-         Resolve(h, "cuptiActivityGetNumDroppedRecords", &l->ActivityGetNumDroppedRecords,
-                 error) &&
+         Resolve(h, "cuptiActivityGetNumDroppedRecords", &l->ActivityGetNumDroppedRecords, error) &&
          Resolve(h, "cuptiGetTimestamp", &l->GetTimestamp, error);
 }
 

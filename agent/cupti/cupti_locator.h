@@ -31,12 +31,12 @@ struct CuptiCandidate {
 
 // What the search starts from; every field may be "".
 struct CuptiSearch {
-  std::string explicit_path;   // PROF_CUPTI_LIB
-  std::string loaded_cupti;    // a libcupti* the process has mapped
-  std::string runtime;         // the loaded libcudart*, as the loader opened it
-  std::string runtime_real;    // the file it resolves to
-  std::string cuda_home;       // $CUDA_HOME
-  std::string conda_prefix;    // $CONDA_PREFIX
+  std::string explicit_path;  // PROF_CUPTI_LIB
+  std::string loaded_cupti;   // a libcupti* the process has mapped
+  std::string runtime;        // the loaded libcudart*, as the loader opened it
+  std::string runtime_real;   // the file it resolves to
+  std::string cuda_home;      // $CUDA_HOME
+  std::string conda_prefix;   // $CONDA_PREFIX
 };
 
 // The candidates for `search`, in order, without duplicates.

@@ -32,7 +32,7 @@ namespace prof {
 namespace {
 
 constexpr size_t kActivityBufferBytes = 4u << 20;
-constexpr uint32_t kRefusableVersion = 27;     // CUDA 12.9: a refused buffer is safe
+constexpr uint32_t kRefusableVersion = 27;        // CUDA 12.9: a refused buffer is safe
 constexpr uint64_t kClockRefreshNs = 1000000000;  // tracks NTP slew of CUPTI's realtime clock
 
 std::atomic<bool> g_process_exiting{false};  // NoteProcessExiting
@@ -104,7 +104,8 @@ bool CuptiSource::Fail(const char* format, ...) {
   const bool repeat = last_failure_ == message;
   Log(repeat ? LogLevel::kDebug : LogLevel::kWarn,
       "%s; device activity (kernels, copies, memsets, syncs) is not recorded, host tracing "
-      "goes on", message);
+      "goes on",
+      message);
   last_failure_ = message;
   return false;
 }
@@ -127,9 +128,11 @@ bool CuptiSource::LoadLibrary() {
                 first_error.c_str());
   }
   const std::string runtime = LoadedRuntimePath();
-  return Fail("no libcupti found for %s (looked beside it and in the pip, conda and toolkit "
-              "folders around it, $CUDA_HOME, $CONDA_PREFIX/lib, /usr/local/cuda and the library "
-              "path; set PROF_CUPTI_LIB)", runtime.empty() ? "this program" : runtime.c_str());
+  return Fail(
+      "no libcupti found for %s (looked beside it and in the pip, conda and toolkit "
+      "folders around it, $CUDA_HOME, $CONDA_PREFIX/lib, /usr/local/cuda and the library "
+      "path; set PROF_CUPTI_LIB)",
+      runtime.empty() ? "this program" : runtime.c_str());
 }
 
 // The loaded CUPTI must be one whose records libprof reads, and of the loaded runtime's
@@ -149,33 +152,38 @@ bool CuptiSource::Subscribe() {
   CUptiResult result = library_->Subscribe(&subscriber_, &OnApiCallback, nullptr);
   if (result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     subscriber_ = nullptr;
-    return Fail("another tool (Nsight Systems, Nsight Compute, torch.profiler, a debugger) "
-                "already subscribed to CUPTI, which allows one subscriber (%s)",
-                library_->ResultText(result).c_str());
+    return Fail(
+        "another tool (Nsight Systems, Nsight Compute, torch.profiler, a debugger) "
+        "already subscribed to CUPTI, which allows one subscriber (%s)",
+        library_->ResultText(result).c_str());
   }
   if (result != CUPTI_SUCCESS && g_process_exiting.load(std::memory_order_relaxed)) {
     subscriber_ = nullptr;
-    return Fail("cuptiSubscribe failed in %s (%s): the program was exiting and CUDA was "
-                "being torn down", library_->path.c_str(), library_->ResultText(result).c_str());
+    return Fail(
+        "cuptiSubscribe failed in %s (%s): the program was exiting and CUDA was "
+        "being torn down",
+        library_->path.c_str(), library_->ResultText(result).c_str());
   }
   if (result == CUPTI_ERROR_NOT_INITIALIZED) {
     subscriber_ = nullptr;
-    return Fail("cuptiSubscribe failed in %s (%s): the CUDA driver is not loaded or not "
-                "initialized in this process (no NVIDIA driver for this CUDA version, or CUDA "
-                "not used yet)", library_->path.c_str(), library_->ResultText(result).c_str());
+    return Fail(
+        "cuptiSubscribe failed in %s (%s): the CUDA driver is not loaded or not "
+        "initialized in this process (no NVIDIA driver for this CUDA version, or CUDA "
+        "not used yet)",
+        library_->path.c_str(), library_->ResultText(result).c_str());
   }
   if (result != CUPTI_SUCCESS) {
     subscriber_ = nullptr;
-    return Fail("cuptiSubscribe failed in %s (%s; is an NVIDIA driver for this CUDA "
-                "version installed?)", library_->path.c_str(),
-                library_->ResultText(result).c_str());
+    return Fail(
+        "cuptiSubscribe failed in %s (%s; is an NVIDIA driver for this CUDA "
+        "version installed?)",
+        library_->path.c_str(), library_->ResultText(result).c_str());
   }
   if (!EnableCallbacks()) return false;
   result = library_->ActivityRegisterCallbacks(&OnBufferRequested, &OnBufferCompleted);
   if (result != CUPTI_SUCCESS) {
     Unsubscribe();
-    return Fail("cuptiActivityRegisterCallbacks failed (%s)",
-                library_->ResultText(result).c_str());
+    return Fail("cuptiActivityRegisterCallbacks failed (%s)", library_->ResultText(result).c_str());
   }
   return true;
 }
@@ -228,8 +236,8 @@ bool CuptiSource::EnableKinds() {
     if (result == CUPTI_SUCCESS) {
       enabled_kinds_.push_back(choice.kind);
     } else {
-      refused += " " + std::to_string(static_cast<int>(choice.kind)) + ":" +
-                 library_->ResultText(result);
+      refused +=
+          " " + std::to_string(static_cast<int>(choice.kind)) + ":" + library_->ResultText(result);
     }
   }
   if (enabled_kinds_.empty()) {
@@ -277,7 +285,8 @@ bool CuptiSource::TakeCupti(uint32_t version) {
 void CuptiSource::Pause() {
   paused_ = true;
   ++pauses_to_count_;
-  Log(LogLevel::kWarn, "another CUPTI client in this process (torch.profiler, the program's "
+  Log(LogLevel::kWarn,
+      "another CUPTI client in this process (torch.profiler, the program's "
       "own CUPTI code) holds CUPTI: libprof records host activity only until it "
       "unsubscribes, and then device activity again");
 }

@@ -46,9 +46,9 @@ void LaunchKernels(Workload* work) {
   const void* beta = simRegisterKernel("kernel_beta");
   for (int i = 0; i < 5; ++i) {
     const bool is_alpha = i < 3;
-    const uint64_t seen = is_alpha ? HookedLaunch(alpha, dim3(4), dim3(128), 0, work->stream)
-                                   : HookedLaunch(beta, dim3(2, 2), dim3(64, 2), 1024,
-                                                  work->stream);
+    const uint64_t seen = is_alpha
+                              ? HookedLaunch(alpha, dim3(4), dim3(128), 0, work->stream)
+                              : HookedLaunch(beta, dim3(2, 2), dim3(64, 2), 1024, work->stream);
     const Truth truth = LastItem();
     CHECK(seen == truth.correlation_id);  // the hook sees the record's id
     work->kernels[truth.correlation_id] = truth;
@@ -61,8 +61,7 @@ void CopySetAndSync(Workload* work) {
   REQUIRE(cudaMemcpy(work->device, work->host.data(), kCopyBytes, cudaMemcpyHostToDevice) ==
           cudaSuccess);
   work->to_device = LastItem();
-  REQUIRE(cudaMemcpy(work->host.data(), work->device, 4096, cudaMemcpyDeviceToHost) ==
-          cudaSuccess);
+  REQUIRE(cudaMemcpy(work->host.data(), work->device, 4096, cudaMemcpyDeviceToHost) == cudaSuccess);
   work->to_host = LastItem();
   REQUIRE(cudaMemsetAsync(work->device, 7, 65536, work->stream) == cudaSuccess);
   work->memset = LastItem();
@@ -111,8 +110,8 @@ void CheckCopies(const TraceContents& trace, const Workload& work) {
     CHECK(copy.source_kind == (up ? schema::MEMORY_KIND_PAGEABLE : schema::MEMORY_KIND_DEVICE));
     CHECK(copy.destination_kind ==
           (up ? schema::MEMORY_KIND_DEVICE : schema::MEMORY_KIND_PAGEABLE));
-    CHECK(copy.duration_ns == simCopyDurationNs(copy.bytes, up ? cudaMemcpyHostToDevice
-                                                                : cudaMemcpyDeviceToHost));
+    CHECK(copy.duration_ns ==
+          simCopyDurationNs(copy.bytes, up ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
     const Truth& truth = up ? work.to_device : work.to_host;
     CHECK(copy.duration_ns == truth.end_ns - truth.start_ns);
   }

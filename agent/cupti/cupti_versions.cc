@@ -40,9 +40,8 @@ std::string CuptiVersionProblem(uint32_t version, const std::string& cupti_path,
     std::snprintf(line, sizeof(line),
                   "%s has CUPTI API version %u, which libprof cannot read (it reads CUDA "
                   "12.0-12.9's, versions %u-%u, and CUDA 13's, %u-%u)%s%s",
-                  cupti_path.c_str(), version, kCuda12First, kCuda12Last, kCuda13First,
-                  kCuda13Last, runtime_path.empty() ? "" : "; the program's runtime is ",
-                  runtime_path.c_str());
+                  cupti_path.c_str(), version, kCuda12First, kCuda12Last, kCuda13First, kCuda13Last,
+                  runtime_path.empty() ? "" : "; the program's runtime is ", runtime_path.c_str());
     return line;
   }
   const int runtime_major = CudaMajorOfLibraryName(runtime_path);

@@ -49,8 +49,8 @@ TEST_CASE("a CUPTI of another major or an unknown version is one line naming bot
   CHECK(CuptiVersionProblem(24, "/a/libcupti.so.12", "/b/libcudart.so.12").empty());
   CHECK(CuptiVersionProblem(130001, "/a/libcupti.so.13", "/b/libcudart.so.13").empty());
   CHECK(CuptiVersionProblem(130001, "/a/libcupti.so.13", "").empty());  // static runtime
-  const std::string mismatch = CuptiVersionProblem(130001, "/a/libcupti.so.13",
-                                                   "/b/libcudart.so.12");
+  const std::string mismatch =
+      CuptiVersionProblem(130001, "/a/libcupti.so.13", "/b/libcudart.so.12");
   CHECK(mismatch.find("/a/libcupti.so.13") != std::string::npos);
   CHECK(mismatch.find("/b/libcudart.so.12") != std::string::npos);
   CHECK(mismatch.find('\n') == std::string::npos);

@@ -30,8 +30,6 @@ void InstallCuptiForkHandler() {
 
 void NoteCuptiLoaded() { g_cupti_loaded.store(true, std::memory_order_relaxed); }
 
-bool CuptiInheritedFromParent() {
-  return g_inherited_from_parent.load(std::memory_order_relaxed);
-}
+bool CuptiInheritedFromParent() { return g_inherited_from_parent.load(std::memory_order_relaxed); }
 
 }  // namespace prof

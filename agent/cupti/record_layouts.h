@@ -21,11 +21,12 @@
 namespace prof {
 namespace record_layouts {
 
-#define PROF_SAME_FIELD(Older, Newer, field)                                     \
-  static_assert(offsetof(Older, field) == offsetof(Newer, field) &&              \
-                    sizeof(Older::field) == sizeof(Newer::field),                \
-                #Older "::" #field " is not where " #Newer " has it: read it at " \
-                "its own offset")
+#define PROF_SAME_FIELD(Older, Newer, field)                        \
+  static_assert(offsetof(Older, field) == offsetof(Newer, field) && \
+                    sizeof(Older::field) == sizeof(Newer::field),   \
+                #Older "::" #field " is not where " #Newer          \
+                       " has it: read it at "                       \
+                       "its own offset")
 
 // Every field ActivityConverter::AddKernel reads.
 #define PROF_KERNEL_FIELDS(Older)                                      \
@@ -51,33 +52,33 @@ namespace record_layouts {
   PROF_SAME_FIELD(Older, CUpti_ActivityKernel10, graphId)
 
 // Every field AddMemcpy reads.
-#define PROF_MEMCPY_FIELDS(Older)                                        \
-  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, kind);                   \
-  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, copyKind);               \
-  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, srcKind);                \
-  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, dstKind);                \
-  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, bytes);                  \
-  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, start);                  \
-  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, end);                    \
-  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, deviceId);               \
-  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, contextId);              \
-  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, streamId);               \
-  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, correlationId);          \
+#define PROF_MEMCPY_FIELDS(Older)                               \
+  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, kind);          \
+  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, copyKind);      \
+  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, srcKind);       \
+  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, dstKind);       \
+  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, bytes);         \
+  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, start);         \
+  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, end);           \
+  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, deviceId);      \
+  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, contextId);     \
+  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, streamId);      \
+  PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, correlationId); \
   PROF_SAME_FIELD(Older, CUpti_ActivityMemcpy6, runtimeCorrelationId)
 
 // Every field AddSynchronization reads.
-#define PROF_SYNCHRONIZATION_FIELDS(Older)                              \
-  PROF_SAME_FIELD(Older, CUpti_ActivitySynchronization2, kind);         \
-  PROF_SAME_FIELD(Older, CUpti_ActivitySynchronization2, type);         \
-  PROF_SAME_FIELD(Older, CUpti_ActivitySynchronization2, start);        \
-  PROF_SAME_FIELD(Older, CUpti_ActivitySynchronization2, end);          \
+#define PROF_SYNCHRONIZATION_FIELDS(Older)                               \
+  PROF_SAME_FIELD(Older, CUpti_ActivitySynchronization2, kind);          \
+  PROF_SAME_FIELD(Older, CUpti_ActivitySynchronization2, type);          \
+  PROF_SAME_FIELD(Older, CUpti_ActivitySynchronization2, start);         \
+  PROF_SAME_FIELD(Older, CUpti_ActivitySynchronization2, end);           \
   PROF_SAME_FIELD(Older, CUpti_ActivitySynchronization2, correlationId); \
-  PROF_SAME_FIELD(Older, CUpti_ActivitySynchronization2, contextId);    \
-  PROF_SAME_FIELD(Older, CUpti_ActivitySynchronization2, streamId);     \
+  PROF_SAME_FIELD(Older, CUpti_ActivitySynchronization2, contextId);     \
+  PROF_SAME_FIELD(Older, CUpti_ActivitySynchronization2, streamId);      \
   PROF_SAME_FIELD(Older, CUpti_ActivitySynchronization2, cudaEventId)
 
-PROF_KERNEL_FIELDS(CUpti_ActivityKernel9);                 // CUDA 12.0-12.9
-PROF_MEMCPY_FIELDS(CUpti_ActivityMemcpy5);                 // CUDA 12.0-12.7
+PROF_KERNEL_FIELDS(CUpti_ActivityKernel9);                   // CUDA 12.0-12.9
+PROF_MEMCPY_FIELDS(CUpti_ActivityMemcpy5);                   // CUDA 12.0-12.7
 PROF_SYNCHRONIZATION_FIELDS(CUpti_ActivitySynchronization);  // CUDA 12.0-12.7
 
 #undef PROF_SYNCHRONIZATION_FIELDS

@@ -13,8 +13,8 @@
 // Declares `real`: the real `name` this hook's caller reaches (symbol_resolver.h); a
 // program without libcudart gets the runtime's own error for a missing symbol rather
 // than a crash.
-#define PROF_REAL_CUDART(name)                                      \
-  PROF_RESOLVE_REAL(name);                                          \
+#define PROF_REAL_CUDART(name) \
+  PROF_RESOLVE_REAL(name);     \
   if (!real) return cudaErrorSharedObjectSymbolNotFound
 
 extern "C" {

@@ -63,9 +63,8 @@ PROF_EXPORT cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block
                            [&] { return real(func, grid, block, args, shared_memory, stream); });
 }
 
-PROF_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 grid, dim3 block,
-                                              void** args, size_t shared_memory,
-                                              cudaStream_t stream) {
+PROF_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args,
+                                              size_t shared_memory, cudaStream_t stream) {
   PROF_REAL_CUDART(cudaLaunchKernel_ptsz);
   if (HookIdle()) return real(func, grid, block, args, shared_memory, stream);
   return prof::TimedLaunch(prof::kApi_cudaLaunchKernel_ptsz, func, grid, block, shared_memory,
@@ -81,17 +80,16 @@ PROF_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, co
                              [&] { return real(config, func, args); });
 }
 
-PROF_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config,
-                                                 const void* func, void** args) {
+PROF_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func,
+                                                 void** args) {
   PROF_REAL_CUDART(cudaLaunchKernelExC_ptsz);
   if (HookIdle()) return real(config, func, args);
   return prof::TimedLaunchEx(prof::kApi_cudaLaunchKernelExC_ptsz, config, func,
                              [&] { return real(config, func, args); });
 }
 
-PROF_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block,
-                                           void** args, size_t shared_memory,
-                                           cudaStream_t stream) {
+PROF_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** args,
+                                           size_t shared_memory, cudaStream_t stream) {
   PROF_REAL_CUDART(__cudaLaunchKernel);
   if (HookIdle()) return real(kernel, grid, block, args, shared_memory, stream);
   return prof::TimedLaunch(prof::kApi___cudaLaunchKernel, kernel, grid, block, shared_memory,
@@ -104,8 +102,8 @@ PROF_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, 
                                                 cudaStream_t stream) {
   PROF_REAL_CUDART(__cudaLaunchKernel_ptsz);
   if (HookIdle()) return real(kernel, grid, block, args, shared_memory, stream);
-  return prof::TimedLaunch(prof::kApi___cudaLaunchKernel_ptsz, kernel, grid, block,
-                           shared_memory, stream,
+  return prof::TimedLaunch(prof::kApi___cudaLaunchKernel_ptsz, kernel, grid, block, shared_memory,
+                           stream,
                            [&] { return real(kernel, grid, block, args, shared_memory, stream); });
 }
 

@@ -16,8 +16,8 @@ const void* Address(Function function) {
 int CurrentDevice(const void* runtime_function) {
   ErrnoPreserved keep;  // runs after the real call: the caller sees that call's errno
   static RealSymbol symbol;
-  const auto get_device = reinterpret_cast<decltype(&cudaGetDevice)>(
-      symbol.For(runtime_function, "cudaGetDevice"));
+  const auto get_device =
+      reinterpret_cast<decltype(&cudaGetDevice)>(symbol.For(runtime_function, "cudaGetDevice"));
   int device = 0;
   if (!get_device || get_device(&device) != cudaSuccess) return -1;
   return device;
@@ -29,7 +29,8 @@ void RecordMemory(bool is_free, const void* address, size_t bytes, int device,
   ErrnoPreserved keep;
   if (!Recording() || !ActivityEnabled(kActivityMemory) || !address) return;
   uint64_t frames[kMaxStackFrames];
-  const int frame_count = !is_free && internal::g_stacks ? CaptureCallStack(frames, kMaxStackFrames) : 0;
+  const int frame_count =
+      !is_free && internal::g_stacks ? CaptureCallStack(frames, kMaxStackFrames) : 0;
   size_t size;
   MemoryRecord* record = BeginRecord<MemoryRecord>(nullptr, &size, frame_count * 8);
   if (!record) return;
@@ -125,8 +126,7 @@ PROF_EXPORT cudaError_t cudaMemsetAsync_ptsz(void* dst, int value, size_t count,
                                              cudaStream_t stream) {
   PROF_REAL_CUDART(cudaMemsetAsync_ptsz);
   if (HookIdle()) return real(dst, value, count, stream);
-  return TimedApiCall<cudaError_t>(prof::kApi_cudaMemsetAsync_ptsz,
-                                   prof::Fill(count, stream, true),
+  return TimedApiCall<cudaError_t>(prof::kApi_cudaMemsetAsync_ptsz, prof::Fill(count, stream, true),
                                    [&] { return real(dst, value, count, stream); });
 }
 
@@ -176,8 +176,9 @@ PROF_EXPORT cudaError_t cudaFreeAsync(void* pointer, cudaStream_t stream) {
 PROF_EXPORT cudaError_t cudaMallocHost(void** pointer, size_t size) {
   PROF_REAL_CUDART(cudaMallocHost);
   if (HookIdle()) return real(pointer, size);
-  const cudaError_t result = TimedApiCall<cudaError_t>(
-      prof::kApi_cudaMallocHost, prof::Fill(size, nullptr, false), [&] { return real(pointer, size); });
+  const cudaError_t result =
+      TimedApiCall<cudaError_t>(prof::kApi_cudaMallocHost, prof::Fill(size, nullptr, false),
+                                [&] { return real(pointer, size); });
   if (result == cudaSuccess && pointer) {
     prof::RecordMemory(false, *pointer, size, -1, prof::schema::MEMORY_KIND_PINNED, nullptr, false);
   }

@@ -16,12 +16,14 @@ PROF_EXPORT CUptiResult cuptiSubscribe(CUpti_SubscriberHandle* subscriber,
   if (prof::RefuseForeignSubscriber()) {
     // torch's profiler, started by libprof's helper for CPU operators only: Kineto then
     // carries on CPU-only, as it does whenever another tool holds CUPTI.
-    prof::Log(prof::LogLevel::kInfo, "torch's operator collection runs CPU-only: libprof "
+    prof::Log(prof::LogLevel::kInfo,
+              "torch's operator collection runs CPU-only: libprof "
               "keeps CUPTI for the kernels");
     return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
   }
   if (!prof::ReleaseForForeignSubscriber()) {
-    prof::Log(prof::LogLevel::kWarn, "another CUPTI client subscribes while libprof's writer "
+    prof::Log(prof::LogLevel::kWarn,
+              "another CUPTI client subscribes while libprof's writer "
               "did not release CUPTI within 2 s");
   }
   const CUptiResult result = real(subscriber, callback, userdata);

@@ -33,7 +33,8 @@ int Create(void** event, unsigned flags) {
 
 int RecordOn(void* event, void* stream) {
   AwaitCorrelationId();
-  const cudaError_t result = g_record(static_cast<cudaEvent_t>(event), static_cast<cudaStream_t>(stream));
+  const cudaError_t result =
+      g_record(static_cast<cudaEvent_t>(event), static_cast<cudaStream_t>(stream));
   TakeCorrelationId();
   return result;
 }
@@ -49,7 +50,8 @@ int Query(void* event) {
 // own scope reaches (the process's runtime; libprof's hooks never count).
 void ResolveRuntimeOnce() {
   static std::atomic<bool> tried{false};
-  if (tried.load(std::memory_order_acquire) || tried.exchange(true, std::memory_order_acq_rel)) return;
+  if (tried.load(std::memory_order_acquire) || tried.exchange(true, std::memory_order_acq_rel))
+    return;
   static RealSymbol create;
   static RealSymbol record;
   static RealSymbol query;
@@ -90,7 +92,8 @@ void* StreamOf(const FlightCallArguments& call) { return reinterpret_cast<void*>
 
 // The outermost ncclGroupEnd returned: the group's work is on its streams now.
 void EndGroup() {
-  for (int i = 0; i < t_grouped; ++i) FlightEventsEnd(t_group[i].pair, t_group[i].ticket, t_group[i].stream);
+  for (int i = 0; i < t_grouped; ++i)
+    FlightEventsEnd(t_group[i].pair, t_group[i].ticket, t_group[i].stream);
   t_grouped = 0;
 }
 

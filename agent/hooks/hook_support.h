@@ -26,9 +26,7 @@ inline bool HookIdle() {
 
 // The NCCL hooks' idle test: as HookIdle, but the flight recorder (PROF_FLIGHT=1,
 // record/flight_ring.h) also keeps them on their slow path, whatever the recording state.
-inline bool NcclHookIdle() {
-  return internal::g_hook_mode.load(std::memory_order_relaxed) == 0;
-}
+inline bool NcclHookIdle() { return internal::g_hook_mode.load(std::memory_order_relaxed) == 0; }
 
 // The marker rules (control/step_markers.h): one relaxed load while none exists.
 inline void CheckMarkers(uint16_t api, const void* function) {

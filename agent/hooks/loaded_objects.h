@@ -20,8 +20,8 @@ namespace prof {
 struct LoadedObject {
   uintptr_t start = 0;  // the span of its PT_LOAD segments, [start, end)
   uintptr_t end = 0;
-  uintptr_t base = 0;   // dlpi_addr: what its addresses are relative to
-  const ElfW(Phdr)* program_headers = nullptr;
+  uintptr_t base = 0;  // dlpi_addr: what its addresses are relative to
+  const ElfW(Phdr) * program_headers = nullptr;
   int program_header_count = 0;
   bool is_main_program = false;  // the first object listed
   char path[PATH_MAX] = "";      // as the loader names it ("" for the main program)

@@ -15,18 +15,19 @@
 namespace prof {
 
 // X(function name, NcclOperation suffix in trace.proto)
-#define PROF_NCCL_FUNCTIONS(X)                                                         \
-  X(ncclAllReduce, ALL_REDUCE) X(ncclBroadcast, BROADCAST) X(ncclBcast, BROADCAST)     \
-  X(ncclReduce, REDUCE) X(ncclAllGather, ALL_GATHER) X(ncclReduceScatter, REDUCE_SCATTER) \
-  X(ncclAlltoAll, ALL_TO_ALL) X(ncclGather, GATHER) X(ncclScatter, SCATTER)           \
-  X(ncclSend, SEND) X(ncclRecv, RECV) X(ncclGroupStart, GROUP_START)                   \
-  X(ncclGroupEnd, GROUP_END)
+#define PROF_NCCL_FUNCTIONS(X)                                                      \
+  X(ncclAllReduce, ALL_REDUCE)                                                      \
+  X(ncclBroadcast, BROADCAST) X(ncclBcast, BROADCAST) X(ncclReduce, REDUCE)         \
+      X(ncclAllGather, ALL_GATHER) X(ncclReduceScatter, REDUCE_SCATTER)             \
+          X(ncclAlltoAll, ALL_TO_ALL) X(ncclGather, GATHER) X(ncclScatter, SCATTER) \
+              X(ncclSend, SEND) X(ncclRecv, RECV) X(ncclGroupStart, GROUP_START)    \
+                  X(ncclGroupEnd, GROUP_END)
 
 enum NcclFunction : uint16_t {
 #define PROF_NCCL_ENUM(name, operation) kNccl_##name,
   PROF_NCCL_FUNCTIONS(PROF_NCCL_ENUM)
 #undef PROF_NCCL_ENUM
-  kNcclFunctionCount
+      kNcclFunctionCount
 };
 
 // Marker ids of NCCL functions follow the CUDA runtime's (ApiId), so one id space and

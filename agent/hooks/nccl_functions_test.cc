@@ -29,7 +29,8 @@ std::string LibprofPath() {
 // it here would register trace.proto a second time).
 std::set<std::string> ExportedNames(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
-  const std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(file)),
+                                std::istreambuf_iterator<char>());
   std::set<std::string> names;
   if (bytes.size() < sizeof(Elf64_Ehdr)) return names;
   const auto* header = reinterpret_cast<const Elf64_Ehdr*>(bytes.data());

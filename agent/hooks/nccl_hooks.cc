@@ -20,8 +20,8 @@
 #include "agent/record/nccl_registry.h"
 #include "proto/schema_enums.h"
 
-#define PROF_REAL_NCCL(name)                                        \
-  PROF_RESOLVE_REAL(name);                                          \
+#define PROF_REAL_NCCL(name) \
+  PROF_RESOLVE_REAL(name);   \
   if (!real) return ncclSystemError
 
 namespace prof {
@@ -29,10 +29,16 @@ namespace {
 
 size_t ElementSize(ncclDataType_t type) {
   switch (type) {
-    case ncclInt8: case ncclUint8: return 1;
-    case ncclFloat16: case ncclBfloat16: return 2;
-    case ncclInt32: case ncclUint32: case ncclFloat32: return 4;
-    case ncclInt64: case ncclUint64: case ncclFloat64: return 8;
+    case ncclInt8:
+    case ncclUint8: return 1;
+    case ncclFloat16:
+    case ncclBfloat16: return 2;
+    case ncclInt32:
+    case ncclUint32:
+    case ncclFloat32: return 4;
+    case ncclInt64:
+    case ncclUint64:
+    case ncclFloat64: return 8;
     default: return 1;  // fp8 types and anything newer
   }
 }
@@ -68,8 +74,8 @@ struct NcclCall {
   ncclDataType_t type;
   ncclComm_t comm;
   cudaStream_t stream;
-  int root_or_peer = -1;  // -1: none
-  int reduction = -1;     // -1: none
+  int root_or_peer = -1;         // -1: none
+  int reduction = -1;            // -1: none
   bool per_rank_pieces = false;  // count is per rank: bytes = count * e * ranks
 };
 
@@ -176,8 +182,8 @@ void RegisterDerivedComm(ncclComm_t comm, uint64_t hash, uint64_t start) {
 }  // namespace prof
 
 using prof::Created;
-using prof::NcclHookIdle;
 using prof::NcclCall;
+using prof::NcclHookIdle;
 using prof::TimedNccl;
 namespace schema = prof::schema;
 
@@ -320,9 +326,9 @@ PROF_EXPORT ncclResult_t ncclReduceScatter(const void* send, void* receive, size
                                            cudaStream_t stream) {
   PROF_REAL_NCCL(ncclReduceScatter);
   if (NcclHookIdle()) return real(send, receive, receive_count, type, op, comm, stream);
-  NcclCall call = prof::Collective(prof::kNccl_ncclReduceScatter,
-                                   schema::NCCL_OPERATION_REDUCE_SCATTER, receive_count, type, comm,
-                                   stream);
+  NcclCall call =
+      prof::Collective(prof::kNccl_ncclReduceScatter, schema::NCCL_OPERATION_REDUCE_SCATTER,
+                       receive_count, type, comm, stream);
   call.reduction = op;
   call.per_rank_pieces = true;
   return TimedNccl(call,

@@ -35,7 +35,8 @@ uint64_t ShrinkIdentity(uint64_t parent_hash, uint64_t derivation, const int* ex
   hash = HashBytes(hash, &parent_hash, sizeof(parent_hash));
   hash = HashBytes(hash, &derivation, sizeof(derivation));
   // The list's order is the caller's; every rank passes the same list.
-  if (excluded && excluded_count > 0) hash = HashBytes(hash, excluded, excluded_count * sizeof(int));
+  if (excluded && excluded_count > 0)
+    hash = HashBytes(hash, excluded, excluded_count * sizeof(int));
   return hash;
 }
 

@@ -100,9 +100,9 @@ class RealSymbol {
 // Declares `real`: the definition of `name` (a declared function) that the hook's caller
 // reaches. Expands at the top of the hook function itself, so the return address is the
 // caller's.
-#define PROF_RESOLVE_REAL(name)                                     \
-  static ::prof::RealSymbol real_symbol_##name;                     \
-  const auto real = reinterpret_cast<decltype(&name)>(              \
+#define PROF_RESOLVE_REAL(name)                        \
+  static ::prof::RealSymbol real_symbol_##name;        \
+  const auto real = reinterpret_cast<decltype(&name)>( \
       real_symbol_##name.For(__builtin_return_address(0), #name))
 
 #endif  // PROF_AGENT_HOOKS_SYMBOL_RESOLVER_H_

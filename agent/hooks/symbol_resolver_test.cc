@@ -96,8 +96,7 @@ TEST_CASE("the version an object binds a name with") {
   CHECK(Version(in_b_user, "cudaLaunchKernel") == "COUNTING_RUNTIME_B");  // its reference
   CHECK(Version(in_b_user, "ncclAllReduce") == "COUNTING_RUNTIME_B");
   CHECK(Version(in_a, "no_such_name").empty());
-  CHECK(Version(reinterpret_cast<const void*>(&LocalFunction), "dlerror").rfind("GLIBC_", 0) ==
-        0);
+  CHECK(Version(reinterpret_cast<const void*>(&LocalFunction), "dlerror").rfind("GLIBC_", 0) == 0);
 }
 
 TEST_CASE("each caller reaches the copy in its own scope, from many threads at once") {

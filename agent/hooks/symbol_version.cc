@@ -9,11 +9,11 @@ namespace prof {
 namespace {
 
 struct DynamicTables {
-  const ElfW(Sym)* symbols = nullptr;
+  const ElfW(Sym) * symbols = nullptr;
   const char* strings = nullptr;
-  const ElfW(Half)* versions = nullptr;  // .gnu.version: one entry per symbol
-  const char* needed = nullptr;          // .gnu.version_r
-  const char* defined = nullptr;         // .gnu.version_d
+  const ElfW(Half) * versions = nullptr;  // .gnu.version: one entry per symbol
+  const char* needed = nullptr;           // .gnu.version_r
+  const char* defined = nullptr;          // .gnu.version_d
   const uint32_t* sysv_hash = nullptr;
   const uint32_t* gnu_hash = nullptr;
 };

@@ -49,9 +49,7 @@ const char* MessageOf(const nvtxEventAttributes_t* attributes) {
   }
 }
 
-const char* DomainName(nvtxDomainHandle_t domain) {
-  return reinterpret_cast<const char*>(domain);
-}
+const char* DomainName(nvtxDomainHandle_t domain) { return reinterpret_cast<const char*>(domain); }
 
 bool IsStepName(const char* name) { return std::strncmp(name, "ProfileStep", 11) == 0; }
 
@@ -84,7 +82,7 @@ int Push(const char* name, const char* domain) {
   }
   if (recorded) {
     RecordNamed<RecordKind::kRangePush>(schema::RANGE_KIND_NVTX_PUSH_POP, name, MonotonicNs(), 0,
-                domain);
+                                        domain);
   }
   return depth;
 }
@@ -112,8 +110,8 @@ nvtxRangeId_t Start(const char* name, const char* domain) {
     return id;
   }
   if (RecordingNvtx()) {
-    RecordNamed<RecordKind::kRangeStart>(schema::RANGE_KIND_NVTX_START_END, name, MonotonicNs(),
-                id, domain);
+    RecordNamed<RecordKind::kRangeStart>(schema::RANGE_KIND_NVTX_START_END, name, MonotonicNs(), id,
+                                         domain);
   }
   return id;
 }
@@ -142,7 +140,9 @@ nvtxRangeId_t RangeStartEx(const nvtxEventAttributes_t* attributes) {
 }
 nvtxRangeId_t RangeStartA(const char* message) { return Start(message ? message : "", nullptr); }
 void RangeEnd(nvtxRangeId_t id) { End(id); }
-int RangePushEx(const nvtxEventAttributes_t* attributes) { return Push(MessageOf(attributes), nullptr); }
+int RangePushEx(const nvtxEventAttributes_t* attributes) {
+  return Push(MessageOf(attributes), nullptr);
+}
 int RangePushA(const char* message) { return Push(message ? message : "", nullptr); }
 int RangePop() { return Pop(); }
 void NameOsThreadA(uint32_t /*thread*/, const char* name) {
@@ -154,7 +154,8 @@ void NameOsThreadA(uint32_t /*thread*/, const char* name) {
 void DomainMarkEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
   Mark(MessageOf(attributes), DomainName(domain));
 }
-nvtxRangeId_t DomainRangeStartEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
+nvtxRangeId_t DomainRangeStartEx(nvtxDomainHandle_t domain,
+                                 const nvtxEventAttributes_t* attributes) {
   return Start(MessageOf(attributes), DomainName(domain));
 }
 void DomainRangeEnd(nvtxDomainHandle_t, nvtxRangeId_t id) { End(id); }

@@ -5,10 +5,9 @@
 namespace prof {
 namespace {
 
-const char* const kNames[] = {
-    "",
+const char* const kNames[] = {"",
 #define PROF_API_NAME(name) #name,
-    PROF_CUDA_RUNTIME_APIS(PROF_API_NAME)
+                              PROF_CUDA_RUNTIME_APIS(PROF_API_NAME)
 #undef PROF_API_NAME
 };
 

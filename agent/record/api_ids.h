@@ -7,24 +7,26 @@
 
 namespace prof {
 
-#define PROF_CUDA_RUNTIME_APIS(X)                                                   \
-  X(cudaLaunchKernel) X(cudaLaunchKernel_ptsz) X(cudaLaunchKernelExC)               \
-  X(cudaLaunchKernelExC_ptsz) X(__cudaLaunchKernel) X(__cudaLaunchKernel_ptsz)     \
-  X(cudaMemcpy) X(cudaMemcpy_ptds) X(cudaMemcpyAsync) X(cudaMemcpyAsync_ptsz)      \
-  X(cudaMemset) X(cudaMemset_ptds) X(cudaMemsetAsync) X(cudaMemsetAsync_ptsz)      \
-  X(cudaMalloc) X(cudaFree) X(cudaMallocAsync) X(cudaMallocAsync_ptsz)             \
-  X(cudaFreeAsync) X(cudaFreeAsync_ptsz) X(cudaMallocHost) X(cudaHostAlloc)        \
-  X(cudaFreeHost) X(cudaStreamSynchronize) X(cudaStreamSynchronize_ptsz)           \
-  X(cudaEventSynchronize) X(cudaDeviceSynchronize) X(cudaStreamWaitEvent)          \
-  X(cudaStreamWaitEvent_ptsz) X(cudaGraphLaunch) X(cudaGraphLaunch_ptsz)           \
-  X(cudaEventRecord) X(cudaEventRecord_ptsz)
+#define PROF_CUDA_RUNTIME_APIS(X)                                                              \
+  X(cudaLaunchKernel)                                                                          \
+  X(cudaLaunchKernel_ptsz) X(cudaLaunchKernelExC) X(cudaLaunchKernelExC_ptsz)                  \
+      X(__cudaLaunchKernel) X(__cudaLaunchKernel_ptsz) X(cudaMemcpy) X(cudaMemcpy_ptds)        \
+          X(cudaMemcpyAsync) X(cudaMemcpyAsync_ptsz) X(cudaMemset) X(cudaMemset_ptds)          \
+              X(cudaMemsetAsync) X(cudaMemsetAsync_ptsz) X(cudaMalloc) X(cudaFree)             \
+                  X(cudaMallocAsync) X(cudaMallocAsync_ptsz) X(cudaFreeAsync)                  \
+                      X(cudaFreeAsync_ptsz) X(cudaMallocHost) X(cudaHostAlloc) X(cudaFreeHost) \
+                          X(cudaStreamSynchronize) X(cudaStreamSynchronize_ptsz)               \
+                              X(cudaEventSynchronize) X(cudaDeviceSynchronize)                 \
+                                  X(cudaStreamWaitEvent) X(cudaStreamWaitEvent_ptsz)           \
+                                      X(cudaGraphLaunch) X(cudaGraphLaunch_ptsz)               \
+                                          X(cudaEventRecord) X(cudaEventRecord_ptsz)
 
 enum ApiId : uint16_t {
   kApiNone = 0,
 #define PROF_API_ENUM(name) kApi_##name,
   PROF_CUDA_RUNTIME_APIS(PROF_API_ENUM)
 #undef PROF_API_ENUM
-  kApiCount
+      kApiCount
 };
 
 // "cudaLaunchKernel" for kApi_cudaLaunchKernel; "" for unknown ids.

@@ -35,7 +35,7 @@ uint64_t NowNs() {
 
 struct Registry {
   std::mutex mutex;
-  std::vector<ThreadBuffer*> buffers;  // guarded by mutex
+  std::vector<ThreadBuffer*> buffers;                 // guarded by mutex
   BufferLimits limits = BufferLimitsFor(128u << 20);  // guarded by mutex
   bool pool_ready = false;  // guarded by mutex: the pool is mapped at the first buffer
   StepLossCounter thread_limit_drops{schema::LOSS_KIND_THREAD_LIMIT};

@@ -69,8 +69,7 @@ void ChunkPool::Give(RecordChunk* chunk) {
   do {
     chunk->free_next.store(static_cast<uint32_t>(head), std::memory_order_relaxed);
   } while (!free_head_.compare_exchange_weak(head, ((head >> 32) + 1) << 32 | (chunk->index + 1),
-                                             std::memory_order_release,
-                                             std::memory_order_relaxed));
+                                             std::memory_order_release, std::memory_order_relaxed));
 }
 
 void ChunkPool::ResetAfterFork() {

@@ -30,7 +30,7 @@ namespace prof {
 struct RecordChunk {
   std::atomic<RecordChunk*> next{nullptr};
   std::atomic<uint32_t> committed{0};
-  uint32_t index = 0;            // position in the pool (fixed)
+  uint32_t index = 0;                  // position in the pool (fixed)
   std::atomic<uint32_t> free_next{0};  // pool's free stack: index + 1 of the next free chunk
   uint8_t padding[40];
 
@@ -66,8 +66,8 @@ class ChunkPool {
 
   uint8_t* base_ = nullptr;
   size_t count_ = 0;
-  std::atomic<uint64_t> free_head_{0};   // low 32 bits: index + 1 (0 = empty); high: tag
-  std::atomic<uint32_t> fresh_{0};       // chunks below this have been handed out before
+  std::atomic<uint64_t> free_head_{0};  // low 32 bits: index + 1 (0 = empty); high: tag
+  std::atomic<uint32_t> fresh_{0};      // chunks below this have been handed out before
   std::atomic<size_t> in_use_{0};
 };
 

@@ -137,7 +137,8 @@ inline bool TscNs(ReadTick read_tsc, uint64_t* ns) {
       ns0 = previous.ns0.load(std::memory_order_acquire);
       mult = previous.mult.load(std::memory_order_acquire);
     }
-    if (__builtin_expect(g_host_clock.generation.load(std::memory_order_relaxed) != generation, 0)) {
+    if (__builtin_expect(g_host_clock.generation.load(std::memory_order_relaxed) != generation,
+                         0)) {
       continue;
     }
     *ns = TscToNs(tsc, tsc0, ns0, mult);
@@ -170,7 +171,8 @@ inline uint64_t AboveThreadFloor(uint64_t ns) {
 inline uint64_t MonotonicNs() {
   uint64_t ns;
 #if defined(__x86_64__)
-  if (__builtin_expect(!internal::TscNs([] { return __rdtsc(); }, &ns), 0)) ns = SystemMonotonicNs();
+  if (__builtin_expect(!internal::TscNs([] { return __rdtsc(); }, &ns), 0))
+    ns = SystemMonotonicNs();
 #else
   ns = SystemMonotonicNs();
 #endif

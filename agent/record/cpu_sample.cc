@@ -8,8 +8,10 @@
 
 namespace prof {
 
-bool ParseProcStatCpuLine(const char* text, size_t length, uint64_t* busy_ticks, uint64_t* idle_ticks) {
-  if (length < 4 || text[0] != 'c' || text[1] != 'p' || text[2] != 'u' || text[3] != ' ') return false;
+bool ParseProcStatCpuLine(const char* text, size_t length, uint64_t* busy_ticks,
+                          uint64_t* idle_ticks) {
+  if (length < 4 || text[0] != 'c' || text[1] != 'p' || text[2] != 'u' || text[3] != ' ')
+    return false;
   // user nice system idle iowait irq softirq steal (guest times are already in user/nice)
   uint64_t values[8] = {};
   int count = 0;
@@ -41,8 +43,8 @@ CpuSample SampleCpu() {
   const ssize_t length = read(fd, text, sizeof(text));
   close(fd);
   if (length > 0) {
-    sample.system_known = ParseProcStatCpuLine(text, static_cast<size_t>(length), &sample.busy_ticks,
-                                               &sample.idle_ticks);
+    sample.system_known = ParseProcStatCpuLine(text, static_cast<size_t>(length),
+                                               &sample.busy_ticks, &sample.idle_ticks);
   }
   return sample;
 }

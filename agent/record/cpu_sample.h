@@ -25,7 +25,8 @@ CpuSample SampleCpu();
 
 // Parses the first line of /proc/stat ("cpu  user nice system idle iowait irq softirq
 // steal ..."). False when it is not such a line.
-bool ParseProcStatCpuLine(const char* text, size_t length, uint64_t* busy_ticks, uint64_t* idle_ticks);
+bool ParseProcStatCpuLine(const char* text, size_t length, uint64_t* busy_ticks,
+                          uint64_t* idle_ticks);
 
 }  // namespace prof
 

@@ -28,8 +28,8 @@ TEST_CASE("the first NCCL failure is taken once; later ones change nothing") {
 }
 
 TEST_CASE("only a peer's or the system's failure is worth a dump") {
-  CHECK(FlightDumpWorthyError(2));   // ncclSystemError
-  CHECK(FlightDumpWorthyError(6));   // ncclRemoteError
+  CHECK(FlightDumpWorthyError(2));        // ncclSystemError
+  CHECK(FlightDumpWorthyError(6));        // ncclRemoteError
   CHECK_FALSE(FlightDumpWorthyError(0));  // ncclSuccess
   CHECK_FALSE(FlightDumpWorthyError(4));  // ncclInvalidArgument: the program's own
   CHECK_FALSE(FlightDumpWorthyError(7));  // ncclInProgress

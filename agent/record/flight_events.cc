@@ -31,8 +31,8 @@ constexpr int kClaimTries = 4;
 
 Pair* Claim(uint32_t* index) {
   for (int attempt = 0; attempt < kClaimTries; ++attempt) {
-    const uint32_t at = static_cast<uint32_t>(g_cursor.fetch_add(1, std::memory_order_relaxed) %
-                                              kFlightEventPairs);
+    const uint32_t at =
+        static_cast<uint32_t>(g_cursor.fetch_add(1, std::memory_order_relaxed) % kFlightEventPairs);
     uint32_t expected = kFree;
     if (g_pairs[at].state.compare_exchange_strong(expected, kClaimed, std::memory_order_acquire,
                                                   std::memory_order_relaxed)) {

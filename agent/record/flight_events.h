@@ -36,8 +36,8 @@ struct FlightEventFunctions {
   int (*record)(void* event, void* stream) = nullptr;     // cudaEventRecord
   int (*query)(void* event) = nullptr;                    // cudaEventQuery
 };
-constexpr int kFlightEventNotReady = 600;       // cudaErrorNotReady
-constexpr unsigned kFlightEventFlags = 0x02;    // cudaEventDisableTiming
+constexpr int kFlightEventNotReady = 600;     // cudaErrorNotReady
+constexpr unsigned kFlightEventFlags = 0x02;  // cudaEventDisableTiming
 
 // Once, from whichever thread resolved them first; all three non-null. The pool's events
 // live as long as the process (a few hundred handles), so none is ever destroyed.

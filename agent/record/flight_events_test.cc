@@ -20,8 +20,8 @@ namespace {
 // The fake runtime: an event is an id; recording makes it pending until Complete().
 struct FakeRuntime {
   uintptr_t next_id = 1;
-  std::map<uintptr_t, bool> done;           // by event id
-  std::map<uintptr_t, void*> stream_of;     // where it was last recorded
+  std::map<uintptr_t, bool> done;        // by event id
+  std::map<uintptr_t, void*> stream_of;  // where it was last recorded
   int created = 0;
   bool fail_records = false;
   void* bad_stream = reinterpret_cast<void*>(0xbad);

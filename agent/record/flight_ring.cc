@@ -98,8 +98,7 @@ bool CopySlot(const Slot& slot, FlightCall* call) {
 bool Claim(Slot* slot, uint64_t ticket) {
   uint64_t current = slot->version.load(std::memory_order_relaxed);
   if ((current & 1) || current >= 2 * ticket - 1) return false;
-  return slot->version.compare_exchange_strong(current, 2 * ticket - 1,
-                                               std::memory_order_relaxed);
+  return slot->version.compare_exchange_strong(current, 2 * ticket - 1, std::memory_order_relaxed);
 }
 
 }  // namespace
@@ -174,7 +173,8 @@ bool CopyStep(uint64_t ticket, FlightStepBoundary* step) {
   const StepSlot& slot = g_steps[(ticket - 1) % kFlightSteps];
   const uint64_t before = slot.version.load(std::memory_order_acquire);
   if (before != 2 * ticket) return false;
-  *step = {slot.number.load(std::memory_order_relaxed), slot.start_ns.load(std::memory_order_relaxed),
+  *step = {slot.number.load(std::memory_order_relaxed),
+           slot.start_ns.load(std::memory_order_relaxed),
            slot.end_ns.load(std::memory_order_relaxed)};
   std::atomic_thread_fence(std::memory_order_acquire);
   return slot.version.load(std::memory_order_relaxed) == before;
@@ -236,7 +236,8 @@ bool OldestUnfinishedBefore(uint64_t before_ns, FlightCall* oldest) {
     const uint64_t ticket = version / 2;
     if (slot.returned_ticket.load(std::memory_order_acquire) == ticket) {
       const FlightDeviceState device = DeviceStateOf(slot, ticket);
-      if (device == FlightDeviceState::kUntracked || device == FlightDeviceState::kCompleted) continue;
+      if (device == FlightDeviceState::kUntracked || device == FlightDeviceState::kCompleted)
+        continue;
     }
     FlightCall call;
     if (!CopySlot(slot, &call) || FlightCallFinished(call) || call.enter_ns >= before_ns) continue;

@@ -89,11 +89,11 @@ struct FlightStepBoundary {
 };
 
 struct FlightSnapshot {
-  std::vector<FlightCall> calls;  // oldest first
+  std::vector<FlightCall> calls;          // oldest first
   std::vector<FlightStepBoundary> steps;  // oldest first
-  uint64_t calls_total = 0;       // every call ever entered
-  uint64_t overwritten = 0;       // calls the ring no longer holds (oldest first)
-  uint64_t torn = 0;              // slots being rewritten while copied (not in `calls`)
+  uint64_t calls_total = 0;               // every call ever entered
+  uint64_t overwritten = 0;               // calls the ring no longer holds (oldest first)
+  uint64_t torn = 0;                      // slots being rewritten while copied (not in `calls`)
   uint64_t steps_total = 0;
   size_t capacity = 0;
 };

@@ -44,9 +44,9 @@ int64_t TagOf(const FlightCall& call) {
   const FlightCallArguments& a = call.arguments;
   const bool same = a.comm == expected.comm && a.bytes == expected.bytes &&
                     a.count == expected.count && a.stream == expected.stream &&
-                    a.root_or_peer == expected.root_or_peer &&
-                    a.reduction == expected.reduction && a.operation == expected.operation &&
-                    a.data_type == expected.data_type && call.enter_ns == tag * 11;
+                    a.root_or_peer == expected.root_or_peer && a.reduction == expected.reduction &&
+                    a.operation == expected.operation && a.data_type == expected.data_type &&
+                    call.enter_ns == tag * 11;
   return same ? static_cast<int64_t>(tag) : -1;
 }
 

@@ -39,12 +39,13 @@ TscSegment FirstSegment(const ClockPair& baseline, const ClockPair& now) {
   return segment;
 }
 
-TscSegment NextSegment(const TscSegment& current, const ClockPair& baseline,
-                       const ClockPair& now, uint64_t horizon_ns) {
+TscSegment NextSegment(const TscSegment& current, const ClockPair& baseline, const ClockPair& now,
+                       uint64_t horizon_ns) {
   const uint64_t at_now = TscToNs(current, now.tsc);
   const uint64_t rate = MeasuredMult(baseline, now);
   const int64_t ahead = static_cast<int64_t>(at_now - now.ns);  // > 0: the TSC clock leads
-  const uint64_t offset = ahead < 0 ? 0 - static_cast<uint64_t>(ahead) : static_cast<uint64_t>(ahead);
+  const uint64_t offset =
+      ahead < 0 ? 0 - static_cast<uint64_t>(ahead) : static_cast<uint64_t>(ahead);
   // Removing `offset` over the ticks of one horizon at the measured rate.
   const u128 horizon_ticks = std::max<u128>(1, (static_cast<u128>(horizon_ns) << 32) / rate);
   const u128 needed = (static_cast<u128>(offset) << 32) / horizon_ticks;

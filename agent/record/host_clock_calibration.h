@@ -3,12 +3,12 @@
 // Why the writer thread: calibrating needs two (tick, clock_gettime) pairs some time apart,
 // and the hot path must never wait or read a file; the writer wakes every 4-10 ms anyway.
 // Its first pass takes a baseline pair, a pass at least kFirstAfterNs later (and late
-// enough for the pairs' uncertainty, see kSpanPerUncertainty) publishes the first segment (until then MonotonicNs() is clock_gettime), and every kRefineEveryNs it
-// publishes a new segment that starts where the current one is and whose slope is the rate
-// measured since the baseline, corrected so that the remaining offset against
-// clock_gettime is gone one period later (NTP slews CLOCK_MONOTONIC; the TSC does not).
-// The first segment starts at the upper end of its clock_gettime bracket, so no read after
-// the switch is below one made before it.
+// enough for the pairs' uncertainty, see kSpanPerUncertainty) publishes the first segment (until
+// then MonotonicNs() is clock_gettime), and every kRefineEveryNs it publishes a new segment that
+// starts where the current one is and whose slope is the rate measured since the baseline,
+// corrected so that the remaining offset against clock_gettime is gone one period later (NTP slews
+// CLOCK_MONOTONIC; the TSC does not). The first segment starts at the upper end of its
+// clock_gettime bracket, so no read after the switch is below one made before it.
 //
 // Whether the TSC is used is decided at the first pass: PROF_CLOCK=tsc (the default) and
 // the CPU's invariant-TSC bit (CPUID 0x80000007 EDX[8]: constant rate, runs in deep
@@ -63,8 +63,8 @@ TscSegment FirstSegment(const ClockPair& baseline, const ClockPair& now);
 // The segment after `current` at `now`: continuous with it at now.tsc; its slope is the
 // rate since `baseline` minus what removes `current`'s offset from now.ns within
 // `horizon_ns` (clamped to kMaxSlewPerMille of the rate).
-TscSegment NextSegment(const TscSegment& current, const ClockPair& baseline,
-                       const ClockPair& now, uint64_t horizon_ns);
+TscSegment NextSegment(const TscSegment& current, const ClockPair& baseline, const ClockPair& now,
+                       uint64_t horizon_ns);
 
 // `line` continued from `tsc` (its value there rounded up) with slope `mult`: where a
 // computed segment really starts. The writer re-anchors each segment at its joint,

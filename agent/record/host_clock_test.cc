@@ -105,7 +105,7 @@ TEST_CASE("HostClockCalibrator: baseline, first segment after first_after, then 
   CHECK_FALSE(calibrator.Update(Pair(100001000, 100001000, 5), &first, &segment));
   REQUIRE(calibrator.Update(Pair(220001000, 220001000, 5), &first, &segment));
   CHECK(segment.tsc0 == 220001000);
-  CHECK(segment.ns0 == 220001005);     // continuous: the first segment's 5 ns lead...
+  CHECK(segment.ns0 == 220001005);      // continuous: the first segment's 5 ns lead...
   CHECK(segment.mult < kOneNsPerTick);  // ...is being taken back
   CHECK(calibrator.next_due_ns() == 420001000);
 }
@@ -247,7 +247,7 @@ TEST_CASE("the TSC clock agrees with CLOCK_MONOTONIC") {
 }
 
 struct Steps {
-  int within_thread = 0;  // a thread's reading below its own previous one
+  int within_thread = 0;   // a thread's reading below its own previous one
   int across_threads = 0;  // below the previous mutex holder's reading by more than `slack`
 };
 

@@ -32,10 +32,10 @@ uint32_t SlotOf(const void* pointer) {
 
 struct KernelNames {
   std::mutex mutex;
-  std::unordered_map<const void*, std::string> names;      // guarded by mutex
-  std::unordered_map<const void*, const void*> aliases;    // guarded by mutex
-  std::vector<std::string> marker_globs;                   // guarded by mutex
-  bool warned_full = false;                                // guarded by mutex
+  std::unordered_map<const void*, std::string> names;    // guarded by mutex
+  std::unordered_map<const void*, const void*> aliases;  // guarded by mutex
+  std::vector<std::string> marker_globs;                 // guarded by mutex
+  bool warned_full = false;                              // guarded by mutex
 };
 
 KernelNames& TheNames() {
@@ -49,8 +49,9 @@ void AddMarker(KernelNames& names, const void* host_function, const char* name) 
   if (g_marker_count.load(std::memory_order_relaxed) >= kMaxStepMarkerKernels) {
     if (!names.warned_full) {
       names.warned_full = true;
-      Log(LogLevel::kWarn, "PROF_STEP_MARKER: more than %d kernels match the kernel rules; "
-                           "launches of '%s' and later matches end no step",
+      Log(LogLevel::kWarn,
+          "PROF_STEP_MARKER: more than %d kernels match the kernel rules; "
+          "launches of '%s' and later matches end no step",
           kMaxStepMarkerKernels, name);
     }
     return;

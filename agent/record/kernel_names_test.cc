@@ -22,7 +22,7 @@ const void* Stub(int i) { return &g_stubs[i]; }
 TEST_CASE("kernel rules: registered before or after the globs, aliases included") {
   RegisterKernelName(Stub(0), "optimizer_step_kernel");  // before: a DT_NEEDED library
   RegisterKernelName(Stub(1), "forward_kernel");
-  RegisterKernelAlias(Stub(2), Stub(0));  // a cudaKernel_t of the early kernel
+  RegisterKernelAlias(Stub(2), Stub(0));     // a cudaKernel_t of the early kernel
   CHECK_FALSE(IsStepMarkerKernel(Stub(0)));  // no rule yet
   SetStepMarkerKernelGlobs({"optimizer_*", "*_end"});
   CHECK(IsStepMarkerKernel(Stub(0)));

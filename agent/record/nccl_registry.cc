@@ -48,8 +48,7 @@ Slot* FindOrClaim(const void* comm) {
   for (size_t probe = 0; probe < kCommunicatorSlots; ++probe) {
     Slot& slot = g_slots[index];
     const void* key = slot.key.load(std::memory_order_acquire);
-    if (key == nullptr &&
-        slot.key.compare_exchange_strong(key, comm, std::memory_order_acq_rel)) {
+    if (key == nullptr && slot.key.compare_exchange_strong(key, comm, std::memory_order_acq_rel)) {
       return &slot;
     }
     if (key == comm) return &slot;  // already ours, or another thread claimed it for comm

@@ -81,7 +81,8 @@ TEST_CASE("concurrent registrations and lookups: every value read is whole") {
     while (!stop.load()) {
       for (uintptr_t i = 1; i <= kPerThread; ++i) {
         if (LookupCommunicator(Pointer(0x100000 + i * 16), &info) &&
-            (info.init_start_ns != info.comm_hash * 3 || info.init_duration_ns != info.comm_hash * 5)) {
+            (info.init_start_ns != info.comm_hash * 3 ||
+             info.init_duration_ns != info.comm_hash * 5)) {
           torn.fetch_add(1);
         }
       }

@@ -100,10 +100,10 @@ struct ApiCallRecord : Record {
 // kNcclCall. api = NcclOperation.
 struct NcclCallRecord : Record {
   static constexpr RecordKind kKind = RecordKind::kNcclCall;
-  uint64_t comm;    // ncclComm_t; 0 for group calls
-  uint64_t bytes;   // nccl-tests' size S (count * element size, times ranks where per rank)
-  uint64_t count;   // elements, as passed to NCCL
-  uint64_t stream;  // cudaStream_t
+  uint64_t comm;         // ncclComm_t; 0 for group calls
+  uint64_t bytes;        // nccl-tests' size S (count * element size, times ranks where per rank)
+  uint64_t count;        // elements, as passed to NCCL
+  uint64_t stream;       // cudaStream_t
   int32_t root_or_peer;  // -1: the call has none
   int16_t reduction;     // ncclRedOp_t; -1: the call has none
   uint8_t data_type;     // ncclDataType_t
@@ -197,9 +197,8 @@ constexpr RecordTypeSizeTable MakeRecordTypeSizeTable() {
   RecordTypeSizeTable table;
   table.bytes[0] = sizeof(Record);
   for (size_t kind = 1; kind < kRecordKindCount; ++kind) {
-    ((table.bytes[kind] += RecordServes<Types>(static_cast<RecordKind>(kind))
-                               ? static_cast<uint8_t>(sizeof(Types))
-                               : 0),
+    ((table.bytes[kind] +=
+      RecordServes<Types>(static_cast<RecordKind>(kind)) ? static_cast<uint8_t>(sizeof(Types)) : 0),
      ...);
   }
   return table;
@@ -212,7 +211,7 @@ constexpr bool EachKindServedOnce() {
   }
   return true;
 }
-#define PROF_RECORD_TYPES                                                            \
+#define PROF_RECORD_TYPES                                                                   \
   ApiCallRecord, NcclCallRecord, MemoryRecord, StepRecord, MemorySampleRecord, NamedRecord, \
       OperatorDetailRecord
 static_assert(EachKindServedOnce<PROF_RECORD_TYPES>(), "every kind has one struct");

@@ -76,14 +76,13 @@ void RecordOperatorDetail(const char* name, const char* shapes, const char* dtyp
 
 void RecordOperatorPushDetail(const char* name, const char* shapes, const char* dtypes,
                               const char* source, uint64_t time_ns) {
-  RecordOperatorDetail<RecordKind::kOperatorPushDetail>(name, shapes, dtypes, source,
-                                                        time_ns, time_ns);
+  RecordOperatorDetail<RecordKind::kOperatorPushDetail>(name, shapes, dtypes, source, time_ns,
+                                                        time_ns);
 }
 
 void RecordOperatorRangeDetail(const char* name, const char* shapes, const char* dtypes,
                                const char* source, uint64_t start_ns, uint64_t end_ns) {
-  RecordOperatorDetail<RecordKind::kOperatorRangeDetail>(name, shapes, dtypes, source,
-                                                         start_ns,
+  RecordOperatorDetail<RecordKind::kOperatorRangeDetail>(name, shapes, dtypes, source, start_ns,
                                                          end_ns < start_ns ? start_ns : end_ns);
 }
 

@@ -76,8 +76,7 @@ inline char* NameArea(T* record) {
 namespace internal {
 // BeginRecord's work, with the kind checked by its callers (BeginRecord, RecordNamed).
 template <typename T>
-inline T* BeginRecordOfKind(RecordKind kind, const char* name, size_t* size,
-                            size_t extra_bytes) {
+inline T* BeginRecordOfKind(RecordKind kind, const char* name, size_t* size, size_t extra_bytes) {
   const size_t name_length = name ? std::strlen(name) : 0;
   // As RecordSize(kind, name_length), with the kind's size known here.
   *size = ((sizeof(T) + (name_length ? name_length + 1 : 0) + 7) & ~size_t{7}) + extra_bytes;

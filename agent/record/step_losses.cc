@@ -70,8 +70,8 @@ void TakeDisplacedLosses(
     if (slot.load(std::memory_order_relaxed) == 0) continue;
     const uint64_t word = slot.exchange(0, std::memory_order_relaxed);
     if (word == 0) continue;
-    report(static_cast<int32_t>(word >> 60),
-           static_cast<int64_t>((word >> 32) & 0x0fffffff) - 1, word & kCountMask);
+    report(static_cast<int32_t>(word >> 60), static_cast<int64_t>((word >> 32) & 0x0fffffff) - 1,
+           word & kCountMask);
   }
   for (int kind = 0; kind < kKinds; ++kind) {
     const uint64_t count = g_without_step[kind].exchange(0, std::memory_order_relaxed);

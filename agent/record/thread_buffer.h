@@ -144,10 +144,10 @@ class ThreadBuffer {
   const uint32_t wake_chunks_;
 
   // Producer only (the hot path's fields, together).
-  uint8_t* base_ = nullptr;       // the current chunk's records
-  uint32_t offset_ = 0;           // bytes committed in the current chunk
-  uint32_t limit_ = 0;            // kChunkPayload, or 0 before the first chunk
-  bool in_control_ = false;       // the pending record is in the control ring
+  uint8_t* base_ = nullptr;  // the current chunk's records
+  uint32_t offset_ = 0;      // bytes committed in the current chunk
+  uint32_t limit_ = 0;       // kChunkPayload, or 0 before the first chunk
+  bool in_control_ = false;  // the pending record is in the control ring
   RecordChunk* current_ = nullptr;
   std::atomic<uint64_t> taken_{0};  // chunks ever taken (written by the producer only)
 
@@ -156,7 +156,7 @@ class ThreadBuffer {
   // Writer only.
   alignas(64) RecordChunk* read_ = nullptr;
   uint32_t read_offset_ = 0;
-  uint32_t read_limit_ = 0;  // `committed` of read_ as last acquired (see PeekData)
+  uint32_t read_limit_ = 0;         // `committed` of read_ as last acquired (see PeekData)
   std::atomic<uint64_t> given_{0};  // chunks ever given back (written by the writer only)
   std::atomic<bool> released_{false};
 

@@ -166,7 +166,7 @@ TEST_CASE("the append that makes a thread hold its high-water mark of chunks rin
     const auto waited = std::chrono::steady_clock::now() - start;
     return std::chrono::duration<double, std::milli>(waited).count();
   };
-  CHECK(wait_ms() >= 1000);  // not rung: the wait ran to its timeout (2 s)
+  CHECK(wait_ms() >= 1000);                   // not rung: the wait ran to its timeout (2 s)
   REQUIRE(Append(buffer, 2 * per_chunk, 0));  // the third chunk: the crossing append
   CHECK(wait_ms() < 1000);
 }

@@ -10,8 +10,8 @@ namespace prof {
 namespace {
 
 long Futex(std::atomic<uint32_t>* word, int operation, uint32_t value, const timespec* timeout) {
-  return syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), operation, value, timeout,
-                 nullptr, 0);
+  return syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), operation, value, timeout, nullptr,
+                 0);
 }
 
 }  // namespace

@@ -119,12 +119,12 @@ TEST_CASE("NVTX: domains, registered strings, ranges across threads, ProfileStep
   REQUIRE(trace.files.size() == 1);
   // Three ProfileStep ranges end steps 0..2; the step open at exit is step 3.
   CHECK(trace.step_numbers == std::vector<int64_t>{0, 1, 2, 3});
-  CHECK(trace.ranges == std::map<std::string, uint64_t>{
-                            {"Forward", 3}, {"async_copy", 3}, {"op_0", 1}, {"op_50", 1},
-                            {"op_100", 1}});
-  CHECK(trace.ranges_by_domain == std::map<std::string, uint64_t>{
-                                      {"my_library/op_0", 1}, {"my_library/op_50", 1},
-                                      {"my_library/op_100", 1}});
+  CHECK(trace.ranges ==
+        std::map<std::string, uint64_t>{
+            {"Forward", 3}, {"async_copy", 3}, {"op_0", 1}, {"op_50", 1}, {"op_100", 1}});
+  CHECK(trace.ranges_by_domain == std::map<std::string, uint64_t>{{"my_library/op_0", 1},
+                                                                  {"my_library/op_50", 1},
+                                                                  {"my_library/op_100", 1}});
   CHECK(trace.marks == std::map<std::string, uint64_t>{{"checkpoint", 3}});
   CHECK(std::count(trace.thread_names.begin(), trace.thread_names.end(), "nvtx_main") == 1);
   CHECK(trace.losses.empty());

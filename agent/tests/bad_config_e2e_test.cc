@@ -38,10 +38,12 @@ std::vector<Case> Cases() {
       {"PROF_SCHEDULE", "record=two", 1},
       {"PROF_SCHEDULE", "record=", 1},
       {"PROF_SCHEDULE", "record=2\nrecord=3", 1},  // a newline must not make a second line
-      {"PROF_SCHEDULE", "skip_first=1000000000,closed=1000000000,ready=1000000000,"
-                        "record=1000000000,repeat=1000000000", 0},  // the largest accepted
+      {"PROF_SCHEDULE",
+       "skip_first=1000000000,closed=1000000000,ready=1000000000,"
+       "record=1000000000,repeat=1000000000",
+       0},  // the largest accepted
       {"PROF_SCHEDULE", " closed = 1 , record = 2 ", 0},
-      {"PROF_SCHEDULE", "   ", 0},  // blank is unset
+      {"PROF_SCHEDULE", "   ", 0},                                             // blank is unset
       {"PROF_SCHEDULE", "wait=1,warmup=1,active=2,repeat=1,skip_first=1", 0},  // torch's words
       {"PROF_SCHEDULE", "wait=1,warmup=1,active=0", 1},
       {"PROF_SCHEDULE", "wait=1,ready=1,active=2", 1},  // two vocabularies mixed
@@ -100,7 +102,8 @@ std::string Comparable(const std::string& standard_output) {
     if (end == std::string::npos) end = standard_output.size();
     std::string line = standard_output.substr(begin, end - begin);
     const size_t loss = line.find(" loss ");
-    if (line.rfind("step ", 0) == 0 && loss != std::string::npos) line = line.substr(0, loss) + " loss ?";
+    if (line.rfind("step ", 0) == 0 && loss != std::string::npos)
+      line = line.substr(0, loss) + " loss ?";
     text += line + "\n";
     begin = end + 1;
   }
@@ -143,8 +146,8 @@ TEST_CASE("every extreme or malformed PROF_* value: same outcome as without the 
     REQUIRE(AgentLines(clean.standard_error).empty());
     for (const Case& c : Cases()) {
       const std::string output = FreshFolder("bad_config_" + std::to_string(index++));
-      const RunResult run = RunProgram(program.path, program.arguments,
-                                       UnderAgent(output, c.variable, c.value));
+      const RunResult run =
+          RunProgram(program.path, program.arguments, UnderAgent(output, c.variable, c.value));
       INFO(program.path << " with " << c.variable << "='" << c.value.substr(0, 80) << "'\n"
                         << run.standard_error);
       CHECK(run.signal == plain.signal);

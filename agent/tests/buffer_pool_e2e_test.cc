@@ -39,11 +39,11 @@ StressRun RunStress(const std::string& name, int threads, int64_t launches, int 
                     std::map<std::string, std::string> environment = {}) {
   const std::string output = FreshFolder(name);
   const std::string truth_path = output + "/../" + name + "_truth.json";
-  const RunResult run = RunProgram(
-      Runfile("testdata/workloads/launch_stress"),
-      {"--threads", std::to_string(threads), "--launches", std::to_string(launches), "--rounds",
-       std::to_string(rounds), "--truth", truth_path},
-      UnderAgent(output, std::move(environment)));
+  const RunResult run =
+      RunProgram(Runfile("testdata/workloads/launch_stress"),
+                 {"--threads", std::to_string(threads), "--launches", std::to_string(launches),
+                  "--rounds", std::to_string(rounds), "--truth", truth_path},
+                 UnderAgent(output, std::move(environment)));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
   StressRun result;
@@ -112,8 +112,7 @@ TEST_CASE("eight threads launching at full speed: every call and every step") {
 TEST_CASE("a budget far too small keeps every step boundary and counts the loss per step") {
   const int rounds = 10;
   // 1 MiB holds about 9,000 records; the run makes 400,000 in bursts of 40,000.
-  const StressRun run =
-      RunStress("pool_tiny_budget", 8, 400000, rounds, {{"PROF_BUFFER_MB", "1"}});
+  const StressRun run = RunStress("pool_tiny_budget", 8, 400000, rounds, {{"PROF_BUFFER_MB", "1"}});
   const TraceSummary& trace = run.trace;
   const std::vector<size_t> steps = RoundSteps(run);
   REQUIRE(steps.size() == rounds);

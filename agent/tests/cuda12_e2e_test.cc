@@ -61,8 +61,8 @@ TEST_CASE("cu12: libcupti.so.12 beside the loaded libcudart.so.12, every kernel 
 TEST_CASE("cu12: CUPTI 13 for a CUDA 12 runtime is one line naming both; host tracing goes on") {
   const std::string output = FreshFolder("mismatch");
   const std::string cupti13 = Runfile("testdata/sim/libcupti.so.13");
-  const RunResult run = RunTrain12(output, output + "/../mismatch_truth.json",
-                                   {{"PROF_CUPTI_LIB", cupti13}});
+  const RunResult run =
+      RunTrain12(output, output + "/../mismatch_truth.json", {{"PROF_CUPTI_LIB", cupti13}});
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
   CHECK(LinesWith(run.standard_error, "libcudart.so.12") == 1);

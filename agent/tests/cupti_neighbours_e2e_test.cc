@@ -43,10 +43,9 @@ uint64_t Paused(const TraceSummary& trace) {
 TEST_CASE("torch.profiler first: it keeps its kernels; libprof waits, then records again") {
   // Kineto subscribes at step 0, traces steps 1-5, unsubscribes at step 12; libprof's
   // window is steps 3-27.
-  const Outcome outcome =
-      Run("kineto_first", "skip_first=2,ready=1,record=25,repeat=1",
-          {"--steps", "30", "--kineto-init", "0", "--kineto-trace", "1:6",
-           "--kineto-shutdown", "12"});
+  const Outcome outcome = Run(
+      "kineto_first", "skip_first=2,ready=1,record=25,repeat=1",
+      {"--steps", "30", "--kineto-init", "0", "--kineto-trace", "1:6", "--kineto-shutdown", "12"});
   INFO(outcome.run.standard_error);
   REQUIRE(outcome.run.exit_code == 0);
   CHECK(outcome.kineto_gpu == 1);

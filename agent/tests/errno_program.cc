@@ -44,7 +44,8 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
   static auto push_detail = CApi<void (*)(const char*, const char*, const char*, const char*)>(
       "prof_operator_push_detail");
   static auto operator_pop = CApi<void (*)()>("prof_operator_pop");
-  static auto operator_range = CApi<void (*)(const char*, uint64_t, uint64_t)>("prof_operator_range");
+  static auto operator_range =
+      CApi<void (*)(const char*, uint64_t, uint64_t)>("prof_operator_range");
   static auto operator_ranges =
       CApi<void (*)(size_t, const char* const*, const uint64_t*, const uint64_t*)>(
           "prof_operator_ranges");
@@ -55,7 +56,8 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
       CApi<void (*)(const char*, uint64_t, uint64_t, const char*, const char*, const char*)>(
           "prof_operator_range_detail");
   Check("nvtxRangePushA", [] { nvtxRangePushA("Forward"); });
-  Check("cudaLaunchKernel", [&] { cudaLaunchKernel(kernel, dim3(2), dim3(64), nullptr, 0, nullptr); });
+  Check("cudaLaunchKernel",
+        [&] { cudaLaunchKernel(kernel, dim3(2), dim3(64), nullptr, 0, nullptr); });
   Check("cudaMemcpy", [&] { cudaMemcpy(host, device, 256, cudaMemcpyDeviceToHost); });
   Check("cudaMemsetAsync", [&] { cudaMemsetAsync(device, 0, 256, nullptr); });
   Check("nvtxMarkA", [] { nvtxMarkA("mark"); });
@@ -64,7 +66,8 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
   if (pop) Check("prof_range_pop", [&] { pop(); });
   if (mark) Check("prof_mark", [&] { mark("user mark"); });
   if (push_detail) {
-    Check("prof_operator_push_detail", [&] { push_detail("aten::bmm", "[[1, 2, 3], [1, 3, 4]]", "", "e.py:1"); });
+    Check("prof_operator_push_detail",
+          [&] { push_detail("aten::bmm", "[[1, 2, 3], [1, 3, 4]]", "", "e.py:1"); });
   }
   if (operator_pop) Check("prof_operator_pop", [&] { operator_pop(); });
   if (operator_range) Check("prof_operator_range", [&] { operator_range("aten::mm", 1000, 2000); });
@@ -75,7 +78,8 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
     Check("prof_operator_ranges", [&] { operator_ranges(2, kNames, kStarts, kEnds); });
   }
   if (phase_range) Check("prof_phase_range", [&] { phase_range("whole_phase", 1000, 3000); });
-  if (user_range) Check("prof_user_range", [&] { user_range("Optimizer.step#SGD.step", 1000, 3000); });
+  if (user_range)
+    Check("prof_user_range", [&] { user_range("Optimizer.step#SGD.step", 1000, 3000); });
   if (recording) Check("prof_recording", [&] { recording(); });
   if (range_detail) {
     Check("prof_operator_range_detail",
@@ -96,7 +100,8 @@ int main() {
   std::thread([&] {  // a new thread's first record allocates its buffer
     Check("cudaLaunchKernel (a new thread's first)",
           [&] { cudaLaunchKernel(kernel, dim3(1), dim3(32), nullptr, 0, nullptr); });
-  }).join();
+  })
+      .join();
   Check("cudaFree", [&] { cudaFree(device); });
   std::printf("%d calls, %d changed errno\n", g_calls, g_changed);
   return g_changed == 0 ? 0 : 1;

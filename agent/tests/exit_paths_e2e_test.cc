@@ -25,8 +25,10 @@ TEST_CASE("exit paths keep the program's own outcome and a readable trace") {
     bool complete;
   };
   const Case cases[] = {
-      {"normal", 0, 0, 0, true},          {"exit-from-thread", 0, 7, 0, true},
-      {"exception", 0, -1, SIGABRT, true}, {"run-until-killed", SIGTERM, -1, SIGTERM, true},
+      {"normal", 0, 0, 0, true},
+      {"exit-from-thread", 0, 7, 0, true},
+      {"exception", 0, -1, SIGABRT, true},
+      {"run-until-killed", SIGTERM, -1, SIGTERM, true},
       {"run-until-killed", SIGHUP, -1, SIGHUP, true},
       // No SIGINT handler, ever (terminating_signals.h): the file ends at its last chunk.
       {"run-until-killed", SIGINT, -1, SIGINT, false},
@@ -73,8 +75,8 @@ TEST_CASE("_exit: the trace is readable up to its last flushed chunk") {
 
 TEST_CASE("a process that never uses CUDA: its own exit, no output, no file") {
   const std::string output = FreshFolder("no_cuda");
-  const RunResult run = RunProgram("/bin/sh", {"-c", "echo hi | tr a-z A-Z >/dev/null; exit 4"},
-                                   UnderAgent(output));
+  const RunResult run =
+      RunProgram("/bin/sh", {"-c", "echo hi | tr a-z A-Z >/dev/null; exit 4"}, UnderAgent(output));
   CHECK(run.exit_code == 4);
   CHECK(run.standard_error.empty());
   CHECK(SummarizeFolder(output).files.empty());
@@ -98,8 +100,8 @@ TEST_CASE("a full disk: one warning, the program's own exit, a readable partial 
   const std::string output = FreshFolder("full_disk");
   // ulimit -f caps file size: the writer's writes fail with EFBIG (it blocks SIGXFSZ, so
   // only its write fails) while the program goes on.
-  const std::string command = "ulimit -f 4; exec '" + Runfile("agent/tests/lifecycle_program") +
-                              "' normal 400";
+  const std::string command =
+      "ulimit -f 4; exec '" + Runfile("agent/tests/lifecycle_program") + "' normal 400";
   const RunResult run = RunProgram("/bin/sh", {"-c", command}, UnderAgent(output));
   INFO(run.standard_error);
   CHECK(run.exit_code == 0);

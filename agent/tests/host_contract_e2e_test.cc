@@ -61,9 +61,9 @@ TEST_CASE("errno: every hook, NVTX callback and C API call leaves the program's 
       CHECK(trace.ranges["aten::mm"] == 8);
       CHECK(trace.ranges["whole_phase"] == 8);
       CHECK(trace.ranges["Optimizer.step#SGD.step"] == 8);  // prof_user_range
-      CHECK(trace.ranges["aten::addmm"] == 8);  // prof_operator_range_detail
-      CHECK(trace.ranges["aten::bmm"] == 8);    // prof_operator_push_detail + pop
-      CHECK(trace.ranges["aten::relu"] == 8);   // prof_operator_ranges, two a call
+      CHECK(trace.ranges["aten::addmm"] == 8);              // prof_operator_range_detail
+      CHECK(trace.ranges["aten::bmm"] == 8);                // prof_operator_push_detail + pop
+      CHECK(trace.ranges["aten::relu"] == 8);               // prof_operator_ranges, two a call
       CHECK(trace.ranges["aten::t"] == 8);
     }
   }

@@ -29,8 +29,10 @@ void Check(ncclResult_t result, const char* what, int rank) {
 void OnSplit(ncclComm_t comm, int rank) {
   std::vector<float> send(32, 1.0f), recv(32, 0.0f);
   Check(ncclGather(send.data(), recv.data(), 8, ncclFloat32, 1, comm, nullptr), "ncclGather", rank);
-  Check(ncclScatter(send.data(), recv.data(), 8, ncclFloat32, 0, comm, nullptr), "ncclScatter", rank);
-  Check(ncclAlltoAll(send.data(), recv.data(), 4, ncclFloat32, comm, nullptr), "ncclAlltoAll", rank);
+  Check(ncclScatter(send.data(), recv.data(), 8, ncclFloat32, 0, comm, nullptr), "ncclScatter",
+        rank);
+  Check(ncclAlltoAll(send.data(), recv.data(), 4, ncclFloat32, comm, nullptr), "ncclAlltoAll",
+        rank);
   Check(ncclBcast(recv.data(), 8, ncclFloat32, 1, comm, nullptr), "ncclBcast", rank);
 }
 

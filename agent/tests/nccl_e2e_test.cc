@@ -39,24 +39,29 @@ const std::map<int, Expected>& ExpectedCalls() {
       {schema::NCCL_OPERATION_SCATTER, {2, 8, ncclFloat32, 8 * 4 * 2, 2, 0, -1, "split"}},
       {schema::NCCL_OPERATION_ALL_TO_ALL, {2, 4, ncclFloat32, 4 * 4 * 2, 2, -1, -1, "split"}},
       {schema::NCCL_OPERATION_BROADCAST, {2, 8, ncclFloat32, 8 * 4, 2, 1, -1, "split"}},
-      {schema::NCCL_OPERATION_REDUCE_SCATTER, {2, 6, ncclFloat32, 6 * 4 * 2, 2, -1, ncclMax, "shrunk"}},
+      {schema::NCCL_OPERATION_REDUCE_SCATTER,
+       {2, 6, ncclFloat32, 6 * 4 * 2, 2, -1, ncclMax, "shrunk"}},
       {schema::NCCL_OPERATION_ALL_GATHER, {2, 5, ncclInt32, 5 * 4 * 2, 2, -1, -1, "shrunk"}},
       {schema::NCCL_OPERATION_REDUCE, {2, 12, ncclFloat32, 12 * 4, 2, 0, ncclSum, "initall"}},
   };
   return expected;
 }
 
-TEST_CASE("every communicator constructor: rank counts, bytes, arguments, one identity per communicator") {
+TEST_CASE(
+    "every communicator constructor: rank counts, bytes, arguments, one identity per "
+    "communicator") {
   const std::string output = FreshFolder("nccl_comms");
-  const RunResult run = RunProgram(Runfile("agent/tests/nccl_comms_program"), {}, UnderAgent(output));
+  const RunResult run =
+      RunProgram(Runfile("agent/tests/nccl_comms_program"), {}, UnderAgent(output));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
   const TraceSummary trace = SummarizeFolder(output);
   std::map<int, uint64_t> calls;
   std::map<std::string, std::set<uint64_t>> hashes;  // communicator -> comm_hash seen
-  std::map<std::string, std::set<int>> ranks;         // communicator -> ranks seen
+  std::map<std::string, std::set<int>> ranks;        // communicator -> ranks seen
   for (const NcclCallDetail& call : trace.nccl_details) {
-    INFO("operation " << trace::NcclOperation_Name(static_cast<trace::NcclOperation>(call.operation)));
+    INFO("operation " << trace::NcclOperation_Name(
+             static_cast<trace::NcclOperation>(call.operation)));
     auto found = ExpectedCalls().find(call.operation);
     REQUIRE(found != ExpectedCalls().end());
     const Expected& expected = found->second;
@@ -70,7 +75,8 @@ TEST_CASE("every communicator constructor: rank counts, bytes, arguments, one id
     hashes[expected.communicator].insert(call.comm_hash);
     ranks[expected.communicator].insert(call.rank);
   }
-  for (const auto& [operation, expected] : ExpectedCalls()) CHECK(calls[operation] == expected.calls);
+  for (const auto& [operation, expected] : ExpectedCalls())
+    CHECK(calls[operation] == expected.calls);
   // Each communicator: one identity on all its members, distinct from the others'.
   std::set<uint64_t> all;
   for (const auto& [communicator, seen] : hashes) {
@@ -117,11 +123,13 @@ TEST_CASE("a marker rule naming a call the agent does not count: one line, and n
     const std::string output = FreshFolder("marker_nccl_unknown");
     const RunResult run = RunOneRank(output, {{"PROF_STEP_MARKER", std::string("api:") + api}});
     CHECK(run.exit_code == 0);
-    CHECK(run.standard_error == std::string("libprof: PROF_STEP_MARKER='api:") + api +
-                                    "' names a call the agent does not intercept; using no api rule\n");
+    CHECK(run.standard_error ==
+          std::string("libprof: PROF_STEP_MARKER='api:") + api +
+              "' names a call the agent does not intercept; using no api rule\n");
     const std::string plain = FreshFolder("marker_nccl_unknown_plain");
     REQUIRE(RunOneRank(plain, {}).exit_code == 0);
-    CHECK(SummarizeFolder(output).step_numbers.size() == SummarizeFolder(plain).step_numbers.size());
+    CHECK(SummarizeFolder(output).step_numbers.size() ==
+          SummarizeFolder(plain).step_numbers.size());
   }
 }
 

@@ -37,7 +37,8 @@ std::vector<char*> Environment(const std::map<std::string, std::string>& extra,
 void Pump(int out_fd, int err_fd, pid_t child, const RunOptions& options, RunResult* result) {
   std::string& out = result->standard_output;
   bool signalled = false;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.timeout_ms);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(options.timeout_ms);
   struct pollfd fds[2] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
   int open_count = 2;
   while (open_count > 0) {

@@ -10,8 +10,8 @@
 namespace prof::testing {
 
 struct RunResult {
-  int exit_code = -1;     // when it exited
-  int signal = 0;         // when a signal ended it
+  int exit_code = -1;  // when it exited
+  int signal = 0;      // when a signal ended it
   std::string standard_output;
   std::string standard_error;
   bool timed_out = false;
@@ -19,7 +19,7 @@ struct RunResult {
 
 struct RunOptions {
   std::map<std::string, std::string> environment;  // added to (or replacing) the test's own
-  int signal_after_ready = 0;   // sent this long after the program prints "ready"
+  int signal_after_ready = 0;  // sent this long after the program prints "ready"
   int signal_delay_ms = 300;
   int timeout_ms = 60000;
 };

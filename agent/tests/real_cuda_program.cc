@@ -36,8 +36,8 @@ void OneStep() {
   cudaStream_t stream = nullptr;
   Report("cudaStreamCreate", cudaStreamCreate(&stream));
   Report("cudaMemsetAsync", cudaMemsetAsync(device, 0, sizeof(host), stream));
-  Report("cudaLaunchKernel", cudaLaunchKernel(reinterpret_cast<const void*>(&NotAKernel),
-                                              dim3(1), dim3(1), nullptr, 0, stream));
+  Report("cudaLaunchKernel", cudaLaunchKernel(reinterpret_cast<const void*>(&NotAKernel), dim3(1),
+                                              dim3(1), nullptr, 0, stream));
   Report("cudaStreamSynchronize", cudaStreamSynchronize(stream));
   Report("cudaDeviceSynchronize", cudaDeviceSynchronize());
   Report("cudaGetLastError", cudaGetLastError());

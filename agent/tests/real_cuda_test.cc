@@ -27,8 +27,7 @@ std::string Program() { return Runfile("agent/tests/real_cuda_program"); }
 
 RunOptions UnderAgent(const std::string& output, std::map<std::string, std::string> extra) {
   RunOptions options;
-  options.environment = {{"LD_PRELOAD", Runfile("agent/libprof.so")},
-                         {"PROF_OUTPUT_DIR", output}};
+  options.environment = {{"LD_PRELOAD", Runfile("agent/libprof.so")}, {"PROF_OUTPUT_DIR", output}};
   for (auto& [name, value] : extra) options.environment[name] = value;
   return options;
 }
@@ -65,8 +64,9 @@ int CuptiLines(const std::string& standard_error) {
 bool RunBare(const std::vector<std::string>& arguments, RunResult* bare) {
   *bare = RunProgram(Program(), arguments, RunOptions{});
   if (bare->exit_code == kNoRealRuntime) {
-    WARN("skipped: " << bare->standard_output << "(the CUDA toolkit at $CUDA_HOME has no "
-                     "lib64/libcudart.so.13)");
+    WARN("skipped: " << bare->standard_output
+                     << "(the CUDA toolkit at $CUDA_HOME has no "
+                        "lib64/libcudart.so.13)");
     return false;
   }
   INFO(bare->standard_output << bare->standard_error);
@@ -110,8 +110,8 @@ TEST_CASE("real runtime: windows and PROF_LOG_LEVEL=info still tell the CUPTI fa
   const std::string output = FreshFolder("real_cuda_windows");
   const RunResult run = RunProgram(
       Program(), {"4"},
-      UnderAgent(output, {{"PROF_SCHEDULE", "closed=1,record=1,repeat=2"},
-                          {"PROF_LOG_LEVEL", "info"}}));
+      UnderAgent(output,
+                 {{"PROF_SCHEDULE", "closed=1,record=1,repeat=2"}, {"PROF_LOG_LEVEL", "info"}}));
   INFO(run.standard_error);
   CHECK(run.exit_code == bare.exit_code);
   CHECK(run.standard_output == bare.standard_output);

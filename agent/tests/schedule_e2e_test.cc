@@ -35,8 +35,9 @@ TEST_CASE("PROF_SCHEDULE=1:4 records exactly steps 1, 2 and 3") {
 
 TEST_CASE("a schedule with repeat writes one complete file per window") {
   const std::string output = FreshFolder("windows");
-  const RunResult run = RunProgram(Program("testdata/workloads/train"), {"--steps", "9"},
-                                   UnderAgent(output, {{"PROF_SCHEDULE", "closed=1,ready=1,record=2,repeat=2"}}));
+  const RunResult run =
+      RunProgram(Program("testdata/workloads/train"), {"--steps", "9"},
+                 UnderAgent(output, {{"PROF_SCHEDULE", "closed=1,ready=1,record=2,repeat=2"}}));
   REQUIRE(run.exit_code == 0);
   TraceSummary trace = SummarizeFolder(output);
   REQUIRE(trace.files.size() == 2);
@@ -51,9 +52,9 @@ TEST_CASE("torch.profiler's schedule words record the steps torch.profiler would
   // wait=1, warmup=1, active=2, repeat=2 (by hand from torch's schedule_fn): steps 0 NONE,
   // 1 WARMUP, 2-3 RECORD, 4 NONE, 5 WARMUP, 6-7 RECORD, then NONE.
   const std::string output = FreshFolder("torch_schedule");
-  const RunResult run = RunProgram(
-      Program("testdata/workloads/train"), {"--steps", "10"},
-      UnderAgent(output, {{"PROF_SCHEDULE", "wait=1,warmup=1,active=2,repeat=2"}}));
+  const RunResult run =
+      RunProgram(Program("testdata/workloads/train"), {"--steps", "10"},
+                 UnderAgent(output, {{"PROF_SCHEDULE", "wait=1,warmup=1,active=2,repeat=2"}}));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
   TraceSummary trace = SummarizeFolder(output);

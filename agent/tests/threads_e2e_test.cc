@@ -40,10 +40,9 @@ TEST_CASE("fork: each CUDA-using process writes its own file, the parent's is wh
 TEST_CASE("16 threads launching at once lose nothing") {
   const std::string output = FreshFolder("threads");
   const std::string truth_path = output + "/../threads_truth.json";
-  const RunResult run =
-      RunProgram(Runfile("testdata/workloads/launch_stress"),
-                 {"--threads", "16", "--launches", "160000", "--truth", truth_path},
-                 UnderAgent(output));
+  const RunResult run = RunProgram(
+      Runfile("testdata/workloads/launch_stress"),
+      {"--threads", "16", "--launches", "160000", "--truth", truth_path}, UnderAgent(output));
   REQUIRE(run.exit_code == 0);
   const TruthFile truth(truth_path);
   TraceSummary trace = SummarizeFolder(output);

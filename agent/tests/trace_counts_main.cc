@@ -16,10 +16,14 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long>(file.chunks), file.complete);
     for (const auto& issue : file.issues) std::printf("  issue: %s\n", issue.c_str());
   }
-  for (const auto& [name, count] : summary.api_calls) std::printf("api %s %lu\n", name.c_str(), count);
-  for (const auto& [name, count] : summary.launches) std::printf("launch %s %lu\n", name.c_str(), count);
-  for (const auto& [name, count] : summary.kernels) std::printf("kernel %s %lu\n", name.c_str(), count);
-  for (const auto& [name, count] : summary.ranges) std::printf("range %s %lu\n", name.c_str(), count);
+  for (const auto& [name, count] : summary.api_calls)
+    std::printf("api %s %lu\n", name.c_str(), count);
+  for (const auto& [name, count] : summary.launches)
+    std::printf("launch %s %lu\n", name.c_str(), count);
+  for (const auto& [name, count] : summary.kernels)
+    std::printf("kernel %s %lu\n", name.c_str(), count);
+  for (const auto& [name, count] : summary.ranges)
+    std::printf("range %s %lu\n", name.c_str(), count);
   for (const auto& [name, count] : summary.marks) std::printf("mark %s %lu\n", name.c_str(), count);
   for (const auto& [kind, count] : summary.losses) std::printf("loss kind=%d %lu\n", kind, count);
   std::printf("malformed %lu %s\n", static_cast<unsigned long>(summary.malformed_blocks),

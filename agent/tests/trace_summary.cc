@@ -25,7 +25,8 @@ class SummarySink : public EventSink {
       if (config) ++summary_->launches[std::string(dictionary_->String(config->name))];
       summary_->launch_start_ns.push_back(e.start_ns);
     }
-    if (e.copy_kind != schema::COPY_KIND_UNKNOWN) summary_->memcpy_bytes_by_kind[e.copy_kind] += e.bytes;
+    if (e.copy_kind != schema::COPY_KIND_UNKNOWN)
+      summary_->memcpy_bytes_by_kind[e.copy_kind] += e.bytes;
     CountStack(e.call_stack);
   }
   void OnHostRange(const HostRangeEvent& e) override {

@@ -13,7 +13,7 @@ namespace prof::testing {
 
 struct FileSummary {
   std::string path;
-  bool complete = false;     // read whole, with the final chunk
+  bool complete = false;  // read whole, with the final chunk
   uint64_t chunks = 0;
   int64_t pid = 0;
   uint32_t window_index = 0;
@@ -37,11 +37,11 @@ struct NcclCallDetail {
 
 struct TraceSummary {
   std::vector<FileSummary> files;
-  std::map<std::string, uint64_t> api_calls;         // by API name
-  std::map<std::string, uint64_t> launches;          // API launches by kernel name
-  std::map<std::string, uint64_t> kernels;           // device records by kernel name
-  std::map<std::string, uint64_t> kernel_ns;         // device time by kernel name
-  std::map<std::string, uint64_t> ranges;            // host ranges by name (not marks)
+  std::map<std::string, uint64_t> api_calls;  // by API name
+  std::map<std::string, uint64_t> launches;   // API launches by kernel name
+  std::map<std::string, uint64_t> kernels;    // device records by kernel name
+  std::map<std::string, uint64_t> kernel_ns;  // device time by kernel name
+  std::map<std::string, uint64_t> ranges;     // host ranges by name (not marks)
   std::map<std::string, uint64_t> marks;
   std::map<std::string, uint64_t> ranges_by_domain;  // "domain/name" for non-default domains
   std::map<int, uint64_t> ranges_by_kind;            // RangeKind -> count
@@ -53,12 +53,12 @@ struct TraceSummary {
   std::vector<std::string> process_names;
   std::vector<int64_t> step_numbers;
   std::vector<int64_t> step_samples;
-  std::vector<std::pair<uint64_t, uint64_t>> step_spans;  // [start, end) of each step above
+  std::vector<std::pair<uint64_t, uint64_t>> step_spans;      // [start, end) of each step above
   std::map<int64_t, std::map<int, uint64_t>> losses_by_step;  // step -> LossKind -> count
   std::vector<uint64_t> launch_start_ns;  // start of every API call that launched a kernel
   uint64_t memory_events = 0;
-  uint64_t events_with_stack = 0;      // API calls and allocations carrying a call stack
-  uint64_t named_stack_frames = 0;     // frames symbolized by the agent
+  uint64_t events_with_stack = 0;         // API calls and allocations carrying a call stack
+  uint64_t named_stack_frames = 0;        // frames symbolized by the agent
   std::vector<std::string> sample_stack;  // the first stack's frame names
   uint64_t device_memcpys = 0;
   uint64_t device_memsets = 0;

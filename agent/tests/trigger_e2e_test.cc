@@ -80,7 +80,8 @@ TEST_CASE("trigger --steps 3: a running job records exactly its next 3 steps") {
   Job job("trigger_steps", control, 150, 20);
   const int pid = job.WaitReady();
   REQUIRE(pid > 0);
-  const RunResult trigger = Trigger({std::to_string(pid), "--steps", "3", "--control-dir", control});
+  const RunResult trigger =
+      Trigger({std::to_string(pid), "--steps", "3", "--control-dir", control});
   INFO(trigger.standard_output << trigger.standard_error);
   CHECK(trigger.exit_code == 0);
   const RunResult& run = job.Finish();
@@ -101,7 +102,8 @@ TEST_CASE("trigger --seconds: a job records for that long, then stops") {
   Job job("trigger_seconds", control, 100, 20);
   const int pid = job.WaitReady();
   REQUIRE(pid > 0);
-  CHECK(Trigger({std::to_string(pid), "--seconds", "0.5", "--control-dir", control}).exit_code == 0);
+  CHECK(Trigger({std::to_string(pid), "--seconds", "0.5", "--control-dir", control}).exit_code ==
+        0);
   const RunResult& run = job.Finish();
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
@@ -135,9 +137,11 @@ TEST_CASE("trigger --flight: a job under PROF_FLIGHT=1 writes one flight dump, n
   }
   REQUIRE(dumps.size() == 1);
   CHECK(dumps[0].find(".flight_0.prof.pb") != std::string::npos);
-  const RunResult info = RunProgram(Runfile("analyzer/cli/profanalyze"), {"info", dumps[0]}, RunOptions());
+  const RunResult info =
+      RunProgram(Runfile("analyzer/cli/profanalyze"), {"info", dumps[0]}, RunOptions());
   INFO(info.standard_output);
-  CHECK(info.standard_output.find("flight dump: trigger: profanalyze trigger --flight; 0 NCCL call(s) seen") !=
+  CHECK(info.standard_output.find(
+            "flight dump: trigger: profanalyze trigger --flight; 0 NCCL call(s) seen") !=
         std::string::npos);
 }
 
@@ -161,7 +165,8 @@ TEST_CASE("trigger --all: every job of this user records") {
 TEST_CASE("trigger refuses a control folder others can enter") {
   const std::string control = FreshFolder("control_open");
   chmod(control.c_str(), 0755);
-  const RunResult trigger = Trigger({std::to_string(getpid()), "--steps", "1", "--control-dir", control});
+  const RunResult trigger =
+      Trigger({std::to_string(getpid()), "--steps", "1", "--control-dir", control});
   CHECK(trigger.exit_code == 1);
   CHECK(trigger.standard_error.find("mode 0700") != std::string::npos);
 }

@@ -14,7 +14,7 @@ namespace {
 TEST_CASE("command queue: a stalled consumer loses nothing and sees push order") {
   CommandQueue<int, 4> queue;
   for (int i = 0; i < 10; ++i) queue.Push(i);  // 4 in the ring, 6 overflow
-  queue.Push(10);                               // still behind the overflow
+  queue.Push(10);                              // still behind the overflow
   std::vector<int> out;
   queue.TakeAll(&out);
   CHECK(out == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});

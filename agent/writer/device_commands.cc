@@ -52,9 +52,10 @@ void TraceWriter::NoteLateDevice(WindowFile& window) {
   if (warned_late_device_) return;
   warned_late_device_ = true;
   // A schedule without a READY step asked for this: said at info level only.
-  Log(config_.schedule.ready > 0 ? LogLevel::kWarn : LogLevel::kInfo, "device activity was subscribed %.1f ms after window %u opened; its "
-                       "launches before then have no device records (a longer READY step "
-                       "avoids this)",
+  Log(config_.schedule.ready > 0 ? LogLevel::kWarn : LogLevel::kInfo,
+      "device activity was subscribed %.1f ms after window %u opened; its "
+      "launches before then have no device records (a longer READY step "
+      "avoids this)",
       (device_enabled_at_ns_ - window.spec().open_ns) / 1e6, window.spec().index);
 }
 

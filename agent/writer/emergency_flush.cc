@@ -40,7 +40,8 @@ void RequestEmergencyFlush(int timeout_ms, int signal_number) {
   // the wait is not missed; EINTR and spurious returns loop until the deadline.
   for (int64_t left = timeout_ms; g_acknowledged.load() == 0 && left > 0;
        left = deadline - MonotonicMs()) {
-    struct timespec wait = {static_cast<time_t>(left / 1000), static_cast<long>(left % 1000) * 1000000};
+    struct timespec wait = {static_cast<time_t>(left / 1000),
+                            static_cast<long>(left % 1000) * 1000000};
     syscall(SYS_futex, reinterpret_cast<int*>(&g_acknowledged), FUTEX_WAIT_PRIVATE, 0, &wait,
             nullptr, 0);
   }
@@ -54,8 +55,8 @@ bool EmergencyFlushRequested() { return g_requested.load(std::memory_order_relax
 
 void AcknowledgeEmergencyFlush() {
   g_acknowledged.store(1);
-  syscall(SYS_futex, reinterpret_cast<int*>(&g_acknowledged), FUTEX_WAKE_PRIVATE, 1 << 30,
-          nullptr, nullptr, 0);
+  syscall(SYS_futex, reinterpret_cast<int*>(&g_acknowledged), FUTEX_WAKE_PRIVATE, 1 << 30, nullptr,
+          nullptr, 0);
 }
 
 void ResetEmergencyFlushAfterFork() {

@@ -60,7 +60,8 @@ NcclCallEvent EventOf(const FlightCall& call, uint64_t dump_ns) {
 }
 
 bool IsGroupCall(uint16_t operation) {
-  return operation == schema::NCCL_OPERATION_GROUP_START || operation == schema::NCCL_OPERATION_GROUP_END;
+  return operation == schema::NCCL_OPERATION_GROUP_START ||
+         operation == schema::NCCL_OPERATION_GROUP_END;
 }
 
 // The calls and steps into `encoder`; the calls still running or failed into

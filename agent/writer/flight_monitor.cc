@@ -32,11 +32,11 @@ std::string HangDetail(const FlightCall& call, uint64_t now_ns) {
   CommunicatorInfo info;
   const uint64_t hash = LookupCommunicator(call.arguments.comm, &info) ? info.comm_hash : 0;
   char text[320];
-  std::snprintf(text, sizeof(text),
-                "%s #%" PRId64 " on communicator %016" PRIx64 " entered %.1f s ago (thread %" PRIu64 "): %s",
-                FlightOperationName(call.arguments.operation), call.arguments.sequence, hash,
-                static_cast<double>(now_ns - call.enter_ns) / 1e9, call.thread_id,
-                StateText(call).c_str());
+  std::snprintf(
+      text, sizeof(text),
+      "%s #%" PRId64 " on communicator %016" PRIx64 " entered %.1f s ago (thread %" PRIu64 "): %s",
+      FlightOperationName(call.arguments.operation), call.arguments.sequence, hash,
+      static_cast<double>(now_ns - call.enter_ns) / 1e9, call.thread_id, StateText(call).c_str());
   return text;
 }
 
@@ -59,9 +59,10 @@ uint64_t RealtimeNs() {
 }  // namespace
 
 const char* FlightOperationName(uint16_t operation) {
-  static const char* const kNames[] = {
-      "unspecified", "all-reduce", "broadcast", "reduce", "all-gather", "reduce-scatter", "send",
-      "recv", "all-to-all", "group-start", "group-end", "gather", "scatter"};
+  static const char* const kNames[] = {"unspecified", "all-reduce",     "broadcast", "reduce",
+                                       "all-gather",  "reduce-scatter", "send",      "recv",
+                                       "all-to-all",  "group-start",    "group-end", "gather",
+                                       "scatter"};
   return operation < sizeof(kNames) / sizeof(kNames[0]) ? kNames[operation] : "nccl call";
 }
 
@@ -86,7 +87,8 @@ void FlightMonitor::CheckHang(uint64_t now_ns) {
   if (now_ns < next_check_ns_ || now_ns < hang_ns_) return;
   next_check_ns_ = now_ns + kHangCheckPeriodNs;
   FlightCall hung;
-  if (!OldestUnfinishedBefore(now_ns - hang_ns_, &hung) || hung.ticket == dumped_hang_ticket_) return;
+  if (!OldestUnfinishedBefore(now_ns - hang_ns_, &hung) || hung.ticket == dumped_hang_ticket_)
+    return;
   dumped_hang_ticket_ = hung.ticket;
   const std::string detail = HangDetail(hung, now_ns);
   Log(LogLevel::kWarn, "flight recorder: possible hang: %s", detail.c_str());
@@ -142,8 +144,8 @@ std::string FlightMonitor::Dump(const std::string& reason, const std::string& de
                                 uint64_t now_ns) {
   if (dumps_ >= kMaxDumps) {
     if (!warned_limit_) {
-      Log(LogLevel::kWarn, "flight recorder: %u dumps written, no more (%s not dumped)",
-          kMaxDumps, reason.c_str());
+      Log(LogLevel::kWarn, "flight recorder: %u dumps written, no more (%s not dumped)", kMaxDumps,
+          reason.c_str());
     }
     warned_limit_ = true;
     return "";
@@ -161,10 +163,12 @@ std::string FlightMonitor::Dump(const std::string& reason, const std::string& de
   ++dumps_;
   last_dump_realtime_ns_ = RealtimeNs();
   if (!WriteFlightDump(request, snapshot, &error)) {
-    Log(LogLevel::kWarn, "flight recorder: cannot write %s: %s", request.path.c_str(), error.c_str());
+    Log(LogLevel::kWarn, "flight recorder: cannot write %s: %s", request.path.c_str(),
+        error.c_str());
     return "";
   }
-  Log(LogLevel::kWarn, "flight recorder: %s: wrote %s (%zu NCCL calls, %" PRIu64 " older ones overwritten)",
+  Log(LogLevel::kWarn,
+      "flight recorder: %s: wrote %s (%zu NCCL calls, %" PRIu64 " older ones overwritten)",
       reason.c_str(), request.path.c_str(), snapshot.calls.size(), snapshot.overwritten);
   return request.path;
 }

@@ -70,8 +70,8 @@ class FlightMonitor {
   uint64_t last_dump_realtime_ns_ = 0;  // 0: none yet
   SlowStepDetector slow_steps_;
   const bool slow_steps_on_;
-  uint64_t steps_read_ = 0;          // boundaries read from the ring so far
-  uint64_t last_slow_dump_ns_ = 0;   // 0: none yet
+  uint64_t steps_read_ = 0;         // boundaries read from the ring so far
+  uint64_t last_slow_dump_ns_ = 0;  // 0: none yet
   FlightTriggerFolder trigger_folder_;
 };
 

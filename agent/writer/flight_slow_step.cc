@@ -18,10 +18,11 @@ bool SlowStepDetector::Add(const FlightStepBoundary& step, std::string* detail) 
     slow = duration > static_cast<uint64_t>(factor_) * median;
     if (slow) {
       char text[200];
-      std::snprintf(text, sizeof(text),
-                    "step %" PRId64 " took %.1f ms, %.1fx the median %.1f ms of the %zu steps before it",
-                    step.number, duration / 1e6, median > 0 ? static_cast<double>(duration) / median : 0.0,
-                    median / 1e6, sorted.size());
+      std::snprintf(
+          text, sizeof(text),
+          "step %" PRId64 " took %.1f ms, %.1fx the median %.1f ms of the %zu steps before it",
+          step.number, duration / 1e6, median > 0 ? static_cast<double>(duration) / median : 0.0,
+          median / 1e6, sorted.size());
       *detail = text;
     }
   }

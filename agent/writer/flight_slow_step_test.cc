@@ -19,7 +19,8 @@ TEST_CASE("slow step: factor 3 over the median of the steps before it") {
   SlowStepDetector detector(3);
   std::string detail;
   // Seven 10 ms steps: too few for a baseline, even a 1 s step is not judged.
-  for (int64_t n = 0; n < 7; ++n) CHECK_FALSE(detector.Add(StepOf(n, n == 3 ? 1000 * kMs : 10 * kMs), &detail));
+  for (int64_t n = 0; n < 7; ++n)
+    CHECK_FALSE(detector.Add(StepOf(n, n == 3 ? 1000 * kMs : 10 * kMs), &detail));
   CHECK_FALSE(detector.Add(StepOf(7, 10 * kMs), &detail));
   // Baseline of 8 steps: seven of 10 ms and one of 1 s; the median is 10 ms.
   CHECK_FALSE(detector.Add(StepOf(8, 30 * kMs), &detail));  // exactly 3x: not slower
@@ -43,7 +44,8 @@ TEST_CASE("slow step: the baseline is the last 16 steps, so a lasting change bec
 TEST_CASE("slow step: factor 0 is off") {
   SlowStepDetector detector(0);
   std::string detail;
-  for (int64_t n = 0; n < 20; ++n) CHECK_FALSE(detector.Add(StepOf(n, (n == 19 ? 5000 : 1) * kMs), &detail));
+  for (int64_t n = 0; n < 20; ++n)
+    CHECK_FALSE(detector.Add(StepOf(n, (n == 19 ? 5000 : 1) * kMs), &detail));
 }
 
 }  // namespace

@@ -34,7 +34,9 @@ uint64_t RealtimeNs() {
 
 FlightTriggerFolder::FlightTriggerFolder(std::string folder, std::string own_name,
                                          uint64_t start_realtime_ns)
-    : folder_(std::move(folder)), own_name_(std::move(own_name)), start_realtime_ns_(start_realtime_ns) {}
+    : folder_(std::move(folder)),
+      own_name_(std::move(own_name)),
+      start_realtime_ns_(start_realtime_ns) {}
 
 bool FlightTriggerFolder::Poll(uint64_t now_ns, std::string* name, uint64_t* mtime_ns) {
   if (folder_.empty() || now_ns < next_poll_ns_) return false;

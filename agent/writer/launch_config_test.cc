@@ -88,10 +88,10 @@ TEST_CASE("each launch gets its own kernel and geometry, whatever the memo holds
   RegisterKernelName(a, "kernel_a");
   RegisterKernelName(b, "kernel_b");
   const std::vector<Launch> launches = {
-      {a, {{1, 1, 1}, {32, 1, 1}, 0, 0}},  {b, {{1, 1, 1}, {32, 1, 1}, 0, 0}},
-      {a, {{1, 2, 1}, {32, 1, 1}, 0, 0}},  {a, {{1, 1, 1}, {32, 1, 1}, 64, 0}},
-      {a, {{1, 1, 1}, {32, 1, 1}, 0, 0}},  {b, {{1, 1, 1}, {32, 1, 1}, 0, 0}},
-      {a, {{1, 2, 1}, {32, 1, 1}, 0, 0}},  {a, {{7, 1, 1}, {64, 1, 1}, 0, 0}},
+      {a, {{1, 1, 1}, {32, 1, 1}, 0, 0}}, {b, {{1, 1, 1}, {32, 1, 1}, 0, 0}},
+      {a, {{1, 2, 1}, {32, 1, 1}, 0, 0}}, {a, {{1, 1, 1}, {32, 1, 1}, 64, 0}},
+      {a, {{1, 1, 1}, {32, 1, 1}, 0, 0}}, {b, {{1, 1, 1}, {32, 1, 1}, 0, 0}},
+      {a, {{1, 2, 1}, {32, 1, 1}, 0, 0}}, {a, {{7, 1, 1}, {64, 1, 1}, 0, 0}},
   };
   testing::OneWindowRouter router("launch_configs");
   RecordConverter converter([](uint32_t) -> WindowFile* { return nullptr; });

@@ -43,12 +43,14 @@ std::string SymbolOf(uint64_t address) {
     char* demangled = abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status);
     const std::string name = status == 0 && demangled ? demangled : info.dli_sname;
     std::free(demangled);
-    std::snprintf(text, sizeof(text), "+0x%llx (",
-                  static_cast<unsigned long long>(address - reinterpret_cast<uint64_t>(info.dli_saddr)));
+    std::snprintf(
+        text, sizeof(text), "+0x%llx (",
+        static_cast<unsigned long long>(address - reinterpret_cast<uint64_t>(info.dli_saddr)));
     return name + text + module + ")";
   }
-  std::snprintf(text, sizeof(text), "+0x%llx",
-                static_cast<unsigned long long>(address - reinterpret_cast<uint64_t>(info.dli_fbase)));
+  std::snprintf(
+      text, sizeof(text), "+0x%llx",
+      static_cast<unsigned long long>(address - reinterpret_cast<uint64_t>(info.dli_fbase)));
   return module + std::string(text);
 }
 
@@ -61,12 +63,12 @@ std::string DomainOf(const Record& record) {
 }  // namespace
 
 // The operator range a kOperatorPushDetail / kOperatorRangeDetail record opens.
-RecordConverter::OpenRange RecordConverter::DetailedRange(uint64_t thread_id,
-                                                          const Record& record,
+RecordConverter::OpenRange RecordConverter::DetailedRange(uint64_t thread_id, const Record& record,
                                                           const WindowFile& window) {
   const OperatorDetailTexts texts = DetailTextsOf(record);
-  OpenRange range{texts.name, std::string(), schema::RANGE_KIND_OPERATOR, record.start_ns,
-                  thread_id, window.spec().index, false};
+  OpenRange range{
+      texts.name,          std::string(), schema::RANGE_KIND_OPERATOR, record.start_ns, thread_id,
+      window.spec().index, false};
   range.shapes = texts.shapes;
   range.dtypes = texts.dtypes;
   range.source = texts.source;
@@ -85,9 +87,7 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
     case RecordKind::kNcclCall:
       AddNcclCall(thread_id, RecordAs<NcclCallRecord>(record), window);
       return;
-    case RecordKind::kMemory:
-      AddMemory(thread_id, RecordAs<MemoryRecord>(record), window);
-      return;
+    case RecordKind::kMemory: AddMemory(thread_id, RecordAs<MemoryRecord>(record), window); return;
     case RecordKind::kRangePush:
       stacks_[thread_id].push_back(OpenRange{record.name(), DomainOf(record), record.subkind,
                                              record.start_ns, thread_id, window.spec().index,
@@ -111,9 +111,9 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
       return;
     }
     case RecordKind::kRangeStart:
-      started_[record.correlation_id] = OpenRange{record.name(), DomainOf(record),
-                                                  record.subkind, record.start_ns, thread_id,
-                                                  window.spec().index, false};
+      started_[record.correlation_id] =
+          OpenRange{record.name(), DomainOf(record),    record.subkind, record.start_ns,
+                    thread_id,     window.spec().index, false};
       return;
     case RecordKind::kRangeEnd: {
       auto it = started_.find(record.correlation_id);
@@ -169,11 +169,8 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
       encoder.AddMemorySample(sample);
       return;
     }
-    case RecordKind::kThreadName:
-      encoder.SetThreadName(thread_id, record.name());
-      return;
-    case RecordKind::kPadding:
-      return;
+    case RecordKind::kThreadName: encoder.SetThreadName(thread_id, record.name()); return;
+    case RecordKind::kPadding: return;
   }
 }
 
@@ -185,7 +182,8 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const ApiCallRecord& record
   call.start_ns = record.start_ns;
   call.duration_ns = record.end_ns - record.start_ns;
   // Calls seen only through CUPTI callbacks carry their name inline (api = kApiNone).
-  call.name = record.name_length ? encoder.InternString(record.name()) : ApiNameIn(window, record.api);
+  call.name =
+      record.name_length ? encoder.InternString(record.name()) : ApiNameIn(window, record.api);
   if (record.subkind == kApiSubkindDriver) call.domain = schema::API_DOMAIN_DRIVER;
   call.correlation_id = record.correlation_id;
   call.status = record.status;

@@ -83,9 +83,9 @@ class RecordConverter {
 
   WindowByIndex window_by_index_;
   HostRssReader read_host_rss_ = nullptr;
-  std::unordered_map<uint64_t, std::vector<OpenRange>> stacks_;   // by thread
-  std::unordered_map<uint64_t, OpenRange> started_;               // by NVTX range id
-  std::unordered_map<const void*, std::string> kernel_names_;     // cache
+  std::unordered_map<uint64_t, std::vector<OpenRange>> stacks_;  // by thread
+  std::unordered_map<uint64_t, OpenRange> started_;              // by NVTX range id
+  std::unordered_map<const void*, std::string> kernel_names_;    // cache
   // (window index, communicator pointer) -> id in that window's file
   std::unordered_map<std::pair<uint32_t, const void*>, CommunicatorId, WindowCommHash>
       communicator_ids_;

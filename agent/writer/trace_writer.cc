@@ -60,7 +60,9 @@ void TraceWriter::WakeWriter() { TheWriterDoorbell().Ring(); }
 // Window commands do not wake the writer (a futex call, and often a switch to the writer
 // on this CPU): records find their window by time and wait in their buffers meanwhile, so
 // the writer's next periodic pass (10 ms at most, 4 ms while busy) is soon enough.
-void TraceWriter::OpenWindow(const WindowSpec& spec) { Queue({Command::kOpen, spec, spec.open_ns}); }
+void TraceWriter::OpenWindow(const WindowSpec& spec) {
+  Queue({Command::kOpen, spec, spec.open_ns});
+}
 
 void TraceWriter::CloseWindow(uint64_t close_ns) {
   Queue({Command::kClose, {}, close_ns, /*split=*/false});

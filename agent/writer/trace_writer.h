@@ -92,7 +92,9 @@ class TraceWriter : public WindowRouter {
   // Called on the writer thread at every pass (10 ms when idle), outside every lock of the
   // writer: on-demand triggers and demand windows' deadlines (control/trigger.h). Set before
   // the thread starts.
-  void SetControlPoll(std::function<void(uint64_t now_ns)> poll) { control_poll_ = std::move(poll); }
+  void SetControlPoll(std::function<void(uint64_t now_ns)> poll) {
+    control_poll_ = std::move(poll);
+  }
   // Writer thread only (the control poll): a flight-recorder dump now (an on-demand
   // trigger); a warning when PROF_FLIGHT is not 1.
   void DumpFlight(const std::string& reason, const std::string& detail);
@@ -102,7 +104,9 @@ class TraceWriter : public WindowRouter {
   uint32_t windows_finished() const { return finished_windows_.count(); }
   // Whether window `index` is finished; then `*path` is its file, or "" when it recorded
   // nothing and left no file. Any thread (a short lock the writer takes once per window).
-  bool FinishedWindow(uint32_t index, std::string* path) { return finished_windows_.Find(index, path); }
+  bool FinishedWindow(uint32_t index, std::string* path) {
+    return finished_windows_.Find(index, path);
+  }
   // Waits (at most `timeout_ns`) until every window closed before this call is finished,
   // finalizing them without the usual grace period for late records. The one call here
   // that waits for the writer; for prof_flush (the Python Profiler's window ends). True when
@@ -129,6 +133,7 @@ class TraceWriter : public WindowRouter {
   bool TakeRequests(uint64_t* flush);
   // Writer thread: completes the Flush() ticket `*flush` (then 0) once no window is closing.
   void CompleteFlush(uint64_t* flush);
+
  public:
   void Run();  // the thread's body (public for the pthread trampoline only)
 
@@ -159,17 +164,17 @@ class TraceWriter : public WindowRouter {
   const FileHeaderValue header_;
   std::unique_ptr<DeviceActivitySource> device_;
   bool device_enabled_ = false;
-  uint64_t device_enabled_at_ns_ = 0;  // writer thread only: when Enable last succeeded
+  uint64_t device_enabled_at_ns_ = 0;          // writer thread only: when Enable last succeeded
   ClockAnchorValue device_subscribed_anchor_;  // writer thread only: taken then
-  bool warned_late_device_ = false;    // writer thread only
+  bool warned_late_device_ = false;            // writer thread only
 
   std::mutex mutex_;  // guards the fields up to `done_`
   std::condition_variable finished_;
-  uint64_t device_commands_sent_ = 0;    // producer only (under the step controller's mutex)
+  uint64_t device_commands_sent_ = 0;  // producer only (under the step controller's mutex)
   bool stopping_ = false;
   bool done_ = false;
   bool thread_started_ = false;
-  bool parked_ = false;  // the writer stopped for good after an exit timeout
+  bool parked_ = false;         // the writer stopped for good after an exit timeout
   uint64_t flushes_asked_ = 0;  // Flush() calls so far
   uint64_t flushes_taken_ = 0;  // the last one the writer took
   uint64_t flushes_done_ = 0;   // the last one it completed
@@ -191,7 +196,7 @@ class TraceWriter : public WindowRouter {
 
   // Writer thread only.
   std::vector<Command> taken_commands_;  // what commands_ gave, reused (keeps its capacity)
-  WindowSet windows_;  // and their routing (window_set.h)
+  WindowSet windows_;                    // and their routing (window_set.h)
   RecordConverter converter_;
   uint64_t last_flush_ns_ = 0;
   uint64_t records_drained_ = 0;

@@ -71,7 +71,7 @@ TEST_CASE("after an exit timeout the writer parks and touches nothing more") {
   const long size_at_timeout = FileSize(writer.PathOf(0));
 
   std::this_thread::sleep_for(std::chrono::milliseconds(1200));
-  REQUIRE(source->flush_returned.load());  // the stuck call did return...
+  REQUIRE(source->flush_returned.load());             // the stuck call did return...
   CHECK(source->drains.load() == drains_at_timeout);  // ...and nothing ran after it
   CHECK(FileSize(writer.PathOf(0)) == size_at_timeout);
 }

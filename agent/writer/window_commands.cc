@@ -61,9 +61,7 @@ void TraceWriter::RunCommands(std::vector<Command>& commands, uint64_t horizon) 
     }
     if (command.kind == Command::kClose) closed_ns = std::max(closed_ns, command.time_ns);
     switch (command.kind) {
-      case Command::kOpen:
-        OpenWindowFile(command.spec);
-        break;
+      case Command::kOpen: OpenWindowFile(command.spec); break;
       case Command::kClose: {
         const bool split_opens_next =
             command.split && i + 1 < commands.size() && commands[i + 1].kind == Command::kOpen;
@@ -72,9 +70,7 @@ void TraceWriter::RunCommands(std::vector<Command>& commands, uint64_t horizon) 
         break;
       }
       case Command::kEnableDevice:
-      case Command::kDisableDevice:
-        RunDeviceCommand(command.kind == Command::kEnableDevice);
-        break;
+      case Command::kDisableDevice: RunDeviceCommand(command.kind == Command::kEnableDevice); break;
     }
   }
 }

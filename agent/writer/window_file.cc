@@ -17,16 +17,18 @@ std::string FolderOf(const std::string& path) {
 }  // namespace
 
 bool MakeFolders(const std::string& path) {
-  for (size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
+  for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
     const std::string prefix = path.substr(0, slash);
     if (!prefix.empty() && ::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) return false;
     if (slash == std::string::npos) return true;
   }
 }
 
-WindowFile::WindowFile(const WindowSpec& spec, const std::string& path,
-                       FileHeaderValue header, bool needs_cuda_activity)
-    : spec_(spec), path_(path), header_(std::move(header)),
+WindowFile::WindowFile(const WindowSpec& spec, const std::string& path, FileHeaderValue header,
+                       bool needs_cuda_activity)
+    : spec_(spec),
+      path_(path),
+      header_(std::move(header)),
       needs_cuda_activity_(needs_cuda_activity) {
   header_.window_index = spec.index;
   header_.window_first_step = spec.first_step;
@@ -61,8 +63,7 @@ bool WindowFile::Withheld() const {
 void WindowFile::WarnWriteFailure(const WriteStatus& status) {
   if (write_failure_reported_) return;
   write_failure_reported_ = true;
-  Log(LogLevel::kWarn, "%s; the trace ends at its last complete chunk",
-      status.message().c_str());
+  Log(LogLevel::kWarn, "%s; the trace ends at its last complete chunk", status.message().c_str());
 }
 
 void WindowFile::Flush(bool force) {

@@ -74,7 +74,8 @@ struct FileInterning {
   static size_t LaunchMemoSlot(const LaunchKey& key) {
     const uintptr_t function = reinterpret_cast<uintptr_t>(key.function);
     return ((function >> 4) ^ (function >> 11) ^ key.geometry.grid[0] ^
-            (size_t{key.geometry.block[0]} << 2)) % kLaunchMemoSlots;
+            (size_t{key.geometry.block[0]} << 2)) %
+           kLaunchMemoSlots;
   }
 
   std::vector<StringId> api_name_ids;          // by ApiId; 0 = not interned yet

@@ -60,7 +60,8 @@ void TraceWriter::FinishWindow(WindowFile& window, uint64_t now) {
     converter_.CloseOpenRanges(window);
   }
   window.encoder().AddClockAnchor(HostAnchor("window close"));
-  window.encoder().AddCpuUsage(CpuUsageOf(window.close_cpu().valid ? window.close_cpu() : SampleCpu()));
+  window.encoder().AddCpuUsage(
+      CpuUsageOf(window.close_cpu().valid ? window.close_cpu() : SampleCpu()));
   if (device_enabled_) window.encoder().AddClockAnchor(device_->Anchor("window close"));
   window.Finish();
   finished_windows_.Note(window.spec().index, window.wrote_file() ? window.path() : "");

@@ -4,8 +4,8 @@
 
 namespace prof {
 
-WindowFile& WindowSet::Open(const WindowSpec& spec, const std::string& path,
-                            FileHeaderValue header, bool needs_cuda_activity) {
+WindowFile& WindowSet::Open(const WindowSpec& spec, const std::string& path, FileHeaderValue header,
+                            bool needs_cuda_activity) {
   windows_.push_back(
       std::make_unique<WindowFile>(spec, path, std::move(header), needs_cuda_activity));
   return *windows_.back();

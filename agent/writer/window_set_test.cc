@@ -42,8 +42,8 @@ TEST_CASE("device records: by their call's correlation id, else by time") {
   Add(set, 1, 200, 30, 40);
   CHECK(IndexOf(set.For(15, 0)) == 0);
   CHECK(IndexOf(set.For(35, 0)) == 1);
-  CHECK(set.For(25, 150) == nullptr);  // launched between the windows (READY): no one's
-  CHECK(set.For(5, 150) == nullptr);   // before the first window's first call
+  CHECK(set.For(25, 150) == nullptr);     // launched between the windows (READY): no one's
+  CHECK(set.For(5, 150) == nullptr);      // before the first window's first call
   CHECK(IndexOf(set.For(50, 250)) == 1);  // a call not drained yet: by time
   CHECK(set.For(0, 50) == nullptr);       // before any window
   set.CloseOpen(300, CpuSample(), 400, -1);

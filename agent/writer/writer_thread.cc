@@ -138,7 +138,8 @@ void TraceWriter::Run() {
     if (control_poll_) control_poll_(MonotonicNs());
     if (flight_) flight_->Poll(MonotonicNs());
   }
-  Log(LogLevel::kDebug, "writer: %lu records drained", static_cast<unsigned long>(records_drained_));
+  Log(LogLevel::kDebug, "writer: %lu records drained",
+      static_cast<unsigned long>(records_drained_));
   std::lock_guard<std::mutex> lock(mutex_);
   done_ = true;
   flushes_done_ = flushes_asked_;

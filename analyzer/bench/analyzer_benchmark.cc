@@ -7,7 +7,8 @@
 //
 //   bazel run -c opt //analyzer/bench:analyzer_benchmark -- --events=10000000
 //   analyzer_benchmark --events=10000000 --write=/tmp/t.pb   (writes the trace, keeps it,
-//                                                            analyzes nothing; see run_benchmark.sh)
+//                                                            analyzes nothing; see
+//                                                            run_benchmark.sh)
 //   analyzer_benchmark --events=10000000 --windows=10 --write=/tmp/run
 //       (the same timeline cut at step boundaries into 10 window files of one process, in
 //        the folder /tmp/run, as a cycling PROF_SCHEDULE writes them)
@@ -36,7 +37,8 @@ double Seconds(std::chrono::steady_clock::time_point since) {
 double CpuSeconds() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + 1e-6 * (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+         1e-6 * (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
 }
 
 long PeakRssMiB() {
@@ -54,12 +56,15 @@ int main(int argc, char** argv) {
   int windows = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
-    if (argument.rfind("--events=", 0) == 0) events = std::strtoull(argument.c_str() + 9, nullptr, 10);
+    if (argument.rfind("--events=", 0) == 0)
+      events = std::strtoull(argument.c_str() + 9, nullptr, 10);
     if (argument.rfind("--write=", 0) == 0) write_only = argument.substr(8);
-    if (argument.rfind("--windows=", 0) == 0) windows = std::max(1, std::atoi(argument.c_str() + 10));
+    if (argument.rfind("--windows=", 0) == 0)
+      windows = std::max(1, std::atoi(argument.c_str() + 10));
   }
   if (!write_only.empty()) {
-    std::printf("%llu\n", static_cast<unsigned long long>(prof::analyzer::WriteSyntheticTrace(write_only, events, windows)));
+    std::printf("%llu\n", static_cast<unsigned long long>(
+                              prof::analyzer::WriteSyntheticTrace(write_only, events, windows)));
     return 0;
   }
   const std::string path = absl::StrFormat("/tmp/analyzer_benchmark.%d.pb", getpid());
@@ -77,14 +82,18 @@ int main(int argc, char** argv) {
   const double wall_seconds = prof::analyzer::Seconds(start);
   std::remove(path.c_str());
 
-  std::printf("analyzer benchmark: %llu events in one file, one thread (file -> model -> all %zu tables)\n",
-              static_cast<unsigned long long>(written), report.tables.size());
+  std::printf(
+      "analyzer benchmark: %llu events in one file, one thread (file -> model -> all %zu tables)\n",
+      static_cast<unsigned long long>(written), report.tables.size());
   std::printf("%-40s %12s %12s\n", "figure", "measured", "goal");
-  std::printf("%-40s %12.2f %12s\n", "read + model, M events/s per core", written / load_seconds / 1e6, "");
-  std::printf("%-40s %12.2f %12s\n", "file to all tables, M events/s per core", written / total_seconds / 1e6, ">= 5");
+  std::printf("%-40s %12.2f %12s\n", "read + model, M events/s per core",
+              written / load_seconds / 1e6, "");
+  std::printf("%-40s %12.2f %12s\n", "file to all tables, M events/s per core",
+              written / total_seconds / 1e6, ">= 5");
   std::printf("%-40s %12.2f %12s\n", "file to all tables, CPU seconds", total_seconds, "");
   std::printf("%-40s %12.2f %12s\n", "file to all tables, wall seconds", wall_seconds, "");
-  std::printf("%-40s %12ld %12s\n", "peak RSS, MiB (whole process)", prof::analyzer::PeakRssMiB(), "");
+  std::printf("%-40s %12ld %12s\n", "peak RSS, MiB (whole process)", prof::analyzer::PeakRssMiB(),
+              "");
   std::printf("%-40s %12ld %12s\n", "peak RSS before analysis, MiB (writer)", rss_before, "");
   return report.event_count == written ? 0 : 1;
 }

@@ -13,7 +13,8 @@ namespace {
 // when at least one window was read.
 class SummaryConsumer : public ProcessConsumer {
  public:
-  SummaryConsumer(const SummaryOptions& options, const ViewSet& views, std::optional<ProcessReport>* report)
+  SummaryConsumer(const SummaryOptions& options, const ViewSet& views,
+                  std::optional<ProcessReport>* report)
       : analysis_(options, views), report_(report) {}
   void AddWindow(TraceModel window) override { analysis_.AddWindow(std::move(window)); }
   void Finish(const ProcessOutcome& outcome) override {
@@ -27,22 +28,24 @@ class SummaryConsumer : public ProcessConsumer {
 
 }  // namespace
 
-absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& paths, const SummaryOptions& options,
-                                             const ViewSet& views, int threads, int window) {
+absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& paths,
+                                             const SummaryOptions& options, const ViewSet& views,
+                                             int threads, int window) {
   absl::StatusOr<Inputs> inputs = OpenInputs(paths);
   if (!inputs.ok()) return inputs.status();
   return AnalyzeProcesses(*inputs, options, views, threads, window);
 }
 
-AnalyzedInputs AnalyzeProcesses(const Inputs& inputs, const SummaryOptions& options, const ViewSet& views,
-                                int threads, int window) {
+AnalyzedInputs AnalyzeProcesses(const Inputs& inputs, const SummaryOptions& options,
+                                const ViewSet& views, int threads, int window) {
   std::vector<std::optional<ProcessReport>> reports(inputs.processes.size());
   RunOptions run;
   run.threads = threads;
   run.window = window;
   run.progress = true;
-  RunSummary summary = RunProcesses(
-      inputs, run, [&](size_t i) { return std::make_unique<SummaryConsumer>(options, views, &reports[i]); });
+  RunSummary summary = RunProcesses(inputs, run, [&](size_t i) {
+    return std::make_unique<SummaryConsumer>(options, views, &reports[i]);
+  });
   AnalyzedInputs analyzed;
   analyzed.unreadable = std::move(summary.unreadable);
   analyzed.files_read = summary.files_read;

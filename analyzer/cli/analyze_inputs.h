@@ -18,21 +18,21 @@
 namespace prof::analyzer {
 
 struct AnalyzedInputs {
-  std::vector<ProcessReport> reports;  // by rank, then host and pid
+  std::vector<ProcessReport> reports;   // by rank, then host and pid
   std::vector<std::string> unreadable;  // one message per file that could not be read
   size_t files_read = 0;
 };
 
 // Errors: a PATH that does not exist. Files that fail to read are listed in `unreadable`.
 // `window` >= 0: only the files of that recording window (FileHeader.window_index) count.
-absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& paths, const SummaryOptions& options,
-                                             const ViewSet& views, int threads = 0, int window = -1);
+absl::StatusOr<AnalyzedInputs> AnalyzeInputs(const std::vector<std::string>& paths,
+                                             const SummaryOptions& options, const ViewSet& views,
+                                             int threads = 0, int window = -1);
 
 // The processes of `inputs` (opened already, e.g. one MPI rank's share of a job), in that
 // order; what AnalyzeInputs does after opening, with the inputs' unreadable lines first.
-AnalyzedInputs AnalyzeProcesses(const Inputs& inputs, const SummaryOptions& options, const ViewSet& views,
-                                int threads = 0, int window = -1);
-
+AnalyzedInputs AnalyzeProcesses(const Inputs& inputs, const SummaryOptions& options,
+                                const ViewSet& views, int threads = 0, int window = -1);
 
 }  // namespace prof::analyzer
 

@@ -44,13 +44,16 @@ TEST_CASE("--window K analyzes window K's file only") {
   const std::string second = folder + "/bench.window_1.prof.pb";
   ViewSet views = AllViews();
   views.erase(View::kDataQuality);  // names the files, which differ
-  absl::StatusOr<AnalyzedInputs> one = AnalyzeInputs({folder}, SummaryOptions{}, views, 1, /*window=*/1);
+  absl::StatusOr<AnalyzedInputs> one =
+      AnalyzeInputs({folder}, SummaryOptions{}, views, 1, /*window=*/1);
   REQUIRE(one.ok());
   REQUIRE(one->reports.size() == 1);
   CHECK(one->files_read == 1);
   CHECK(one->reports[0].files.size() == 1);
-  CHECK(RenderReportsText(one->reports, std::nullopt, TimeUnit::kNanoseconds) == Analyze(second, views));
-  absl::StatusOr<AnalyzedInputs> none = AnalyzeInputs({folder}, SummaryOptions{}, views, 1, /*window=*/7);
+  CHECK(RenderReportsText(one->reports, std::nullopt, TimeUnit::kNanoseconds) ==
+        Analyze(second, views));
+  absl::StatusOr<AnalyzedInputs> none =
+      AnalyzeInputs({folder}, SummaryOptions{}, views, 1, /*window=*/7);
   REQUIRE(none.ok());
   CHECK(none->reports.empty());
 }

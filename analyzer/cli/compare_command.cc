@@ -25,16 +25,19 @@ constexpr int kBadInput = 2;
 absl::StatusOr<compare::RunProfile> LoadSide(const std::string& path, const char* side,
                                              const compare::ProfileOptions& options) {
   absl::StatusOr<Inputs> inputs = OpenInputs({path});
-  if (!inputs.ok()) return absl::InvalidArgumentError(absl::StrCat(side, ": ", inputs.status().message()));
+  if (!inputs.ok())
+    return absl::InvalidArgumentError(absl::StrCat(side, ": ", inputs.status().message()));
   std::vector<std::string> unreadable;
   compare::RunProfile profile = compare::BuildRunProfileFromInputs(*inputs, options, &unreadable);
-  for (const std::string& message : unreadable) std::fprintf(stderr, "profanalyze compare: %s\n", message.c_str());
+  for (const std::string& message : unreadable)
+    std::fprintf(stderr, "profanalyze compare: %s\n", message.c_str());
   if (profile.process_count == 0) {
     return absl::InvalidArgumentError(absl::StrCat(side, " (", path, "): no readable trace"));
   }
   if (profile.step_numbers.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        side, " (", path, "): no steps to compare (mark steps with prof_step, an NVTX ProfileStep range or "
+        side, " (", path,
+        "): no steps to compare (mark steps with prof_step, an NVTX ProfileStep range or "
         "PROF_STEP_MARKER; or lower --skip-first)"));
   }
   return profile;
@@ -43,7 +46,8 @@ absl::StatusOr<compare::RunProfile> LoadSide(const std::string& path, const char
 bool WriteFile(const std::string& path, const std::string& text) {
   std::FILE* file = std::fopen(path.c_str(), "w");
   if (file == nullptr) {
-    std::fprintf(stderr, "profanalyze compare: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "profanalyze compare: cannot write %s: %s\n", path.c_str(),
+                 std::strerror(errno));
     return false;
   }
   const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
@@ -60,11 +64,13 @@ std::string Render(const compare::CompareReport& report, const std::string& form
 // The extra report files; false when one could not be written.
 bool WriteExtraReports(const compare::CompareReport& report, const CompareCommandOptions& options) {
   bool ok = true;
-  if (!options.junit_path.empty()) ok &= WriteFile(options.junit_path, compare::RenderCompareJunit(report));
+  if (!options.junit_path.empty())
+    ok &= WriteFile(options.junit_path, compare::RenderCompareJunit(report));
   if (!options.markdown_path.empty()) {
     ok &= WriteFile(options.markdown_path, compare::RenderCompareMarkdown(report, options.top));
   }
-  if (!options.json_path.empty()) ok &= WriteFile(options.json_path, compare::RenderCompareJson(report));
+  if (!options.json_path.empty())
+    ok &= WriteFile(options.json_path, compare::RenderCompareJson(report));
   return ok;
 }
 
@@ -72,23 +78,33 @@ bool WriteExtraReports(const compare::CompareReport& report, const CompareComman
 
 CLI::App* AddCompareCommand(CLI::App* app, CompareCommandOptions* options) {
   CLI::App* command = app->add_subcommand(
-      "compare", "compare two runs step by step; with --fail-on, exit 1 when a rule is broken beyond noise");
-  command->add_option("BASE", options->base, "baseline: a trace file or a folder of them")->required();
-  command->add_option("NEW", options->candidate, "candidate: a trace file or a folder of them")->required();
-  command->add_option("--fail-on", options->fail_on,
-                      "comma-separated rules, e.g. \"step_time>+3%,kernel:*gemm*>+5%,busbw<-5%,gpu_util<-2pt\"");
+      "compare",
+      "compare two runs step by step; with --fail-on, exit 1 when a rule is broken beyond noise");
+  command->add_option("BASE", options->base, "baseline: a trace file or a folder of them")
+      ->required();
+  command->add_option("NEW", options->candidate, "candidate: a trace file or a folder of them")
+      ->required();
+  command->add_option(
+      "--fail-on", options->fail_on,
+      "comma-separated rules, e.g. \"step_time>+3%,kernel:*gemm*>+5%,busbw<-5%,gpu_util<-2pt\"");
   command->add_option("--format", options->format, "output on stdout")
       ->check(CLI::IsMember({"text", "json", "junit", "markdown"}));
-  command->add_option("--junit", options->junit_path, "also write JUnit XML (one test case per rule) to this file");
-  command->add_option("--markdown", options->markdown_path, "also write markdown (a pull-request comment) here");
+  command->add_option("--junit", options->junit_path,
+                      "also write JUnit XML (one test case per rule) to this file");
+  command->add_option("--markdown", options->markdown_path,
+                      "also write markdown (a pull-request comment) here");
   command->add_option("--json", options->json_path, "also write the JSON report here");
-  command->add_option("--confidence", options->confidence, "confidence of the intervals and verdicts")
+  command
+      ->add_option("--confidence", options->confidence, "confidence of the intervals and verdicts")
       ->check(CLI::Range(0.5, 0.9999));
   command->add_option("--skip-first", options->skip_first, "warm-up steps left out of each run")
       ->check(CLI::NonNegativeNumber);
-  command->add_flag("--strip-templates", options->strip_templates, "match kernels without template arguments");
-  command->add_option("--top", options->top, "rows of the changes table (0: all)")->check(CLI::NonNegativeNumber);
-  command->add_option("--threads", options->threads, "reader threads (0: one per core)")->check(CLI::NonNegativeNumber);
+  command->add_flag("--strip-templates", options->strip_templates,
+                    "match kernels without template arguments");
+  command->add_option("--top", options->top, "rows of the changes table (0: all)")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--threads", options->threads, "reader threads (0: one per core)")
+      ->check(CLI::NonNegativeNumber);
   return command;
 }
 
@@ -98,7 +114,8 @@ int RunCompareCommand(const CompareCommandOptions& options) {
   if (!options.fail_on.empty()) {
     absl::StatusOr<std::vector<compare::Rule>> rules = compare::ParseRules(options.fail_on);
     if (!rules.ok()) {
-      std::fprintf(stderr, "profanalyze compare: %s\n", std::string(rules.status().message()).c_str());
+      std::fprintf(stderr, "profanalyze compare: %s\n",
+                   std::string(rules.status().message()).c_str());
       return kBadInput;
     }
     settings.rules = *std::move(rules);
@@ -111,7 +128,8 @@ int RunCompareCommand(const CompareCommandOptions& options) {
   absl::StatusOr<compare::RunProfile> candidate =
       base.ok() ? LoadSide(options.candidate, "NEW", profile_options) : base.status();
   if (!candidate.ok()) {
-    std::fprintf(stderr, "profanalyze compare: %s\n", std::string(candidate.status().message()).c_str());
+    std::fprintf(stderr, "profanalyze compare: %s\n",
+                 std::string(candidate.status().message()).c_str());
     return kBadInput;
   }
   const compare::CompareReport report =

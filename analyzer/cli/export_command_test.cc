@@ -41,7 +41,8 @@ std::string Export(const std::string& input, const std::string& output) {
   options.output = output;
   REQUIRE(RunExportCommand(options) == 0);
   // Valid JSON, as Perfetto and chrome://tracing read it.
-  CHECK(std::system(("python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '" + output + "'").c_str()) == 0);
+  CHECK(std::system(("python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '" + output + "'")
+                        .c_str()) == 0);
   return ReadAll(output);
 }
 
@@ -56,7 +57,8 @@ TEST_CASE("export: one file or three window files, the same events and flows") {
     CHECK(Occurrences(whole, kind) > 0);
     // Each window file adds its labeled "recording windows" range.
     const size_t windows_ranges = std::string(kind) == "\"ph\":\"X\"" ? 1 : 0;
-    CHECK(Occurrences(split, kind) - 3 * windows_ranges == Occurrences(whole, kind) - windows_ranges);
+    CHECK(Occurrences(split, kind) - 3 * windows_ranges ==
+          Occurrences(whole, kind) - windows_ranges);
   }
   CHECK(Occurrences(whole, "\"cat\":\"window\"") == 1);
   CHECK(Occurrences(split, "\"cat\":\"window\"") == 3);

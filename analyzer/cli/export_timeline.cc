@@ -55,8 +55,9 @@ bool FindOrigin(const Inputs& inputs, uint64_t* origin, std::map<std::string, Tr
                 std::vector<std::string>* unreadable) {
   *origin = std::numeric_limits<uint64_t>::max();
   uint64_t kept_events = 0;
-  const RunSummary run = RunProcesses(
-      inputs, RunOptions{}, [&](size_t) { return std::make_unique<OriginConsumer>(origin, kept, &kept_events); });
+  const RunSummary run = RunProcesses(inputs, RunOptions{}, [&](size_t) {
+    return std::make_unique<OriginConsumer>(origin, kept, &kept_events);
+  });
   *unreadable = run.unreadable;
   if (*origin == std::numeric_limits<uint64_t>::max()) *origin = 0;
   return run.files_read > 0;
@@ -84,17 +85,22 @@ class ExportConsumer : public ProcessConsumer {
 // Feeds every window of every process to `exporter`, process by process, one window in
 // memory at a time (besides those `kept` decoded from the origin pass).
 template <typename Exporter>
-RunSummary ExportWindows(const Inputs& inputs, std::map<std::string, TraceModel>* kept, Exporter* exporter) {
+RunSummary ExportWindows(const Inputs& inputs, std::map<std::string, TraceModel>* kept,
+                         Exporter* exporter) {
   RunOptions options;
   options.decoded = kept;
-  return RunProcesses(inputs, options,
-                      [exporter](size_t i) { return std::make_unique<ExportConsumer<Exporter>>(exporter, i); });
+  return RunProcesses(inputs, options, [exporter](size_t i) {
+    return std::make_unique<ExportConsumer<Exporter>>(exporter, i);
+  });
 }
 
-std::FILE* OpenOutput(const std::string& path) { return path == "-" ? stdout : std::fopen(path.c_str(), "wb"); }
+std::FILE* OpenOutput(const std::string& path) {
+  return path == "-" ? stdout : std::fopen(path.c_str(), "wb");
+}
 
 absl::Status CloseOutput(std::FILE* out, const std::string& path, absl::Status status) {
-  if (out != stdout && std::fclose(out) != 0 && status.ok()) status = absl::DataLossError("close failed");
+  if (out != stdout && std::fclose(out) != 0 && status.ok())
+    status = absl::DataLossError("close failed");
   if (!status.ok()) return absl::Status(status.code(), absl::StrCat(path, ": ", status.message()));
   return absl::OkStatus();
 }
@@ -116,7 +122,8 @@ class PerfettoConsumer : public ProcessConsumer {
       output_->file = OpenOutput(*output_->path);
       if (output_->file == nullptr) {
         const int error = errno;
-        output_->open_error = absl::ErrnoToStatus(error, absl::StrCat("cannot write ", *output_->path));
+        output_->open_error =
+            absl::ErrnoToStatus(error, absl::StrCat("cannot write ", *output_->path));
         return;
       }
       output_->exporter = std::make_unique<PerfettoTraceExport>(output_->file, &output_->figures);
@@ -129,19 +136,21 @@ class PerfettoConsumer : public ProcessConsumer {
   size_t index_;
 };
 
-absl::Status ExportPerfetto(const Inputs& inputs, const std::string& output, TimelineExport* result) {
+absl::Status ExportPerfetto(const Inputs& inputs, const std::string& output,
+                            TimelineExport* result) {
   PerfettoConsumer::Output out;
   out.path = &output;
-  const RunSummary run =
-      RunProcesses(inputs, RunOptions{}, [&out](size_t i) { return std::make_unique<PerfettoConsumer>(&out, i); });
+  const RunSummary run = RunProcesses(inputs, RunOptions{}, [&out](size_t i) {
+    return std::make_unique<PerfettoConsumer>(&out, i);
+  });
   result->unreadable = run.unreadable;
   if (!out.open_error.ok()) return out.open_error;
   if (!out.exporter) return absl::FailedPreconditionError("nothing could be read");
   absl::Status status = out.exporter->End();
   out.exporter.reset();
   const PerfettoExportFigures& figures = out.figures;
-  result->summary = absl::StrCat(figures.packets, " packets (", figures.slices, " slices, ", figures.flows,
-                                 " launch flows) in Perfetto's protobuf format");
+  result->summary = absl::StrCat(figures.packets, " packets (", figures.slices, " slices, ",
+                                 figures.flows, " launch flows) in Perfetto's protobuf format");
   if (figures.clamped_slices) {
     absl::StrAppend(&result->summary, "; ", figures.clamped_slices,
                     " slices ended early where the next one on their track overlapped them");
@@ -149,19 +158,22 @@ absl::Status ExportPerfetto(const Inputs& inputs, const std::string& output, Tim
   return CloseOutput(out.file, output, status);
 }
 
-absl::Status WriteChrome(const Inputs& inputs, uint64_t origin, std::map<std::string, TraceModel>* kept,
-                         std::FILE* out, std::string* summary) {
+absl::Status WriteChrome(const Inputs& inputs, uint64_t origin,
+                         std::map<std::string, TraceModel>* kept, std::FILE* out,
+                         std::string* summary) {
   ChromeExportFigures figures;
   ChromeTraceExport exporter(out, origin, &figures);
   ExportWindows(inputs, kept, &exporter);  // its unreadable files were reported by the origin pass
   absl::Status status = exporter.End();
-  *summary = absl::StrCat(figures.trace_events, " trace events and ", figures.flows, " launch flows");
+  *summary =
+      absl::StrCat(figures.trace_events, " trace events and ", figures.flows, " launch flows");
   return status;
 }
 
 // One process's Kineto trace into `out`.
-absl::Status WriteKinetoProcess(const ProcessFiles& process, uint64_t origin, std::map<std::string, TraceModel>* kept,
-                                std::FILE* out, KinetoExportFigures* figures) {
+absl::Status WriteKinetoProcess(const ProcessFiles& process, uint64_t origin,
+                                std::map<std::string, TraceModel>* kept, std::FILE* out,
+                                KinetoExportFigures* figures) {
   KinetoTraceExport exporter(out, origin, figures);
   Inputs one;
   one.processes.push_back(process);
@@ -186,29 +198,34 @@ std::vector<std::string> KinetoFileNames(const std::vector<ProcessFiles>& proces
 // Kineto traces are per process: one process goes to `output`; several go to one file each
 // in the folder `output` (created if missing), as torch.profiler writes one per rank.
 absl::Status WriteKineto(const std::vector<ProcessFiles>& processes, uint64_t origin,
-                         std::map<std::string, TraceModel>* kept, const std::string& output, std::string* summary) {
+                         std::map<std::string, TraceModel>* kept, const std::string& output,
+                         std::string* summary) {
   KinetoExportFigures figures;
   std::vector<std::string> paths = {output};
   if (processes.size() > 1) {
     if (output == "-") {
-      return absl::InvalidArgumentError(absl::StrCat("the kineto format writes one file per process (",
-                                                     processes.size(), " here): give a folder as --output"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("the kineto format writes one file per process (", processes.size(),
+                       " here): give a folder as --output"));
     }
     if (mkdir(output.c_str(), 0777) != 0 && errno != EEXIST) {
       return absl::ErrnoToStatus(errno, absl::StrCat("cannot create the folder ", output));
     }
     paths.clear();
-    for (const std::string& name : KinetoFileNames(processes)) paths.push_back(absl::StrCat(output, "/", name));
+    for (const std::string& name : KinetoFileNames(processes))
+      paths.push_back(absl::StrCat(output, "/", name));
   }
   for (size_t index = 0; index < processes.size(); ++index) {
     std::FILE* out = OpenOutput(paths[index]);
-    if (out == nullptr) return absl::ErrnoToStatus(errno, absl::StrCat("cannot write ", paths[index]));
+    if (out == nullptr)
+      return absl::ErrnoToStatus(errno, absl::StrCat("cannot write ", paths[index]));
     absl::Status written = WriteKinetoProcess(processes[index], origin, kept, out, &figures);
     absl::Status status = CloseOutput(out, paths[index], std::move(written));
     if (!status.ok()) return status;
   }
-  *summary = absl::StrCat(figures.trace_events, " trace events and ", figures.flows, " ac2g flows in ",
-                          processes.size(), processes.size() == 1 ? " Kineto trace" : " Kineto traces");
+  *summary =
+      absl::StrCat(figures.trace_events, " trace events and ", figures.flows, " ac2g flows in ",
+                   processes.size(), processes.size() == 1 ? " Kineto trace" : " Kineto traces");
   return absl::OkStatus();
 }
 
@@ -220,7 +237,8 @@ absl::Status WriteKineto(const std::vector<ProcessFiles>& processes, uint64_t or
 absl::Status ExportTimeline(const std::vector<std::string>& paths, const std::string& output,
                             const std::string& format, TimelineExport* result) {
   if (format != "chrome" && format != "perfetto" && format != "kineto") {
-    return absl::InvalidArgumentError(absl::StrCat("format: '", format, "' is not chrome, perfetto or kineto"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("format: '", format, "' is not chrome, perfetto or kineto"));
   }
   absl::StatusOr<Inputs> inputs = OpenInputs(paths);
   if (!inputs.ok()) return inputs.status();
@@ -230,7 +248,8 @@ absl::Status ExportTimeline(const std::vector<std::string>& paths, const std::st
   if (!FindOrigin(*inputs, &origin, &kept, &result->unreadable)) {
     return absl::FailedPreconditionError("nothing could be read");
   }
-  if (format == "kineto") return WriteKineto(inputs->processes, origin, &kept, output, &result->summary);
+  if (format == "kineto")
+    return WriteKineto(inputs->processes, origin, &kept, output, &result->summary);
   std::FILE* out = OpenOutput(output);
   if (out == nullptr) {
     const int error = errno;

@@ -19,11 +19,11 @@ struct TimelineExport {
 
 // Writes the timeline of `paths` (trace files or folders of them) to `output` ("-":
 // stdout) in `format` ("chrome", "perfetto" or "kineto": one file per process, so with
-// several processes `output` is a folder, created if missing). Files that cannot be read are listed in
-// `result->unreadable` and left out, whatever the returned status.
-// Errors: InvalidArgument for another format; NotFound (or Unavailable) for a path that
-// cannot be listed; FailedPrecondition "nothing could be read" (no output is created);
-// the errno's code when the output cannot be opened; DataLoss when it was not written whole.
+// several processes `output` is a folder, created if missing). Files that cannot be read are listed
+// in `result->unreadable` and left out, whatever the returned status. Errors: InvalidArgument for
+// another format; NotFound (or Unavailable) for a path that cannot be listed; FailedPrecondition
+// "nothing could be read" (no output is created); the errno's code when the output cannot be
+// opened; DataLoss when it was not written whole.
 absl::Status ExportTimeline(const std::vector<std::string>& paths, const std::string& output,
                             const std::string& format, TimelineExport* result);
 

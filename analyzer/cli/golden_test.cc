@@ -36,17 +36,21 @@ void CheckGolden(const std::string& name, const std::string& actual) {
 TEST_CASE("golden: one training step, every table in ns") {
   std::vector<ProcessReport> reports;
   reports.push_back(testing::Analyze(testing::WriteTrainingStepTrace("golden_step.pb")));
-  CheckGolden("training_step.txt", Normalize(RenderReportsText(reports, std::nullopt, TimeUnit::kNanoseconds)));
+  CheckGolden("training_step.txt",
+              Normalize(RenderReportsText(reports, std::nullopt, TimeUnit::kNanoseconds)));
 }
 
 TEST_CASE("golden: two ranks with NCCL, memory and the per-rank table, in ms") {
   std::vector<ProcessReport> reports;
   SummaryOptions options;
   options.sorted_by = SortKey::kGpuTotal;
-  reports.push_back(testing::Analyze(testing::WriteRankTrace("golden_r0.pb", 0, 10000000), options));
-  reports.push_back(testing::Analyze(testing::WriteRankTrace("golden_r1.pb", 1, 12000000), options));
+  reports.push_back(
+      testing::Analyze(testing::WriteRankTrace("golden_r0.pb", 0, 10000000), options));
+  reports.push_back(
+      testing::Analyze(testing::WriteRankTrace("golden_r1.pb", 1, 12000000), options));
   const SummaryTable ranks = RankSummary(reports);
-  CheckGolden("two_ranks.txt", Normalize(RenderReportsText(reports, ranks, TimeUnit::kMilliseconds)));
+  CheckGolden("two_ranks.txt",
+              Normalize(RenderReportsText(reports, ranks, TimeUnit::kMilliseconds)));
 }
 
 }  // namespace

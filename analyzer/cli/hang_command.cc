@@ -16,7 +16,8 @@ namespace prof::analyzer {
 namespace {
 
 bool IsGroupCall(schema::NcclOperation operation) {
-  return operation == schema::NCCL_OPERATION_GROUP_START || operation == schema::NCCL_OPERATION_GROUP_END;
+  return operation == schema::NCCL_OPERATION_GROUP_START ||
+         operation == schema::NCCL_OPERATION_GROUP_END;
 }
 
 // "ALL_REDUCE #24 on communicator 1a2b...: completed".
@@ -27,8 +28,9 @@ std::string Describe(const NcclCall& call,
   const auto found = unfinished.find({call.comm_hash, call.sequence_number});
   return NcclOperationName(call.operation) + " #" + std::to_string(call.sequence_number) +
          " on communicator " + hash + ": " +
-         (found == unfinished.end() ? "completed"
-                                    : std::string("not completed (") + UnfinishedStateText(found->second) + ")");
+         (found == unfinished.end()
+              ? "completed"
+              : std::string("not completed (") + UnfinishedStateText(found->second) + ")");
 }
 
 // The process's rank and job size where the header has none: its place in the largest
@@ -73,7 +75,8 @@ RankDump DumpOf(const TraceModel& model) {
   }
   if (last) dump.last_call = Describe(*last, dump.unfinished);
   for (const HostRange& range : model.ranges) {
-    if (range.type == RangeType::kProfileStep) dump.last_step = std::max(dump.last_step, range.step_number);
+    if (range.type == RangeType::kProfileStep)
+      dump.last_step = std::max(dump.last_step, range.step_number);
   }
   return dump;
 }
@@ -122,9 +125,11 @@ LoadedDumps LoadDumps(const Inputs& inputs) {
 
 CLI::App* AddHangCommand(CLI::App* app, HangCommandOptions* options) {
   CLI::App* command = app->add_subcommand(
-      "hang", "name the rank(s) a hung job waits for, from its flight-recorder dumps (PROF_FLIGHT=1)");
+      "hang",
+      "name the rank(s) a hung job waits for, from its flight-recorder dumps (PROF_FLIGHT=1)");
   command->add_option("paths", options->paths, "flight dumps or folders holding them")->required();
-  command->add_option("--format", options->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  command->add_option("--format", options->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
   return command;
 }
 
@@ -135,16 +140,19 @@ int RunHangCommand(const HangCommandOptions& options) {
     return 2;
   }
   LoadedDumps loaded = LoadDumps(*inputs);
-  for (const std::string& message : loaded.unreadable) std::fprintf(stderr, "profanalyze hang: %s\n", message.c_str());
+  for (const std::string& message : loaded.unreadable)
+    std::fprintf(stderr, "profanalyze hang: %s\n", message.c_str());
   if (loaded.not_flight > 0) {
-    std::fprintf(stderr, "profanalyze hang: %zu trace file(s) are not flight dumps; skipped\n", loaded.not_flight);
+    std::fprintf(stderr, "profanalyze hang: %zu trace file(s) are not flight dumps; skipped\n",
+                 loaded.not_flight);
   }
   if (loaded.dumps.empty()) {
     std::fprintf(stderr, "profanalyze hang: no flight dump found (run with PROF_FLIGHT=1)\n");
     return 1;
   }
   const HangReport report = AnalyzeHang(std::move(loaded.dumps));
-  const std::string out = options.format == "json" ? RenderHangJson(report) : RenderHangText(report);
+  const std::string out =
+      options.format == "json" ? RenderHangJson(report) : RenderHangText(report);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }

@@ -32,8 +32,8 @@ void AppendCulprits(const HangReport& report, std::string* out) {
     const bool on_gpu = c.state != "never entered" && c.state != "no dump";
     // A hang on the GPU: the rank entered the collective; its copy is what holds the others.
     *out += "  rank " + std::to_string(c.rank) + ": " + (on_gpu ? "" : "never entered ") +
-            Operation(c.operation) + " #" + std::to_string(c.seq) + " on communicator " + Hex(c.comm) +
-            (on_gpu ? " " + c.state + " on its GPU" : "");
+            Operation(c.operation) + " #" + std::to_string(c.seq) + " on communicator " +
+            Hex(c.comm) + (on_gpu ? " " + c.state + " on its GPU" : "");
     if (c.dump_missing) {
       *out += " (no dump from this rank: what it did is unknown)\n";
       continue;
@@ -43,7 +43,8 @@ void AppendCulprits(const HangReport& report, std::string* out) {
             ", last NCCL call: " + (c.last_call.empty() ? "none" : c.last_call) + "\n";
   }
   if (report.culprits.size() > kCulpritsShown) {
-    *out += "  ... and " + std::to_string(report.culprits.size() - kCulpritsShown) + " more (see --format json)\n";
+    *out += "  ... and " + std::to_string(report.culprits.size() - kCulpritsShown) +
+            " more (see --format json)\n";
   }
 }
 
@@ -51,12 +52,14 @@ void AppendCommunicators(const HangReport& report, std::string* out) {
   for (const CommunicatorState& state : report.communicators) {
     *out += "\nCommunicator " + Hex(state.comm) + " (" + std::to_string(state.size) + " ranks)";
     if (state.waited_seq > 0) {
-      *out += ": waiting in " + Operation(state.waited_operation) + " #" + std::to_string(state.waited_seq);
+      *out += ": waiting in " + Operation(state.waited_operation) + " #" +
+              std::to_string(state.waited_seq);
     }
     *out += "\n";
     for (const RankGroup& group : state.groups) {
       char line[160];
-      std::snprintf(line, sizeof(line), "  %-40s entered #%-6" PRId64 " completed #%-6" PRId64 " %zu rank(s): ",
+      std::snprintf(line, sizeof(line),
+                    "  %-40s entered #%-6" PRId64 " completed #%-6" PRId64 " %zu rank(s): ",
                     group.state.c_str(), group.entered, group.completed, group.ranks.size());
       *out += line + RankRanges(group.ranks) + "\n";
     }
@@ -67,8 +70,8 @@ void AppendMismatches(const HangReport& report, std::string* out) {
   for (const MismatchedCollective& m : report.mismatches) {
     *out += "\nMISMATCH: communicator " + Hex(m.comm) + " #" + std::to_string(m.seq) + ":";
     for (const MismatchedCollective::Variant& v : m.variants) {
-      *out += " " + Operation(v.operation) + " of " + std::to_string(v.bytes) + " bytes on rank(s) " +
-              RankRanges(v.ranks) + ";";
+      *out += " " + Operation(v.operation) + " of " + std::to_string(v.bytes) +
+              " bytes on rank(s) " + RankRanges(v.ranks) + ";";
     }
     *out += "\n";
   }
@@ -103,32 +106,49 @@ void WriteRanks(JsonWriter* json, const std::vector<int32_t>& ranks) {
 
 void WriteCulprit(JsonWriter* json, const Culprit& c) {
   json->BeginObject();
-  json->Key("rank"); json->Int(c.rank);
-  json->Key("comm"); json->String(Hex(c.comm));
-  json->Key("seq"); json->Int(c.seq);
-  json->Key("operation"); json->String(Operation(c.operation));
-  json->Key("dump_missing"); json->Bool(c.dump_missing);
-  json->Key("last_entered"); json->Int(c.last_entered);
-  json->Key("last_step"); json->Int(c.last_step);
-  json->Key("last_call"); json->String(c.last_call);
-  json->Key("state"); json->String(c.state);
+  json->Key("rank");
+  json->Int(c.rank);
+  json->Key("comm");
+  json->String(Hex(c.comm));
+  json->Key("seq");
+  json->Int(c.seq);
+  json->Key("operation");
+  json->String(Operation(c.operation));
+  json->Key("dump_missing");
+  json->Bool(c.dump_missing);
+  json->Key("last_entered");
+  json->Int(c.last_entered);
+  json->Key("last_step");
+  json->Int(c.last_step);
+  json->Key("last_call");
+  json->String(c.last_call);
+  json->Key("state");
+  json->String(c.state);
   json->EndObject();
 }
 
 void WriteCommunicator(JsonWriter* json, const CommunicatorState& state) {
   json->BeginObject();
-  json->Key("comm"); json->String(Hex(state.comm));
-  json->Key("size"); json->Int(state.size);
-  json->Key("waited_seq"); json->Int(state.waited_seq);
-  json->Key("waited_operation"); json->String(state.waited_seq > 0 ? Operation(state.waited_operation) : "");
+  json->Key("comm");
+  json->String(Hex(state.comm));
+  json->Key("size");
+  json->Int(state.size);
+  json->Key("waited_seq");
+  json->Int(state.waited_seq);
+  json->Key("waited_operation");
+  json->String(state.waited_seq > 0 ? Operation(state.waited_operation) : "");
   json->Key("groups");
   json->BeginArray();
   for (const RankGroup& group : state.groups) {
     json->BeginObject();
-    json->Key("state"); json->String(group.state);
-    json->Key("entered"); json->Int(group.entered);
-    json->Key("completed"); json->Int(group.completed);
-    json->Key("ranks"); WriteRanks(json, group.ranks);
+    json->Key("state");
+    json->String(group.state);
+    json->Key("entered");
+    json->Int(group.entered);
+    json->Key("completed");
+    json->Int(group.completed);
+    json->Key("ranks");
+    WriteRanks(json, group.ranks);
     json->EndObject();
   }
   json->EndArray();
@@ -137,15 +157,20 @@ void WriteCommunicator(JsonWriter* json, const CommunicatorState& state) {
 
 void WriteMismatch(JsonWriter* json, const MismatchedCollective& m) {
   json->BeginObject();
-  json->Key("comm"); json->String(Hex(m.comm));
-  json->Key("seq"); json->Int(m.seq);
+  json->Key("comm");
+  json->String(Hex(m.comm));
+  json->Key("seq");
+  json->Int(m.seq);
   json->Key("variants");
   json->BeginArray();
   for (const MismatchedCollective::Variant& v : m.variants) {
     json->BeginObject();
-    json->Key("operation"); json->String(Operation(v.operation));
-    json->Key("bytes"); json->Uint(v.bytes);
-    json->Key("ranks"); WriteRanks(json, v.ranks);
+    json->Key("operation");
+    json->String(Operation(v.operation));
+    json->Key("bytes");
+    json->Uint(v.bytes);
+    json->Key("ranks");
+    WriteRanks(json, v.ranks);
     json->EndObject();
   }
   json->EndArray();
@@ -159,10 +184,14 @@ std::string RenderHangJson(const HangReport& report) {
   json.BeginObject();
   json.Key("hang");
   json.BeginObject();
-  json.Key("dumps"); json.Uint(report.dumps);
-  json.Key("world_size"); json.Int(report.world_size);
-  json.Key("missing_ranks"); WriteRanks(&json, report.missing_ranks);
-  json.Key("calls_overwritten"); json.Uint(report.calls_overwritten);
+  json.Key("dumps");
+  json.Uint(report.dumps);
+  json.Key("world_size");
+  json.Int(report.world_size);
+  json.Key("missing_ranks");
+  WriteRanks(&json, report.missing_ranks);
+  json.Key("calls_overwritten");
+  json.Uint(report.calls_overwritten);
   json.Key("culprits");
   json.BeginArray();
   for (const Culprit& c : report.culprits) WriteCulprit(&json, c);

@@ -22,7 +22,8 @@ const char* WindowOriginNote(int origin) {
   switch (origin) {
     case trace::WINDOW_ORIGIN_API: return ", opened by prof_start";
     case trace::WINDOW_ORIGIN_TRIGGER: return ", opened by an on-demand trigger";
-    case trace::WINDOW_ORIGIN_PROGRAM: return ", opened by the program's scheduler (libprof.Profiler)";
+    case trace::WINDOW_ORIGIN_PROGRAM:
+      return ", opened by the program's scheduler (libprof.Profiler)";
     default: return "";
   }
 }
@@ -35,8 +36,8 @@ std::string FlightLine(const trace::FileHeader& header) {
       "  flight dump: %s%s%s; %d NCCL call(s) seen, %d overwritten by the ring of %d, %d torn, "
       "%d unfinished, %d not followed on the GPU\n",
       flight.reason(), flight.detail().empty() ? "" : ": ", flight.detail(), flight.calls_seen(),
-      flight.calls_overwritten(), flight.ring_entries(), flight.calls_torn(), flight.unfinished_size(),
-      flight.device_untracked());
+      flight.calls_overwritten(), flight.ring_entries(), flight.calls_torn(),
+      flight.unfinished_size(), flight.device_untracked());
   return text;
 }
 
@@ -44,13 +45,16 @@ std::string HeaderLines(const TraceModel& model) {
   std::string text;
   for (size_t i = 0; i < model.headers.size(); ++i) {
     const trace::FileHeader& header = model.headers[i];
-    absl::StrAppendFormat(&text, "file: %s\n  format %d, agent %s, host %s, pid %d, rank %d/%d, worker %s\n",
-                          model.files[i], header.format_version(), header.agent_version(), header.host_name(),
-                          header.pid(), header.rank(), header.world_size(), header.worker_name());
-    absl::StrAppendFormat(&text, "  window %d, steps [%d, %d), %d clock anchor(s) in the header%s\n",
-                          header.window_index(), header.window_first_step(), header.window_end_step(),
-                          header.clock_anchors_size(), WindowOriginNote(header.window_origin()));
-    if (!header.command_line().empty()) absl::StrAppend(&text, "  command: ", header.command_line(), "\n");
+    absl::StrAppendFormat(
+        &text, "file: %s\n  format %d, agent %s, host %s, pid %d, rank %d/%d, worker %s\n",
+        model.files[i], header.format_version(), header.agent_version(), header.host_name(),
+        header.pid(), header.rank(), header.world_size(), header.worker_name());
+    absl::StrAppendFormat(
+        &text, "  window %d, steps [%d, %d), %d clock anchor(s) in the header%s\n",
+        header.window_index(), header.window_first_step(), header.window_end_step(),
+        header.clock_anchors_size(), WindowOriginNote(header.window_origin()));
+    if (!header.command_line().empty())
+      absl::StrAppend(&text, "  command: ", header.command_line(), "\n");
     absl::StrAppend(&text, FlightLine(header));
   }
   return text;
@@ -95,8 +99,8 @@ std::string CountLines(const ProcessInfo& info) {
     if (count) absl::StrAppendFormat(&text, "  %-26s %d\n", kind, count);
   }
   if (info.first < info.last) {
-    absl::StrAppendFormat(&text, "time span: %.6f s (host clock %d .. %d ns)\n", (info.last - info.first) / 1e9,
-                          info.first, info.last);
+    absl::StrAppendFormat(&text, "time span: %.6f s (host clock %d .. %d ns)\n",
+                          (info.last - info.first) / 1e9, info.first, info.last);
   }
   return text;
 }
@@ -108,8 +112,11 @@ std::string ProcessText(const ProcessInfo& info) {
   if (quality) {
     absl::StrAppend(&text, "\n", RenderTable(*quality, TimeUnit::kMilliseconds));
   } else {
-    absl::StrAppend(&text, "data quality: perfect (every chunk read, nothing lost, every device record matched)\n");
-    for (const std::string& line : info.quality.clock_lines) absl::StrAppend(&text, "clock: ", line, "\n");
+    absl::StrAppend(
+        &text,
+        "data quality: perfect (every chunk read, nothing lost, every device record matched)\n");
+    for (const std::string& line : info.quality.clock_lines)
+      absl::StrAppend(&text, "clock: ", line, "\n");
     absl::StrAppend(&text, "\n");
   }
   return text;
@@ -142,7 +149,8 @@ class InfoConsumer : public ProcessConsumer {
 }  // namespace
 
 CLI::App* AddInfoCommand(CLI::App* app, InfoCommandOptions* options) {
-  CLI::App* command = app->add_subcommand("info", "header, event counts per kind, time span, data quality");
+  CLI::App* command =
+      app->add_subcommand("info", "header, event counts per kind, time span, data quality");
   command->add_option("PATH", options->paths, "trace files or folders of them")->required();
   return command;
 }
@@ -153,10 +161,12 @@ int RunInfoCommand(const InfoCommandOptions& options) {
     std::fprintf(stderr, "profanalyze info: %s\n", std::string(inputs.status().message()).c_str());
     return 1;
   }
-  for (const std::string& message : inputs->unreadable) std::fprintf(stderr, "profanalyze info: %s\n", message.c_str());
+  for (const std::string& message : inputs->unreadable)
+    std::fprintf(stderr, "profanalyze info: %s\n", message.c_str());
   bool any = false;
   // One process at a time, printed as it finishes (threads 1: in order).
-  RunProcesses(*inputs, RunOptions{}, [&any](size_t) { return std::make_unique<InfoConsumer>(&any); });
+  RunProcesses(*inputs, RunOptions{},
+               [&any](size_t) { return std::make_unique<InfoConsumer>(&any); });
   if (!any) {
     std::fprintf(stderr, "profanalyze info: nothing could be read\n");
     return 1;

@@ -20,7 +20,8 @@ namespace prof::analyzer {
 namespace {
 
 // Runs the command with stdout sent to a file; returns the exit status and the output.
-std::pair<int, std::string> RunInfo(const std::vector<std::string>& paths, const std::string& capture) {
+std::pair<int, std::string> RunInfo(const std::vector<std::string>& paths,
+                                    const std::string& capture) {
   std::fflush(stdout);
   const int saved = dup(STDOUT_FILENO);
   const int fd = open(capture.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -29,38 +29,44 @@ absl::StatusOr<prof::job::JobPartial> ReadPartial(const std::string& path) {
   std::stringstream bytes;
   bytes << in.rdbuf();
   absl::StatusOr<prof::job::JobPartial> partial = ParseJobPartial(bytes.str());
-  if (!partial.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", partial.status().message()));
+  if (!partial.ok())
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", partial.status().message()));
   return partial;
 }
 
 }  // namespace
 
 prof::job::JobPartial MapProcesses(const Inputs& inputs, const SummaryCommandOptions& options) {
-  const AnalyzedInputs analyzed =
-      AnalyzeProcesses(inputs, SummaryOptionsOf(options), ViewSet{View::kJob}, options.threads, options.window);
+  const AnalyzedInputs analyzed = AnalyzeProcesses(
+      inputs, SummaryOptionsOf(options), ViewSet{View::kJob}, options.threads, options.window);
   return JobPartialOf(analyzed.reports, analyzed.unreadable);
 }
 
-prof::job::JobPartial MapPaths(const std::vector<std::string>& paths, const SummaryCommandOptions& options) {
+prof::job::JobPartial MapPaths(const std::vector<std::string>& paths,
+                               const SummaryCommandOptions& options) {
   return MapProcesses(OpenEachInput(paths), options);
 }
 
 CLI::App* AddMapCommand(CLI::App* app, MapCommandOptions* options) {
-  CLI::App* map = app->add_subcommand("map", "analyze rank files into one job partial (for profanalyze reduce)");
+  CLI::App* map = app->add_subcommand(
+      "map", "analyze rank files into one job partial (for profanalyze reduce)");
   map->add_option("PATH", options->summary.paths, "trace files or folders of them")->required();
   map->add_option("-o,--output", options->output, "the partial to write")->required();
   map->add_option("--threads", options->summary.threads, "reader threads (0: one per core)")
       ->check(CLI::NonNegativeNumber);
-  map->add_option("--window", options->summary.window, "recording window K only (the file's window index)")
+  map->add_option("--window", options->summary.window,
+                  "recording window K only (the file's window index)")
       ->check(CLI::NonNegativeNumber);
-  map->add_option("--perf-skip", options->summary.perf_skip, "as profanalyze's")->check(CLI::NonNegativeNumber);
+  map->add_option("--perf-skip", options->summary.perf_skip, "as profanalyze's")
+      ->check(CLI::NonNegativeNumber);
   map->add_flag("--include-setup", options->summary.include_setup, "as profanalyze's");
   return map;
 }
 
 int RunMapCommand(const MapCommandOptions& options) {
   const prof::job::JobPartial partial = MapPaths(options.summary.paths, options.summary);
-  for (const std::string& line : partial.unreadable()) std::fprintf(stderr, "profanalyze: %s\n", line.c_str());
+  for (const std::string& line : partial.unreadable())
+    std::fprintf(stderr, "profanalyze: %s\n", line.c_str());
   if (!WritePartial(partial, options.output)) {
     std::fprintf(stderr, "profanalyze: %s: cannot write the partial\n", options.output.c_str());
     return 1;
@@ -70,7 +76,8 @@ int RunMapCommand(const MapCommandOptions& options) {
 
 CLI::App* AddReduceCommand(CLI::App* app, SummaryCommandOptions* options) {
   CLI::App* reduce = app->add_subcommand(
-      "reduce", "print the job view of partials written by profanalyze map (as profanalyze --views job)");
+      "reduce",
+      "print the job view of partials written by profanalyze map (as profanalyze --views job)");
   AddSummaryOptions(reduce, options);
   return reduce;
 }

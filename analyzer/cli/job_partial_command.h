@@ -28,7 +28,8 @@ struct MapCommandOptions {
 prof::job::JobPartial MapProcesses(const Inputs& inputs, const SummaryCommandOptions& options);
 
 // The job partial of the PATH arguments (files or folders); missing ones are unreadable lines.
-prof::job::JobPartial MapPaths(const std::vector<std::string>& paths, const SummaryCommandOptions& options);
+prof::job::JobPartial MapPaths(const std::vector<std::string>& paths,
+                               const SummaryCommandOptions& options);
 
 CLI::App* AddMapCommand(CLI::App* app, MapCommandOptions* options);
 int RunMapCommand(const MapCommandOptions& options);

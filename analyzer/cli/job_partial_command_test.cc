@@ -43,7 +43,8 @@ SummaryCommandOptions Options(const std::vector<std::string>& paths, const std::
   return options;
 }
 
-std::string Profanalyze(const std::vector<std::string>& paths, const std::string& views, const std::string& format) {
+std::string Profanalyze(const std::vector<std::string>& paths, const std::string& views,
+                        const std::string& format) {
   const SummaryOutput output = ProduceSummary(Options(paths, views, format));
   REQUIRE(output.exit_code == 0);
   return output.text;
@@ -51,7 +52,8 @@ std::string Profanalyze(const std::vector<std::string>& paths, const std::string
 
 // Maps rank i into partial i % parts (strided, so no partial holds a contiguous block),
 // then reduces the partials in reverse order.
-std::vector<std::string> MapStrided(const JobTruth& truth, size_t parts, const std::string& folder) {
+std::vector<std::string> MapStrided(const JobTruth& truth, size_t parts,
+                                    const std::string& folder) {
   std::vector<std::vector<std::string>> shares(parts);
   for (size_t i = 0; i < truth.paths.size(); ++i) shares[i % parts].push_back(truth.paths[i]);
   std::vector<std::string> partials;
@@ -67,7 +69,8 @@ std::vector<std::string> MapStrided(const JobTruth& truth, size_t parts, const s
   return partials;
 }
 
-std::string Reduce(const std::vector<std::string>& partials, const std::string& views, const std::string& format) {
+std::string Reduce(const std::vector<std::string>& partials, const std::string& views,
+                   const std::string& format) {
   const SummaryOutput output = ReducePartialFiles(Options(partials, views, format));
   REQUIRE(output.exit_code == 0);
   return output.text;
@@ -79,7 +82,8 @@ TEST_CASE("map/reduce: P = 1, 2, 3, 8 partials print profanalyze's job view byte
   const JobTruth truth = WriteJobTraces(Job16(), traces);
   const std::string text = Profanalyze({truth.folder}, "job", "text");
   const std::string json = Profanalyze({truth.folder}, "job", "json");
-  const std::string default_text = Profanalyze({truth.folder}, "", "text");  // 16 > 8 ranks: the job view
+  const std::string default_text =
+      Profanalyze({truth.folder}, "", "text");  // 16 > 8 ranks: the job view
   REQUIRE(text.find("Straggler: rank 11") != std::string::npos);
   for (size_t parts : {1, 2, 3, 8}) {
     INFO(parts << " partial(s)");
@@ -105,8 +109,8 @@ TEST_CASE("map/reduce: a missing, truncated or corrupt input is counted, not fat
   map.output = folder + "/part.pb";
   REQUIRE(RunMapCommand(map) == 0);
   std::ofstream(folder + "/corrupt.pb") << "not a partial";
-  const SummaryOutput output =
-      ReducePartialFiles(Options({map.output, folder + "/corrupt.pb", folder + "/absent.pb"}, "job", "text"));
+  const SummaryOutput output = ReducePartialFiles(
+      Options({map.output, folder + "/corrupt.pb", folder + "/absent.pb"}, "job", "text"));
   REQUIRE(output.exit_code == 0);
   INFO(output.text);
   // 15 ranks read; the truncated rank file, the missing one, the corrupt and the absent partial.

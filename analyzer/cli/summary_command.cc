@@ -21,8 +21,9 @@ namespace {
 
 const std::map<std::string, SortKey>& SortKeys() {
   static const auto* keys = new std::map<std::string, SortKey>{
-      {"CPUTotal", SortKey::kCpuTotal}, {"CPUAvg", SortKey::kCpuAvg}, {"CPUMax", SortKey::kCpuMax},
-      {"CPUMin", SortKey::kCpuMin},     {"GPUTotal", SortKey::kGpuTotal}, {"GPUAvg", SortKey::kGpuAvg},
+      {"CPUTotal", SortKey::kCpuTotal}, {"CPUAvg", SortKey::kCpuAvg},
+      {"CPUMax", SortKey::kCpuMax},     {"CPUMin", SortKey::kCpuMin},
+      {"GPUTotal", SortKey::kGpuTotal}, {"GPUAvg", SortKey::kGpuAvg},
       {"GPUMax", SortKey::kGpuMax},     {"GPUMin", SortKey::kGpuMin}};
   return *keys;
 }
@@ -33,21 +34,26 @@ void AddSummaryOptions(CLI::App* app, SummaryCommandOptions* options) {
   app->add_option("PATH", options->paths, "trace files or folders of them");
   std::vector<std::string> keys;
   for (const auto& entry : SortKeys()) keys.push_back(entry.first);
-  app->add_option("--sorted-by", options->sorted_by, "sort key of the Operator, Kernel, UserDefined and CUDA API tables")
+  app->add_option("--sorted-by", options->sorted_by,
+                  "sort key of the Operator, Kernel, UserDefined and CUDA API tables")
       ->check(CLI::IsMember(keys));
   app->add_option("--views", options->views,
                   "comma-separated tables: device,overview,model,distributed,operator,kernel,"
                   "memory_manipulation,userdefined,perf,cuda_api,nccl,memory,data_quality,job");
-  app->add_flag("--op-detail,!--no-op-detail", options->op_detail, "inner ranges and kernels under each operator");
+  app->add_flag("--op-detail,!--no-op-detail", options->op_detail,
+                "inner ranges and kernels under each operator");
   app->add_flag("--thread-sep", options->thread_sep, "one Operator/UserDefined group per thread");
   app->add_flag("--group-by-shape", options->group_by_shape,
                 "one Operator Summary row per operator and input shapes (PROF_SHAPES=1)");
-  app->add_flag("--self", options->self_time,
-                "Self CPU / Self GPU columns (time minus children) in the Operator and Model tables");
+  app->add_flag(
+      "--self", options->self_time,
+      "Self CPU / Self GPU columns (time minus children) in the Operator and Model tables");
   app->add_option("--time-unit", options->time_unit, "time unit of the tables")
       ->check(CLI::IsMember({"s", "ms", "us", "ns"}));
-  app->add_option("--top", options->top, "at most N rows in the name tables (0: all)")->check(CLI::NonNegativeNumber);
-  app->add_option("--perf-skip", options->perf_skip, "warm-up steps the Perf Summary skips (default: 10 if more than 10 steps)")
+  app->add_option("--top", options->top, "at most N rows in the name tables (0: all)")
+      ->check(CLI::NonNegativeNumber);
+  app->add_option("--perf-skip", options->perf_skip,
+                  "warm-up steps the Perf Summary skips (default: 10 if more than 10 steps)")
       ->check(CLI::NonNegativeNumber);
   app->add_flag("--include-setup", options->include_setup,
                 "count step 0 of a run recorded with no schedule (program start to the first step "
@@ -55,19 +61,26 @@ void AddSummaryOptions(CLI::App* app, SummaryCommandOptions* options) {
   app->add_option("--rank", options->rank, "print only this rank's tables");
   app->add_flag("--all-ranks", options->all_ranks,
                 "with more than 8 ranks, print every rank's tables instead of the job view");
-  app->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}));
-  app->add_option("--threads", options->threads, "reader threads (0: one per core)")->check(CLI::NonNegativeNumber);
-  app->add_option("--window", options->window, "summaries of recording window K only (the file's window index)")
+  app->add_option("--format", options->format, "output format")
+      ->check(CLI::IsMember({"text", "json"}));
+  app->add_option("--threads", options->threads, "reader threads (0: one per core)")
       ->check(CLI::NonNegativeNumber);
-  app->add_option("--type", options->types, "comma-separated tables to show (the names of --views); with --views: both");
-  app->add_option("--min-time", options->min_time,
-                  "Operator and Kernel rows whose CPU or GPU total reaches DURATION (e.g. 1.5ms, 200us)");
-  app->add_option("--name", options->name_regex, "Operator and Kernel rows whose name matches REGEX (ECMAScript)");
+  app->add_option("--window", options->window,
+                  "summaries of recording window K only (the file's window index)")
+      ->check(CLI::NonNegativeNumber);
+  app->add_option("--type", options->types,
+                  "comma-separated tables to show (the names of --views); with --views: both");
+  app->add_option(
+      "--min-time", options->min_time,
+      "Operator and Kernel rows whose CPU or GPU total reaches DURATION (e.g. 1.5ms, 200us)");
+  app->add_option("--name", options->name_regex,
+                  "Operator and Kernel rows whose name matches REGEX (ECMAScript)");
   app->add_option("--aggregate-by", options->aggregate_by,
                   "base: merge Operator and Kernel rows by their name up to '<', '(' or '#'")
       ->check(CLI::IsMember({"name", "base"}));
   app->add_option("--order-by", options->order_by,
-                  "order Operator and Kernel rows by [+|-]name, calls or {cpu,gpu}_{total,avg,max,min} ('+': ascending)");
+                  "order Operator and Kernel rows by [+|-]name, calls or "
+                  "{cpu,gpu}_{total,avg,max,min} ('+': ascending)");
 }
 
 namespace {
@@ -104,10 +117,12 @@ std::vector<SummaryTable> JobView(const SummaryCommandOptions& options, const Vi
   return JobTables(job, options.format == "json" ? 0 : kJobTextRows);
 }
 
-std::string Render(const SummaryCommandOptions& options, const ViewSet& views, const AnalyzedInputs& inputs) {
+std::string Render(const SummaryCommandOptions& options, const ViewSet& views,
+                   const AnalyzedInputs& inputs) {
   const std::vector<ProcessReport>& reports = inputs.reports;
   const bool views_given = !options.views.empty() || !options.types.empty();
-  const bool job_alone = reports.size() > kJobViewRanks && !views_given && options.rank < 0 && !options.all_ranks;
+  const bool job_alone =
+      reports.size() > kJobViewRanks && !views_given && options.rank < 0 && !options.all_ranks;
   const std::vector<SummaryTable> job = JobView(options, views, inputs, job_alone);
   std::optional<SummaryTable> ranks;
   if (reports.size() > 1 && views.count(View::kDistributed)) ranks = RankSummary(reports);
@@ -120,10 +135,12 @@ std::string Render(const SummaryCommandOptions& options, const ViewSet& views, c
 }
 
 // The common tail: a warning for an empty recording, then the tables.
-std::string RenderRead(const SummaryCommandOptions& options, const ViewSet& views, const AnalyzedInputs& inputs) {
+std::string RenderRead(const SummaryCommandOptions& options, const ViewSet& views,
+                       const AnalyzedInputs& inputs) {
   uint64_t events = 0;
   for (const ProcessReport& report : inputs.reports) events += report.event_count;
-  if (events == 0) std::fprintf(stderr, "profanalyze: the trace holds no events (empty recording window)\n");
+  if (events == 0)
+    std::fprintf(stderr, "profanalyze: the trace holds no events (empty recording window)\n");
   return Render(options, views, inputs);
 }
 
@@ -144,13 +161,16 @@ SummaryOptions SummaryOptionsOf(const SummaryCommandOptions& options) {
 
 absl::Status CheckSummaryOptionValues(const SummaryCommandOptions& options) {
   if (SortKeys().count(options.sorted_by) == 0) {
-    return absl::InvalidArgumentError(absl::StrCat("sorted_by: unknown key '", options.sorted_by, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("sorted_by: unknown key '", options.sorted_by, "'"));
   }
   if (!ParseTimeUnit(options.time_unit).ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("time_unit: '", options.time_unit, "' is not one of s, ms, us, ns"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("time_unit: '", options.time_unit, "' is not one of s, ms, us, ns"));
   }
   if (options.format != "text" && options.format != "json") {
-    return absl::InvalidArgumentError(absl::StrCat("format: '", options.format, "' is not text or json"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("format: '", options.format, "' is not text or json"));
   }
   if (options.top < 0 || options.perf_skip < -1 || options.threads < 0 || options.window < -1) {
     return absl::InvalidArgumentError("top, perf_skip, threads and window must not be negative");
@@ -166,8 +186,8 @@ absl::StatusOr<SummaryResult> AnalyzeSummary(const SummaryCommandOptions& option
   for (const absl::Status& status : {selected.status(), query.status()}) {
     if (!status.ok()) return absl::InvalidArgumentError(status.message());
   }
-  absl::StatusOr<AnalyzedInputs> inputs =
-      AnalyzeInputs(options.paths, SummaryOptionsOf(options), *selected, options.threads, options.window);
+  absl::StatusOr<AnalyzedInputs> inputs = AnalyzeInputs(options.paths, SummaryOptionsOf(options),
+                                                        *selected, options.threads, options.window);
   if (!inputs.ok()) return inputs.status();
   for (ProcessReport& report : inputs->reports) {
     for (SummaryTable& table : report.tables) ApplyTableQuery(*query, &table);
@@ -186,7 +206,8 @@ SummaryOutput ProduceSummary(const SummaryCommandOptions& options) {
     return {absl::IsInvalidArgument(result.status()) ? 2 : 1, ""};
   }
   const AnalyzedInputs& inputs = result->inputs;
-  for (const std::string& message : inputs.unreadable) std::fprintf(stderr, "profanalyze: %s\n", message.c_str());
+  for (const std::string& message : inputs.unreadable)
+    std::fprintf(stderr, "profanalyze: %s\n", message.c_str());
   if (inputs.reports.empty()) {
     // One line per file that could not be read, naming it and the problem, is enough.
     if (options.window >= 0) {
@@ -216,11 +237,13 @@ absl::StatusOr<ViewSet> JobOnlyViews(SummaryCommandOptions* options) {
 bool CheckJobViewOptions(const SummaryCommandOptions& options) {
   SummaryCommandOptions job_options = options;
   const absl::StatusOr<ViewSet> views = JobOnlyViews(&job_options);
-  if (!views.ok()) std::fprintf(stderr, "profanalyze: %s\n", std::string(views.status().message()).c_str());
+  if (!views.ok())
+    std::fprintf(stderr, "profanalyze: %s\n", std::string(views.status().message()).c_str());
   return views.ok();
 }
 
-SummaryOutput ProduceJobSummary(const SummaryCommandOptions& options, const prof::job::JobPartial& partial) {
+SummaryOutput ProduceJobSummary(const SummaryCommandOptions& options,
+                                const prof::job::JobPartial& partial) {
   if (!CheckJobViewOptions(options)) return {2, ""};
   SummaryCommandOptions job_options = options;
   const ViewSet views = *JobOnlyViews(&job_options);
@@ -228,7 +251,8 @@ SummaryOutput ProduceJobSummary(const SummaryCommandOptions& options, const prof
   AnalyzedInputs inputs;
   inputs.reports = std::move(ranks.reports);
   inputs.unreadable = std::move(ranks.unreadable);
-  for (const std::string& message : inputs.unreadable) std::fprintf(stderr, "profanalyze: %s\n", message.c_str());
+  for (const std::string& message : inputs.unreadable)
+    std::fprintf(stderr, "profanalyze: %s\n", message.c_str());
   if (inputs.reports.empty()) {
     std::fprintf(stderr, "profanalyze: no rank could be read\n");
     return {1, ""};

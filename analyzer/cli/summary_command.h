@@ -26,13 +26,13 @@ struct SummaryCommandOptions {
   int top = 0;
   int perf_skip = -1;
   bool include_setup = false;
-  int rank = -1;  // print only this rank's tables (the cross-rank table stays)
+  int rank = -1;           // print only this rank's tables (the cross-rank table stays)
   bool all_ranks = false;  // past kJobViewRanks ranks: every rank's tables, not the job view
   std::string format = "text";
   int threads = 0;
   // Queries (table_query.h): one recording window; rows of the Operator and Kernel tables.
   int window = -1;
-  std::string min_time;      // "1.5ms"
+  std::string min_time;  // "1.5ms"
   std::string name_regex;
   std::string types;         // tables to show, as --views
   std::string aggregate_by;  // "name" | "base"
@@ -79,7 +79,8 @@ SummaryOutput ProduceSummary(const SummaryCommandOptions& options);
 // The job view of merged partials (job/job_partial.h), as ProduceSummary prints it with
 // --views job for the same files: `profanalyze reduce` and profanalyze-mpi. --views may
 // name only job.
-SummaryOutput ProduceJobSummary(const SummaryCommandOptions& options, const prof::job::JobPartial& partial);
+SummaryOutput ProduceJobSummary(const SummaryCommandOptions& options,
+                                const prof::job::JobPartial& partial);
 
 // False, with one line on stderr, when ProduceJobSummary would refuse `options` (before
 // any rank file is read).

@@ -60,8 +60,8 @@ bool WriteRequest(const std::string& folder, int pid, const std::string& request
   const std::string temporary = path + ".tmp" + std::to_string(getpid());
   const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
   if (fd < 0) return false;
-  const bool written = write(fd, request.data(), request.size()) ==
-                       static_cast<ssize_t>(request.size());
+  const bool written =
+      write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size());
   close(fd);
   if (!written || rename(temporary.c_str(), path.c_str()) != 0) {
     unlink(temporary.c_str());
@@ -90,8 +90,9 @@ std::vector<int> AgentProcessesOfThisUser() {
 
 CLI::App* AddTriggerCommand(CLI::App* app, TriggerCommandOptions* options) {
   CLI::App* command = app->add_subcommand(
-      "trigger", "make running processes under libprof.so record the next steps or seconds, "
-                 "or write a flight-recorder dump (--flight)");
+      "trigger",
+      "make running processes under libprof.so record the next steps or seconds, "
+      "or write a flight-recorder dump (--flight)");
   command->add_option("PID", options->pids, "processes to trigger");
   command->add_flag("--all", options->all, "every process of this user with libprof.so loaded");
   CLI::Option* steps = command->add_option("--steps", options->steps, "record the next N steps")
@@ -100,8 +101,9 @@ CLI::App* AddTriggerCommand(CLI::App* app, TriggerCommandOptions* options) {
       command->add_option("--seconds", options->seconds, "record for S seconds from now")
           ->check(CLI::Range(0.001, 86400.0));
   steps->excludes(seconds);
-  CLI::Option* flight = command->add_flag(
-      "--flight", options->flight, "write a flight-recorder dump now (processes run with PROF_FLIGHT=1)");
+  CLI::Option* flight =
+      command->add_flag("--flight", options->flight,
+                        "write a flight-recorder dump now (processes run with PROF_FLIGHT=1)");
   flight->excludes(steps);
   flight->excludes(seconds);
   command->add_option("--control-dir", options->control_dir,
@@ -132,10 +134,13 @@ int RunTriggerCommand(const TriggerCommandOptions& options) {
   int failures = 0;
   for (int pid : pids) {
     if (!OwnedByThisUser(pid) || !HasAgentLoaded(pid)) {
-      std::fprintf(stderr, "profanalyze trigger: %d is not a process of this user with libprof.so loaded\n", pid);
+      std::fprintf(stderr,
+                   "profanalyze trigger: %d is not a process of this user with libprof.so loaded\n",
+                   pid);
       ++failures;
     } else if (!WriteRequest(folder, pid, request)) {
-      std::fprintf(stderr, "profanalyze trigger: cannot write the request for %d in %s\n", pid, folder.c_str());
+      std::fprintf(stderr, "profanalyze trigger: cannot write the request for %d in %s\n", pid,
+                   folder.c_str());
       ++failures;
     } else {
       std::printf("triggered %d: %s", pid, request);

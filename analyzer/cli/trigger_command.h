@@ -21,7 +21,7 @@ struct TriggerCommandOptions {
   bool all = false;
   int64_t steps = 0;
   double seconds = 0;
-  bool flight = false;  // a flight-recorder dump (PROF_FLIGHT=1) instead of a window
+  bool flight = false;      // a flight-recorder dump (PROF_FLIGHT=1) instead of a window
   std::string control_dir;  // --control-dir, else PROF_CONTROL_DIR, else /tmp/libprof-<uid>
 };
 

@@ -40,13 +40,15 @@ constexpr char kRules[] =
 // makes independent of machine load; false_positive_test measures the wall-clock rules'
 // false-positive rate on 150 seeded pairs with controlled host jitter.
 constexpr char kLoadIndependentRules[] = "gpu_time>+5%,kernel:*>+5%,api_calls:*>+0,busbw<-5%";
-const std::map<std::string, std::string> kSchedule = {{"PROF_SCHEDULE", "skip_first=2,record=12,repeat=1"}};
+const std::map<std::string, std::string> kSchedule = {
+    {"PROF_SCHEDULE", "skip_first=2,record=12,repeat=1"}};
 
 std::string RecordTrain(const std::string& name, std::vector<std::string> extra_arguments) {
   const std::string output = FreshFolder(name);
   std::vector<std::string> arguments = {"--steps", "15", "--seed", "1"};
   arguments.insert(arguments.end(), extra_arguments.begin(), extra_arguments.end());
-  const absl::Status run = RunUnderAgent({{Runfile("testdata/workloads/train"), arguments, kSchedule}}, output);
+  const absl::Status run =
+      RunUnderAgent({{Runfile("testdata/workloads/train"), arguments, kSchedule}}, output);
   INFO(run.ToString());
   REQUIRE(run.ok());
   return output;
@@ -61,9 +63,10 @@ std::string RecordTwoRanks(const std::string& name, const std::string& seed,
     variables.insert(kSchedule.begin(), kSchedule.end());
     variables["RANK"] = variables["LOCAL_RANK"] = std::to_string(rank);
     variables["WORLD_SIZE"] = "2";
-    ranks.push_back({Runfile("testdata/workloads/train_ranks"),
-                     {"--steps", "15", "--seed", seed, "--rendezvous", output + "/../" + name + ".id"},
-                     variables});
+    ranks.push_back(
+        {Runfile("testdata/workloads/train_ranks"),
+         {"--steps", "15", "--seed", seed, "--rendezvous", output + "/../" + name + ".id"},
+         variables});
   }
   const absl::Status run = RunUnderAgent(ranks, output);
   INFO(run.ToString());
@@ -71,7 +74,8 @@ std::string RecordTwoRanks(const std::string& name, const std::string& seed,
   return output;
 }
 
-CompareReport Compare(const std::string& base, const std::string& candidate, const char* rules = kRules) {
+CompareReport Compare(const std::string& base, const std::string& candidate,
+                      const char* rules = kRules) {
   auto profile = [](const std::string& path) {
     absl::StatusOr<LoadedInputs> inputs = LoadInputs({path}, 1);
     REQUIRE(inputs.ok());
@@ -87,7 +91,8 @@ std::vector<std::string> Broken(const CompareReport& report) {
   std::vector<std::string> broken;
   for (const RuleResult& result : report.rules) {
     for (const ItemResult& item : result.items) {
-      if (item.verdict == Verdict::kFail) broken.push_back(absl::StrCat(result.rule.text, " -> ", DisplayName(item.diff.key)));
+      if (item.verdict == Verdict::kFail)
+        broken.push_back(absl::StrCat(result.rule.text, " -> ", DisplayName(item.diff.key)));
     }
   }
   return broken;
@@ -106,42 +111,52 @@ bool Has(const std::vector<std::string>& broken, const std::string& entry) {
   return std::find(broken.begin(), broken.end(), entry) != broken.end();
 }
 
-TEST_CASE("train: a 10% slower kernel and an extra sync per step are caught and named; another seed is not") {
+TEST_CASE(
+    "train: a 10% slower kernel and an extra sync per step are caught and named; another seed is "
+    "not") {
   const std::string base = RecordTrain("train_base", {});
-  const std::vector<std::string> slow =
-      Broken(Compare(base, RecordTrain("train_slow", {"--slow-kernel", "volta_sgemm_128x64_nn:1.1"})));
+  const std::vector<std::string> slow = Broken(
+      Compare(base, RecordTrain("train_slow", {"--slow-kernel", "volta_sgemm_128x64_nn:1.1"})));
   INFO(absl::StrJoin(slow, "\n"));
   CHECK(Has(slow, "kernel:*>+5% -> kernel:volta_sgemm_128x64_nn"));
-  CHECK(std::count_if(slow.begin(), slow.end(), [](const std::string& e) { return e.find("kernel:*") == 0; }) == 1);
+  CHECK(std::count_if(slow.begin(), slow.end(),
+                      [](const std::string& e) { return e.find("kernel:*") == 0; }) == 1);
 
-  const std::vector<std::string> sync = Broken(Compare(base, RecordTrain("train_sync", {"--extra-sync", "1"})));
+  const std::vector<std::string> sync =
+      Broken(Compare(base, RecordTrain("train_sync", {"--extra-sync", "1"})));
   INFO(absl::StrJoin(sync, "\n"));
   CHECK(Has(sync, "api_calls:*>+0 -> api_calls:cudaStreamSynchronize"));
 
-  const CompareReport reseeded = Compare(base, RecordTrain("train_seed", {"--seed", "7"}), kLoadIndependentRules);
+  const CompareReport reseeded =
+      Compare(base, RecordTrain("train_seed", {"--seed", "7"}), kLoadIndependentRules);
   INFO(absl::StrJoin(Broken(reseeded), "\n"));
   CHECK_FALSE(reseeded.Failed());
 }
 
-TEST_CASE("train_ranks, 2 ranks: a slower all-reduce is caught; NCCL kernel renames and reseeding are not") {
+TEST_CASE(
+    "train_ranks, 2 ranks: a slower all-reduce is caught; NCCL kernel renames and reseeding are "
+    "not") {
   const std::string base = RecordTwoRanks("ranks_base", "1", {});
-  const std::vector<std::string> slow =
-      Broken(Compare(base, RecordTwoRanks("ranks_slow_nccl", "1", {{"SIM_NCCL_BUS_BW_GBPS", "80"}})));
+  const std::vector<std::string> slow = Broken(
+      Compare(base, RecordTwoRanks("ranks_slow_nccl", "1", {{"SIM_NCCL_BUS_BW_GBPS", "80"}})));
   INFO(absl::StrJoin(slow, "\n"));
   CHECK(Has(slow, "busbw<-5% -> busbw"));
   CHECK(Has(slow, "kernel:*>+5% -> kernel:nccl:AllReduce_Sum_f32"));
 
-  const CompareReport renamed = Compare(base, RecordTwoRanks("ranks_legacy", "1", {{"SIM_NCCL_KERNEL_NAMES", "legacy"}}),
-                                         kLoadIndependentRules);
+  const CompareReport renamed =
+      Compare(base, RecordTwoRanks("ranks_legacy", "1", {{"SIM_NCCL_KERNEL_NAMES", "legacy"}}),
+              kLoadIndependentRules);
   INFO(absl::StrJoin(Broken(renamed), "\n"));
   CHECK_FALSE(renamed.Failed());
 
-  const CompareReport reseeded = Compare(base, RecordTwoRanks("ranks_seed", "5", {}), kLoadIndependentRules);
+  const CompareReport reseeded =
+      Compare(base, RecordTwoRanks("ranks_seed", "5", {}), kLoadIndependentRules);
   INFO(absl::StrJoin(Broken(reseeded), "\n"));
   CHECK_FALSE(reseeded.Failed());
 }
 
-TEST_CASE("the command: exit 1 on a regression with a JUnit case per rule, 0 without, 2 on bad input") {
+TEST_CASE(
+    "the command: exit 1 on a regression with a JUnit case per rule, 0 without, 2 on bad input") {
   const std::string base = RecordTrain("cli_base", {});
   const std::string slow = RecordTrain("cli_slow", {"--slow-kernel", "relu_kernel:1.2"});
   CompareCommandOptions options;
@@ -153,11 +168,14 @@ TEST_CASE("the command: exit 1 on a regression with a JUnit case per rule, 0 wit
   options.format = "markdown";
   CHECK(RunCompareCommand(options) == 1);
   const std::string xml = ReadFile(options.junit_path);
-  CHECK(xml.find("<testcase classname=\"profanalyze.compare\" name=\"kernel:*&gt;+5%\"") != std::string::npos);
-  CHECK(xml.find("<failure message=\"kernel:relu_kernel&lt;float, 256&gt; +20.0%\"") != std::string::npos);
+  CHECK(xml.find("<testcase classname=\"profanalyze.compare\" name=\"kernel:*&gt;+5%\"") !=
+        std::string::npos);
+  CHECK(xml.find("<failure message=\"kernel:relu_kernel&lt;float, 256&gt; +20.0%\"") !=
+        std::string::npos);
   const std::string json = ReadFile(options.json_path);
   CHECK(json.find("\"schema\":\"profanalyze.compare\",\"version\":1,\"result\":\"fail\"") == 1);
-  CHECK(json.find("{\"metric\":\"kernel:relu_kernel<float, 256>\",\"change\":0.2") != std::string::npos);
+  CHECK(json.find("{\"metric\":\"kernel:relu_kernel<float, 256>\",\"change\":0.2") !=
+        std::string::npos);
   options.candidate = base;
   CHECK(RunCompareCommand(options) == 0);
   options.candidate = FreshFolder("empty");

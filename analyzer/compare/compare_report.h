@@ -40,7 +40,8 @@ struct CompareSettings {
 };
 
 CompareReport BuildCompareReport(const RunProfile& base, std::vector<std::string> base_paths,
-                                 const RunProfile& candidate, std::vector<std::string> candidate_paths,
+                                 const RunProfile& candidate,
+                                 std::vector<std::string> candidate_paths,
                                  const CompareSettings& settings);
 
 }  // namespace prof::analyzer::compare

@@ -31,9 +31,14 @@ constexpr char kRules[] =
     "step_time>+3%,gpu_time>+5%,gpu_util<-2pt,kernel:*>+5%,api:*>+10%,api_calls:*>+0";
 
 const char* const kKernels[] = {
-    "volta_sgemm_128x64_nn", "_Z22elementwise_add_kernelIfEvPKT_S2_PS0_i", "_Z11relu_kernelIfLi256EEvPKT_PS0_i",
-    "volta_sgemm_32x32_sliced1x4_nn", "_Z22softmax_forward_kernelIfLi10EEvPKT_PS0_i",
-    "volta_sgemm_128x64_tn", "volta_sgemm_128x64_nt", "_Z17sgd_update_kernelIfEvPT_PKS0_fi",
+    "volta_sgemm_128x64_nn",
+    "_Z22elementwise_add_kernelIfEvPKT_S2_PS0_i",
+    "_Z11relu_kernelIfLi256EEvPKT_PS0_i",
+    "volta_sgemm_32x32_sliced1x4_nn",
+    "_Z22softmax_forward_kernelIfLi10EEvPKT_PS0_i",
+    "volta_sgemm_128x64_tn",
+    "volta_sgemm_128x64_nt",
+    "_Z17sgd_update_kernelIfEvPT_PKS0_fi",
 };
 
 struct Settings {
@@ -62,12 +67,14 @@ std::string WriteRun(const Settings& settings, const std::string& file) {
     for (const char* kernel : kKernels) {
       const uint64_t call = static_cast<uint64_t>(4000 * host_jitter(random));
       double duration = KernelBaseNs(kernel) * gpu_jitter(random);
-      if (!settings.slow_kernel.empty() && std::string(kernel).find(settings.slow_kernel) != std::string::npos) {
+      if (!settings.slow_kernel.empty() &&
+          std::string(kernel).find(settings.slow_kernel) != std::string::npos) {
         duration *= settings.slow_factor;
       }
       gpu = std::max(gpu, now + call) + 1000;
       trace.Range(1, schema::RANGE_KIND_OPERATOR, "op", now, now + call + 500);
-      trace.Launch(1, now + 200, now + call, kernel, 0, 7, gpu, gpu + static_cast<uint64_t>(duration));
+      trace.Launch(1, now + 200, now + call, kernel, 0, 7, gpu,
+                   gpu + static_cast<uint64_t>(duration));
       gpu += static_cast<uint64_t>(duration);
       now += call + 700;
     }
@@ -111,10 +118,11 @@ TEST_CASE("identical settings, different seeds: at most 1% of 150 pairs flagged"
                                              {1001 + 2 * static_cast<uint64_t>(pair)}, pair);
     if (!report.Failed()) continue;
     ++flagged;
-    for (const std::string& metric : BrokenMetrics(report)) UNSCOPED_INFO("pair " << pair << " flagged " << metric);
+    for (const std::string& metric : BrokenMetrics(report))
+      UNSCOPED_INFO("pair " << pair << " flagged " << metric);
   }
-  std::printf("false positives: %d of %d seeded pairs (%.2f%%) with --fail-on \"%s\"\n", flagged, kPairs,
-              100.0 * flagged / kPairs, kRules);
+  std::printf("false positives: %d of %d seeded pairs (%.2f%%) with --fail-on \"%s\"\n", flagged,
+              kPairs, 100.0 * flagged / kPairs, kRules);
   CHECK(flagged <= kPairs / 100);
 }
 
@@ -125,7 +133,8 @@ TEST_CASE("one kernel 10% slower: flagged in every pair, and only that kernel na
     Settings slow{5001 + 2 * static_cast<uint64_t>(pair), "relu_kernel", 1.1};
     const CompareReport report = ComparePair({5000 + 2 * static_cast<uint64_t>(pair)}, slow, pair);
     const std::vector<std::string> broken = BrokenMetrics(report);
-    const bool named = std::find(broken.begin(), broken.end(), "kernel:relu_kernel<float, 256>") != broken.end();
+    const bool named =
+        std::find(broken.begin(), broken.end(), "kernel:relu_kernel<float, 256>") != broken.end();
     caught += named;
     for (const std::string& metric : broken) {
       if (metric.rfind("kernel:", 0) == 0) CHECK(metric == "kernel:relu_kernel<float, 256>");

@@ -46,16 +46,24 @@ struct TypeSpelling {
 // NCCL <= 2.18 spells element types like C; 2.19+ abbreviates them. Longest first so
 // "uint8_t" is not read as "int8_t".
 constexpr TypeSpelling kTypeSpellings[] = {
-    {"__nv_fp8_e4m3", "f8e4m3"}, {"__nv_fp8_e5m2", "f8e5m2"}, {"__nv_bfloat16", "bf16"},
-    {"uint8_t", "u8"},   {"uint32_t", "u32"}, {"uint64_t", "u64"}, {"int8_t", "i8"},
-    {"int32_t", "i32"},  {"int64_t", "i64"},  {"double", "f64"},   {"float", "f32"},
+    {"__nv_fp8_e4m3", "f8e4m3"},
+    {"__nv_fp8_e5m2", "f8e5m2"},
+    {"__nv_bfloat16", "bf16"},
+    {"uint8_t", "u8"},
+    {"uint32_t", "u32"},
+    {"uint64_t", "u64"},
+    {"int8_t", "i8"},
+    {"int32_t", "i32"},
+    {"int64_t", "i64"},
+    {"double", "f64"},
+    {"float", "f32"},
     {"half", "f16"},
 };
 
 // Algorithm and protocol words, which NCCL chooses per size and version.
 bool IsAlgorithmOrProtocol(absl::string_view token) {
-  static const char* const kWords[] = {"RING", "TREE", "COLLNET", "DIRECT", "CHAIN", "NVLS",
-                                       "PAT",  "LL",   "LL128",   "SIMPLE"};
+  static const char* const kWords[] = {"RING", "TREE", "COLLNET", "DIRECT", "CHAIN",
+                                       "NVLS", "PAT",  "LL",      "LL128",  "SIMPLE"};
   for (const char* word : kWords) {
     if (token == word) return true;
   }

@@ -46,7 +46,8 @@ bool ParseFamily(absl::string_view text, MetricFamily* family) {
 
 std::string KnownFamilies() {
   std::string known;
-  for (const FamilyInfo& info : kFamilies) absl::StrAppend(&known, known.empty() ? "" : ", ", info.name);
+  for (const FamilyInfo& info : kFamilies)
+    absl::StrAppend(&known, known.empty() ? "" : ", ", info.name);
   return known;
 }
 

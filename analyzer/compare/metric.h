@@ -32,7 +32,9 @@ struct MetricKey {
   bool operator<(const MetricKey& other) const {
     return std::tie(family, name) < std::tie(other.family, other.name);
   }
-  bool operator==(const MetricKey& other) const { return family == other.family && name == other.name; }
+  bool operator==(const MetricKey& other) const {
+    return family == other.family && name == other.name;
+  }
 };
 
 // "step_time", "kernel", "api_calls", ... as written in rules.

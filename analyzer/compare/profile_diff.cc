@@ -40,12 +40,14 @@ bool MoreImpact(const MetricDiff& a, const MetricDiff& b) {
 double RelativeChange(const ShiftEstimate& shift) {
   if (shift.delta == 0) return 0;
   if (shift.base.median == 0) {
-    return shift.delta > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+    return shift.delta > 0 ? std::numeric_limits<double>::infinity()
+                           : -std::numeric_limits<double>::infinity();
   }
   return shift.delta / std::fabs(shift.base.median);
 }
 
-std::vector<MetricDiff> DiffProfiles(const RunProfile& base, const RunProfile& candidate, double confidence) {
+std::vector<MetricDiff> DiffProfiles(const RunProfile& base, const RunProfile& candidate,
+                                     double confidence) {
   std::set<MetricKey> keys;
   for (const auto& entry : base.values) keys.insert(entry.first);
   for (const auto& entry : candidate.values) keys.insert(entry.first);
@@ -54,8 +56,11 @@ std::vector<MetricDiff> DiffProfiles(const RunProfile& base, const RunProfile& c
     MetricDiff diff;
     diff.key = key;
     const bool in_base = base.values.count(key) > 0, in_candidate = candidate.values.count(key) > 0;
-    diff.presence = in_base && in_candidate ? Presence::kBoth : in_base ? Presence::kOnlyBase : Presence::kOnlyCandidate;
-    diff.shift = EstimateShift(ValuesOrAbsent(base, key), ValuesOrAbsent(candidate, key), confidence);
+    diff.presence = in_base && in_candidate ? Presence::kBoth
+                    : in_base               ? Presence::kOnlyBase
+                                            : Presence::kOnlyCandidate;
+    diff.shift =
+        EstimateShift(ValuesOrAbsent(base, key), ValuesOrAbsent(candidate, key), confidence);
     diff.relative = RelativeChange(diff.shift);
     diffs.push_back(std::move(diff));
   }

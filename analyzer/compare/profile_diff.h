@@ -26,7 +26,8 @@ struct MetricDiff {
 };
 
 // `confidence` of the shift intervals, e.g. 0.99.
-std::vector<MetricDiff> DiffProfiles(const RunProfile& base, const RunProfile& candidate, double confidence);
+std::vector<MetricDiff> DiffProfiles(const RunProfile& base, const RunProfile& candidate,
+                                     double confidence);
 
 // The relative change (fraction) of a shift; 0 when nothing changed.
 double RelativeChange(const ShiftEstimate& shift);

@@ -18,7 +18,8 @@ double InRuleUnit(const Rule& rule, const MetricDiff& diff, double shift) {
   if (rule.unit != ThresholdUnit::kRelative) return shift;
   if (diff.shift.base.median != 0) return shift / std::fabs(diff.shift.base.median);
   if (shift == 0) return 0;
-  return shift > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+  return shift > 0 ? std::numeric_limits<double>::infinity()
+                   : -std::numeric_limits<double>::infinity();
 }
 
 ItemResult Judge(const Rule& rule, const MetricDiff& diff) {
@@ -65,7 +66,8 @@ const char* VerdictName(Verdict verdict) {
   return "?";
 }
 
-std::vector<RuleResult> EvaluateRules(const std::vector<Rule>& rules, const std::vector<MetricDiff>& diffs) {
+std::vector<RuleResult> EvaluateRules(const std::vector<Rule>& rules,
+                                      const std::vector<MetricDiff>& diffs) {
   std::vector<RuleResult> results;
   for (const Rule& rule : rules) {
     RuleResult result;
@@ -74,14 +76,17 @@ std::vector<RuleResult> EvaluateRules(const std::vector<Rule>& rules, const std:
       if (Matches(rule, diff.key)) result.items.push_back(Judge(rule, diff));
     }
     const bool up = rule.direction == Direction::kIncrease;
-    std::stable_sort(result.items.begin(), result.items.end(), [&](const ItemResult& a, const ItemResult& b) {
-      if (Severity(a.verdict) != Severity(b.verdict)) return Severity(a.verdict) < Severity(b.verdict);
-      return up ? a.change > b.change : a.change < b.change;
-    });
+    std::stable_sort(result.items.begin(), result.items.end(),
+                     [&](const ItemResult& a, const ItemResult& b) {
+                       if (Severity(a.verdict) != Severity(b.verdict))
+                         return Severity(a.verdict) < Severity(b.verdict);
+                       return up ? a.change > b.change : a.change < b.change;
+                     });
     if (result.items.empty()) {
       result.verdict = Verdict::kNoMatch;
     } else {
-      result.verdict = Severity(result.items.front().verdict) < 2 ? result.items.front().verdict : Verdict::kPass;
+      result.verdict = Severity(result.items.front().verdict) < 2 ? result.items.front().verdict
+                                                                  : Verdict::kPass;
     }
     results.push_back(std::move(result));
   }

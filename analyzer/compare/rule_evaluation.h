@@ -35,7 +35,8 @@ struct RuleResult {
   std::vector<ItemResult> items;  // failing and undecided first, then by change
 };
 
-std::vector<RuleResult> EvaluateRules(const std::vector<Rule>& rules, const std::vector<MetricDiff>& diffs);
+std::vector<RuleResult> EvaluateRules(const std::vector<Rule>& rules,
+                                      const std::vector<MetricDiff>& diffs);
 
 }  // namespace prof::analyzer::compare
 

@@ -35,10 +35,14 @@ struct RuleParts {
 
 bool SplitRule(absl::string_view text, RuleParts* parts) {
   size_t end = text.size();
-  while (end > 0 && (std::isalpha(static_cast<unsigned char>(text[end - 1])) || text[end - 1] == '%')) --end;
+  while (end > 0 &&
+         (std::isalpha(static_cast<unsigned char>(text[end - 1])) || text[end - 1] == '%'))
+    --end;
   parts->unit = text.substr(end);
   size_t start = end;
-  while (start > 0 && (std::isdigit(static_cast<unsigned char>(text[start - 1])) || text[start - 1] == '.')) --start;
+  while (start > 0 &&
+         (std::isdigit(static_cast<unsigned char>(text[start - 1])) || text[start - 1] == '.'))
+    --start;
   if (start == end) return false;
   parts->number = text.substr(start, end - start);
   if (start > 0 && (text[start - 1] == '+' || text[start - 1] == '-')) --start;
@@ -53,14 +57,17 @@ absl::Status CheckUnit(const Rule& rule, absl::string_view unit_text) {
   const MetricUnit unit = UnitOf(rule.family);
   const char* family = FamilyName(rule.family);
   if (rule.unit == ThresholdUnit::kPoints && unit != MetricUnit::kPercent) {
-    return Bad(rule.text, absl::StrCat("'pt' (percentage points) only applies to gpu_util, not ", family));
+    return Bad(rule.text,
+               absl::StrCat("'pt' (percentage points) only applies to gpu_util, not ", family));
   }
-  if (rule.unit == ThresholdUnit::kAbsolute && !unit_text.empty() && unit != MetricUnit::kNanoseconds) {
+  if (rule.unit == ThresholdUnit::kAbsolute && !unit_text.empty() &&
+      unit != MetricUnit::kNanoseconds) {
     return Bad(rule.text, absl::StrCat("a time unit needs a time metric; ", family, " is not one"));
   }
   if (unit_text.empty() && (unit == MetricUnit::kNanoseconds || unit == MetricUnit::kPercent)) {
-    return Bad(rule.text, absl::StrCat(family, " needs a unit: ",
-                                       unit == MetricUnit::kPercent ? "% or pt" : "%, ns, us, ms or s"));
+    return Bad(rule.text,
+               absl::StrCat(family, " needs a unit: ",
+                            unit == MetricUnit::kPercent ? "% or pt" : "%, ns, us, ms or s"));
   }
   return absl::OkStatus();
 }
@@ -69,13 +76,15 @@ absl::Status ParseMetric(absl::string_view metric, Rule* rule) {
   const size_t colon = metric.find(':');
   const absl::string_view family = metric.substr(0, colon);
   if (!ParseFamily(family, &rule->family)) {
-    return Bad(rule->text, absl::StrCat("unknown metric '", family, "' (known: ", KnownFamilies(), ")"));
+    return Bad(rule->text,
+               absl::StrCat("unknown metric '", family, "' (known: ", KnownFamilies(), ")"));
   }
   if (colon != absl::string_view::npos) rule->pattern = std::string(metric.substr(colon + 1));
   const bool named = colon != absl::string_view::npos;
   if (named && rule->pattern.empty()) return Bad(rule->text, "empty name pattern after ':'");
   if (named && !IsPerName(rule->family)) {
-    return Bad(rule->text, absl::StrCat(FamilyName(rule->family), " is one figure per step and takes no name"));
+    return Bad(rule->text,
+               absl::StrCat(FamilyName(rule->family), " is one figure per step and takes no name"));
   }
   if (!named && IsPerName(rule->family) && rule->family != MetricFamily::kBusBw) {
     return Bad(rule->text, absl::StrCat(FamilyName(rule->family), " needs a name pattern, e.g. ",
@@ -86,7 +95,8 @@ absl::Status ParseMetric(absl::string_view metric, Rule* rule) {
 
 absl::Status ParseThreshold(const RuleParts& parts, Rule* rule) {
   double value = 0;
-  if (!absl::SimpleAtod(parts.number, &value)) return Bad(rule->text, "the threshold is not a number");
+  if (!absl::SimpleAtod(parts.number, &value))
+    return Bad(rule->text, "the threshold is not a number");
   rule->direction = parts.op == '>' ? Direction::kIncrease : Direction::kDecrease;
   rule->unit = ThresholdUnit::kAbsolute;
   double scale = 1;
@@ -97,7 +107,8 @@ absl::Status ParseThreshold(const RuleParts& parts, Rule* rule) {
     scale = spelling.scale;
     known = true;
   }
-  if (!known) return Bad(rule->text, absl::StrCat("unknown unit '", parts.unit, "' (%, pt, ns, us, ms, s)"));
+  if (!known)
+    return Bad(rule->text, absl::StrCat("unknown unit '", parts.unit, "' (%, pt, ns, us, ms, s)"));
   rule->threshold = value * scale;
   if (rule->direction == Direction::kIncrease && rule->threshold < 0) {
     return Bad(rule->text, "a '>' rule needs a threshold >= 0 (e.g. step_time>+3%)");
@@ -114,7 +125,9 @@ absl::Status ParseThreshold(const RuleParts& parts, Rule* rule) {
 bool StartsRule(absl::string_view text) {
   text = absl::StripLeadingAsciiWhitespace(text);
   size_t end = 0;
-  while (end < text.size() && (std::isalpha(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
+  while (end < text.size() &&
+         (std::isalpha(static_cast<unsigned char>(text[end])) || text[end] == '_'))
+    ++end;
   if (end == 0) return false;
   if (end == text.size() || text[end] == ',') return true;
   if (text[end] == ':') return end + 1 >= text.size() || text[end + 1] != ':';
@@ -123,7 +136,8 @@ bool StartsRule(absl::string_view text) {
   if (ParseFamily(text.substr(0, end), &family)) return true;
   size_t next = end + 1;
   if (next < text.size() && (text[next] == '+' || text[next] == '-')) ++next;
-  return next < text.size() && (std::isdigit(static_cast<unsigned char>(text[next])) || text[next] == '.');
+  return next < text.size() &&
+         (std::isdigit(static_cast<unsigned char>(text[next])) || text[next] == '.');
 }
 
 }  // namespace

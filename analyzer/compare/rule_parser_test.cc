@@ -32,8 +32,9 @@ TEST_CASE("the issue's example rules parse") {
 }
 
 TEST_CASE("absolute thresholds, counts and names with commas") {
-  absl::StatusOr<std::vector<Rule>> rules =
-      ParseRules(" op:matmul>50us , api_calls:cudaStreamSynchronize>+0,kernel:relu_kernel<float, 256>>+5%,busbw:ALL_*<-1");
+  absl::StatusOr<std::vector<Rule>> rules = ParseRules(
+      " op:matmul>50us , api_calls:cudaStreamSynchronize>+0,kernel:relu_kernel<float, "
+      "256>>+5%,busbw:ALL_*<-1");
   REQUIRE(rules.ok());
   REQUIRE(rules->size() == 4);
   CHECK((*rules)[0].threshold == Approx(50000));
@@ -47,24 +48,25 @@ TEST_CASE("absolute thresholds, counts and names with commas") {
 
 TEST_CASE("bad rules are refused with a message naming the rule") {
   const char* const bad[] = {
-      "step_time",           // no comparison
-      "step_time>fast",      // no number
-      "wall_time>+3%",       // unknown metric
-      "kernel>+5%",          // needs a name
-      "step_time:x>+3%",     // takes no name
-      "kernel:>+5%",         // empty pattern
-      "step_time>+3",        // a time needs a unit
-      "step_time>+3pt",      // pt only for gpu_util
-      "api_calls:x>+2ms",    // a time unit on a count
-      "busbw<+5%",           // '<' needs a threshold <= 0
-      "step_time>-3%",       // '>' needs a threshold >= 0
-      "step_time>+3parsecs", // unknown unit
+      "step_time",            // no comparison
+      "step_time>fast",       // no number
+      "wall_time>+3%",        // unknown metric
+      "kernel>+5%",           // needs a name
+      "step_time:x>+3%",      // takes no name
+      "kernel:>+5%",          // empty pattern
+      "step_time>+3",         // a time needs a unit
+      "step_time>+3pt",       // pt only for gpu_util
+      "api_calls:x>+2ms",     // a time unit on a count
+      "busbw<+5%",            // '<' needs a threshold <= 0
+      "step_time>-3%",        // '>' needs a threshold >= 0
+      "step_time>+3parsecs",  // unknown unit
   };
   for (const char* text : bad) {
     absl::StatusOr<std::vector<Rule>> rules = ParseRules(absl::StrCat("gpu_time>+5%,", text));
     INFO(text);
     REQUIRE_FALSE(rules.ok());
-    CHECK(std::string(rules.status().message()).find(absl::StrCat("'", text, "'")) != std::string::npos);
+    CHECK(std::string(rules.status().message()).find(absl::StrCat("'", text, "'")) !=
+          std::string::npos);
   }
   CHECK_FALSE(ParseRules("").ok());
   CHECK_FALSE(ParseRules(" , ").ok());

@@ -26,25 +26,27 @@ double AbsentValue(MetricFamily family) {
   return family == MetricFamily::kBusBw || family == MetricFamily::kGpuUtil ? MissingValue() : 0.0;
 }
 
-ProcessResult AnalyseProcess(TraceModel model, const NameOptions& names, WindowCarry* carry = nullptr) {
+ProcessResult AnalyseProcess(TraceModel model, const NameOptions& names,
+                             WindowCarry* carry = nullptr) {
   const RangeTree tree = BuildRangeTree(&model);
   const AnalysisContext context = MakeAnalysisContext(model, tree, SummaryOptions{});
   ProcessResult result;
   result.events = model.event_count;
   result.metrics = ExtractStepMetrics(context, names, carry);
   if (DataQualitySummary(model.quality)) {
-    result.quality_note = absl::StrCat("rank ", model.identity.rank, " (pid ", model.identity.pid,
-                                       "): the trace has data-quality issues; see `profanalyze info`");
+    result.quality_note =
+        absl::StrCat("rank ", model.identity.rank, " (pid ", model.identity.pid,
+                     "): the trace has data-quality issues; see `profanalyze info`");
   }
   return result;
 }
-
 
 // Appends a later window's steps; a metric one side lacks is absent on its steps.
 void AppendWindow(ProcessStepMetrics window, ProcessStepMetrics* into) {
   const size_t before = into->step_numbers.size();
   const size_t after = before + window.step_numbers.size();
-  into->step_numbers.insert(into->step_numbers.end(), window.step_numbers.begin(), window.step_numbers.end());
+  into->step_numbers.insert(into->step_numbers.end(), window.step_numbers.begin(),
+                            window.step_numbers.end());
   for (auto& [key, series] : window.series) {
     std::vector<double>& target = into->series[key];
     target.resize(before, AbsentValue(key.family));
@@ -91,16 +93,20 @@ void AverageAcrossProcesses(const std::vector<ProcessResult>& results, RunProfil
     for (const ProcessResult& result : results) {
       auto series = result.metrics.series.find(key);
       for (size_t i = 0; i < result.metrics.step_numbers.size(); ++i) {
-        const double value = series != result.metrics.series.end() ? series->second[i] : AbsentValue(key.family);
+        const double value =
+            series != result.metrics.series.end() ? series->second[i] : AbsentValue(key.family);
         if (IsMissing(value)) continue;
-        const size_t at = std::lower_bound(profile->step_numbers.begin(), profile->step_numbers.end(),
-                                           result.metrics.step_numbers[i]) - profile->step_numbers.begin();
+        const size_t at =
+            std::lower_bound(profile->step_numbers.begin(), profile->step_numbers.end(),
+                             result.metrics.step_numbers[i]) -
+            profile->step_numbers.begin();
         sum[at] += value;
         ++count[at];
       }
     }
     std::vector<double>& values = profile->values[key];
-    for (size_t i = 0; i < steps; ++i) values.push_back(count[i] ? sum[i] / count[i] : MissingValue());
+    for (size_t i = 0; i < steps; ++i)
+      values.push_back(count[i] ? sum[i] / count[i] : MissingValue());
   }
 }
 
@@ -108,15 +114,18 @@ void DropWarmUp(int skip_first, RunProfile* profile) {
   const size_t skip = std::min<size_t>(std::max(skip_first, 0), profile->step_numbers.size());
   if (skip == 0) return;
   profile->step_numbers.erase(profile->step_numbers.begin(), profile->step_numbers.begin() + skip);
-  for (auto& entry : profile->values) entry.second.erase(entry.second.begin(), entry.second.begin() + skip);
+  for (auto& entry : profile->values)
+    entry.second.erase(entry.second.begin(), entry.second.begin() + skip);
 }
 
 // Notes, the average over processes, and the warm-up cut.
-RunProfile Combine(std::vector<ProcessResult> results, const ProfileOptions& options, RunProfile profile) {
+RunProfile Combine(std::vector<ProcessResult> results, const ProfileOptions& options,
+                   RunProfile profile) {
   for (const ProcessResult& result : results) {
     profile.event_count += result.events;
     if (!result.quality_note.empty()) profile.notes.push_back(result.quality_note);
-    if (result.metrics.step_numbers.empty()) profile.notes.push_back("a process has no steps (nothing to compare)");
+    if (result.metrics.step_numbers.empty())
+      profile.notes.push_back("a process has no steps (nothing to compare)");
   }
   AverageAcrossProcesses(results, &profile);
   DropWarmUp(options.skip_first, &profile);
@@ -129,14 +138,17 @@ RunProfile BuildRunProfile(std::vector<TraceModel> processes, const ProfileOptio
   RunProfile profile;
   profile.process_count = static_cast<int>(processes.size());
   std::vector<ProcessResult> results(processes.size());
-  ParallelFor(processes.size(), options.threads, [&](size_t i) { results[i] = AnalyseProcess(std::move(processes[i]), options.names); });
+  ParallelFor(processes.size(), options.threads, [&](size_t i) {
+    results[i] = AnalyseProcess(std::move(processes[i]), options.names);
+  });
   return Combine(std::move(results), options, std::move(profile));
 }
 
 RunProfile BuildRunProfileFromInputs(const Inputs& inputs, const ProfileOptions& options,
                                      std::vector<std::string>* unreadable) {
   std::vector<ProcessResult> results(inputs.processes.size());
-  std::unique_ptr<bool[]> read(new bool[results.size()]());  // not vector<bool>: written from several threads
+  std::unique_ptr<bool[]> read(
+      new bool[results.size()]());  // not vector<bool>: written from several threads
   RunOptions run;
   run.threads = options.threads;
   const RunSummary summary = RunProcesses(inputs, run, [&](size_t i) {

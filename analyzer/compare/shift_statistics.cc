@@ -137,7 +137,8 @@ ShiftEstimate EstimateShift(const std::vector<double>& base, const std::vector<d
   const size_t k = IntervalRank(x.size(), y.size(), 1 - confidence);
   estimate.decided = k >= 1;
   const size_t rank = std::max<size_t>(k, 1);  // too few steps: the full range
-  estimate.confidence = std::max(0.0, 1 - 2 * MannWhitneyLowerTail(x.size(), y.size(), static_cast<long>(rank) - 1));
+  estimate.confidence =
+      std::max(0.0, 1 - 2 * MannWhitneyLowerTail(x.size(), y.size(), static_cast<long>(rank) - 1));
   estimate.ci_low = KthDifference(&differences, rank);
   estimate.ci_high = KthDifference(&differences, differences.size() + 1 - rank);
   return estimate;

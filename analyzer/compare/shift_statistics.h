@@ -13,16 +13,16 @@
 namespace prof::analyzer::compare {
 
 struct SampleSummary {
-  size_t count = 0;    // values used (missing ones left out)
+  size_t count = 0;  // values used (missing ones left out)
   double median = 0;
-  double noise = 0;    // robust standard deviation: 1.4826 x median absolute deviation
+  double noise = 0;  // robust standard deviation: 1.4826 x median absolute deviation
 };
 
 struct ShiftEstimate {
   SampleSummary base;
   SampleSummary candidate;
-  double delta = 0;       // median(candidate) - median(base)
-  double ci_low = 0;      // interval for the shift of candidate over base
+  double delta = 0;   // median(candidate) - median(base)
+  double ci_low = 0;  // interval for the shift of candidate over base
   double ci_high = 0;
   double confidence = 0;  // what [ci_low, ci_high] achieves (may be below the request)
   bool decided = false;   // enough steps on both sides to reach the requested confidence

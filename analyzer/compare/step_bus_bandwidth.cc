@@ -12,7 +12,6 @@
 namespace prof::analyzer::compare {
 namespace {
 
-
 struct Traffic {
   std::vector<double> bus_bytes;  // bytes x factor, per step
   std::vector<double> time_ns;
@@ -28,10 +27,13 @@ std::map<std::string, std::vector<double>> StepBusBandwidth(const AnalysisContex
   std::map<std::string, Traffic> traffic;
   for (size_t i = 0; i < model.nccl_calls.size(); ++i) {
     const NcclCall& call = model.nccl_calls[i];
-    if (call.operation == schema::NCCL_OPERATION_GROUP_START || call.operation == schema::NCCL_OPERATION_GROUP_END) continue;
+    if (call.operation == schema::NCCL_OPERATION_GROUP_START ||
+        call.operation == schema::NCCL_OPERATION_GROUP_END)
+      continue;
     const int step = FindStep(context, call.start_ns);
     if (step < 0) continue;
-    const double time = kernel_ns[i] > 0 ? kernel_ns[i] : static_cast<double>(call.end_ns - call.start_ns);
+    const double time =
+        kernel_ns[i] > 0 ? kernel_ns[i] : static_cast<double>(call.end_ns - call.start_ns);
     const double bus_bytes = call.bytes * BusBandwidthFactor(call.operation, call.rank_count);
     for (const std::string& name : {std::string(), CollectiveName(call.operation)}) {
       Traffic& entry = traffic[name];
@@ -47,7 +49,8 @@ std::map<std::string, std::vector<double>> StepBusBandwidth(const AnalysisContex
   for (const auto& [name, entry] : traffic) {
     std::vector<double>& values = bandwidth[name];
     for (size_t step = 0; step < entry.time_ns.size(); ++step) {
-      values.push_back(entry.time_ns[step] > 0 ? entry.bus_bytes[step] / entry.time_ns[step] : MissingValue());
+      values.push_back(entry.time_ns[step] > 0 ? entry.bus_bytes[step] / entry.time_ns[step]
+                                               : MissingValue());
     }
   }
   return bandwidth;

@@ -44,10 +44,12 @@ void AddStepFigures(const AnalysisContext& context, SeriesBuilder* series) {
 
 // Length of the part of `merged` (sorted, disjoint) inside [start, end).
 uint64_t CoveredLength(const IntervalList& merged, uint64_t start, uint64_t end) {
-  auto it = std::lower_bound(merged.begin(), merged.end(), start,
-                             [](const Interval& interval, uint64_t t) { return interval.end <= t; });
+  auto it =
+      std::lower_bound(merged.begin(), merged.end(), start,
+                       [](const Interval& interval, uint64_t t) { return interval.end <= t; });
   uint64_t covered = 0;
-  for (; it != merged.end() && it->start < end; ++it) covered += std::min(it->end, end) - std::max(it->start, start);
+  for (; it != merged.end() && it->start < end; ++it)
+    covered += std::min(it->end, end) - std::max(it->start, start);
   return covered;
 }
 
@@ -59,12 +61,14 @@ void AddGpuUtilization(const AnalysisContext& context, WindowCarry* carry, Serie
     }
   }
   // Clipped to the window's steps, with the work carried in from the previous window.
-  const IntervalList merged = carry->Union(context, UnionKind::kKernels, std::move(kernels)).intervals;
+  const IntervalList merged =
+      carry->Union(context, UnionKind::kKernels, std::move(kernels)).intervals;
   std::vector<double> percent;
   for (uint32_t index : context.steps) {
     const HostRange& step = context.model->ranges[index];
     const uint64_t length = step.end_ns - step.start_ns;
-    percent.push_back(length ? 100.0 * CoveredLength(merged, step.start_ns, step.end_ns) / length : MissingValue());
+    percent.push_back(length ? 100.0 * CoveredLength(merged, step.start_ns, step.end_ns) / length
+                             : MissingValue());
   }
   series->Set(MetricFamily::kGpuUtil, "", std::move(percent));
 }
@@ -72,8 +76,9 @@ void AddGpuUtilization(const AnalysisContext& context, WindowCarry* carry, Serie
 // The step a device record counts in: where its launching call started (the summaries'
 // rule), or where it ran when the call is unknown.
 int StepOfActivity(const AnalysisContext& context, const DeviceActivity& activity) {
-  const uint64_t time =
-      activity.api_call != kNoIndex ? context.model->api_calls[activity.api_call].start_ns : activity.start_ns;
+  const uint64_t time = activity.api_call != kNoIndex
+                            ? context.model->api_calls[activity.api_call].start_ns
+                            : activity.start_ns;
   return FindStep(context, time);
 }
 
@@ -85,7 +90,8 @@ void AddKernels(const AnalysisContext& context, const NameOptions& names, Series
     if (step < 0) continue;
     auto [it, inserted] = normalized.try_emplace(activity.name);
     if (inserted) it->second = NormalizeKernelName(context.model->names.Get(activity.name), names);
-    series->Add(MetricFamily::kKernel, it->second, step, static_cast<double>(activity.end_ns - activity.start_ns));
+    series->Add(MetricFamily::kKernel, it->second, step,
+                static_cast<double>(activity.end_ns - activity.start_ns));
     series->Add(MetricFamily::kKernelCalls, it->second, step, 1);
   }
 }
@@ -120,7 +126,8 @@ ProcessStepMetrics ExtractStepMetrics(const AnalysisContext& context, const Name
   WindowCarry no_carry;
   if (carry == nullptr) carry = &no_carry;
   ProcessStepMetrics metrics;
-  for (uint32_t index : context.steps) metrics.step_numbers.push_back(context.model->ranges[index].step_number);
+  for (uint32_t index : context.steps)
+    metrics.step_numbers.push_back(context.model->ranges[index].step_number);
   if (metrics.step_numbers.empty()) return metrics;
   SeriesBuilder series(&metrics);
   AddStepFigures(context, &series);

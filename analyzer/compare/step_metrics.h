@@ -22,8 +22,8 @@ double MissingValue();
 bool IsMissing(double value);
 
 struct ProcessStepMetrics {
-  std::vector<int64_t> step_numbers;                   // by start time
-  std::map<MetricKey, std::vector<double>> series;     // each parallel to step_numbers
+  std::vector<int64_t> step_numbers;                // by start time
+  std::map<MetricKey, std::vector<double>> series;  // each parallel to step_numbers
 };
 
 // Empty when the context has no steps. `carry` (optional) brings the GPU work still running

@@ -26,7 +26,8 @@ bool InPoints(const MetricKey& key) { return UnitOf(key.family) == MetricUnit::k
 // A shift expressed like FormatChange: relative to the base median, or in points.
 std::string ShiftText(const MetricDiff& diff, double shift) {
   if (InPoints(diff.key)) return absl::StrFormat("%+.1fpt", shift);
-  if (diff.shift.base.median == 0) return shift == 0 ? "+0.0%" : FormatValue(UnitOf(diff.key.family), shift);
+  if (diff.shift.base.median == 0)
+    return shift == 0 ? "+0.0%" : FormatValue(UnitOf(diff.key.family), shift);
   return SignedPercent(shift / std::fabs(diff.shift.base.median));
 }
 
@@ -43,7 +44,8 @@ std::string FormatValue(MetricUnit unit, double value) {
     case MetricUnit::kPercent: return absl::StrFormat("%.1f%%", value);
     case MetricUnit::kGigabytesPerSecond: return absl::StrFormat("%.2f GB/s", value);
     case MetricUnit::kCount:
-      return value == std::floor(value) ? absl::StrFormat("%.0f", value) : absl::StrFormat("%.2f", value);
+      return value == std::floor(value) ? absl::StrFormat("%.0f", value)
+                                        : absl::StrFormat("%.2f", value);
   }
   return "";
 }
@@ -54,14 +56,16 @@ std::string FormatChange(const MetricDiff& diff) {
 }
 
 std::string FormatInterval(const MetricDiff& diff) {
-  return absl::StrFormat("[%s, %s]", ShiftText(diff, diff.shift.ci_low), ShiftText(diff, diff.shift.ci_high));
+  return absl::StrFormat("[%s, %s]", ShiftText(diff, diff.shift.ci_low),
+                         ShiftText(diff, diff.shift.ci_high));
 }
 
 std::string FormatNoise(const MetricDiff& diff) {
   if (InPoints(diff.key)) {
     return absl::StrFormat("±%.1fpt / ±%.1fpt", diff.shift.base.noise, diff.shift.candidate.noise);
   }
-  return absl::StrFormat("%s / %s", RelativeNoise(diff.shift.base), RelativeNoise(diff.shift.candidate));
+  return absl::StrFormat("%s / %s", RelativeNoise(diff.shift.base),
+                         RelativeNoise(diff.shift.candidate));
 }
 
 namespace {
@@ -94,9 +98,9 @@ std::string DescribeItem(const Rule& rule, const ItemResult& item) {
   return absl::StrFormat("%s %s (base %s, new %s; %.1f%% CI %s; %d vs %d steps; noise %s): %s",
                          DisplayName(item.diff.key), FormatRuleChange(rule, item),
                          FormatValue(UnitOf(item.diff.key.family), shift.base.median),
-                         FormatValue(UnitOf(item.diff.key.family), shift.candidate.median), shift.confidence * 100,
-                         FormatRuleInterval(rule, item), shift.base.count, shift.candidate.count, FormatNoise(item.diff),
-                         item.reason);
+                         FormatValue(UnitOf(item.diff.key.family), shift.candidate.median),
+                         shift.confidence * 100, FormatRuleInterval(rule, item), shift.base.count,
+                         shift.candidate.count, FormatNoise(item.diff), item.reason);
 }
 
 }  // namespace prof::analyzer::compare

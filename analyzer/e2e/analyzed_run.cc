@@ -50,7 +50,9 @@ void ReadModelColumns(const TraceModel& model, ProcessFigures* figures) {
 
 void ReadCommunicators(const TraceModel& model, ProcessFigures* figures) {
   for (const NcclCall& call : model.nccl_calls) {
-    if (call.operation == schema::NCCL_OPERATION_GROUP_START || call.operation == schema::NCCL_OPERATION_GROUP_END) continue;
+    if (call.operation == schema::NCCL_OPERATION_GROUP_START ||
+        call.operation == schema::NCCL_OPERATION_GROUP_END)
+      continue;
     figures->comm_hashes[CollectiveKey(NcclOperationName(call.operation))].insert(call.comm_hash);
   }
 }
@@ -65,8 +67,8 @@ void ReadTables(ProcessFigures* figures) {
   });
   ForEachDataRow(report, "model", [&](const Row& row) {
     const TimeStats& gpu = row.cells[3].stats;
-    figures->model_rows[row.cells[0].text] = {static_cast<uint64_t>(row.cells[1].value), gpu.total_ns,
-                                              gpu.max_ns, gpu.min_ns, gpu.ratio};
+    figures->model_rows[row.cells[0].text] = {static_cast<uint64_t>(row.cells[1].value),
+                                              gpu.total_ns, gpu.max_ns, gpu.min_ns, gpu.ratio};
   });
   ForEachDataRow(report, "memory_manipulation", [&](const Row& row) {
     if (row.cells[4].kind != Cell::Kind::kBytes) return;  // a range row, not a call
@@ -75,7 +77,8 @@ void ReadTables(ProcessFigures* figures) {
         static_cast<uint64_t>(row.cells[4].value),
         row.cells[5].kind == Cell::Kind::kNumber ? row.cells[5].value : 0};
   });
-  ForEachDataRow(report, "setup", [&](const Row& row) { figures->setup_kernel_ns += row.cells[3].value; });
+  ForEachDataRow(report, "setup",
+                 [&](const Row& row) { figures->setup_kernel_ns += row.cells[3].value; });
   ForEachDataRow(report, "nccl", [&](const Row& row) {
     CountAndBytes& collective = figures->collectives[CollectiveKey(row.cells[0].text)];
     collective.count += static_cast<uint64_t>(row.cells[2].value);
@@ -91,7 +94,8 @@ void ReadTables(ProcessFigures* figures) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<ProcessFigures>> AnalyzeFolder(const std::string& folder, const SummaryOptions& options) {
+absl::StatusOr<std::vector<ProcessFigures>> AnalyzeFolder(const std::string& folder,
+                                                          const SummaryOptions& options) {
   // The tables come from profanalyze's own pipeline (one window file at a time); the raw
   // columns from all windows merged into one model.
   absl::StatusOr<AnalyzedInputs> analyzed = AnalyzeInputs({folder}, options, AllViews(), 1);

@@ -34,10 +34,10 @@ struct PhaseRow {
 
 // NCCL Summary rows of one collective, all size buckets together.
 struct CollectiveRows {
-  double time_ns = 0;            // sum of the rows' time totals
+  double time_ns = 0;             // sum of the rows' time totals
   double busbw_time_product = 0;  // sum of BusBW x time: busbw = this / time_ns
   double algbw_time_product = 0;
-  std::set<int> ranks;           // the rows' Ranks column
+  std::set<int> ranks;  // the rows' Ranks column
 };
 
 // Memory Manipulation Summary rows of copy and memset calls ("cudaMemcpyAsync HtoD").
@@ -50,14 +50,14 @@ struct CopyRow {
 
 struct ProcessFigures {
   int rank = -1;
-  std::map<std::string, CountAndTime> kernel_rows;   // Kernel Summary, by display name
-  std::map<std::string, CountAndTime> kernels;       // model: by full demangled name
-  std::map<std::string, CountAndBytes> memcpy_by_kind;  // model: "HtoD", "DtoH", ...
-  std::map<std::string, CountAndBytes> collectives;  // NCCL Summary, size buckets summed
+  std::map<std::string, CountAndTime> kernel_rows;        // Kernel Summary, by display name
+  std::map<std::string, CountAndTime> kernels;            // model: by full demangled name
+  std::map<std::string, CountAndBytes> memcpy_by_kind;    // model: "HtoD", "DtoH", ...
+  std::map<std::string, CountAndBytes> collectives;       // NCCL Summary, size buckets summed
   std::map<std::string, CollectiveRows> collective_rows;  // NCCL Summary, by CollectiveKey
   std::map<std::string, std::set<uint64_t>> comm_hashes;  // model: communicators by CollectiveKey
-  std::map<std::string, PhaseRow> model_rows;        // Model Summary, by row name
-  std::map<std::string, CopyRow> copy_rows;          // Memory Manipulation Summary, by row name
+  std::map<std::string, PhaseRow> model_rows;             // Model Summary, by row name
+  std::map<std::string, CopyRow> copy_rows;  // Memory Manipulation Summary, by row name
   uint64_t step_count = 0;
   double setup_kernel_ns = 0;  // Set-up Summary's GPU Kernel Time (0 without one)
   ProcessReport report;

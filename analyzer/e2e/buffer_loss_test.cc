@@ -20,12 +20,12 @@ TEST_CASE("a tiny budget: every step analyzed, the incomplete ones named with th
   constexpr int kRounds = 10;
   constexpr uint64_t kLaunches = 400000;
   const std::string output = FreshFolder("tiny_budget");
-  const absl::Status run = RunUnderAgent(
-      {{Runfile("testdata/workloads/launch_stress"),
-        {"--threads", "8", "--launches", std::to_string(kLaunches), "--rounds",
-         std::to_string(kRounds)},
-        {{"PROF_BUFFER_MB", "1"}}}},
-      output);
+  const absl::Status run =
+      RunUnderAgent({{Runfile("testdata/workloads/launch_stress"),
+                      {"--threads", "8", "--launches", std::to_string(kLaunches), "--rounds",
+                       std::to_string(kRounds)},
+                      {{"PROF_BUFFER_MB", "1"}}}},
+                    output);
   INFO(run.ToString());
   REQUIRE(run.ok());
   absl::StatusOr<std::vector<ProcessFigures>> figures = AnalyzeFolder(output);

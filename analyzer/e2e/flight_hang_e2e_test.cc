@@ -83,8 +83,9 @@ int RankOf(const TraceModel& model) {
 
 TEST_CASE("8 ranks, one stops before all-reduce #25: every rank dumps, hang names it") {
   const std::string out = FreshFolder("flight_hang");
-  const std::string command = EightRanks(out, "PROF_FLIGHT_HANG_S=1 SIM_NCCL_TIMEOUT_MS=4000",
-                                         "--steps 14 --group-size 0 --stop-rank 3 --stop-before 25");
+  const std::string command =
+      EightRanks(out, "PROF_FLIGHT_HANG_S=1 SIM_NCCL_TIMEOUT_MS=4000",
+                 "--steps 14 --group-size 0 --stop-rank 3 --stop-before 25");
   int status = 0;
   const std::string log = Run(command, &status);
   INFO(log);
@@ -113,7 +114,8 @@ TEST_CASE("8 ranks, one stops before all-reduce #25: every rank dumps, hang name
   CHECK(json.find("\"dumps\":8") != std::string::npos);
   CHECK(json.find("\"missing_ranks\":[]") != std::string::npos);
   CHECK(json.find("\"culprits\":[{\"rank\":3,") != std::string::npos);
-  CHECK(json.find("\"seq\":25,\"operation\":\"ALL_REDUCE\",\"dump_missing\":false") != std::string::npos);
+  CHECK(json.find("\"seq\":25,\"operation\":\"ALL_REDUCE\",\"dump_missing\":false") !=
+        std::string::npos);
 
   SECTION("without the culprit's dump, the missing rank is named and blamed") {
     const std::string partial = HangJson(subset);
@@ -121,7 +123,8 @@ TEST_CASE("8 ranks, one stops before all-reduce #25: every rank dumps, hang name
     CHECK(partial.find("\"dumps\":7") != std::string::npos);
     CHECK(partial.find("\"missing_ranks\":[3]") != std::string::npos);
     CHECK(partial.find("\"culprits\":[{\"rank\":3,") != std::string::npos);
-    CHECK(partial.find("\"seq\":25,\"operation\":\"ALL_REDUCE\",\"dump_missing\":true") != std::string::npos);
+    CHECK(partial.find("\"seq\":25,\"operation\":\"ALL_REDUCE\",\"dump_missing\":true") !=
+          std::string::npos);
   }
 }
 
@@ -130,8 +133,7 @@ std::string TorchrunStyle(const std::string& out, const std::string& rank_argume
   std::string command = "sh -c 'for r in 0 1 2 3 4 5 6 7; do RANK=$r WORLD_SIZE=8 ";
   // Quoted: under a sanitizer the value is two paths (sanitizer_preload.h).
   command += "LD_PRELOAD=\"" + prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so")) +
-             "\" PROF_CUPTI_LIB=" +
-             Runfile("testdata/sim/libcupti.so.13") +
+             "\" PROF_CUPTI_LIB=" + Runfile("testdata/sim/libcupti.so.13") +
              " PROF_FLIGHT=1 PROF_FLIGHT_HANG_S=60 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out +
              " SIM_NCCL_TIMEOUT_MS=30000 " + Runfile("testdata/workloads/train_ranks") +
              " --rendezvous " + out + "/rendezvous " + rank_arguments + " & done; wait'";
@@ -142,15 +144,16 @@ TEST_CASE("one rank exits before all-reduce #25: the others dump on the NCCL err
   const std::string out = FreshFolder("flight_nccl_error");
   int status = 0;
   // The hang limit (60 s) and NCCL's timeout (30 s) are far: only the error can dump.
-  const std::string log = Run(TorchrunStyle(out, "--steps 14 --group-size 0 --stop-rank 3 "
-                                                 "--stop-before 25 --stop-how exit"),
+  const std::string log = Run(TorchrunStyle(out,
+                                            "--steps 14 --group-size 0 --stop-rank 3 "
+                                            "--stop-before 25 --stop-how exit"),
                               &status);
   INFO(log);
   std::set<int> ranks;
   for (const auto& entry : fs::directory_iterator(out)) {
     const std::string name = entry.path().filename().string();
     if (name.find(".prof.pb") == std::string::npos) continue;  // the rendezvous file
-    REQUIRE(name.find(".flight_0.") != std::string::npos);  // one dump a process
+    REQUIRE(name.find(".flight_0.") != std::string::npos);     // one dump a process
     absl::StatusOr<TraceModel> model = LoadTraceFile(entry.path().string());
     REQUIRE(model.ok());
     REQUIRE(model->headers.front().has_flight());
@@ -164,7 +167,8 @@ TEST_CASE("one rank exits before all-reduce #25: the others dump on the NCCL err
   CHECK(json.find("\"dumps\":7") != std::string::npos);
   CHECK(json.find("\"missing_ranks\":[3]") != std::string::npos);
   CHECK(json.find("\"culprits\":[{\"rank\":3,") != std::string::npos);
-  CHECK(json.find("\"seq\":25,\"operation\":\"ALL_REDUCE\",\"dump_missing\":true") != std::string::npos);
+  CHECK(json.find("\"seq\":25,\"operation\":\"ALL_REDUCE\",\"dump_missing\":true") !=
+        std::string::npos);
 }
 
 struct Dump {
@@ -217,7 +221,8 @@ TEST_CASE("a mismatched collective is flagged; calls the small rings overwrote a
   REQUIRE(!rank0.empty());
   const std::string info = Run(Runfile("analyzer/cli/profanalyze") + " info " + rank0, &status);
   INFO(info);
-  CHECK(info.find("25 NCCL call(s) seen, 9 overwritten by the ring of 16, 0 torn") != std::string::npos);
+  CHECK(info.find("25 NCCL call(s) seen, 9 overwritten by the ring of 16, 0 torn") !=
+        std::string::npos);
   CHECK(NumberAfter(info, "NCCL calls overwritten in the flight ring") == 9);
 }
 
@@ -226,19 +231,20 @@ TEST_CASE("a slow step dumps once and names the step") {
   // One rank, 30 steps of a few ms; step 20 stalls 1 s (a data loader): > 20x the median.
   // Nothing else may dump: no hang limit is reached, and the job ends normally.
   int status = 0;
-  const std::string log =
-      Run("env LD_PRELOAD=\"" + prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so")) +
-              "\" PROF_CUPTI_LIB=" + Runfile("testdata/sim/libcupti.so.13") +
-              " PROF_FLIGHT=1 PROF_FLIGHT_SLOW_FACTOR=20 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out +
-              " " + Runfile("testdata/workloads/train_ranks") + " --ranks 1 --steps 30 --group-size 0" +
-              " --slow-step 20:1000 --rendezvous " + out + "/rendezvous",
-          &status);
+  const std::string log = Run(
+      "env LD_PRELOAD=\"" + prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so")) +
+          "\" PROF_CUPTI_LIB=" + Runfile("testdata/sim/libcupti.so.13") +
+          " PROF_FLIGHT=1 PROF_FLIGHT_SLOW_FACTOR=20 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out +
+          " " + Runfile("testdata/workloads/train_ranks") + " --ranks 1 --steps 30 --group-size 0" +
+          " --slow-step 20:1000 --rendezvous " + out + "/rendezvous",
+      &status);
   INFO(log);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
   std::vector<std::string> dumps;
   for (const auto& entry : fs::directory_iterator(out)) {
-    if (entry.path().string().find(".flight_") != std::string::npos) dumps.push_back(entry.path().string());
+    if (entry.path().string().find(".flight_") != std::string::npos)
+      dumps.push_back(entry.path().string());
   }
   REQUIRE(dumps.size() == 1);
   absl::StatusOr<TraceModel> model = LoadTraceFile(dumps[0]);
@@ -261,10 +267,11 @@ TEST_CASE("through the trigger folder, the hung ranks' dumps make the culprit du
   const std::string out = FreshFolder("flight_trigger_folder");
   const std::string folder = out + "/trigger";
   int status = 0;
-  const std::string log = Run(EightRanks(out,
-                                         "PROF_FLIGHT_HANG_S=1 SIM_NCCL_TIMEOUT_MS=4000 PROF_FLIGHT_TRIGGER_DIR=" + folder,
-                                         "--steps 14 --group-size 0 --stop-rank 3 --stop-before 25"),
-                              &status);
+  const std::string log = Run(
+      EightRanks(out,
+                 "PROF_FLIGHT_HANG_S=1 SIM_NCCL_TIMEOUT_MS=4000 PROF_FLIGHT_TRIGGER_DIR=" + folder,
+                 "--steps 14 --group-size 0 --stop-rank 3 --stop-before 25"),
+      &status);
   INFO(log);
   // Each of the 7 ranks that hang announces its dump in the folder.
   size_t announcements = 0;
@@ -304,14 +311,14 @@ TEST_CASE("a kernel that never finishes: the call returned, the GPU state names 
   // others' #3 start and wait for it, and every rank blocks in its next synchronization.
   // The writers dump after PROF_FLIGHT_HANG_S (1 s); then the kernel ends and the job too.
   int status = 0;
-  const std::string log = Run(
-      "env LD_PRELOAD=\"" + prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so")) +
-          "\" PROF_CUPTI_LIB=" + Runfile("testdata/sim/libcupti.so.13") +
-          " PROF_FLIGHT=1 PROF_FLIGHT_HANG_S=1 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out + " " +
-          Runfile("testdata/workloads/train_ranks") +
-          " --ranks 4 --steps 3 --group-size 0 --stuck-rank 2 --stuck-at 3 --stuck-ms 5000" +
-          " --rendezvous " + out + "/rendezvous",
-      &status);
+  const std::string log =
+      Run("env LD_PRELOAD=\"" + prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so")) +
+              "\" PROF_CUPTI_LIB=" + Runfile("testdata/sim/libcupti.so.13") +
+              " PROF_FLIGHT=1 PROF_FLIGHT_HANG_S=1 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out + " " +
+              Runfile("testdata/workloads/train_ranks") +
+              " --ranks 4 --steps 3 --group-size 0 --stuck-rank 2 --stuck-at 3 --stuck-ms 5000" +
+              " --rendezvous " + out + "/rendezvous",
+          &status);
   INFO(log);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);  // the stall ends: nothing was killed
@@ -340,7 +347,8 @@ TEST_CASE("a kernel that never finishes: the call returned, the GPU state names 
           std::string::npos);
     CHECK(flight.device_untracked() == 0);
   }
-  const std::string info = Run(Runfile("analyzer/cli/profanalyze") + " info " + dumps[2][0].path, &status);
+  const std::string info =
+      Run(Runfile("analyzer/cli/profanalyze") + " info " + dumps[2][0].path, &status);
   INFO(info);
   CHECK(info.find(" unfinished, 0 not followed on the GPU") != std::string::npos);
 
@@ -348,7 +356,8 @@ TEST_CASE("a kernel that never finishes: the call returned, the GPU state names 
   INFO(json);
   CHECK(json.find("\"dumps\":4") != std::string::npos);
   CHECK(json.find("\"culprits\":[{\"rank\":2,") != std::string::npos);
-  CHECK(json.find("\"seq\":3,\"operation\":\"ALL_REDUCE\",\"dump_missing\":false") != std::string::npos);
+  CHECK(json.find("\"seq\":3,\"operation\":\"ALL_REDUCE\",\"dump_missing\":false") !=
+        std::string::npos);
   CHECK(json.find("\"state\":\"enqueued, not completed\"}]") != std::string::npos);
   const std::string text = Run(Runfile("analyzer/cli/profanalyze") + " hang " + out, &status);
   INFO(text);

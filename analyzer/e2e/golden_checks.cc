@@ -27,7 +27,8 @@ std::map<std::string, CountAndTime> TruthByRowName(const TruthSection& truth) {
     row.count += kernel.count;
     row.total_ns += kernel.total_ns;
   }
-  for (auto& [name, row] : rows) row.ratio = static_cast<double>(row.total_ns) / truth.kernel_total_ns;
+  for (auto& [name, row] : rows)
+    row.ratio = static_cast<double>(row.total_ns) / truth.kernel_total_ns;
   return rows;
 }
 

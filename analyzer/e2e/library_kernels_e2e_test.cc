@@ -20,10 +20,10 @@ constexpr int kRecorded = 4;  // PROF_SCHEDULE=2:6
 
 TEST_CASE("an operator's GPU Total holds the kernels its library launched itself") {
   const std::string output = FreshFolder("library_kernels");
-  const absl::Status run = RunUnderAgent(
-      {{Runfile("testdata/workloads/library_app"), {std::to_string(kSteps), "--operators"},
-        {{"PROF_SCHEDULE", "2:6"}}}},
-      output);
+  const absl::Status run = RunUnderAgent({{Runfile("testdata/workloads/library_app"),
+                                           {std::to_string(kSteps), "--operators"},
+                                           {{"PROF_SCHEDULE", "2:6"}}}},
+                                         output);
   INFO(run.ToString());
   REQUIRE(run.ok());
   absl::StatusOr<std::vector<ProcessFigures>> analyzed = AnalyzeFolder(output);

@@ -34,8 +34,8 @@ void Launch(const void* kernel) {
 int main(int argc, char** argv) {
   int steps = 4;
   if (argc == 3 && std::strcmp(argv[1], "--steps") == 0) steps = std::atoi(argv[2]);
-  auto push_detail =
-      CApi<void (*)(const char*, const char*, const char*, const char*)>("prof_operator_push_detail");
+  auto push_detail = CApi<void (*)(const char*, const char*, const char*, const char*)>(
+      "prof_operator_push_detail");
   auto pop = CApi<void (*)()>("prof_operator_pop");
   auto step = CApi<void (*)(int64_t)>("prof_step");
   if (!push_detail || !pop || !step) {
@@ -50,8 +50,9 @@ int main(int argc, char** argv) {
     Launch(gemm);
     pop();
     pop();
-    const std::string nvtx_name = "aten::mm, seq = " + std::to_string(i) + ", op_id = " +
-                                  std::to_string(100 + i) + ", sizes = [[8, 16], [16, 4]]";
+    const std::string nvtx_name = "aten::mm, seq = " + std::to_string(i) +
+                                  ", op_id = " + std::to_string(100 + i) +
+                                  ", sizes = [[8, 16], [16, 4]]";
     nvtxRangePushA(nvtx_name.c_str());
     Launch(gemm);
     nvtxRangePop();

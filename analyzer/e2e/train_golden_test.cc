@@ -31,7 +31,8 @@ struct RecordedTrain {
   ProcessFigures analyzed;
 };
 
-RecordedTrain RecordTrain(const std::string& name, int steps, std::map<std::string, std::string> environment,
+RecordedTrain RecordTrain(const std::string& name, int steps,
+                          std::map<std::string, std::string> environment,
                           bool include_setup = false) {
   const std::string output = FreshFolder(name);
   const std::string truth_path = output + "/../" + name + "_truth.json";
@@ -76,7 +77,8 @@ TEST_CASE("train, every step recorded: the tables add up to the truth's totals")
   // Phases of steps 1..N-1 hold every kernel of those steps.
   double phase_gpu_ns = 0;
   for (const char* phase : {"Dataloader", "Forward", "Backward", "Optimization"}) {
-    if (run.analyzed.model_rows.count(phase)) phase_gpu_ns += run.analyzed.model_rows.at(phase).gpu_total_ns;
+    if (run.analyzed.model_rows.count(phase))
+      phase_gpu_ns += run.analyzed.model_rows.at(phase).gpu_total_ns;
   }
   CHECK(phase_gpu_ns == static_cast<double>(after_setup_ns));
   // The set-up holds the rest: outside_steps' setup and truth step 0.
@@ -95,18 +97,20 @@ TEST_CASE("train, every step recorded, --include-setup: step 0 counts as a step 
   CHECK(step_row.gpu_total_ns == totals.kernel_total_ns);
   double phase_gpu_ns = 0;
   for (const char* phase : {"Dataloader", "Forward", "Backward", "Optimization"}) {
-    if (run.analyzed.model_rows.count(phase)) phase_gpu_ns += run.analyzed.model_rows.at(phase).gpu_total_ns;
+    if (run.analyzed.model_rows.count(phase))
+      phase_gpu_ns += run.analyzed.model_rows.at(phase).gpu_total_ns;
   }
   // Phases hold every kernel but the setup's: their GPU share is the truth's in-step share.
   CHECK(phase_gpu_ns == static_cast<double>(run.truth.StepRange(0, kSteps).kernel_total_ns));
 }
 
-TEST_CASE("train in files of 2 steps (PROF_STEPS_PER_FILE=2): the tables still add up to the totals") {
+TEST_CASE(
+    "train in files of 2 steps (PROF_STEPS_PER_FILE=2): the tables still add up to the totals") {
   constexpr int kSteps = 7;
   const RecordedTrain run = RecordTrain("train_split", kSteps, {{"PROF_STEPS_PER_FILE", "2"}});
   const TruthSection& totals = run.truth.totals;
   CHECK(run.analyzed.report.files.size() == 4);  // 8 steps: 7 and the one closed at exit
-  CHECK(run.analyzed.step_count == kSteps);       // step 0 is set-up
+  CHECK(run.analyzed.step_count == kSteps);      // step 0 is set-up
   CheckKernels(run.analyzed, totals);
   CheckCopies(run.analyzed, totals);
   CheckPhaseCalls(run.analyzed, run.truth.StepRange(1, kSteps));
@@ -131,8 +135,10 @@ TEST_CASE("train with PROF_SCHEDULE=2:6: the tables equal the truth's steps 2 to
   const PhaseRow& step_row = run.analyzed.model_rows.at("ProfileStep");
   CHECK(step_row.calls == kEnd - kFirst);
   CHECK(step_row.gpu_total_ns == recorded.kernel_total_ns);
-  CHECK(step_row.gpu_max_ns == *std::max_element(kernel_ns_per_step.begin(), kernel_ns_per_step.end()));
-  CHECK(step_row.gpu_min_ns == *std::min_element(kernel_ns_per_step.begin(), kernel_ns_per_step.end()));
+  CHECK(step_row.gpu_max_ns ==
+        *std::max_element(kernel_ns_per_step.begin(), kernel_ns_per_step.end()));
+  CHECK(step_row.gpu_min_ns ==
+        *std::min_element(kernel_ns_per_step.begin(), kernel_ns_per_step.end()));
 }
 
 TEST_CASE("train: every copy and memset call is a Memory Manipulation row by call and direction") {
@@ -144,9 +150,12 @@ TEST_CASE("train: every copy and memset call is a Memory Manipulation row by cal
   // with cudaMemcpy (DtoH), gradients are cleared with cudaMemsetAsync.
   std::set<std::string> names;
   for (const auto& entry : run.analyzed.copy_rows) names.insert(entry.first);
-  CHECK(names == std::set<std::string>{"cudaMemcpy DtoH", "cudaMemcpyAsync HtoD", "cudaMemsetAsync"});
-  CHECK(run.analyzed.copy_rows.at("cudaMemcpyAsync HtoD").calls == totals.memcpy_by_kind.at("HtoD").count);
-  CHECK(run.analyzed.copy_rows.at("cudaMemcpy DtoH").bytes == totals.memcpy_by_kind.at("DtoH").bytes);
+  CHECK(names ==
+        std::set<std::string>{"cudaMemcpy DtoH", "cudaMemcpyAsync HtoD", "cudaMemsetAsync"});
+  CHECK(run.analyzed.copy_rows.at("cudaMemcpyAsync HtoD").calls ==
+        totals.memcpy_by_kind.at("HtoD").count);
+  CHECK(run.analyzed.copy_rows.at("cudaMemcpy DtoH").bytes ==
+        totals.memcpy_by_kind.at("DtoH").bytes);
   CHECK(run.analyzed.copy_rows.at("cudaMemsetAsync").calls == totals.memset.count);
   CHECK(totals.memset.count > 0);
 }

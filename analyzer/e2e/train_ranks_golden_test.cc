@@ -30,16 +30,18 @@ namespace {
 constexpr int kSteps = 3;
 constexpr int kGroupSize = 2;  // train_ranks' split communicators: ranks r / 2
 
-std::vector<WorkloadProcess> TorchrunStyleRanks(int world, const std::string& truth_pattern, const std::string& rendezvous,
+std::vector<WorkloadProcess> TorchrunStyleRanks(int world, const std::string& truth_pattern,
+                                                const std::string& rendezvous,
                                                 const std::map<std::string, std::string>& extra) {
   std::vector<WorkloadProcess> ranks;
   for (int rank = 0; rank < world; ++rank) {
-    ranks.push_back({Runfile("testdata/workloads/train_ranks"),
-                     {"--steps", std::to_string(kSteps), "--batch-size", "16", "--truth", truth_pattern,
-                      "--rendezvous", rendezvous, "--group-size", std::to_string(kGroupSize)},
-                     {{"RANK", std::to_string(rank)},
-                      {"WORLD_SIZE", std::to_string(world)},
-                      {"LOCAL_RANK", std::to_string(rank)}}});
+    ranks.push_back(
+        {Runfile("testdata/workloads/train_ranks"),
+         {"--steps", std::to_string(kSteps), "--batch-size", "16", "--truth", truth_pattern,
+          "--rendezvous", rendezvous, "--group-size", std::to_string(kGroupSize)},
+         {{"RANK", std::to_string(rank)},
+          {"WORLD_SIZE", std::to_string(world)},
+          {"LOCAL_RANK", std::to_string(rank)}}});
     ranks.back().environment.insert(extra.begin(), extra.end());
   }
   return ranks;
@@ -78,8 +80,8 @@ void CheckRanks(const std::string& name, int world, const std::map<std::string, 
                 size_t files_per_rank) {
   const std::string output = FreshFolder(name);
   const std::string truth_pattern = output + "/../" + name + "_truth.{rank}.json";
-  const absl::Status run =
-      RunUnderAgent(TorchrunStyleRanks(world, truth_pattern, output + "/../" + name + ".id", extra), output);
+  const absl::Status run = RunUnderAgent(
+      TorchrunStyleRanks(world, truth_pattern, output + "/../" + name + ".id", extra), output);
   INFO(run.ToString());
   REQUIRE(run.ok());
   absl::StatusOr<std::vector<ProcessFigures>> analyzed = AnalyzeFolder(output);
@@ -114,7 +116,8 @@ void CheckRanks(const std::string& name, int world, const std::map<std::string, 
     CHECK(figures.setup_kernel_ns >= truth->StepRange(0, 1).kernel_total_ns);
     CHECK(step_gpu_ns + figures.setup_kernel_ns == truth->totals.kernel_total_ns);
     bool has_distribution = false;
-    for (const SummaryTable& table : figures.report.tables) has_distribution |= table.key == "distributed";
+    for (const SummaryTable& table : figures.report.tables)
+      has_distribution |= table.key == "distributed";
     CHECK(has_distribution);
     reports.push_back(figures.report);
   }

@@ -25,11 +25,11 @@ namespace {
 
 TEST_CASE("windows analyzed one at a time give the tables of the merged windows") {
   const std::string output = FreshFolder("windowed");
-  const absl::Status run = RunUnderAgent(
-      {{Runfile("testdata/workloads/train"),
-        {"--steps", "14", "--batch-size", "8"},
-        {{"PROF_SCHEDULE", "closed=1,ready=1,record=2,repeat=3"}}}},
-      output);
+  const absl::Status run =
+      RunUnderAgent({{Runfile("testdata/workloads/train"),
+                      {"--steps", "14", "--batch-size", "8"},
+                      {{"PROF_SCHEDULE", "closed=1,ready=1,record=2,repeat=3"}}}},
+                    output);
   INFO(run.ToString());
   REQUIRE(run.ok());
 
@@ -66,7 +66,8 @@ TEST_CASE("windows analyzed one at a time give the tables of the merged windows"
   std::vector<ProcessReport> merged;
   merged.push_back(BuildProcessReport(std::move(loaded->processes[0]), SummaryOptions{}, views));
 
-  const std::string streamed_text = RenderReportsText(streamed->reports, std::nullopt, TimeUnit::kMicroseconds);
+  const std::string streamed_text =
+      RenderReportsText(streamed->reports, std::nullopt, TimeUnit::kMicroseconds);
   const std::string merged_text = RenderReportsText(merged, std::nullopt, TimeUnit::kMicroseconds);
   INFO(testing::FirstDifferentLine(streamed_text, merged_text));
   CHECK(streamed_text == merged_text);
@@ -96,7 +97,8 @@ TEST_CASE("a range open across PROF_STEPS_PER_FILE boundaries goes on in the nex
   const absl::Status run = RunUnderAgent(
       // 40 steps take over 100 ms: the first files are finished (30 ms after their end)
       // while the range is still open.
-      {{Runfile("testdata/workloads/train"), {"--steps", "40", "--batch-size", "8", "--epoch-range", "1"},
+      {{Runfile("testdata/workloads/train"),
+        {"--steps", "40", "--batch-size", "8", "--epoch-range", "1"},
         {{"PROF_STEPS_PER_FILE", "2"}}}},
       output);
   INFO(run.ToString());
@@ -121,7 +123,8 @@ TEST_CASE("a range open across PROF_STEPS_PER_FILE boundaries goes on in the nex
       epoch_start = range.start_ns;
       epoch_end = range.end_ns;
     }
-    if (range.type == RangeType::kProfileStep) last_step_start = std::max(last_step_start, range.start_ns);
+    if (range.type == RangeType::kProfileStep)
+      last_step_start = std::max(last_step_start, range.start_ns);
   }
   CHECK(epochs == 1);
   // It began in the first file and ended after the last training step began.

@@ -58,7 +58,8 @@ pid_t Spawn(const WorkloadProcess& process, const std::map<std::string, std::str
   std::vector<std::string> variables = MergedEnvironment(environment);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
   pid_t pid = -1;
   const int error = posix_spawn(&pid, process.program.c_str(), &actions, nullptr,
@@ -83,7 +84,8 @@ int WaitUntil(pid_t pid, std::chrono::steady_clock::time_point deadline) {
 
 }  // namespace
 
-absl::Status RunUnderAgent(const std::vector<WorkloadProcess>& processes, const std::string& output_dir) {
+absl::Status RunUnderAgent(const std::vector<WorkloadProcess>& processes,
+                           const std::string& output_dir) {
   std::vector<pid_t> pids;
   std::vector<std::string> logs;
   for (size_t i = 0; i < processes.size(); ++i) {
@@ -92,8 +94,9 @@ absl::Status RunUnderAgent(const std::vector<WorkloadProcess>& processes, const 
         {"PROF_OUTPUT_DIR", output_dir},
         {"PROF_CUPTI_LIB", Runfile("testdata/sim/libcupti.so.13")}};
     for (const auto& [name, value] : processes[i].environment) environment[name] = value;
-    logs.push_back(absl::StrCat(output_dir, "/../", std::filesystem::path(output_dir).filename().string(),
-                                ".process", i, ".log"));
+    logs.push_back(absl::StrCat(output_dir, "/../",
+                                std::filesystem::path(output_dir).filename().string(), ".process",
+                                i, ".log"));
     pids.push_back(Spawn(processes[i], environment, logs.back()));
   }
   const auto deadline = std::chrono::steady_clock::now() + kTimeout;
@@ -105,8 +108,8 @@ absl::Status RunUnderAgent(const std::vector<WorkloadProcess>& processes, const 
     }
     const int status = WaitUntil(pids[i], deadline);
     if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;
-    result.Update(absl::InternalError(absl::StrCat(processes[i].program, " failed (wait status ", status,
-                                                   "); its output:\n", LogTail(logs[i]))));
+    result.Update(absl::InternalError(absl::StrCat(processes[i].program, " failed (wait status ",
+                                                   status, "); its output:\n", LogTail(logs[i]))));
   }
   return result;
 }

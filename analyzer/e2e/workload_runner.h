@@ -17,7 +17,7 @@
 namespace prof::analyzer::e2e {
 
 struct WorkloadProcess {
-  std::string program;                          // absolute path (see Runfile)
+  std::string program;  // absolute path (see Runfile)
   std::vector<std::string> arguments;
   std::map<std::string, std::string> environment;  // added to the agent's variables
 };

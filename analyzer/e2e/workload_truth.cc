@@ -48,7 +48,8 @@ std::map<std::string, uint64_t> NameCounts(const Struct* parent) {
   std::map<std::string, uint64_t> result;
   const Struct* map = parent ? Object(*parent, "by_name") : nullptr;
   if (!map) return result;
-  for (const auto& [name, entry] : map->fields()) result[name] = static_cast<uint64_t>(entry.number_value());
+  for (const auto& [name, entry] : map->fields())
+    result[name] = static_cast<uint64_t>(entry.number_value());
   return result;
 }
 
@@ -70,7 +71,8 @@ TruthSection ReadSection(const Struct& object) {
   const Struct* memcpy = Object(object, "memcpy");
   if (const Struct* by_kind = memcpy ? Object(*memcpy, "by_kind") : nullptr) {
     for (const auto& [kind, entry] : by_kind->fields()) {
-      if (entry.has_struct_value()) section.memcpy_ns_by_kind[kind] = Integer(entry.struct_value(), "total_ns");
+      if (entry.has_struct_value())
+        section.memcpy_ns_by_kind[kind] = Integer(entry.struct_value(), "total_ns");
     }
   }
   if (const Struct* memset = Object(object, "memset")) {
@@ -144,14 +146,16 @@ absl::StatusOr<WorkloadTruth> ReadWorkloadTruth(const std::string& path) {
   truth.rank = static_cast<int>(Integer(root, "rank"));
   truth.world_size = static_cast<int>(Integer(root, "world_size"));
   if (const Struct* totals = Object(root, "totals")) truth.totals = ReadSection(*totals);
-  if (const Struct* outside = Object(root, "outside_steps")) truth.outside_steps = ReadSection(*outside);
+  if (const Struct* outside = Object(root, "outside_steps"))
+    truth.outside_steps = ReadSection(*outside);
   const Value* steps = Field(root, "steps");
   if (steps && steps->has_list_value()) {
     for (const Value& entry : steps->list_value().values()) {
       if (!entry.has_struct_value()) continue;
       const Struct& step = entry.struct_value();
-      truth.steps.push_back({static_cast<int64_t>(Integer(step, "num_samples")), Integer(step, "start_ns"),
-                             Integer(step, "end_ns"), ReadSection(step)});
+      truth.steps.push_back({static_cast<int64_t>(Integer(step, "num_samples")),
+                             Integer(step, "start_ns"), Integer(step, "end_ns"),
+                             ReadSection(step)});
     }
   }
   return truth;

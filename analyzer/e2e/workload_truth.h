@@ -39,15 +39,15 @@ struct CollectiveTruth {
 
 // One SECTION of the truth: a step, outside_steps, or totals.
 struct TruthSection {
-  std::map<std::string, KernelTruth> kernels;           // by the name CUPTI reports
+  std::map<std::string, KernelTruth> kernels;  // by the name CUPTI reports
   uint64_t kernel_total_ns = 0;
   std::map<std::string, CountAndBytes> memcpy_by_kind;  // "HtoD", "DtoH", ...
   std::map<std::string, uint64_t> memcpy_ns_by_kind;    // the copies' simulated device time
   CountAndBytes memset;
   uint64_t memset_ns = 0;
-  std::map<std::string, CountAndBytes> collectives;     // "AllReduce", ...
+  std::map<std::string, CountAndBytes> collectives;           // "AllReduce", ...
   std::map<std::string, CollectiveTruth> collective_kernels;  // the same keys
-  std::map<std::string, uint64_t> nvtx_ranges;          // by name
+  std::map<std::string, uint64_t> nvtx_ranges;                // by name
   std::map<std::string, uint64_t> user_ranges;
 
   // Adds `other` name by name (sections of consecutive steps add up to their span).

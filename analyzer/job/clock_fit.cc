@@ -52,7 +52,8 @@ RankClock FitRank(const std::vector<Sample>& samples) {
 bool ReferenceEnd(const MatchedCollective& collective, const ClockFit& fit, double* end) {
   std::vector<double> ends;
   for (const Arrival& arrival : collective.arrivals) {
-    if (fit.ranks[arrival.rank_index].fitted) ends.push_back(fit.Align(arrival.rank_index, arrival.end_ns));
+    if (fit.ranks[arrival.rank_index].fitted)
+      ends.push_back(fit.Align(arrival.rank_index, arrival.end_ns));
   }
   if (ends.empty()) return false;
   *end = Median(std::move(ends));
@@ -68,7 +69,8 @@ bool FitRound(const std::vector<const MatchedCollective*>& usable, ClockFit* fit
     if (!ReferenceEnd(*collective, *fit, &end)) continue;
     for (const Arrival& arrival : collective->arrivals) {
       if (fit->ranks[arrival.rank_index].fitted) continue;
-      samples[arrival.rank_index].push_back({static_cast<double>(arrival.end_ns), arrival.end_ns - end});
+      samples[arrival.rank_index].push_back(
+          {static_cast<double>(arrival.end_ns), arrival.end_ns - end});
     }
   }
   bool progress = false;
@@ -99,7 +101,8 @@ void CheckFit(const std::vector<const MatchedCollective*>& usable, ClockFit* fit
     ++fit->checked;
     if (first_end < last_enter - kClockViolationToleranceNs) ++fit->violations;
   }
-  for (size_t rank = 0; rank < per_rank.size(); ++rank) fit->ranks[rank].residual_ns = Median(per_rank[rank]);
+  for (size_t rank = 0; rank < per_rank.size(); ++rank)
+    fit->ranks[rank].residual_ns = Median(per_rank[rank]);
   fit->residual_p50_ns = Quantile(all, 0.5);
   fit->residual_p99_ns = Quantile(all, 0.99);
   fit->residual_max_ns = all.empty() ? 0 : *std::max_element(all.begin(), all.end());

@@ -23,12 +23,12 @@ namespace prof::analyzer {
 inline constexpr double kClockViolationToleranceNs = 5000;
 
 struct RankClock {
-  bool fitted = false;     // false: shares no N-to-N collective with a fitted rank (offset 0)
-  double offset_ns = 0;    // this clock minus the reference's, at pivot_ns
-  double drift = 0;        // ns per ns (x1e6: ppm)
-  double pivot_ns = 0;     // on this rank's clock
-  uint64_t collectives = 0;   // end differences used
-  double residual_ns = 0;     // median |aligned end - collective's median end|
+  bool fitted = false;       // false: shares no N-to-N collective with a fitted rank (offset 0)
+  double offset_ns = 0;      // this clock minus the reference's, at pivot_ns
+  double drift = 0;          // ns per ns (x1e6: ppm)
+  double pivot_ns = 0;       // on this rank's clock
+  uint64_t collectives = 0;  // end differences used
+  double residual_ns = 0;    // median |aligned end - collective's median end|
 };
 
 struct ClockFit {

@@ -15,7 +15,9 @@ void AddCollective(int64_t sequence, uint64_t end, const std::vector<uint64_t>& 
                    const std::vector<double>& offset, const std::vector<double>& drift,
                    std::vector<CollectiveTable>* tables) {
   for (size_t rank = 0; rank < tables->size(); ++rank) {
-    auto clock = [&](uint64_t t) { return static_cast<uint64_t>(t + offset[rank] + drift[rank] * t); };
+    auto clock = [&](uint64_t t) {
+      return static_cast<uint64_t>(t + offset[rank] + drift[rank] * t);
+    };
     CollectiveRecord record;
     record.comm_hash = 0xAB;
     record.sequence = sequence;
@@ -34,7 +36,8 @@ std::vector<const CollectiveTable*> Pointers(const std::vector<CollectiveTable>&
   return pointers;
 }
 
-TEST_CASE("clock fit: offsets and drift recovered from collective ends, relative to the first rank") {
+TEST_CASE(
+    "clock fit: offsets and drift recovered from collective ends, relative to the first rank") {
   const std::vector<double> offset = {1e6, -4e6, 2.5e6};
   const std::vector<double> drift = {0, 20e-6, -5e-6};
   std::vector<CollectiveTable> tables(3);
@@ -79,9 +82,9 @@ TEST_CASE("match: missing members named, unnumbered, duplicate and mismatched ca
   const std::vector<double> none = {0, 0, 0};
   AddCollective(1, 2000000, {1000000, 1000000, 1000000}, none, none, &tables);
   AddCollective(2, 4000000, {3000000, 3000000, 3000000}, none, none, &tables);
-  tables[2].collectives.pop_back();                      // rank 2 misses sequence 2
+  tables[2].collectives.pop_back();                                // rank 2 misses sequence 2
   tables[0].collectives.push_back(tables[0].collectives.front());  // a duplicate of sequence 1
-  tables[1].collectives.back().bytes = 2048;             // rank 1 disagrees on sequence 2's size
+  tables[1].collectives.back().bytes = 2048;  // rank 1 disagrees on sequence 2's size
   CollectiveRecord unnumbered = tables[0].collectives.front();
   unnumbered.sequence = 0;
   tables[0].collectives.push_back(unnumbered);

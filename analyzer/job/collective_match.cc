@@ -31,14 +31,17 @@ void AddArrival(uint32_t rank, const CollectiveRecord& record, MatchedCollective
     ++match->mismatched;
     collective->mismatched = true;
   }
-  collective->arrivals.push_back({rank, record.enter_ns, record.end_ns, record.operation, record.bytes});
+  collective->arrivals.push_back(
+      {rank, record.enter_ns, record.end_ns, record.operation, record.bytes});
 }
 
 }  // namespace
 
 bool IsNToN(int32_t operation) {
-  return operation == schema::NCCL_OPERATION_ALL_REDUCE || operation == schema::NCCL_OPERATION_ALL_GATHER ||
-         operation == schema::NCCL_OPERATION_REDUCE_SCATTER || operation == schema::NCCL_OPERATION_ALL_TO_ALL;
+  return operation == schema::NCCL_OPERATION_ALL_REDUCE ||
+         operation == schema::NCCL_OPERATION_ALL_GATHER ||
+         operation == schema::NCCL_OPERATION_REDUCE_SCATTER ||
+         operation == schema::NCCL_OPERATION_ALL_TO_ALL;
 }
 
 CollectiveMatch MatchCollectives(const std::vector<const CollectiveTable*>& ranks) {
@@ -73,7 +76,8 @@ CollectiveMatch MatchCollectives(const std::vector<const CollectiveTable*>& rank
       ++match.incomplete;
       size_t next = 0;
       for (uint32_t member : communicator.members) {
-        while (next < collective.arrivals.size() && collective.arrivals[next].rank_index < member) ++next;
+        while (next < collective.arrivals.size() && collective.arrivals[next].rank_index < member)
+          ++next;
         if (next == collective.arrivals.size() || collective.arrivals[next].rank_index != member) {
           ++match.missing_per_rank[member];
         }

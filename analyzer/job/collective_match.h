@@ -28,21 +28,22 @@ struct MatchedCollective {
   int64_t sequence = 0;
   int32_t operation = 0;  // schema::NcclOperation (of the first rank seen)
   uint64_t bytes = 0;
-  int64_t step = -1;      // step number on the first rank seen
+  int64_t step = -1;              // step number on the first rank seen
   std::vector<Arrival> arrivals;  // by rank index
-  bool complete = false;  // every member of the communicator is present
-  bool n_to_n = false;    // all-reduce, all-gather, reduce-scatter, all-to-all
-  bool mismatched = false;  // some rank called it with another operation or size
+  bool complete = false;          // every member of the communicator is present
+  bool n_to_n = false;            // all-reduce, all-gather, reduce-scatter, all-to-all
+  bool mismatched = false;        // some rank called it with another operation or size
 };
 
 struct CollectiveMatch {
   std::vector<MatchedCollective> collectives;  // by (communicator, sequence)
-  uint64_t incomplete = 0;   // members missing (counted per rank in missing_per_rank)
-  uint64_t mismatched = 0;   // ranks disagree on the operation or the size
-  uint64_t unnumbered = 0;   // calls without a sequence number (older agents): not matched
-  uint64_t duplicates = 0;   // a second call with the same (communicator, sequence) on one rank
-  std::vector<uint64_t> missing_per_rank;  // by rank index: incomplete collectives it is missing from
-  std::vector<uint64_t> calls_per_rank;    // by rank index: collectives it called
+  uint64_t incomplete = 0;  // members missing (counted per rank in missing_per_rank)
+  uint64_t mismatched = 0;  // ranks disagree on the operation or the size
+  uint64_t unnumbered = 0;  // calls without a sequence number (older agents): not matched
+  uint64_t duplicates = 0;  // a second call with the same (communicator, sequence) on one rank
+  std::vector<uint64_t>
+      missing_per_rank;                  // by rank index: incomplete collectives it is missing from
+  std::vector<uint64_t> calls_per_rank;  // by rank index: collectives it called
 };
 
 // A communicator's members are the ranks seen on it; it is complete at a collective when

@@ -178,7 +178,8 @@ std::vector<MismatchedCollective> Mismatches(const CollectiveMatch& match,
       };
       auto it = std::find_if(mismatch.variants.begin(), mismatch.variants.end(), same);
       if (it == mismatch.variants.end()) {
-        it = mismatch.variants.insert(mismatch.variants.end(), {arrival.operation, arrival.bytes, {}});
+        it = mismatch.variants.insert(mismatch.variants.end(),
+                                      {arrival.operation, arrival.bytes, {}});
       }
       it->ranks.push_back(dumps[arrival.rank_index].rank);
     }
@@ -203,7 +204,8 @@ HangReport AnalyzeHang(std::vector<RankDump> dumps) {
   for (const RankDump& dump : dumps) tables.push_back(&dump.calls);
   const CollectiveMatch match = MatchCollectives(tables);
   std::map<std::pair<uint64_t, int64_t>, int32_t> operations;
-  for (const MatchedCollective& c : match.collectives) operations[{c.comm_hash, c.sequence}] = c.operation;
+  for (const MatchedCollective& c : match.collectives)
+    operations[{c.comm_hash, c.sequence}] = c.operation;
   for (const auto& [comm, communicator] : Frontiers(dumps)) {
     CommunicatorState state;
     state.comm = comm;
@@ -247,7 +249,8 @@ std::string RankRanges(const std::vector<int32_t>& ranks, size_t max_ranges) {
     text += std::to_string(ranges[i].first);
     if (ranges[i].second != ranges[i].first) text += '-' + std::to_string(ranges[i].second);
   }
-  if (ranges.size() > max_ranges) text += " ... (+" + std::to_string(ranges.size() - max_ranges) + " more)";
+  if (ranges.size() > max_ranges)
+    text += " ... (+" + std::to_string(ranges.size() - max_ranges) + " more)";
   return text;
 }
 

@@ -37,10 +37,10 @@ struct RankDump {
   int32_t world_size = 0;  // 0: unknown
   std::string host;
   int64_t pid = 0;
-  std::string reason;      // FlightDump.reason
+  std::string reason;  // FlightDump.reason
   std::string detail;
   uint64_t calls_overwritten = 0;  // the ring's oldest calls, not in this dump
-  CollectiveTable calls;   // its NCCL calls with a communicator, in call order
+  CollectiveTable calls;           // its NCCL calls with a communicator, in call order
   // (communicator, sequence) of calls still running at the dump or failed, each with its
   // GPU-side state (a DeviceState value).
   std::map<std::pair<uint64_t, int64_t>, int32_t> unfinished;
@@ -58,8 +58,8 @@ const char* UnfinishedStateText(int32_t device_state);
 struct Culprit {
   int32_t rank = -1;
   uint64_t comm = 0;
-  int64_t seq = 0;         // the collective it never entered
-  int32_t operation = 0;   // what the others wait in (schema::NcclOperation)
+  int64_t seq = 0;        // the collective it never entered
+  int32_t operation = 0;  // what the others wait in (schema::NcclOperation)
   bool dump_missing = false;
   int64_t last_entered = 0;  // its last sequence on `comm` (0: none)
   int64_t last_step = -1;
@@ -78,8 +78,8 @@ struct RankGroup {
 
 struct CommunicatorState {
   uint64_t comm = 0;
-  int32_t size = 0;             // ranks in the communicator, where recorded
-  int64_t waited_seq = 0;       // 0: nobody waits
+  int32_t size = 0;        // ranks in the communicator, where recorded
+  int64_t waited_seq = 0;  // 0: nobody waits
   int32_t waited_operation = 0;
   std::vector<RankGroup> groups;  // largest first
 };
@@ -98,12 +98,12 @@ struct MismatchedCollective {
 
 struct HangReport {
   size_t dumps = 0;
-  int32_t world_size = 0;             // largest seen; 0: unknown
-  std::vector<int32_t> missing_ranks;  // 0..world_size-1 without a dump
+  int32_t world_size = 0;                        // largest seen; 0: unknown
+  std::vector<int32_t> missing_ranks;            // 0..world_size-1 without a dump
   std::vector<CommunicatorState> communicators;  // waited-in ones first
   std::vector<Culprit> culprits;
   std::vector<MismatchedCollective> mismatches;
-  uint64_t calls_overwritten = 0;     // summed over the dumps
+  uint64_t calls_overwritten = 0;  // summed over the dumps
 };
 
 HangReport AnalyzeHang(std::vector<RankDump> dumps);

@@ -75,7 +75,7 @@ TEST_CASE("a collective called with another operation or size is flagged") {
   std::vector<RankDump> dumps;
   for (int32_t rank = 0; rank < 4; ++rank) dumps.push_back(Rank(rank, 4, 10, false));
   dumps[2].calls.collectives[6].operation = schema::NCCL_OPERATION_BROADCAST;  // seq 7
-  dumps[1].calls.collectives[8].bytes = 8192;                                   // seq 9
+  dumps[1].calls.collectives[8].bytes = 8192;                                  // seq 9
   const HangReport report = AnalyzeHang(dumps);
   REQUIRE(report.mismatches.size() == 2);
   CHECK(report.mismatches[0].seq == 7);
@@ -115,7 +115,8 @@ std::vector<RankDump> GpuHang(const std::map<int32_t, int32_t>& states) {
 }
 
 TEST_CASE("a hang on the GPU: the rank whose copy never started while the others' did") {
-  const HangReport report = AnalyzeHang(GpuHang({{0, kStarted}, {1, kStarted}, {2, kEnqueued}, {3, kStarted}}));
+  const HangReport report =
+      AnalyzeHang(GpuHang({{0, kStarted}, {1, kStarted}, {2, kEnqueued}, {3, kStarted}}));
   REQUIRE(report.culprits.size() == 1);
   CHECK(report.culprits[0].rank == 2);
   CHECK(report.culprits[0].seq == 3);
@@ -135,7 +136,8 @@ TEST_CASE("a hang on the GPU: the rank that did not complete what the others com
 }
 
 TEST_CASE("a hang on the GPU where every copy started names nobody") {
-  const HangReport report = AnalyzeHang(GpuHang({{0, kStarted}, {1, kStarted}, {2, kStarted}, {3, kStarted}}));
+  const HangReport report =
+      AnalyzeHang(GpuHang({{0, kStarted}, {1, kStarted}, {2, kStarted}, {3, kStarted}}));
   CHECK(report.culprits.empty());
   CHECK(report.communicators[0].waited_seq == 3);
 }

@@ -13,10 +13,12 @@ namespace {
 // What is wrong with one rank's data, "" when nothing.
 std::string QualityState(const JobAnalysis& job, const ProcessReport& report, uint32_t index) {
   std::vector<std::string> issues;
-  if (!report.quality_perfect) issues.push_back("records lost or damaged (--rank N --views data_quality)");
+  if (!report.quality_perfect)
+    issues.push_back("records lost or damaged (--rank N --views data_quality)");
   if (job.match.calls_per_rank[index] == 0) issues.push_back("no NCCL collectives");
   if (job.match.missing_per_rank[index] > 0) {
-    issues.push_back(absl::StrCat("missing from ", job.match.missing_per_rank[index], " collective(s)"));
+    issues.push_back(
+        absl::StrCat("missing from ", job.match.missing_per_rank[index], " collective(s)"));
   }
   if (job.match.calls_per_rank[index] > 0 && !job.clock.ranks[index].fitted) {
     issues.push_back("clock not aligned (no N-to-N collective shared with aligned ranks)");
@@ -24,9 +26,11 @@ std::string QualityState(const JobAnalysis& job, const ProcessReport& report, ui
   return issues.empty() ? "complete" : absl::StrJoin(issues, "; ");
 }
 
-std::vector<QualityGroup> GroupByQuality(const JobAnalysis& job, const std::vector<ProcessReport>& reports) {
+std::vector<QualityGroup> GroupByQuality(const JobAnalysis& job,
+                                         const std::vector<ProcessReport>& reports) {
   std::map<std::string, std::vector<uint32_t>> groups;
-  for (uint32_t i = 0; i < reports.size(); ++i) groups[QualityState(job, reports[i], i)].push_back(i);
+  for (uint32_t i = 0; i < reports.size(); ++i)
+    groups[QualityState(job, reports[i], i)].push_back(i);
   std::vector<QualityGroup> sorted;
   for (auto& [state, members] : groups) sorted.push_back({state, std::move(members)});
   std::stable_sort(sorted.begin(), sorted.end(), [](const QualityGroup& a, const QualityGroup& b) {
@@ -35,19 +39,22 @@ std::vector<QualityGroup> GroupByQuality(const JobAnalysis& job, const std::vect
   return sorted;
 }
 
-std::vector<MetricDistribution> Distributions(const JobAnalysis& job, const std::vector<ProcessReport>& reports) {
+std::vector<MetricDistribution> Distributions(const JobAnalysis& job,
+                                              const std::vector<ProcessReport>& reports) {
   const size_t n = reports.size();
   std::vector<double> step(n), communication(n), computation(n), offset(n);
   std::vector<bool> fitted(n);
   for (size_t i = 0; i < n; ++i) {
     const ProcessReport& report = reports[i];
-    step[i] = report.step_count ? static_cast<double>(report.total_ns) / report.step_count : report.total_ns;
+    step[i] = report.step_count ? static_cast<double>(report.total_ns) / report.step_count
+                                : report.total_ns;
     communication[i] = report.communication_ns;
     computation[i] = report.computation_ns;
     offset[i] = job.clock.ranks[i].offset_ns;
     fitted[i] = job.clock.ranks[i].fitted;
   }
-  return {Distribution("Step compute (avg)", "step_compute_ns", true, job.stragglers.compute_per_step_ns),
+  return {Distribution("Step compute (avg)", "step_compute_ns", true,
+                       job.stragglers.compute_per_step_ns),
           Distribution("Waited in collectives", "waited_ns", true, job.stragglers.waited_ns),
           Distribution("Step time (avg)", "step_time_ns", true, step),
           Distribution("Communication", "communication_ns", true, communication),
@@ -57,7 +64,9 @@ std::vector<MetricDistribution> Distributions(const JobAnalysis& job, const std:
 
 }  // namespace
 
-std::string RankInfo::Label() const { return rank >= 0 ? absl::StrCat("rank ", rank) : absl::StrCat("pid ", pid); }
+std::string RankInfo::Label() const {
+  return rank >= 0 ? absl::StrCat("rank ", rank) : absl::StrCat("pid ", pid);
+}
 
 JobAnalysis AnalyzeJob(const std::vector<ProcessReport>& reports, size_t unreadable_files) {
   JobAnalysis job;

@@ -30,7 +30,7 @@ struct RankInfo {
 };
 
 struct QualityGroup {
-  std::string state;                  // "complete", "missing from 1 collective(s)", ...
+  std::string state;  // "complete", "missing from 1 collective(s)", ...
   std::vector<uint32_t> rank_indices;
 };
 

@@ -57,17 +57,21 @@ RankPartial RankPartialOf(const ProcessReport& report) {
 CollectiveTable TableOf(const RankPartial& rank) {
   CollectiveTable table;
   const CollectiveColumns& c = rank.collectives();
-  const int calls = std::min({c.comm_hash_size(), c.sequence_size(), c.operation_size(), c.rank_count_size(),
-                              c.bytes_size(), c.enter_ns_size(), c.end_ns_size(), c.step_size(), c.kernel_timed_size()});
+  const int calls = std::min({c.comm_hash_size(), c.sequence_size(), c.operation_size(),
+                              c.rank_count_size(), c.bytes_size(), c.enter_ns_size(),
+                              c.end_ns_size(), c.step_size(), c.kernel_timed_size()});
   table.collectives.reserve(calls);
   for (int i = 0; i < calls; ++i) {
-    table.collectives.push_back({c.comm_hash(i), c.sequence(i), c.operation(i), c.rank_count(i), c.bytes(i),
-                                 c.enter_ns(i), c.end_ns(i), c.step(i), c.kernel_timed(i)});
+    table.collectives.push_back({c.comm_hash(i), c.sequence(i), c.operation(i), c.rank_count(i),
+                                 c.bytes(i), c.enter_ns(i), c.end_ns(i), c.step(i),
+                                 c.kernel_timed(i)});
   }
   const StepColumns& s = rank.steps();
-  const int steps = std::min({s.number_size(), s.start_ns_size(), s.end_ns_size(), s.collective_ns_size()});
+  const int steps =
+      std::min({s.number_size(), s.start_ns_size(), s.end_ns_size(), s.collective_ns_size()});
   table.steps.reserve(steps);
-  for (int i = 0; i < steps; ++i) table.steps.push_back({s.number(i), s.start_ns(i), s.end_ns(i), s.collective_ns(i)});
+  for (int i = 0; i < steps; ++i)
+    table.steps.push_back({s.number(i), s.start_ns(i), s.end_ns(i), s.collective_ns(i)});
   return table;
 }
 
@@ -94,12 +98,14 @@ bool RankBefore(const RankPartial* a, const RankPartial* b) {
   if (a->rank() != b->rank()) return a->rank() < b->rank();
   if (a->host() != b->host()) return a->host() < b->host();
   if (a->pid() != b->pid()) return a->pid() < b->pid();
-  return std::lexicographical_compare(a->files().begin(), a->files().end(), b->files().begin(), b->files().end());
+  return std::lexicographical_compare(a->files().begin(), a->files().end(), b->files().begin(),
+                                      b->files().end());
 }
 
 }  // namespace
 
-JobPartial JobPartialOf(const std::vector<ProcessReport>& reports, const std::vector<std::string>& unreadable) {
+JobPartial JobPartialOf(const std::vector<ProcessReport>& reports,
+                        const std::vector<std::string>& unreadable) {
   JobPartial partial;
   partial.set_schema(kJobPartialSchema);
   partial.set_version(kJobPartialVersion);
@@ -140,7 +146,8 @@ absl::StatusOr<JobPartial> ParseJobPartial(const std::string& bytes) {
   }
   if (partial.version() > kJobPartialVersion) {
     return absl::InvalidArgumentError(absl::StrCat("job partial version ", partial.version(),
-                                                   " is newer than this profanalyze reads (", kJobPartialVersion, ")"));
+                                                   " is newer than this profanalyze reads (",
+                                                   kJobPartialVersion, ")"));
   }
   return partial;
 }

@@ -21,7 +21,8 @@ ProcessReport Report(int32_t rank, const std::string& host, int64_t pid) {
 }
 
 TEST_CASE("job partial: every figure the job view reads survives serialization") {
-  const std::string bytes = SerializeJobPartial(JobPartialOf({Report(3, "h", 42)}, {"x.pb: truncated"}));
+  const std::string bytes =
+      SerializeJobPartial(JobPartialOf({Report(3, "h", 42)}, {"x.pb: truncated"}));
   absl::StatusOr<prof::job::JobPartial> parsed = ParseJobPartial(bytes);
   REQUIRE(parsed.ok());
   CHECK(parsed->schema() == "profanalyze.job_partial");
@@ -59,7 +60,8 @@ TEST_CASE("job partial: merged in any order, read in (rank, host, pid) order") {
 }
 
 TEST_CASE("job partial: another message or a newer version is refused with one line") {
-  CHECK(ParseJobPartial("not a partial").status().message() == "not a job partial (written by profanalyze map)");
+  CHECK(ParseJobPartial("not a partial").status().message() ==
+        "not a job partial (written by profanalyze map)");
   prof::job::JobPartial newer = JobPartialOf({}, {});
   newer.set_version(99);
   CHECK(ParseJobPartial(SerializeJobPartial(newer)).status().message() ==

@@ -20,19 +20,22 @@ std::string Who(const JobAnalysis& job, uint32_t index) {
 std::string JobLine(const JobAnalysis& job) {
   const CollectiveMatch& match = job.match;
   return absl::StrFormat(
-      "Job: %d rank(s) on %d host(s); %d collective(s) matched by (communicator, sequence): %d incomplete, "
+      "Job: %d rank(s) on %d host(s); %d collective(s) matched by (communicator, sequence): %d "
+      "incomplete, "
       "%d mismatched, %d unnumbered call(s), %d duplicate(s); %d unreadable file(s).",
-      job.ranks.size(), job.hosts, match.collectives.size(), match.incomplete, match.mismatched, match.unnumbered,
-      match.duplicates, job.unreadable_files);
+      job.ranks.size(), job.hosts, match.collectives.size(), match.incomplete, match.mismatched,
+      match.unnumbered, match.duplicates, job.unreadable_files);
 }
 
 std::string ClockLine(const JobAnalysis& job) {
   const ClockFit& clock = job.clock;
-  if (clock.fitted_collectives == 0) return "Clock: not aligned (no complete N-to-N collective matched).";
+  if (clock.fitted_collectives == 0)
+    return "Clock: not aligned (no complete N-to-N collective matched).";
   const size_t unfitted = std::count_if(clock.ranks.begin(), clock.ranks.end(),
                                         [](const RankClock& rank) { return !rank.fitted; });
   return absl::StrFormat(
-      "Clock: aligned to %s on %d N-to-N collective end(s) (offset and drift per rank); residual p50 %s, p99 %s, "
+      "Clock: aligned to %s on %d N-to-N collective end(s) (offset and drift per rank); residual "
+      "p50 %s, p99 %s, "
       "max %s; %d clock violation(s) in %d collective(s) (tolerance %s); %d rank(s) not aligned.",
       job.ranks[clock.reference].Label(), clock.fitted_collectives, Ms(clock.residual_p50_ns),
       Ms(clock.residual_p99_ns), Ms(clock.residual_max_ns), clock.violations, clock.checked,
@@ -41,20 +44,24 @@ std::string ClockLine(const JobAnalysis& job) {
 
 std::string StragglerLine(const JobAnalysis& job) {
   const StragglerAnalysis& analysis = job.stragglers;
-  if (analysis.stragglers.empty()) return "Straggler: none (no step has a rank computing longer than the median).";
+  if (analysis.stragglers.empty())
+    return "Straggler: none (no step has a rank computing longer than the median).";
   const StragglerEntry& worst = analysis.stragglers.front();
-  return absl::StrFormat("Straggler: %s: %s of excess compute, slowest in %d of %d step(s) (worst: step %d, +%s).",
-                         Who(job, worst.rank_index), Ms(worst.excess_ns), worst.steps_slowest,
-                         analysis.worst_steps.size(), worst.worst_step, Ms(worst.worst_excess_ns));
+  return absl::StrFormat(
+      "Straggler: %s: %s of excess compute, slowest in %d of %d step(s) (worst: step %d, +%s).",
+      Who(job, worst.rank_index), Ms(worst.excess_ns), worst.steps_slowest,
+      analysis.worst_steps.size(), worst.worst_step, Ms(worst.worst_excess_ns));
 }
 
 std::string LastArrivalLine(const JobAnalysis& job) {
   const StragglerAnalysis& analysis = job.stragglers;
-  if (analysis.last_arrivals.empty()) return "Last to arrive: none (no complete N-to-N collective on aligned clocks).";
+  if (analysis.last_arrivals.empty())
+    return "Last to arrive: none (no complete N-to-N collective on aligned clocks).";
   const LastArrival& worst = analysis.last_arrivals.front();
-  return absl::StrFormat("Last to arrive: %s: last at %d of %d collective(s); the others waited %s for it.",
-                         Who(job, worst.rank_index), worst.times_last, analysis.analyzed_collectives,
-                         Ms(worst.wait_caused_ns));
+  return absl::StrFormat(
+      "Last to arrive: %s: last at %d of %d collective(s); the others waited %s for it.",
+      Who(job, worst.rank_index), worst.times_last, analysis.analyzed_collectives,
+      Ms(worst.wait_caused_ns));
 }
 
 // "rank 5, rank 9 and 3 more"; "-" for the largest group (not listed, as NCCL RAS does).
@@ -63,8 +70,10 @@ std::string Members(const JobAnalysis& job, const QualityGroup& group, bool larg
   if (largest && group.rank_indices.size() > kNamedMembers) return "all";
   std::string names;
   const size_t shown = std::min(group.rank_indices.size(), kNamedMembers);
-  for (size_t i = 0; i < shown; ++i) absl::StrAppend(&names, i ? ", " : "", job.ranks[group.rank_indices[i]].Label());
-  if (group.rank_indices.size() > shown) absl::StrAppend(&names, " and ", group.rank_indices.size() - shown, " more");
+  for (size_t i = 0; i < shown; ++i)
+    absl::StrAppend(&names, i ? ", " : "", job.ranks[group.rank_indices[i]].Label());
+  if (group.rank_indices.size() > shown)
+    absl::StrAppend(&names, " and ", group.rank_indices.size() - shown, " more");
   return names;
 }
 
@@ -75,13 +84,17 @@ SummaryTable JobSummaryTable(const JobAnalysis& job) {
   table.key = "summary";
   table.title = "Job Summary";
   table.preamble = {JobLine(job), ClockLine(job), StragglerLine(job), LastArrivalLine(job)};
-  table.columns = {{"Ranks", "ranks", 6}, {"Data Quality", "state", 20}, {"Members", "members", 10}};
+  table.columns = {
+      {"Ranks", "ranks", 6}, {"Data Quality", "state", 20}, {"Members", "members", 10}};
   for (size_t i = 0; i < job.quality.size(); ++i) {
     const QualityGroup& group = job.quality[i];
-    table.AddRow({Cell::Count(group.rank_indices.size()), Cell::Text(group.state), Cell::Text(Members(job, group, i == 0))});
+    table.AddRow({Cell::Count(group.rank_indices.size()), Cell::Text(group.state),
+                  Cell::Text(Members(job, group, i == 0))});
   }
   table.ending = TableEnding::kNote;
-  table.note = {"Ranks grouped by the state of their data; --rank N prints one rank's tables, --all-ranks all of them."};
+  table.note = {
+      "Ranks grouped by the state of their data; --rank N prints one rank's tables, --all-ranks "
+      "all of them."};
   return table;
 }
 

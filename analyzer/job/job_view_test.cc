@@ -40,7 +40,8 @@ std::string LineWith(const std::string& text, const std::string& needle) {
   return "";
 }
 
-std::string Output(const std::string& folder, const std::string& views = "", const std::string& format = "text") {
+std::string Output(const std::string& folder, const std::string& views = "",
+                   const std::string& format = "text") {
   SummaryCommandOptions options;
   options.paths = {folder};
   options.views = views;
@@ -96,7 +97,8 @@ TEST_CASE("job: the issue's 16-rank example names rank 11 first, in stragglers a
   CHECK(Lines(text) <= 200);
 }
 
-TEST_CASE("job: per-host offsets and drift recovered; habitual late arriver and missing rank named") {
+TEST_CASE(
+    "job: per-host offsets and drift recovered; habitual late arriver and missing rank named") {
   JobSpec spec = IssueExample();
   spec.ranks = 32;
   spec.late_rank = 20;

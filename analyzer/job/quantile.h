@@ -12,8 +12,7 @@ namespace prof::analyzer {
 
 inline double Quantile(std::vector<double> values, double q) {
   if (values.empty()) return 0;
-  const size_t at =
-      std::min(values.size() - 1, static_cast<size_t>(q * (values.size() - 1) + 0.5));
+  const size_t at = std::min(values.size() - 1, static_cast<size_t>(q * (values.size() - 1) + 0.5));
   std::nth_element(values.begin(), values.begin() + at, values.end());
   return values[at];
 }

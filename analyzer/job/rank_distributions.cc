@@ -8,8 +8,8 @@
 
 namespace prof::analyzer {
 
-MetricDistribution Distribution(std::string name, std::string key, bool time, std::vector<double> values,
-                                const std::vector<bool>& present) {
+MetricDistribution Distribution(std::string name, std::string key, bool time,
+                                std::vector<double> values, const std::vector<bool>& present) {
   MetricDistribution metric;
   metric.name = std::move(name);
   metric.key = std::move(key);

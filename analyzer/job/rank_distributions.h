@@ -21,8 +21,8 @@ struct MetricDistribution {
 };
 
 // `values` by rank index; `present[i]` false leaves rank i out (e.g. a clock not fitted).
-MetricDistribution Distribution(std::string name, std::string key, bool time, std::vector<double> values,
-                                const std::vector<bool>& present = {});
+MetricDistribution Distribution(std::string name, std::string key, bool time,
+                                std::vector<double> values, const std::vector<bool>& present = {});
 
 }  // namespace prof::analyzer
 

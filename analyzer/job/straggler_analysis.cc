@@ -24,14 +24,16 @@ struct CommunicatorState {
 };
 
 // One collective: its last arrival, the waits, the skew.
-void AddCollective(const MatchedCollective& collective, const ClockFit& clock, StragglerAnalysis* analysis,
-                   std::vector<LastArrival>* last, CommunicatorState* communicator) {
+void AddCollective(const MatchedCollective& collective, const ClockFit& clock,
+                   StragglerAnalysis* analysis, std::vector<LastArrival>* last,
+                   CommunicatorState* communicator) {
   std::vector<std::pair<double, uint32_t>> enters;  // (aligned enter, rank index)
   for (const Arrival& arrival : collective.arrivals) {
     enters.push_back({clock.Align(arrival.rank_index, arrival.enter_ns), arrival.rank_index});
   }
   std::sort(enters.begin(), enters.end(), [](const auto& a, const auto& b) {
-    return a.first < b.first || (a.first == b.first && a.second > b.second);  // ties: lowest rank last
+    return a.first < b.first ||
+           (a.first == b.first && a.second > b.second);  // ties: lowest rank last
   });
   const auto [last_enter, last_rank] = enters.back();
   double waited = 0;
@@ -42,7 +44,8 @@ void AddCollective(const MatchedCollective& collective, const ClockFit& clock, S
   LastArrival& entry = (*last)[last_rank];
   ++entry.times_last;
   entry.wait_caused_ns += waited;
-  entry.max_lateness_ns = std::max(entry.max_lateness_ns, last_enter - enters[enters.size() - 2].first);
+  entry.max_lateness_ns =
+      std::max(entry.max_lateness_ns, last_enter - enters[enters.size() - 2].first);
   communicator->skews.push_back(last_enter - enters.front().first);
   communicator->figures.waited_ns += waited;
   ++communicator->figures.collectives;
@@ -50,7 +53,8 @@ void AddCollective(const MatchedCollective& collective, const ClockFit& clock, S
   ++analysis->analyzed_collectives;
 }
 
-void AnalyzeArrivals(const CollectiveMatch& match, const ClockFit& clock, StragglerAnalysis* analysis) {
+void AnalyzeArrivals(const CollectiveMatch& match, const ClockFit& clock,
+                     StragglerAnalysis* analysis) {
   std::vector<LastArrival> last(analysis->waited_ns.size());
   for (uint32_t rank = 0; rank < last.size(); ++rank) last[rank].rank_index = rank;
   std::map<uint64_t, CommunicatorState> communicators;
@@ -80,7 +84,9 @@ void AnalyzeArrivals(const CollectiveMatch& match, const ClockFit& clock, Stragg
     analysis->communicators.push_back(state.figures);
   }
   std::stable_sort(analysis->communicators.begin(), analysis->communicators.end(),
-                   [](const CommunicatorArrivals& a, const CommunicatorArrivals& b) { return a.waited_ns > b.waited_ns; });
+                   [](const CommunicatorArrivals& a, const CommunicatorArrivals& b) {
+                     return a.waited_ns > b.waited_ns;
+                   });
 }
 
 // Per step number: the slowest rank by compute over the median; the leaderboard.
@@ -97,14 +103,16 @@ void AnalyzeSteps(const std::vector<const CollectiveTable*>& ranks, StragglerAna
   std::vector<StragglerEntry> board(ranks.size());
   for (uint32_t rank = 0; rank < ranks.size(); ++rank) {
     board[rank].rank_index = rank;
-    analysis->compute_per_step_ns.push_back(step_count[rank] ? compute_sum[rank] / step_count[rank] : 0);
+    analysis->compute_per_step_ns.push_back(step_count[rank] ? compute_sum[rank] / step_count[rank]
+                                                             : 0);
   }
   for (const auto& [number, computes] : steps) {
     if (computes.size() < 2) continue;
     std::vector<double> values;
     for (const auto& entry : computes) values.push_back(entry.second);
     const double median = Quantile(values, 0.5);
-    StepStraggler slowest{number, computes.front().first, computes.front().second - median, median, computes.size()};
+    StepStraggler slowest{number, computes.front().first, computes.front().second - median, median,
+                          computes.size()};
     for (const auto& [rank, compute] : computes) {
       const double excess = compute - median;
       if (excess > slowest.excess_ns) slowest = {number, rank, excess, median, computes.size()};
@@ -118,13 +126,15 @@ void AnalyzeSteps(const std::vector<const CollectiveTable*>& ranks, StragglerAna
     ++board[slowest.rank_index].steps_slowest;
     analysis->worst_steps.push_back(slowest);
   }
-  std::stable_sort(analysis->worst_steps.begin(), analysis->worst_steps.end(),
-                   [](const StepStraggler& a, const StepStraggler& b) { return a.excess_ns > b.excess_ns; });
+  std::stable_sort(
+      analysis->worst_steps.begin(), analysis->worst_steps.end(),
+      [](const StepStraggler& a, const StepStraggler& b) { return a.excess_ns > b.excess_ns; });
   for (const StragglerEntry& entry : board) {
     if (entry.excess_ns > 0) analysis->stragglers.push_back(entry);
   }
-  std::stable_sort(analysis->stragglers.begin(), analysis->stragglers.end(),
-                   [](const StragglerEntry& a, const StragglerEntry& b) { return a.excess_ns > b.excess_ns; });
+  std::stable_sort(
+      analysis->stragglers.begin(), analysis->stragglers.end(),
+      [](const StragglerEntry& a, const StragglerEntry& b) { return a.excess_ns > b.excess_ns; });
 }
 
 }  // namespace

@@ -28,37 +28,37 @@ struct LastArrival {
 struct CommunicatorArrivals {
   uint64_t comm_hash = 0;
   size_t ranks = 0;
-  uint64_t collectives = 0;    // complete N-to-N collectives analyzed
-  double skew_p50_ns = 0;      // last arrival minus first, per collective
+  uint64_t collectives = 0;  // complete N-to-N collectives analyzed
+  double skew_p50_ns = 0;    // last arrival minus first, per collective
   double skew_p99_ns = 0;
-  double waited_ns = 0;        // every member's wait, summed
+  double waited_ns = 0;          // every member's wait, summed
   uint32_t most_often_last = 0;  // rank index
   uint64_t most_often_count = 0;
 };
 
 struct StepStraggler {
   int64_t step = 0;
-  uint32_t rank_index = 0;       // the slowest rank
-  double excess_ns = 0;          // its compute minus the median rank's
+  uint32_t rank_index = 0;  // the slowest rank
+  double excess_ns = 0;     // its compute minus the median rank's
   double median_compute_ns = 0;
   size_t ranks = 0;
 };
 
 struct StragglerEntry {
   uint32_t rank_index = 0;
-  double excess_ns = 0;          // positive excess compute, summed over steps
+  double excess_ns = 0;  // positive excess compute, summed over steps
   uint64_t steps_slowest = 0;
   int64_t worst_step = -1;
   double worst_excess_ns = 0;
 };
 
 struct StragglerAnalysis {
-  std::vector<StragglerEntry> stragglers;         // ranks with excess, worst first
-  std::vector<LastArrival> last_arrivals;         // ranks last at least once, worst first
-  std::vector<StepStraggler> worst_steps;         // every step, worst first
+  std::vector<StragglerEntry> stragglers;           // ranks with excess, worst first
+  std::vector<LastArrival> last_arrivals;           // ranks last at least once, worst first
+  std::vector<StepStraggler> worst_steps;           // every step, worst first
   std::vector<CommunicatorArrivals> communicators;  // most waiting first
-  std::vector<double> waited_ns;                  // by rank index: its waits, summed
-  std::vector<double> compute_per_step_ns;        // by rank index: average step compute
+  std::vector<double> waited_ns;                    // by rank index: its waits, summed
+  std::vector<double> compute_per_step_ns;          // by rank index: average step compute
   uint64_t analyzed_collectives = 0;
 };
 

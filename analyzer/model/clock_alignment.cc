@@ -24,13 +24,13 @@ CuptiToHostClock::CuptiToHostClock(const std::vector<trace::ClockAnchor>& anchor
     points_.push_back({anchor.cupti_ns(), anchor.host_monotonic_ns(), anchor.uncertainty_ns()});
   }
   std::sort(points_.begin(), points_.end(), [](const Point& a, const Point& b) {
-    return a.cupti_ns != b.cupti_ns ? a.cupti_ns < b.cupti_ns
-                                    : a.uncertainty_ns < b.uncertainty_ns;
+    return a.cupti_ns != b.cupti_ns ? a.cupti_ns < b.cupti_ns : a.uncertainty_ns < b.uncertainty_ns;
   });
   // Of several readings at one CUPTI time keep the most certain (sorted first).
-  points_.erase(std::unique(points_.begin(), points_.end(),
-                            [](const Point& a, const Point& b) { return a.cupti_ns == b.cupti_ns; }),
-                points_.end());
+  points_.erase(
+      std::unique(points_.begin(), points_.end(),
+                  [](const Point& a, const Point& b) { return a.cupti_ns == b.cupti_ns; }),
+      points_.end());
 }
 
 uint64_t CuptiToHostClock::ToHost(uint64_t cupti_ns) const {
@@ -60,8 +60,9 @@ std::string CuptiToHostClock::Describe() const {
   const int64_t last = Offset(points_.back().host_ns, points_.back().cupti_ns);
   uint64_t worst = 0;
   for (const Point& p : points_) worst = std::max(worst, p.uncertainty_ns);
-  return absl::StrFormat("%d CUPTI anchor(s), host-cupti offset %d ns (drift %d ns), uncertainty <= %d ns",
-                         points_.size(), first, last - first, worst);
+  return absl::StrFormat(
+      "%d CUPTI anchor(s), host-cupti offset %d ns (drift %d ns), uncertainty <= %d ns",
+      points_.size(), first, last - first, worst);
 }
 
 }  // namespace prof::analyzer

@@ -35,7 +35,8 @@ class CorrelationIndex {
 
   int32_t Find(uint64_t id) const {
     if (id == 0) return kNoIndex;
-    if (dense_) return id >= first_ && id - first_ < call_of_id_.size() ? call_of_id_[id - first_] : kNoIndex;
+    if (dense_)
+      return id >= first_ && id - first_ < call_of_id_.size() ? call_of_id_[id - first_] : kNoIndex;
     auto it = sparse_.find(id);
     return it == sparse_.end() ? kNoIndex : it->second;
   }
@@ -45,7 +46,8 @@ class CorrelationIndex {
  private:
   // When two calls share an id the later one wins.
   void Insert(uint64_t id, int32_t call) {
-    int32_t& slot = dense_ ? call_of_id_[id - first_] : sparse_.try_emplace(id, kNoIndex).first->second;
+    int32_t& slot =
+        dense_ ? call_of_id_[id - first_] : sparse_.try_emplace(id, kNoIndex).first->second;
     duplicates_ += slot != kNoIndex;
     slot = call;
   }
@@ -70,7 +72,9 @@ void LinkDeviceActivitiesToApiCalls(TraceModel* model) {
     if (activity.api_call == kNoIndex) ++unmatched[static_cast<int>(activity.kind)];
   }
   for (int kind = 0; kind < 4; ++kind) {
-    if (unmatched[kind]) quality.unmatched_device_records[DeviceKindName(static_cast<DeviceKind>(kind))] = unmatched[kind];
+    if (unmatched[kind])
+      quality.unmatched_device_records[DeviceKindName(static_cast<DeviceKind>(kind))] =
+          unmatched[kind];
   }
 }
 

@@ -18,8 +18,7 @@ uint64_t Total(const std::map<std::string, uint64_t>& counts) {
 void DataQuality::Add(const DataQuality& other) {
   AddCounts(other.losses, &losses);
   for (const auto& [step, counts] : other.losses_by_step) AddCounts(counts, &losses_by_step[step]);
-  reader_issues.insert(reader_issues.end(), other.reader_issues.begin(),
-                       other.reader_issues.end());
+  reader_issues.insert(reader_issues.end(), other.reader_issues.begin(), other.reader_issues.end());
   chunks_missing += other.chunks_missing;
   bytes_skipped += other.bytes_skipped;
   files_without_last_chunk += other.files_without_last_chunk;
@@ -38,13 +37,12 @@ void DataQuality::Add(const DataQuality& other) {
 }
 
 bool DataQuality::Perfect() const {
-  return Total(losses) == 0 && reader_issues.empty() && chunks_missing == 0 &&
-         bytes_skipped == 0 && files_without_last_chunk == 0 && malformed_blocks == 0 &&
-         malformed_columns == 0 && unknown_dictionary_references == 0 &&
-         dropped_definitions == 0 && Total(unknown_enum_values) == 0 &&
-         Total(unmatched_device_records) == 0 && duplicate_correlation_ids == 0 &&
-         reparented_ranges == 0 && straddling_api_calls == 0 && frees_without_allocation == 0 &&
-         !cupti_clock_assumed_equal;
+  return Total(losses) == 0 && reader_issues.empty() && chunks_missing == 0 && bytes_skipped == 0 &&
+         files_without_last_chunk == 0 && malformed_blocks == 0 && malformed_columns == 0 &&
+         unknown_dictionary_references == 0 && dropped_definitions == 0 &&
+         Total(unknown_enum_values) == 0 && Total(unmatched_device_records) == 0 &&
+         duplicate_correlation_ids == 0 && reparented_ranges == 0 && straddling_api_calls == 0 &&
+         frees_without_allocation == 0 && !cupti_clock_assumed_equal;
 }
 
 }  // namespace prof::analyzer

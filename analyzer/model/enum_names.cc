@@ -24,7 +24,8 @@ std::string Name(Enum value, absl::string_view prefix, absl::string_view unknown
 }  // namespace
 
 std::string SynchronizationKindName(schema::SynchronizationKind kind) {
-  return Name(static_cast<trace::SynchronizationKind>(kind), "SYNCHRONIZATION_KIND_", "UNKNOWN(", ")");
+  return Name(static_cast<trace::SynchronizationKind>(kind), "SYNCHRONIZATION_KIND_", "UNKNOWN(",
+              ")");
 }
 
 std::string MemoryKindName(schema::MemoryKind kind) {

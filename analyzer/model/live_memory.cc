@@ -8,7 +8,8 @@
 namespace prof::analyzer {
 
 int32_t MemoryPlaceOf(const MemoryRecord& record) {
-  const bool host = record.kind == schema::MEMORY_KIND_PAGEABLE || record.kind == schema::MEMORY_KIND_PINNED;
+  const bool host =
+      record.kind == schema::MEMORY_KIND_PAGEABLE || record.kind == schema::MEMORY_KIND_PINNED;
   return host || record.device < 0 ? kHostPlace : record.device;
 }
 
@@ -60,8 +61,9 @@ std::vector<const MemoryRecord*> MemoryRecordsByTime(const std::vector<MemoryRec
   std::vector<const MemoryRecord*> sorted;
   sorted.reserve(records.size());
   for (const MemoryRecord& record : records) sorted.push_back(&record);
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const MemoryRecord* a, const MemoryRecord* b) { return a->time_ns < b->time_ns; });
+  std::stable_sort(sorted.begin(), sorted.end(), [](const MemoryRecord* a, const MemoryRecord* b) {
+    return a->time_ns < b->time_ns;
+  });
   return sorted;
 }
 

@@ -62,7 +62,7 @@ class LiveMemory {
   MemoryChange Apply(const MemoryRecord& record);
 
   uint64_t LiveBytes(int32_t place) const;
-  const std::map<int32_t, uint64_t>& live_bytes() const { return live_bytes_; }  // by place
+  const std::map<int32_t, uint64_t>& live_bytes() const { return live_bytes_; }       // by place
   const absl::flat_hash_map<uint64_t, LiveBlock>& blocks() const { return blocks_; }  // by address
   uint64_t unmatched_frees() const { return unmatched_frees_; }
   uint64_t replaced_blocks() const { return replaced_blocks_; }

@@ -39,7 +39,8 @@ RangeType NvtxRangeType(absl::string_view name) {
 
 // Every frame, innermost first: the agent's symbol where it resolved one, else the address.
 // The whole stack is data; only the text renderer shortens it.
-std::string FormatCallStack(const std::vector<uint64_t>& frames, const std::vector<std::string>& names) {
+std::string FormatCallStack(const std::vector<uint64_t>& frames,
+                            const std::vector<std::string>& names) {
   std::string text;
   for (size_t i = 0; i < frames.size(); ++i) {
     const bool named = i < names.size() && !names[i].empty();
@@ -77,7 +78,8 @@ NameId ModelBuilder::StackName(CallStackId id) {
   NameId& name = stack_name_of_id_.Slot(id);
   if (name == kUnresolved) {
     const std::vector<uint64_t>* frames = dictionary_->CallStack(id);
-    name = frames ? model_.names.Intern(FormatCallStack(*frames, dictionary_->CallStackNames(id))) : 0;
+    name =
+        frames ? model_.names.Intern(FormatCallStack(*frames, dictionary_->CallStackNames(id))) : 0;
   }
   return name;
 }
@@ -107,7 +109,8 @@ void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
   call.has_stream = event.stream.has_value();
   call.stream = event.stream.value_or(0);
   call.bytes = event.bytes;
-  call.copy_kind = trace::CopyKind_IsValid(event.copy_kind) ? event.copy_kind : schema::COPY_KIND_UNKNOWN;
+  call.copy_kind =
+      trace::CopyKind_IsValid(event.copy_kind) ? event.copy_kind : schema::COPY_KIND_UNKNOWN;
   call.call_stack = StackName(event.call_stack);
   model_.api_calls.push_back(call);
   ++model_.event_count;
@@ -122,7 +125,9 @@ void ModelBuilder::OnHostRange(const HostRangeEvent& event) {
   range.cupti_clock = Clock(event.clock);
   Known(trace::RangeKind_IsValid(event.kind), "range kind");
   switch (event.kind) {
-    case schema::RANGE_KIND_MODEL_PHASE: range.type = PhaseType(model_.names.Get(range.name)); break;
+    case schema::RANGE_KIND_MODEL_PHASE:
+      range.type = PhaseType(model_.names.Get(range.name));
+      break;
     case schema::RANGE_KIND_OPERATOR: range.type = RangeType::kOperator; break;
     case schema::RANGE_KIND_USER: range.type = RangeType::kUserDefined; break;
     case schema::RANGE_KIND_MARK: range.type = RangeType::kMark; break;
@@ -141,7 +146,8 @@ void ModelBuilder::NormalizeOperatorName(HostRange* range) {
   const NvtxOperatorName parts = SplitNvtxOperatorName(text);
   if (parts.name.size() == text.size()) return;
   // Intern the shapes first: `parts` views the pool's string, which interning keeps alive.
-  if (range->shapes == 0 && !parts.shapes.empty()) range->shapes = model_.names.Intern(parts.shapes);
+  if (range->shapes == 0 && !parts.shapes.empty())
+    range->shapes = model_.names.Intern(parts.shapes);
   range->name = model_.names.Intern(parts.name);
 }
 
@@ -198,7 +204,8 @@ void ModelBuilder::OnMemory(const MemoryEvent& event) {
   record.kind = event.kind;
   Known(trace::MemoryKind_IsValid(event.kind), "memory kind");
   record.cupti_clock = Clock(event.clock);
-  if (const NameId stack = StackName(event.call_stack)) record.call_stack = std::string(model_.names.Get(stack));
+  if (const NameId stack = StackName(event.call_stack))
+    record.call_stack = std::string(model_.names.Get(stack));
   model_.memory.push_back(std::move(record));
   ++model_.event_count;
 }
@@ -256,8 +263,8 @@ void ModelBuilder::OnMemcpy(const MemcpyEvent& event) {
   Known(trace::CopyKind_IsValid(event.copy_kind), "copy kind");
   Known(trace::MemoryKind_IsValid(event.source_kind), "memory kind");
   Known(trace::MemoryKind_IsValid(event.destination_kind), "memory kind");
-  activity.name = model_.names.Intern(
-      MemcpyName(event.copy_kind, event.source_kind, event.destination_kind));
+  activity.name =
+      model_.names.Intern(MemcpyName(event.copy_kind, event.source_kind, event.destination_kind));
   AddDevice(activity, event.where);
 }
 
@@ -278,8 +285,7 @@ void ModelBuilder::OnSynchronization(const SynchronizationEvent& event) {
   activity.start_ns = event.start_ns;
   activity.end_ns = event.start_ns + event.duration_ns;
   activity.correlation_id = event.correlation_id;
-  activity.name = model_.names.Intern(
-      absl::StrCat("SYNC_", SynchronizationKindName(event.kind)));
+  activity.name = model_.names.Intern(absl::StrCat("SYNC_", SynchronizationKindName(event.kind)));
   Known(trace::SynchronizationKind_IsValid(event.kind), "synchronization kind");
   AddDevice(activity, event.where);
 }
@@ -337,7 +343,8 @@ void ModelBuilder::ConvertClocks() {
 
 TraceModel ModelBuilder::Finish(const std::string& file_label) {
   ConvertClocks();
-  model_.quality.clock_lines.back() = absl::StrCat(file_label, ": ", model_.quality.clock_lines.back());
+  model_.quality.clock_lines.back() =
+      absl::StrCat(file_label, ": ", model_.quality.clock_lines.back());
   model_.files.push_back(file_label);
   model_.quality.unknown_dictionary_references += dictionary_->unknown_references();
   model_.quality.dropped_definitions += dictionary_->dropped_definitions();
@@ -348,7 +355,8 @@ TraceModel ModelBuilder::Finish(const std::string& file_label) {
       return a.host_monotonic_ns() < b.host_monotonic_ns();
     };
     const auto [first, last] = std::minmax_element(cpu_usage_.begin(), cpu_usage_.end(), by_time);
-    if (last->host_monotonic_ns() > first->host_monotonic_ns()) model_.cpu_windows.push_back({*first, *last});
+    if (last->host_monotonic_ns() > first->host_monotonic_ns())
+      model_.cpu_windows.push_back({*first, *last});
   }
   return std::move(model_);
 }

@@ -6,7 +6,8 @@ namespace prof::analyzer {
 
 void AppendModel(TraceModel&& from, TraceModel* into) {
   std::vector<NameId> remap(from.names.size());
-  for (NameId id = 0; id < from.names.size(); ++id) remap[id] = into->names.Intern(from.names.Get(id));
+  for (NameId id = 0; id < from.names.size(); ++id)
+    remap[id] = into->names.Intern(from.names.Get(id));
 
   for (HostRange range : from.ranges) {
     range.name = remap[range.name];
@@ -22,14 +23,16 @@ void AppendModel(TraceModel&& from, TraceModel* into) {
     into->api_calls.push_back(call);
   }
   const int32_t launch_offset = static_cast<int32_t>(into->kernel_launches.size());
-  into->kernel_launches.insert(into->kernel_launches.end(), from.kernel_launches.begin(), from.kernel_launches.end());
+  into->kernel_launches.insert(into->kernel_launches.end(), from.kernel_launches.begin(),
+                               from.kernel_launches.end());
   for (DeviceActivity activity : from.device_activities) {
     activity.name = remap[activity.name];
     if (activity.launch != kNoIndex) activity.launch += launch_offset;
     if (activity.api_call != kNoIndex) activity.api_call += call_offset;
     into->device_activities.push_back(activity);
   }
-  into->cpu_windows.insert(into->cpu_windows.end(), from.cpu_windows.begin(), from.cpu_windows.end());
+  into->cpu_windows.insert(into->cpu_windows.end(), from.cpu_windows.begin(),
+                           from.cpu_windows.end());
   into->nccl_calls.insert(into->nccl_calls.end(), from.nccl_calls.begin(), from.nccl_calls.end());
   for (MemoryRecord& record : from.memory) into->memory.push_back(std::move(record));
   into->memory_samples.insert(into->memory_samples.end(), from.memory_samples.begin(),

@@ -17,7 +17,8 @@ trace::ClockAnchor Anchor(uint64_t host, uint64_t cupti) {
 }
 
 TEST_CASE("CUPTI times move onto the host clock: offset, interpolation, nearest anchor outside") {
-  const CuptiToHostClock clock({Anchor(1000, 5000), Anchor(3000, 7100)});  // drift: 100 ns over 2000
+  const CuptiToHostClock clock(
+      {Anchor(1000, 5000), Anchor(3000, 7100)});  // drift: 100 ns over 2000
   CHECK(clock.aligned());
   CHECK(clock.ToHost(5000) == 1000);
   CHECK(clock.ToHost(7100) == 3000);
@@ -39,11 +40,12 @@ TEST_CASE("kernel names are demangled and both NCCL generations recognized") {
   CHECK(DemangleKernelName("volta_sgemm_128x64_nn") == "volta_sgemm_128x64_nn");
   CHECK(DemangleKernelName("_Z13not_valid") == "_Z13not_valid");  // kept as is
   CHECK(IsNcclKernelName("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"));
-  CHECK(IsNcclKernelName("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
+  CHECK(IsNcclKernelName(
+      "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
   CHECK(IsNcclKernelName("_Z31ncclDevKernel_AllGather_RING_LL24ncclDevKernelArgsStorageILm4096EE"));
   CHECK_FALSE(IsNcclKernelName("nccl_like_gemm"));
-  CHECK(std::string(MemcpyName(schema::COPY_KIND_DEFAULT, schema::MEMORY_KIND_PINNED, schema::MEMORY_KIND_DEVICE)) ==
-        "MEMCPY_HtoD");
+  CHECK(std::string(MemcpyName(schema::COPY_KIND_DEFAULT, schema::MEMORY_KIND_PINNED,
+                               schema::MEMORY_KIND_DEVICE)) == "MEMCPY_HtoD");
 }
 
 TEST_CASE("a file's device records are aligned to host time through its anchors") {

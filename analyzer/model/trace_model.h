@@ -64,12 +64,12 @@ struct ApiCall {
   int32_t parent_range = kNoIndex;  // innermost host range holding its start (tree stage)
   // Arguments as recorded (timeline exports; the Memory Manipulation Summary uses bytes and
   // copy_kind for calls whose device record is missing); 0 / unknown where not recorded.
-  int64_t status = 0;             // the call's return code
+  int64_t status = 0;  // the call's return code
   bool has_stream = false;
-  uint64_t stream = 0;            // the stream argument (a handle), when has_stream
-  uint64_t bytes = 0;             // copy / set / allocation size
+  uint64_t stream = 0;  // the stream argument (a handle), when has_stream
+  uint64_t bytes = 0;   // copy / set / allocation size
   schema::CopyKind copy_kind = schema::COPY_KIND_UNKNOWN;
-  NameId call_stack = 0;          // symbolized launch stack ("f < g < h"), 0: none
+  NameId call_stack = 0;  // symbolized launch stack ("f < g < h"), 0: none
 };
 
 enum class DeviceKind : uint8_t { kKernel, kMemcpy, kMemset, kSynchronization };
@@ -94,10 +94,10 @@ struct DeviceActivity {
   uint32_t device = 0;
   uint32_t stream = 0;
   DeviceKind kind = DeviceKind::kKernel;
-  bool nccl = false;                // an NCCL kernel (either name generation)
+  bool nccl = false;  // an NCCL kernel (either name generation)
   bool cupti_clock = true;
-  int32_t api_call = kNoIndex;      // launching call (correlation stage)
-  int32_t launch = kNoIndex;        // kernels: index in TraceModel::kernel_launches
+  int32_t api_call = kNoIndex;  // launching call (correlation stage)
+  int32_t launch = kNoIndex;    // kernels: index in TraceModel::kernel_launches
   schema::CopyKind copy_kind = schema::COPY_KIND_UNKNOWN;  // copies only
 };
 
@@ -111,15 +111,15 @@ struct NcclCall {
   schema::NcclOperation operation = schema::NCCL_OPERATION_UNSPECIFIED;
   bool cupti_clock = false;
   // Arguments as recorded (for the timeline exports).
-  uint64_t count = 0;          // elements
-  uint32_t data_type = 0;      // ncclDataType_t
-  int32_t comm_rank = -1;      // this process's rank in the communicator; -1: unknown
+  uint64_t count = 0;      // elements
+  uint32_t data_type = 0;  // ncclDataType_t
+  int32_t comm_rank = -1;  // this process's rank in the communicator; -1: unknown
   uint64_t stream = 0;
   int64_t sequence_number = 0;
   bool has_root_or_peer = false;
-  int64_t root_or_peer = 0;    // root (Broadcast, Reduce, ...) or peer (Send, Recv) rank
+  int64_t root_or_peer = 0;  // root (Broadcast, Reduce, ...) or peer (Send, Recv) rank
   bool has_reduction_op = false;
-  uint32_t reduction_op = 0;   // ncclRedOp_t
+  uint32_t reduction_op = 0;  // ncclRedOp_t
 };
 
 struct MemoryRecord {

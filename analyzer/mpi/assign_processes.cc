@@ -21,12 +21,14 @@ std::vector<uint64_t> ProcessBytes(const std::vector<ProcessFiles>& processes) {
   return bytes;
 }
 
-std::vector<std::vector<ProcessFiles>> AssignLargestFirst(const std::vector<ProcessFiles>& processes,
-                                                          const std::vector<uint64_t>& bytes, size_t workers) {
+std::vector<std::vector<ProcessFiles>> AssignLargestFirst(
+    const std::vector<ProcessFiles>& processes, const std::vector<uint64_t>& bytes,
+    size_t workers) {
   std::vector<std::vector<ProcessFiles>> shares(std::max<size_t>(workers, 1));
   std::vector<size_t> order(processes.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bytes[a] > bytes[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return bytes[a] > bytes[b]; });
   std::vector<uint64_t> load(shares.size(), 0);
   for (size_t i : order) {
     const size_t worker = std::min_element(load.begin(), load.end()) - load.begin();

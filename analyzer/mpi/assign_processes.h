@@ -19,8 +19,8 @@ namespace prof::analyzer {
 std::vector<uint64_t> ProcessBytes(const std::vector<ProcessFiles>& processes);
 
 // `workers` shares (some may be empty); `bytes` parallel to `processes`.
-std::vector<std::vector<ProcessFiles>> AssignLargestFirst(const std::vector<ProcessFiles>& processes,
-                                                          const std::vector<uint64_t>& bytes, size_t workers);
+std::vector<std::vector<ProcessFiles>> AssignLargestFirst(
+    const std::vector<ProcessFiles>& processes, const std::vector<uint64_t>& bytes, size_t workers);
 
 // A share as bytes and back, for sending it to its worker: each path NUL-terminated, an
 // empty string after each process's paths.

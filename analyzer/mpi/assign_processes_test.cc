@@ -13,7 +13,8 @@ ProcessFiles Process(const std::string& name) {
 }
 
 TEST_CASE("assign: largest first, each to the least-loaded worker") {
-  const std::vector<ProcessFiles> processes = {Process("a"), Process("b"), Process("c"), Process("d"), Process("e")};
+  const std::vector<ProcessFiles> processes = {Process("a"), Process("b"), Process("c"),
+                                               Process("d"), Process("e")};
   // By hand: e(9) -> w0 = 9; b(7) -> w1 = 7; d(5) -> w1 = 12 (7 < 9); c(4) -> w0 = 13
   // (9 < 12); a(1) -> w1 = 13 (12 < 13).
   const auto shares = AssignLargestFirst(processes, {1, 7, 4, 5, 9}, 2);

@@ -32,7 +32,8 @@ void SendBytes(const std::string& bytes, int to, int tag) {
   uint64_t size = bytes.size();
   MPI_Send(&size, 1, MPI_UINT64_T, to, tag, MPI_COMM_WORLD);
   for (uint64_t at = 0; at < size; at += kChunk) {
-    MPI_Send(bytes.data() + at, static_cast<int>(std::min(kChunk, size - at)), MPI_BYTE, to, tag, MPI_COMM_WORLD);
+    MPI_Send(bytes.data() + at, static_cast<int>(std::min(kChunk, size - at)), MPI_BYTE, to, tag,
+             MPI_COMM_WORLD);
   }
 }
 
@@ -41,8 +42,8 @@ std::string ReceiveBytes(int from, int tag) {
   MPI_Recv(&size, 1, MPI_UINT64_T, from, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   std::string bytes(size, '\0');
   for (uint64_t at = 0; at < size; at += kChunk) {
-    MPI_Recv(bytes.data() + at, static_cast<int>(std::min(kChunk, size - at)), MPI_BYTE, from, tag, MPI_COMM_WORLD,
-             MPI_STATUS_IGNORE);
+    MPI_Recv(bytes.data() + at, static_cast<int>(std::min(kChunk, size - at)), MPI_BYTE, from, tag,
+             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
   return bytes;
 }
@@ -54,8 +55,10 @@ std::vector<ProcessFiles> ShareOut(const SummaryCommandOptions& options, int ran
   Inputs inputs = OpenEachInput(options.paths);
   *unreadable = std::move(inputs.unreadable);
   const std::vector<ProcessFiles>& processes = inputs.processes;
-  std::vector<std::vector<ProcessFiles>> shares = AssignLargestFirst(processes, ProcessBytes(processes), size);
-  for (int worker = 1; worker < size; ++worker) SendBytes(EncodeShare(shares[worker]), worker, kShareTag);
+  std::vector<std::vector<ProcessFiles>> shares =
+      AssignLargestFirst(processes, ProcessBytes(processes), size);
+  for (int worker = 1; worker < size; ++worker)
+    SendBytes(EncodeShare(shares[worker]), worker, kShareTag);
   return std::move(shares[0]);
 }
 
@@ -67,7 +70,8 @@ prof::job::JobPartial ReduceToRankZero(prof::job::JobPartial partial, int rank, 
       return {};
     }
     if (rank + distance < size) {
-      absl::StatusOr<prof::job::JobPartial> received = ParseJobPartial(ReceiveBytes(rank + distance, kPartialTag));
+      absl::StatusOr<prof::job::JobPartial> received =
+          ParseJobPartial(ReceiveBytes(rank + distance, kPartialTag));
       if (received.ok()) {
         MergeJobPartial(*std::move(received), &partial);
       } else {
@@ -117,7 +121,9 @@ int main(int argc, char** argv) {
     return exit_code;
   }
   if (options.paths.empty()) {
-    if (rank == 0) std::fprintf(stderr, "profanalyze-mpi: give at least one trace file or folder (see --help)\n");
+    if (rank == 0)
+      std::fprintf(stderr,
+                   "profanalyze-mpi: give at least one trace file or folder (see --help)\n");
     MPI_Finalize();
     return 2;
   }

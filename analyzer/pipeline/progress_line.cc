@@ -7,7 +7,8 @@
 
 namespace prof::analyzer {
 
-ProgressLine::ProgressLine(size_t files, const std::atomic<uint64_t>* events) : files_(files), events_(events) {
+ProgressLine::ProgressLine(size_t files, const std::atomic<uint64_t>* events)
+    : files_(files), events_(events) {
   if (!isatty(STDERR_FILENO)) return;
   thread_ = std::thread([this] { Run(); });
 }

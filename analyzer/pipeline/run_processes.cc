@@ -14,13 +14,15 @@ namespace prof::analyzer {
 namespace {
 
 size_t ThreadCount(int threads) {
-  return threads > 0 ? static_cast<size_t>(threads) : std::max(1u, std::thread::hardware_concurrency());
+  return threads > 0 ? static_cast<size_t>(threads)
+                     : std::max(1u, std::thread::hardware_concurrency());
 }
 
 // One window: handed over from an earlier pass when it decoded this path, else read.
 class WindowReader {
  public:
-  WindowReader(const RunOptions& options, std::atomic<uint64_t>* events) : options_(options), events_(events) {}
+  WindowReader(const RunOptions& options, std::atomic<uint64_t>* events)
+      : options_(options), events_(events) {}
 
   absl::StatusOr<TraceModel> Read(const std::string& path) const {
     if (options_.decoded != nullptr) {
@@ -41,7 +43,8 @@ class WindowReader {
 
 bool InWindow(const TraceModel& model, int window) {
   if (window < 0) return true;
-  return !model.headers.empty() && model.headers.front().window_index() == static_cast<uint32_t>(window);
+  return !model.headers.empty() &&
+         model.headers.front().window_index() == static_cast<uint32_t>(window);
 }
 
 // With `read_ahead`, the next window is read on another thread while this one is consumed
@@ -55,7 +58,8 @@ ProcessOutcome ReadProcess(const ProcessFiles& process, const RunOptions& option
   if (read_ahead && !paths.empty()) next = std::async(std::launch::async, read, paths[0]);
   for (size_t i = 0; i < paths.size(); ++i) {
     absl::StatusOr<TraceModel> model = read_ahead ? next.get() : read(paths[i]);
-    if (read_ahead && i + 1 < paths.size()) next = std::async(std::launch::async, read, paths[i + 1]);
+    if (read_ahead && i + 1 < paths.size())
+      next = std::async(std::launch::async, read, paths[i + 1]);
     if (!model.ok()) {
       outcome.unreadable.push_back(std::string(model.status().message()));
       continue;
@@ -70,7 +74,8 @@ ProcessOutcome ReadProcess(const ProcessFiles& process, const RunOptions& option
 
 }  // namespace
 
-RunSummary RunProcesses(const Inputs& inputs, const RunOptions& options, const ConsumerFactory& consumer_for) {
+RunSummary RunProcesses(const Inputs& inputs, const RunOptions& options,
+                        const ConsumerFactory& consumer_for) {
   std::vector<ProcessOutcome> outcomes(inputs.processes.size());
   std::atomic<uint64_t> events{0};
   // Fewer processes than threads: each also reads its next window ahead.
@@ -87,7 +92,8 @@ RunSummary RunProcesses(const Inputs& inputs, const RunOptions& options, const C
   RunSummary summary;
   summary.unreadable = inputs.unreadable;
   for (ProcessOutcome& outcome : outcomes) {  // in the order of inputs.processes
-    summary.unreadable.insert(summary.unreadable.end(), outcome.unreadable.begin(), outcome.unreadable.end());
+    summary.unreadable.insert(summary.unreadable.end(), outcome.unreadable.begin(),
+                              outcome.unreadable.end());
     summary.files_read += outcome.files_read;
   }
   return summary;

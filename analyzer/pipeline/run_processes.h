@@ -5,7 +5,8 @@
 // thread, one window in memory at a time (two with read-ahead, below). A file that cannot
 // be read is one line in the outcome, never an exception or a silent skip.
 //
-//   RunProcesses(inputs, options, [&](size_t i) { return std::make_unique<MyConsumer>(&results[i]); });
+//   RunProcesses(inputs, options, [&](size_t i) { return std::make_unique<MyConsumer>(&results[i]);
+//   });
 #ifndef PROF_ANALYZER_PIPELINE_RUN_PROCESSES_H_
 #define PROF_ANALYZER_PIPELINE_RUN_PROCESSES_H_
 
@@ -60,7 +61,8 @@ struct RunSummary {
   std::vector<std::string> unreadable;
 };
 
-RunSummary RunProcesses(const Inputs& inputs, const RunOptions& options, const ConsumerFactory& consumer_for);
+RunSummary RunProcesses(const Inputs& inputs, const RunOptions& options,
+                        const ConsumerFactory& consumer_for);
 
 // Runs `work(i)` for i in [0, count) on up to `threads` threads (0: hardware threads).
 void ParallelFor(size_t count, int threads, const std::function<void(size_t)>& work);

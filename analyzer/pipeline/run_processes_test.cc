@@ -26,7 +26,9 @@ struct Seen {
 class Recorder : public ProcessConsumer {
  public:
   explicit Recorder(Seen* seen) : seen_(seen) {}
-  void AddWindow(TraceModel window) override { seen_->windows.push_back(window.headers.front().window_index()); }
+  void AddWindow(TraceModel window) override {
+    seen_->windows.push_back(window.headers.front().window_index());
+  }
   void Finish(const ProcessOutcome& outcome) override {
     ++seen_->finished;
     seen_->finished_files_read = outcome.files_read;
@@ -53,8 +55,8 @@ TEST_CASE("each window reaches the process's consumer once, in window order; jun
   CHECK(inputs->unreadable[0].find("junk.pb") != std::string::npos);
 
   Seen seen;
-  const RunSummary run =
-      RunProcesses(*inputs, RunOptions{}, [&](size_t) { return std::make_unique<Recorder>(&seen); });
+  const RunSummary run = RunProcesses(*inputs, RunOptions{},
+                                      [&](size_t) { return std::make_unique<Recorder>(&seen); });
   CHECK(seen.windows == std::vector<uint32_t>{0, 1, 2, 3});
   CHECK(seen.finished == 1);
   CHECK(seen.finished_files_read == 4);
@@ -68,7 +70,8 @@ TEST_CASE("--window K: only that window reaches the consumer") {
   RunOptions options;
   options.window = 2;
   Seen seen;
-  const RunSummary run = RunProcesses(*inputs, options, [&](size_t) { return std::make_unique<Recorder>(&seen); });
+  const RunSummary run =
+      RunProcesses(*inputs, options, [&](size_t) { return std::make_unique<Recorder>(&seen); });
   CHECK(seen.windows == std::vector<uint32_t>{2});
   CHECK(run.files_read == 1);
 }
@@ -89,7 +92,8 @@ TEST_CASE("a window decoded by an earlier pass is handed over, not read again") 
   options.decoded = &decoded;
   options.threads = 2;  // read-ahead on: one process, two threads
   Seen seen;
-  const RunSummary run = RunProcesses(*inputs, options, [&](size_t) { return std::make_unique<Recorder>(&seen); });
+  const RunSummary run =
+      RunProcesses(*inputs, options, [&](size_t) { return std::make_unique<Recorder>(&seen); });
   CHECK(seen.windows == std::vector<uint32_t>{0, 1, 2});
   CHECK(run.files_read == 3);
   REQUIRE(run.unreadable.size() == 2);  // junk.pb, then window 3

@@ -26,7 +26,9 @@ struct Session {
   SummaryResult result;
   std::optional<SummaryTable> ranks;  // the cross-rank table (several processes)
 
-  const std::vector<ProcessReport>& reports() const { return result.inputs.reports; }  // by rank, host, pid
+  const std::vector<ProcessReport>& reports() const {
+    return result.inputs.reports;
+  }  // by rank, host, pid
   const std::vector<std::string>& unreadable() const { return result.inputs.unreadable; }
   size_t files_read() const { return result.inputs.files_read; }
 };
@@ -39,7 +41,8 @@ absl::StatusOr<Session> AnalyzeSession(const SummaryCommandOptions& options);
 // The text (or JSON, with format "json") profanalyze writes to stdout for the session's
 // options, with `time_unit` and `rank` (as --time-unit and --rank) where given.
 // Errors: InvalidArgument for an unknown time unit.
-absl::StatusOr<std::string> SessionText(const Session& session, std::optional<std::string> time_unit = std::nullopt,
+absl::StatusOr<std::string> SessionText(const Session& session,
+                                        std::optional<std::string> time_unit = std::nullopt,
                                         std::optional<int> rank = std::nullopt);
 
 }  // namespace prof::analyzer

@@ -51,25 +51,38 @@ namespace {
 
 template <typename T>
 std::function<void(SummaryCommandOptions*, py::handle)> Set(T SummaryCommandOptions::*member) {
-  return [member](SummaryCommandOptions* options, py::handle value) { options->*member = py::cast<T>(value); };
+  return [member](SummaryCommandOptions* options, py::handle value) {
+    options->*member = py::cast<T>(value);
+  };
 }
 
 // Every option of `profanalyze PATH...` (summary_command.h) by its long name, '-' as '_'
 // (--no-op-detail is op_detail=False): analysis_test checks the list against
 // `profanalyze --help`.
-const std::map<std::string, std::function<void(SummaryCommandOptions*, py::handle)>>& OptionSetters() {
+const std::map<std::string, std::function<void(SummaryCommandOptions*, py::handle)>>&
+OptionSetters() {
   using O = SummaryCommandOptions;
   static const auto* setters = new std::map<std::string, std::function<void(O*, py::handle)>>{
-      {"sorted_by", Set(&O::sorted_by)},       {"views", Set(&O::views)},
-      {"op_detail", Set(&O::op_detail)},       {"thread_sep", Set(&O::thread_sep)},
-      {"group_by_shape", Set(&O::group_by_shape)}, {"self", Set(&O::self_time)},
-      {"time_unit", Set(&O::time_unit)},       {"top", Set(&O::top)},
-      {"perf_skip", Set(&O::perf_skip)},       {"include_setup", Set(&O::include_setup)},
-      {"rank", Set(&O::rank)},                 {"all_ranks", Set(&O::all_ranks)},
-      {"format", Set(&O::format)},             {"threads", Set(&O::threads)},
-      {"window", Set(&O::window)},             {"type", Set(&O::types)},
-      {"min_time", Set(&O::min_time)},         {"name", Set(&O::name_regex)},
-      {"aggregate_by", Set(&O::aggregate_by)}, {"order_by", Set(&O::order_by)}};
+      {"sorted_by", Set(&O::sorted_by)},
+      {"views", Set(&O::views)},
+      {"op_detail", Set(&O::op_detail)},
+      {"thread_sep", Set(&O::thread_sep)},
+      {"group_by_shape", Set(&O::group_by_shape)},
+      {"self", Set(&O::self_time)},
+      {"time_unit", Set(&O::time_unit)},
+      {"top", Set(&O::top)},
+      {"perf_skip", Set(&O::perf_skip)},
+      {"include_setup", Set(&O::include_setup)},
+      {"rank", Set(&O::rank)},
+      {"all_ranks", Set(&O::all_ranks)},
+      {"format", Set(&O::format)},
+      {"threads", Set(&O::threads)},
+      {"window", Set(&O::window)},
+      {"type", Set(&O::types)},
+      {"min_time", Set(&O::min_time)},
+      {"name", Set(&O::name_regex)},
+      {"aggregate_by", Set(&O::aggregate_by)},
+      {"order_by", Set(&O::order_by)}};
   return *setters;
 }
 
@@ -80,7 +93,8 @@ Session Analyze(std::vector<std::string> paths, const py::kwargs& kwargs) {
   for (const auto& [key, value] : kwargs) {
     const std::string name = py::cast<std::string>(key);
     auto setter = OptionSetters().find(name);
-    if (setter == OptionSetters().end()) throw py::value_error("analyze: unknown option '" + name + "'");
+    if (setter == OptionSetters().end())
+      throw py::value_error("analyze: unknown option '" + name + "'");
     setter->second(&options, value);
   }
   absl::StatusOr<Session> session;
@@ -98,7 +112,8 @@ std::vector<std::string> OptionNames() {
   return names;
 }
 
-std::string Text(const Session& session, std::optional<std::string> time_unit, std::optional<int> rank) {
+std::string Text(const Session& session, std::optional<std::string> time_unit,
+                 std::optional<int> rank) {
   absl::StatusOr<std::string> text;
   {
     py::gil_scoped_release unlocked;
@@ -115,7 +130,8 @@ py::list Processes(const Session& session) {
     py::dict process = ProcessDict(report);
     py::dict tables;
     for (const SummaryTable& table : report.tables) {
-      tables[py::str(table.key)] = py::dict(py::arg("title") = table.title, py::arg("rows") = TableRows(table));
+      tables[py::str(table.key)] =
+          py::dict(py::arg("title") = table.title, py::arg("rows") = TableRows(table));
     }
     process["tables"] = std::move(tables);
     processes.append(std::move(process));
@@ -125,7 +141,8 @@ py::list Processes(const Session& session) {
 
 py::object Ranks(const Session& session) {
   if (!session.ranks) return py::none();
-  return py::dict(py::arg("title") = session.ranks->title, py::arg("rows") = TableRows(*session.ranks));
+  return py::dict(py::arg("title") = session.ranks->title,
+                  py::arg("rows") = TableRows(*session.ranks));
 }
 
 // One window file's events (host clock, ns) and who recorded them.
@@ -154,7 +171,8 @@ py::dict ReadEvents(const std::string& path) {
 
 // `profanalyze export PATHS -o OUTPUT --format FORMAT` in-process (the same
 // ExportTimeline): {"summary": what was written, "unreadable": [message, ...]}.
-py::dict Export(const std::vector<std::string>& paths, const std::string& output, const std::string& format) {
+py::dict Export(const std::vector<std::string>& paths, const std::string& output,
+                const std::string& format) {
   TimelineExport result;
   absl::Status status;
   {
@@ -174,7 +192,8 @@ py::dict Export(const std::vector<std::string>& paths, const std::string& output
 
 PYBIND11_MODULE(_analysis_native, module) {
   using namespace prof::analyzer;
-  module.doc() = "The libprof analyzer (profanalyze) as a CPython extension; use libprof._analysis.";
+  module.doc() =
+      "The libprof analyzer (profanalyze) as a CPython extension; use libprof._analysis.";
   py::class_<Session>(module, "Session")
       .def("text", &Text, py::arg("time_unit") = py::none(), py::arg("rank") = py::none())
       .def("processes", &Processes)
@@ -187,9 +206,12 @@ PYBIND11_MODULE(_analysis_native, module) {
   module.def("analyze", &Analyze, py::arg("paths"));
   module.def("summary_options", &OptionNames);
   module.def("read_events", &ReadEvents, py::arg("path"));
-  module.def("export_timeline", &Export, py::arg("paths"), py::arg("output"), py::arg("format") = "chrome");
+  module.def("export_timeline", &Export, py::arg("paths"), py::arg("output"),
+             py::arg("format") = "chrome");
   // Which protobuf runtime this module's calls reach: Debian's answers "3.21.12"; another
   // runtime that a module loaded earlier exported would answer otherwise (analysis_test).
-  module.def("protobuf_runtime", [] { return google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION); });
-  module.attr("PYTHON_VERSION") = py::str(std::to_string(PY_MAJOR_VERSION) + "." + std::to_string(PY_MINOR_VERSION));
+  module.def("protobuf_runtime",
+             [] { return google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION); });
+  module.attr("PYTHON_VERSION") =
+      py::str(std::to_string(PY_MAJOR_VERSION) + "." + std::to_string(PY_MINOR_VERSION));
 }

@@ -19,12 +19,16 @@ py::object Integer(double value) { return py::int_(static_cast<long long>(std::l
 void AddStats(const std::string& key, const Cell& cell, py::dict* row) {
   const bool dash = cell.kind == Cell::Kind::kDashStats;
   const TimeStats& stats = cell.stats;
-  (*row)[py::str(key + "_total_ns")] = dash ? py::object(py::none()) : py::object(py::float_(stats.total_ns));
+  (*row)[py::str(key + "_total_ns")] =
+      dash ? py::object(py::none()) : py::object(py::float_(stats.total_ns));
   const bool only_total = dash || stats.only_total;
-  for (auto [suffix, value] : {std::pair{"_avg_ns", stats.avg_ns}, {"_max_ns", stats.max_ns}, {"_min_ns", stats.min_ns}}) {
-    (*row)[py::str(key + suffix)] = only_total ? py::object(py::none()) : py::object(py::float_(value));
+  for (auto [suffix, value] :
+       {std::pair{"_avg_ns", stats.avg_ns}, {"_max_ns", stats.max_ns}, {"_min_ns", stats.min_ns}}) {
+    (*row)[py::str(key + suffix)] =
+        only_total ? py::object(py::none()) : py::object(py::float_(value));
   }
-  (*row)[py::str(key + "_ratio_pct")] = dash ? py::object(py::none()) : py::object(py::float_(stats.ratio * 100));
+  (*row)[py::str(key + "_ratio_pct")] =
+      dash ? py::object(py::none()) : py::object(py::float_(stats.ratio * 100));
 }
 
 // One cell as json_renderer.cc's WriteCell writes it (without its rounding).
@@ -151,7 +155,8 @@ py::dict ProcessDict(const ProcessReport& report) {
   return process;
 }
 
-WindowEvents::WindowEvents(TraceModel model) : model_(std::make_shared<TraceModel>(std::move(model))) {}
+WindowEvents::WindowEvents(TraceModel model)
+    : model_(std::make_shared<TraceModel>(std::move(model))) {}
 
 py::object WindowEvents::Next() {
   const TraceModel& model = *model_;
@@ -159,13 +164,22 @@ py::object WindowEvents::Next() {
   for (;; ++column_, next_ = 0) {
     const size_t i = next_++;
     switch (column_) {
-      case 0: if (i < model.ranges.size()) return RangeEvent(model, model.ranges[i]); break;
-      case 1: if (i < model.api_calls.size()) return ApiCallEvent(model, model.api_calls[i]); break;
-      case 2:
-        if (i < model.device_activities.size()) return DeviceEvent(model, model.device_activities[i]);
+      case 0:
+        if (i < model.ranges.size()) return RangeEvent(model, model.ranges[i]);
         break;
-      case 3: if (i < model.nccl_calls.size()) return NcclEvent(model, model.nccl_calls[i]); break;
-      case 4: if (i < model.memory.size()) return MemoryEvent(model, model.memory[i]); break;
+      case 1:
+        if (i < model.api_calls.size()) return ApiCallEvent(model, model.api_calls[i]);
+        break;
+      case 2:
+        if (i < model.device_activities.size())
+          return DeviceEvent(model, model.device_activities[i]);
+        break;
+      case 3:
+        if (i < model.nccl_calls.size()) return NcclEvent(model, model.nccl_calls[i]);
+        break;
+      case 4:
+        if (i < model.memory.size()) return MemoryEvent(model, model.memory[i]);
+        break;
       default: throw py::stop_iteration();
     }
   }

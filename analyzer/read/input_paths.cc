@@ -31,7 +31,8 @@ absl::StatusOr<std::vector<std::string>> ExpandInputPaths(const std::vector<std:
       found.push_back(entry.path().string());
     }
     if (error) return absl::UnavailableError(absl::StrCat(path, ": ", error.message()));
-    if (found.empty()) return absl::NotFoundError(absl::StrCat(path, ": folder holds no trace files (*.pb)"));
+    if (found.empty())
+      return absl::NotFoundError(absl::StrCat(path, ": folder holds no trace files (*.pb)"));
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
   }

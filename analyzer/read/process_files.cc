@@ -25,12 +25,14 @@ std::vector<ProcessFiles> GroupFilesByProcess(const std::vector<std::string>& fi
       continue;
     }
     const trace::FileHeader& header = (*reader)->header();
-    processes[{header.rank(), header.host_name(), header.pid()}].push_back({header.window_index(), path});
+    processes[{header.rank(), header.host_name(), header.pid()}].push_back(
+        {header.window_index(), path});
   }
   std::vector<ProcessFiles> grouped;
   for (auto& [key, windows] : processes) {
-    std::stable_sort(windows.begin(), windows.end(),
-                     [](const WindowFile& a, const WindowFile& b) { return a.window_index < b.window_index; });
+    std::stable_sort(windows.begin(), windows.end(), [](const WindowFile& a, const WindowFile& b) {
+      return a.window_index < b.window_index;
+    });
     ProcessFiles& process = grouped.emplace_back();
     std::tie(process.rank, process.host, process.pid) = key;
     for (WindowFile& window : windows) process.paths.push_back(std::move(window.path));

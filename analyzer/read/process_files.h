@@ -23,7 +23,6 @@ struct ProcessFiles {
 std::vector<ProcessFiles> GroupFilesByProcess(const std::vector<std::string>& files,
                                               std::vector<std::string>* unreadable);
 
-
 }  // namespace prof::analyzer
 
 #endif  // PROF_ANALYZER_READ_PROCESS_FILES_H_

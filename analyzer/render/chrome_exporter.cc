@@ -102,7 +102,9 @@ class ChromeWriter {
   ChromeExportFigures* figures() { return figures_; }
 
  private:
-  double Micros(uint64_t ns) const { return (static_cast<double>(ns) - static_cast<double>(origin_)) / 1000.0; }
+  double Micros(uint64_t ns) const {
+    return (static_cast<double>(ns) - static_cast<double>(origin_)) / 1000.0;
+  }
 
   JsonWriter json_;
   uint64_t origin_;
@@ -151,14 +153,15 @@ class ChromeSink : public TimelineSink {
     writer_->json().EndObject();
   }
   void OnNcclCall(const NcclCall& call) override {
-    writer_->Event("X", NcclFunctionName(call.operation), "nccl", pid_, call.thread_id, call.start_ns);
+    writer_->Event("X", NcclFunctionName(call.operation), "nccl", pid_, call.thread_id,
+                   call.start_ns);
     writer_->Duration(call.start_ns, call.end_ns);
     writer_->Args(NcclCallArgs(call));
     writer_->json().EndObject();
   }
   void OnApiCall(const ApiCall& call, bool launched) override {
-    writer_->Event("X", model_->names.Get(call.name), call.driver ? "cuda_driver" : "cuda_runtime", pid_,
-                   call.thread_id, call.start_ns);
+    writer_->Event("X", model_->names.Get(call.name), call.driver ? "cuda_driver" : "cuda_runtime",
+                   pid_, call.thread_id, call.start_ns);
     writer_->Duration(call.start_ns, call.end_ns);
     writer_->Args(ApiCallArgs(*model_, call));
     writer_->json().EndObject();
@@ -171,8 +174,8 @@ class ChromeSink : public TimelineSink {
   }
   void OnDeviceActivity(const DeviceActivity& activity) override {
     const int64_t pid = GpuPid(index_, activity.device);
-    writer_->Event("X", model_->names.Get(activity.name), DeviceKindName(activity.kind), pid, activity.stream,
-                   activity.start_ns);
+    writer_->Event("X", model_->names.Get(activity.name), DeviceKindName(activity.kind), pid,
+                   activity.stream, activity.start_ns);
     writer_->Duration(activity.start_ns, activity.end_ns);
     writer_->Args(DeviceActivityArgs(*model_, activity));
     writer_->json().EndObject();
@@ -186,15 +189,18 @@ class ChromeSink : public TimelineSink {
   }
   // The allocation or free as an instant (address, size, symbolized stack), then the live
   // bytes of the place(s) it changed as counters of the process.
-  void OnMemoryChange(const MemoryRecord& record, const MemoryChange& change, const LiveMemory& live) override {
-    writer_->Event("i", record.allocate ? "allocate" : "free", "memory", pid_, record.thread_id, record.time_ns);
+  void OnMemoryChange(const MemoryRecord& record, const MemoryChange& change,
+                      const LiveMemory& live) override {
+    writer_->Event("i", record.allocate ? "allocate" : "free", "memory", pid_, record.thread_id,
+                   record.time_ns);
     writer_->json().Key("s");
     writer_->json().String("t");
     writer_->Args(MemoryArgs(record));
     writer_->json().EndObject();
-    if (change.replaced && change.ended->place != change.place) {  // the replaced block's place dropped too
-      WriteCounter("memory " + MemoryPlaceName(change.ended->place), record.thread_id, record.time_ns,
-                   live.LiveBytes(change.ended->place));
+    if (change.replaced &&
+        change.ended->place != change.place) {  // the replaced block's place dropped too
+      WriteCounter("memory " + MemoryPlaceName(change.ended->place), record.thread_id,
+                   record.time_ns, live.LiveBytes(change.ended->place));
     }
     WriteCounter("memory " + MemoryPlaceName(change.place), record.thread_id, record.time_ns,
                  live.LiveBytes(change.place));
@@ -220,7 +226,8 @@ class ChromeSink : public TimelineSink {
     if (range.shapes == 0 && range.dtypes == 0 && range.source == 0) return;
     writer_->json().Key("args");
     writer_->json().BeginObject();
-    for (auto [key, id] : {std::pair{"Input Dims", range.shapes}, {"Input type", range.dtypes},
+    for (auto [key, id] : {std::pair{"Input Dims", range.shapes},
+                           {"Input type", range.dtypes},
                            {"Source", range.source}}) {
       if (id == 0) continue;
       writer_->json().Key(key);
@@ -231,19 +238,25 @@ class ChromeSink : public TimelineSink {
 
   void WriteNames() {
     const TraceModel& model = *model_;
-    const std::string rank = model.identity.rank >= 0 ? absl::StrCat(" rank ", model.identity.rank) : "";
-    writer_->Metadata("process_name", pid_, 0, absl::StrCat("Process ", pid_, " (CPU)", rank), false);
+    const std::string rank =
+        model.identity.rank >= 0 ? absl::StrCat(" rank ", model.identity.rank) : "";
+    writer_->Metadata("process_name", pid_, 0, absl::StrCat("Process ", pid_, " (CPU)", rank),
+                      false);
     for (const auto& [thread, name] : model.thread_names) {
-      writer_->Metadata("thread_name", pid_, thread, absl::StrCat("thread ", thread, ":", model.names.Get(name)), true);
+      writer_->Metadata("thread_name", pid_, thread,
+                        absl::StrCat("thread ", thread, ":", model.names.Get(name)), true);
     }
     std::set<std::pair<uint32_t, uint32_t>> streams;
-    for (const DeviceActivity& activity : model.device_activities) streams.insert({activity.device, activity.stream});
+    for (const DeviceActivity& activity : model.device_activities)
+      streams.insert({activity.device, activity.stream});
     std::set<uint32_t> devices;
     for (const auto& [device, stream] : streams) {
       if (devices.insert(device).second) {
-        writer_->Metadata("process_name", GpuPid(index_, device), 0, absl::StrCat("GPU ", device, rank), false);
+        writer_->Metadata("process_name", GpuPid(index_, device), 0,
+                          absl::StrCat("GPU ", device, rank), false);
       }
-      writer_->Metadata("thread_name", GpuPid(index_, device), stream, absl::StrCat("stream ", stream), true);
+      writer_->Metadata("thread_name", GpuPid(index_, device), stream,
+                        absl::StrCat("stream ", stream), true);
     }
   }
 
@@ -256,7 +269,8 @@ class ChromeSink : public TimelineSink {
 std::string WindowLabel(const trace::FileHeader& header) {
   std::string label = absl::StrCat("window ", header.window_index());
   if (header.window_end_step() > header.window_first_step()) {
-    absl::StrAppend(&label, " (steps ", header.window_first_step(), "-", header.window_end_step() - 1, ")");
+    absl::StrAppend(&label, " (steps ", header.window_first_step(), "-",
+                    header.window_end_step() - 1, ")");
   }
   return label;
 }
@@ -283,7 +297,8 @@ uint64_t EarliestTime(const TraceModel& model) {
   return earliest;
 }
 
-ChromeTraceExport::ChromeTraceExport(std::FILE* out, uint64_t origin_ns, ChromeExportFigures* figures)
+ChromeTraceExport::ChromeTraceExport(std::FILE* out, uint64_t origin_ns,
+                                     ChromeExportFigures* figures)
     : writer_(std::make_unique<ChromeWriter>(out, origin_ns, figures)),
       sink_(std::make_unique<ChromeSink>(writer_.get())),
       walk_(sink_.get()) {
@@ -305,7 +320,8 @@ absl::Status ExportChromeTrace(const std::vector<const TraceModel*>& models, std
                                ChromeExportFigures* figures) {
   uint64_t origin = std::numeric_limits<uint64_t>::max();
   for (const TraceModel* model : models) origin = std::min(origin, EarliestTime(*model));
-  ChromeTraceExport export_(out, origin == std::numeric_limits<uint64_t>::max() ? 0 : origin, figures);
+  ChromeTraceExport export_(out, origin == std::numeric_limits<uint64_t>::max() ? 0 : origin,
+                            figures);
   for (size_t index = 0; index < models.size(); ++index) export_.AddWindow(*models[index], index);
   return export_.End();
 }

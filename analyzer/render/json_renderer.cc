@@ -7,7 +7,8 @@ void WriteStats(const TimeStats& stats, JsonWriter* json) {
   json->BeginObject();
   json->Key("total_ns");
   json->Double(stats.total_ns, 1);
-  for (auto [key, value] : {std::pair{"avg_ns", stats.avg_ns}, {"max_ns", stats.max_ns}, {"min_ns", stats.min_ns}}) {
+  for (auto [key, value] :
+       {std::pair{"avg_ns", stats.avg_ns}, {"max_ns", stats.max_ns}, {"min_ns", stats.min_ns}}) {
     json->Key(key);
     if (stats.only_total) {
       json->Null();

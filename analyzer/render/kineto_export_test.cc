@@ -24,10 +24,23 @@ using google::protobuf::Struct;
 using google::protobuf::Value;
 
 // Every category Kineto writes for CPU and CUDA activity (ActivityType.h's names).
-const std::set<std::string> kKinetoCategories = {
-    "cpu_op", "user_annotation", "gpu_user_annotation", "gpu_memcpy", "gpu_memset", "kernel",
-    "external_correlation", "cuda_runtime", "cuda_driver", "cpu_instant_event", "python_function",
-    "overhead", "cuda_sync", "cuda_event", "cuda_profiler_range", "collective_comm", "ac2g"};
+const std::set<std::string> kKinetoCategories = {"cpu_op",
+                                                 "user_annotation",
+                                                 "gpu_user_annotation",
+                                                 "gpu_memcpy",
+                                                 "gpu_memset",
+                                                 "kernel",
+                                                 "external_correlation",
+                                                 "cuda_runtime",
+                                                 "cuda_driver",
+                                                 "cpu_instant_event",
+                                                 "python_function",
+                                                 "overhead",
+                                                 "cuda_sync",
+                                                 "cuda_event",
+                                                 "cuda_profiler_range",
+                                                 "collective_comm",
+                                                 "ac2g"};
 
 constexpr uint64_t kThread = 11;
 
@@ -71,13 +84,18 @@ std::vector<Struct> EventsNamed(const Struct& trace, const std::string& name) {
   std::vector<Struct> events;
   for (const Value& event : trace.fields().at("traceEvents").list_value().values()) {
     const auto& fields = event.struct_value().fields();
-    if (fields.count("name") && fields.at("name").string_value() == name) events.push_back(event.struct_value());
+    if (fields.count("name") && fields.at("name").string_value() == name)
+      events.push_back(event.struct_value());
   }
   return events;
 }
 
-double Number(const Struct& object, const std::string& key) { return object.fields().at(key).number_value(); }
-std::string Text(const Struct& object, const std::string& key) { return object.fields().at(key).string_value(); }
+double Number(const Struct& object, const std::string& key) {
+  return object.fields().at(key).number_value();
+}
+std::string Text(const Struct& object, const std::string& key) {
+  return object.fields().at(key).string_value();
+}
 
 TEST_CASE("Kineto export: torch.profiler's layout, categories and argument keys") {
   const Struct trace = KinetoJsonOf(testing::LoadOrDie(WriteStepTrace()));
@@ -103,7 +121,9 @@ TEST_CASE("Kineto export: torch.profiler's layout, categories and argument keys"
     CHECK(Number(steps[0], "ts") == Approx(0.0));
     CHECK(Number(steps[0], "dur") == Approx(100.0));
   }
-  SECTION("operator, its runtime call and its kernel share an External id; ac2g links call and kernel") {
+  SECTION(
+      "operator, its runtime call and its kernel share an External id; ac2g links call and "
+      "kernel") {
     const std::vector<Struct> op = EventsNamed(trace, "aten::mm");
     const std::vector<Struct> call = EventsNamed(trace, "cudaLaunchKernel");
     const std::vector<Struct> kernel = EventsNamed(trace, "gemm");
@@ -118,8 +138,8 @@ TEST_CASE("Kineto export: torch.profiler's layout, categories and argument keys"
     // Device rows: pid = device, tid = stream.
     CHECK(Number(kernel[0], "pid") == 0);
     CHECK(Number(kernel[0], "tid") == 7);
-    for (const char* key : {"device", "stream", "correlation", "grid", "block", "registers per thread",
-                            "shared memory"}) {
+    for (const char* key : {"device", "stream", "correlation", "grid", "block",
+                            "registers per thread", "shared memory"}) {
       INFO(key);
       CHECK(Args(kernel[0]).fields().count(key) == 1);
     }

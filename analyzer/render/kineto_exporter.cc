@@ -51,7 +51,8 @@ class KinetoWriter {
     json_.Key("dur");
     json_.Double(end_ns >= start_ns ? (end_ns - start_ns) / 1000.0 : 0.0, 3);
   }
-  void Metadata(const char* name, int64_t pid, uint64_t tid, const char* key, absl::string_view value) {
+  void Metadata(const char* name, int64_t pid, uint64_t tid, const char* key,
+                absl::string_view value) {
     json_.Newline();
     json_.BeginObject();
     json_.Key("ph");
@@ -98,7 +99,9 @@ class KinetoWriter {
   KinetoExportFigures* figures() { return figures_; }
 
  private:
-  double Micros(uint64_t ns) const { return (static_cast<double>(ns) - static_cast<double>(origin_)) / 1000.0; }
+  double Micros(uint64_t ns) const {
+    return (static_cast<double>(ns) - static_cast<double>(origin_)) / 1000.0;
+  }
 
   JsonWriter json_;
   uint64_t origin_;
@@ -109,40 +112,35 @@ namespace {
 
 const char* HostCategory(RangeType type) {
   switch (type) {
-    case RangeType::kOperator:
-      return "cpu_op";
-    case RangeType::kMark:
-      return "cpu_instant_event";
-    default:
-      return "user_annotation";
+    case RangeType::kOperator: return "cpu_op";
+    case RangeType::kMark: return "cpu_instant_event";
+    default: return "user_annotation";
   }
 }
 
 const char* DeviceCategory(DeviceKind kind) {
   switch (kind) {
-    case DeviceKind::kKernel:
-      return "kernel";
-    case DeviceKind::kMemcpy:
-      return "gpu_memcpy";
-    case DeviceKind::kMemset:
-      return "gpu_memset";
-    case DeviceKind::kSynchronization:
-      return "cuda_sync";
+    case DeviceKind::kKernel: return "kernel";
+    case DeviceKind::kMemcpy: return "gpu_memcpy";
+    case DeviceKind::kMemset: return "gpu_memset";
+    case DeviceKind::kSynchronization: return "cuda_sync";
   }
   return "kernel";
 }
 
 // c10's ScalarType name of an ncclDataType_t (torch.profiler's "dtype" of a collective).
 std::string TorchDtypeName(uint32_t data_type) {
-  static const char* const kNames[] = {"Char", "Byte",  "Int",    "UInt32",   "Long",          "UInt64",
-                                       "Half", "Float", "Double", "BFloat16", "Float8_e4m3fn", "Float8_e5m2"};
+  static const char* const kNames[] = {"Char",   "Byte",     "Int",           "UInt32",
+                                       "Long",   "UInt64",   "Half",          "Float",
+                                       "Double", "BFloat16", "Float8_e4m3fn", "Float8_e5m2"};
   if (data_type < sizeof(kNames) / sizeof(kNames[0])) return kNames[data_type];
   return NcclDataTypeName(data_type);
 }
 
 // For every API call, the External id of the innermost operator holding its start on its
 // thread (0: none): one sweep over operators and calls in time order, a stack per thread.
-std::vector<uint64_t> EnclosingOperatorIds(const TraceModel& model, const std::vector<uint64_t>& range_ids) {
+std::vector<uint64_t> EnclosingOperatorIds(const TraceModel& model,
+                                           const std::vector<uint64_t>& range_ids) {
   struct Item {
     uint64_t thread, start, end;
     bool is_range;
@@ -151,7 +149,8 @@ std::vector<uint64_t> EnclosingOperatorIds(const TraceModel& model, const std::v
   std::vector<Item> items;
   for (size_t i = 0; i < model.ranges.size(); ++i) {
     const HostRange& r = model.ranges[i];
-    if (r.type == RangeType::kOperator) items.push_back({r.thread_id, r.start_ns, r.end_ns, true, i});
+    if (r.type == RangeType::kOperator)
+      items.push_back({r.thread_id, r.start_ns, r.end_ns, true, i});
   }
   for (size_t i = 0; i < model.api_calls.size(); ++i) {
     const ApiCall& c = model.api_calls[i];
@@ -167,7 +166,8 @@ std::vector<uint64_t> EnclosingOperatorIds(const TraceModel& model, const std::v
   std::vector<uint64_t> result(model.api_calls.size(), 0);
   std::vector<const Item*> open;
   for (const Item& item : items) {
-    while (!open.empty() && (open.back()->thread != item.thread || open.back()->end <= item.start)) open.pop_back();
+    while (!open.empty() && (open.back()->thread != item.thread || open.back()->end <= item.start))
+      open.pop_back();
     if (item.is_range) {
       open.push_back(&item);
     } else if (!open.empty()) {
@@ -213,8 +213,11 @@ const char* CollectiveName(schema::NcclOperation operation) {
   }
 }
 
-KinetoTraceExport::KinetoTraceExport(std::FILE* out, uint64_t origin_ns, KinetoExportFigures* figures)
-    : writer_(std::make_unique<KinetoWriter>(out, origin_ns, figures)), origin_ns_(origin_ns), walk_(this) {}
+KinetoTraceExport::KinetoTraceExport(std::FILE* out, uint64_t origin_ns,
+                                     KinetoExportFigures* figures)
+    : writer_(std::make_unique<KinetoWriter>(out, origin_ns, figures)),
+      origin_ns_(origin_ns),
+      walk_(this) {}
 
 KinetoTraceExport::~KinetoTraceExport() = default;
 
@@ -226,7 +229,8 @@ void KinetoTraceExport::OnBeginWindow(const TraceModel& window, size_t) {
   for (const trace::FileHeader& header : window.headers) {
     if (have_realtime_ || header.clock_anchors_size() == 0) continue;
     const trace::ClockAnchor& anchor = header.clock_anchors(0);
-    realtime_offset_ns_ = static_cast<int64_t>(anchor.host_realtime_ns() - anchor.host_monotonic_ns());
+    realtime_offset_ns_ =
+        static_cast<int64_t>(anchor.host_realtime_ns() - anchor.host_monotonic_ns());
     have_realtime_ = true;
   }
   range_ids_.assign(window.ranges.size(), 0);
@@ -237,7 +241,8 @@ void KinetoTraceExport::OnBeginWindow(const TraceModel& window, size_t) {
 // The walk gives every host range and NCCL call before the first API call or device record,
 // so every External id an API call can take is known here.
 const std::vector<uint64_t>& KinetoTraceExport::CallIds() {
-  if (call_ids_.size() != window_->api_calls.size()) call_ids_ = EnclosingOperatorIds(*window_, range_ids_);
+  if (call_ids_.size() != window_->api_calls.size())
+    call_ids_ = EnclosingOperatorIds(*window_, range_ids_);
   return call_ids_;
 }
 
@@ -257,8 +262,9 @@ void KinetoTraceExport::OnHostRange(const HostRange& range) {
   KinetoWriter& w = *writer_;
   const TraceModel& window = *window_;
   const int64_t pid = window.identity.pid;
-  const std::string name = range.type == RangeType::kProfileStep ? absl::StrCat("ProfilerStep#", range.step_number)
-                                                                  : std::string(window.names.Get(range.name));
+  const std::string name = range.type == RangeType::kProfileStep
+                               ? absl::StrCat("ProfilerStep#", range.step_number)
+                               : std::string(window.names.Get(range.name));
   if (range.type == RangeType::kMark) {
     w.Event("i", HostCategory(range.type), name, pid, range.thread_id, range.start_ns);
     w.json().Key("s");
@@ -271,8 +277,10 @@ void KinetoTraceExport::OnHostRange(const HostRange& range) {
     const uint64_t id = next_external_id_++;
     range_ids_[&range - window.ranges.data()] = id;
     TimelineArgs args = {{"External id", id}};
-    if (range.shapes != 0) args.push_back({"Input Dims", std::string(window.names.Get(range.shapes))});
-    if (range.dtypes != 0) args.push_back({"Input type", std::string(window.names.Get(range.dtypes))});
+    if (range.shapes != 0)
+      args.push_back({"Input Dims", std::string(window.names.Get(range.shapes))});
+    if (range.dtypes != 0)
+      args.push_back({"Input type", std::string(window.names.Get(range.dtypes))});
     w.Args(args);
   }
   w.json().EndObject();
@@ -281,8 +289,10 @@ void KinetoTraceExport::OnHostRange(const HostRange& range) {
 void KinetoTraceExport::OnNcclCall(const NcclCall& call) {
   KinetoWriter& w = *writer_;
   const int64_t pid = window_->identity.pid;
-  if (call.operation == schema::NCCL_OPERATION_GROUP_START || call.operation == schema::NCCL_OPERATION_GROUP_END) {
-    w.Complete("cpu_op", NcclFunctionName(call.operation), pid, call.thread_id, call.start_ns, call.end_ns);
+  if (call.operation == schema::NCCL_OPERATION_GROUP_START ||
+      call.operation == schema::NCCL_OPERATION_GROUP_END) {
+    w.Complete("cpu_op", NcclFunctionName(call.operation), pid, call.thread_id, call.start_ns,
+               call.end_ns);
     w.json().EndObject();
     return;
   }
@@ -297,8 +307,8 @@ void KinetoTraceExport::OnApiCall(const ApiCall& call, bool launched) {
   KinetoWriter& w = *writer_;
   const int64_t pid = window_->identity.pid;
   const uint64_t external_id = CallIds()[&call - window_->api_calls.data()];
-  w.Complete(call.driver ? "cuda_driver" : "cuda_runtime", window_->names.Get(call.name), pid, call.thread_id,
-             call.start_ns, call.end_ns);
+  w.Complete(call.driver ? "cuda_driver" : "cuda_runtime", window_->names.Get(call.name), pid,
+             call.thread_id, call.start_ns, call.end_ns);
   TimelineArgs args;
   if (external_id != 0) args.push_back({"External id", external_id});
   args.push_back({"correlation", call.correlation_id});
@@ -316,10 +326,11 @@ void KinetoTraceExport::OnDeviceActivity(const DeviceActivity& activity) {
     w.Metadata("process_name", activity.device, 0, "name", absl::StrCat("GPU ", activity.device));
   }
   if (named_rows_.insert({activity.device, activity.stream}).second) {
-    w.Metadata("thread_name", activity.device, activity.stream, "name", absl::StrCat("stream ", activity.stream));
+    w.Metadata("thread_name", activity.device, activity.stream, "name",
+               absl::StrCat("stream ", activity.stream));
   }
-  w.Complete(DeviceCategory(activity.kind), window_->names.Get(activity.name), activity.device, activity.stream,
-             activity.start_ns, activity.end_ns);
+  w.Complete(DeviceCategory(activity.kind), window_->names.Get(activity.name), activity.device,
+             activity.stream, activity.start_ns, activity.end_ns);
   TimelineArgs args;
   if (activity.api_call != kNoIndex && CallIds()[activity.api_call] != 0) {
     args.push_back({"External id", CallIds()[activity.api_call]});
@@ -331,14 +342,15 @@ void KinetoTraceExport::OnDeviceActivity(const DeviceActivity& activity) {
   if (activity.kind == DeviceKind::kKernel && activity.launch != kNoIndex) {
     launch = &window_->kernel_launches[activity.launch];
     args.push_back({"registers per thread", static_cast<uint64_t>(launch->registers_per_thread)});
-    args.push_back({"shared memory",
-                    static_cast<int64_t>(launch->static_shared_memory + launch->dynamic_shared_memory)});
+    args.push_back({"shared memory", static_cast<int64_t>(launch->static_shared_memory +
+                                                          launch->dynamic_shared_memory)});
   }
   if (activity.kind == DeviceKind::kMemcpy || activity.kind == DeviceKind::kMemset) {
     args.push_back({"bytes", activity.bytes});
     if (activity.end_ns > activity.start_ns) {
       args.push_back({"memory bandwidth (GB/s)",
-                      static_cast<double>(activity.bytes) / static_cast<double>(activity.end_ns - activity.start_ns)});
+                      static_cast<double>(activity.bytes) /
+                          static_cast<double>(activity.end_ns - activity.start_ns)});
     }
   }
   w.Args(args, launch);

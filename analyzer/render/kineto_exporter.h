@@ -79,8 +79,8 @@ class KinetoTraceExport : private TimelineSink {
   int64_t realtime_offset_ns_ = 0;  // CLOCK_REALTIME - host clock, from the first anchor
   bool have_realtime_ = false;
   const TraceModel* window_ = nullptr;  // the window being walked
-  std::vector<uint64_t> range_ids_;      // its ranges' External ids (operators; 0 for others)
-  std::vector<uint64_t> call_ids_;       // CallIds(), once computed for the window
+  std::vector<uint64_t> range_ids_;     // its ranges' External ids (operators; 0 for others)
+  std::vector<uint64_t> call_ids_;      // CallIds(), once computed for the window
   TimelineWalk walk_;
 };
 

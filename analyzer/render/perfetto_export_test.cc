@@ -39,7 +39,8 @@ perfetto::Trace ExportAndParse(const std::string& trace_name, PerfettoExportFigu
 
 const perfetto::TrackEvent* FindBegin(const perfetto::Trace& trace, const std::string& name) {
   for (const perfetto::TracePacket& packet : trace.packet()) {
-    if (packet.has_track_event() && packet.track_event().name() == name) return &packet.track_event();
+    if (packet.has_track_event() && packet.track_event().name() == name)
+      return &packet.track_event();
   }
   return nullptr;
 }
@@ -62,7 +63,7 @@ TEST_CASE("Perfetto export: described tracks, balanced slices, launch flows") {
     CHECK(packet.trusted_packet_sequence_id() == 1);
     if (packet.has_track_descriptor()) {
       const perfetto::TrackDescriptor& track = packet.track_descriptor();
-      tracks[track.uuid()] = track.has_process() ? track.process().process_name()
+      tracks[track.uuid()] = track.has_process()  ? track.process().process_name()
                              : track.has_thread() ? track.thread().thread_name()
                                                   : track.name();
       continue;
@@ -72,7 +73,8 @@ TEST_CASE("Perfetto export: described tracks, balanced slices, launch flows") {
     INFO("event " << event.name() << " on track " << event.track_uuid());
     CHECK(tracks.count(event.track_uuid()) == 1);  // described before use
     if (event.type() == perfetto::TrackEvent::TYPE_SLICE_BEGIN) ++depth[event.track_uuid()];
-    if (event.type() == perfetto::TrackEvent::TYPE_SLICE_END) CHECK(--depth[event.track_uuid()] >= 0);
+    if (event.type() == perfetto::TrackEvent::TYPE_SLICE_END)
+      CHECK(--depth[event.track_uuid()] >= 0);
   }
   for (const auto& [track, open] : depth) CHECK(open == 0);
   std::multiset<std::string> names;
@@ -107,7 +109,8 @@ TEST_CASE("Perfetto export: events carry the recorded arguments") {
   if (copy == nullptr) {
     for (const perfetto::TracePacket& packet : trace.packet()) {
       if (packet.has_track_event() && !packet.track_event().categories().empty() &&
-          packet.track_event().categories(0) == "Memcpy") copy = &packet.track_event();
+          packet.track_event().categories(0) == "Memcpy")
+        copy = &packet.track_event();
     }
   }
   REQUIRE(copy != nullptr);
@@ -139,7 +142,9 @@ TEST_CASE("Perfetto export: allocator samples and host RSS are byte counter trac
       CHECK(track.counter().unit() == perfetto::CounterDescriptor::UNIT_SIZE_BYTES);
       counter_tracks[track.uuid()] = track.name();
     }
-    if (!packet.has_track_event() || packet.track_event().type() != perfetto::TrackEvent::TYPE_COUNTER) continue;
+    if (!packet.has_track_event() ||
+        packet.track_event().type() != perfetto::TrackEvent::TYPE_COUNTER)
+      continue;
     const auto track = counter_tracks.find(packet.track_event().track_uuid());
     REQUIRE(track != counter_tracks.end());  // described before use
     values[track->second].push_back({packet.timestamp(), packet.track_event().counter_value()});
@@ -174,15 +179,18 @@ TEST_CASE("Perfetto export: overlapping slices on a track end the earlier one ea
   for (const perfetto::TracePacket& packet : parsed.packet()) {
     if (!packet.has_track_event()) continue;
     const int type = packet.track_event().type();
-    if (type == perfetto::TrackEvent::TYPE_SLICE_BEGIN || type == perfetto::TrackEvent::TYPE_SLICE_END) {
+    if (type == perfetto::TrackEvent::TYPE_SLICE_BEGIN ||
+        type == perfetto::TrackEvent::TYPE_SLICE_END) {
       events.push_back({type, packet.timestamp()});
     }
   }
   // Each track's events are written together: the stream's four, in host time.
   CHECK(figures.clamped_slices == 1);
   const std::vector<std::pair<int, uint64_t>> kernels = {
-      {perfetto::TrackEvent::TYPE_SLICE_BEGIN, 1000}, {perfetto::TrackEvent::TYPE_SLICE_END, 2000},
-      {perfetto::TrackEvent::TYPE_SLICE_BEGIN, 2000}, {perfetto::TrackEvent::TYPE_SLICE_END, 3000}};
+      {perfetto::TrackEvent::TYPE_SLICE_BEGIN, 1000},
+      {perfetto::TrackEvent::TYPE_SLICE_END, 2000},
+      {perfetto::TrackEvent::TYPE_SLICE_BEGIN, 2000},
+      {perfetto::TrackEvent::TYPE_SLICE_END, 3000}};
   CHECK(std::search(events.begin(), events.end(), kernels.begin(), kernels.end()) != events.end());
 }
 

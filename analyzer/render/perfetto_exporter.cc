@@ -38,7 +38,15 @@ uint64_t Uuid(uint64_t kind, uint64_t process_index, uint64_t a, uint64_t b = 0)
   return x == 0 ? 1 : x;
 }
 
-enum TrackKind : uint64_t { kProcess = 1, kThread, kGpu, kStream, kWindows, kMemory, kMemorySample };
+enum TrackKind : uint64_t {
+  kProcess = 1,
+  kThread,
+  kGpu,
+  kStream,
+  kWindows,
+  kMemory,
+  kMemorySample
+};
 
 constexpr uint32_t kSequence = 1;  // every packet comes from this one writer
 
@@ -89,7 +97,8 @@ void PerfettoTraceExport::WritePacket(const std::string& serialized_packet) {
     length >>= 7;
   } while (length);
   if (std::fwrite(header, 1, size, out_) != size ||
-      std::fwrite(serialized_packet.data(), 1, serialized_packet.size(), out_) != serialized_packet.size()) {
+      std::fwrite(serialized_packet.data(), 1, serialized_packet.size(), out_) !=
+          serialized_packet.size()) {
     failed_ = true;
   }
   ++figures_->packets;
@@ -109,7 +118,8 @@ uint64_t PerfettoTraceExport::ProcessTrack(const TraceModel& model, size_t proce
   return uuid;
 }
 
-uint64_t PerfettoTraceExport::ThreadTrack(const TraceModel& model, size_t process_index, uint64_t thread) {
+uint64_t PerfettoTraceExport::ThreadTrack(const TraceModel& model, size_t process_index,
+                                          uint64_t thread) {
   const uint64_t uuid = Uuid(kThread, process_index, thread);
   if (!described_.insert(uuid).second) return uuid;
   ProcessTrack(model, process_index);
@@ -122,14 +132,16 @@ uint64_t PerfettoTraceExport::ThreadTrack(const TraceModel& model, size_t proces
   descriptor->set_pid(static_cast<int32_t>(model.identity.pid));
   descriptor->set_tid(static_cast<int64_t>(thread));
   const auto name = model.thread_names.find(thread);
-  descriptor->set_thread_name(name == model.thread_names.end()
-                                  ? absl::StrCat("thread ", thread)
-                                  : absl::StrCat("thread ", thread, ":", model.names.Get(name->second)));
+  descriptor->set_thread_name(
+      name == model.thread_names.end()
+          ? absl::StrCat("thread ", thread)
+          : absl::StrCat("thread ", thread, ":", model.names.Get(name->second)));
   WritePacket(packet.SerializeAsString());
   return uuid;
 }
 
-uint64_t PerfettoTraceExport::GpuTrack(const TraceModel& model, size_t process_index, uint32_t device) {
+uint64_t PerfettoTraceExport::GpuTrack(const TraceModel& model, size_t process_index,
+                                       uint32_t device) {
   const uint64_t uuid = Uuid(kGpu, process_index, device);
   if (!described_.insert(uuid).second) return uuid;
   perfetto::TracePacket packet;
@@ -142,10 +154,11 @@ uint64_t PerfettoTraceExport::GpuTrack(const TraceModel& model, size_t process_i
   return uuid;
 }
 
-uint64_t PerfettoTraceExport::StreamTrack(const TraceModel& model, size_t process_index, uint32_t device,
-                                          uint32_t stream) {
-  return ChildTrack(GpuTrack(model, process_index, device), Uuid(kStream, process_index, device, stream),
-                    absl::StrCat("stream ", stream), false);
+uint64_t PerfettoTraceExport::StreamTrack(const TraceModel& model, size_t process_index,
+                                          uint32_t device, uint32_t stream) {
+  return ChildTrack(GpuTrack(model, process_index, device),
+                    Uuid(kStream, process_index, device, stream), absl::StrCat("stream ", stream),
+                    false);
 }
 
 uint64_t PerfettoTraceExport::ChildTrack(uint64_t parent, uint64_t uuid, const std::string& name,
@@ -157,7 +170,8 @@ uint64_t PerfettoTraceExport::ChildTrack(uint64_t parent, uint64_t uuid, const s
   track->set_uuid(uuid);
   track->set_parent_uuid(parent);
   track->set_name(name);
-  if (bytes_counter) track->mutable_counter()->set_unit(perfetto::CounterDescriptor::UNIT_SIZE_BYTES);
+  if (bytes_counter)
+    track->mutable_counter()->set_unit(perfetto::CounterDescriptor::UNIT_SIZE_BYTES);
   WritePacket(packet.SerializeAsString());
   return uuid;
 }
@@ -169,17 +183,24 @@ void PerfettoTraceExport::OnBeginWindow(const TraceModel& window, size_t process
   pending_nccl_.clear();
 }
 
-void PerfettoTraceExport::OnRecordingWindow(uint64_t start_ns, uint64_t end_ns, const std::string& label) {
-  const uint64_t track = ChildTrack(ProcessTrack(*window_, index_), Uuid(kWindows, index_, 0), "recording windows",
-                                    false);
+void PerfettoTraceExport::OnRecordingWindow(uint64_t start_ns, uint64_t end_ns,
+                                            const std::string& label) {
+  const uint64_t track = ChildTrack(ProcessTrack(*window_, index_), Uuid(kWindows, index_, 0),
+                                    "recording windows", false);
   slices_.push_back({track, start_ns, end_ns, false, label, "window", {}, 0, 0});
 }
 
 void PerfettoTraceExport::OnHostRange(const HostRange& range) {
   const bool mark = range.type == RangeType::kMark;
-  slices_.push_back({ThreadTrack(*window_, index_, range.thread_id), range.start_ns,
-                     mark ? range.start_ns : range.end_ns, mark, std::string(window_->names.Get(range.name)),
-                     RangeTypeName(range.type), {}, 0, 0});
+  slices_.push_back({ThreadTrack(*window_, index_, range.thread_id),
+                     range.start_ns,
+                     mark ? range.start_ns : range.end_ns,
+                     mark,
+                     std::string(window_->names.Get(range.name)),
+                     RangeTypeName(range.type),
+                     {},
+                     0,
+                     0});
 }
 
 // Held until the API calls are in: tracks are described in the order rows are collected,
@@ -187,15 +208,17 @@ void PerfettoTraceExport::OnHostRange(const HostRange& range) {
 void PerfettoTraceExport::OnNcclCall(const NcclCall& call) { pending_nccl_.push_back(&call); }
 
 void PerfettoTraceExport::OnApiCall(const ApiCall& call, bool launched) {
-  slices_.push_back({ThreadTrack(*window_, index_, call.thread_id), call.start_ns, call.end_ns, false,
-                     std::string(window_->names.Get(call.name)), call.driver ? "cuda_driver" : "cuda_runtime",
-                     ApiCallArgs(*window_, call), launched ? FlowId(index_, call.correlation_id) : 0, 0});
+  slices_.push_back({ThreadTrack(*window_, index_, call.thread_id), call.start_ns, call.end_ns,
+                     false, std::string(window_->names.Get(call.name)),
+                     call.driver ? "cuda_driver" : "cuda_runtime", ApiCallArgs(*window_, call),
+                     launched ? FlowId(index_, call.correlation_id) : 0, 0});
 }
 
 void PerfettoTraceExport::CollectNcclCalls() {
   for (const NcclCall* call : pending_nccl_) {
-    slices_.push_back({ThreadTrack(*window_, index_, call->thread_id), call->start_ns, call->end_ns, false,
-                       NcclFunctionName(call->operation), "nccl", NcclCallArgs(*call), 0, 0});
+    slices_.push_back({ThreadTrack(*window_, index_, call->thread_id), call->start_ns, call->end_ns,
+                       false, NcclFunctionName(call->operation), "nccl", NcclCallArgs(*call), 0,
+                       0});
   }
   pending_nccl_.clear();
 }
@@ -203,9 +226,10 @@ void PerfettoTraceExport::CollectNcclCalls() {
 void PerfettoTraceExport::OnDeviceActivity(const DeviceActivity& activity) {
   CollectNcclCalls();  // the API calls are all in
   const uint64_t flow = activity.api_call == kNoIndex ? 0 : FlowId(index_, activity.correlation_id);
-  slices_.push_back({StreamTrack(*window_, index_, activity.device, activity.stream), activity.start_ns,
-                     activity.end_ns, false, std::string(window_->names.Get(activity.name)),
-                     DeviceKindName(activity.kind), DeviceActivityArgs(*window_, activity), 0, flow});
+  slices_.push_back({StreamTrack(*window_, index_, activity.device, activity.stream),
+                     activity.start_ns, activity.end_ns, false,
+                     std::string(window_->names.Get(activity.name)), DeviceKindName(activity.kind),
+                     DeviceActivityArgs(*window_, activity), 0, flow});
 }
 
 void PerfettoTraceExport::OnEndSlices() {
@@ -215,8 +239,8 @@ void PerfettoTraceExport::OnEndSlices() {
 }
 
 // A place's live bytes as a byte counter track of the process.
-void PerfettoTraceExport::WriteMemoryCounter(const TraceModel& window, size_t process_index, uint64_t time_ns,
-                                             int32_t place, uint64_t bytes) {
+void PerfettoTraceExport::WriteMemoryCounter(const TraceModel& window, size_t process_index,
+                                             uint64_t time_ns, int32_t place, uint64_t bytes) {
   perfetto::TracePacket packet;
   packet.set_trusted_packet_sequence_id(kSequence);
   packet.set_timestamp(time_ns);
@@ -233,10 +257,18 @@ void PerfettoTraceExport::WriteMemoryCounter(const TraceModel& window, size_t pr
 // it changed as byte counters.
 void PerfettoTraceExport::OnMemoryChange(const MemoryRecord& record, const MemoryChange& change,
                                          const analyzer::LiveMemory& live) {
-  TimelineSlice instant{ThreadTrack(*window_, index_, record.thread_id), record.time_ns, record.time_ns,
-                        true, record.allocate ? "allocate" : "free", "memory", MemoryArgs(record), 0, 0};
+  TimelineSlice instant{ThreadTrack(*window_, index_, record.thread_id),
+                        record.time_ns,
+                        record.time_ns,
+                        true,
+                        record.allocate ? "allocate" : "free",
+                        "memory",
+                        MemoryArgs(record),
+                        0,
+                        0};
   WriteEvent(record.time_ns, perfetto::TrackEvent::TYPE_INSTANT, instant, true);
-  if (change.replaced && change.ended->place != change.place) {  // the replaced block's place dropped too
+  if (change.replaced &&
+      change.ended->place != change.place) {  // the replaced block's place dropped too
     const int32_t old_place = change.ended->place;
     WriteMemoryCounter(*window_, index_, record.time_ns, old_place, live.LiveBytes(old_place));
   }
@@ -245,8 +277,10 @@ void PerfettoTraceExport::OnMemoryChange(const MemoryRecord& record, const Memor
 
 // The allocator's allocated / reserved bytes per device and the host's RSS as byte counter
 // tracks of the process.
-void PerfettoTraceExport::OnSampleCounter(const MemorySample& sample, const SampleCounter& counter) {
-  const uint64_t uuid = Uuid(kMemorySample, index_, static_cast<uint32_t>(sample.device), counter.slot);
+void PerfettoTraceExport::OnSampleCounter(const MemorySample& sample,
+                                          const SampleCounter& counter) {
+  const uint64_t uuid =
+      Uuid(kMemorySample, index_, static_cast<uint32_t>(sample.device), counter.slot);
   perfetto::TracePacket packet;
   packet.set_trusted_packet_sequence_id(kSequence);
   packet.set_timestamp(sample.time_ns);
@@ -257,7 +291,8 @@ void PerfettoTraceExport::OnSampleCounter(const MemorySample& sample, const Samp
   WritePacket(packet.SerializeAsString());
 }
 
-void PerfettoTraceExport::WriteEvent(uint64_t time_ns, int type, const TimelineSlice& slice, bool with_details) {
+void PerfettoTraceExport::WriteEvent(uint64_t time_ns, int type, const TimelineSlice& slice,
+                                     bool with_details) {
   perfetto::TracePacket packet;
   packet.set_trusted_packet_sequence_id(kSequence);
   packet.set_timestamp(time_ns);
@@ -283,18 +318,21 @@ void PerfettoTraceExport::WriteEvent(uint64_t time_ns, int type, const TimelineS
 // nanosecond) ends the open one early, at its own start: the later slice keeps its whole
 // duration (counted in clamped_slices).
 void PerfettoTraceExport::WriteSlices(std::vector<TimelineSlice>* slices) {
-  std::stable_sort(slices->begin(), slices->end(), [](const TimelineSlice& a, const TimelineSlice& b) {
-    if (a.track != b.track) return a.track < b.track;
-    if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
-    return a.end_ns > b.end_ns;
-  });
+  std::stable_sort(slices->begin(), slices->end(),
+                   [](const TimelineSlice& a, const TimelineSlice& b) {
+                     if (a.track != b.track) return a.track < b.track;
+                     if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+                     return a.end_ns > b.end_ns;
+                   });
   std::vector<TimelineSlice*> open;
   auto end_top = [&] {
     WriteEvent(open.back()->end_ns, perfetto::TrackEvent::TYPE_SLICE_END, *open.back(), false);
     open.pop_back();
   };
   for (TimelineSlice& slice : *slices) {
-    while (!open.empty() && (open.back()->track != slice.track || open.back()->end_ns <= slice.start_ns)) end_top();
+    while (!open.empty() &&
+           (open.back()->track != slice.track || open.back()->end_ns <= slice.start_ns))
+      end_top();
     while (!open.empty() && slice.end_ns > open.back()->end_ns) {
       open.back()->end_ns = slice.start_ns;
       ++figures_->clamped_slices;

@@ -46,7 +46,8 @@ class PerfettoTraceExport : private TimelineSink {
   uint64_t ProcessTrack(const TraceModel& model, size_t process_index);
   uint64_t ThreadTrack(const TraceModel& model, size_t process_index, uint64_t thread);
   uint64_t GpuTrack(const TraceModel& model, size_t process_index, uint32_t device);
-  uint64_t StreamTrack(const TraceModel& model, size_t process_index, uint32_t device, uint32_t stream);
+  uint64_t StreamTrack(const TraceModel& model, size_t process_index, uint32_t device,
+                       uint32_t stream);
   uint64_t ChildTrack(uint64_t parent, uint64_t uuid, const std::string& name, bool bytes_counter);
   // The walk's items: slices are collected per window, nested and written at OnEndSlices;
   // memory events are written as they come.
@@ -61,8 +62,8 @@ class PerfettoTraceExport : private TimelineSink {
                       const analyzer::LiveMemory& live) override;
   void OnSampleCounter(const MemorySample& sample, const SampleCounter& counter) override;
   void CollectNcclCalls();
-  void WriteMemoryCounter(const TraceModel& window, size_t process_index, uint64_t time_ns, int32_t place,
-                          uint64_t bytes);
+  void WriteMemoryCounter(const TraceModel& window, size_t process_index, uint64_t time_ns,
+                          int32_t place, uint64_t bytes);
   void WriteSlices(std::vector<TimelineSlice>* slices);
   void WriteEvent(uint64_t time_ns, int type, const TimelineSlice& slice, bool with_details);
 

@@ -23,14 +23,17 @@ std::vector<std::string> Lines(const std::string& text) {
 
 TEST_CASE("text layout follows paddle: title centring, widths, two trailing spaces") {
   const ProcessReport report = testing::Analyze(testing::WriteRankTrace("text.pb", 0, 10000000));
-  const std::vector<std::string> model = Lines(RenderTable(*testing::FindTable(report, "model"), TimeUnit::kMilliseconds));
+  const std::vector<std::string> model =
+      Lines(RenderTable(*testing::FindTable(report, "model"), TimeUnit::kMilliseconds));
   CHECK(model[0] == std::string(47, '-') + "Model Summary" + std::string(47, '-'));  // L = 107
   CHECK(model[1] == "Time unit: ms");
-  CHECK(model[7] == "  Forward        12      48.00 / 4.00 / 4.00 / 4.00 / 40.00        "
-                    "23.76 / 1.98 / 1.98 / 1.98 / 66.44        ");
+  CHECK(model[7] ==
+        "  Forward        12      48.00 / 4.00 / 4.00 / 4.00 / 40.00        "
+        "23.76 / 1.98 / 1.98 / 1.98 / 66.44        ");
   CHECK(model[7].size() == 107 + 2);
   CHECK(model[10].rfind("  Others         -       12.00 / - / - / - / 10.00", 0) == 0);
-  const std::vector<std::string> device = Lines(RenderTable(*testing::FindTable(report, "device"), TimeUnit::kMilliseconds));
+  const std::vector<std::string> device =
+      Lines(RenderTable(*testing::FindTable(report, "device"), TimeUnit::kMilliseconds));
   CHECK(device[0] == "-------------------Device Summary-------------------");
 }
 
@@ -48,9 +51,12 @@ TEST_CASE("JSON holds the table numbers in ns with the schema version") {
   reports.push_back(testing::Analyze(testing::WriteTrainingStepTrace("json.pb")));
   const std::string json = RenderReportsJson(reports, std::nullopt, {});
   CHECK(json.find("\"schema\":\"profanalyze.summary\",\"version\":1") != std::string::npos);
-  CHECK(json.find("{\"name\":\"gemm\",\"calls\":2,\"gpu\":{\"total_ns\":150.0,\"avg_ns\":75.0,\"max_ns\":100.0,"
+  CHECK(json.find("{\"name\":\"gemm\",\"calls\":2,\"gpu\":{\"total_ns\":150.0,\"avg_ns\":75.0,"
+                  "\"max_ns\":100.0,"
                   "\"min_ns\":50.0,\"ratio_pct\":37.5000},\"depth\":0}") != std::string::npos);
-  CHECK(json.find("\"name\":\"Others\",\"calls\":null,\"cpu\":{\"total_ns\":200.0,\"avg_ns\":null") != std::string::npos);
+  CHECK(
+      json.find("\"name\":\"Others\",\"calls\":null,\"cpu\":{\"total_ns\":200.0,\"avg_ns\":null") !=
+      std::string::npos);
 }
 
 TEST_CASE("Chrome export: processes, streams and a launch flow per matched device record") {
@@ -66,7 +72,8 @@ TEST_CASE("Chrome export: processes, streams and a launch flow per matched devic
   std::stringstream text;
   text << in.rdbuf();
   const std::string json = text.str();
-  CHECK(json.find("\"name\":\"process_name\",\"pid\":1000000000,\"args\":{\"name\":\"GPU 0\"}") != std::string::npos);
+  CHECK(json.find("\"name\":\"process_name\",\"pid\":1000000000,\"args\":{\"name\":\"GPU 0\"}") !=
+        std::string::npos);
   CHECK(json.find("\"ph\":\"f\",\"name\":\"launch\"") != std::string::npos);
   CHECK(json.find("\"ph\":\"i\",\"name\":\"checkpoint\"") != std::string::npos);
 }
@@ -80,9 +87,11 @@ namespace {
 // Two kernels that differ only in their argument lists, one of them over paddle's 90
 // characters: the text table shortens (and then repeats) names; JSON keeps them whole.
 TEST_CASE("names are data: JSON carries full, unique kernel names; only text shortens them") {
-  const std::string long_name = "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(" +
-                                std::string("Params const&, float const*, float*, int, int, int") + ")";
-  const std::string other_name = "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(int)";
+  const std::string long_name =
+      "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(" +
+      std::string("Params const&, float const*, float*, int, int, int") + ")";
+  const std::string other_name =
+      "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(int)";
   testing::TestTrace trace;
   trace.Step(1, 0, 10000, 1);
   trace.Launch(1, 100, 200, long_name, 0, 7, 1000, 2000);
@@ -94,10 +103,13 @@ TEST_CASE("names are data: JSON carries full, unique kernel names; only text sho
   const std::string json = RenderReportsJson(reports, std::nullopt, {});
   CHECK(json.find("\"name\":\"" + long_name + "\"") != std::string::npos);
   CHECK(json.find("\"name\":\"" + other_name + "\"") != std::string::npos);
-  const std::string text = RenderTable(*testing::FindTable(reports[0], "kernel"), TimeUnit::kMilliseconds);
-  const std::string shown = "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>";
+  const std::string text =
+      RenderTable(*testing::FindTable(reports[0], "kernel"), TimeUnit::kMilliseconds);
+  const std::string shown =
+      "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>";
   size_t rows = 0;
-  for (const std::string& line : Lines(text)) rows += line.rfind("  " + shown + " ", 0) == 0 || line.rfind(shown + " ", 0) == 0;
+  for (const std::string& line : Lines(text))
+    rows += line.rfind("  " + shown + " ", 0) == 0 || line.rfind(shown + " ", 0) == 0;
   CHECK(rows == 2);  // paddle's display name drops the argument lists in text only
   CHECK(text.find("Params const&") == std::string::npos);
   CHECK(json.find("\"name\":\"" + plain_name + "\"") != std::string::npos);
@@ -124,7 +136,8 @@ TEST_CASE("stacks shown: leak rows carry the symbolized allocation stack") {
   allocation.device = 0;
   allocation.kind = schema::MEMORY_KIND_DEVICE;
   allocation.call_stack = trace.encoder().InternCallStack(
-      {0x300, 0x310, 0x320, 0x330, 0x340}, {"at::native::empty_cuda", "c10::cuda::alloc", "", "train_step", "main"});
+      {0x300, 0x310, 0x320, 0x330, 0x340},
+      {"at::native::empty_cuda", "c10::cuda::alloc", "", "train_step", "main"});
   trace.encoder().AddMemory(allocation);
   std::vector<ProcessReport> reports;
   reports.push_back(testing::Analyze(trace.Write("leak_stack.pb")));

@@ -6,16 +6,18 @@ namespace prof::analyzer {
 namespace {
 
 std::string ProcessBanner(const ProcessReport& report) {
-  const std::string who = report.identity.rank >= 0 ? absl::StrCat("Rank ", report.identity.rank, " ") : "";
+  const std::string who =
+      report.identity.rank >= 0 ? absl::StrCat("Rank ", report.identity.rank, " ") : "";
   return absl::StrCat(std::string(20, '='), " ", who, "(host ", report.identity.host, ", pid ",
-                      report.identity.pid, ", ", report.files.size(), " file(s), ", report.event_count,
-                      " events) ", std::string(20, '='), "\n\n");
+                      report.identity.pid, ", ", report.files.size(), " file(s), ",
+                      report.event_count, " events) ", std::string(20, '='), "\n\n");
 }
 
 }  // namespace
 
-std::string RenderReportsText(const std::vector<ProcessReport>& reports, const std::optional<SummaryTable>& ranks,
-                              TimeUnit unit, int only_rank) {
+std::string RenderReportsText(const std::vector<ProcessReport>& reports,
+                              const std::optional<SummaryTable>& ranks, TimeUnit unit,
+                              int only_rank) {
   std::string text;
   if (ranks) text += RenderTable(*ranks, unit);
   for (const ProcessReport& report : reports) {

@@ -13,8 +13,9 @@
 namespace prof::analyzer {
 
 // `only_rank` >= 0 prints that rank's tables only.
-std::string RenderReportsText(const std::vector<ProcessReport>& reports, const std::optional<SummaryTable>& ranks,
-                              TimeUnit unit, int only_rank = -1);
+std::string RenderReportsText(const std::vector<ProcessReport>& reports,
+                              const std::optional<SummaryTable>& ranks, TimeUnit unit,
+                              int only_rank = -1);
 
 // Tables one after the other (the job view).
 std::string RenderTablesText(const std::vector<SummaryTable>& tables, TimeUnit unit);

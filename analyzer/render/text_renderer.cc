@@ -49,7 +49,8 @@ std::string PythonCentre(const std::string& text, size_t width) {
 // column's width less the row's indent.
 std::string TextCell(const Cell& cell, int indent) {
   std::string text = cell.kernel_name ? KernelDisplayName(cell.text) : cell.text;
-  if (cell.text_width > 0) text = Shorten(text, static_cast<size_t>(std::max(4, cell.text_width - indent)));
+  if (cell.text_width > 0)
+    text = Shorten(text, static_cast<size_t>(std::max(4, cell.text_width - indent)));
   return text;
 }
 
@@ -61,7 +62,8 @@ struct Layout {
 Layout ComputeLayout(const SummaryTable& table, TimeUnit unit) {
   Layout layout;
   for (const Column& column : table.columns) {
-    layout.widths.push_back(std::max<size_t>(column.min_width, column.grow ? column.header.size() : 0));
+    layout.widths.push_back(
+        std::max<size_t>(column.min_width, column.grow ? column.header.size() : 0));
   }
   for (const Row& row : table.rows) {
     if (row.kind != Row::Kind::kData) continue;
@@ -108,7 +110,8 @@ std::string RenderPerf(const SummaryTable& table) {
   std::string out = Centre(table.title, 100, '=') + "\n";
   for (const std::string& line : table.preamble) absl::StrAppend(&out, line, "\n");
   std::string header = "|";
-  for (const Column& column : table.columns) absl::StrAppend(&header, " ", PythonCentre(column.header, 15), " |");
+  for (const Column& column : table.columns)
+    absl::StrAppend(&header, " ", PythonCentre(column.header, 15), " |");
   absl::StrAppend(&out, header, "\n");
   for (const Row& row : table.rows) {
     std::string line = "|";
@@ -197,7 +200,9 @@ std::string RenderTable(const SummaryTable& table, TimeUnit unit) {
       case Row::Kind::kData:
       case Row::Kind::kHeader: out += RowText(row, layout, unit); break;
       case Row::Kind::kSeparator: out += Separator(layout); break;
-      case Row::Kind::kTitle: absl::StrAppend(&out, Centre(row.title, layout.line_length, '-'), "\n"); break;
+      case Row::Kind::kTitle:
+        absl::StrAppend(&out, Centre(row.title, layout.line_length, '-'), "\n");
+        break;
     }
   }
   if (table.ending != TableEnding::kBlank) out += Separator(layout);

@@ -53,9 +53,10 @@ std::string NcclFunctionName(schema::NcclOperation operation) {
 }
 
 std::string NcclDataTypeName(uint32_t data_type) {
-  static constexpr const char* kNames[] = {"ncclInt8",    "ncclUint8",   "ncclInt32",      "ncclUint32",
-                                           "ncclInt64",   "ncclUint64",  "ncclFloat16",    "ncclFloat32",
-                                           "ncclFloat64", "ncclBfloat16", "ncclFloat8e4m3", "ncclFloat8e5m2"};
+  static constexpr const char* kNames[] = {"ncclInt8",     "ncclUint8",      "ncclInt32",
+                                           "ncclUint32",   "ncclInt64",      "ncclUint64",
+                                           "ncclFloat16",  "ncclFloat32",    "ncclFloat64",
+                                           "ncclBfloat16", "ncclFloat8e4m3", "ncclFloat8e5m2"};
   if (data_type < sizeof(kNames) / sizeof(kNames[0])) return kNames[data_type];
   return "ncclDataType(" + std::to_string(data_type) + ")";
 }
@@ -100,7 +101,8 @@ TimelineArgs ApiCallArgs(const TraceModel& model, const ApiCall& call) {
   if (call.copy_kind != schema::COPY_KIND_UNKNOWN) {
     args.push_back({"kind", std::string(CopyKindShortName(call.copy_kind))});
   }
-  if (call.call_stack) args.push_back({"call stack", std::string(model.names.Get(call.call_stack))});
+  if (call.call_stack)
+    args.push_back({"call stack", std::string(model.names.Get(call.call_stack))});
   return args;
 }
 

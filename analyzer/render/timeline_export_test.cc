@@ -57,8 +57,10 @@ bool Has(const std::string& json, const std::string& text) {
 TEST_CASE("Chrome export: kernels carry grid, block, registers, shared memory and occupancy") {
   const std::string json = ChromeJson("kernel_args.pb");
   CHECK(Has(json, "\"name\":\"gemm_kernel\""));
-  CHECK(Has(json, "\"grid\":\"[4, 2, 1]\",\"block\":\"[256, 1, 1]\",\"registers per thread\":64,"
-                  "\"static shared memory\":512,\"dynamic shared memory\":0,\"theoretical occupancy %\":50.000"));
+  CHECK(Has(json,
+            "\"grid\":\"[4, 2, 1]\",\"block\":\"[256, 1, 1]\",\"registers per thread\":64,"
+            "\"static shared memory\":512,\"dynamic shared memory\":0,\"theoretical occupancy "
+            "%\":50.000"));
   CHECK(Has(json, "\"occupancy assumes\":\"sm_90 (H100)"));
 }
 
@@ -66,25 +68,32 @@ TEST_CASE("Chrome export: copies carry bytes, kind and GB/s; API calls their arg
   const std::string json = ChromeJson("copy_args.pb");
   CHECK(Has(json, "\"kind\":\"HtoD\",\"bytes\":1000000,\"GB/s\":100.000"));
   CHECK(Has(json, "\"name\":\"cudaMemcpyAsync\""));
-  CHECK(Has(json, "\"correlation\":2,\"status\":0,\"stream\":\"0x7\",\"bytes\":1000000,\"kind\":\"HtoD\""));
+  CHECK(
+      Has(json,
+          "\"correlation\":2,\"status\":0,\"stream\":\"0x7\",\"bytes\":1000000,\"kind\":\"HtoD\""));
   CHECK(Has(json, "\"call stack\":\"launch_gemm < main\""));
 }
 
-TEST_CASE("Chrome export: NCCL calls by their NCCL names with count, dtype, communicator and peer") {
+TEST_CASE(
+    "Chrome export: NCCL calls by their NCCL names with count, dtype, communicator and peer") {
   const std::string json = ChromeJson("nccl_args.pb");
   CHECK(json.find("NCCL_OPERATION_") == std::string::npos);
   CHECK(Has(json, "\"name\":\"ncclSend\""));
-  CHECK(Has(json, "\"count\":256,\"dtype\":\"ncclFloat32\",\"bytes\":1024,\"peer rank\":3,"
-                  "\"communicator\":\"0xabc\",\"rank\":1,\"ranks\":4"));
+  CHECK(Has(json,
+            "\"count\":256,\"dtype\":\"ncclFloat32\",\"bytes\":1024,\"peer rank\":3,"
+            "\"communicator\":\"0xabc\",\"rank\":1,\"ranks\":4"));
   CHECK(Has(json, "\"name\":\"ncclAllReduce\""));
-  CHECK(Has(json, "\"count\":10,\"dtype\":\"ncclBfloat16\",\"bytes\":20,\"reduction\":\"ncclSum\""));
+  CHECK(
+      Has(json, "\"count\":10,\"dtype\":\"ncclBfloat16\",\"bytes\":20,\"reduction\":\"ncclSum\""));
 }
 
-TEST_CASE("Chrome export: allocations carry their symbolized stacks; windows and steps are ranges") {
+TEST_CASE(
+    "Chrome export: allocations carry their symbolized stacks; windows and steps are ranges") {
   const std::string json = ChromeJson("memory_args.pb");
   CHECK(Has(json, "\"ph\":\"i\",\"name\":\"allocate\""));
-  CHECK(Has(json, "\"address\":\"0xd000\",\"bytes\":4096,\"device\":0,\"memory kind\":\"DEVICE\","
-                  "\"call stack\":\"at::native::empty_cuda < 0x4f0\""));
+  CHECK(Has(json,
+            "\"address\":\"0xd000\",\"bytes\":4096,\"device\":0,\"memory kind\":\"DEVICE\","
+            "\"call stack\":\"at::native::empty_cuda < 0x4f0\""));
   CHECK(Has(json, "\"name\":\"window 2 (steps 5-6)\",\"cat\":\"window\""));
   CHECK(Has(json, "\"args\":{\"name\":\"recording windows\"}"));
   CHECK(Has(json, "\"name\":\"ProfileStep#5\",\"cat\":\"ProfileStep\""));
@@ -108,10 +117,12 @@ TEST_CASE("Chrome export: allocator samples and host RSS are counter tracks") {
   CHECK(CounterBytes(json, "GPU0 reserved") == std::vector<uint64_t>{2097152, 2097152});
   CHECK(CounterBytes(json, "Host RSS") == std::vector<uint64_t>{123456789});
   // On the process (pid 4242), at the samples' times (origin 0: the step starts at 0).
-  CHECK(Has(json, "\"ph\":\"C\",\"name\":\"GPU0 allocated\",\"cat\":\"memory\",\"pid\":4242,\"tid\":0,"
-                  "\"ts\":60.000"));
-  CHECK(Has(json, "\"ph\":\"C\",\"name\":\"Host RSS\",\"cat\":\"memory\",\"pid\":4242,\"tid\":0,"
-                  "\"ts\":100.000"));
+  CHECK(Has(json,
+            "\"ph\":\"C\",\"name\":\"GPU0 allocated\",\"cat\":\"memory\",\"pid\":4242,\"tid\":0,"
+            "\"ts\":60.000"));
+  CHECK(Has(json,
+            "\"ph\":\"C\",\"name\":\"Host RSS\",\"cat\":\"memory\",\"pid\":4242,\"tid\":0,"
+            "\"ts\":100.000"));
 }
 
 TEST_CASE("the export's time span covers every kind of event, so no timestamp is negative") {

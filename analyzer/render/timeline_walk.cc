@@ -12,14 +12,16 @@ void TimelineWalk::AddWindow(const TraceModel& window, size_t process_index) {
   sink.OnBeginWindow(window, process_index);
   const uint64_t start = EarliestTime(window);
   const uint64_t end = LatestTime(window);
-  if (start <= end && !window.headers.empty()) sink.OnRecordingWindow(start, end, WindowLabel(window.headers.front()));
+  if (start <= end && !window.headers.empty())
+    sink.OnRecordingWindow(start, end, WindowLabel(window.headers.front()));
   for (const HostRange& range : window.ranges) sink.OnHostRange(range);
   for (const NcclCall& call : window.nccl_calls) sink.OnNcclCall(call);
   std::vector<bool> launched(window.api_calls.size(), false);
   for (const DeviceActivity& activity : window.device_activities) {
     if (activity.api_call != kNoIndex) launched[activity.api_call] = true;
   }
-  for (size_t i = 0; i < window.api_calls.size(); ++i) sink.OnApiCall(window.api_calls[i], launched[i]);
+  for (size_t i = 0; i < window.api_calls.size(); ++i)
+    sink.OnApiCall(window.api_calls[i], launched[i]);
   for (const DeviceActivity& activity : window.device_activities) sink.OnDeviceActivity(activity);
   sink.OnEndSlices();
 
@@ -31,10 +33,12 @@ void TimelineWalk::AddWindow(const TraceModel& window, size_t process_index) {
   // Counter tracks need their values in time order; stable, so equal times keep model order.
   std::vector<const MemorySample*> samples;
   for (const MemorySample& sample : window.memory_samples) samples.push_back(&sample);
-  std::stable_sort(samples.begin(), samples.end(),
-                   [](const MemorySample* a, const MemorySample* b) { return a->time_ns < b->time_ns; });
+  std::stable_sort(
+      samples.begin(), samples.end(),
+      [](const MemorySample* a, const MemorySample* b) { return a->time_ns < b->time_ns; });
   for (const MemorySample* sample : samples) {
-    for (const SampleCounter& counter : MemorySampleCounters(*sample)) sink.OnSampleCounter(*sample, counter);
+    for (const SampleCounter& counter : MemorySampleCounters(*sample))
+      sink.OnSampleCounter(*sample, counter);
   }
   sink.OnEndWindow();
 }

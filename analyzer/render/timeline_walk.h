@@ -46,7 +46,8 @@ class TimelineSink {
   virtual void OnDeviceActivity(const DeviceActivity& activity) {}
   virtual void OnEndSlices() {}
   // `live`: the process's live memory after `change`.
-  virtual void OnMemoryChange(const MemoryRecord& record, const MemoryChange& change, const LiveMemory& live) {}
+  virtual void OnMemoryChange(const MemoryRecord& record, const MemoryChange& change,
+                              const LiveMemory& live) {}
   virtual void OnSampleCounter(const MemorySample& sample, const SampleCounter& counter) {}
   virtual void OnEndWindow() {}
 };

@@ -26,7 +26,9 @@ class RecordingSink : public TimelineSink {
   void OnHostRange(const HostRange& range) override {
     log.push_back(absl::StrCat("range ", model_->names.Get(range.name)));
   }
-  void OnNcclCall(const NcclCall& call) override { log.push_back(absl::StrCat("nccl ", call.start_ns)); }
+  void OnNcclCall(const NcclCall& call) override {
+    log.push_back(absl::StrCat("nccl ", call.start_ns));
+  }
   void OnApiCall(const ApiCall& call, bool launched) override {
     log.push_back(absl::StrCat("api ", model_->names.Get(call.name), launched ? " launched" : ""));
   }
@@ -34,7 +36,8 @@ class RecordingSink : public TimelineSink {
     log.push_back(absl::StrCat("device ", model_->names.Get(activity.name)));
   }
   void OnEndSlices() override { log.push_back("end slices"); }
-  void OnMemoryChange(const MemoryRecord& record, const MemoryChange& change, const LiveMemory& live) override {
+  void OnMemoryChange(const MemoryRecord& record, const MemoryChange& change,
+                      const LiveMemory& live) override {
     log.push_back(absl::StrCat(record.allocate ? "allocate " : "free ", record.time_ns, " live ",
                                live.LiveBytes(change.place)));
   }
@@ -128,7 +131,8 @@ TEST_CASE("the walk visits each item once in the documented order", "[timeline_w
                     });
 }
 
-TEST_CASE("the walk pairs memory across a process's windows, not across processes", "[timeline_walk]") {
+TEST_CASE("the walk pairs memory across a process's windows, not across processes",
+          "[timeline_walk]") {
   RecordingSink sink;
   TimelineWalk walk(&sink);
   walk.AddWindow(FirstWindow(), 0);

@@ -7,10 +7,10 @@
 
 namespace prof::analyzer::report {
 
-std::string PageHtml();    // page.html: the skeleton with {{...}} slots
-std::string ReportCss();   // report.css
-std::string ReportJs();    // the report's scripts, concatenated in drawing order
-std::string EchartsJs();   // third_party/echarts/echarts.min.js
+std::string PageHtml();   // page.html: the skeleton with {{...}} slots
+std::string ReportCss();  // report.css
+std::string ReportJs();   // the report's scripts, concatenated in drawing order
+std::string EchartsJs();  // third_party/echarts/echarts.min.js
 
 inline constexpr const char* kEchartsVersion = "6.1.0";
 

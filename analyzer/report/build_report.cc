@@ -53,7 +53,8 @@ std::vector<size_t> ReportOrder(const std::vector<RankFigures>& ranks) {
     const RankFigures& r = ranks[i];
     return std::make_tuple(r.rank < 0, r.rank, r.host, r.pid);
   };
-  std::stable_sort(order.begin(), order.end(), [&key](size_t a, size_t b) { return key(a) < key(b); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&key](size_t a, size_t b) { return key(a) < key(b); });
   return order;
 }
 
@@ -66,7 +67,8 @@ void ReadChartedRanks(const Inputs& inputs, const std::vector<size_t>& sources, 
   const RankConsumer::Done done = [run](size_t i, RankFigures figures, ProcessReport) {
     run->ranks[run->layout->charted[i].run_index] = std::move(figures);
   };
-  RunProcesses(charted, RunOptions{}, [&done](size_t i) { return std::make_unique<RankConsumer>(i, &done); });
+  RunProcesses(charted, RunOptions{},
+               [&done](size_t i) { return std::make_unique<RankConsumer>(i, &done); });
 }
 
 }  // namespace
@@ -88,8 +90,9 @@ absl::StatusOr<CollectedRun> CollectRun(const std::vector<std::string>& paths) {
     one.push_back(std::move(report));
     MergeJobPartial(JobPartialOf(one, {}), &run.job);
   };
-  RunSummary read =
-      RunProcesses(*inputs, RunOptions{}, [&done](size_t i) { return std::make_unique<RankConsumer>(i, &done); });
+  RunSummary read = RunProcesses(*inputs, RunOptions{}, [&done](size_t i) {
+    return std::make_unique<RankConsumer>(i, &done);
+  });
   run.unreadable = std::move(read.unreadable);
   MergeJobPartial(JobPartialOf({}, run.unreadable), &run.job);
   std::vector<size_t> ordered_sources;

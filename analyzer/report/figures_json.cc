@@ -20,7 +20,9 @@ uint64_t Origin(const RankFigures& rank) {
   return origin == std::numeric_limits<uint64_t>::max() ? 0 : origin;
 }
 
-uint64_t Since(uint64_t time_ns, uint64_t origin) { return time_ns > origin ? time_ns - origin : 0; }
+uint64_t Since(uint64_t time_ns, uint64_t origin) {
+  return time_ns > origin ? time_ns - origin : 0;
+}
 
 void WriteUintArray(const char* key, const std::vector<uint64_t>& values, JsonWriter* json) {
   json->Key(key);
@@ -40,7 +42,8 @@ void WriteSteps(const RankFigures& rank, uint64_t origin, JsonWriter* json) {
     json->Uint(Since(step.start_ns, origin));
     json->Key("duration_ns");
     json->Uint(step.duration_ns);
-    WriteUintArray("phase_ns", std::vector<uint64_t>(step.phase_ns.begin(), step.phase_ns.end()), json);
+    WriteUintArray("phase_ns", std::vector<uint64_t>(step.phase_ns.begin(), step.phase_ns.end()),
+                   json);
     json->Key("gpu_busy_ns");
     json->Uint(step.gpu_busy_ns);
     json->EndObject();
@@ -60,8 +63,11 @@ void WriteNamed(const char* key, const std::map<std::string, NamedTime>& items, 
     json->BeginObject();
     json->Key("name");
     json->String(name);
-    for (auto [field, value] : {std::pair{"calls", item.calls}, {"gpu_ns", item.gpu_ns}, {"cpu_ns", item.cpu_ns},
-                                {"max_ns", item.max_ns}, {"min_ns", item.min_ns}}) {
+    for (auto [field, value] : {std::pair{"calls", item.calls},
+                                {"gpu_ns", item.gpu_ns},
+                                {"cpu_ns", item.cpu_ns},
+                                {"max_ns", item.max_ns},
+                                {"min_ns", item.min_ns}}) {
       json->Key(field);
       json->Uint(value);
     }
@@ -122,8 +128,8 @@ void WriteMemory(const RankFigures& rank, uint64_t origin, JsonWriter* json) {
 }
 
 // A step's figure, or null where the place had no sample in that step.
-void WriteSampledArray(const char* key, const std::vector<SampledStep>& steps, uint64_t SampledStep::*field,
-                       JsonWriter* json) {
+void WriteSampledArray(const char* key, const std::vector<SampledStep>& steps,
+                       uint64_t SampledStep::*field, JsonWriter* json) {
   json->Key(key);
   json->BeginArray();
   for (const SampledStep& step : steps) {
@@ -194,8 +200,10 @@ void WriteSummaryFigures(const RankFigures& rank, JsonWriter* json) {
     json->Double(fraction, 6);
   }
   json->EndObject();
-  for (auto [field, value] : {std::pair{"total_ns", rank.total_ns}, {"communication_ns", rank.communication_ns},
-                              {"computation_ns", rank.computation_ns}, {"overlap_ns", rank.overlap_ns}}) {
+  for (auto [field, value] : {std::pair{"total_ns", rank.total_ns},
+                              {"communication_ns", rank.communication_ns},
+                              {"computation_ns", rank.computation_ns},
+                              {"overlap_ns", rank.overlap_ns}}) {
     json->Key(field);
     json->Uint(value);
   }
@@ -226,7 +234,8 @@ void WriteRank(const RankFigures& rank, JsonWriter* json) {
 
 }  // namespace
 
-std::string FiguresJson(const std::vector<RankFigures>& ranks, const std::vector<std::string>& unreadable_files) {
+std::string FiguresJson(const std::vector<RankFigures>& ranks,
+                        const std::vector<std::string>& unreadable_files) {
   std::vector<const RankFigures*> all;
   for (const RankFigures& rank : ranks) all.push_back(&rank);
   return FiguresJson(all, unreadable_files, nullptr);

@@ -17,7 +17,8 @@ inline constexpr size_t kMaxNamedRows = 100;  // kernels and operators per rank,
 
 struct JobLayout;
 
-std::string FiguresJson(const std::vector<RankFigures>& ranks, const std::vector<std::string>& unreadable_files);
+std::string FiguresJson(const std::vector<RankFigures>& ranks,
+                        const std::vector<std::string>& unreadable_files);
 // `ranks` in the order given; `job` (may be null) written under "job".
 std::string FiguresJson(const std::vector<const RankFigures*>& ranks,
                         const std::vector<std::string>& unreadable_files, const JobLayout* job);

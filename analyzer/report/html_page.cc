@@ -38,12 +38,9 @@ std::string EscapeJsonForScript(const std::string& json) {
 
 std::string RenderHtmlPage(const std::string& title, const std::string& figures_json) {
   const std::map<std::string, std::string> slots = {
-      {"TITLE", EscapeHtml(title)},
-      {"STYLE", ReportCss()},
-      {"ECHARTS", EchartsJs()},
-      {"ECHARTS_VERSION", kEchartsVersion},
-      {"SCRIPT", ReportJs()},
-      {"DATA", EscapeJsonForScript(figures_json)},
+      {"TITLE", EscapeHtml(title)}, {"STYLE", ReportCss()},
+      {"ECHARTS", EchartsJs()},     {"ECHARTS_VERSION", kEchartsVersion},
+      {"SCRIPT", ReportJs()},       {"DATA", EscapeJsonForScript(figures_json)},
   };
   const std::string page = PageHtml();
   std::string html;

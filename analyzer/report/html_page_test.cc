@@ -10,7 +10,8 @@ namespace {
 
 // True when some <script ...> tag of `html` has a src attribute.
 bool AnyScriptHasSource(const std::string& html) {
-  for (size_t at = html.find("<script"); at != std::string::npos; at = html.find("<script", at + 1)) {
+  for (size_t at = html.find("<script"); at != std::string::npos;
+       at = html.find("<script", at + 1)) {
     const std::string tag = html.substr(at, html.find('>', at) - at);
     if (tag.find("src=") != std::string::npos) return true;
   }

@@ -144,9 +144,11 @@ void WriteJobLayout(const JobLayout& layout, JsonWriter* json) {
   for (const ChartedRank& rank : layout.charted) WriteStrings(rank.reasons, json);
   json->EndArray();
   const auto& stragglers = job.stragglers;
-  WriteWho("straggler", job, stragglers.stragglers.empty() ? nullptr : &stragglers.stragglers[0].rank_index, json);
+  WriteWho("straggler", job,
+           stragglers.stragglers.empty() ? nullptr : &stragglers.stragglers[0].rank_index, json);
   WriteWho("last_arrival", job,
-           stragglers.last_arrivals.empty() ? nullptr : &stragglers.last_arrivals[0].rank_index, json);
+           stragglers.last_arrivals.empty() ? nullptr : &stragglers.last_arrivals[0].rank_index,
+           json);
   WriteQuality(job, json);
   json->Key("tables");
   json->BeginArray();

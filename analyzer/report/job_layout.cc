@@ -21,7 +21,8 @@ std::string Ms(double ns) { return absl::StrFormat("%.3f ms", ns / 1e6); }
 class ChartedPicker {
  public:
   ChartedPicker(const std::vector<RankFigures>& ranks, const JobAnalysis& job) : job_(job) {
-    for (size_t i = 0; i < ranks.size(); ++i) run_index_.emplace(RankKey{ranks[i].rank, ranks[i].host, ranks[i].pid}, i);
+    for (size_t i = 0; i < ranks.size(); ++i)
+      run_index_.emplace(RankKey{ranks[i].rank, ranks[i].host, ranks[i].pid}, i);
   }
 
   void Add(uint32_t job_index, std::string reason) {
@@ -71,22 +72,25 @@ void AddOutliers(const JobAnalysis& job, const std::string& key, ChartedPicker* 
   for (size_t i = 0; i < shown; ++i) {
     const uint32_t index = metric->outliers[i];
     const double delta = metric->values[index] - metric->p50;
-    picker->Add(index, absl::StrFormat("outlier in %s: %s%s vs P50", metric->name, delta >= 0 ? "+" : "-",
-                                       Ms(std::abs(delta))));
+    picker->Add(index, absl::StrFormat("outlier in %s: %s%s vs P50", metric->name,
+                                       delta >= 0 ? "+" : "-", Ms(std::abs(delta))));
   }
 }
 
-std::vector<ChartedRank> PickChartedRanks(const std::vector<RankFigures>& ranks, const JobAnalysis& job) {
+std::vector<ChartedRank> PickChartedRanks(const std::vector<RankFigures>& ranks,
+                                          const JobAnalysis& job) {
   ChartedPicker picker(ranks, job);
   const StragglerAnalysis& stragglers = job.stragglers;
   for (size_t i = 0; i < std::min(stragglers.stragglers.size(), kChartedStragglers); ++i) {
     const StragglerEntry& entry = stragglers.stragglers[i];
-    picker.Add(entry.rank_index, absl::StrFormat("straggler #%d: %s excess compute", i + 1, Ms(entry.excess_ns)));
+    picker.Add(entry.rank_index,
+               absl::StrFormat("straggler #%d: %s excess compute", i + 1, Ms(entry.excess_ns)));
   }
   for (size_t i = 0; i < std::min(stragglers.last_arrivals.size(), kChartedLastArrivals); ++i) {
     const LastArrival& entry = stragglers.last_arrivals[i];
-    picker.Add(entry.rank_index, absl::StrFormat("last arrival #%d: last at %d collective(s), others waited %s", i + 1,
-                                                 entry.times_last, Ms(entry.wait_caused_ns)));
+    picker.Add(entry.rank_index,
+               absl::StrFormat("last arrival #%d: last at %d collective(s), others waited %s",
+                               i + 1, entry.times_last, Ms(entry.wait_caused_ns)));
   }
   AddStepTimeExtremes(job, &picker);
   for (uint32_t i = 0; i < job.ranks.size(); ++i) {

@@ -60,7 +60,9 @@ const ChartedRank* FindCharted(const CollectedRun& run, const JobLayout& layout,
   return nullptr;
 }
 
-bool StartsWith(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
+bool StartsWith(const std::string& text, const std::string& prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
 
 TEST_CASE("the job layout starts past 32 processes") {
   CHECK_FALSE(UsesJobLayout(32));
@@ -86,7 +88,8 @@ TEST_CASE("the injected straggler is charted first, then the late rank; rank 0 i
   CHECK(StartsWith(late->reasons[0], "straggler #2:"));
   const ChartedRank* zero = FindCharted(run, layout, 0);
   REQUIRE(zero != nullptr);
-  CHECK(std::find(zero->reasons.begin(), zero->reasons.end(), "the first rank") != zero->reasons.end());
+  CHECK(std::find(zero->reasons.begin(), zero->reasons.end(), "the first rank") !=
+        zero->reasons.end());
 }
 
 TEST_CASE("only the charted ranks keep kernels, operators and memory; the others are slim") {
@@ -95,12 +98,14 @@ TEST_CASE("only the charted ranks keep kernels, operators and memory; the others
   for (const ChartedRank& rank : run.layout->charted) charted[rank.run_index] = true;
   for (size_t i = 0; i < run.ranks.size(); ++i) {
     CAPTURE(run.ranks[i].rank);
-    CHECK(run.ranks[i].kernels.count("gemm_kernel") == (charted[i] ? 1 : 0));  // every rank launches it
+    CHECK(run.ranks[i].kernels.count("gemm_kernel") ==
+          (charted[i] ? 1 : 0));  // every rank launches it
     CHECK(run.ranks[i].steps.size() == 20);
   }
 }
 
-TEST_CASE("the report's cross-rank tables are the job view's, as profanalyze --views job prints them") {
+TEST_CASE(
+    "the report's cross-rank tables are the job view's, as profanalyze --views job prints them") {
   const JobLayout layout = *Run().layout;
   SummaryCommandOptions options;
   options.paths = {JobFolder()};
@@ -127,7 +132,7 @@ TEST_CASE("the report's cross-rank tables are the job view's, as profanalyze --v
 TEST_CASE("the heat map: buckets of consecutive ranks, each cell the bucket's slowest rank") {
   const JobReports reports = JobReportsOf(Run().job);
   const RankHeatMap map = BucketRankHeatMap(reports.reports, 6, kHeatMapColumns);
-  CHECK(map.bucket_size == 7);  // ceil(40 / 6)
+  CHECK(map.bucket_size == 7);    // ceil(40 / 6)
   REQUIRE(map.rows.size() == 6);  // ceil(40 / 7)
   CHECK(map.rows[3].first == 21);
   CHECK(map.rows[3].last == 27);
@@ -158,14 +163,15 @@ TEST_CASE("the heat map: buckets of consecutive ranks, each cell the bucket's sl
       CHECK(map.rows[row].cells[s].steps == (row == 5 ? 5 : 7));
     }
   }
-  CHECK(BucketRankHeatMap(reports.reports, kHeatMapRows, kHeatMapColumns).rows.size() == kRanks);  // one a row
+  CHECK(BucketRankHeatMap(reports.reports, kHeatMapRows, kHeatMapColumns).rows.size() ==
+        kRanks);  // one a row
 }
 
 TEST_CASE("the heat map: past the column bound, consecutive steps share a column") {
   const JobReports reports = JobReportsOf(Run().job);
   const RankHeatMap map = BucketRankHeatMap(reports.reports, 6, 6);
   CHECK(map.steps_per_column == 4);  // ceil(20 / 6)
-  REQUIRE(map.columns.size() == 5);   // ceil(20 / 4): steps 0-3, 4-7, 8-11, 12-15, 16-19
+  REQUIRE(map.columns.size() == 5);  // ceil(20 / 4): steps 0-3, 4-7, 8-11, 12-15, 16-19
   for (size_t c = 0; c < 5; ++c) {
     CHECK(map.columns[c].first_step == int64_t(4 * c));
     CHECK(map.columns[c].last_step == int64_t(4 * c + 3));
@@ -189,10 +195,13 @@ TEST_CASE("the page embeds only the charted ranks, the straggler first, and the 
   CHECK(html.find("\"job\":{\"processes\":40,") != std::string::npos);
   CHECK(html.find("\"straggler\":{\"rank\":27,") != std::string::npos);
   // The banner's data-quality group: rank 30's missing all-gather.
-  CHECK(html.find("{\"state\":\"missing from 1 collective(s)\",\"ranks\":1,\"named\":[\"rank 30\"]}") !=
+  CHECK(html.find(
+            "{\"state\":\"missing from 1 collective(s)\",\"ranks\":1,\"named\":[\"rank 30\"]}") !=
         std::string::npos);
   size_t embedded = 0;
-  for (size_t at = html.find("\"pid\":"); at != std::string::npos; at = html.find("\"pid\":", at + 1)) ++embedded;
+  for (size_t at = html.find("\"pid\":"); at != std::string::npos;
+       at = html.find("\"pid\":", at + 1))
+    ++embedded;
   CHECK(embedded == run.layout->charted.size());
 }
 

@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::filesystem::create_directories(argv[1]);
-  const auto paths = prof::analyzer::report::testing::WriteReportScenario(std::filesystem::absolute(argv[1]), ranks);
+  const auto paths = prof::analyzer::report::testing::WriteReportScenario(
+      std::filesystem::absolute(argv[1]), ranks);
   std::printf("wrote %zu trace file(s) to %s\n", paths.size(), argv[1]);
   return 0;
 }

@@ -37,8 +37,8 @@ MemoryRecord Record(uint64_t time_ns, uint64_t address, uint64_t bytes, bool all
 TraceModel LostFreeTrace() {
   TraceModel model;
   model.identity.pid = 7;
-  model.memory = {Record(10, 0x1000, 100, true), Record(20, 0x1000, 60, true), Record(30, 0x2000, 30, true),
-                  Record(40, 0x1000, 0, false)};
+  model.memory = {Record(10, 0x1000, 100, true), Record(20, 0x1000, 60, true),
+                  Record(30, 0x2000, 30, true), Record(40, 0x1000, 0, false)};
   return model;
 }
 

@@ -51,7 +51,8 @@ void MemoryFlowBuilder::EndBlock(const LiveBlock& ended, uint64_t time_ns, bool 
   KeepBlock(&place, std::move(block));
 }
 
-void MemoryFlowBuilder::StartBlock(int32_t place_id, const MemoryRecord& record, size_t step_count) {
+void MemoryFlowBuilder::StartBlock(int32_t place_id, const MemoryRecord& record,
+                                   size_t step_count) {
   Place& place = PlaceOf(MemoryPlaceName(place_id), step_count);
   const uint64_t offset = FirstFitOffset(place.occupied, record.bytes);
   place.occupied[offset] = record.bytes;
@@ -69,22 +70,24 @@ void MemoryFlowBuilder::Apply(const MemoryRecord& record, size_t step_count) {
   if (change.allocated) StartBlock(change.place, record, step_count);
 }
 
-void MemoryFlowBuilder::AddWindow(const TraceModel& window, const std::vector<StepFigures>& window_steps,
-                                  size_t first_step) {
+void MemoryFlowBuilder::AddWindow(const TraceModel& window,
+                                  const std::vector<StepFigures>& window_steps, size_t first_step) {
   const size_t step_count = first_step + window_steps.size();
   for (auto& [name, place] : places_) PlaceOf(name, step_count);
   std::vector<const MemoryRecord*> records;
   records.reserve(window.memory.size());
   for (const MemoryRecord& record : window.memory) records.push_back(&record);
-  std::stable_sort(records.begin(), records.end(),
-                   [](const MemoryRecord* a, const MemoryRecord* b) { return a->time_ns < b->time_ns; });
+  std::stable_sort(
+      records.begin(), records.end(),
+      [](const MemoryRecord* a, const MemoryRecord* b) { return a->time_ns < b->time_ns; });
   size_t next = 0;
   auto apply_until = [&](uint64_t time_ns, size_t step) {
     for (; next < records.size() && records[next]->time_ns < time_ns; ++next) {
       Apply(*records[next], step_count);
       if (step >= step_count) continue;
       for (auto& [name, place] : places_) {
-        place.flow.step_peak_bytes[step] = std::max(place.flow.step_peak_bytes[step], place.live_bytes);
+        place.flow.step_peak_bytes[step] =
+            std::max(place.flow.step_peak_bytes[step], place.live_bytes);
       }
     }
   };
@@ -112,8 +115,10 @@ std::vector<MemoryPoint> Thin(std::vector<MemoryPoint> points, size_t limit) {
   std::vector<MemoryPoint> thinned;
   for (const MemoryPoint& point : points) {
     const size_t bucket = static_cast<size_t>((point.time_ns - first) / (span / limit + 1));
-    const size_t last = thinned.empty() ? SIZE_MAX
-                                        : static_cast<size_t>((thinned.back().time_ns - first) / (span / limit + 1));
+    const size_t last =
+        thinned.empty()
+            ? SIZE_MAX
+            : static_cast<size_t>((thinned.back().time_ns - first) / (span / limit + 1));
     if (bucket != last) {
       thinned.push_back(point);
     } else if (point.bytes > thinned.back().bytes) {
@@ -125,12 +130,14 @@ std::vector<MemoryPoint> Thin(std::vector<MemoryPoint> points, size_t limit) {
 
 }  // namespace
 
-std::map<std::string, MemoryPlaceFlow> MemoryFlowBuilder::Finish(uint64_t end_ns, size_t step_count) && {
+std::map<std::string, MemoryPlaceFlow> MemoryFlowBuilder::Finish(uint64_t end_ns,
+                                                                 size_t step_count) && {
   // In address order, so blocks of equal size keep one order from run to run.
   std::vector<const LiveBlock*> alive;
   for (const auto& [address, block] : live_.blocks()) alive.push_back(&block);
-  std::sort(alive.begin(), alive.end(),
-            [](const LiveBlock* a, const LiveBlock* b) { return a->allocation.address < b->allocation.address; });
+  std::sort(alive.begin(), alive.end(), [](const LiveBlock* a, const LiveBlock* b) {
+    return a->allocation.address < b->allocation.address;
+  });
   for (const LiveBlock* block : alive) EndBlock(*block, end_ns, true);
   std::map<std::string, MemoryPlaceFlow> flows;
   for (auto& [name, place] : places_) {

@@ -29,7 +29,8 @@ class MemoryFlowBuilder {
 
   // `window_steps`: the window's steps (AddStepFigures), in start order; `first_step`
   // their index in the process's step list.
-  void AddWindow(const TraceModel& window, const std::vector<StepFigures>& window_steps, size_t first_step);
+  void AddWindow(const TraceModel& window, const std::vector<StepFigures>& window_steps,
+                 size_t first_step);
   // Ends the blocks still live at `end_ns` and thins the points.
   std::map<std::string, MemoryPlaceFlow> Finish(uint64_t end_ns, size_t step_count) &&;
   uint64_t frees_without_allocation() const { return live_.unmatched_frees(); }
@@ -47,7 +48,7 @@ class MemoryFlowBuilder {
   void KeepBlock(Place* place, MemoryBlock block);
 
   std::map<std::string, Place> places_;
-  LiveMemory live_;                            // which blocks are alive, by the one rule
+  LiveMemory live_;                                  // which blocks are alive, by the one rule
   absl::flat_hash_map<uint64_t, uint64_t> offsets_;  // address -> the live block's offset
 };
 

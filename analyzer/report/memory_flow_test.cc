@@ -6,7 +6,8 @@
 namespace prof::analyzer::report {
 namespace {
 
-MemoryRecord Record(uint64_t time, uint64_t address, uint64_t bytes, bool allocate, int32_t device = 0) {
+MemoryRecord Record(uint64_t time, uint64_t address, uint64_t bytes, bool allocate,
+                    int32_t device = 0) {
   MemoryRecord record;
   record.time_ns = time;
   record.address = address;

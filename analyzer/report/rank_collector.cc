@@ -17,7 +17,8 @@ ViewSet ReportViews() { return {View::kDevice, View::kDistributed}; }
 uint64_t LatestTime(const TraceModel& window) {
   uint64_t latest = 0;
   for (const HostRange& range : window.ranges) latest = std::max(latest, range.end_ns);
-  for (const DeviceActivity& activity : window.device_activities) latest = std::max(latest, activity.end_ns);
+  for (const DeviceActivity& activity : window.device_activities)
+    latest = std::max(latest, activity.end_ns);
   for (const MemoryRecord& record : window.memory) latest = std::max(latest, record.time_ns);
   return latest;
 }

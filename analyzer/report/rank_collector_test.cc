@@ -37,18 +37,21 @@ TEST_CASE("a step's phases, Others and GPU busy time") {
 }
 
 TEST_CASE("kernels and operators keep whole names, with the range tree's GPU time") {
-  const RankFigures figures = Collect(analyzer::testing::WriteRankTrace("report_rank.pb", 0, 10000000));
+  const RankFigures figures =
+      Collect(analyzer::testing::WriteRankTrace("report_rank.pb", 0, 10000000));
   // The gemm's mangled name is demangled whole; nothing is shortened.
   bool found_nccl = false;
   for (const auto& [name, item] : figures.kernels) {
-    if (name.find("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)") != std::string::npos) {
+    if (name.find("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)") !=
+        std::string::npos) {
       found_nccl = true;
       CHECK(item.calls == 12);
       CHECK(item.gpu_ns == 12 * 1000000);
     }
   }
   CHECK(found_nccl);
-  const RankFigures step_trace = Collect(analyzer::testing::WriteTrainingStepTrace("report_ops.pb"));
+  const RankFigures step_trace =
+      Collect(analyzer::testing::WriteTrainingStepTrace("report_ops.pb"));
   // matmul: 2 calls, GPU 200 + 50; linear: GPU 200 (scenarios.cc).
   CHECK(step_trace.operators.at("matmul").calls == 2);
   CHECK(step_trace.operators.at("matmul").gpu_ns == 250);
@@ -57,7 +60,8 @@ TEST_CASE("kernels and operators keep whole names, with the range tree's GPU tim
 }
 
 TEST_CASE("the rank trace's memory: 1 MiB per step, the last one never freed") {
-  const RankFigures figures = Collect(analyzer::testing::WriteRankTrace("report_memory.pb", 1, 10000000));
+  const RankFigures figures =
+      Collect(analyzer::testing::WriteRankTrace("report_memory.pb", 1, 10000000));
   REQUIRE(figures.steps.size() == 12);
   const MemoryPlaceFlow& gpu = figures.memory.at("GPU0");
   CHECK(gpu.allocations == 12);
@@ -133,11 +137,14 @@ TEST_CASE("steps without samples are not recorded; samples outside steps are dro
   CHECK(host[2].recorded);
   CHECK(host[2].rss == 77);
   // The page's data: null where a step had no sample of the place.
-  CHECK_THAT(FiguresJson({figures}, {}),
-             Catch::Contains("\"sampled_memory\":{\"GPU0\":{\"allocated\":[11,null,null],\"reserved\":[21,null,null],"
-                             "\"peak\":[31,null,null]},\"Host\":{\"rss\":[null,null,77]}}"));
+  CHECK_THAT(
+      FiguresJson({figures}, {}),
+      Catch::Contains(
+          "\"sampled_memory\":{\"GPU0\":{\"allocated\":[11,null,null],\"reserved\":[21,null,null],"
+          "\"peak\":[31,null,null]},\"Host\":{\"rss\":[null,null,77]}}"));
   // No sample at all: nothing sampled, the cudaMalloc figures stay.
-  CHECK(Collect(analyzer::testing::WriteTrainingStepTrace("report_nosamples.pb")).sampled_memory.empty());
+  CHECK(Collect(analyzer::testing::WriteTrainingStepTrace("report_nosamples.pb"))
+            .sampled_memory.empty());
 }
 
 TEST_CASE("losses reach the report's quality figures") {

@@ -10,12 +10,14 @@ size_t CeilDiv(size_t a, size_t b) { return (a + b - 1) / b; }
 
 // The columns of every recorded step number, `per` consecutive numbers a column; the
 // column of each step number.
-std::map<int64_t, size_t> Columns(const std::vector<ProcessReport>& reports, size_t max_columns, RankHeatMap* map) {
+std::map<int64_t, size_t> Columns(const std::vector<ProcessReport>& reports, size_t max_columns,
+                                  RankHeatMap* map) {
   std::map<int64_t, size_t> columns;  // step number -> column
   for (const ProcessReport& report : reports) {
     for (const StepRecord& step : report.collectives.steps) columns.emplace(step.number, 0);
   }
-  map->steps_per_column = std::max<size_t>(1, CeilDiv(columns.size(), std::max<size_t>(1, max_columns)));
+  map->steps_per_column =
+      std::max<size_t>(1, CeilDiv(columns.size(), std::max<size_t>(1, max_columns)));
   size_t position = 0;
   for (auto& [number, column] : columns) {
     column = position++ / map->steps_per_column;
@@ -27,7 +29,8 @@ std::map<int64_t, size_t> Columns(const std::vector<ProcessReport>& reports, siz
 
 }  // namespace
 
-RankHeatMap BucketRankHeatMap(const std::vector<ProcessReport>& reports, size_t max_rows, size_t max_columns) {
+RankHeatMap BucketRankHeatMap(const std::vector<ProcessReport>& reports, size_t max_rows,
+                              size_t max_columns) {
   RankHeatMap map;
   std::map<int64_t, size_t> columns = Columns(reports, max_columns, &map);
   if (reports.empty()) return map;

@@ -45,7 +45,8 @@ struct RankHeatMap {
 };
 
 // `reports` in the job view's order (JobReportsOf); `max_rows`, `max_columns` >= 1.
-RankHeatMap BucketRankHeatMap(const std::vector<ProcessReport>& reports, size_t max_rows, size_t max_columns);
+RankHeatMap BucketRankHeatMap(const std::vector<ProcessReport>& reports, size_t max_rows,
+                              size_t max_columns);
 
 }  // namespace prof::analyzer::report
 

@@ -57,8 +57,8 @@ struct MemoryPoint {
 
 // One memory place: "GPU<d>" or "Host" (pageable or pinned host allocations).
 struct MemoryPlaceFlow {
-  std::vector<MemoryPoint> live;     // every change (thinned when very long)
-  std::vector<MemoryBlock> blocks;   // the largest blocks (kMaxBlocks), by start
+  std::vector<MemoryPoint> live;    // every change (thinned when very long)
+  std::vector<MemoryBlock> blocks;  // the largest blocks (kMaxBlocks), by start
   uint64_t peak_bytes = 0;
   uint64_t allocations = 0;
   std::vector<uint64_t> step_peak_bytes;  // parallel to RankFigures::steps

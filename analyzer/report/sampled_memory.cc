@@ -5,7 +5,9 @@
 namespace prof::analyzer::report {
 namespace {
 
-std::string PlaceOf(int32_t device) { return device >= 0 ? "GPU" + std::to_string(device) : std::string("Host"); }
+std::string PlaceOf(int32_t device) {
+  return device >= 0 ? "GPU" + std::to_string(device) : std::string("Host");
+}
 
 // The step of [first, steps.size()) holding `time`, or -1. Steps are sorted by start and
 // do not overlap.
@@ -21,15 +23,16 @@ long StepAt(const std::vector<StepFigures>& steps, size_t first, uint64_t time) 
 std::vector<const MemorySample*> ByTime(const std::vector<MemorySample>& samples) {
   std::vector<const MemorySample*> order;
   for (const MemorySample& sample : samples) order.push_back(&sample);
-  std::stable_sort(order.begin(), order.end(),
-                   [](const MemorySample* a, const MemorySample* b) { return a->time_ns < b->time_ns; });
+  std::stable_sort(order.begin(), order.end(), [](const MemorySample* a, const MemorySample* b) {
+    return a->time_ns < b->time_ns;
+  });
   return order;
 }
 
 }  // namespace
 
-void AddSampledMemory(const TraceModel& window, const std::vector<StepFigures>& steps, size_t first_step,
-                      std::map<std::string, std::vector<SampledStep>>* places) {
+void AddSampledMemory(const TraceModel& window, const std::vector<StepFigures>& steps,
+                      size_t first_step, std::map<std::string, std::vector<SampledStep>>* places) {
   for (const MemorySample* sample : ByTime(window.memory_samples)) {
     // The host's sample carries its step's (exclusive) end: look 1 ns earlier.
     const bool host_stamp = sample->device < 0 && sample->time_ns > 0;

@@ -21,8 +21,8 @@ namespace prof::analyzer::report {
 // Adds the window's samples to `places`. `steps` holds every step so far, in time order;
 // the window's own are steps[first_step...]. Each place's vector is kept as long as `steps`
 // (earlier steps, where the place was not sampled, are marked not recorded).
-void AddSampledMemory(const TraceModel& window, const std::vector<StepFigures>& steps, size_t first_step,
-                      std::map<std::string, std::vector<SampledStep>>* places);
+void AddSampledMemory(const TraceModel& window, const std::vector<StepFigures>& steps,
+                      size_t first_step, std::map<std::string, std::vector<SampledStep>>* places);
 
 }  // namespace prof::analyzer::report
 

@@ -5,8 +5,8 @@
 
 namespace prof::analyzer::report {
 
-const std::array<const char*, kPhaseCount> kPhaseNames = {"Dataloader", "Forward", "Backward", "Optimization",
-                                                          "Others"};
+const std::array<const char*, kPhaseCount> kPhaseNames = {"Dataloader", "Forward", "Backward",
+                                                          "Optimization", "Others"};
 
 namespace {
 
@@ -25,8 +25,9 @@ int PhaseIndex(RangeType type) {
 
 uint64_t CoveredLength(const IntervalList& merged, uint64_t start, uint64_t end) {
   // The first interval ending after `start`; intervals are disjoint, so ends are sorted too.
-  auto it = std::upper_bound(merged.begin(), merged.end(), start,
-                             [](uint64_t time, const Interval& interval) { return time < interval.end; });
+  auto it =
+      std::upper_bound(merged.begin(), merged.end(), start,
+                       [](uint64_t time, const Interval& interval) { return time < interval.end; });
   uint64_t covered = 0;
   for (; it != merged.end() && it->start < end; ++it) {
     covered += std::min(end, it->end) - std::max(start, it->start);
@@ -46,7 +47,8 @@ void AddStepFigures(const TraceModel& window, std::vector<StepFigures>* steps) {
   for (IntervalList& list : phases) list = MergeIntervals(std::move(list));
   IntervalList busy;
   for (const DeviceActivity& activity : window.device_activities) {
-    if (activity.kind == DeviceKind::kSynchronization || activity.end_ns <= activity.start_ns) continue;
+    if (activity.kind == DeviceKind::kSynchronization || activity.end_ns <= activity.start_ns)
+      continue;
     busy.push_back({activity.start_ns, activity.end_ns});
   }
   busy = MergeIntervals(std::move(busy));
@@ -63,7 +65,8 @@ void AddStepFigures(const TraceModel& window, std::vector<StepFigures>* steps) {
       in_phases += step.phase_ns[phase];
     }
     // Phases on different threads may overlap in wall time; Others never goes negative.
-    step.phase_ns[kPhaseCount - 1] = in_phases < step.duration_ns ? step.duration_ns - in_phases : 0;
+    step.phase_ns[kPhaseCount - 1] =
+        in_phases < step.duration_ns ? step.duration_ns - in_phases : 0;
     step.gpu_busy_ns = CoveredLength(busy, range->start_ns, range->end_ns);
     steps->push_back(step);
   }

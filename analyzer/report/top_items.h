@@ -18,7 +18,8 @@ void AddKernelTimes(const TraceModel& window, std::map<std::string, NamedTime>* 
 // Every operator range of the window: calls, wall time, and the kernel time launched
 // inside its subtree (the range tree's rule, as the Operator Summary); nested operators
 // of the same work each count it, as paddle's table does.
-void AddOperatorTimes(const TraceModel& window, const RangeTree& tree, std::map<std::string, NamedTime>* operators);
+void AddOperatorTimes(const TraceModel& window, const RangeTree& tree,
+                      std::map<std::string, NamedTime>* operators);
 
 }  // namespace prof::analyzer::report
 

@@ -16,7 +16,8 @@ IntervalList SpanOfEvents(const TraceModel& model) {
   };
   for (const HostRange& range : model.ranges) extend(range.start_ns, range.end_ns);
   for (const ApiCall& call : model.api_calls) extend(call.start_ns, call.end_ns);
-  for (const DeviceActivity& activity : model.device_activities) extend(activity.start_ns, activity.end_ns);
+  for (const DeviceActivity& activity : model.device_activities)
+    extend(activity.start_ns, activity.end_ns);
   for (const NcclCall& call : model.nccl_calls) extend(call.start_ns, call.end_ns);
   if (first >= last) return {};
   return {{first, last}};
@@ -97,7 +98,8 @@ AnalysisContext MakeAnalysisContext(const TraceModel& model, const RangeTree& tr
     return model.ranges[a].start_ns < model.ranges[b].start_ns;
   });
   context.has_steps = !context.steps.empty();
-  context.window = context.has_steps ? MergeIntervals(std::move(step_intervals)) : SpanOfEvents(model);
+  context.window =
+      context.has_steps ? MergeIntervals(std::move(step_intervals)) : SpanOfEvents(model);
   context.total_ns = TotalLength(context.window);
   SumStepDeviceTime(&context);
   return context;
@@ -105,13 +107,15 @@ AnalysisContext MakeAnalysisContext(const TraceModel& model, const RangeTree& tr
 
 int FindStep(const AnalysisContext& context, uint64_t time_ns) {
   const std::vector<HostRange>& ranges = context.model->ranges;
-  auto after = std::upper_bound(context.steps.begin(), context.steps.end(), time_ns,
-                                [&](uint64_t t, uint32_t step) { return t < ranges[step].start_ns; });
+  auto after =
+      std::upper_bound(context.steps.begin(), context.steps.end(), time_ns,
+                       [&](uint64_t t, uint32_t step) { return t < ranges[step].start_ns; });
   // Steps do not overlap in practice; look back a little in case they do.
   for (int back = 0; back < 2 && after != context.steps.begin(); ++back) {
     --after;
     const HostRange& step = ranges[*after];
-    if (time_ns >= step.start_ns && time_ns < step.end_ns) return static_cast<int>(after - context.steps.begin());
+    if (time_ns >= step.start_ns && time_ns < step.end_ns)
+      return static_cast<int>(after - context.steps.begin());
   }
   return -1;
 }

@@ -24,8 +24,8 @@ struct SummaryOptions {
   SortKey sorted_by = SortKey::kCpuTotal;
   bool op_detail = true;
   bool thread_sep = false;
-  int top = 0;         // rows per name table; 0: all
-  int perf_skip = -1;  // warm-up steps the Perf Summary skips; -1: automatic (README)
+  int top = 0;                  // rows per name table; 0: all
+  int perf_skip = -1;           // warm-up steps the Perf Summary skips; -1: automatic (README)
   bool group_by_shape = false;  // Operator Summary: one row per (name, input shapes)
   bool self_time = false;       // text tables show the Self CPU / Self GPU columns
   // Count step 0 of a run recorded without a schedule as a step (--include-setup). By

@@ -13,7 +13,8 @@ void AddCollectiveRecords(const AnalysisContext& window, CollectiveTable* table)
   std::vector<IntervalList> in_step(window.steps.size());
   for (size_t i = 0; i < model.nccl_calls.size(); ++i) {
     const NcclCall& call = model.nccl_calls[i];
-    if (call.operation == schema::NCCL_OPERATION_GROUP_START || call.operation == schema::NCCL_OPERATION_GROUP_END) {
+    if (call.operation == schema::NCCL_OPERATION_GROUP_START ||
+        call.operation == schema::NCCL_OPERATION_GROUP_END) {
       continue;
     }
     CollectiveRecord record;

@@ -17,15 +17,15 @@ namespace prof::analyzer {
 
 struct CollectiveRecord {
   uint64_t comm_hash = 0;
-  int64_t sequence = 0;     // the agent's per-communicator number; 0: none (older agents)
-  int32_t operation = 0;    // schema::NcclOperation
-  int32_t rank_count = 0;   // communicator size; 0: unknown
+  int64_t sequence = 0;    // the agent's per-communicator number; 0: none (older agents)
+  int32_t operation = 0;   // schema::NcclOperation
+  int32_t rank_count = 0;  // communicator size; 0: unknown
   uint64_t bytes = 0;
   // Arrival: the first linked NCCL kernel's start (the GPU reached the collective), else
   // the host call's start. End: the last linked kernel's end, else the call's end.
   uint64_t enter_ns = 0;
   uint64_t end_ns = 0;
-  int64_t step = -1;        // number of the step holding the host call; -1: none
+  int64_t step = -1;  // number of the step holding the host call; -1: none
   bool kernel_timed = false;
 };
 
@@ -37,7 +37,9 @@ struct StepRecord {
   // (or waiting in) collectives. The rest is the step's compute.
   uint64_t collective_ns = 0;
 
-  uint64_t ComputeNs() const { return end_ns - start_ns > collective_ns ? end_ns - start_ns - collective_ns : 0; }
+  uint64_t ComputeNs() const {
+    return end_ns - start_ns > collective_ns ? end_ns - start_ns - collective_ns : 0;
+  }
 };
 
 struct CollectiveTable {

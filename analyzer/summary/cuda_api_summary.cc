@@ -36,7 +36,8 @@ void AddApiFigures(const AnalysisContext& window, ApiFigures* figures) {
   }
 }
 
-std::optional<SummaryTable> CudaApiSummary(const ApiFigures& figures, const RenderContext& context) {
+std::optional<SummaryTable> CudaApiSummary(const ApiFigures& figures,
+                                           const RenderContext& context) {
   const NamedItems<ApiItem>& items = figures.calls;
   if (items.empty()) return std::nullopt;
   SummaryTable table;
@@ -53,11 +54,13 @@ std::optional<SummaryTable> CudaApiSummary(const ApiFigures& figures, const Rend
     const ApiItem& item = items.items()[index];
     table.AddRow({Cell::Text(std::string(context.names->Get(item.name))),
                   Cell::Count(item.cpu.calls), Cell::Count(item.failed),
-                  Cell::Stats(item.cpu.ToStats(figures.all_calls_ns)), Cell::Time(StandardDeviation(item))});
+                  Cell::Stats(item.cpu.ToStats(figures.all_calls_ns)),
+                  Cell::Time(StandardDeviation(item))});
   }
   table.ending = TableEnding::kNote;
-  table.note = {"Host time inside each CUDA runtime or driver API call, all calls of the trace.",
-                "Ratio: share of the time of all API calls. Errors: calls that did not return success."};
+  table.note = {
+      "Host time inside each CUDA runtime or driver API call, all calls of the trace.",
+      "Ratio: share of the time of all API calls. Errors: calls that did not return success."};
   return table;
 }
 

@@ -9,7 +9,8 @@ namespace {
 constexpr size_t kMaxIssueLines = 20;
 constexpr size_t kMaxStepRows = 20;
 
-void AddCount(const std::string& item, uint64_t count, const std::string& detail, SummaryTable* table) {
+void AddCount(const std::string& item, uint64_t count, const std::string& detail,
+              SummaryTable* table) {
   if (count == 0) return;
   table->AddRow({Cell::Text(item), Cell::Count(count), Cell::Text(detail)});
 }
@@ -27,8 +28,8 @@ void AddIncompleteSteps(const DataQuality& quality, SummaryTable* table) {
     }
     if (total == 0) continue;
     if (shown++ == kMaxStepRows) {
-      table->epilogue.push_back(absl::StrFormat(
-          "... %d more incomplete steps", quality.losses_by_step.size() - kMaxStepRows));
+      table->epilogue.push_back(absl::StrFormat("... %d more incomplete steps",
+                                                quality.losses_by_step.size() - kMaxStepRows));
       break;
     }
     AddCount(absl::StrCat("incomplete step ", step), total,
@@ -49,7 +50,8 @@ std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
     if (kind == "LOSS_KIND_DEVICE_TRACING_PAUSED") {
       AddCount("device activity paused: another CUPTI client held CUPTI", count,
                "torch.profiler or the program's own CUPTI code; kernels, copies and memsets "
-               "of that time are missing", &table);
+               "of that time are missing",
+               &table);
       continue;
     }
     if (kind == "LOSS_KIND_FLIGHT_OVERWRITTEN") {
@@ -57,15 +59,20 @@ std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
                "older than the ring's PROF_FLIGHT_ENTRIES calls; not in this dump", &table);
       continue;
     }
-    AddCount(absl::StrCat("records lost by the agent: ", kind), count, "counted by the agent, never written", &table);
+    AddCount(absl::StrCat("records lost by the agent: ", kind), count,
+             "counted by the agent, never written", &table);
   }
   AddIncompleteSteps(quality, &table);
-  AddCount("chunks missing or corrupt", quality.chunks_missing, "their events are not in any table", &table);
-  AddCount("bytes skipped by the reader", quality.bytes_skipped, "damaged or truncated regions", &table);
+  AddCount("chunks missing or corrupt", quality.chunks_missing, "their events are not in any table",
+           &table);
+  AddCount("bytes skipped by the reader", quality.bytes_skipped, "damaged or truncated regions",
+           &table);
   AddCount("files without the final chunk", quality.files_without_last_chunk,
            "the program ended before the window closed (crash, kill)", &table);
-  AddCount("malformed blocks skipped", quality.malformed_blocks, "columns of different lengths", &table);
-  AddCount("malformed columns ignored", quality.malformed_columns, "rows lose an optional value", &table);
+  AddCount("malformed blocks skipped", quality.malformed_blocks, "columns of different lengths",
+           &table);
+  AddCount("malformed columns ignored", quality.malformed_columns, "rows lose an optional value",
+           &table);
   AddCount("references to undefined names", quality.unknown_dictionary_references,
            "shown as <unknown string N>", &table);
   AddCount("names defined with impossible ids", quality.dropped_definitions,
@@ -78,12 +85,14 @@ std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
     AddCount(absl::StrCat("unmatched correlation ids: ", kind), count,
              "launching call not recorded: in Kernel/Overview/Device, not under any range", &table);
   }
-  AddCount("duplicate correlation ids", quality.duplicate_correlation_ids, "the later call wins", &table);
+  AddCount("duplicate correlation ids", quality.duplicate_correlation_ids, "the later call wins",
+           &table);
   AddCount("re-parented ranges", quality.reparented_ranges,
            "overlapped their enclosing range; moved to the innermost range holding them", &table);
   AddCount("API calls ending after their range", quality.straddling_api_calls,
            "attributed to the range holding their start", &table);
-  AddCount("frees without allocation", quality.frees_without_allocation, "ignored by the Memory Summary", &table);
+  AddCount("frees without allocation", quality.frees_without_allocation,
+           "ignored by the Memory Summary", &table);
   if (quality.cupti_clock_assumed_equal) {
     table.AddRow({Cell::Text("CUPTI clock not anchored"), Cell::Count(1),
                   Cell::Text("no CUPTI anchor: CUPTI and host clocks assumed equal")});
@@ -92,9 +101,11 @@ std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
     table.epilogue.push_back(absl::StrCat("reader: ", quality.reader_issues[i]));
   }
   if (quality.reader_issues.size() > kMaxIssueLines) {
-    table.epilogue.push_back(absl::StrFormat("reader: ... %d more", quality.reader_issues.size() - kMaxIssueLines));
+    table.epilogue.push_back(
+        absl::StrFormat("reader: ... %d more", quality.reader_issues.size() - kMaxIssueLines));
   }
-  for (const std::string& line : quality.clock_lines) table.epilogue.push_back(absl::StrCat("clock: ", line));
+  for (const std::string& line : quality.clock_lines)
+    table.epilogue.push_back(absl::StrCat("clock: ", line));
   table.ending = TableEnding::kBlank;
   return table;
 }

@@ -29,24 +29,29 @@ void AddDeviceFigures(const AnalysisContext& window, WindowCarry* carry, DeviceF
     kernels[activity.device].push_back({activity.start_ns, activity.end_ns});
   }
   for (auto& [device, own] : kernels) {
-    const ClippedUnion busy = carry->Union(window, UnionKind::kKernelsByDevice, std::move(own), device);
+    const ClippedUnion busy =
+        carry->Union(window, UnionKind::kKernelsByDevice, std::move(own), device);
     figures->kernel_busy_ns[device] += TotalLength(busy.intervals);
   }
 }
 
-std::optional<SummaryTable> DeviceSummary(const DeviceFigures& figures, const RenderContext& context) {
+std::optional<SummaryTable> DeviceSummary(const DeviceFigures& figures,
+                                          const RenderContext& context) {
   SummaryTable table;
   table.key = "device";
   table.title = "Device Summary";
   table.time_unit_line = false;
-  table.columns = {{"Device", "device", 30, false}, {"Utilization (%)", "utilization_pct", 20, false}};
+  table.columns = {{"Device", "device", 30, false},
+                   {"Utilization (%)", "utilization_pct", 20, false}};
   if (figures.cpu_windows > 0) {
-    table.AddRow({Cell::Text("CPU(Process)"), Cell::Ratio(SafeRatio(figures.process_cpu_ns, figures.elapsed_ns))});
+    table.AddRow({Cell::Text("CPU(Process)"),
+                  Cell::Ratio(SafeRatio(figures.process_cpu_ns, figures.elapsed_ns))});
   }
   const uint64_t system_ticks = figures.system_busy_ticks + figures.system_idle_ticks;
   if (system_ticks > 0) {
     table.AddRow({Cell::Text("CPU(System)"),
-                  Cell::Ratio(SafeRatio(figures.system_busy_ticks, figures.system_busy_ticks + figures.system_idle_ticks))});
+                  Cell::Ratio(SafeRatio(figures.system_busy_ticks,
+                                        figures.system_busy_ticks + figures.system_idle_ticks))});
   }
   for (const auto& [device, busy] : figures.kernel_busy_ns) {
     table.AddRow({Cell::Text(absl::StrCat("GPU", device)),
@@ -55,14 +60,19 @@ std::optional<SummaryTable> DeviceSummary(const DeviceFigures& figures, const Re
   if (table.rows.empty()) return std::nullopt;
   table.ending = TableEnding::kNote;
   table.note = {
-      "CPU(Process) Utilization = CPU time of this process over all cores / elapsed time, from each",
+      "CPU(Process) Utilization = CPU time of this process over all cores / elapsed time, from "
+      "each",
       "window's open to its close, so it can reach 100% x the number of cores.",
-      "CPU(System) Utilization = busy time of all cores (/proc/stat) / (busy + idle time), same spans.",
+      "CPU(System) Utilization = busy time of all cores (/proc/stat) / (busy + idle time), same "
+      "spans.",
       "GPU Utilization = time during which at least one kernel of this process ran on the GPU",
       "(streams merged) / elapsed time of the profiled steps (T)."};
-  if (figures.cpu_windows == 0) table.note.push_back("These files hold no CPU readings (an older agent wrote them), so no CPU rows.");
+  if (figures.cpu_windows == 0)
+    table.note.push_back(
+        "These files hold no CPU readings (an older agent wrote them), so no CPU rows.");
   if (figures.system_windows > 0 && system_ticks == 0) {
-    table.note.push_back("No CPU(System) row: the windows are shorter than one /proc/stat tick (10 ms).");
+    table.note.push_back(
+        "No CPU(System) row: the windows are shorter than one /proc/stat tick (10 ms).");
   }
   return table;
 }

@@ -27,7 +27,8 @@ struct DeviceFigures {
 
 // Adds one window's busy time per device (with the kernels carried into it).
 void AddDeviceFigures(const AnalysisContext& window, WindowCarry* carry, DeviceFigures* figures);
-std::optional<SummaryTable> DeviceSummary(const DeviceFigures& figures, const RenderContext& context);
+std::optional<SummaryTable> DeviceSummary(const DeviceFigures& figures,
+                                          const RenderContext& context);
 
 }  // namespace prof::analyzer
 

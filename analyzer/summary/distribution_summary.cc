@@ -60,7 +60,8 @@ CommunicationFigures ComputeCommunication(const AnalysisContext& context, Window
   figures.host = carry->Union(context, UnionKind::kCommunicationHost, std::move(host)).intervals;
   figures.gpu = carry->Union(context, UnionKind::kCommunicationGpu, std::move(gpu)).intervals;
   figures.communication = UniteIntervals(figures.host, figures.gpu);
-  figures.computation = carry->Union(context, UnionKind::kComputation, std::move(computation)).intervals;
+  figures.computation =
+      carry->Union(context, UnionKind::kComputation, std::move(computation)).intervals;
   figures.overlap = IntersectIntervals(figures.communication, figures.computation);
   return figures;
 }
@@ -78,7 +79,8 @@ void CommunicationTotals::Add(const CommunicationFigures& window) {
   any_communication |= !window.communication.empty();
 }
 
-std::optional<SummaryTable> DistributionSummary(const CommunicationTotals& totals, const RenderContext& context) {
+std::optional<SummaryTable> DistributionSummary(const CommunicationTotals& totals,
+                                                const RenderContext& context) {
   if (!totals.any_communication) return std::nullopt;
   SummaryTable table;
   table.key = "distributed";
@@ -87,8 +89,8 @@ std::optional<SummaryTable> DistributionSummary(const CommunicationTotals& total
                    {"Total Time", "time_ns", 25, false},
                    {"Ratio (%)", "ratio_pct", 25, false}};
   const double total = static_cast<double>(context.totals->total_ns);
-  table.AddRow({Cell::Text(context.totals->has_steps ? "ProfileStep" : "Trace span"), Cell::Time(total),
-                Cell::Ratio(total > 0 ? 1.0 : 0.0)});
+  table.AddRow({Cell::Text(context.totals->has_steps ? "ProfileStep" : "Trace span"),
+                Cell::Time(total), Cell::Ratio(total > 0 ? 1.0 : 0.0)});
   auto add = [&](const char* name, uint64_t length_ns) {
     const double length = static_cast<double>(length_ns);
     table.AddRow({Cell::Text(name), Cell::Time(length), Cell::Ratio(SafeRatio(length, total))}, 2);
@@ -97,11 +99,10 @@ std::optional<SummaryTable> DistributionSummary(const CommunicationTotals& total
   add("Computation", totals.computation_ns);
   add("Overlap", totals.overlap_ns);
   table.ending = TableEnding::kNote;
-  table.note = {
-      "Communication: NCCL calls and collective operators on the host, and NCCL kernels",
-      "(ncclKernel_* and ncclDevKernel_*) on the GPU, merged.",
-      "Computation: all other kernels, merged over streams and devices.",
-      "Overlap: the time when communication and computation run at once."};
+  table.note = {"Communication: NCCL calls and collective operators on the host, and NCCL kernels",
+                "(ncclKernel_* and ncclDevKernel_*) on the GPU, merged.",
+                "Computation: all other kernels, merged over streams and devices.",
+                "Overlap: the time when communication and computation run at once."};
   return table;
 }
 

@@ -49,7 +49,8 @@ struct CommunicationTotals {
   void Add(const CommunicationFigures& window);
 };
 
-std::optional<SummaryTable> DistributionSummary(const CommunicationTotals& totals, const RenderContext& context);
+std::optional<SummaryTable> DistributionSummary(const CommunicationTotals& totals,
+                                                const RenderContext& context);
 
 }  // namespace prof::analyzer
 

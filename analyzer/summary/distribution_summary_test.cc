@@ -8,10 +8,10 @@ namespace prof::analyzer {
 namespace {
 
 TEST_CASE("paddle's and PyTorch's collective operators are communication") {
-  for (const char* name : {"c_allreduce_sum", "c_broadcast", "allreduce", "c10d::allreduce_",
-                           "c10d::broadcast_", "nccl:all_reduce", "c10d::allgather_",
-                           "_c10d_functional::all_gather_into_tensor", "c10d::reduce_scatter_",
-                           "c10d::alltoall_", "send_rpc"}) {
+  for (const char* name :
+       {"c_allreduce_sum", "c_broadcast", "allreduce", "c10d::allreduce_", "c10d::broadcast_",
+        "nccl:all_reduce", "c10d::allgather_", "_c10d_functional::all_gather_into_tensor",
+        "c10d::reduce_scatter_", "c10d::alltoall_", "send_rpc"}) {
     INFO(name);
     CHECK(IsCommunicationOperatorName(name));
   }

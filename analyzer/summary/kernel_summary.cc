@@ -25,7 +25,8 @@ void AddKernelFigures(const AnalysisContext& window, KernelFigures* figures) {
   }
 }
 
-std::optional<SummaryTable> KernelSummary(const KernelFigures& figures, const RenderContext& context) {
+std::optional<SummaryTable> KernelSummary(const KernelFigures& figures,
+                                          const RenderContext& context) {
   const NamedItems<NamedItem>& kernels = figures.kernels;
   if (kernels.empty()) return std::nullopt;
   SummaryTable table;
@@ -34,7 +35,8 @@ std::optional<SummaryTable> KernelSummary(const KernelFigures& figures, const Re
   table.columns = {{"Name", "name", 90, false},
                    {"Calls", "calls", 6},
                    {"GPU Total / Avg / Max / Min / Ratio(%)", "gpu", 40}};
-  std::vector<size_t> order = SortedOrder(kernels.items(), KernelSortKey(context.options.sorted_by));
+  std::vector<size_t> order =
+      SortedOrder(kernels.items(), KernelSortKey(context.options.sorted_by));
   KeepTop(context.options.top, &order);
   for (size_t index : order) {
     const NamedItem& item = kernels.items()[index];

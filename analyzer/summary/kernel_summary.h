@@ -19,7 +19,8 @@ struct KernelFigures {
 
 // Adds one window's kernels.
 void AddKernelFigures(const AnalysisContext& window, KernelFigures* figures);
-std::optional<SummaryTable> KernelSummary(const KernelFigures& figures, const RenderContext& context);
+std::optional<SummaryTable> KernelSummary(const KernelFigures& figures,
+                                          const RenderContext& context);
 
 }  // namespace prof::analyzer
 

@@ -68,24 +68,27 @@ void AddCopyRows(const CopyFigures& copies, const RenderContext& context, Summar
   }
   for (const auto* row : rows) {
     const CopyCallFigures& figures = row->second;
-    table->AddRow({Cell::Text(row->first), Cell::Count(figures.host.calls),
-                   Cell::Stats(figures.host.ToStats(static_cast<double>(context.totals->total_ns))),
-                   Cell::Stats(figures.device.ToStats(static_cast<double>(context.totals->step_device_ns))),
-                   Cell::Bytes(static_cast<double>(figures.bytes)),
-                   Bandwidth(figures.bytes_with_device_time, figures.device.total)});
+    table->AddRow(
+        {Cell::Text(row->first), Cell::Count(figures.host.calls),
+         Cell::Stats(figures.host.ToStats(static_cast<double>(context.totals->total_ns))),
+         Cell::Stats(figures.device.ToStats(static_cast<double>(context.totals->step_device_ns))),
+         Cell::Bytes(static_cast<double>(figures.bytes)),
+         Bandwidth(figures.bytes_with_device_time, figures.device.total)});
   }
 }
 
-void AddRangeRows(const UserRangeFigures& ranges, const RenderContext& context, SummaryTable* table) {
+void AddRangeRows(const UserRangeFigures& ranges, const RenderContext& context,
+                  SummaryTable* table) {
   std::vector<size_t> order(ranges.memory_manipulation.items().size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   KeepTop(context.options.top, &order);
   for (size_t index : order) {
     const NamedItem& item = ranges.memory_manipulation.items()[index];
-    table->AddRow({Cell::Text(std::string(context.names->Get(item.name))), Cell::Count(item.cpu.calls),
-                   Cell::Stats(item.cpu.ToStats(static_cast<double>(context.totals->total_ns))),
-                   Cell::Stats(item.gpu.ToStats(static_cast<double>(context.totals->step_device_ns))),
-                   Cell::Dash(), Cell::Dash()});
+    table->AddRow(
+        {Cell::Text(std::string(context.names->Get(item.name))), Cell::Count(item.cpu.calls),
+         Cell::Stats(item.cpu.ToStats(static_cast<double>(context.totals->total_ns))),
+         Cell::Stats(item.gpu.ToStats(static_cast<double>(context.totals->step_device_ns))),
+         Cell::Dash(), Cell::Dash()});
   }
 }
 
@@ -108,8 +111,9 @@ void AddCopyFigures(const AnalysisContext& window, CopyFigures* figures) {
     if (!known) continue;
     const auto work = device.find(index);
     const bool has_device = work != device.end();
-    const std::string direction =
-        has_device && !work->second.direction.empty() ? work->second.direction : CopyDirectionName(call.copy_kind);
+    const std::string direction = has_device && !work->second.direction.empty()
+                                      ? work->second.direction
+                                      : CopyDirectionName(call.copy_kind);
     CopyCallFigures& row = figures->rows[RowName(model.names.Get(call.name), direction)];
     row.host.Add(static_cast<double>(call.end_ns - call.start_ns));
     const uint64_t bytes = has_device && work->second.bytes > 0 ? work->second.bytes : call.bytes;
@@ -121,7 +125,8 @@ void AddCopyFigures(const AnalysisContext& window, CopyFigures* figures) {
   }
 }
 
-std::optional<SummaryTable> MemoryManipulationSummary(const CopyFigures& copies, const UserRangeFigures& ranges,
+std::optional<SummaryTable> MemoryManipulationSummary(const CopyFigures& copies,
+                                                      const UserRangeFigures& ranges,
                                                       const RenderContext& context) {
   if (copies.rows.empty() && ranges.memory_manipulation.empty()) return std::nullopt;
   SummaryTable table;
@@ -131,10 +136,11 @@ std::optional<SummaryTable> MemoryManipulationSummary(const CopyFigures& copies,
   AddCopyRows(copies, context, &table);
   AddRangeRows(ranges, context, &table);
   table.ending = TableEnding::kNote;
-  table.note = {"Copy and memset calls by function and direction: CPU is the call's host time, GPU the "
-                "device time of its copy (by correlation id).",
-                "GB/s: bytes of the calls with a device record over their device time. Ranges named like "
-                "memcpy/memset follow, without bytes."};
+  table.note = {
+      "Copy and memset calls by function and direction: CPU is the call's host time, GPU the "
+      "device time of its copy (by correlation id).",
+      "GB/s: bytes of the calls with a device record over their device time. Ranges named like "
+      "memcpy/memset follow, without bytes."};
   return table;
 }
 

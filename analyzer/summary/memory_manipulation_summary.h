@@ -24,8 +24,8 @@ namespace prof::analyzer {
 struct CopyCallFigures {
   DurationStats host;    // the calls' own time on the calling thread
   DurationStats device;  // the copies' / memsets' time on the device (calls that have one)
-  uint64_t bytes = 0;                    // every call's bytes
-  uint64_t bytes_with_device_time = 0;   // bytes of the calls `device` counts (for GB/s)
+  uint64_t bytes = 0;    // every call's bytes
+  uint64_t bytes_with_device_time = 0;  // bytes of the calls `device` counts (for GB/s)
 };
 
 struct CopyFigures {
@@ -41,7 +41,8 @@ bool IsCopyOrSetCall(absl::string_view name);
 void AddCopyFigures(const AnalysisContext& window, CopyFigures* figures);
 
 // The table: copy rows, then the range rows of `ranges`; nullopt when both are empty.
-std::optional<SummaryTable> MemoryManipulationSummary(const CopyFigures& copies, const UserRangeFigures& ranges,
+std::optional<SummaryTable> MemoryManipulationSummary(const CopyFigures& copies,
+                                                      const UserRangeFigures& ranges,
                                                       const RenderContext& context);
 
 }  // namespace prof::analyzer

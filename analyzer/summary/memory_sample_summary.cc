@@ -8,10 +8,14 @@
 namespace prof::analyzer {
 namespace {
 
-std::string PlaceOf(int32_t device) { return device >= 0 ? absl::StrCat("GPU", device) : std::string("Host"); }
+std::string PlaceOf(int32_t device) {
+  return device >= 0 ? absl::StrCat("GPU", device) : std::string("Host");
+}
 
 // The value a place's peak is tracked by: the allocator's own peak, or the host's RSS.
-uint64_t PeakValue(const MemorySample& sample) { return sample.device >= 0 ? sample.peak : sample.rss; }
+uint64_t PeakValue(const MemorySample& sample) {
+  return sample.device >= 0 ? sample.peak : sample.rss;
+}
 
 void TrackPeak(const MemorySample& sample, const std::string& step, MemorySampleFigures* figures) {
   auto [peak, first] = figures->peaks.try_emplace(sample.device);
@@ -35,17 +39,21 @@ SummaryTable StepTable(const MemorySampleFigures& figures) {
   table.key = "memory_allocator_steps";
   table.title = "Memory per Step (device allocator and host RSS, at the step's end)";
   table.time_unit_line = false;
-  table.columns = {{"Step", "step", 16},           {"Place", "place", 8},
-                   {"Allocated", "allocated_bytes", 12}, {"Reserved", "reserved_bytes", 12},
-                   {"Peak", "peak_bytes", 12},     {"Host RSS", "rss_bytes", 12}};
+  table.columns = {{"Step", "step", 16},
+                   {"Place", "place", 8},
+                   {"Allocated", "allocated_bytes", 12},
+                   {"Reserved", "reserved_bytes", 12},
+                   {"Peak", "peak_bytes", 12},
+                   {"Host RSS", "rss_bytes", 12}};
   for (const StepMemory& step : figures.steps) {
     for (const auto& [device, sample] : step.last) {
       if (device >= 0) {
-        table.AddRow({Cell::Text(step.step), Cell::Text(PlaceOf(device)), Cell::Bytes(sample.allocated),
-                      Cell::Bytes(sample.reserved), Cell::Bytes(sample.peak), Cell::Dash()});
+        table.AddRow({Cell::Text(step.step), Cell::Text(PlaceOf(device)),
+                      Cell::Bytes(sample.allocated), Cell::Bytes(sample.reserved),
+                      Cell::Bytes(sample.peak), Cell::Dash()});
       } else {
-        table.AddRow({Cell::Text(step.step), Cell::Text(PlaceOf(device)), Cell::Dash(), Cell::Dash(),
-                      Cell::Dash(), Cell::Bytes(sample.rss)});
+        table.AddRow({Cell::Text(step.step), Cell::Text(PlaceOf(device)), Cell::Dash(),
+                      Cell::Dash(), Cell::Dash(), Cell::Bytes(sample.rss)});
       }
     }
   }
@@ -61,11 +69,13 @@ SummaryTable PeakTable(const MemorySampleFigures& figures) {
   table.columns = {{"Place", "place", 8}, {"Peak", "peak_bytes", 12}, {"Reached In", "step", 16}};
   for (const auto& [device, peak] : figures.peaks) {
     // Already at its peak when first sampled: the peak may be older than the recording.
-    const std::string step = peak.at_first_sample ? absl::StrCat(peak.step, " or before") : peak.step;
+    const std::string step =
+        peak.at_first_sample ? absl::StrCat(peak.step, " or before") : peak.step;
     table.AddRow({Cell::Text(PlaceOf(device)), Cell::Bytes(peak.bytes), Cell::Text(step)});
   }
-  table.note = {"GPU: the caching allocator's high-water mark of allocated bytes (PyTorch's "
-                "max_memory_allocated); Host: the largest resident set size sampled."};
+  table.note = {
+      "GPU: the caching allocator's high-water mark of allocated bytes (PyTorch's "
+      "max_memory_allocated); Host: the largest resident set size sampled."};
   table.ending = TableEnding::kNote;
   return table;
 }
@@ -83,7 +93,8 @@ void AddMemorySampleFigures(const AnalysisContext& window, MemorySampleFigures* 
     const MemorySample& sample = model.memory_samples[index];
     int* slot = &stepless_slot;
     std::string name = "(no steps)";
-    const uint64_t time = sample.device >= 0 || sample.time_ns == 0 ? sample.time_ns : sample.time_ns - 1;
+    const uint64_t time =
+        sample.device >= 0 || sample.time_ns == 0 ? sample.time_ns : sample.time_ns - 1;
     if (InSetup(window, time)) {
       slot = &setup_slot;
       name = std::string(model.names.Get(model.ranges[window.setup_step].name)) + " (set-up)";

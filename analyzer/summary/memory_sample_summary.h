@@ -31,14 +31,14 @@ struct StepMemory {
 
 // Where a place's peak was reached.
 struct MemoryPeak {
-  uint64_t bytes = 0;    // device: the allocator's peak; host: the largest RSS sampled
+  uint64_t bytes = 0;  // device: the allocator's peak; host: the largest RSS sampled
   std::string step;
   bool at_first_sample = false;  // already there at the first sample: maybe reached earlier
 };
 
 // Fed the windows of a process in time order; grows with steps, not samples.
 struct MemorySampleFigures {
-  std::vector<StepMemory> steps;       // steps with at least one sample, in time order
+  std::vector<StepMemory> steps;        // steps with at least one sample, in time order
   std::map<int32_t, MemoryPeak> peaks;  // by device (-1: host)
 };
 

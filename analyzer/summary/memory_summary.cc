@@ -16,23 +16,29 @@ SummaryTable PlaceTable(const MemoryFigures& figures) {
   table.key = "memory";
   table.title = "Memory Summary";
   table.time_unit_line = false;
-  table.columns = {{"Place", "place", 12}, {"Allocations", "allocations", 12}, {"Frees", "frees", 12},
-                   {"Allocated Size", "allocated_bytes", 15}, {"Freed Size", "freed_bytes", 15},
-                   {"Peak Size", "peak_bytes", 15}, {"Alive At End", "alive_bytes", 15}};
+  table.columns = {{"Place", "place", 12},
+                   {"Allocations", "allocations", 12},
+                   {"Frees", "frees", 12},
+                   {"Allocated Size", "allocated_bytes", 15},
+                   {"Freed Size", "freed_bytes", 15},
+                   {"Peak Size", "peak_bytes", 15},
+                   {"Alive At End", "alive_bytes", 15}};
   for (const auto& [place, figure] : figures.places) {
     table.AddRow({Cell::Text(place), Cell::Count(figure.allocations), Cell::Count(figure.frees),
                   Cell::Bytes(figure.allocated_bytes), Cell::Bytes(figure.freed_bytes),
                   Cell::Bytes(figure.peak_bytes), Cell::Bytes(figure.live_bytes)});
   }
   if (figures.live.unmatched_frees() > 0) {
-    table.epilogue.push_back(absl::StrFormat("%d free(s) of addresses with no recorded allocation were ignored.",
-                                             figures.live.unmatched_frees()));
+    table.epilogue.push_back(
+        absl::StrFormat("%d free(s) of addresses with no recorded allocation were ignored.",
+                        figures.live.unmatched_frees()));
   }
   if (figures.live.replaced_blocks() > 0) {
-    table.epilogue.push_back(absl::StrFormat(
-        "%d allocation(s) at a still-live address ended the block there (its free was not recorded): %d bytes "
-        "no longer counted as live, not counted as freed.",
-        figures.live.replaced_blocks(), figures.live.replaced_bytes()));
+    table.epilogue.push_back(
+        absl::StrFormat("%d allocation(s) at a still-live address ended the block there (its free "
+                        "was not recorded): %d bytes "
+                        "no longer counted as live, not counted as freed.",
+                        figures.live.replaced_blocks(), figures.live.replaced_bytes()));
   }
   table.ending = TableEnding::kBlank;
   return table;
@@ -43,7 +49,8 @@ SummaryTable StepTable(const MemoryFigures& figures) {
   table.key = "memory_steps";
   table.title = "Memory High-Water Mark per Step";
   table.time_unit_line = false;
-  table.columns = {{"Step", "step", 16}, {"Place", "place", 12}, {"High-Water Size", "high_water_bytes", 16}};
+  table.columns = {
+      {"Step", "step", 16}, {"Place", "place", 12}, {"High-Water Size", "high_water_bytes", 16}};
   for (const StepHighWater& step : figures.step_high_water) {
     for (const auto& [place, bytes] : step.places) {
       table.AddRow({Cell::Text(step.step), Cell::Text(place), Cell::Bytes(bytes)});
@@ -58,8 +65,11 @@ SummaryTable LeakTable(const MemoryFigures& figures, const RenderContext& contex
   table.key = "memory_alive";
   table.title = "Memory Blocks Alive at the End (leak candidates)";
   table.time_unit_line = false;
-  table.columns = {{"Address", "address", 18}, {"Place", "place", 8}, {"Kind", "kind", 12},
-                   {"Size", "bytes", 12}, {"Call Stack", "call_stack", 10}};
+  table.columns = {{"Address", "address", 18},
+                   {"Place", "place", 8},
+                   {"Kind", "kind", 12},
+                   {"Size", "bytes", 12},
+                   {"Call Stack", "call_stack", 10}};
   const size_t limit = context.options.top > 0 ? context.options.top : 20;
   const std::vector<const MemoryRecord*> alive = figures.AliveBlocks();
   for (size_t i = 0; i < alive.size() && i < limit; ++i) {
@@ -123,7 +133,8 @@ void AddMemoryFigures(const AnalysisContext& window, MemoryFigures* figures) {
   }
 }
 
-std::vector<SummaryTable> MemorySummaries(const MemoryFigures& figures, const RenderContext& context) {
+std::vector<SummaryTable> MemorySummaries(const MemoryFigures& figures,
+                                          const RenderContext& context) {
   std::vector<SummaryTable> tables;
   if (figures.places.empty()) return tables;
   tables.push_back(PlaceTable(figures));

@@ -47,7 +47,8 @@ struct MemoryFigures {
 void AddMemoryFigures(const AnalysisContext& window, MemoryFigures* figures);
 
 // The place tables; empty when no allocation was recorded.
-std::vector<SummaryTable> MemorySummaries(const MemoryFigures& figures, const RenderContext& context);
+std::vector<SummaryTable> MemorySummaries(const MemoryFigures& figures,
+                                          const RenderContext& context);
 
 }  // namespace prof::analyzer
 

@@ -19,7 +19,8 @@ bool HasPhaseAncestor(const AnalysisContext& context, uint32_t index) {
 
 std::vector<Cell> PhaseRow(const char* name, const ModelPhaseTotals& totals, int slot,
                            double total_ns, double gpu_total_ns) {
-  return {Cell::Text(name), Cell::Count(totals.cpu[slot].calls),
+  return {Cell::Text(name),
+          Cell::Count(totals.cpu[slot].calls),
           Cell::Stats(totals.cpu[slot].ToStats(total_ns)),
           Cell::Stats(totals.gpu[slot].ToStats(gpu_total_ns)),
           Cell::Stats(totals.self_cpu[slot].ToStats(total_ns)),
@@ -48,10 +49,9 @@ std::vector<uint64_t> KernelTimeFromOtherThreads(const AnalysisContext& context,
     if (activity.kind != DeviceKind::kKernel || activity.api_call == kNoIndex) continue;
     const ApiCall& call = model.api_calls[activity.api_call];
     if (InsidePhase(context, call.parent_range)) continue;  // counted on its own thread
-    auto after = std::upper_bound(phases.begin(), phases.end(), call.start_ns,
-                                  [&](uint64_t time, uint32_t index) {
-                                    return time < model.ranges[index].start_ns;
-                                  });
+    auto after = std::upper_bound(
+        phases.begin(), phases.end(), call.start_ns,
+        [&](uint64_t time, uint32_t index) { return time < model.ranges[index].start_ns; });
     if (after == phases.begin()) continue;
     const HostRange& phase = model.ranges[*(after - 1)];
     if (phase.thread_id == call.thread_id || call.start_ns >= phase.end_ns) continue;
@@ -75,7 +75,8 @@ void AddModelPhaseTotals(const AnalysisContext& context, ModelPhaseTotals* total
   for (uint32_t index : context.tree->preorder) {
     if (!IsModelPhase(ranges[index].type) || HasPhaseAncestor(context, index)) continue;
     // Phases of the set-up step stay out, with the step itself (setup_summary.h).
-    if (context.setup_step != kNoIndex && ranges[index].start_ns < ranges[context.setup_step].end_ns &&
+    if (context.setup_step != kNoIndex &&
+        ranges[index].start_ns < ranges[context.setup_step].end_ns &&
         ranges[index].start_ns >= ranges[context.setup_step].start_ns) {
       continue;
     }
@@ -95,7 +96,8 @@ void AddModelPhaseTotals(const AnalysisContext& context, ModelPhaseTotals* total
   }
 }
 
-std::optional<SummaryTable> ModelSummary(const ModelPhaseTotals& totals, const RenderContext& context) {
+std::optional<SummaryTable> ModelSummary(const ModelPhaseTotals& totals,
+                                         const RenderContext& context) {
   int items = 0;
   for (const DurationStats& stats : totals.cpu) items += stats.calls > 0;
   if (items < 2) return std::nullopt;  // paddle needs two distinct items
@@ -125,8 +127,8 @@ std::optional<SummaryTable> ModelSummary(const ModelPhaseTotals& totals, const R
   }
   TimeStats others_cpu{other_cpu, 0, 0, 0, SafeRatio(other_cpu, total), true};
   TimeStats others_gpu{other_gpu, 0, 0, 0, SafeRatio(other_gpu, gpu_total), true};
-  table.AddRow({Cell::Text("Others"), Cell::Dash(), Cell::Stats(others_cpu), Cell::Stats(others_gpu),
-                Cell::DashStats(), Cell::DashStats()},
+  table.AddRow({Cell::Text("Others"), Cell::Dash(), Cell::Stats(others_cpu),
+                Cell::Stats(others_gpu), Cell::DashStats(), Cell::DashStats()},
                2);
   table.ending = TableEnding::kNote;
   table.note = {

@@ -28,7 +28,8 @@ struct ModelPhaseTotals {
 // Adds one window's steps and top-level phases.
 void AddModelPhaseTotals(const AnalysisContext& window, ModelPhaseTotals* totals);
 
-std::optional<SummaryTable> ModelSummary(const ModelPhaseTotals& totals, const RenderContext& context);
+std::optional<SummaryTable> ModelSummary(const ModelPhaseTotals& totals,
+                                         const RenderContext& context);
 
 }  // namespace prof::analyzer
 

@@ -21,7 +21,8 @@ std::string KernelDisplayName(absl::string_view name) {
       break;
     }
   }
-  if (open == absl::string_view::npos || open == 0 || name[open - 1] != '>') return std::string(name);
+  if (open == absl::string_view::npos || open == 0 || name[open - 1] != '>')
+    return std::string(name);
   if (name.substr(0, open).find('<') == absl::string_view::npos) return std::string(name);
   return std::string(name.substr(0, open));
 }

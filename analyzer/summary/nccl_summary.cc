@@ -56,7 +56,9 @@ void AddNcclFigures(const AnalysisContext& window, NcclFigures* figures) {
   const std::vector<uint64_t> kernel_ns = NcclKernelTimePerCall(model);
   for (size_t i = 0; i < model.nccl_calls.size(); ++i) {
     const NcclCall& call = model.nccl_calls[i];
-    if (call.operation == schema::NCCL_OPERATION_GROUP_START || call.operation == schema::NCCL_OPERATION_GROUP_END) continue;
+    if (call.operation == schema::NCCL_OPERATION_GROUP_START ||
+        call.operation == schema::NCCL_OPERATION_GROUP_END)
+      continue;
     const bool linked = kernel_ns[i] > 0;
     const double time = linked ? kernel_ns[i] : static_cast<double>(call.end_ns - call.start_ns);
     uint64_t floor = call.bytes < 1024 ? 0 : 1024;
@@ -76,22 +78,30 @@ std::optional<SummaryTable> NcclSummary(const NcclFigures& figures) {
   SummaryTable table;
   table.key = "nccl";
   table.title = "NCCL Summary";
-  table.columns = {{"Collective", "collective", 14}, {"Size", "size_bucket", 12}, {"Calls", "calls", 6},
-                   {"Time Total / Avg / Max / Min / Ratio(%)", "time", 40}, {"Bytes", "bytes", 12},
-                   {"AlgBW (GB/s)", "algbw_gbps", 12}, {"BusBW (GB/s)", "busbw_gbps", 12}, {"Ranks", "ranks", 5}};
+  table.columns = {{"Collective", "collective", 14},
+                   {"Size", "size_bucket", 12},
+                   {"Calls", "calls", 6},
+                   {"Time Total / Avg / Max / Min / Ratio(%)", "time", 40},
+                   {"Bytes", "bytes", 12},
+                   {"AlgBW (GB/s)", "algbw_gbps", 12},
+                   {"BusBW (GB/s)", "busbw_gbps", 12},
+                   {"Ranks", "ranks", 5}};
   for (const auto& [key, bucket] : figures.buckets) {
     const auto operation = static_cast<schema::NcclOperation>(std::get<0>(key));
     const double algbw = SafeRatio(bucket.bytes, bucket.time.total);  // bytes/ns = GB/s
     table.AddRow({Cell::Text(OperationName(operation)), Cell::Text(std::get<2>(key)),
-                  Cell::Count(bucket.time.calls), Cell::Stats(bucket.time.ToStats(figures.all_time_ns)), Cell::Bytes(bucket.bytes),
-                  Cell::Number(algbw, 2), Cell::Number(algbw * BusBandwidthFactor(operation, bucket.ranks), 2),
+                  Cell::Count(bucket.time.calls),
+                  Cell::Stats(bucket.time.ToStats(figures.all_time_ns)), Cell::Bytes(bucket.bytes),
+                  Cell::Number(algbw, 2),
+                  Cell::Number(algbw * BusBandwidthFactor(operation, bucket.ranks), 2),
                   Cell::Count(bucket.ranks)});
   }
   table.ending = TableEnding::kNote;
-  table.note = {"Time: GPU time of the NCCL kernels launched inside the call; AlgBW = bytes / time;",
-                "BusBW = AlgBW x nccl-tests factor for the communicator's rank count (Ranks; 0: unknown).",
-                absl::StrFormat("%d call(s) had no linked NCCL kernel and are timed by their host duration.",
-                                figures.host_timed)};
+  table.note = {
+      "Time: GPU time of the NCCL kernels launched inside the call; AlgBW = bytes / time;",
+      "BusBW = AlgBW x nccl-tests factor for the communicator's rank count (Ranks; 0: unknown).",
+      absl::StrFormat("%d call(s) had no linked NCCL kernel and are timed by their host duration.",
+                      figures.host_timed)};
   return table;
 }
 

@@ -2,8 +2,9 @@
 // time, bytes, algorithm bandwidth (bytes / time) and bus bandwidth (algbw times the
 // nccl-tests factor: all-reduce 2(n-1)/n; all-gather, reduce-scatter, all-to-all, gather,
 // scatter (n-1)/n; broadcast, reduce, send, recv 1). Bytes are nccl-tests' size S, as the
-// agent records them (count * element size, times n where the count is per rank). A call's time is the GPU time of the NCCL kernels launched inside it on the
-// same thread, or its host duration when no kernel could be linked (counted in the note).
+// agent records them (count * element size, times n where the count is per rank). A call's time is
+// the GPU time of the NCCL kernels launched inside it on the same thread, or its host duration when
+// no kernel could be linked (counted in the note).
 #ifndef PROF_ANALYZER_SUMMARY_NCCL_SUMMARY_H_
 #define PROF_ANALYZER_SUMMARY_NCCL_SUMMARY_H_
 

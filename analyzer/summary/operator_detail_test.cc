@@ -77,7 +77,7 @@ TEST_CASE("operator self time: inclusive minus the children, in CPU and GPU") {
   CHECK(CellOf(table, linear, "cpu").stats.total_ns == 400);
   CHECK(CellOf(table, linear, "self_cpu").stats.total_ns == 100);  // 400 - addmm's 300
   CHECK(CellOf(table, linear, "gpu").stats.total_ns == 120);
-  CHECK(CellOf(table, linear, "self_gpu").stats.total_ns == 20);   // bias only
+  CHECK(CellOf(table, linear, "self_gpu").stats.total_ns == 20);  // bias only
   const Row& addmm = OperatorRow(table, "aten::addmm");
   CHECK(CellOf(table, addmm, "self_cpu").stats.total_ns == 300);
   CHECK(CellOf(table, addmm, "self_gpu").stats.total_ns == 100);
@@ -141,8 +141,8 @@ TEST_CASE("--group-by-shape: one row per operator and input shapes") {
     }
   }
   CHECK(rows.size() == 4);
-  CHECK(std::count(rows.begin(), rows.end(), std::make_pair(std::string("aten::mm"),
-                                                            std::string("[[16, 8], [8, 2]]"))) == 1);
+  CHECK(std::count(rows.begin(), rows.end(),
+                   std::make_pair(std::string("aten::mm"), std::string("[[16, 8], [8, 2]]"))) == 1);
   CHECK(RenderTable(table, TimeUnit::kNanoseconds).find("Input Shapes") != std::string::npos);
 }
 

@@ -47,9 +47,10 @@ TEST_CASE("convolution forward: defaults stride 1, padding 0, dilation 1, or giv
   CHECK(OperatorFlops("aten::convolution",
                       "[[8, 3, 32, 32], [16, 3, 3, 3], [16], [], [], [], [], [], []]") == 6220800);
   // stride 2, padding 1: (32 + 2 - 2 - 1) / 2 + 1 = 16 -> 8*16*256*27 = 884736 MACs.
-  CHECK(OperatorFlops("aten::convolution",
-                      "[[8, 3, 32, 32], [16, 3, 3, 3], [16], [2, 2], [1, 1], [1, 1], [], [], []]") ==
-        1769472);
+  CHECK(
+      OperatorFlops("aten::convolution",
+                    "[[8, 3, 32, 32], [16, 3, 3, 3], [16], [2, 2], [1, 1], [1, 1], [], [], []]") ==
+      1769472);
   // groups = 4: x [2, 8, 10], w [12, 2, 3] (1-D): 8 outputs; 2*12*8*(2*3) = 1152 MACs.
   CHECK(OperatorFlops("aten::conv1d", "[[2, 8, 10], [12, 2, 3], [], [1], [0], [1], []]") == 2304);
   CHECK(OperatorFlops("aten::conv2d", "[[8, 3, 32, 32]]") == 0);
@@ -57,8 +58,9 @@ TEST_CASE("convolution forward: defaults stride 1, padding 0, dilation 1, or giv
 
 TEST_CASE("convolution backward: grad input and grad weight, each the forward count") {
   // grad_out [8, 16, 30, 30], x [8, 3, 32, 32], w [16, 3, 3, 3]: forward 3110400 MACs.
-  CHECK(OperatorFlops("aten::convolution_backward",
-                      "[[8, 16, 30, 30], [8, 3, 32, 32], [16, 3, 3, 3], [], [], [], [], [], [], [], []]") ==
+  CHECK(OperatorFlops(
+            "aten::convolution_backward",
+            "[[8, 16, 30, 30], [8, 3, 32, 32], [16, 3, 3, 3], [], [], [], [], [], [], [], []]") ==
         2 * 6220800.0);
 }
 

@@ -33,7 +33,8 @@ OperatorItem& ItemOf(const AnalysisContext& context, OperatorFigures* figures, i
   return item;
 }
 
-double FlopsOfCall(const AnalysisContext& context, const HostRange& range, OperatorFigures* figures) {
+double FlopsOfCall(const AnalysisContext& context, const HostRange& range,
+                   OperatorFigures* figures) {
   if (range.shapes == 0) return 0;
   auto [it, added] = figures->flops_of_call.emplace(std::make_pair(range.name, range.shapes), 0.0);
   if (added) {
@@ -116,7 +117,8 @@ void CollectDeviceRecords(const AnalysisContext& context, OperatorFigures* figur
     }
     const int32_t parent = context.tree->parent[range];
     if (!IsOperator(model, parent)) continue;
-    OperatorInnerItem& inner = ItemOf(context, figures, parent).inners.Get(model.ranges[range].name);
+    OperatorInnerItem& inner =
+        ItemOf(context, figures, parent).inners.Get(model.ranges[range].name);
     inner.devices.Get(activity.name).gpu.Add(duration);
   }
 }
@@ -157,7 +159,8 @@ void AddDeviceRows(const RenderContext& context, const NamedItems<NamedItem>& de
   for (const NamedItem& device : devices.items()) {
     const std::string name(context.names->Get(device.name));
     AddRow(context, Cell::Name(name, 52), "",
-           {Cell::Count(device.gpu.calls), Cell::DashStats(), Cell::Stats(device.gpu.ToStats(parent_gpu))},
+           {Cell::Count(device.gpu.calls), Cell::DashStats(),
+            Cell::Stats(device.gpu.ToStats(parent_gpu))},
            indent, table);
   }
 }
@@ -175,9 +178,11 @@ void AddOperatorRows(const RenderContext& context, const OperatorItem& op, const
   values.self_gpu = Cell::Stats(op.self_gpu.ToStats(group.self_gpu));
   if (op.flops > 0) values.flops = Cell::Count(op.flops);  // else "-": not computable
   // FLOPs per ns are GFLOPS; TFLOPS = FLOPs / GPU ns / 1e3.
-  if (op.flops > 0 && op.gpu.total > 0) values.tflops = Cell::Number(op.flops / op.gpu.total / 1e3, 3);
+  if (op.flops > 0 && op.gpu.total > 0)
+    values.tflops = Cell::Number(op.flops / op.gpu.total / 1e3, 3);
   values.source = SourcesText(names, op.sources);
-  AddRow(context, Cell::Name(std::string(names.Get(op.op_name)), 52), names.Get(op.shapes), std::move(values), 0, table);
+  AddRow(context, Cell::Name(std::string(names.Get(op.op_name)), 52), names.Get(op.shapes),
+         std::move(values), 0, table);
   if (!context.options.op_detail) return;
   for (const OperatorInnerItem& inner : op.inners.items()) {
     AddRow(context, Cell::Name(std::string(names.Get(inner.name)), 52), "",
@@ -226,9 +231,10 @@ std::vector<std::string> FlopsPrintout(const OperatorFigures& figures, const Str
       if (op.forward_flops <= 0) continue;
       std::string name(names.Get(op.op_name));
       if (op.shapes) absl::StrAppend(&name, " ", names.Get(op.shapes));
-      lines.push_back(absl::StrFormat("%s latency: %.3f ms, FLOPs: %s, FLOPS: %s", name,
-                                      op.forward_cpu_ns / 1e6, Scaled(op.forward_flops),
-                                      Scaled(op.forward_flops * 1e9 / std::max(op.forward_cpu_ns, 1.0))));
+      lines.push_back(
+          absl::StrFormat("%s latency: %.3f ms, FLOPs: %s, FLOPS: %s", name,
+                          op.forward_cpu_ns / 1e6, Scaled(op.forward_flops),
+                          Scaled(op.forward_flops * 1e9 / std::max(op.forward_cpu_ns, 1.0))));
     }
   }
   if (lines.empty()) return lines;
@@ -245,7 +251,8 @@ void AddOperatorFigures(const AnalysisContext& window, OperatorFigures* figures)
   CollectDeviceRecords(window, figures);
 }
 
-std::optional<SummaryTable> OperatorSummary(const OperatorFigures& figures, const RenderContext& context) {
+std::optional<SummaryTable> OperatorSummary(const OperatorFigures& figures,
+                                            const RenderContext& context) {
   if (figures.groups.empty()) return std::nullopt;
 
   SummaryTable table;

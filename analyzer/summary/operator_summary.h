@@ -39,8 +39,8 @@ struct OperatorItem {
   DurationStats gpu;
   DurationStats self_cpu;
   DurationStats self_gpu;
-  double flops = 0;            // summed over the calls
-  double forward_flops = 0;    // calls outside Backward / Optimization (FLOPs printout)
+  double flops = 0;          // summed over the calls
+  double forward_flops = 0;  // calls outside Backward / Optimization (FLOPs printout)
   double forward_cpu_ns = 0;
   std::vector<NameId> sources;  // distinct calling lines, first seen first (a few)
   NamedItems<OperatorInnerItem> inners;
@@ -60,7 +60,8 @@ struct OperatorFigures {
 
 // Adds one window's operators.
 void AddOperatorFigures(const AnalysisContext& window, OperatorFigures* figures);
-std::optional<SummaryTable> OperatorSummary(const OperatorFigures& figures, const RenderContext& context);
+std::optional<SummaryTable> OperatorSummary(const OperatorFigures& figures,
+                                            const RenderContext& context);
 
 }  // namespace prof::analyzer
 

@@ -10,10 +10,14 @@
 namespace prof::analyzer {
 namespace {
 
-constexpr RangeType kHostRangeTypes[] = {RangeType::kOperator, RangeType::kUserDefined, RangeType::kNvtx};
-constexpr UnionKind kHostUnions[] = {UnionKind::kOperatorRanges, UnionKind::kUserRanges, UnionKind::kNvtxRanges};
-constexpr DeviceKind kDeviceKinds[] = {DeviceKind::kKernel, DeviceKind::kMemcpy, DeviceKind::kMemset};
-constexpr UnionKind kDeviceUnions[] = {UnionKind::kKernels, UnionKind::kMemcpys, UnionKind::kMemsets};
+constexpr RangeType kHostRangeTypes[] = {RangeType::kOperator, RangeType::kUserDefined,
+                                         RangeType::kNvtx};
+constexpr UnionKind kHostUnions[] = {UnionKind::kOperatorRanges, UnionKind::kUserRanges,
+                                     UnionKind::kNvtxRanges};
+constexpr DeviceKind kDeviceKinds[] = {DeviceKind::kKernel, DeviceKind::kMemcpy,
+                                       DeviceKind::kMemset};
+constexpr UnionKind kDeviceUnions[] = {UnionKind::kKernels, UnionKind::kMemcpys,
+                                       UnionKind::kMemsets};
 
 struct OverviewItem {
   std::string name;
@@ -23,8 +27,8 @@ struct OverviewItem {
 
 // Adds the union of a window's events of one kind (and the work carried in) clipped to
 // the steps, and the count of events inside them.
-void AddUnion(const AnalysisContext& window, UnionKind kind, IntervalList own,
-              WindowCarry* carry, OverviewUnion* item) {
+void AddUnion(const AnalysisContext& window, UnionKind kind, IntervalList own, WindowCarry* carry,
+              OverviewUnion* item) {
   item->present |= !own.empty();
   const ClippedUnion clipped = carry->Union(window, kind, std::move(own));
   item->calls += clipped.calls;
@@ -32,32 +36,39 @@ void AddUnion(const AnalysisContext& window, UnionKind kind, IntervalList own,
 }
 
 std::vector<OverviewItem> CpuItems(const OverviewFigures& figures, const ModelPhaseTotals& phases,
-                                   const CommunicationTotals& communication, const RunTotals& totals) {
+                                   const CommunicationTotals& communication,
+                                   const RunTotals& totals) {
   std::vector<OverviewItem> items;
-  if (totals.has_steps) items.push_back({"ProfileStep", totals.step_count, double(totals.total_ns)});
+  if (totals.has_steps)
+    items.push_back({"ProfileStep", totals.step_count, double(totals.total_ns)});
   for (size_t slot = 0; slot < 3; ++slot) {
     const OverviewUnion& item = figures.host[slot];
-    if (item.present) items.push_back({RangeTypeName(kHostRangeTypes[slot]), item.calls, double(item.time_ns)});
+    if (item.present)
+      items.push_back({RangeTypeName(kHostRangeTypes[slot]), item.calls, double(item.time_ns)});
   }
   for (int slot = 1; slot < 5; ++slot) {
     if (phases.cpu[slot].calls == 0) continue;
     items.push_back({RangeTypeName(static_cast<RangeType>(slot)), phases.cpu[slot].calls,
                      phases.cpu[slot].total});
   }
-  if (figures.host[3].present) items.push_back({"CudaRuntime", figures.host[3].calls, double(figures.host[3].time_ns)});
+  if (figures.host[3].present)
+    items.push_back({"CudaRuntime", figures.host[3].calls, double(figures.host[3].time_ns)});
   if (communication.any_host) {
     items.push_back({"Communication", communication.host_calls, double(communication.host_ns)});
   }
-  std::stable_sort(items.begin(), items.end(),
-                   [](const OverviewItem& a, const OverviewItem& b) { return a.time_ns > b.time_ns; });
+  std::stable_sort(items.begin(), items.end(), [](const OverviewItem& a, const OverviewItem& b) {
+    return a.time_ns > b.time_ns;
+  });
   return items;
 }
 
-std::vector<OverviewItem> GpuItems(const OverviewFigures& figures, const CommunicationTotals& communication) {
+std::vector<OverviewItem> GpuItems(const OverviewFigures& figures,
+                                   const CommunicationTotals& communication) {
   std::vector<OverviewItem> items;
   for (size_t slot = 0; slot < 3; ++slot) {
     const OverviewUnion& item = figures.device[slot];
-    if (item.calls > 0) items.push_back({DeviceKindName(kDeviceKinds[slot]), item.calls, double(item.time_ns)});
+    if (item.calls > 0)
+      items.push_back({DeviceKindName(kDeviceKinds[slot]), item.calls, double(item.time_ns)});
   }
   if (communication.any_gpu) {
     items.push_back({"Communication", communication.gpu_calls, double(communication.gpu_ns)});
@@ -67,7 +78,8 @@ std::vector<OverviewItem> GpuItems(const OverviewFigures& figures, const Communi
 
 }  // namespace
 
-void AddOverviewFigures(const AnalysisContext& window, WindowCarry* carry, OverviewFigures* figures) {
+void AddOverviewFigures(const AnalysisContext& window, WindowCarry* carry,
+                        OverviewFigures* figures) {
   const TraceModel& model = *window.model;
   for (size_t slot = 0; slot < 3; ++slot) {
     IntervalList own;
@@ -88,7 +100,8 @@ void AddOverviewFigures(const AnalysisContext& window, WindowCarry* carry, Overv
   }
 }
 
-std::optional<SummaryTable> OverviewSummary(const OverviewFigures& figures, const ModelPhaseTotals& phases,
+std::optional<SummaryTable> OverviewSummary(const OverviewFigures& figures,
+                                            const ModelPhaseTotals& phases,
                                             const CommunicationTotals& communication,
                                             const RenderContext& context) {
   SummaryTable table;
@@ -101,8 +114,8 @@ std::optional<SummaryTable> OverviewSummary(const OverviewFigures& figures, cons
   const double total = static_cast<double>(context.totals->total_ns);
   bool first = true;
   for (const OverviewItem& item : CpuItems(figures, phases, communication, *context.totals)) {
-    Row& row = table.AddRow({Cell::Text(item.name), Cell::Count(item.calls), Cell::Time(item.time_ns),
-                             Cell::Ratio(SafeRatio(item.time_ns, total))},
+    Row& row = table.AddRow({Cell::Text(item.name), Cell::Count(item.calls),
+                             Cell::Time(item.time_ns), Cell::Ratio(SafeRatio(item.time_ns, total))},
                             first ? 0 : 2);
     row.group = "cpu";
     first = false;
@@ -112,20 +125,22 @@ std::optional<SummaryTable> OverviewSummary(const OverviewFigures& figures, cons
     table.AddSeparator();
     Row header;
     header.kind = Row::Kind::kHeader;
-    header.cells = {Cell::Text(""), Cell::Text("Calls"), Cell::Text("GPU Time"), Cell::Text("Ratio (%)")};
+    header.cells = {Cell::Text(""), Cell::Text("Calls"), Cell::Text("GPU Time"),
+                    Cell::Text("Ratio (%)")};
     table.rows.push_back(header);
     table.AddSeparator();
   }
   for (const OverviewItem& item : gpu) {
-    Row& row = table.AddRow({Cell::Text(item.name), Cell::Count(item.calls), Cell::Time(item.time_ns),
-                             Cell::Ratio(SafeRatio(item.time_ns, total))},
+    Row& row = table.AddRow({Cell::Text(item.name), Cell::Count(item.calls),
+                             Cell::Time(item.time_ns), Cell::Ratio(SafeRatio(item.time_ns, total))},
                             2);
     row.group = "gpu";
   }
   table.ending = TableEnding::kNote;
   table.note = {
       "In this table, we sum up all collected events in terms of event type.",
-      "The time of events collected on host are presented as CPU Time, and as GPU Time if on device.",
+      "The time of events collected on host are presented as CPU Time, and as GPU Time if on "
+      "device.",
       "Events with different types may overlap or inclusion, e.g. Operator includes UserDefined,",
       "so the sum of ratios is not 100%. Events of one type that overlap (threads, streams)",
       "are merged before summing; times are clipped to the steps (T). The model phases",

@@ -28,11 +28,13 @@ struct OverviewFigures {
 };
 
 // Adds one window's unions (with the work carried into it).
-void AddOverviewFigures(const AnalysisContext& window, WindowCarry* carry, OverviewFigures* figures);
+void AddOverviewFigures(const AnalysisContext& window, WindowCarry* carry,
+                        OverviewFigures* figures);
 
 // The phase rows come from the Model Summary's totals, the Communication rows from the
 // Distribution Summary's.
-std::optional<SummaryTable> OverviewSummary(const OverviewFigures& figures, const ModelPhaseTotals& phases,
+std::optional<SummaryTable> OverviewSummary(const OverviewFigures& figures,
+                                            const ModelPhaseTotals& phases,
                                             const CommunicationTotals& communication,
                                             const RenderContext& context);
 

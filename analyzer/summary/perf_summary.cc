@@ -90,9 +90,11 @@ std::optional<SummaryTable> PerfSummary(const PerfFigures& figures, const Render
   table.preamble.push_back(absl::StrFormat(
       "Steps: %d recorded, first %d skipped as warm-up (--perf-skip), %d measured%s", count, skip,
       kept, closed_at_exit ? " (the step still open at exit is not counted)" : ""));
-  if (reader_avg > 0) table.preamble.push_back(absl::StrFormat("Reader Ratio: %.3f%%", 100 * reader_avg / batch_avg));
+  if (reader_avg > 0)
+    table.preamble.push_back(absl::StrFormat("Reader Ratio: %.3f%%", 100 * reader_avg / batch_avg));
   const std::string unit = figures.ips_unit.empty() ? "samples" : figures.ips_unit;
-  table.preamble.push_back(absl::StrFormat("Time Unit: s, IPS Unit: %s", samples_mode ? unit + "/s" : "steps/s"));
+  table.preamble.push_back(
+      absl::StrFormat("Time Unit: s, IPS Unit: %s", samples_mode ? unit + "/s" : "steps/s"));
   if (reader_avg > 0) AddRow("reader_cost", reader_avg, reader, &table);
   AddRow("batch_cost", batch_avg, batch, &table);
   AddRow("ips", batch.total > 0 ? samples / batch.total : 0, speed, &table);

@@ -15,18 +15,23 @@ using testing::FindTable;
 
 TEST_CASE("perf: explicit warm-up skip, averages over the steps summed, samples/s") {
   SummaryOptions options;
-  const ProcessReport report = testing::Analyze(testing::WriteRankTrace("perf.pb", 0, 10000000), options);
+  const ProcessReport report =
+      testing::Analyze(testing::WriteRankTrace("perf.pb", 0, 10000000), options);
   const SummaryTable& perf = *FindTable(report, "perf");
-  CHECK(perf.preamble[0] == "Steps: 12 recorded, first 10 skipped as warm-up (--perf-skip), 2 measured");
+  CHECK(perf.preamble[0] ==
+        "Steps: 12 recorded, first 10 skipped as warm-up (--perf-skip), 2 measured");
   CHECK(FindRow(perf, "batch_cost")->cells[1].value == Approx(0.01));
   CHECK(FindRow(perf, "reader_cost")->cells[1].value == Approx(0.001));
   CHECK(FindRow(perf, "ips")->cells[1].value == Approx(3200.0));  // 64 samples / 0.02 s
   CHECK(perf.preamble[1] == "Reader Ratio: 10.000%");
   options.perf_skip = 0;
-  const ProcessReport all = testing::Analyze(testing::WriteRankTrace("perf0.pb", 0, 10000000), options);
-  CHECK(FindTable(all, "perf")->preamble[0] == "Steps: 12 recorded, first 0 skipped as warm-up (--perf-skip), 12 measured");
+  const ProcessReport all =
+      testing::Analyze(testing::WriteRankTrace("perf0.pb", 0, 10000000), options);
+  CHECK(FindTable(all, "perf")->preamble[0] ==
+        "Steps: 12 recorded, first 0 skipped as warm-up (--perf-skip), 12 measured");
   options.perf_skip = 12;
-  CHECK(FindTable(testing::Analyze(testing::WriteRankTrace("perf12.pb", 0, 10000000), options), "perf") == nullptr);
+  CHECK(FindTable(testing::Analyze(testing::WriteRankTrace("perf12.pb", 0, 10000000), options),
+                  "perf") == nullptr);
   CHECK(PerfSkippedSteps(5, -1) == 0);
   CHECK(PerfSkippedSteps(11, -1) == 10);
 }
@@ -70,7 +75,8 @@ TEST_CASE("nccl: bucket, GPU time from the linked kernel, nccl-tests bus bandwid
 
 TEST_CASE("nccl: new operations by name, an operation this build does not know by number") {
   NcclFigures figures;
-  for (int operation : {int{schema::NCCL_OPERATION_GATHER}, int{schema::NCCL_OPERATION_SCATTER}, 99}) {
+  for (int operation :
+       {int{schema::NCCL_OPERATION_GATHER}, int{schema::NCCL_OPERATION_SCATTER}, 99}) {
     NcclBucket& bucket = figures.buckets[{operation, 1024, "1KiB-4KiB"}];
     bucket.time.Add(1000);
     bucket.bytes = 2048;
@@ -113,7 +119,9 @@ TEST_CASE("several ranks: one row each and the slowest named") {
   const SummaryTable table = RankSummary(reports);
   REQUIRE(table.rows.size() == 2);
   CHECK(table.rows[1].cells[4].value == 15000000);
-  CHECK(table.epilogue[0] == "Slowest: rank 1 (host testhost, pid 1001): average step 15.000 ms, 50.00% above the fastest (rank 0).");
+  CHECK(table.epilogue[0] ==
+        "Slowest: rank 1 (host testhost, pid 1001): average step 15.000 ms, 50.00% above the "
+        "fastest (rank 0).");
 }
 
 }  // namespace

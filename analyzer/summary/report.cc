@@ -76,8 +76,10 @@ absl::StatusOr<ViewSet> ParseViews(const std::string& list) {
     }
     if (!found) {
       std::string known;
-      for (const ViewName& name : kViewNames) absl::StrAppend(&known, known.empty() ? "" : ",", name.name);
-      return absl::InvalidArgumentError(absl::StrCat("unknown view '", part, "' (known: ", known, ")"));
+      for (const ViewName& name : kViewNames)
+        absl::StrAppend(&known, known.empty() ? "" : ",", name.name);
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown view '", part, "' (known: ", known, ")"));
     }
   }
   if (views.empty()) return absl::InvalidArgumentError("--views needs at least one view");
@@ -115,7 +117,8 @@ namespace {
 // Rewrites the window's name ids into the process's pool.
 void RemapNames(StringPool* process_names, TraceModel* window) {
   std::vector<NameId> remap(window->names.size());
-  for (NameId id = 0; id < window->names.size(); ++id) remap[id] = process_names->Intern(window->names.Get(id));
+  for (NameId id = 0; id < window->names.size(); ++id)
+    remap[id] = process_names->Intern(window->names.Get(id));
   for (HostRange& range : window->ranges) {
     range.name = remap[range.name];
     range.shapes = remap[range.shapes];
@@ -154,7 +157,8 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
   AddMemoryFigures(context, &figures.memory);
   if (wants(View::kMemory)) AddMemorySampleFigures(context, &figures.memory_samples);
   figures.communication.Add(ComputeCommunication(context, &figures.carry));
-  AddCollectiveRecords(context, &figures.collectives);  // always: the job view is the default past 8 ranks
+  AddCollectiveRecords(context,
+                       &figures.collectives);  // always: the job view is the default past 8 ranks
   if (wants(View::kDevice)) AddDeviceFigures(context, &figures.carry, &figures.device);
   if (wants(View::kOverview)) AddOverviewFigures(context, &figures.carry, &figures.overview);
   if (wants(View::kModel) || wants(View::kOverview)) AddModelPhaseTotals(context, &figures.phases);
@@ -192,22 +196,28 @@ ProcessReport ProcessAnalysis::Finish() && {
   const RenderContext context{&figures.names, &figures.totals, options_};
   std::vector<SummaryTable>& tables = report.tables;
   auto wants = [&](View view) { return views_.count(view) > 0; };
-  if (wants(View::kModel) || wants(View::kOverview)) AddIfPresent(SetupSummary(figures.setup), &tables);
+  if (wants(View::kModel) || wants(View::kOverview))
+    AddIfPresent(SetupSummary(figures.setup), &tables);
   if (wants(View::kDevice)) AddIfPresent(DeviceSummary(figures.device, context), &tables);
   if (wants(View::kOverview)) {
-    AddIfPresent(OverviewSummary(figures.overview, figures.phases, figures.communication, context), &tables);
+    AddIfPresent(OverviewSummary(figures.overview, figures.phases, figures.communication, context),
+                 &tables);
   }
   if (wants(View::kModel)) AddIfPresent(ModelSummary(figures.phases, context), &tables);
-  if (wants(View::kDistributed)) AddIfPresent(DistributionSummary(figures.communication, context), &tables);
+  if (wants(View::kDistributed))
+    AddIfPresent(DistributionSummary(figures.communication, context), &tables);
   if (wants(View::kOperator)) AddIfPresent(OperatorSummary(figures.operators, context), &tables);
   if (wants(View::kKernel)) AddIfPresent(KernelSummary(figures.kernels, context), &tables);
-  if (wants(View::kMemoryManipulation)) AddIfPresent(MemoryManipulationSummary(figures.copies, figures.user_ranges, context), &tables);
-  if (wants(View::kUserDefined)) AddIfPresent(UserDefinedSummary(figures.user_ranges, context), &tables);
+  if (wants(View::kMemoryManipulation))
+    AddIfPresent(MemoryManipulationSummary(figures.copies, figures.user_ranges, context), &tables);
+  if (wants(View::kUserDefined))
+    AddIfPresent(UserDefinedSummary(figures.user_ranges, context), &tables);
   if (wants(View::kPerf)) AddIfPresent(PerfSummary(figures.perf, context), &tables);
   if (wants(View::kCudaApi)) AddIfPresent(CudaApiSummary(figures.api, context), &tables);
   if (wants(View::kNccl)) AddIfPresent(NcclSummary(figures.nccl), &tables);
   if (wants(View::kMemory)) {
-    for (SummaryTable& table : MemorySummaries(figures.memory, context)) AddIfPresent(std::move(table), &tables);
+    for (SummaryTable& table : MemorySummaries(figures.memory, context))
+      AddIfPresent(std::move(table), &tables);
     for (SummaryTable& table : MemorySampleSummaries(figures.memory_samples)) {
       AddIfPresent(std::move(table), &tables);
     }
@@ -216,7 +226,8 @@ ProcessReport ProcessAnalysis::Finish() && {
   return report;
 }
 
-ProcessReport BuildProcessReport(TraceModel model, const SummaryOptions& options, const ViewSet& views) {
+ProcessReport BuildProcessReport(TraceModel model, const SummaryOptions& options,
+                                 const ViewSet& views) {
   ProcessAnalysis analysis(options, views);
   analysis.AddWindow(std::move(model));
   return std::move(analysis).Finish();

@@ -27,8 +27,19 @@
 namespace prof::analyzer {
 
 enum class View {
-  kDevice, kOverview, kModel, kDistributed, kOperator, kKernel, kMemoryManipulation,
-  kUserDefined, kPerf, kCudaApi, kNccl, kMemory, kDataQuality,
+  kDevice,
+  kOverview,
+  kModel,
+  kDistributed,
+  kOperator,
+  kKernel,
+  kMemoryManipulation,
+  kUserDefined,
+  kPerf,
+  kCudaApi,
+  kNccl,
+  kMemory,
+  kDataQuality,
   kJob,  // the cross-rank job view (analyzer/job/); no per-process table
 };
 using ViewSet = std::set<View>;
@@ -73,7 +84,8 @@ class ProcessAnalysis {
 };
 
 // One model (one window, or windows already merged into one) to its report.
-ProcessReport BuildProcessReport(TraceModel model, const SummaryOptions& options, const ViewSet& views);
+ProcessReport BuildProcessReport(TraceModel model, const SummaryOptions& options,
+                                 const ViewSet& views);
 
 // One row per process and the slowest one named; needs at least two reports.
 SummaryTable RankSummary(const std::vector<ProcessReport>& reports);

@@ -3,7 +3,9 @@
 namespace prof::analyzer {
 namespace {
 
-uint64_t ClippedDifference(uint64_t whole, uint64_t parts) { return whole > parts ? whole - parts : 0; }
+uint64_t ClippedDifference(uint64_t whole, uint64_t parts) {
+  return whole > parts ? whole - parts : 0;
+}
 
 }  // namespace
 

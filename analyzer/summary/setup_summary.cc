@@ -23,14 +23,21 @@ std::optional<SummaryTable> SetupSummary(const SetupFigures& figures) {
   SummaryTable table;
   table.key = "setup";
   table.title = "Set-up Summary";
-  table.columns = {{"Name", "name", 16}, {"CPU Time", "cpu_ns", 12}, {"Kernels", "kernels", 8},
+  table.columns = {{"Name", "name", 16},
+                   {"CPU Time", "cpu_ns", 12},
+                   {"Kernels", "kernels", 8},
                    {"GPU Kernel Time", "gpu_kernel_ns", 16}};
-  table.AddRow({Cell::Text(figures.step + " (set-up)"), Cell::Time(static_cast<double>(figures.duration_ns)),
-                Cell::Count(static_cast<double>(figures.kernels)), Cell::Time(static_cast<double>(figures.kernel_ns))});
+  table.AddRow({Cell::Text(figures.step + " (set-up)"),
+                Cell::Time(static_cast<double>(figures.duration_ns)),
+                Cell::Count(static_cast<double>(figures.kernels)),
+                Cell::Time(static_cast<double>(figures.kernel_ns))});
   table.ending = TableEnding::kNote;
-  table.note = {"Recorded with no schedule, step 0 runs from the program's start (imports, model building) to",
-                "the first step boundary: it is left out of the per-step tables (Device, Overview, Model, Perf).",
-                "profanalyze --include-setup counts it as a step."};
+  table.note = {
+      "Recorded with no schedule, step 0 runs from the program's start (imports, model building) "
+      "to",
+      "the first step boundary: it is left out of the per-step tables (Device, Overview, Model, "
+      "Perf).",
+      "profanalyze --include-setup counts it as a step."};
   return table;
 }
 

@@ -17,17 +17,17 @@ struct TimeStats {
   double avg_ns = 0;
   double max_ns = 0;
   double min_ns = 0;
-  double ratio = 0;          // fraction; printed x100
-  bool only_total = false;   // Avg/Max/Min print as '-' (paddle's Others row)
+  double ratio = 0;         // fraction; printed x100
+  bool only_total = false;  // Avg/Max/Min print as '-' (paddle's Others row)
 };
 
 struct Cell {
   enum class Kind { kText, kCount, kTime, kRatio, kStats, kDashStats, kBytes, kNumber, kDash };
   Kind kind = Kind::kText;
   std::string text;
-  double value = 0;   // count, ns, fraction, bytes or number
+  double value = 0;  // count, ns, fraction, bytes or number
   TimeStats stats;
-  int decimals = 2;   // kNumber only
+  int decimals = 2;  // kNumber only
   // Names are data, widths are presentation: a kText cell holds the whole name (JSON shows
   // it); only the text renderer shortens it to `text_width - row indent` characters
   // (paddle's column widths; 0: never) and, for `kernel_name`, to paddle's kernel display
@@ -50,19 +50,19 @@ struct Cell {
 
 struct Column {
   std::string header;
-  std::string key;     // JSON key
+  std::string key;  // JSON key
   int min_width = 0;
-  bool grow = true;    // widen to the longest cell; otherwise cells overflow to the right
+  bool grow = true;          // widen to the longest cell; otherwise cells overflow to the right
   bool text_hidden = false;  // in JSON only (e.g. Self columns without --self)
 };
 
 struct Row {
   enum class Kind { kData, kSeparator, kHeader, kTitle };
   Kind kind = Kind::kData;
-  int indent = 0;            // spaces before the first cell
-  std::vector<Cell> cells;   // kData and kHeader
-  std::string title;         // kTitle: centred line such as "Thread: All threads merged"
-  std::string group;         // JSON: which part of the table the row belongs to
+  int indent = 0;           // spaces before the first cell
+  std::vector<Cell> cells;  // kData and kHeader
+  std::string title;        // kTitle: centred line such as "Thread: All threads merged"
+  std::string group;        // JSON: which part of the table the row belongs to
 };
 
 enum class TableEnding {

@@ -42,9 +42,9 @@ TEST_CASE("device and overview: unions across threads and streams, clipped to th
   const ProcessReport report = testing::Analyze(testing::WriteTrainingStepTrace("overview.pb"));
   CHECK(RowOf(report, "device", "GPU0").cells[1].value == Approx(0.25));
   const SummaryTable& overview = *FindTable(report, "overview");
-  CHECK(FirstColumn(overview) == std::vector<std::string>{"ProfileStep", "Operator", "Forward", "Backward",
-                                                          "UserDefined", "Dataloader", "Optimization",
-                                                          "CudaRuntime", "Kernel"});
+  CHECK(FirstColumn(overview) == std::vector<std::string>{"ProfileStep", "Operator", "Forward",
+                                                          "Backward", "UserDefined", "Dataloader",
+                                                          "Optimization", "CudaRuntime", "Kernel"});
   CHECK(FindRow(overview, "Operator")->cells[2].value == 330);  // [120,350] + thread 2 [500,600]
   CHECK(FindRow(overview, "Operator")->cells[1].value == 3);
   CHECK(FindRow(overview, "CudaRuntime")->cells[2].value == 24);  // the late call is outside
@@ -74,7 +74,8 @@ TEST_CASE("device: CPU(Process) and CPU(System) from the window's open and close
   const ProcessReport report = testing::Analyze(trace.Write("cpu.pb"));
   const SummaryTable& device = *FindTable(report, "device");
   CHECK(FirstColumn(device) == std::vector<std::string>{"CPU(Process)", "CPU(System)", "GPU0"});
-  CHECK(RowOf(report, "device", "CPU(Process)").cells[1].value == Approx(3000.0 / 2000));  // 1.5 cores busy
+  CHECK(RowOf(report, "device", "CPU(Process)").cells[1].value ==
+        Approx(3000.0 / 2000));  // 1.5 cores busy
   CHECK(RowOf(report, "device", "CPU(System)").cells[1].value == Approx(60.0 / 240));
   CHECK(RowOf(report, "device", "GPU0").cells[1].value == Approx(0.1));
 }
@@ -102,7 +103,8 @@ TEST_CASE("model: top-most phases, GPU over the step's kernels, Others row") {
 
 TEST_CASE("operator: nested operators, inner rows and launched kernels") {
   SummaryOptions options;
-  const ProcessReport report = testing::Analyze(testing::WriteTrainingStepTrace("operator.pb"), options);
+  const ProcessReport report =
+      testing::Analyze(testing::WriteTrainingStepTrace("operator.pb"), options);
   const SummaryTable& table = *FindTable(report, "operator");
   CHECK(FirstColumn(table) ==
         std::vector<std::string>{"matmul", "matmul::compute", "gemm", "gemm", "add", "linear"});
@@ -128,19 +130,23 @@ TEST_CASE("operator: nested operators, inner rows and launched kernels") {
 
   options.op_detail = false;
   options.sorted_by = SortKey::kCpuMin;
-  const ProcessReport brief = testing::Analyze(testing::WriteTrainingStepTrace("operator2.pb"), options);
+  const ProcessReport brief =
+      testing::Analyze(testing::WriteTrainingStepTrace("operator2.pb"), options);
   CHECK(FirstColumn(*FindTable(brief, "operator")) == std::vector<std::string>{"matmul", "linear"});
   options.thread_sep = true;
-  const ProcessReport threads = testing::Analyze(testing::WriteTrainingStepTrace("operator3.pb"), options);
+  const ProcessReport threads =
+      testing::Analyze(testing::WriteTrainingStepTrace("operator3.pb"), options);
   CHECK(FindTable(threads, "operator")->rows[0].title == "Thread: 1");
 }
 
 TEST_CASE("kernel: every kernel, also unmatched and outside steps, over all kernel time") {
   SummaryOptions options;
   options.sorted_by = SortKey::kGpuMax;
-  const ProcessReport report = testing::Analyze(testing::WriteTrainingStepTrace("kernel.pb"), options);
+  const ProcessReport report =
+      testing::Analyze(testing::WriteTrainingStepTrace("kernel.pb"), options);
   const SummaryTable& table = *FindTable(report, "kernel");
-  CHECK(FirstColumn(table) == std::vector<std::string>{"gemm", "late", "add", "orphan"});  // max ties: file order
+  CHECK(FirstColumn(table) ==
+        std::vector<std::string>{"gemm", "late", "add", "orphan"});  // max ties: file order
   CHECK(FindRow(table, "gemm")->cells[2].stats.total_ns == 150);
   CHECK(FindRow(table, "gemm")->cells[2].stats.ratio == Approx(150.0 / 400));
   CHECK(KernelDisplayName("void foo<int>(float*, int)") == "void foo<int>");
@@ -173,7 +179,8 @@ TEST_CASE("data quality lists the steps whose records the agent lost, by kind") 
   CHECK(RowOf(report, "data_quality", "incomplete step 2").cells[1].value == 7);
   CHECK(FindRow(*FindTable(report, "data_quality"), "incomplete step 0") == nullptr);
   CHECK(RowOf(report, "data_quality", "records lost by the agent: LOSS_KIND_HOST_BUFFER_FULL")
-            .cells[1].value == 52);
+            .cells[1]
+            .value == 52);
 }
 
 TEST_CASE("a trace without steps prints what it can and never divides by zero") {
@@ -191,18 +198,18 @@ TEST_CASE("a trace without steps prints what it can and never divides by zero") 
 TEST_CASE("memory samples: allocator figures at each step's end, host RSS, and the peak's step") {
   testing::TestTrace trace;
   for (int step = 1; step <= 3; ++step) trace.Step(1, (step - 1) * 1000, step * 1000, step);
-  auto sample = [&](uint64_t time, int32_t device, uint64_t allocated, uint64_t reserved, uint64_t peak,
-                    uint64_t rss) {
+  auto sample = [&](uint64_t time, int32_t device, uint64_t allocated, uint64_t reserved,
+                    uint64_t peak, uint64_t rss) {
     trace.encoder().AddMemorySample({time, device, allocated, reserved, peak, rss});
   };
-  sample(990, 0, 100, 400, 150, 0);    // step 1's end (before prof_step)
-  sample(1001, 0, 100, 400, 150, 0);   // step 2's start (after it): overwritten by its end
-  sample(1990, 0, 300, 800, 500, 0);   // the peak rises to 500 in step 2
+  sample(990, 0, 100, 400, 150, 0);   // step 1's end (before prof_step)
+  sample(1001, 0, 100, 400, 150, 0);  // step 2's start (after it): overwritten by its end
+  sample(1990, 0, 300, 800, 500, 0);  // the peak rises to 500 in step 2
   sample(2990, 0, 200, 800, 500, 0);
-  sample(1000, -1, 0, 0, 0, 5000);     // host RSS, stamped with the boundary ending step 1
+  sample(1000, -1, 0, 0, 0, 5000);  // host RSS, stamped with the boundary ending step 1
   sample(2000, -1, 0, 0, 0, 7000);
   sample(3000, -1, 0, 0, 0, 6000);
-  sample(9000, 0, 999, 999, 999, 0);   // after the last step: under no step
+  sample(9000, 0, 999, 999, 999, 0);  // after the last step: under no step
   const ProcessReport report = testing::Analyze(trace.Write("memory_samples.pb"));
   const SummaryTable* steps = FindTable(report, "memory_allocator_steps");
   REQUIRE(steps != nullptr);
@@ -211,7 +218,9 @@ TEST_CASE("memory samples: allocator figures at each step's end, host RSS, and t
     if (row.kind != Row::Kind::kData) continue;
     std::string line = row.cells[0].text + " " + row.cells[1].text;
     for (int column = 2; column < 6; ++column) {
-      line += row.cells[column].kind == Cell::Kind::kDash ? " -" : " " + std::to_string(static_cast<int64_t>(row.cells[column].value));
+      line += row.cells[column].kind == Cell::Kind::kDash
+                  ? " -"
+                  : " " + std::to_string(static_cast<int64_t>(row.cells[column].value));
     }
     lines.push_back(line);
   }
@@ -237,13 +246,15 @@ TEST_CASE("memory samples: a peak already there at the first sample may be older
   CHECK(RowOf(report, "memory_allocator_peak", "GPU1").cells[2].text == "ProfileStep#4 or before");
   testing::TestTrace none;
   none.Step(1, 0, 1000, 1);
-  CHECK(FindTable(testing::Analyze(none.Write("memory_no_samples.pb")), "memory_allocator_steps") == nullptr);
+  CHECK(FindTable(testing::Analyze(none.Write("memory_no_samples.pb")), "memory_allocator_steps") ==
+        nullptr);
 }
 
 TEST_CASE("Memory Manipulation: a row per copy call and direction, device time by correlation") {
   testing::TestTrace trace;
   trace.Step(1, 0, 10000, 1);
-  auto copy_call = [&](const char* name, uint64_t start, uint64_t end, uint64_t bytes, schema::CopyKind kind) {
+  auto copy_call = [&](const char* name, uint64_t start, uint64_t end, uint64_t bytes,
+                       schema::CopyKind kind) {
     ApiCallEvent call;
     call.thread_id = 1;
     call.start_ns = start;
@@ -265,12 +276,13 @@ TEST_CASE("Memory Manipulation: a row per copy call and direction, device time b
                copy_call("cudaMemcpy", 160, 1100, 2000, schema::COPY_KIND_DEFAULT));
   // No device record (CUPTI off): the call's own kind and bytes, no GB/s.
   copy_call("cudaMemcpy", 1200, 1300, 4096, schema::COPY_KIND_DEVICE_TO_DEVICE);
-  trace.Memset(0, 7, 1400, 1450, copy_call("cudaMemsetAsync", 1350, 1360, 0, schema::COPY_KIND_UNKNOWN));
+  trace.Memset(0, 7, 1400, 1450,
+               copy_call("cudaMemsetAsync", 1350, 1360, 0, schema::COPY_KIND_UNKNOWN));
   trace.ApiCall(1, "cudaLaunchKernel", 1500, 1510);
   const ProcessReport report = testing::Analyze(trace.Write("copies.pb"));
   const SummaryTable& table = *FindTable(report, "memory_manipulation");
-  CHECK(FirstColumn(table) ==
-        std::vector<std::string>{"cudaMemcpy DtoH", "cudaMemcpy DtoD", "cudaMemcpyAsync HtoD", "cudaMemsetAsync"});
+  CHECK(FirstColumn(table) == std::vector<std::string>{"cudaMemcpy DtoH", "cudaMemcpy DtoD",
+                                                       "cudaMemcpyAsync HtoD", "cudaMemsetAsync"});
   const Row& async = RowOf(report, "memory_manipulation", "cudaMemcpyAsync HtoD");
   CHECK(async.cells[1].value == 2);
   CHECK(async.cells[2].stats.total_ns == 40);   // host: 10 + 30
@@ -303,12 +315,12 @@ std::string WriteSetupTrace(const std::string& name, const char* schedule) {
 TEST_CASE("set-up: with no schedule, step 0 is shown apart from the per-step statistics") {
   const ProcessReport report = testing::Analyze(WriteSetupTrace("setup.pb", "every step"));
   const Row& step = RowOf(report, "model", "ProfileStep");
-  CHECK(step.cells[1].value == 2);                 // steps 1 and 2 only
+  CHECK(step.cells[1].value == 2);  // steps 1 and 2 only
   CHECK(step.cells[2].stats.total_ns == 2000);
-  CHECK(step.cells[2].stats.max_ns == 1000);       // not step 0's 5000
-  CHECK(step.cells[3].stats.total_ns == 200);      // gemm twice, not init
+  CHECK(step.cells[2].stats.max_ns == 1000);   // not step 0's 5000
+  CHECK(step.cells[3].stats.total_ns == 200);  // gemm twice, not init
   const Row& forward = RowOf(report, "model", "Forward");
-  CHECK(forward.cells[1].value == 2);              // set-up's Forward left out
+  CHECK(forward.cells[1].value == 2);  // set-up's Forward left out
   CHECK(forward.cells[2].stats.ratio == Approx(1000.0 / 2000));
   const Row& setup = RowOf(report, "setup", "ProfileStep#0 (set-up)");
   CHECK(setup.cells[1].value == 5000);
@@ -321,11 +333,13 @@ TEST_CASE("set-up: with no schedule, step 0 is shown apart from the per-step sta
 TEST_CASE("set-up: --include-setup, or a schedule, counts step 0 as a step") {
   SummaryOptions options;
   options.include_setup = true;
-  const ProcessReport included = testing::Analyze(WriteSetupTrace("setup_included.pb", "every step"), options);
+  const ProcessReport included =
+      testing::Analyze(WriteSetupTrace("setup_included.pb", "every step"), options);
   CHECK(RowOf(included, "model", "ProfileStep").cells[1].value == 3);
   CHECK(RowOf(included, "model", "ProfileStep").cells[2].stats.max_ns == 5000);
   CHECK(FindTable(included, "setup") == nullptr);
-  const ProcessReport scheduled = testing::Analyze(WriteSetupTrace("setup_scheduled.pb", "skip_first=0,closed=0,ready=0,record=3,repeat=1"));
+  const ProcessReport scheduled = testing::Analyze(
+      WriteSetupTrace("setup_scheduled.pb", "skip_first=0,closed=0,ready=0,record=3,repeat=1"));
   CHECK(RowOf(scheduled, "model", "ProfileStep").cells[1].value == 3);
   CHECK(FindTable(scheduled, "setup") == nullptr);
 }

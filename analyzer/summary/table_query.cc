@@ -53,7 +53,8 @@ void SetAverages(int calls_column, Row* row) {
   if (calls_column < 0) return;
   const double calls = row->cells[calls_column].value;
   for (Cell& cell : row->cells) {
-    if (cell.kind == Cell::Kind::kStats && calls > 0) cell.stats.avg_ns = cell.stats.total_ns / calls;
+    if (cell.kind == Cell::Kind::kStats && calls > 0)
+      cell.stats.avg_ns = cell.stats.total_ns / calls;
   }
 }
 
@@ -118,7 +119,8 @@ void Order(const TableQuery& query, const SummaryTable& table, std::vector<RowGr
 }
 
 // Filters, merges and orders one run of consecutive data rows.
-std::vector<Row> QueryRun(const TableQuery& query, const SummaryTable& table, std::vector<Row> run) {
+std::vector<Row> QueryRun(const TableQuery& query, const SummaryTable& table,
+                          std::vector<Row> run) {
   std::vector<RowGroup> groups;
   for (Row& row : run) {
     if (row.indent == 0 || groups.empty()) groups.push_back({});
@@ -143,7 +145,9 @@ std::vector<Row> QueryRun(const TableQuery& query, const SummaryTable& table, st
 
 }  // namespace
 
-bool QueryApplies(const SummaryTable& table) { return table.key == "operator" || table.key == "kernel"; }
+bool QueryApplies(const SummaryTable& table) {
+  return table.key == "operator" || table.key == "kernel";
+}
 
 std::string NameBase(const std::string& name) {
   std::string base = absl::StartsWith(name, "void ") ? name.substr(5) : name;
@@ -155,23 +159,28 @@ std::string NameBase(const std::string& name) {
 absl::StatusOr<double> ParseDuration(const std::string& text) {
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || value < 0) return absl::InvalidArgumentError(absl::StrCat("bad duration '", text, "'"));
+  if (end == text.c_str() || value < 0)
+    return absl::InvalidArgumentError(absl::StrCat("bad duration '", text, "'"));
   const std::string unit(end);
   if (unit == "s") return value * 1e9;
   if (unit == "ms") return value * 1e6;
   if (unit == "us") return value * 1e3;
   if (unit == "ns") return value;
-  return absl::InvalidArgumentError(absl::StrCat("duration '", text, "' needs a unit: s, ms, us or ns"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("duration '", text, "' needs a unit: s, ms, us or ns"));
 }
 
-absl::StatusOr<TableQuery> ParseTableQuery(const std::string& name_regex, const std::string& min_time,
-                                           const std::string& aggregate_by, const std::string& order_by) {
+absl::StatusOr<TableQuery> ParseTableQuery(const std::string& name_regex,
+                                           const std::string& min_time,
+                                           const std::string& aggregate_by,
+                                           const std::string& order_by) {
   TableQuery query;
   if (!name_regex.empty()) {
     try {
       query.name.emplace(name_regex, std::regex::ECMAScript);
     } catch (const std::regex_error& error) {
-      return absl::InvalidArgumentError(absl::StrCat("bad --name regex '", name_regex, "': ", error.what()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("bad --name regex '", name_regex, "': ", error.what()));
     }
   }
   if (!min_time.empty()) {
@@ -181,18 +190,20 @@ absl::StatusOr<TableQuery> ParseTableQuery(const std::string& name_regex, const 
   }
   if (aggregate_by == "base") query.aggregate_by = AggregateBy::kBase;
   else if (!aggregate_by.empty() && aggregate_by != "name") {
-    return absl::InvalidArgumentError(absl::StrCat("--aggregate-by takes name or base, not '", aggregate_by, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--aggregate-by takes name or base, not '", aggregate_by, "'"));
   }
   std::string key = order_by;
   if (!key.empty() && (key[0] == '+' || key[0] == '-')) {
     query.ascending = key[0] == '+';
     key = key.substr(1);
   }
-  static const char* const kKeys[] = {"name",    "calls",   "cpu_total", "cpu_avg", "cpu_max", "cpu_min",
-                                      "gpu_total", "gpu_avg", "gpu_max",   "gpu_min"};
+  static const char* const kKeys[] = {"name",    "calls",     "cpu_total", "cpu_avg", "cpu_max",
+                                      "cpu_min", "gpu_total", "gpu_avg",   "gpu_max", "gpu_min"};
   if (!key.empty() && std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
-    return absl::InvalidArgumentError(absl::StrCat("--order-by takes [+|-]name, calls or {cpu,gpu}_{total,avg,max,min}, not '",
-                                                   order_by, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--order-by takes [+|-]name, calls or {cpu,gpu}_{total,avg,max,min}, not '",
+                     order_by, "'"));
   }
   query.order_by = key;
   return query;

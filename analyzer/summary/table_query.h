@@ -24,7 +24,7 @@ struct TableQuery {
   std::optional<std::regex> name;  // rows whose name contains a match (std::regex_search)
   double min_time_ns = 0;          // rows whose largest Total (CPU or GPU) reaches this
   AggregateBy aggregate_by = AggregateBy::kNone;
-  std::string order_by;            // "" (keep), "name", "calls", "cpu_total", "gpu_avg", ...
+  std::string order_by;  // "" (keep), "name", "calls", "cpu_total", "gpu_avg", ...
   bool ascending = false;
 
   bool empty() const {
@@ -36,8 +36,10 @@ struct TableQuery {
 bool QueryApplies(const SummaryTable& table);  // "operator" and "kernel"
 
 // Builds a query from the command line's words. Errors: a bad regex, duration or key.
-absl::StatusOr<TableQuery> ParseTableQuery(const std::string& name_regex, const std::string& min_time,
-                                           const std::string& aggregate_by, const std::string& order_by);
+absl::StatusOr<TableQuery> ParseTableQuery(const std::string& name_regex,
+                                           const std::string& min_time,
+                                           const std::string& aggregate_by,
+                                           const std::string& order_by);
 
 // "1.5ms", "200us", "2s", "500ns" -> ns. Errors: no number or no unit.
 absl::StatusOr<double> ParseDuration(const std::string& text);

@@ -18,16 +18,17 @@ std::vector<Column> Columns() {
 }
 
 void AddItemRow(const RenderContext& context, const NamedItem& item, SummaryTable* table) {
-  table->AddRow({Cell::Text(std::string(context.names->Get(item.name))),
-                 Cell::Count(item.cpu.calls),
-                 Cell::Stats(item.cpu.ToStats(static_cast<double>(context.totals->total_ns))),
-                 Cell::Stats(item.gpu.ToStats(static_cast<double>(context.totals->step_device_ns)))});
+  table->AddRow(
+      {Cell::Text(std::string(context.names->Get(item.name))), Cell::Count(item.cpu.calls),
+       Cell::Stats(item.cpu.ToStats(static_cast<double>(context.totals->total_ns))),
+       Cell::Stats(item.gpu.ToStats(static_cast<double>(context.totals->step_device_ns)))});
 }
 
 // IsMemoryManipulationName lowercases and searches: once per name, not per range.
 class MemoryManipulationNames {
  public:
-  explicit MemoryManipulationNames(const StringPool& names) : names_(names), known_(names.size(), -1) {}
+  explicit MemoryManipulationNames(const StringPool& names)
+      : names_(names), known_(names.size(), -1) {}
   bool Contains(NameId name) {
     if (known_[name] < 0) known_[name] = IsMemoryManipulationName(names_.Get(name));
     return known_[name] != 0;
@@ -61,12 +62,14 @@ void AddUserRangeFigures(const AnalysisContext& window, UserRangeFigures* figure
     if (memory_names.Contains(range.name)) {
       AddRange(window, index, &figures->memory_manipulation);
     } else if (range.type == RangeType::kUserDefined) {
-      AddRange(window, index, &figures->user_defined[window.options.thread_sep ? range.thread_id : 0]);
+      AddRange(window, index,
+               &figures->user_defined[window.options.thread_sep ? range.thread_id : 0]);
     }
   }
 }
 
-std::optional<SummaryTable> UserDefinedSummary(const UserRangeFigures& figures, const RenderContext& context) {
+std::optional<SummaryTable> UserDefinedSummary(const UserRangeFigures& figures,
+                                               const RenderContext& context) {
   const std::map<uint64_t, NamedItems<NamedItem>>& groups = figures.user_defined;
   if (groups.empty()) return std::nullopt;
   SummaryTable table;

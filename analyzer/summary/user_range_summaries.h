@@ -27,7 +27,8 @@ struct UserRangeFigures {
 
 // Adds one window's user and NVTX ranges.
 void AddUserRangeFigures(const AnalysisContext& window, UserRangeFigures* figures);
-std::optional<SummaryTable> UserDefinedSummary(const UserRangeFigures& figures, const RenderContext& context);
+std::optional<SummaryTable> UserDefinedSummary(const UserRangeFigures& figures,
+                                               const RenderContext& context);
 
 }  // namespace prof::analyzer
 

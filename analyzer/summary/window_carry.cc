@@ -15,10 +15,12 @@ bool Overlaps(const IntervalList& window, uint64_t start, uint64_t end) {
 
 }  // namespace
 
-ClippedUnion WindowCarry::Union(const AnalysisContext& window, UnionKind kind, IntervalList own, int device) {
+ClippedUnion WindowCarry::Union(const AnalysisContext& window, UnionKind kind, IntervalList own,
+                                int device) {
   const size_t slot = static_cast<size_t>(kind);
   // Without steps the window is the span of the events: nothing runs past it.
-  const uint64_t window_end = window.has_steps && !window.window.empty() ? window.window.back().end : 0;
+  const uint64_t window_end =
+      window.has_steps && !window.window.empty() ? window.window.back().end : 0;
   const uint32_t own_device = device < 0 ? 0 : static_cast<uint32_t>(device);
   ClippedUnion result;
   auto add = [&](uint64_t start, uint64_t end, uint32_t on_device, bool counted) {
@@ -38,7 +40,8 @@ ClippedUnion WindowCarry::Union(const AnalysisContext& window, UnionKind kind, I
     add(carried.start, carried.end, carried.device, carried.counted);
     carried_in.push_back({carried.start, carried.end});
   }
-  std::sort(carried_in.begin(), carried_in.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+  std::sort(carried_in.begin(), carried_in.end(),
+            [](const Interval& a, const Interval& b) { return a.start < b.start; });
   own.insert(own.begin(), carried_in.begin(), carried_in.end());
   result.intervals = IntersectIntervals(MergeIntervals(std::move(own)), window.window);
   return result;

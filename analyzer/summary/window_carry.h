@@ -23,10 +23,17 @@ namespace prof::analyzer {
 
 // One kind per union a table computes (each table carries its own).
 enum class UnionKind : uint8_t {
-  kOperatorRanges, kUserRanges, kNvtxRanges, kApiCalls,  // Overview, host
-  kKernels, kMemcpys, kMemsets,                         // Overview, device
-  kKernelsByDevice,                                     // Device
-  kCommunicationHost, kCommunicationGpu, kComputation,  // Distribution
+  kOperatorRanges,
+  kUserRanges,
+  kNvtxRanges,
+  kApiCalls,  // Overview, host
+  kKernels,
+  kMemcpys,
+  kMemsets,          // Overview, device
+  kKernelsByDevice,  // Device
+  kCommunicationHost,
+  kCommunicationGpu,
+  kComputation,  // Distribution
   kCount,
 };
 
@@ -47,7 +54,8 @@ class WindowCarry {
   // The union of `own` (this window's events of `kind`) and the intervals carried in,
   // clipped to the window's steps; hands the parts past the window's end on. `device`
   // >= 0: `own` are that device's events, and only its carried intervals join them.
-  ClippedUnion Union(const AnalysisContext& window, UnionKind kind, IntervalList own, int device = -1);
+  ClippedUnion Union(const AnalysisContext& window, UnionKind kind, IntervalList own,
+                     int device = -1);
 
   // The devices of the kernels carried in for kKernelsByDevice.
   std::vector<uint32_t> CarriedDevices() const;

@@ -10,7 +10,8 @@ namespace prof::analyzer::testing {
 TraceModel LoadOrDie(const std::string& path) {
   absl::StatusOr<TraceModel> model = LoadTraceFile(path);
   if (!model.ok()) {
-    std::fprintf(stderr, "cannot load %s: %s\n", path.c_str(), std::string(model.status().message()).c_str());
+    std::fprintf(stderr, "cannot load %s: %s\n", path.c_str(),
+                 std::string(model.status().message()).c_str());
     std::abort();
   }
   return std::move(*model);
@@ -29,7 +30,8 @@ const SummaryTable* FindTable(const ProcessReport& report, const std::string& ke
 
 const Row* FindRow(const SummaryTable& table, const std::string& name) {
   for (const Row& row : table.rows) {
-    if (row.kind == Row::Kind::kData && !row.cells.empty() && row.cells[0].text == name) return &row;
+    if (row.kind == Row::Kind::kData && !row.cells.empty() && row.cells[0].text == name)
+      return &row;
   }
   return nullptr;
 }

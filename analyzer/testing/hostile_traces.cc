@@ -173,8 +173,8 @@ std::vector<HostileTrace> HostileTraces() {
   add("only_fake_frame_headers.pb",
       std::string(FramedFile({})).substr(0, kPreambleSize) + FakeFrameHeaders(64 << 10, 60u << 20),
       false);
-  add("empty_threads_expansion.pb",
-      FramedFile({}) + ChunkFrame(EmptyThreadsPayload(64 << 10)), true);
+  add("empty_threads_expansion.pb", FramedFile({}) + ChunkFrame(EmptyThreadsPayload(64 << 10)),
+      true);
   return traces;
 }
 

@@ -25,7 +25,8 @@ double Unit(uint64_t a, uint64_t b) {
 // How long `rank` computes before the all-reduce of `step`.
 uint64_t ComputeTime(const JobSpec& spec, int rank, int step) {
   uint64_t compute = spec.compute_ns + static_cast<uint64_t>(Unit(rank, step) * spec.jitter_ns);
-  if (rank == spec.straggler_rank && step >= spec.straggler_first_step && step <= spec.straggler_last_step) {
+  if (rank == spec.straggler_rank && step >= spec.straggler_first_step &&
+      step <= spec.straggler_last_step) {
     compute += spec.straggler_extra_ns;
   }
   if (rank == spec.late_rank) compute += spec.late_extra_ns;
@@ -48,18 +49,20 @@ class JobWriter {
   void Step(int step) {
     const uint64_t start = now_;
     std::vector<uint64_t> reduce(spec_.ranks), gather(spec_.ranks);
-    for (int rank = 0; rank < spec_.ranks; ++rank) reduce[rank] = start + ComputeTime(spec_, rank, step);
+    for (int rank = 0; rank < spec_.ranks; ++rank)
+      reduce[rank] = start + ComputeTime(spec_, rank, step);
     const uint64_t reduced = LastStart(reduce) + spec_.transfer_ns;
     for (int rank = 0; rank < spec_.ranks; ++rank) {
-      gather[rank] = reduced + spec_.optimizer_ns + static_cast<uint64_t>(Unit(rank, step + 7919) * spec_.jitter_ns);
+      gather[rank] = reduced + spec_.optimizer_ns +
+                     static_cast<uint64_t>(Unit(rank, step + 7919) * spec_.jitter_ns);
     }
     const uint64_t gathered = LastStart(gather) + spec_.gather_transfer_ns;
     now_ = gathered + 100000;
     for (int rank = 0; rank < spec_.ranks; ++rank) {
       TestTrace& trace = *traces_[rank];
       trace.Step(kThread, Clock(rank, start), Clock(rank, now_), step, 32);
-      trace.Launch(kThread, Clock(rank, start + 10000), Clock(rank, start + 15000), "gemm_kernel", 0, 7,
-                   Clock(rank, start + 20000), Clock(rank, start + spec_.compute_ns / 2));
+      trace.Launch(kThread, Clock(rank, start + 10000), Clock(rank, start + 15000), "gemm_kernel",
+                   0, 7, Clock(rank, start + 20000), Clock(rank, start + spec_.compute_ns / 2));
       Call(rank, schema::NCCL_OPERATION_ALL_REDUCE, reduce[rank], reduced, 2 * step + 1, 64 << 20);
       if (step == spec_.missing_step && rank == spec_.missing_rank) continue;
       Call(rank, schema::NCCL_OPERATION_ALL_GATHER, gather[rank], gathered, 2 * step + 2, 1 << 20);
@@ -83,16 +86,17 @@ class JobWriter {
   }
 
   // `rank` calls at `call` (true time); its kernel starts kKernelDelay later, ends at `end`.
-  void Call(int rank, schema::NcclOperation operation, uint64_t call, uint64_t end, int64_t sequence,
-            uint64_t bytes) {
+  void Call(int rank, schema::NcclOperation operation, uint64_t call, uint64_t end,
+            int64_t sequence, uint64_t bytes) {
     TestTrace& trace = *traces_[rank];
-    trace.Nccl(kThread, operation, Clock(rank, call), Clock(rank, call + 20000), bytes, spec_.ranks, sequence,
-               kJobCommHash);
-    const uint64_t launch =
-        trace.ApiCall(kThread, "cudaLaunchKernel", Clock(rank, call + 2000), Clock(rank, call + 8000));
-    const char* kernel = operation == schema::NCCL_OPERATION_ALL_REDUCE
-                             ? "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
-                             : "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+    trace.Nccl(kThread, operation, Clock(rank, call), Clock(rank, call + 20000), bytes, spec_.ranks,
+               sequence, kJobCommHash);
+    const uint64_t launch = trace.ApiCall(kThread, "cudaLaunchKernel", Clock(rank, call + 2000),
+                                          Clock(rank, call + 8000));
+    const char* kernel =
+        operation == schema::NCCL_OPERATION_ALL_REDUCE
+            ? "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
+            : "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
     trace.Kernel(kernel, 0, 9, Clock(rank, call + kKernelDelay), Clock(rank, end), launch);
   }
 
@@ -117,7 +121,8 @@ JobTruth WriteJobTraces(const JobSpec& spec, const std::string& folder) {
   truth.ranks_per_host = spec.ranks_per_host;
   const int hosts = (spec.ranks + spec.ranks_per_host - 1) / spec.ranks_per_host;
   for (int host = 0; host < hosts; ++host) {
-    truth.host_offset_ns.push_back(static_cast<int64_t>((2 * Unit(host, 1) - 1) * spec.max_offset_ns));
+    truth.host_offset_ns.push_back(
+        static_cast<int64_t>((2 * Unit(host, 1) - 1) * spec.max_offset_ns));
     truth.host_drift_ppm.push_back((2 * Unit(host, 2) - 1) * spec.max_drift_ppm);
   }
   JobWriter writer(spec, truth);

@@ -48,7 +48,7 @@ struct JobSpec {
 
 struct JobTruth {
   std::string folder;
-  std::vector<std::string> paths;  // by rank
+  std::vector<std::string> paths;       // by rank
   std::vector<int64_t> host_offset_ns;  // by host
   std::vector<double> host_drift_ppm;   // by host
   int ranks_per_host = 8;

@@ -21,7 +21,8 @@ absl::StatusOr<LoadedInputs> LoadInputs(const std::vector<std::string>& paths, i
   std::atomic<uint64_t> events{0};
   {
     ProgressLine progress(files->size(), &events);
-    ParallelFor(files->size(), threads, [&](size_t i) { results[i] = LoadTraceFile((*files)[i], &events); });
+    ParallelFor(files->size(), threads,
+                [&](size_t i) { results[i] = LoadTraceFile((*files)[i], &events); });
   }
   LoadedInputs loaded;
   std::map<std::tuple<int32_t, std::string, int64_t>, size_t> process_index;
@@ -40,10 +41,11 @@ absl::StatusOr<LoadedInputs> LoadInputs(const std::vector<std::string>& paths, i
       AppendModel(std::move(model), &loaded.processes[it->second]);
     }
   }
-  std::stable_sort(loaded.processes.begin(), loaded.processes.end(), [](const TraceModel& a, const TraceModel& b) {
-    return std::tie(a.identity.rank, a.identity.host, a.identity.pid) <
-           std::tie(b.identity.rank, b.identity.host, b.identity.pid);
-  });
+  std::stable_sort(loaded.processes.begin(), loaded.processes.end(),
+                   [](const TraceModel& a, const TraceModel& b) {
+                     return std::tie(a.identity.rank, a.identity.host, a.identity.pid) <
+                            std::tie(b.identity.rank, b.identity.host, b.identity.pid);
+                   });
   return loaded;
 }
 

@@ -16,8 +16,8 @@
 namespace prof::analyzer {
 
 struct LoadedInputs {
-  std::vector<TraceModel> processes;       // by rank, then host and pid
-  std::vector<std::string> unreadable;     // one message per file that could not be read
+  std::vector<TraceModel> processes;    // by rank, then host and pid
+  std::vector<std::string> unreadable;  // one message per file that could not be read
   size_t files_read = 0;
 };
 

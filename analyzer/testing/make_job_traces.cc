@@ -28,7 +28,9 @@ int main(int argc, char** argv) {
   spec.straggler_first_step = large ? 1 : 8;
   spec.straggler_last_step = large ? 1 : 14;
   std::filesystem::create_directories(argv[1]);
-  const prof::analyzer::testing::JobTruth truth = prof::analyzer::testing::WriteJobTraces(spec, argv[1]);
-  std::printf("wrote %zu rank files into %s (straggler: rank %d)\n", truth.paths.size(), argv[1], spec.straggler_rank);
+  const prof::analyzer::testing::JobTruth truth =
+      prof::analyzer::testing::WriteJobTraces(spec, argv[1]);
+  std::printf("wrote %zu rank files into %s (straggler: rank %d)\n", truth.paths.size(), argv[1],
+              spec.straggler_rank);
   return 0;
 }

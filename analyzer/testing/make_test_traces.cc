@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   prof::analyzer::testing::WriteTrainingStepTrace("training_step.pb");
   prof::analyzer::testing::WriteRankTrace("ranks/rank0.pb", 0, 10000000);
   prof::analyzer::testing::WriteRankTrace("ranks/rank1.pb", 1, 12000000);
-  std::printf("wrote %s/training_step.pb and %s/ranks/rank{0,1}.pb\n", folder.c_str(), folder.c_str());
+  std::printf("wrote %s/training_step.pb and %s/ranks/rank{0,1}.pb\n", folder.c_str(),
+              folder.c_str());
   return 0;
 }

@@ -43,18 +43,23 @@ void AddRankStep(TestTrace* trace, int step, uint64_t step_ns) {
   trace->Range(1, schema::RANGE_KIND_MODEL_PHASE, "Dataloader", start, start + phase);
   trace->Range(1, schema::RANGE_KIND_MODEL_PHASE, "Forward", start + phase, start + 5 * phase);
   trace->Range(1, schema::RANGE_KIND_OPERATOR, "aten::linear", start + phase, start + 3 * phase);
-  trace->Launch(1, start + phase + 10, start + phase + 5000, "_Z11gemm_kernelILi128EEvPKfS1_Pfiii", 0, 7,
-                start + phase + 20000, start + 3 * phase);
-  trace->Range(1, schema::RANGE_KIND_USER, "GpuMemcpyAsync:CPU->GPU", start + 3 * phase, start + 3 * phase + 8000);
-  const uint64_t copy = trace->ApiCall(1, "cudaMemcpyAsync", start + 3 * phase + 100, start + 3 * phase + 7000);
+  trace->Launch(1, start + phase + 10, start + phase + 5000, "_Z11gemm_kernelILi128EEvPKfS1_Pfiii",
+                0, 7, start + phase + 20000, start + 3 * phase);
+  trace->Range(1, schema::RANGE_KIND_USER, "GpuMemcpyAsync:CPU->GPU", start + 3 * phase,
+               start + 3 * phase + 8000);
+  const uint64_t copy =
+      trace->ApiCall(1, "cudaMemcpyAsync", start + 3 * phase + 100, start + 3 * phase + 7000);
   trace->Memcpy(0, 7, start + 3 * phase + 9000, start + 3 * phase + 19000, 1 << 20,
                 schema::COPY_KIND_HOST_TO_DEVICE, copy);
   trace->Range(1, schema::RANGE_KIND_MODEL_PHASE, "Backward", start + 5 * phase, start + 8 * phase);
-  trace->Nccl(1, schema::NCCL_OPERATION_ALL_REDUCE, start + 6 * phase, start + 6 * phase + 20000, 8 << 20, 2);
-  const uint64_t launch = trace->ApiCall(1, "cudaLaunchKernel", start + 6 * phase + 1000, start + 6 * phase + 9000);
+  trace->Nccl(1, schema::NCCL_OPERATION_ALL_REDUCE, start + 6 * phase, start + 6 * phase + 20000,
+              8 << 20, 2);
+  const uint64_t launch =
+      trace->ApiCall(1, "cudaLaunchKernel", start + 6 * phase + 1000, start + 6 * phase + 9000);
   trace->Kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 0, 9,
                 start + 6 * phase + 30000, start + 6 * phase + 1030000, launch);
-  trace->Range(1, schema::RANGE_KIND_MODEL_PHASE, "Optimization", start + 8 * phase, start + 9 * phase);
+  trace->Range(1, schema::RANGE_KIND_MODEL_PHASE, "Optimization", start + 8 * phase,
+               start + 9 * phase);
   trace->Allocate(1, start + 100, 0x7f0000000000 + step * 0x100000, 1 << 20, 0);
   if (step < 11) trace->Free(1, start + 9 * phase, 0x7f0000000000 + step * 0x100000, 0);
 }

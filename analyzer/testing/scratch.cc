@@ -23,7 +23,8 @@ std::string FirstDifferentLine(const std::string& a, const std::string& b) {
   const std::vector<std::string> left = absl::StrSplit(a, '\n');
   const std::vector<std::string> right = absl::StrSplit(b, '\n');
   for (size_t i = 0; i < left.size() && i < right.size(); ++i) {
-    if (left[i] != right[i]) return absl::StrCat("line ", i + 1, ":\n  ", left[i], "\n  ", right[i]);
+    if (left[i] != right[i])
+      return absl::StrCat("line ", i + 1, ":\n  ", left[i], "\n  ", right[i]);
   }
   return left.size() == right.size() ? "" : "one text has more lines";
 }

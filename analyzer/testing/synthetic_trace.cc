@@ -26,12 +26,14 @@ class SyntheticTrace {
     operators_.clear();
     for (int i = 0; i < 30; ++i) {
       KernelConfigValue config;
-      config.name = encoder_->InternString(absl::StrFormat("void kernel_%d<float, %d>(float*, int)", i, i * 7));
+      config.name = encoder_->InternString(
+          absl::StrFormat("void kernel_%d<float, %d>(float*, int)", i, i * 7));
       config.grid[0] = 80;
       config.block[0] = 256;
       kernels_.push_back(encoder_->InternKernelConfig(config));
     }
-    for (const char* name : {"aten::linear", "aten::relu", "aten::add", "aten::mm", "aten::softmax", "aten::copy_"}) {
+    for (const char* name :
+         {"aten::linear", "aten::relu", "aten::add", "aten::mm", "aten::softmax", "aten::copy_"}) {
       operators_.push_back(encoder_->InternString(name));
     }
     user_ = encoder_->InternString("my_block");
@@ -71,7 +73,8 @@ class SyntheticTrace {
     device_ready_ = start + duration;
     const StreamKey where{0, 1, static_cast<uint32_t>(7 + kind), schema::CLOCK_DOMAIN_CUPTI};
     if (kind == 0) {
-      KernelEvent kernel{where, start, duration, kernels_[random_() % kernels_.size()], correlation_};
+      KernelEvent kernel{where, start, duration, kernels_[random_() % kernels_.size()],
+                         correlation_};
       encoder_->AddKernel(kernel);
     } else if (kind == 1) {
       MemcpyEvent memcpy{where, start, duration, 1 << 20, schema::COPY_KIND_HOST_TO_DEVICE};
@@ -127,18 +130,21 @@ uint64_t WriteSyntheticTrace(const std::string& path, uint64_t events, int windo
   uint64_t written = 0;
   for (int window = 0; window < windows && written < events; ++window) {
     header.set_window_index(window);
-    const std::string file = windows == 1 ? path : absl::StrFormat("%s/bench.window_%d.prof.pb", path, window);
+    const std::string file =
+        windows == 1 ? path : absl::StrFormat("%s/bench.window_%d.prof.pb", path, window);
     auto writer = CreateTraceFileWriter(file, header);
     if (!writer.ok()) return 0;
     ChunkEncoder encoder;
-    if (trace) trace->Rebind(&encoder); else trace = std::make_unique<SyntheticTrace>(&encoder);
+    if (trace) trace->Rebind(&encoder);
+    else trace = std::make_unique<SyntheticTrace>(&encoder);
     const uint64_t window_end = events * (window + 1) / windows;
     bool step_ended = false;
     while (written < events && (written < window_end || !step_ended)) {
       const int added = trace->AddGroup();
       written += added;
       step_ended = added == 21;
-      if (encoder.pending_events() >= 65536) (*writer)->AppendChunk(encoder.Finish(false)).IgnoreError();
+      if (encoder.pending_events() >= 65536)
+        (*writer)->AppendChunk(encoder.Finish(false)).IgnoreError();
     }
     (*writer)->AppendChunk(encoder.Finish(true)).IgnoreError();
     (*writer)->Close().IgnoreError();

@@ -26,7 +26,8 @@ TestTrace::TestTrace(int32_t rank, int64_t pid, uint64_t cupti_offset_ns, bool a
   }
 }
 
-void TestTrace::Step(uint64_t thread, uint64_t start, uint64_t end, int64_t number, int64_t samples) {
+void TestTrace::Step(uint64_t thread, uint64_t start, uint64_t end, int64_t number,
+                     int64_t samples) {
   StepEvent event;
   event.thread_id = thread;
   event.start_ns = start;
@@ -36,8 +37,8 @@ void TestTrace::Step(uint64_t thread, uint64_t start, uint64_t end, int64_t numb
   encoder_.AddStep(event);
 }
 
-void TestTrace::Range(uint64_t thread, schema::RangeKind kind, const std::string& name, uint64_t start,
-                      uint64_t end) {
+void TestTrace::Range(uint64_t thread, schema::RangeKind kind, const std::string& name,
+                      uint64_t start, uint64_t end) {
   HostRangeEvent event;
   event.thread_id = thread;
   event.start_ns = start;
@@ -63,8 +64,8 @@ uint64_t TestTrace::ApiCall(uint64_t thread, const std::string& name, uint64_t s
   return event.correlation_id;
 }
 
-void TestTrace::Kernel(const std::string& name, uint32_t device, uint32_t stream, uint64_t start, uint64_t end,
-                       uint64_t correlation) {
+void TestTrace::Kernel(const std::string& name, uint32_t device, uint32_t stream, uint64_t start,
+                       uint64_t end, uint64_t correlation) {
   KernelConfigValue config;
   config.name = encoder_.InternString(name);
   config.grid[0] = 1;
@@ -78,8 +79,8 @@ void TestTrace::Kernel(const std::string& name, uint32_t device, uint32_t stream
   encoder_.AddKernel(event);
 }
 
-void TestTrace::Memcpy(uint32_t device, uint32_t stream, uint64_t start, uint64_t end, uint64_t bytes,
-                       schema::CopyKind kind, uint64_t correlation) {
+void TestTrace::Memcpy(uint32_t device, uint32_t stream, uint64_t start, uint64_t end,
+                       uint64_t bytes, schema::CopyKind kind, uint64_t correlation) {
   MemcpyEvent event;
   event.where = StreamKey{device, 1, stream, schema::CLOCK_DOMAIN_CUPTI};
   event.start_ns = start + cupti_offset_;
@@ -90,7 +91,8 @@ void TestTrace::Memcpy(uint32_t device, uint32_t stream, uint64_t start, uint64_
   encoder_.AddMemcpy(event);
 }
 
-void TestTrace::Memset(uint32_t device, uint32_t stream, uint64_t start, uint64_t end, uint64_t correlation) {
+void TestTrace::Memset(uint32_t device, uint32_t stream, uint64_t start, uint64_t end,
+                       uint64_t correlation) {
   MemsetEvent event;
   event.where = StreamKey{device, 1, stream, schema::CLOCK_DOMAIN_CUPTI};
   event.start_ns = start + cupti_offset_;
@@ -100,8 +102,9 @@ void TestTrace::Memset(uint32_t device, uint32_t stream, uint64_t start, uint64_
   encoder_.AddMemset(event);
 }
 
-uint64_t TestTrace::Launch(uint64_t thread, uint64_t call_start, uint64_t call_end, const std::string& kernel,
-                           uint32_t device, uint32_t stream, uint64_t start, uint64_t end) {
+uint64_t TestTrace::Launch(uint64_t thread, uint64_t call_start, uint64_t call_end,
+                           const std::string& kernel, uint32_t device, uint32_t stream,
+                           uint64_t start, uint64_t end) {
   const uint64_t correlation = ApiCall(thread, "cudaLaunchKernel", call_start, call_end);
   Kernel(kernel, device, stream, start, end, correlation);
   return correlation;
@@ -128,7 +131,8 @@ void TestTrace::Nccl(uint64_t thread, schema::NcclOperation operation, uint64_t 
   encoder_.AddNcclCall(event);
 }
 
-void TestTrace::Allocate(uint64_t thread, uint64_t time, uint64_t address, uint64_t bytes, int32_t device) {
+void TestTrace::Allocate(uint64_t thread, uint64_t time, uint64_t address, uint64_t bytes,
+                         int32_t device) {
   MemoryEvent event;
   event.thread_id = thread;
   event.time_ns = time;

@@ -25,28 +25,30 @@ class TestTrace {
  public:
   // `cupti_offset_ns`: CUPTI time minus host time; anchored in the header unless
   // `anchor` is false (the analyzer then assumes equal clocks).
-  explicit TestTrace(int32_t rank = -1, int64_t pid = 4242, uint64_t cupti_offset_ns = kDefaultCuptiOffset,
-                     bool anchor = true);
+  explicit TestTrace(int32_t rank = -1, int64_t pid = 4242,
+                     uint64_t cupti_offset_ns = kDefaultCuptiOffset, bool anchor = true);
 
   void Step(uint64_t thread, uint64_t start, uint64_t end, int64_t number, int64_t samples = 0);
-  void Range(uint64_t thread, schema::RangeKind kind, const std::string& name, uint64_t start, uint64_t end);
+  void Range(uint64_t thread, schema::RangeKind kind, const std::string& name, uint64_t start,
+             uint64_t end);
   void Mark(uint64_t thread, const std::string& name, uint64_t time);
   // An API call with the given correlation id (0: the next one); returns the id.
   uint64_t ApiCall(uint64_t thread, const std::string& name, uint64_t start, uint64_t end,
                    uint64_t correlation = 0);
   // Device records at host times (converted to CUPTI here).
-  void Kernel(const std::string& name, uint32_t device, uint32_t stream, uint64_t start, uint64_t end,
-              uint64_t correlation);
+  void Kernel(const std::string& name, uint32_t device, uint32_t stream, uint64_t start,
+              uint64_t end, uint64_t correlation);
   void Memcpy(uint32_t device, uint32_t stream, uint64_t start, uint64_t end, uint64_t bytes,
               schema::CopyKind kind, uint64_t correlation);
   void Memset(uint32_t device, uint32_t stream, uint64_t start, uint64_t end, uint64_t correlation);
   // cudaLaunchKernel [call_start, call_end) on `thread` and its kernel; returns the id.
-  uint64_t Launch(uint64_t thread, uint64_t call_start, uint64_t call_end, const std::string& kernel,
-                  uint32_t device, uint32_t stream, uint64_t start, uint64_t end);
+  uint64_t Launch(uint64_t thread, uint64_t call_start, uint64_t call_end,
+                  const std::string& kernel, uint32_t device, uint32_t stream, uint64_t start,
+                  uint64_t end);
   // An NCCL call on communicator `comm_hash` (this rank's place in it: the header's rank)
   // with the agent's per-communicator `sequence` number (0: none, as older agents wrote).
-  void Nccl(uint64_t thread, schema::NcclOperation operation, uint64_t start, uint64_t end, uint64_t bytes,
-            int32_t ranks, int64_t sequence = 0, uint64_t comm_hash = 0xC0FFEE);
+  void Nccl(uint64_t thread, schema::NcclOperation operation, uint64_t start, uint64_t end,
+            uint64_t bytes, int32_t ranks, int64_t sequence = 0, uint64_t comm_hash = 0xC0FFEE);
   void Allocate(uint64_t thread, uint64_t time, uint64_t address, uint64_t bytes, int32_t device);
   void Free(uint64_t thread, uint64_t time, uint64_t address, int32_t device);
   void Loss(schema::LossKind kind, uint64_t count, int64_t step_number = -1) {

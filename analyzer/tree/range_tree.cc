@@ -74,7 +74,8 @@ void AttributeCalls(TraceModel* model, const RangeTree& tree) {
     if (call.thread_id != thread) {
       thread = call.thread_id;
       current = kNoIndex;
-      while (next_range < tree.preorder.size() && ranges[tree.preorder[next_range]].thread_id < thread) {
+      while (next_range < tree.preorder.size() &&
+             ranges[tree.preorder[next_range]].thread_id < thread) {
         ++next_range;
       }
     }
@@ -84,9 +85,11 @@ void AttributeCalls(TraceModel* model, const RangeTree& tree) {
       if (range.thread_id != thread || range.start_ns > call.start_ns) break;
       current = static_cast<int32_t>(tree.preorder[next_range++]);
     }
-    while (current != kNoIndex && call.start_ns >= ranges[current].end_ns) current = tree.parent[current];
+    while (current != kNoIndex && call.start_ns >= ranges[current].end_ns)
+      current = tree.parent[current];
     call.parent_range = current;
-    if (current != kNoIndex && call.end_ns > ranges[current].end_ns) ++model->quality.straddling_api_calls;
+    if (current != kNoIndex && call.end_ns > ranges[current].end_ns)
+      ++model->quality.straddling_api_calls;
   }
 }
 

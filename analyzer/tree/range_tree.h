@@ -21,10 +21,10 @@ namespace prof::analyzer {
 
 struct RangeTree {
   // All indexed by the range's index in model.ranges.
-  std::vector<int32_t> parent;          // kNoIndex: top level on its thread, or a mark
-  std::vector<uint64_t> kernel_ns;      // kernels launched inside the subtree
-  std::vector<uint64_t> device_ns;      // kernels + copies + memsets launched inside
-  std::vector<uint32_t> preorder;       // ranges in the tree, thread by thread, pre-order
+  std::vector<int32_t> parent;      // kNoIndex: top level on its thread, or a mark
+  std::vector<uint64_t> kernel_ns;  // kernels launched inside the subtree
+  std::vector<uint64_t> device_ns;  // kernels + copies + memsets launched inside
+  std::vector<uint32_t> preorder;   // ranges in the tree, thread by thread, pre-order
 };
 
 // Also sets ApiCall::parent_range and the tree counters of model->quality.

@@ -19,17 +19,32 @@ using google::protobuf::FieldDescriptor;
 using google::protobuf::FileDescriptor;
 
 bool IsCppKeyword(const std::string& name) {
-  static const std::set<std::string> kKeywords = {
-      "alignas", "alignof", "and", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
-      "catch", "char", "class", "compl", "const", "constexpr", "const_cast", "continue",
-      "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum",
-      "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
-      "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "nullptr",
-      "operator", "or", "private", "protected", "public", "register", "reinterpret_cast",
-      "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast",
-      "struct", "switch", "template", "this", "thread_local", "throw", "true", "try",
-      "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void",
-      "volatile", "wchar_t", "while", "xor"};
+  static const std::set<std::string> kKeywords = {"alignas",     "alignof",    "and",
+                                                  "asm",         "auto",       "bitand",
+                                                  "bitor",       "bool",       "break",
+                                                  "case",        "catch",      "char",
+                                                  "class",       "compl",      "const",
+                                                  "constexpr",   "const_cast", "continue",
+                                                  "decltype",    "default",    "delete",
+                                                  "do",          "double",     "dynamic_cast",
+                                                  "else",        "enum",       "explicit",
+                                                  "export",      "extern",     "false",
+                                                  "float",       "for",        "friend",
+                                                  "goto",        "if",         "inline",
+                                                  "int",         "long",       "mutable",
+                                                  "namespace",   "new",        "noexcept",
+                                                  "not",         "nullptr",    "operator",
+                                                  "or",          "private",    "protected",
+                                                  "public",      "register",   "reinterpret_cast",
+                                                  "return",      "short",      "signed",
+                                                  "sizeof",      "static",     "static_assert",
+                                                  "static_cast", "struct",     "switch",
+                                                  "template",    "this",       "thread_local",
+                                                  "throw",       "true",       "try",
+                                                  "typedef",     "typeid",     "typename",
+                                                  "union",       "unsigned",   "using",
+                                                  "virtual",     "void",       "volatile",
+                                                  "wchar_t",     "while",      "xor"};
   return kKeywords.count(name) > 0;
 }
 
@@ -43,10 +58,8 @@ bool IsVarint(const FieldDescriptor& field) {
     case FieldDescriptor::TYPE_SINT32:
     case FieldDescriptor::TYPE_SINT64:
     case FieldDescriptor::TYPE_BOOL:
-    case FieldDescriptor::TYPE_ENUM:
-      return true;
-    default:
-      return false;
+    case FieldDescriptor::TYPE_ENUM: return true;
+    default: return false;
   }
 }
 
@@ -95,8 +108,7 @@ std::string CheckField(const FieldDescriptor& field, bool in_block) {
     case FieldDescriptor::TYPE_DOUBLE:
     case FieldDescriptor::TYPE_GROUP:
       return where + "type " + field.type_name() + " has no writer in proto/wire_format.h";
-    default:
-      break;
+    default: break;
   }
   if (in_block && field.is_repeated() && !(IsVarint(field) && field.is_packed())) {
     return where + "a column block's repeated fields must be packed varints, not " +
@@ -166,8 +178,8 @@ bool IsColumnBlock(const Descriptor& message) {
   if (message.name() == kSparseColumnMessage || message.field_count() == 0) return false;
   for (int i = 0; i < message.field_count(); ++i) {
     const FieldDescriptor& field = *message.field(i);
-    const bool column = field.is_repeated() ? field.type() != FieldDescriptor::TYPE_MESSAGE
-                                            : IsSparseColumn(field);
+    const bool column =
+        field.is_repeated() ? field.type() != FieldDescriptor::TYPE_MESSAGE : IsSparseColumn(field);
     if (!column) return false;
   }
   return true;

@@ -51,8 +51,7 @@ std::string EnumsHeader(const google::protobuf::FileDescriptor& file,
                         const std::string& include_path);
 // The column blocks; it includes the fields header, at `fields_include_path`.
 std::string ColumnsHeader(const google::protobuf::FileDescriptor& file,
-                          const std::string& include_path,
-                          const std::string& fields_include_path);
+                          const std::string& include_path, const std::string& fields_include_path);
 
 // "start_delta_ns" -> "StartDeltaNs".
 std::string CamelCase(const std::string& snake);

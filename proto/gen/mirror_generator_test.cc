@@ -32,8 +32,8 @@ std::string Read(const std::string& path) {
 const google::protobuf::FileDescriptor* Load(const std::string& name,
                                              google::protobuf::DescriptorPool* pool) {
   std::string error;
-  const auto* file = LoadFile(Read(kTestdata + name + ".desc"),
-                              kTestdata + name + ".proto", pool, &error);
+  const auto* file =
+      LoadFile(Read(kTestdata + name + ".desc"), kTestdata + name + ".proto", pool, &error);
   INFO(error);
   REQUIRE(file != nullptr);
   return file;

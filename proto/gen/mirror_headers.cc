@@ -121,7 +121,7 @@ std::string EnumDefinition(const EnumDescriptor& type) {
 
 // "Packed time_delta_ns;  // sint64: <trailing comment>"; a sparse column has no type.
 std::string ColumnMember(const FieldDescriptor& field) {
-  std::string note = !field.is_repeated()                           ? ""
+  std::string note = !field.is_repeated()                         ? ""
                      : field.type() == FieldDescriptor::TYPE_ENUM ? field.enum_type()->name()
                                                                   : field.type_name();
   const std::string trailing = TrailingComment(field);
@@ -136,9 +136,10 @@ std::string ColumnBlock(const Descriptor& message) {
                     "template <typename Packed, typename Sparse>\nstruct " + message.name() +
                     " {\n";
   for (const FieldDescriptor* field : fields) out += ColumnMember(*field);
-  out += "\n  // visit(field number, column) for every column, in field-number order.\n"
-         "  template <typename Self, typename Visit>\n"
-         "  static void Fields(Self& self, Visit visit) {\n";
+  out +=
+      "\n  // visit(field number, column) for every column, in field-number order.\n"
+      "  template <typename Self, typename Visit>\n"
+      "  static void Fields(Self& self, Visit visit) {\n";
   for (const FieldDescriptor* field : fields) {
     out += "    visit(field::" + message.name() + "::k" + CamelCase(field->name()) + ", self." +
            field->name() + ");\n";

@@ -108,8 +108,8 @@ void PrintColumnBytes(const ColumnBytes& measured, std::FILE* out) {
   const uint64_t rest = measured.file_bytes - std::min(in_columns, measured.file_bytes);
   std::fprintf(out, "%-44s %10.3f %7.1f%%\n", "everything else (framing, definitions, headers)",
                rest / events, 100 * rest / file);
-  std::fprintf(out, "%-44s %10.3f   (%llu events, %llu bytes)\n", "total", measured.file_bytes / events,
-               static_cast<unsigned long long>(measured.events),
+  std::fprintf(out, "%-44s %10.3f   (%llu events, %llu bytes)\n", "total",
+               measured.file_bytes / events, static_cast<unsigned long long>(measured.events),
                static_cast<unsigned long long>(measured.file_bytes));
 }
 

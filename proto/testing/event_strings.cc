@@ -22,8 +22,8 @@ std::string Describe(const ApiCallEvent& e) {
   return absl::StrFormat(
       "api tid=%d clock=%d start=%d dur=%d name=%d corr=%d domain=%d status=%d stream=%s "
       "bytes=%d copy=%d config=%d stack=%d",
-      e.thread_id, e.clock, e.start_ns, e.duration_ns, e.name, e.correlation_id, e.domain,
-      e.status, Optional(e.stream), e.bytes, e.copy_kind, e.kernel_config, e.call_stack);
+      e.thread_id, e.clock, e.start_ns, e.duration_ns, e.name, e.correlation_id, e.domain, e.status,
+      Optional(e.stream), e.bytes, e.copy_kind, e.kernel_config, e.call_stack);
 }
 
 std::string Describe(const HostRangeEvent& e) {
@@ -38,17 +38,16 @@ std::string Describe(const HostRangeEvent& e) {
 }
 
 std::string Describe(const StepEvent& e) {
-  return absl::StrFormat("step tid=%d clock=%d start=%d dur=%d number=%d samples=%d",
-                         e.thread_id, e.clock, e.start_ns, e.duration_ns, e.step_number,
-                         e.sample_count);
+  return absl::StrFormat("step tid=%d clock=%d start=%d dur=%d number=%d samples=%d", e.thread_id,
+                         e.clock, e.start_ns, e.duration_ns, e.step_number, e.sample_count);
 }
 
 std::string Describe(const NcclCallEvent& e) {
   return absl::StrFormat(
       "nccl tid=%d clock=%d start=%d dur=%d op=%d count=%d type=%d bytes=%d comm=%d seq=%d "
       "stream=%d root=%s redop=%s",
-      e.thread_id, e.clock, e.start_ns, e.duration_ns, e.operation, e.count, e.data_type,
-      e.bytes, e.communicator, e.sequence_number, e.stream, Optional(e.root_or_peer),
+      e.thread_id, e.clock, e.start_ns, e.duration_ns, e.operation, e.count, e.data_type, e.bytes,
+      e.communicator, e.sequence_number, e.stream, Optional(e.root_or_peer),
       Optional(e.reduction_op));
 }
 
@@ -63,8 +62,7 @@ std::string Describe(const MemoryEvent& e) {
 std::string Describe(const KernelEvent& e) {
   return absl::StrFormat("kernel %s start=%d dur=%d config=%d corr=%d graph=%s node=%s launch=%s",
                          Where(e.where), e.start_ns, e.duration_ns, e.config, e.correlation_id,
-                         Optional(e.graph_id), Optional(e.graph_node_id),
-                         Optional(e.launch_type));
+                         Optional(e.graph_id), Optional(e.graph_node_id), Optional(e.launch_type));
 }
 
 std::string Describe(const MemcpyEvent& e) {
@@ -80,8 +78,7 @@ std::string Describe(const MemsetEvent& e) {
 
 std::string Describe(const SynchronizationEvent& e) {
   return absl::StrFormat("sync %s start=%d dur=%d kind=%d corr=%d event=%s", Where(e.where),
-                         e.start_ns, e.duration_ns, e.kind, e.correlation_id,
-                         Optional(e.event_id));
+                         e.start_ns, e.duration_ns, e.kind, e.correlation_id, Optional(e.event_id));
 }
 
 void RecordingSink::OnThreadName(uint64_t thread_id, StringId name) {

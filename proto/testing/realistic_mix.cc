@@ -27,9 +27,12 @@ const char* const kKernelNames[] = {
 };
 
 const char* const kRangeNames[] = {
-    "matmul", "relu", "softmax_with_cross_entropy", "matmul_grad", "relu_grad",
-    "sgd", "conv2d", "batch_norm", "layer_norm", "dropout", "embedding", "Forward",
-    "Backward", "Optimization", "Dataloader", "aten::addmm", "aten::linear",
+    "matmul",      "relu",         "softmax_with_cross_entropy",
+    "matmul_grad", "relu_grad",    "sgd",
+    "conv2d",      "batch_norm",   "layer_norm",
+    "dropout",     "embedding",    "Forward",
+    "Backward",    "Optimization", "Dataloader",
+    "aten::addmm", "aten::linear",
 };
 
 }  // namespace
@@ -201,8 +204,8 @@ void RealisticMix::AddRange() {
   range.thread_id = kThreadId;
   range.start_ns = host_now_ - LogUniform(10000, 200000);
   range.duration_ns = LogUniform(5000, 300000);
-  range.name = range_names_[std::uniform_int_distribution<size_t>(0, range_names_.size() - 1)(
-      random_)];
+  range.name =
+      range_names_[std::uniform_int_distribution<size_t>(0, range_names_.size() - 1)(random_)];
   range.kind = schema::RANGE_KIND_NVTX_PUSH_POP;
   out_->push_back(range);
 }

@@ -29,8 +29,8 @@ struct ReferenceChunkEncoder::ThreadGroup {
   trace::ThreadEvents* events = nullptr;
   uint64_t api_start = 0;
   uint64_t api_correlation = 0;
-  SparseAppender api_domain, api_status, api_stream, api_bytes, api_copy_kind,
-      api_kernel_config, api_call_stack;
+  SparseAppender api_domain, api_status, api_stream, api_bytes, api_copy_kind, api_kernel_config,
+      api_call_stack;
   uint64_t range_start = 0;
   SparseAppender range_domain;
   SparseAppender range_shapes, range_dtypes, range_source;
@@ -93,7 +93,7 @@ KernelConfigId ReferenceChunkEncoder::InternKernelConfig(const KernelConfigValue
 }
 
 CallStackId ReferenceChunkEncoder::InternCallStack(absl::Span<const uint64_t> frame_addresses,
-                                          absl::Span<const std::string> frame_names) {
+                                                   absl::Span<const std::string> frame_names) {
   std::vector<uint64_t> key(frame_addresses.begin(), frame_addresses.end());
   auto it = call_stack_ids_.find(key);
   if (it != call_stack_ids_.end()) return it->second;
@@ -119,7 +119,8 @@ CommunicatorId ReferenceChunkEncoder::AddCommunicator(const CommunicatorValue& v
   return id;
 }
 
-ReferenceChunkEncoder::ThreadGroup& ReferenceChunkEncoder::Thread(uint64_t thread_id, schema::ClockDomain clock) {
+ReferenceChunkEncoder::ThreadGroup& ReferenceChunkEncoder::Thread(uint64_t thread_id,
+                                                                  schema::ClockDomain clock) {
   const auto key = std::make_pair(thread_id, static_cast<int>(clock));
   auto [it, inserted] = thread_group_index_.try_emplace(key, thread_groups_.size());
   if (inserted) {
@@ -155,7 +156,8 @@ void ReferenceChunkEncoder::AddApiCall(const ApiCallEvent& event) {
   calls->add_name_id(event.name);
   calls->add_correlation_id_delta(TakeDelta(event.correlation_id, &group.api_correlation));
   if (event.domain != schema::API_DOMAIN_RUNTIME) {
-    group.api_domain.Append(calls->mutable_domain(), row, static_cast<uint64_t>(static_cast<int64_t>(event.domain)));
+    group.api_domain.Append(calls->mutable_domain(), row,
+                            static_cast<uint64_t>(static_cast<int64_t>(event.domain)));
   }
   if (event.status != 0) {
     group.api_status.Append(calls->mutable_status(), row, static_cast<uint64_t>(event.status));
@@ -163,7 +165,8 @@ void ReferenceChunkEncoder::AddApiCall(const ApiCallEvent& event) {
   if (event.stream) group.api_stream.Append(calls->mutable_stream(), row, *event.stream);
   if (event.bytes != 0) group.api_bytes.Append(calls->mutable_bytes(), row, event.bytes);
   if (event.copy_kind != schema::COPY_KIND_UNKNOWN) {
-    group.api_copy_kind.Append(calls->mutable_copy_kind(), row, static_cast<uint64_t>(static_cast<int64_t>(event.copy_kind)));
+    group.api_copy_kind.Append(calls->mutable_copy_kind(), row,
+                               static_cast<uint64_t>(static_cast<int64_t>(event.copy_kind)));
   }
   if (event.kernel_config != 0) {
     group.api_kernel_config.Append(calls->mutable_kernel_config_id(), row, event.kernel_config);
@@ -182,7 +185,8 @@ void ReferenceChunkEncoder::AddHostRange(const HostRangeEvent& event) {
   ranges->add_duration_ns(event.duration_ns);
   ranges->add_name_id(event.name);
   ranges->add_kind(static_cast<trace::RangeKind>(event.kind));
-  if (event.domain != 0) group.range_domain.Append(ranges->mutable_domain_name_id(), row, event.domain);
+  if (event.domain != 0)
+    group.range_domain.Append(ranges->mutable_domain_name_id(), row, event.domain);
   if (event.shapes != 0) group.range_shapes.Append(ranges->mutable_shapes_id(), row, event.shapes);
   if (event.dtypes != 0) group.range_dtypes.Append(ranges->mutable_dtypes_id(), row, event.dtypes);
   if (event.source != 0) group.range_source.Append(ranges->mutable_source_id(), row, event.source);

@@ -25,11 +25,9 @@ struct Values {
 
 size_t WireSize(const FieldDescriptor& field, int64_t value) {
   switch (field.type()) {
-    case FieldDescriptor::TYPE_SINT64:
-      return WireFormatLite::SInt64Size(value);
+    case FieldDescriptor::TYPE_SINT64: return WireFormatLite::SInt64Size(value);
     case FieldDescriptor::TYPE_INT32:
-    case FieldDescriptor::TYPE_ENUM:
-      return WireFormatLite::Int32Size(static_cast<int32_t>(value));
+    case FieldDescriptor::TYPE_ENUM: return WireFormatLite::Int32Size(static_cast<int32_t>(value));
     default:  // uint32, uint64
       return CodedOutputStream::VarintSize64(static_cast<uint64_t>(value));
   }
@@ -41,11 +39,21 @@ Values Read(const Message& block, const FieldDescriptor& field) {
   for (int i = 0; i < reflection.FieldSize(block, &field); ++i) {
     int64_t value = 0;
     switch (field.cpp_type()) {
-      case FieldDescriptor::CPPTYPE_UINT32: value = reflection.GetRepeatedUInt32(block, &field, i); break;
-      case FieldDescriptor::CPPTYPE_UINT64: value = static_cast<int64_t>(reflection.GetRepeatedUInt64(block, &field, i)); break;
-      case FieldDescriptor::CPPTYPE_INT64: value = reflection.GetRepeatedInt64(block, &field, i); break;
-      case FieldDescriptor::CPPTYPE_INT32: value = reflection.GetRepeatedInt32(block, &field, i); break;
-      case FieldDescriptor::CPPTYPE_ENUM: value = reflection.GetRepeatedEnumValue(block, &field, i); break;
+      case FieldDescriptor::CPPTYPE_UINT32:
+        value = reflection.GetRepeatedUInt32(block, &field, i);
+        break;
+      case FieldDescriptor::CPPTYPE_UINT64:
+        value = static_cast<int64_t>(reflection.GetRepeatedUInt64(block, &field, i));
+        break;
+      case FieldDescriptor::CPPTYPE_INT64:
+        value = reflection.GetRepeatedInt64(block, &field, i);
+        break;
+      case FieldDescriptor::CPPTYPE_INT32:
+        value = reflection.GetRepeatedInt32(block, &field, i);
+        break;
+      case FieldDescriptor::CPPTYPE_ENUM:
+        value = reflection.GetRepeatedEnumValue(block, &field, i);
+        break;
       default: break;
     }
     read.values.push_back(value);
@@ -57,11 +65,19 @@ Values Read(const Message& block, const FieldDescriptor& field) {
 void Add(Message* block, const FieldDescriptor& field, int64_t value) {
   const Reflection& reflection = *block->GetReflection();
   switch (field.cpp_type()) {
-    case FieldDescriptor::CPPTYPE_UINT32: reflection.AddUInt32(block, &field, static_cast<uint32_t>(value)); break;
-    case FieldDescriptor::CPPTYPE_UINT64: reflection.AddUInt64(block, &field, static_cast<uint64_t>(value)); break;
+    case FieldDescriptor::CPPTYPE_UINT32:
+      reflection.AddUInt32(block, &field, static_cast<uint32_t>(value));
+      break;
+    case FieldDescriptor::CPPTYPE_UINT64:
+      reflection.AddUInt64(block, &field, static_cast<uint64_t>(value));
+      break;
     case FieldDescriptor::CPPTYPE_INT64: reflection.AddInt64(block, &field, value); break;
-    case FieldDescriptor::CPPTYPE_INT32: reflection.AddInt32(block, &field, static_cast<int32_t>(value)); break;
-    case FieldDescriptor::CPPTYPE_ENUM: reflection.AddEnumValue(block, &field, static_cast<int>(value)); break;
+    case FieldDescriptor::CPPTYPE_INT32:
+      reflection.AddInt32(block, &field, static_cast<int32_t>(value));
+      break;
+    case FieldDescriptor::CPPTYPE_ENUM:
+      reflection.AddEnumValue(block, &field, static_cast<int>(value));
+      break;
     default: break;
   }
 }
@@ -110,7 +126,8 @@ void ApplyToMessage(Message* message) {
   for (int i = 0; i < descriptor.field_count(); ++i) {
     const FieldDescriptor* field = descriptor.field(i);
     if (field->message_type() != nullptr && !field->is_repeated()) {
-      if (reflection.HasField(*message, field)) ApplyToMessage(reflection.MutableMessage(message, field));
+      if (reflection.HasField(*message, field))
+        ApplyToMessage(reflection.MutableMessage(message, field));
       continue;
     }
     const FieldDescriptor* runs = descriptor.FindFieldByName(field->name() + "_runs");

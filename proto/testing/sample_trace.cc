@@ -70,8 +70,8 @@ class EventMaker {
 
   KernelConfigId Config() {
     KernelConfigValue config;
-    config.name = encoder_->InternString(
-        "_ZN7cutlass6KernelINS_4gemm6kernel4GemmEEEvNT_6ParamsE" + std::to_string(Draw(0, 3)));
+    config.name = encoder_->InternString("_ZN7cutlass6KernelINS_4gemm6kernel4GemmEEEvNT_6ParamsE" +
+                                         std::to_string(Draw(0, 3)));
     config.grid[0] = static_cast<uint32_t>(Draw(1, 1024));
     config.block[0] = 256;
     config.registers_per_thread = 64;

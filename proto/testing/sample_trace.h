@@ -22,9 +22,9 @@ void AddEveryEventKind(ReferenceChunkEncoder* encoder, uint64_t seed, int rounds
                        std::vector<std::string>* expected);
 
 struct SampleTrace {
-  std::string bytes;                      // the whole file
-  uint64_t header_end = 0;                // offset just past the header frame
-  std::vector<uint64_t> chunk_ends;       // offset just past each chunk frame
+  std::string bytes;                                       // the whole file
+  uint64_t header_end = 0;                                 // offset just past the header frame
+  std::vector<uint64_t> chunk_ends;                        // offset just past each chunk frame
   std::vector<std::vector<std::string>> events_per_chunk;  // sorted descriptions
   trace::FileHeader header;
 };

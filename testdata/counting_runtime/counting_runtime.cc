@@ -17,8 +17,8 @@
 namespace {
 
 struct Counters {
-  std::atomic<int> registrations{0}, launches{0}, foreign_launches{0}, synchronizes{0},
-      mallocs{0}, frees{0}, device_queries{0}, all_reduces{0};
+  std::atomic<int> registrations{0}, launches{0}, foreign_launches{0}, synchronizes{0}, mallocs{0},
+      frees{0}, device_queries{0}, all_reduces{0};
 };
 Counters g_counters;
 
@@ -36,9 +36,8 @@ bool Registered(const void* function) {
 
 }  // namespace
 
-COUNTING_EXPORT void __cudaRegisterFunction(void**, const char* host_function, char*,
-                                            const char*, int, uint3*, uint3*, dim3*, dim3*,
-                                            int*) {
+COUNTING_EXPORT void __cudaRegisterFunction(void**, const char* host_function, char*, const char*,
+                                            int, uint3*, uint3*, dim3*, dim3*, int*) {
   g_counters.registrations++;
   const int index = g_kernel_count.fetch_add(1);
   if (index < kMaxKernels) g_kernels[index].store(host_function, std::memory_order_release);
@@ -85,13 +84,10 @@ COUNTING_EXPORT ncclResult_t ncclAllReduce(const void*, void*, size_t, ncclDataT
 
 COUNTING_EXPORT const CountingRuntimeCounts* countingRuntimeCounts() {
   static CountingRuntimeCounts snapshot;
-  snapshot = CountingRuntimeCounts{g_counters.registrations.load(),
-                                   g_counters.launches.load(),
-                                   g_counters.foreign_launches.load(),
-                                   g_counters.synchronizes.load(),
-                                   g_counters.mallocs.load(),
-                                   g_counters.frees.load(),
-                                   g_counters.device_queries.load(),
-                                   g_counters.all_reduces.load()};
+  snapshot =
+      CountingRuntimeCounts{g_counters.registrations.load(),    g_counters.launches.load(),
+                            g_counters.foreign_launches.load(), g_counters.synchronizes.load(),
+                            g_counters.mallocs.load(),          g_counters.frees.load(),
+                            g_counters.device_queries.load(),   g_counters.all_reduces.load()};
   return &snapshot;
 }

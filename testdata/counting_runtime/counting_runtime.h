@@ -7,14 +7,14 @@
 extern "C" {
 
 struct CountingRuntimeCounts {
-  int registrations;  // __cudaRegisterFunction
-  int launches;       // cudaLaunchKernel of a kernel registered with this copy
+  int registrations;     // __cudaRegisterFunction
+  int launches;          // cudaLaunchKernel of a kernel registered with this copy
   int foreign_launches;  // cudaLaunchKernel of a kernel this copy never registered
-  int synchronizes;   // cudaDeviceSynchronize
-  int mallocs;        // cudaMalloc
-  int frees;          // cudaFree
-  int device_queries;  // cudaGetDevice
-  int all_reduces;    // ncclAllReduce
+  int synchronizes;      // cudaDeviceSynchronize
+  int mallocs;           // cudaMalloc
+  int frees;             // cudaFree
+  int device_queries;    // cudaGetDevice
+  int all_reduces;       // ncclAllReduce
 };
 
 // Exported by every copy under this name: look it up through the copy's handle.

@@ -19,8 +19,8 @@ void KernelStubAtLoad() {}
 __attribute__((constructor)) void RegisterAtLoad() {
   static void* fat_cubin = nullptr;
   __cudaRegisterFunction(&fat_cubin, reinterpret_cast<const char*>(&KernelStubAtLoad),
-                         const_cast<char*>("registered_at_load"), "registered_at_load", -1,
-                         nullptr, nullptr, nullptr, nullptr, nullptr);
+                         const_cast<char*>("registered_at_load"), "registered_at_load", -1, nullptr,
+                         nullptr, nullptr, nullptr, nullptr);
 }
 }  // namespace
 
@@ -39,16 +39,16 @@ extern "C" __attribute__((visibility("default"))) int UseRuntime(const char* nam
                          nullptr, nullptr);
   int failures = 0;
   for (int i = 0; i < launches; ++i) {
-    failures += cudaLaunchKernel(reinterpret_cast<const void*>(&KernelStubOne), dim3(1),
-                                 dim3(32), nullptr, 0, nullptr) != cudaSuccess;
-    failures += cudaLaunchKernel(reinterpret_cast<const void*>(&KernelStubTwo), dim3(1),
-                                 dim3(32), nullptr, 0, nullptr) != cudaSuccess;
+    failures += cudaLaunchKernel(reinterpret_cast<const void*>(&KernelStubOne), dim3(1), dim3(32),
+                                 nullptr, 0, nullptr) != cudaSuccess;
+    failures += cudaLaunchKernel(reinterpret_cast<const void*>(&KernelStubTwo), dim3(1), dim3(32),
+                                 nullptr, 0, nullptr) != cudaSuccess;
   }
   void* memory = nullptr;
   failures += cudaMalloc(&memory, 256) != cudaSuccess;
   failures += cudaFree(memory) != cudaSuccess;
-  failures += ncclAllReduce(memory, memory, 1, ncclFloat32, ncclSum, nullptr, nullptr) !=
-              ncclSuccess;
+  failures +=
+      ncclAllReduce(memory, memory, 1, ncclFloat32, ncclSum, nullptr, nullptr) != ncclSuccess;
   failures += cudaDeviceSynchronize() != cudaSuccess;
   return failures;
 }

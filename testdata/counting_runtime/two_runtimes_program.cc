@@ -26,10 +26,10 @@ constexpr int kThreadsPerCaller = 2;
 
 struct Caller {
   const char* label;
-  void* handle;      // where its runtime copy's counters are looked up
+  void* handle;  // where its runtime copy's counters are looked up
   UseFunction use;
   const char* names[2];
-  int launches;      // per thread and kernel
+  int launches;  // per thread and kernel
 };
 
 const CountingRuntimeCounts* CountsOf(void* handle) {
@@ -48,16 +48,16 @@ bool CheckCounts(const Caller& caller, int device_queries) {
     return false;
   }
   const int threads = kThreadsPerCaller;
-  std::printf("%s: registrations %d launches %d foreign %d mallocs %d frees %d all_reduces %d "
-              "synchronizes %d device_queries %d\n",
-              caller.label, counts->registrations, counts->launches, counts->foreign_launches,
-              counts->mallocs, counts->frees, counts->all_reduces, counts->synchronizes,
-              counts->device_queries);
+  std::printf(
+      "%s: registrations %d launches %d foreign %d mallocs %d frees %d all_reduces %d "
+      "synchronizes %d device_queries %d\n",
+      caller.label, counts->registrations, counts->launches, counts->foreign_launches,
+      counts->mallocs, counts->frees, counts->all_reduces, counts->synchronizes,
+      counts->device_queries);
   return counts->registrations == 1 + 2 * threads &&
-         counts->launches == 2 * threads * caller.launches &&
-         counts->foreign_launches == 0 && counts->mallocs == threads && counts->frees == threads &&
-         counts->all_reduces == threads && counts->synchronizes == threads &&
-         counts->device_queries == threads * device_queries;
+         counts->launches == 2 * threads * caller.launches && counts->foreign_launches == 0 &&
+         counts->mallocs == threads && counts->frees == threads && counts->all_reduces == threads &&
+         counts->synchronizes == threads && counts->device_queries == threads * device_queries;
 }
 
 void* Open(const char* path) {
@@ -77,10 +77,16 @@ int main(int argc, char** argv) {
   if (!b_user || !exporter || !runtime_a || !runtime_b) return 3;
   const Caller callers[] = {
       {"A", runtime_a, &UseRuntime, {"a_one", "a_two"}, 3},
-      {"B", runtime_b, reinterpret_cast<UseFunction>(dlsym(b_user, "UseRuntime")),
-       {"b_one", "b_two"}, 5},
-      {"S", exporter, reinterpret_cast<UseFunction>(dlsym(exporter, "UseRuntime")),
-       {"s_one", "s_two"}, 7},
+      {"B",
+       runtime_b,
+       reinterpret_cast<UseFunction>(dlsym(b_user, "UseRuntime")),
+       {"b_one", "b_two"},
+       5},
+      {"S",
+       exporter,
+       reinterpret_cast<UseFunction>(dlsym(exporter, "UseRuntime")),
+       {"s_one", "s_two"},
+       7},
   };
   std::vector<std::thread> threads;
   std::vector<int> failures(3 * kThreadsPerCaller, 0);

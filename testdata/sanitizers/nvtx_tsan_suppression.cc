@@ -5,6 +5,4 @@
 // pattern of NVIDIA's code, not of ours (the agent's injection side is instrumented and
 // not suppressed). TSan reads this hook from the program at start (--config=tsan, .bazelrc);
 // in other builds nothing calls it.
-extern "C" const char* __tsan_default_suppressions() {
-  return "race:nvtx*_impl_init_v3\n";
-}
+extern "C" const char* __tsan_default_suppressions() { return "race:nvtx*_impl_init_v3\n"; }

@@ -51,10 +51,10 @@ void LaunchLoop(const workloads::Kernel& kernel, cudaStream_t stream, int64_t la
 // needs the cheapest, so the shortest of a few realistic tiny-kernel names is used.
 workloads::Kernel ShortestTinyKernel() {
   static const char* const kCandidates[] = {
-      "_Z11tiny_kernelv", "_Z11noop_kernelv", "_Z12empty_kernelv", "_Z10nop_kernelv",
+      "_Z11tiny_kernelv",    "_Z11noop_kernelv",   "_Z12empty_kernelv", "_Z10nop_kernelv",
       "_Z13scalar_kernelPf", "_Z12touch_kernelPi", "_Z11flag_kernelPi", "_Z10inc_kernelPi",
-      "_Z12fence_kernelv", "_Z11ping_kernelv", "_Z11poke_kernelPj", "_Z11tick_kernelPm",
-      "_Z12delta_kernelPf", "_Z11step_kernelPi", "_Z12noise_kernelv", "_Z12blink_kernelv"};
+      "_Z12fence_kernelv",   "_Z11ping_kernelv",   "_Z11poke_kernelPj", "_Z11tick_kernelPm",
+      "_Z12delta_kernelPf",  "_Z11step_kernelPi",  "_Z12noise_kernelv", "_Z12blink_kernelv"};
   const char* best = kCandidates[0];
   for (const char* name : kCandidates) {
     if (simKernelDurationNs(name, kGrid, kBlock) < simKernelDurationNs(best, kGrid, kBlock)) {
@@ -81,7 +81,8 @@ double RunRound(const workloads::Kernel& kernel, const std::vector<cudaStream_t>
 int main(int argc, char** argv) {
   const std::string truth_path = workloads::TruthPathFromArgsOrEnv(argc, argv);
   const workloads::Flags flags(
-      argc, argv, {{"launches", "200000"}, {"threads", "1"}, {"rounds", "10"}, {"rate", "0"}, {"truth", ""}});
+      argc, argv,
+      {{"launches", "200000"}, {"threads", "1"}, {"rounds", "10"}, {"rate", "0"}, {"truth", ""}});
   workloads::TruthRecorder truth("launch_stress", 0, 1);
   for (const auto& flag : flags.all()) truth.SetArg(flag.first, flag.second);
   workloads::ProfApi prof(&truth);
@@ -98,7 +99,8 @@ int main(int argc, char** argv) {
   for (int64_t round = 0; round < rounds; ++round) {
     prof.BeginStep();
     issue_seconds += RunRound(kernel, streams, per_thread, static_cast<double>(flags.Int("rate")));
-    truth.RecordKernel(kernel.name, duration, "cudart", static_cast<uint64_t>(per_thread * threads));
+    truth.RecordKernel(kernel.name, duration, "cudart",
+                       static_cast<uint64_t>(per_thread * threads));
     prof.Step(per_thread * threads);
   }
   CheckCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");

@@ -49,8 +49,8 @@ Options Parse(int argc, char** argv) {
 }
 
 void InitKineto(bool own_collection, int* gpu) {
-  auto refuse = reinterpret_cast<void (*)(int)>(
-      dlsym(RTLD_DEFAULT, "prof_refuse_cupti_subscribers"));
+  auto refuse =
+      reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "prof_refuse_cupti_subscribers"));
   if (own_collection && refuse) refuse(1);
   *gpu = simKinetoInit();
   if (own_collection && refuse) refuse(0);

@@ -16,13 +16,13 @@
 
 #include "sim/sim_ext.h"
 
-#define CHECK_CUDA(call)                                                          \
-  do {                                                                            \
-    const cudaError_t status = (call);                                            \
-    if (status != cudaSuccess) {                                                  \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(status));        \
-      return 2;                                                                   \
-    }                                                                             \
+#define CHECK_CUDA(call)                                                   \
+  do {                                                                     \
+    const cudaError_t status = (call);                                     \
+    if (status != cudaSuccess) {                                           \
+      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(status)); \
+      return 2;                                                            \
+    }                                                                      \
   } while (0)
 
 int main(int argc, char** argv) {
@@ -73,9 +73,10 @@ int main(int argc, char** argv) {
   CHECK_CUDA(cudaFree(b));
   std::printf("steps %d\n", steps);
   if (steps > 0) {
-    std::printf("{\"steps\": %d, \"per_step\": {\"kernels\": %ld, \"graph_kernels\": %ld, "
-                "\"memcpy\": %ld, \"memset\": 0}}\n",
-                steps, kernels / steps, graph_kernels / steps, copies / steps);
+    std::printf(
+        "{\"steps\": %d, \"per_step\": {\"kernels\": %ld, \"graph_kernels\": %ld, "
+        "\"memcpy\": %ld, \"memset\": 0}}\n",
+        steps, kernels / steps, graph_kernels / steps, copies / steps);
   }
   return 0;
 }

@@ -34,7 +34,8 @@ const dim3 kBlock(128, 1, 1);
 std::string WorkerPath(const std::string& path, const std::string& tag) {
   if (path.empty()) return path;
   const std::string suffix = ".json";
-  if (path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+  if (path.size() > suffix.size() &&
+      path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
     return path.substr(0, path.size() - suffix.size()) + "." + tag + suffix;
   }
   return path + "." + tag;
@@ -48,7 +49,8 @@ int CudaWorker(const std::string& truth_path) {
   std::vector<float> host(4096, 1.0f);
   void* buffer = nullptr;
   CheckCuda(cudaMalloc(&buffer, host.size() * sizeof(float)), "cudaMalloc");
-  device.CopyAsync(buffer, host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice, nullptr);
+  device.CopyAsync(buffer, host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice,
+                   nullptr);
   for (int i = 0; i < 20; ++i) device.Launch(kernel, kGrid, kBlock, nullptr);
   CheckCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   cudaFree(buffer);
@@ -103,8 +105,8 @@ void GraphReplays(workloads::DeviceActions* device, workloads::ProfApi* prof, in
     prof->BeginStep();
     CheckCuda(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
     for (const auto& kernel : kernels) {
-      device->truth()->RecordKernel(kernel.name, simKernelDurationNs(kernel.name.c_str(), kGrid, kBlock),
-                                    "graph");
+      device->truth()->RecordKernel(
+          kernel.name, simKernelDurationNs(kernel.name.c_str(), kGrid, kBlock), "graph");
     }
     CheckCuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
     prof->Step(1);
@@ -112,9 +114,9 @@ void GraphReplays(workloads::DeviceActions* device, workloads::ProfApi* prof, in
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
   cudaStreamDestroy(stream);
-  device->truth()->SetExtraJson(
-      "graph", "{\"nodes\": " + std::to_string(kernels.size()) + ", \"replays\": " +
-                   std::to_string(replays) + ", \"captured_kernels_executed_at_capture\": 0}");
+  device->truth()->SetExtraJson("graph", "{\"nodes\": " + std::to_string(kernels.size()) +
+                                             ", \"replays\": " + std::to_string(replays) +
+                                             ", \"captured_kernels_executed_at_capture\": 0}");
 }
 
 bool ChildSucceeded(pid_t pid, const char* what) {
@@ -130,7 +132,8 @@ bool ChildSucceeded(pid_t pid, const char* what) {
 int main(int argc, char** argv) {
   const std::string truth_path = workloads::TruthPathFromArgsOrEnv(argc, argv);
   const workloads::Flags flags(
-      argc, argv, {{"threads", "4"}, {"launches-per-thread", "200"}, {"replays", "5"}, {"truth", ""}});
+      argc, argv,
+      {{"threads", "4"}, {"launches-per-thread", "200"}, {"replays", "5"}, {"truth", ""}});
   std::fflush(nullptr);
   const pid_t cuda_worker = fork();
   if (cuda_worker == 0) std::exit(CudaWorker(truth_path));
@@ -138,12 +141,14 @@ int main(int argc, char** argv) {
   for (const auto& flag : flags.all()) truth.SetArg(flag.first, flag.second);
   workloads::ProfApi prof(&truth);
   workloads::DeviceActions device(&truth);
-  ConcurrentLaunchers(&device, static_cast<int>(flags.Int("threads")), flags.Int("launches-per-thread"));
+  ConcurrentLaunchers(&device, static_cast<int>(flags.Int("threads")),
+                      flags.Int("launches-per-thread"));
   std::fflush(nullptr);
   const pid_t plain_worker = fork();
   if (plain_worker == 0) NoCudaWorker(truth_path);
   GraphReplays(&device, &prof, flags.Int("replays"));
   CheckCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  const bool workers_ok = ChildSucceeded(cuda_worker, "CUDA") & ChildSucceeded(plain_worker, "no-CUDA");
+  const bool workers_ok =
+      ChildSucceeded(cuda_worker, "CUDA") & ChildSucceeded(plain_worker, "no-CUDA");
   return truth.WriteFile(truth_path) && workers_ok ? 0 : 1;
 }

@@ -38,8 +38,13 @@ void LogProgress(workloads::ProfApi* prof, int64_t step, float loss) {
 int main(int argc, char** argv) {
   const std::string truth_path = workloads::TruthPathFromArgsOrEnv(argc, argv);
   const Flags flags(argc, argv,
-                    {{"steps", "20"}, {"batch-size", "32"}, {"seed", "1"}, {"slow-kernel", ""}, {"extra-sync", "0"},
-                     {"epoch-range", "0"}, {"truth", ""}});
+                    {{"steps", "20"},
+                     {"batch-size", "32"},
+                     {"seed", "1"},
+                     {"slow-kernel", ""},
+                     {"extra-sync", "0"},
+                     {"epoch-range", "0"},
+                     {"truth", ""}});
   workloads::TruthRecorder truth("train", 0, 1);
   for (const auto& flag : flags.all()) truth.SetArg(flag.first, flag.second);
   workloads::ProfApi prof(&truth);

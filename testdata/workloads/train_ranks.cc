@@ -61,8 +61,8 @@ int EnvInt(const char* name, int fallback) {
 
 // After the loop: all-reduce each rank's (rank + 1) and check the sum, so a run whose
 // communication is numerically wrong fails instead of writing a plausible truth.
-bool ValidateAllReduce(workloads::DeviceActions* device, const RankSetup& setup,
-                       ncclComm_t comm, cudaStream_t stream, workloads::CollectiveStop* stop) {
+bool ValidateAllReduce(workloads::DeviceActions* device, const RankSetup& setup, ncclComm_t comm,
+                       cudaStream_t stream, workloads::CollectiveStop* stop) {
   float* value = nullptr;
   CheckCuda(cudaMalloc(reinterpret_cast<void**>(&value), sizeof(float)), "cudaMalloc");
   const float mine = static_cast<float>(setup.rank + 1);
@@ -90,8 +90,8 @@ void WireGradientAllReduce(workloads::TrainingModel* model, workloads::DeviceAct
     CheckCuda(cudaStreamWaitEvent(comm_stream, bucket.ready, 0), "cudaStreamWaitEvent");
     stop->BeforeWorldCollective(comm_stream);
     if (stop->Mismatched()) {
-      CheckNccl(ncclBroadcast(bucket.gradients, bucket.gradients, bucket.count, ncclFloat, 0,
-                              comm, comm_stream),
+      CheckNccl(ncclBroadcast(bucket.gradients, bucket.gradients, bucket.count, ncclFloat, 0, comm,
+                              comm_stream),
                 "ncclBroadcast", comm);
       return;
     }
@@ -124,7 +124,8 @@ class GroupExchange {
 
   void Run() {
     if (comm_ == nullptr) return;
-    for (const char* op : {"AllGather", "ReduceScatter", "AlltoAll", "Gather", "Scatter", "Broadcast"}) {
+    for (const char* op :
+         {"AllGather", "ReduceScatter", "AlltoAll", "Gather", "Scatter", "Broadcast"}) {
       device_->GroupCollective(op, send_, recv_, kCount, comm_, stream_);
     }
   }
@@ -142,9 +143,9 @@ class GroupExchange {
 ncclComm_t SplitGroup(ncclComm_t world, const RankSetup& setup, int64_t group_size) {
   if (group_size <= 0) return nullptr;
   ncclComm_t group = nullptr;
-  CheckNccl(ncclCommSplit(world, static_cast<int>(setup.rank / group_size), setup.rank, &group,
-                          nullptr),
-            "ncclCommSplit", world);
+  CheckNccl(
+      ncclCommSplit(world, static_cast<int>(setup.rank / group_size), setup.rank, &group, nullptr),
+      "ncclCommSplit", world);
   return group;
 }
 
@@ -257,14 +258,27 @@ int LaunchRanks(int nranks, const workloads::Flags& flags, const std::string& tr
 
 int main(int argc, char** argv) {
   const std::string truth_path = workloads::TruthPathFromArgsOrEnv(argc, argv);
-  const workloads::Flags flags(
-      argc, argv,
-      {{"steps", "10"}, {"batch-size", "32"}, {"seed", "1"}, {"slow-kernel", ""}, {"extra-sync", "0"}, {"ranks", "0"}, {"truth", ""}, {"group-size", "2"},
-       {"stop-rank", "-1"}, {"stop-before", "0"}, {"stop-how", "hang"},
-       {"mismatch-rank", "-1"}, {"mismatch-at", "0"}, {"slow-step", ""},
-       {"stuck-rank", "-1"}, {"stuck-at", "0"}, {"stuck-ms", "3600000"},
-       {"rendezvous", workloads::DefaultRendezvousPath()}});
-  if (flags.Int("ranks") > 0) return LaunchRanks(static_cast<int>(flags.Int("ranks")), flags, truth_path);
+  const workloads::Flags flags(argc, argv,
+                               {{"steps", "10"},
+                                {"batch-size", "32"},
+                                {"seed", "1"},
+                                {"slow-kernel", ""},
+                                {"extra-sync", "0"},
+                                {"ranks", "0"},
+                                {"truth", ""},
+                                {"group-size", "2"},
+                                {"stop-rank", "-1"},
+                                {"stop-before", "0"},
+                                {"stop-how", "hang"},
+                                {"mismatch-rank", "-1"},
+                                {"mismatch-at", "0"},
+                                {"slow-step", ""},
+                                {"stuck-rank", "-1"},
+                                {"stuck-at", "0"},
+                                {"stuck-ms", "3600000"},
+                                {"rendezvous", workloads::DefaultRendezvousPath()}});
+  if (flags.Int("ranks") > 0)
+    return LaunchRanks(static_cast<int>(flags.Int("ranks")), flags, truth_path);
   RankSetup setup;
   setup.rank = EnvInt("RANK", 0);
   setup.world_size = EnvInt("WORLD_SIZE", 1);

@@ -166,8 +166,8 @@ int prof_flush(int timeout_ms);
  * CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED, as if another tool held CUPTI. libprof's
  * Python helper wraps its start of torch's CPU-only operator collection in it: torch's
  * Kineto, which subscribes whenever CUDA is present, then carries on CPU-only, and CUPTI
- * stays libprof's (docs/recording.md, "Sharing CUPTI"). Returns how many subscriptions it refused so far
- * in this process. */
+ * stays libprof's (docs/recording.md, "Sharing CUPTI"). Returns how many subscriptions it refused
+ * so far in this process. */
 int prof_refuse_cupti_subscribers(int refuse);
 int prof_step_to(int64_t num_samples, int next_state);
 int prof_set_state(int state);

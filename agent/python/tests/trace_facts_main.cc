@@ -56,10 +56,10 @@ int main(int argc, char** argv) {
   }
   uint64_t losses = 0;
   for (const auto& [kind, count] : summary.losses) losses += count;
-  std::printf("{\"files\": [%s], \"steps\": %s, \"samples\": %s, \"ranges\": {%s}, "
-              "\"ranges_by_kind\": {%s}, \"losses\": %llu}\n",
-              files.c_str(), List(summary.step_numbers).c_str(),
-              List(summary.step_samples).c_str(), ranges.c_str(), kinds.c_str(),
-              static_cast<unsigned long long>(losses));
+  std::printf(
+      "{\"files\": [%s], \"steps\": %s, \"samples\": %s, \"ranges\": {%s}, "
+      "\"ranges_by_kind\": {%s}, \"losses\": %llu}\n",
+      files.c_str(), List(summary.step_numbers).c_str(), List(summary.step_samples).c_str(),
+      ranges.c_str(), kinds.c_str(), static_cast<unsigned long long>(losses));
   return 0;
 }

@@ -3,8 +3,9 @@
 
 #include "sim/sim_ext.h"
 
-extern "C" __attribute__((visibility("default"))) cudaError_t simblasGemm(
-    cudaStream_t stream, void* workspace, size_t workspace_bytes) {
+extern "C" __attribute__((visibility("default"))) cudaError_t simblasGemm(cudaStream_t stream,
+                                                                          void* workspace,
+                                                                          size_t workspace_bytes) {
   const SimStaticRuntime* runtime = simStaticRuntime();
   static const void* const gemm = simRegisterKernel(SIM_BLAS_GEMM_KERNEL);
   cudaError_t status = runtime->memsetAsync(workspace, 0, workspace_bytes, stream);

@@ -20,16 +20,16 @@ enum SimApiDomain : uint32_t { kSimDomainDriver = 1, kSimDomainRuntime = 2 };
 // One runtime or driver API call; the same object is passed to enter and exit, so the
 // correlation_data slot persists between them like CUPTI's correlationData.
 struct SimApiCallEvent {
-  uint32_t domain;          // SimApiDomain
-  uint32_t cbid;            // CUPTI_RUNTIME_TRACE_CBID_* or CUPTI_DRIVER_TRACE_CBID_*
+  uint32_t domain;  // SimApiDomain
+  uint32_t cbid;    // CUPTI_RUNTIME_TRACE_CBID_* or CUPTI_DRIVER_TRACE_CBID_*
   const char* function_name;
   const char* symbol_name;  // kernel name for launches, else NULL
   const void* params;       // the matching *_params struct, or NULL
   uint32_t correlation_id;
   uint32_t device;
-  uint64_t start_ns;        // CLOCK_MONOTONIC; set before enter
-  uint64_t end_ns;          // set before exit
-  int32_t return_value;     // cudaError_t / CUresult; valid at exit
+  uint64_t start_ns;     // CLOCK_MONOTONIC; set before enter
+  uint64_t end_ns;       // set before exit
+  int32_t return_value;  // cudaError_t / CUresult; valid at exit
   uint64_t correlation_data;
 };
 
@@ -41,26 +41,26 @@ enum SimDeviceWorkKind : uint32_t {
 
 // One completed-or-scheduled item of device work.
 struct SimDeviceWork {
-  uint32_t kind;            // SimDeviceWorkKind
+  uint32_t kind;  // SimDeviceWorkKind
   uint32_t correlation_id;
-  uint64_t queued_ns;       // CLOCK_MONOTONIC
+  uint64_t queued_ns;  // CLOCK_MONOTONIC
   uint64_t start_ns;
   uint64_t end_ns;
   uint32_t device;
   uint32_t context_id;
   uint32_t stream_id;
-  uint32_t graph_id;        // 0 unless launched by a graph
+  uint32_t graph_id;  // 0 unless launched by a graph
   uint64_t graph_node_id;
   // Kernels.
-  const char* name;         // owned by the runtime, never freed
+  const char* name;  // owned by the runtime, never freed
   int32_t grid[3];
   int32_t block[3];
   int32_t dynamic_shared_memory;
   // Copies and memsets.
   uint64_t bytes;
-  uint32_t copy_kind;       // CUPTI_ACTIVITY_MEMCPY_KIND_*
-  uint32_t src_kind;        // CUPTI_ACTIVITY_MEMORY_KIND_*
-  uint32_t dst_kind;        // CUPTI_ACTIVITY_MEMORY_KIND_* (memset: the target's kind)
+  uint32_t copy_kind;  // CUPTI_ACTIVITY_MEMCPY_KIND_*
+  uint32_t src_kind;   // CUPTI_ACTIVITY_MEMORY_KIND_*
+  uint32_t dst_kind;   // CUPTI_ACTIVITY_MEMORY_KIND_* (memset: the target's kind)
   uint32_t is_async;
   uint32_t memset_value;
 };
@@ -72,8 +72,8 @@ struct SimSyncEvent {
   uint64_t start_ns;
   uint64_t end_ns;
   uint32_t context_id;
-  uint32_t stream_id;       // UINT32_MAX when not stream-specific
-  uint32_t event_id;        // UINT32_MAX when no event involved
+  uint32_t stream_id;  // UINT32_MAX when not stream-specific
+  uint32_t event_id;   // UINT32_MAX when no event involved
   int32_t return_value;
 };
 

@@ -7,9 +7,9 @@
 namespace sim {
 
 struct RuntimeConfig {
-  uint64_t seed = 0;          // SIM_SEED
-  double time_scale = 1.0;    // SIM_TIME_SCALE, multiplies every modeled duration
-  int device_count = 8;       // SIM_DEVICE_COUNT (0..64)
+  uint64_t seed = 0;        // SIM_SEED
+  double time_scale = 1.0;  // SIM_TIME_SCALE, multiplies every modeled duration
+  int device_count = 8;     // SIM_DEVICE_COUNT (0..64)
 };
 
 // Parsed on first use; later changes to the environment are ignored.

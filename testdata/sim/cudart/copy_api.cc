@@ -17,8 +17,8 @@ namespace {
 using sim::NullStream;
 
 cudaError_t Memcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
-                   cudaStream_t stream, NullStream null_stream, bool synchronous,
-                   uint32_t cbid, const char* name) {
+                   cudaStream_t stream, NullStream null_stream, bool synchronous, uint32_t cbid,
+                   const char* name) {
   cudaMemcpyAsync_v3020_params params{dst, src, count, kind, stream};
   sim::ApiCall call(cbid, name, &params);
   sim::WorkItem item;
@@ -32,8 +32,8 @@ cudaError_t Memcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind
   return call.Return(status);
 }
 
-cudaError_t Memset(void* dst, int value, size_t count, cudaStream_t stream,
-                   NullStream null_stream, bool is_async, uint32_t cbid, const char* name) {
+cudaError_t Memset(void* dst, int value, size_t count, cudaStream_t stream, NullStream null_stream,
+                   bool is_async, uint32_t cbid, const char* name) {
   cudaMemsetAsync_v3020_params params{dst, value, count, stream};
   sim::ApiCall call(cbid, name, &params);
   sim::WorkItem item;

@@ -31,7 +31,9 @@ Side Describe(const RuntimeState& state, const void* pointer, size_t count) {
   return side;
 }
 
-bool IsDevice(MemoryKind kind) { return kind == MemoryKind::kDevice || kind == MemoryKind::kManaged; }
+bool IsDevice(MemoryKind kind) {
+  return kind == MemoryKind::kDevice || kind == MemoryKind::kManaged;
+}
 
 cudaMemcpyKind InferKind(const Side& src, const Side& dst) {
   bool src_device = src.found && IsDevice(src.kind);
@@ -83,10 +85,10 @@ cudaError_t PlanCopy(void* dst, const void* src, size_t count, cudaMemcpyKind ki
   item->src = src;
   item->bytes = count;
   item->copy_kind = CuptiCopyKind(direction);
-  item->src_kind = ReportedKind(src_side, direction == cudaMemcpyDeviceToHost ||
-                                              direction == cudaMemcpyDeviceToDevice);
-  item->dst_kind = ReportedKind(dst_side, direction == cudaMemcpyHostToDevice ||
-                                              direction == cudaMemcpyDeviceToDevice);
+  item->src_kind = ReportedKind(
+      src_side, direction == cudaMemcpyDeviceToHost || direction == cudaMemcpyDeviceToDevice);
+  item->dst_kind = ReportedKind(
+      dst_side, direction == cudaMemcpyHostToDevice || direction == cudaMemcpyDeviceToDevice);
   item->duration_ns = CopyDurationNs(count, direction);
   return cudaSuccess;
 }

@@ -12,8 +12,7 @@ namespace sim {
 // Errors like the real runtime: cudaErrorInvalidMemcpyDirection for an unknown kind,
 // cudaErrorInvalidValue for NULL pointers with count > 0 or a range that runs past the
 // end of a runtime allocation.
-cudaError_t PlanCopy(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
-                     WorkItem* item);
+cudaError_t PlanCopy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, WorkItem* item);
 cudaError_t PlanMemset(void* dst, int value, size_t count, WorkItem* item);
 
 }  // namespace sim

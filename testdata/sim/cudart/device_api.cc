@@ -61,7 +61,7 @@ SIM_EXPORT cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, i
   if (value == nullptr) return call.Return(cudaErrorInvalidValue);
   if (!ValidDevice(device)) return call.Return(cudaErrorInvalidDevice);
   return call.Return(sim::DeviceAttribute(device, attr, value) ? cudaSuccess
-                                                                : cudaErrorInvalidValue);
+                                                               : cudaErrorInvalidValue);
 }
 
 SIM_EXPORT cudaError_t cudaDriverGetVersion(int* driver_version) {
@@ -72,8 +72,7 @@ SIM_EXPORT cudaError_t cudaDriverGetVersion(int* driver_version) {
 }
 
 SIM_EXPORT cudaError_t cudaRuntimeGetVersion(int* runtime_version) {
-  sim::ApiCall call(CUPTI_RUNTIME_TRACE_CBID_cudaRuntimeGetVersion_v3020,
-                    "cudaRuntimeGetVersion");
+  sim::ApiCall call(CUPTI_RUNTIME_TRACE_CBID_cudaRuntimeGetVersion_v3020, "cudaRuntimeGetVersion");
   if (runtime_version == nullptr) return call.Return(cudaErrorInvalidValue);
   *runtime_version = kRuntimeVersion;
   return call.Return(cudaSuccess);

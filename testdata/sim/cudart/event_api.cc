@@ -132,8 +132,7 @@ SIM_EXPORT cudaError_t cudaEventQuery(cudaEvent_t handle) {
 }
 
 SIM_EXPORT cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-  sim::ApiCall call(CUPTI_RUNTIME_TRACE_CBID_cudaEventElapsedTime_v12080,
-                    "cudaEventElapsedTime");
+  sim::ApiCall call(CUPTI_RUNTIME_TRACE_CBID_cudaEventElapsedTime_v12080, "cudaEventElapsedTime");
   return call.Return(ElapsedTime(ms, start, end));
 }
 

@@ -55,16 +55,18 @@ SIM_EXPORT cudaError_t simLaunchNamedKernel(const char* name, dim3 grid, dim3 bl
   item.duration_ns = duration_ns == SIM_DURATION_FROM_MODEL
                          ? sim::KernelDurationNs(interned, grid, block)
                          : duration_ns;
-  return call.Return(sim::EnqueueWork(stream, sim::NullStream::kLegacy, item,
-                                      call.correlation_id(), not_before_ns));
+  return call.Return(sim::EnqueueWork(stream, sim::NullStream::kLegacy, item, call.correlation_id(),
+                                      not_before_ns));
 }
 
 SIM_EXPORT uint64_t simStreamReadyTimeNs(cudaStream_t stream) {
-  return ReadStream(stream, [](const sim::Stream& s) { return s.tail_ns; }, uint64_t{0});
+  return ReadStream(
+      stream, [](const sim::Stream& s) { return s.tail_ns; }, uint64_t{0});
 }
 
 SIM_EXPORT uint32_t simStreamId(cudaStream_t stream) {
-  return ReadStream(stream, [](const sim::Stream& s) { return s.id; }, uint32_t{0});
+  return ReadStream(
+      stream, [](const sim::Stream& s) { return s.id; }, uint32_t{0});
 }
 
 SIM_EXPORT uint64_t simKernelDurationNs(const char* name, dim3 grid, dim3 block) {
@@ -87,19 +89,18 @@ SIM_EXPORT const void* simRegisterKernel(const char* name) {
   // Announce the kernel the way nvcc-generated code does: through the dynamic symbol
   // __cudaRegisterFunction, so a preloaded profiler sees the registration (and learns the
   // name) exactly as it would in a real program. Registering again here is idempotent.
-  using RegisterFunction = void (*)(void**, const char*, char*, const char*, int, uint3*,
-                                    uint3*, dim3*, dim3*, int*);
+  using RegisterFunction =
+      void (*)(void**, const char*, char*, const char*, int, uint3*, uint3*, dim3*, dim3*, int*);
   static const auto announce =
       reinterpret_cast<RegisterFunction>(dlsym(RTLD_DEFAULT, "__cudaRegisterFunction"));
   if (announce != nullptr) {
-    announce(nullptr, static_cast<const char*>(stub), const_cast<char*>(name), name, -1,
-             nullptr, nullptr, nullptr, nullptr, nullptr);
+    announce(nullptr, static_cast<const char*>(stub), const_cast<char*>(name), name, -1, nullptr,
+             nullptr, nullptr, nullptr, nullptr);
   }
   return stub;
 }
 
-SIM_EXPORT int simLastEnqueuedItem(uint64_t* start_ns, uint64_t* end_ns,
-                                   uint32_t* correlation_id) {
+SIM_EXPORT int simLastEnqueuedItem(uint64_t* start_ns, uint64_t* end_ns, uint32_t* correlation_id) {
   const sim::LastItem& item = sim::ThreadLastItem();
   if (!item.valid) return -1;
   if (start_ns != nullptr) *start_ns = item.start_ns;
@@ -112,11 +113,12 @@ SIM_EXPORT int simInternalStreamInfo(const void* stream, uint32_t* stream_id, ui
                                      uint32_t* context_id) {
   sim::RuntimeState& state = sim::State();
   std::lock_guard<std::mutex> lock(state.mutex);
-  sim::Stream* found = sim::ResolveStream(state, static_cast<cudaStream_t>(const_cast<void*>(stream)),
-                                          sim::NullStream::kLegacy);
+  sim::Stream* found = sim::ResolveStream(
+      state, static_cast<cudaStream_t>(const_cast<void*>(stream)), sim::NullStream::kLegacy);
   if (found == nullptr) return -1;
   if (stream_id != nullptr) *stream_id = found->id;
   if (device != nullptr) *device = static_cast<uint32_t>(found->device);
-  if (context_id != nullptr) *context_id = sim::ContextIdForDevice(static_cast<uint32_t>(found->device));
+  if (context_id != nullptr)
+    *context_id = sim::ContextIdForDevice(static_cast<uint32_t>(found->device));
   return 0;
 }

@@ -86,8 +86,8 @@ cudaError_t Instantiate(cudaGraphExec_t* out, cudaGraph_t graph_handle) {
 }
 
 // Schedules every node under the lock, then applies effects and reports without it.
-cudaError_t Launch(cudaGraphExec_t exec_handle, cudaStream_t stream_handle,
-                   NullStream null_stream, uint32_t correlation_id) {
+cudaError_t Launch(cudaGraphExec_t exec_handle, cudaStream_t stream_handle, NullStream null_stream,
+                   uint32_t correlation_id) {
   std::vector<sim::WorkItem> nodes;
   std::vector<SimDeviceWork> records;
   {
@@ -153,10 +153,8 @@ SIM_EXPORT cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_
   return call.Return(EndCapture(stream, graph, NullStream::kPerThread));
 }
 
-SIM_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
-                                             cudaStreamCaptureStatus* status) {
-  sim::ApiCall call(CUPTI_RUNTIME_TRACE_CBID_cudaStreamIsCapturing_v10000,
-                    "cudaStreamIsCapturing");
+SIM_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status) {
+  sim::ApiCall call(CUPTI_RUNTIME_TRACE_CBID_cudaStreamIsCapturing_v10000, "cudaStreamIsCapturing");
   return call.Return(IsCapturing(stream, status, NullStream::kLegacy));
 }
 
@@ -193,13 +191,13 @@ SIM_EXPORT cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t s
 SIM_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
   sim::ApiCall call(CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecDestroy_v10000, "cudaGraphExecDestroy");
   return call.Return(EraseHandle<decltype(sim::RuntimeState::graph_execs)>(
-      [](sim::RuntimeState& state) -> auto& { return state.graph_execs; },
+      [](sim::RuntimeState & state) -> auto& { return state.graph_execs; },
       reinterpret_cast<uint64_t>(exec)));
 }
 
 SIM_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   sim::ApiCall call(CUPTI_RUNTIME_TRACE_CBID_cudaGraphDestroy_v10000, "cudaGraphDestroy");
   return call.Return(EraseHandle<decltype(sim::RuntimeState::graphs)>(
-      [](sim::RuntimeState& state) -> auto& { return state.graphs; },
+      [](sim::RuntimeState & state) -> auto& { return state.graphs; },
       reinterpret_cast<uint64_t>(graph)));
 }

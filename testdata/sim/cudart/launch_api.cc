@@ -12,9 +12,8 @@
 SIM_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* host_function);
 SIM_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid_dim, dim3 block_dim,
                                           void** args, size_t shared_mem, cudaStream_t stream);
-SIM_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid_dim,
-                                               dim3 block_dim, void** args, size_t shared_mem,
-                                               cudaStream_t stream);
+SIM_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid_dim, dim3 block_dim,
+                                               void** args, size_t shared_mem, cudaStream_t stream);
 
 namespace {
 
@@ -28,8 +27,7 @@ cudaError_t LaunchConfigured(const cudaLaunchConfig_t* config, const void* func,
     return call.Return(cudaErrorInvalidValue);
   }
   return sim::LaunchKernel(sim::KernelLaunch{func, config->gridDim, config->blockDim,
-                                             config->dynamicSmemBytes, config->stream,
-                                             null_stream},
+                                             config->dynamicSmemBytes, config->stream, null_stream},
                            cbid, api_name, &params);
 }
 
@@ -44,8 +42,7 @@ SIM_EXPORT cudaError_t cudaLaunchKernel(const void* func, dim3 grid_dim, dim3 bl
 }
 
 SIM_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 grid_dim, dim3 block_dim,
-                                             void** args, size_t shared_mem,
-                                             cudaStream_t stream) {
+                                             void** args, size_t shared_mem, cudaStream_t stream) {
   cudaLaunchKernel_ptsz_v7000_params params{func, grid_dim, block_dim, args, shared_mem, stream};
   return sim::LaunchKernel(
       sim::KernelLaunch{func, grid_dim, block_dim, shared_mem, stream, NullStream::kPerThread},
@@ -59,8 +56,8 @@ SIM_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, con
                           "cudaLaunchKernelExC");
 }
 
-SIM_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config,
-                                                const void* func, void** args) {
+SIM_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func,
+                                                void** args) {
   return LaunchConfigured(config, func, args, NullStream::kPerThread,
                           CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
                           "cudaLaunchKernelExC_ptsz");
@@ -75,21 +72,18 @@ SIM_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* host_fu
 }
 
 SIM_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid_dim, dim3 block_dim,
-                                          void** /*args*/, size_t shared_mem,
-                                          cudaStream_t stream) {
-  return sim::LaunchKernel(sim::KernelLaunch{kernel, grid_dim, block_dim, shared_mem, stream,
-                                             NullStream::kLegacy},
-                           CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
-                           "__cudaLaunchKernel", nullptr);
+                                          void** /*args*/, size_t shared_mem, cudaStream_t stream) {
+  return sim::LaunchKernel(
+      sim::KernelLaunch{kernel, grid_dim, block_dim, shared_mem, stream, NullStream::kLegacy},
+      CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000, "__cudaLaunchKernel", nullptr);
 }
 
-SIM_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid_dim,
-                                               dim3 block_dim, void** /*args*/,
-                                               size_t shared_mem, cudaStream_t stream) {
-  return sim::LaunchKernel(sim::KernelLaunch{kernel, grid_dim, block_dim, shared_mem, stream,
-                                             NullStream::kPerThread},
-                           CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
-                           "__cudaLaunchKernel_ptsz", nullptr);
+SIM_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid_dim, dim3 block_dim,
+                                               void** /*args*/, size_t shared_mem,
+                                               cudaStream_t stream) {
+  return sim::LaunchKernel(
+      sim::KernelLaunch{kernel, grid_dim, block_dim, shared_mem, stream, NullStream::kPerThread},
+      CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000, "__cudaLaunchKernel_ptsz", nullptr);
 }
 
 SIM_EXPORT cudaError_t cudaFuncGetName(const char** name, const void* func) {

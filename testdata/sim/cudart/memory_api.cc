@@ -57,9 +57,8 @@ cudaError_t Release(void* pointer, bool host_kinds) {
 cudaError_t CheckStream(cudaStream_t stream, sim::NullStream null_stream) {
   sim::RuntimeState& state = sim::State();
   std::lock_guard<std::mutex> lock(state.mutex);
-  return sim::ResolveStream(state, stream, null_stream) == nullptr
-             ? cudaErrorInvalidResourceHandle
-             : cudaSuccess;
+  return sim::ResolveStream(state, stream, null_stream) == nullptr ? cudaErrorInvalidResourceHandle
+                                                                   : cudaSuccess;
 }
 
 cudaError_t MallocAsync(void** out, size_t size, cudaStream_t stream, sim::NullStream mode,

@@ -14,15 +14,15 @@ SIM_EXPORT void** __cudaRegisterFatBinary(void* fat_cubin);
 SIM_EXPORT void __cudaRegisterFatBinaryEnd(void** fat_cubin_handle);
 SIM_EXPORT void __cudaUnregisterFatBinary(void** fat_cubin_handle);
 SIM_EXPORT void __cudaRegisterFunction(void** fat_cubin_handle, const char* host_fun,
-                                       char* device_fun, const char* device_name,
-                                       int thread_limit, uint3* tid, uint3* bid, dim3* b_dim,
-                                       dim3* g_dim, int* w_size);
+                                       char* device_fun, const char* device_name, int thread_limit,
+                                       uint3* tid, uint3* bid, dim3* b_dim, dim3* g_dim,
+                                       int* w_size);
 SIM_EXPORT void __cudaRegisterVar(void** fat_cubin_handle, char* host_var, char* device_address,
                                   const char* device_name, int ext, size_t size, int constant,
                                   int global);
 SIM_EXPORT char __cudaInitModule(void** fat_cubin_handle);
-SIM_EXPORT unsigned __cudaPushCallConfiguration(dim3 grid_dim, dim3 block_dim,
-                                                size_t shared_mem, struct CUstream_st* stream);
+SIM_EXPORT unsigned __cudaPushCallConfiguration(dim3 grid_dim, dim3 block_dim, size_t shared_mem,
+                                                struct CUstream_st* stream);
 SIM_EXPORT cudaError_t __cudaPopCallConfiguration(dim3* grid_dim, dim3* block_dim,
                                                   size_t* shared_mem, void* stream);
 
@@ -63,13 +63,12 @@ SIM_EXPORT void __cudaRegisterFunction(void** fat_cubin_handle, const char* host
 
 SIM_EXPORT void __cudaRegisterVar(void** /*fat_cubin_handle*/, char* /*host_var*/,
                                   char* /*device_address*/, const char* /*device_name*/,
-                                  int /*ext*/, size_t /*size*/, int /*constant*/,
-                                  int /*global*/) {}
+                                  int /*ext*/, size_t /*size*/, int /*constant*/, int /*global*/) {}
 
 SIM_EXPORT char __cudaInitModule(void** /*fat_cubin_handle*/) { return 1; }
 
-SIM_EXPORT unsigned __cudaPushCallConfiguration(dim3 grid_dim, dim3 block_dim,
-                                                size_t shared_mem, struct CUstream_st* stream) {
+SIM_EXPORT unsigned __cudaPushCallConfiguration(dim3 grid_dim, dim3 block_dim, size_t shared_mem,
+                                                struct CUstream_st* stream) {
   call_configurations.push_back(CallConfiguration{grid_dim, block_dim, shared_mem, stream});
   return 0;
 }

@@ -53,8 +53,8 @@ Stream& LegacyStream(RuntimeState& state, int device) {
 
 Stream* ResolveStream(RuntimeState& state, cudaStream_t handle, NullStream null_stream) {
   int device = CurrentDevice();
-  bool per_thread = handle == cudaStreamPerThread ||
-                    (handle == nullptr && null_stream == NullStream::kPerThread);
+  bool per_thread =
+      handle == cudaStreamPerThread || (handle == nullptr && null_stream == NullStream::kPerThread);
   if (per_thread) {
     uint64_t key = kPerThreadKeyBase + ThreadSerial() * 64 + static_cast<uint64_t>(device);
     return FindOrCreateImplicit(state, key, device, /*legacy=*/false);
@@ -64,8 +64,7 @@ Stream* ResolveStream(RuntimeState& state, cudaStream_t handle, NullStream null_
   return found == state.streams.end() ? nullptr : &found->second;
 }
 
-const Allocation* FindAllocation(const RuntimeState& state, const void* pointer,
-                                 uintptr_t* base) {
+const Allocation* FindAllocation(const RuntimeState& state, const void* pointer, uintptr_t* base) {
   if (pointer == nullptr || state.allocations.empty()) return nullptr;
   uintptr_t address = reinterpret_cast<uintptr_t>(pointer);
   auto next = state.allocations.upper_bound(address);

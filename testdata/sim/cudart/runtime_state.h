@@ -33,13 +33,13 @@ struct Graph {
 };
 
 struct Stream {
-  uint32_t id = 0;           // what CUPTI reports as streamId
+  uint32_t id = 0;  // what CUPTI reports as streamId
   int device = 0;
   unsigned flags = cudaStreamDefault;
   int priority = 0;
   bool is_legacy = false;
   bool is_per_thread = false;
-  uint64_t tail_ns = 0;      // completion time of the last enqueued item
+  uint64_t tail_ns = 0;            // completion time of the last enqueued item
   std::shared_ptr<Graph> capture;  // set while the stream is being captured
   bool capture_origin = false;     // the stream BeginCapture was called on
   cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeGlobal;
@@ -50,8 +50,8 @@ struct Event {
   unsigned flags = cudaEventDefault;
   int device = 0;
   bool recorded = false;
-  uint64_t time_ns = 0;             // when the recorded point completes
-  std::shared_ptr<Graph> capture;   // recorded inside a capture: joins waiting streams
+  uint64_t time_ns = 0;            // when the recorded point completes
+  std::shared_ptr<Graph> capture;  // recorded inside a capture: joins waiting streams
 };
 
 struct GraphExec {
@@ -68,7 +68,7 @@ struct RuntimeState {
   std::unordered_map<uint64_t, Event> events;    // by handle value
   std::unordered_map<uint64_t, std::shared_ptr<Graph>> graphs;
   std::unordered_map<uint64_t, GraphExec> graph_execs;
-  std::map<uintptr_t, Allocation> allocations;   // ordered: lookup of interior pointers
+  std::map<uintptr_t, Allocation> allocations;  // ordered: lookup of interior pointers
   std::vector<DeviceTimeline> devices;
   uint64_t next_handle = 1;
   uint32_t next_stream_id = 13;  // real CUDA hands out small ids; 7 is the legacy stream

@@ -74,8 +74,7 @@ SimDeviceWork MakeWorkRecord(const WorkItem& item, const Stream& stream, Schedul
 }
 
 cudaError_t EnqueueWork(cudaStream_t handle, NullStream null_stream, const WorkItem& item,
-                        uint32_t correlation_id, uint64_t not_before_ns,
-                        EnqueueResult* result) {
+                        uint32_t correlation_id, uint64_t not_before_ns, EnqueueResult* result) {
   EnqueueResult local;
   SimDeviceWork work;
   RuntimeState& state = State();
@@ -116,7 +115,8 @@ uint64_t DeviceTailNs(const RuntimeState& state, int device) {
 
 void ApplyMemoryEffect(const WorkItem& item) {
   if (item.bytes == 0 || item.dst == nullptr) return;
-  if (item.kind == kSimWorkMemcpy && item.src != nullptr) std::memmove(item.dst, item.src, item.bytes);
+  if (item.kind == kSimWorkMemcpy && item.src != nullptr)
+    std::memmove(item.dst, item.src, item.bytes);
   if (item.kind == kSimWorkMemset) std::memset(item.dst, item.memset_value, item.bytes);
 }
 

@@ -6,11 +6,18 @@
 #include "testdata/sim/cudart/export.h"
 
 extern "C" {
-__attribute__((visibility("hidden"))) cudaError_t simStaticLaunchKernel(const void* func, dim3 grid_dim, dim3 block_dim, void** args,
-                                  size_t shared_mem, cudaStream_t stream);
-__attribute__((visibility("hidden"))) cudaError_t simStaticMemsetAsync(void* dev_ptr, int value, size_t count, cudaStream_t stream);
-__attribute__((visibility("hidden"))) cudaError_t simStaticMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
-                                 cudaStream_t stream);
+__attribute__((visibility("hidden"))) cudaError_t simStaticLaunchKernel(const void* func,
+                                                                        dim3 grid_dim,
+                                                                        dim3 block_dim, void** args,
+                                                                        size_t shared_mem,
+                                                                        cudaStream_t stream);
+__attribute__((visibility("hidden"))) cudaError_t simStaticMemsetAsync(void* dev_ptr, int value,
+                                                                       size_t count,
+                                                                       cudaStream_t stream);
+__attribute__((visibility("hidden"))) cudaError_t simStaticMemcpyAsync(void* dst, const void* src,
+                                                                       size_t count,
+                                                                       cudaMemcpyKind kind,
+                                                                       cudaStream_t stream);
 __attribute__((visibility("hidden"))) cudaError_t simStaticStreamSynchronize(cudaStream_t stream);
 }
 

@@ -130,8 +130,7 @@ SIM_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t handle, unsigned int* fla
 }
 
 SIM_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t handle, int* priority) {
-  sim::ApiCall call(CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetPriority_v5050,
-                    "cudaStreamGetPriority");
+  sim::ApiCall call(CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetPriority_v5050, "cudaStreamGetPriority");
   if (priority == nullptr) return call.Return(cudaErrorInvalidValue);
   return call.Return(WithStream(handle, NullStream::kLegacy, [priority](sim::Stream& stream) {
     *priority = stream.priority;

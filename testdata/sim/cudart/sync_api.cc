@@ -115,8 +115,7 @@ SIM_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) {
 SIM_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                            unsigned int /*flags*/) {
   return StreamWaitEvent(stream, event, NullStream::kLegacy,
-                         CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020,
-                         "cudaStreamWaitEvent");
+                         CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020, "cudaStreamWaitEvent");
 }
 
 SIM_EXPORT cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
@@ -135,8 +134,8 @@ SIM_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event_handle) {
     auto event = state.events.find(reinterpret_cast<uint64_t>(event_handle));
     if (event == state.events.end()) return call.Return(cudaErrorInvalidResourceHandle);
     uint64_t until = event->second.recorded ? event->second.time_ns : 0;
-    target = WaitTarget{until, static_cast<uint32_t>(event->second.device), kNone,
-                        event->second.id};
+    target =
+        WaitTarget{until, static_cast<uint32_t>(event->second.device), kNone, event->second.id};
   }
   BlockAndReport(target, CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE,
                  call.correlation_id());
@@ -144,15 +143,14 @@ SIM_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event_handle) {
 }
 
 SIM_EXPORT cudaError_t cudaDeviceSynchronize(void) {
-  sim::ApiCall call(CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020,
-                    "cudaDeviceSynchronize");
+  sim::ApiCall call(CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, "cudaDeviceSynchronize");
   WaitTarget target;
   {
     sim::RuntimeState& state = sim::State();
     std::lock_guard<std::mutex> lock(state.mutex);
     int device = sim::CurrentDevice();
-    target = WaitTarget{sim::DeviceTailNs(state, device), static_cast<uint32_t>(device), kNone,
-                        kNone};
+    target =
+        WaitTarget{sim::DeviceTailNs(state, device), static_cast<uint32_t>(device), kNone, kNone};
   }
   BlockAndReport(target, CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE,
                  call.correlation_id());

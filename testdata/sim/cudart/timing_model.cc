@@ -34,9 +34,7 @@ uint64_t Mix(uint64_t value) {  // splitmix64 finalizer: spreads nearby seeds ap
   return value ^ (value >> 31);
 }
 
-uint64_t Scaled(double ns) {
-  return static_cast<uint64_t>(std::llround(ns * Config().time_scale));
-}
+uint64_t Scaled(double ns) { return static_cast<uint64_t>(std::llround(ns * Config().time_scale)); }
 
 }  // namespace
 

@@ -15,8 +15,8 @@ namespace sim {
 struct WorkItem {
   SimDeviceWorkKind kind = kSimWorkKernel;
   uint64_t duration_ns = 0;
-  bool is_async = true;          // reported to CUPTI (MEMCPY_ASYNC / MEMSET_ASYNC flag)
-  bool blocks_host = false;      // the call waits for it (illegal while capturing)
+  bool is_async = true;      // reported to CUPTI (MEMCPY_ASYNC / MEMSET_ASYNC flag)
+  bool blocks_host = false;  // the call waits for it (illegal while capturing)
   // Kernels.
   const char* name = nullptr;  // interned, never freed
   dim3 grid;

@@ -49,7 +49,8 @@ CUptiResult SetKind(CUpti_ActivityKind kind, bool enabled) {
       simcupti::SetKindEnabled(kind, enabled);
       return CUPTI_SUCCESS;
     case simcupti::KindSupport::kIgnored: return CUPTI_SUCCESS;
-    case simcupti::KindSupport::kLegacyUnsupported: return CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED;
+    case simcupti::KindSupport::kLegacyUnsupported:
+      return CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED;
     default: return CUPTI_ERROR_INVALID_KIND;
   }
 }
@@ -149,8 +150,8 @@ SIM_CUPTI_EXPORT CUptiResult cuptiActivityGetAttribute(CUpti_ActivityAttribute a
   return CUPTI_SUCCESS;
 }
 
-SIM_CUPTI_EXPORT CUptiResult cuptiActivityPushExternalCorrelationId(
-    CUpti_ExternalCorrelationKind kind, uint64_t id) {
+SIM_CUPTI_EXPORT CUptiResult
+cuptiActivityPushExternalCorrelationId(CUpti_ExternalCorrelationKind kind, uint64_t id) {
   if (kind <= CUPTI_EXTERNAL_CORRELATION_KIND_INVALID ||
       kind >= CUPTI_EXTERNAL_CORRELATION_KIND_SIZE) {
     return CUPTI_ERROR_INVALID_PARAMETER;
@@ -159,13 +160,13 @@ SIM_CUPTI_EXPORT CUptiResult cuptiActivityPushExternalCorrelationId(
   return CUPTI_SUCCESS;
 }
 
-SIM_CUPTI_EXPORT CUptiResult cuptiActivityPopExternalCorrelationId(
-    CUpti_ExternalCorrelationKind kind, uint64_t* last_id) {
+SIM_CUPTI_EXPORT CUptiResult
+cuptiActivityPopExternalCorrelationId(CUpti_ExternalCorrelationKind kind, uint64_t* last_id) {
   return simcupti::PopExternalId(kind, last_id) ? CUPTI_SUCCESS : CUPTI_ERROR_QUEUE_EMPTY;
 }
 
-SIM_CUPTI_EXPORT CUptiResult cuptiActivityRegisterTimestampCallback(
-    CUpti_TimestampCallbackFunc callback) {
+SIM_CUPTI_EXPORT CUptiResult
+cuptiActivityRegisterTimestampCallback(CUpti_TimestampCallbackFunc callback) {
   simcupti::UseTimestampCallback(callback);
   return CUPTI_SUCCESS;
 }

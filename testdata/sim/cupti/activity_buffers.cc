@@ -219,8 +219,7 @@ size_t RecordSize(const CUpti_Activity* record) {
     case CUPTI_ACTIVITY_KIND_RUNTIME:
     case CUPTI_ACTIVITY_KIND_DRIVER: return sizeof(ApiRecord);
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: return sizeof(SynchronizationRecord);
-    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
-      return sizeof(CUpti_ActivityExternalCorrelation);
+    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: return sizeof(CUpti_ActivityExternalCorrelation);
     default: return 0;
   }
 }

@@ -51,8 +51,7 @@ KindSupport SupportOf(CUpti_ActivityKind kind) {
     case CUPTI_ACTIVITY_KIND_INSTANTANEOUS_EVENT:
     case CUPTI_ACTIVITY_KIND_INSTANTANEOUS_EVENT_INSTANCE:
     case CUPTI_ACTIVITY_KIND_INSTANTANEOUS_METRIC:
-    case CUPTI_ACTIVITY_KIND_INSTANTANEOUS_METRIC_INSTANCE:
-      return KindSupport::kLegacyUnsupported;
+    case CUPTI_ACTIVITY_KIND_INSTANTANEOUS_METRIC_INSTANCE: return KindSupport::kLegacyUnsupported;
     default: return ValidKind(kind) ? KindSupport::kIgnored : KindSupport::kInvalid;
   }
 }

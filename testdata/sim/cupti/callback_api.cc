@@ -15,16 +15,14 @@ SIM_CUPTI_EXPORT CUptiResult cuptiUnsubscribe(CUpti_SubscriberHandle subscriber)
   return simcupti::Unsubscribe(subscriber);
 }
 
-SIM_CUPTI_EXPORT CUptiResult cuptiEnableCallback(uint32_t enable,
-                                                 CUpti_SubscriberHandle subscriber,
+SIM_CUPTI_EXPORT CUptiResult cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle subscriber,
                                                  CUpti_CallbackDomain domain,
                                                  CUpti_CallbackId cbid) {
   simcupti::EnsureAttachedToRuntime();
   return simcupti::EnableCallback(enable, subscriber, domain, cbid);
 }
 
-SIM_CUPTI_EXPORT CUptiResult cuptiEnableDomain(uint32_t enable,
-                                               CUpti_SubscriberHandle subscriber,
+SIM_CUPTI_EXPORT CUptiResult cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle subscriber,
                                                CUpti_CallbackDomain domain) {
   if (domain == CUPTI_CB_DOMAIN_INVALID) return CUPTI_ERROR_INVALID_PARAMETER;
   simcupti::EnsureAttachedToRuntime();

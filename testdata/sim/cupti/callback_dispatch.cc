@@ -9,8 +9,10 @@
 namespace simcupti {
 namespace {
 
-static_assert(static_cast<int>(kSimDomainDriver) == static_cast<int>(CUPTI_CB_DOMAIN_DRIVER_API), "bridge domain values");
-static_assert(static_cast<int>(kSimDomainRuntime) == static_cast<int>(CUPTI_CB_DOMAIN_RUNTIME_API), "bridge domain values");
+static_assert(static_cast<int>(kSimDomainDriver) == static_cast<int>(CUPTI_CB_DOMAIN_DRIVER_API),
+              "bridge domain values");
+static_assert(static_cast<int>(kSimDomainRuntime) == static_cast<int>(CUPTI_CB_DOMAIN_RUNTIME_API),
+              "bridge domain values");
 
 constexpr uint32_t kMaxCbid = 2048;
 // The only handle ever given out; a value no real pointer has.

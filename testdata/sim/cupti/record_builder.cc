@@ -124,8 +124,8 @@ void RecordMemset(const SimDeviceWork& work) {
 }  // namespace
 
 void RecordApiCall(const SimApiCallEvent& event) {
-  CUpti_ActivityKind kind = event.domain == kSimDomainDriver ? CUPTI_ACTIVITY_KIND_DRIVER
-                                                             : CUPTI_ACTIVITY_KIND_RUNTIME;
+  CUpti_ActivityKind kind =
+      event.domain == kSimDomainDriver ? CUPTI_ACTIVITY_KIND_DRIVER : CUPTI_ACTIVITY_KIND_RUNTIME;
   if (!KindEnabled(kind)) return;
   // Like CUPTI: the external-correlation records come before the API record they tag.
   if (KindEnabled(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)) {

@@ -40,8 +40,8 @@ void* FindRuntimeSymbol(const char* name) {
 
 bool EnsureAttachedToRuntime() {
   if (attached.load(std::memory_order_acquire)) return true;
-  auto set_sink = reinterpret_cast<SimSetActivitySinkFn>(
-      FindRuntimeSymbol("simInternalSetActivitySink"));
+  auto set_sink =
+      reinterpret_cast<SimSetActivitySinkFn>(FindRuntimeSymbol("simInternalSetActivitySink"));
   if (set_sink == nullptr) return false;
   stream_info.store(reinterpret_cast<SimStreamInfoFn>(FindRuntimeSymbol("simInternalStreamInfo")));
   set_sink(&kSink);
@@ -49,8 +49,7 @@ bool EnsureAttachedToRuntime() {
   return true;
 }
 
-bool LookUpStream(const void* stream, uint32_t* stream_id, uint32_t* device,
-                  uint32_t* context_id) {
+bool LookUpStream(const void* stream, uint32_t* stream_id, uint32_t* device, uint32_t* context_id) {
   EnsureAttachedToRuntime();
   SimStreamInfoFn info = stream_info.load();
   return info != nullptr && info(stream, stream_id, device, context_id) == 0;

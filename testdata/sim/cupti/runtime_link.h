@@ -12,8 +12,7 @@ namespace simcupti {
 bool EnsureAttachedToRuntime();
 
 // What the runtime knows about a stream handle; false if unknown (or no runtime).
-bool LookUpStream(const void* stream, uint32_t* stream_id, uint32_t* device,
-                  uint32_t* context_id);
+bool LookUpStream(const void* stream, uint32_t* stream_id, uint32_t* device, uint32_t* context_id);
 
 }  // namespace simcupti
 

@@ -17,8 +17,7 @@ extern "C" {
 // Copies the callback ids of `domain` the subscriber has enabled now, ascending, into
 // `ids` (up to `capacity`); returns how many are enabled (0 when nobody is subscribed:
 // cuptiUnsubscribe disables everything, as the real CUPTI does).
-size_t simCuptiEnabledCallbackIds(CUpti_CallbackDomain domain, uint32_t* ids,
-                                  size_t capacity);
+size_t simCuptiEnabledCallbackIds(CUpti_CallbackDomain domain, uint32_t* ids, size_t capacity);
 typedef size_t (*SimCuptiEnabledCallbackIdsFn)(CUpti_CallbackDomain, uint32_t*, size_t);
 
 // Callbacks (enter and exit each count one) handed to a subscriber since the process began.
@@ -31,8 +30,7 @@ typedef uint64_t (*SimCuptiDeliveredCallbacksFn)(void);
 // reaches, 0x40000000 up).
 uint32_t simCuptiFakeApiCall(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                              const char* function_name);
-typedef uint32_t (*SimCuptiFakeApiCallFn)(CUpti_CallbackDomain, CUpti_CallbackId,
-                                          const char*);
+typedef uint32_t (*SimCuptiFakeApiCallFn)(CUpti_CallbackDomain, CUpti_CallbackId, const char*);
 
 }  // extern "C"
 

@@ -22,8 +22,7 @@ SIM_CUPTI_EXPORT uint64_t simCuptiDeliveredCallbacks(void) {
   return simcupti::DeliveredCallbacks();
 }
 
-SIM_CUPTI_EXPORT uint32_t simCuptiFakeApiCall(CUpti_CallbackDomain domain,
-                                              CUpti_CallbackId cbid,
+SIM_CUPTI_EXPORT uint32_t simCuptiFakeApiCall(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                               const char* function_name) {
   SimApiCallEvent event{};
   event.domain = static_cast<uint32_t>(domain);

@@ -40,14 +40,16 @@ ncclResult_t Validate(ncclComm_t comm, const OpDescription& op) {
   const bool reduces =
       op.func == Func::kAllReduce || op.func == Func::kReduce || op.func == Func::kReduceScatter;
   if (reduces && !simnccl::CanReduce(op.datatype, op.redop)) {
-    return Reject(comm, ncclInvalidArgument, op, "reduction op " + std::to_string(op.redop) +
-                  " over datatype " + std::to_string(op.datatype) + " is not simulated");
+    return Reject(comm, ncclInvalidArgument, op,
+                  "reduction op " + std::to_string(op.redop) + " over datatype " +
+                      std::to_string(op.datatype) + " is not simulated");
   }
   const bool rooted = op.func != Func::kAllReduce && op.func != Func::kAllGather &&
                       op.func != Func::kReduceScatter && op.func != Func::kAllToAll;
   if (rooted && (op.root_or_peer < 0 || op.root_or_peer >= comm->nranks)) {
-    return Reject(comm, ncclInvalidArgument, op, "root/peer " + std::to_string(op.root_or_peer) +
-                  " outside [0, " + std::to_string(comm->nranks) + ")");
+    return Reject(comm, ncclInvalidArgument, op,
+                  "root/peer " + std::to_string(op.root_or_peer) + " outside [0, " +
+                      std::to_string(comm->nranks) + ")");
   }
   if (op.count > 0) {
     const bool root = comm->rank == op.root_or_peer;
@@ -93,79 +95,79 @@ OpDescription Describe(Func func, const void* sendbuff, void* recvbuff, size_t c
 extern "C" {
 
 SIMNCCL_EXPORT ncclResult_t pncclAllReduce(const void* sendbuff, void* recvbuff, size_t count,
-                                           ncclDataType_t datatype, ncclRedOp_t op,
-                                           ncclComm_t comm, cudaStream_t stream) {
-  return Submit(comm, Describe(Func::kAllReduce, sendbuff, recvbuff, count, datatype, op, 0,
-                               stream));
+                                           ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm,
+                                           cudaStream_t stream) {
+  return Submit(comm,
+                Describe(Func::kAllReduce, sendbuff, recvbuff, count, datatype, op, 0, stream));
 }
 
 SIMNCCL_EXPORT ncclResult_t pncclBroadcast(const void* sendbuff, void* recvbuff, size_t count,
                                            ncclDataType_t datatype, int root, ncclComm_t comm,
                                            cudaStream_t stream) {
-  return Submit(comm, Describe(Func::kBroadcast, sendbuff, recvbuff, count, datatype, ncclSum,
-                               root, stream));
+  return Submit(
+      comm, Describe(Func::kBroadcast, sendbuff, recvbuff, count, datatype, ncclSum, root, stream));
 }
 
 // Like NCCL, through the public ncclBroadcast: the call goes through the dynamic linker,
 // so an interposer of both sees ncclBroadcast called from inside its ncclBcast.
-SIMNCCL_EXPORT ncclResult_t pncclBcast(void* buff, size_t count, ncclDataType_t datatype,
-                                       int root, ncclComm_t comm, cudaStream_t stream) {
+SIMNCCL_EXPORT ncclResult_t pncclBcast(void* buff, size_t count, ncclDataType_t datatype, int root,
+                                       ncclComm_t comm, cudaStream_t stream) {
   return ncclBroadcast(buff, buff, count, datatype, root, comm, stream);
 }
 
 SIMNCCL_EXPORT ncclResult_t pncclReduce(const void* sendbuff, void* recvbuff, size_t count,
                                         ncclDataType_t datatype, ncclRedOp_t op, int root,
                                         ncclComm_t comm, cudaStream_t stream) {
-  return Submit(comm, Describe(Func::kReduce, sendbuff, recvbuff, count, datatype, op, root,
-                               stream));
+  return Submit(comm,
+                Describe(Func::kReduce, sendbuff, recvbuff, count, datatype, op, root, stream));
 }
 
 SIMNCCL_EXPORT ncclResult_t pncclAllGather(const void* sendbuff, void* recvbuff, size_t sendcount,
                                            ncclDataType_t datatype, ncclComm_t comm,
                                            cudaStream_t stream) {
-  return Submit(comm, Describe(Func::kAllGather, sendbuff, recvbuff, sendcount, datatype,
-                               ncclSum, 0, stream));
+  return Submit(comm, Describe(Func::kAllGather, sendbuff, recvbuff, sendcount, datatype, ncclSum,
+                               0, stream));
 }
 
 SIMNCCL_EXPORT ncclResult_t pncclReduceScatter(const void* sendbuff, void* recvbuff,
                                                size_t recvcount, ncclDataType_t datatype,
                                                ncclRedOp_t op, ncclComm_t comm,
                                                cudaStream_t stream) {
-  return Submit(comm, Describe(Func::kReduceScatter, sendbuff, recvbuff, recvcount, datatype,
-                               op, 0, stream));
+  return Submit(
+      comm, Describe(Func::kReduceScatter, sendbuff, recvbuff, recvcount, datatype, op, 0, stream));
 }
 
 SIMNCCL_EXPORT ncclResult_t pncclAlltoAll(const void* sendbuff, void* recvbuff, size_t count,
                                           ncclDataType_t datatype, ncclComm_t comm,
                                           cudaStream_t stream) {
-  return Submit(comm, Describe(Func::kAllToAll, sendbuff, recvbuff, count, datatype, ncclSum, 0,
-                               stream));
+  return Submit(comm,
+                Describe(Func::kAllToAll, sendbuff, recvbuff, count, datatype, ncclSum, 0, stream));
 }
 
 SIMNCCL_EXPORT ncclResult_t pncclGather(const void* sendbuff, void* recvbuff, size_t count,
                                         ncclDataType_t datatype, int root, ncclComm_t comm,
                                         cudaStream_t stream) {
-  return Submit(comm, Describe(Func::kGather, sendbuff, recvbuff, count, datatype, ncclSum, root,
-                               stream));
+  return Submit(
+      comm, Describe(Func::kGather, sendbuff, recvbuff, count, datatype, ncclSum, root, stream));
 }
 
 SIMNCCL_EXPORT ncclResult_t pncclScatter(const void* sendbuff, void* recvbuff, size_t count,
                                          ncclDataType_t datatype, int root, ncclComm_t comm,
                                          cudaStream_t stream) {
-  return Submit(comm, Describe(Func::kScatter, sendbuff, recvbuff, count, datatype, ncclSum,
-                               root, stream));
+  return Submit(
+      comm, Describe(Func::kScatter, sendbuff, recvbuff, count, datatype, ncclSum, root, stream));
 }
 
 SIMNCCL_EXPORT ncclResult_t pncclSend(const void* sendbuff, size_t count, ncclDataType_t datatype,
                                       int peer, ncclComm_t comm, cudaStream_t stream) {
-  return Submit(comm, Describe(Func::kSend, sendbuff, nullptr, count, datatype, ncclSum, peer,
-                               stream));
+  return Submit(comm,
+                Describe(Func::kSend, sendbuff, nullptr, count, datatype, ncclSum, peer, stream));
 }
 
 SIMNCCL_EXPORT ncclResult_t pncclRecv(void* recvbuff, size_t count, ncclDataType_t datatype,
                                       int peer, ncclComm_t comm, cudaStream_t stream) {
-  return Submit(comm, Describe(Func::kRecv, nullptr, recvbuff, count, datatype, ncclSum, peer,
-                               stream));
+  return Submit(comm,
+                Describe(Func::kRecv, nullptr, recvbuff, count, datatype, ncclSum, peer, stream));
 }
 
 SIMNCCL_EXPORT ncclResult_t pncclGroupStart() {

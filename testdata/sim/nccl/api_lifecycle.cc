@@ -30,8 +30,8 @@ ncclResult_t InvalidArgument(const std::string& message) {
 ncclResult_t InitRank(ncclComm_t* comm, int nranks, const ncclUniqueId& id, int rank) {
   if (comm == nullptr) return InvalidArgument("ncclCommInitRank: comm is NULL");
   if (nranks < 1 || rank < 0 || rank >= nranks) {
-    return InvalidArgument("ncclCommInitRank: rank " + std::to_string(rank) +
-                           " outside [0, " + std::to_string(nranks) + ")");
+    return InvalidArgument("ncclCommInitRank: rank " + std::to_string(rank) + " outside [0, " +
+                           std::to_string(nranks) + ")");
   }
   std::string error;
   ncclComm_t created = nullptr;
@@ -99,9 +99,8 @@ SIMNCCL_EXPORT ncclResult_t pncclCommInitRank(ncclComm_t* comm, int nranks, nccl
 
 // The configuration only tunes performance and blocking; the simulation is always
 // blocking, so the config is accepted and otherwise ignored.
-SIMNCCL_EXPORT ncclResult_t pncclCommInitRankConfig(ncclComm_t* comm, int nranks,
-                                                    ncclUniqueId id, int rank,
-                                                    ncclConfig_t* /*config*/) {
+SIMNCCL_EXPORT ncclResult_t pncclCommInitRankConfig(ncclComm_t* comm, int nranks, ncclUniqueId id,
+                                                    int rank, ncclConfig_t* /*config*/) {
   return Guarded([&] { return InitRank(comm, nranks, id, rank); });
 }
 
@@ -115,14 +114,14 @@ SIMNCCL_EXPORT ncclResult_t pncclCommInitRankScalable(ncclComm_t* comm, int nran
   return Guarded([&] { return InitRank(comm, nranks, ids[0], rank); });
 }
 
-SIMNCCL_EXPORT ncclResult_t pncclCommSplit(ncclComm_t comm, int color, int key,
-                                           ncclComm_t* newcomm, ncclConfig_t* /*config*/) {
+SIMNCCL_EXPORT ncclResult_t pncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t* newcomm,
+                                           ncclConfig_t* /*config*/) {
   return Guarded([&] { return simnccl::SplitComm(comm, color, key, newcomm); });
 }
 
-SIMNCCL_EXPORT ncclResult_t pncclCommShrink(ncclComm_t comm, int* exclude_ranks,
-                                            int exclude_count, ncclComm_t* newcomm,
-                                            ncclConfig_t* /*config*/, int /*shrink_flags*/) {
+SIMNCCL_EXPORT ncclResult_t pncclCommShrink(ncclComm_t comm, int* exclude_ranks, int exclude_count,
+                                            ncclComm_t* newcomm, ncclConfig_t* /*config*/,
+                                            int /*shrink_flags*/) {
   return Guarded([&] { return simnccl::ShrinkComm(comm, exclude_ranks, exclude_count, newcomm); });
 }
 
@@ -178,9 +177,11 @@ SIMNCCL_EXPORT ncclResult_t pncclCommCuDevice(const ncclComm_t comm, int* device
 SIMNCCL_EXPORT const char* pncclGetErrorString(ncclResult_t result) {
   switch (result) {
     case ncclSuccess: return "no error";
-    case ncclUnhandledCudaError: return "unhandled cuda error (run with NCCL_DEBUG=INFO for details)";
+    case ncclUnhandledCudaError:
+      return "unhandled cuda error (run with NCCL_DEBUG=INFO for details)";
     case ncclSystemError: return "unhandled system error (run with NCCL_DEBUG=INFO for details)";
-    case ncclInternalError: return "internal error - please report this issue to the NCCL developers";
+    case ncclInternalError:
+      return "internal error - please report this issue to the NCCL developers";
     case ncclInvalidArgument: return "invalid argument (run with NCCL_DEBUG=WARN for details)";
     case ncclInvalidUsage: return "invalid usage (run with NCCL_DEBUG=WARN for details)";
     case ncclRemoteError: return "remote process exited or there was a network error";

@@ -17,9 +17,9 @@ namespace {
 bool ParseFunc(const char* name, simnccl::Func* func) {
   using simnccl::Func;
   if (name == nullptr) return false;
-  for (Func candidate : {Func::kBroadcast, Func::kReduce, Func::kAllGather, Func::kReduceScatter,
-                         Func::kAllReduce, Func::kSend, Func::kRecv, Func::kAllToAll,
-                         Func::kGather, Func::kScatter}) {
+  for (Func candidate :
+       {Func::kBroadcast, Func::kReduce, Func::kAllGather, Func::kReduceScatter, Func::kAllReduce,
+        Func::kSend, Func::kRecv, Func::kAllToAll, Func::kGather, Func::kScatter}) {
     if (std::strcmp(name, simnccl::FuncName(candidate)) == 0) {
       *func = candidate;
       return true;

@@ -39,7 +39,8 @@ void BoundedWait::Pause() {
     sched_yield();
     return;
   }
-  const uint64_t sleep_ns = std::min<uint64_t>(kMaxSleepNs, 1000ull * (idle_polls_ - kYieldPolls + 1));
+  const uint64_t sleep_ns =
+      std::min<uint64_t>(kMaxSleepNs, 1000ull * (idle_polls_ - kYieldPolls + 1));
   timespec pause{0, static_cast<long>(sleep_ns)};
   nanosleep(&pause, nullptr);
 }

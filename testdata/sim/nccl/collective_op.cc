@@ -70,12 +70,10 @@ void CollectiveOp::PostContribution() {
     case Func::kAllToAll:
       for (int dest = 0; dest < comm_->nranks; ++dest) {
         std::memcpy(slot + dest * elements * element_size_,
-                    send + (dest * desc_.count + offset) * element_size_,
-                    elements * element_size_);
+                    send + (dest * desc_.count + offset) * element_size_, elements * element_size_);
       }
       break;
-    default:
-      break;
+    default: break;
   }
   RankSlotHeader* header = comm_->segment->rank_header(comm_->rank);
   header->arrival_ns.store(arrival_ns_, std::memory_order_relaxed);
@@ -124,8 +122,7 @@ void CollectiveOp::ConsumeRound() {
       std::memmove(recv + offset * element_size_, inputs[desc_.root_or_peer],
                    elements * element_size_);
       break;
-    default:
-      break;
+    default: break;
   }
   comm_->rounds_done += 1;
   segment.rank_header(comm_->rank)->consumed.store(comm_->rounds_done, std::memory_order_release);

@@ -30,8 +30,8 @@ void ResizePeerCounters(ncclComm* comm) {
 
 }  // namespace
 
-ncclResult_t CreateComm(const ncclUniqueId& id, int nranks, int rank, int device,
-                        ncclComm_t* out, std::string* error) {
+ncclResult_t CreateComm(const ncclUniqueId& id, int nranks, int rank, int device, ncclComm_t* out,
+                        std::string* error) {
   UniqueIdContents contents;
   if (!DecodeUniqueId(id, &contents)) {
     *error = "ncclUniqueId was not produced by ncclGetUniqueId";
@@ -50,8 +50,8 @@ ncclResult_t CreateComm(const ncclUniqueId& id, int nranks, int rank, int device
     return ncclSystemError;
   }
   if (!ClaimRankCount(comm->segment->header(), nranks)) {
-    *error = "ranks disagree on the communicator size (this rank says " +
-             std::to_string(nranks) + ")";
+    *error =
+        "ranks disagree on the communicator size (this rank says " + std::to_string(nranks) + ")";
     return ncclInvalidUsage;
   }
   RankSlotHeader* slot = comm->segment->rank_header(rank);
@@ -73,9 +73,9 @@ ncclResult_t WaitForAllRanksJoined(ncclComm_t comm) {
     while (slot->state.load(std::memory_order_acquire) == kRankAbsent) {
       if (wait.Expired()) {
         comm->segment->Unlink();  // nobody else is coming; leave nothing in /dev/shm
-        return FailComm(comm, ncclSystemError,
-                        "timed out waiting for rank " + std::to_string(peer) +
-                            " to join the communicator");
+        return FailComm(
+            comm, ncclSystemError,
+            "timed out waiting for rank " + std::to_string(peer) + " to join the communicator");
       }
       wait.Pause();
     }
@@ -90,8 +90,8 @@ ncclResult_t WaitForAllRanksJoined(ncclComm_t comm) {
 
 void ReleaseComm(ncclComm_t comm, bool aborted) {
   if (comm == nullptr) return;
-  comm->segment->rank_header(comm->rank)->state.store(aborted ? kRankAborted : kRankDestroyed,
-                                                      std::memory_order_release);
+  comm->segment->rank_header(comm->rank)
+      ->state.store(aborted ? kRankAborted : kRankDestroyed, std::memory_order_release);
   delete comm;
 }
 

@@ -46,8 +46,8 @@ namespace simnccl {
 
 // Maps the segment, announces this rank and, when `wait_for_peers`, waits (bounded)
 // until all ranks joined. ncclCommInitAll joins all ranks first and waits afterwards.
-ncclResult_t CreateComm(const ncclUniqueId& id, int nranks, int rank, int device,
-                        ncclComm_t* out, std::string* error);
+ncclResult_t CreateComm(const ncclUniqueId& id, int nranks, int rank, int device, ncclComm_t* out,
+                        std::string* error);
 ncclResult_t WaitForAllRanksJoined(ncclComm_t comm);
 
 // Marks the rank destroyed (or aborted, which peers treat as a remote error) and frees it.

@@ -38,8 +38,8 @@ UniqueIdContents NextDerivedId(ncclComm_t parent, uint64_t tag) {
   return contents;
 }
 
-ncclResult_t JoinDerived(ncclComm_t parent, const UniqueIdContents& contents, int nranks,
-                         int rank, const char* what, ncclComm_t* out) {
+ncclResult_t JoinDerived(ncclComm_t parent, const UniqueIdContents& contents, int nranks, int rank,
+                         const char* what, ncclComm_t* out) {
   ncclUniqueId id;
   EncodeUniqueId(contents, &id);
   std::string error;

@@ -33,10 +33,18 @@ void ReduceTyped(ncclRedOp_t op, const void* const* inputs, int n, size_t count,
 
 size_t ElementSize(ncclDataType_t type) {
   switch (type) {
-    case ncclInt8: case ncclUint8: case ncclFloat8e4m3: case ncclFloat8e5m2: return 1;
-    case ncclFloat16: case ncclBfloat16: return 2;
-    case ncclInt32: case ncclUint32: case ncclFloat32: return 4;
-    case ncclInt64: case ncclUint64: case ncclFloat64: return 8;
+    case ncclInt8:
+    case ncclUint8:
+    case ncclFloat8e4m3:
+    case ncclFloat8e5m2: return 1;
+    case ncclFloat16:
+    case ncclBfloat16: return 2;
+    case ncclInt32:
+    case ncclUint32:
+    case ncclFloat32: return 4;
+    case ncclInt64:
+    case ncclUint64:
+    case ncclFloat64: return 8;
     default: return 0;
   }
 }
@@ -49,14 +57,20 @@ bool IsFloatingType(ncclDataType_t type) {
 bool CanReduce(ncclDataType_t type, ncclRedOp_t op) {
   if (op < ncclSum || op > ncclAvg) return false;
   switch (type) {
-    case ncclInt8: case ncclUint8: case ncclInt32: case ncclUint32:
-    case ncclInt64: case ncclUint64: case ncclFloat32: case ncclFloat64: return true;
+    case ncclInt8:
+    case ncclUint8:
+    case ncclInt32:
+    case ncclUint32:
+    case ncclInt64:
+    case ncclUint64:
+    case ncclFloat32:
+    case ncclFloat64: return true;
     default: return false;
   }
 }
 
-void Reduce(ncclDataType_t type, ncclRedOp_t op, const void* const* inputs, int n,
-            size_t count, void* out) {
+void Reduce(ncclDataType_t type, ncclRedOp_t op, const void* const* inputs, int n, size_t count,
+            void* out) {
   switch (type) {
     case ncclInt8: ReduceTyped<int8_t>(op, inputs, n, count, out); break;
     case ncclUint8: ReduceTyped<uint8_t>(op, inputs, n, count, out); break;
@@ -71,16 +85,15 @@ void Reduce(ncclDataType_t type, ncclRedOp_t op, const void* const* inputs, int 
 }
 
 const char* DevKernelTypeName(ncclDataType_t type) {
-  static const char* const kNames[] = {"i8",  "u8",  "i32", "u32",    "i64",   "u64",
+  static const char* const kNames[] = {"i8",  "u8",  "i32", "u32",  "i64",    "u64",
                                        "f16", "f32", "f64", "bf16", "f8e4m3", "f8e5m2"};
   return (type >= 0 && type < ncclNumTypes) ? kNames[type] : "i8";
 }
 
 const char* LegacyKernelTypeName(ncclDataType_t type) {
-  static const char* const kNames[] = {"int8_t",  "uint8_t",  "int32_t", "uint32_t",
-                                       "int64_t", "uint64_t", "half",    "float",
-                                       "double",  "__nv_bfloat16", "__nv_fp8_e4m3",
-                                       "__nv_fp8_e5m2"};
+  static const char* const kNames[] = {
+      "int8_t", "uint8_t", "int32_t", "uint32_t",      "int64_t",       "uint64_t",
+      "half",   "float",   "double",  "__nv_bfloat16", "__nv_fp8_e4m3", "__nv_fp8_e5m2"};
   return (type >= 0 && type < ncclNumTypes) ? kNames[type] : "int8_t";
 }
 

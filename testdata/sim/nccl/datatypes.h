@@ -21,8 +21,8 @@ bool CanReduce(ncclDataType_t type, ncclRedOp_t op);
 // out[i] = op(inputs[0][i], ..., inputs[n-1][i]) for i < count, combining in rank order
 // so that every rank computes bit-identical results. ncclAvg divides the sum by n
 // (integer division for integer types, as NCCL does).
-void Reduce(ncclDataType_t type, ncclRedOp_t op, const void* const* inputs, int n,
-            size_t count, void* out);
+void Reduce(ncclDataType_t type, ncclRedOp_t op, const void* const* inputs, int n, size_t count,
+            void* out);
 
 // Short names as they appear in kernel names: "f32" / "float" etc.
 const char* DevKernelTypeName(ncclDataType_t type);     // newer NCCL (>= 2.19)

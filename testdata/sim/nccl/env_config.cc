@@ -17,8 +17,8 @@ double PositiveNumberFromEnv(const char* name, double fallback) {
   char* end = nullptr;
   const double value = std::strtod(text, &end);
   if (errno != 0 || end == text || *end != '\0' || !(value > 0)) {
-    std::fprintf(stderr, "[sim-nccl] %s=\"%s\" is not a positive number; using %g\n", name,
-                 text, fallback);
+    std::fprintf(stderr, "[sim-nccl] %s=\"%s\" is not a positive number; using %g\n", name, text,
+                 fallback);
     return fallback;
   }
   return value;
@@ -43,9 +43,7 @@ bool LegacyKernelNames() {
   return text != nullptr && std::strcmp(text, "legacy") == 0;
 }
 
-double ConfiguredBusBandwidthGBps() {
-  return PositiveNumberFromEnv("SIM_NCCL_BUS_BW_GBPS", 100.0);
-}
+double ConfiguredBusBandwidthGBps() { return PositiveNumberFromEnv("SIM_NCCL_BUS_BW_GBPS", 100.0); }
 
 uint64_t ConfiguredStepLatencyNs() {
   return static_cast<uint64_t>(PositiveNumberFromEnv("SIM_NCCL_STEP_LATENCY_NS", 1500));

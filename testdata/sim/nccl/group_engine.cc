@@ -75,9 +75,9 @@ std::string TimeoutMessage(const std::vector<std::unique_ptr<PendingOp>>& ops,
                            const std::vector<bool>& done) {
   for (size_t i = 0; i < ops.size(); ++i) {
     if (done[i]) continue;
-    return std::string("timed out after SIM_NCCL_TIMEOUT_MS in ") +
-           FuncName(ops[i]->desc().func) + " on rank " + std::to_string(ops[i]->comm()->rank) +
-           " waiting for rank " + std::to_string(ops[i]->blocking_peer());
+    return std::string("timed out after SIM_NCCL_TIMEOUT_MS in ") + FuncName(ops[i]->desc().func) +
+           " on rank " + std::to_string(ops[i]->comm()->rank) + " waiting for rank " +
+           std::to_string(ops[i]->blocking_peer());
   }
   return "timed out";
 }

@@ -34,7 +34,8 @@ std::string DevKernelName(const OpDescription& op) {
 const char* LegacyRedOpName(const OpDescription& op) {
   switch (op.redop) {
     case ncclProd: return "Prod";
-    case ncclMax: case ncclMin: return "MinMax";
+    case ncclMax:
+    case ncclMin: return "MinMax";
     case ncclAvg: return IsFloatingType(op.datatype) ? "PreMulSum" : "SumPostDiv";
     default: return "Sum";
   }
@@ -49,8 +50,8 @@ std::string LegacyKernelName(const OpDescription& op) {
   if (!HasReduction(op.func)) {
     return std::string("ncclKernel_") + FuncName(op.func) + "_RING_LL_Sum_int8_t" + kLegacyArgs;
   }
-  return std::string("ncclKernel_") + FuncName(op.func) + "_RING_LL_" + LegacyRedOpName(op) +
-         "_" + LegacyKernelTypeName(op.datatype) + kLegacyArgs;
+  return std::string("ncclKernel_") + FuncName(op.func) + "_RING_LL_" + LegacyRedOpName(op) + "_" +
+         LegacyKernelTypeName(op.datatype) + kLegacyArgs;
 }
 
 }  // namespace

@@ -11,8 +11,16 @@
 namespace simnccl {
 
 enum class Func {
-  kBroadcast, kReduce, kAllGather, kReduceScatter, kAllReduce, kSend, kRecv,
-  kAllToAll, kGather, kScatter  // NCCL >= 2.28 API collectives (run as send/recv in NCCL)
+  kBroadcast,
+  kReduce,
+  kAllGather,
+  kReduceScatter,
+  kAllReduce,
+  kSend,
+  kRecv,
+  kAllToAll,
+  kGather,
+  kScatter  // NCCL >= 2.28 API collectives (run as send/recv in NCCL)
 };
 
 struct OpDescription {

@@ -29,8 +29,8 @@ class P2pOp : public PendingOp {
   bool TryMeetPeer();
   bool TryTransferChunk();
 
-  uint64_t op_seq_;        // 1-based position among this pair's ops in this direction
-  uint64_t first_chunk_;   // cumulative chunk number of this op's first chunk
+  uint64_t op_seq_;       // 1-based position among this pair's ops in this direction
+  uint64_t first_chunk_;  // cumulative chunk number of this op's first chunk
   uint64_t chunk_count_;
   uint64_t chunks_done_ = 0;
   size_t total_bytes_;

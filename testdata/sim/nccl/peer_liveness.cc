@@ -45,8 +45,8 @@ std::string PeerDeathReason(const ncclComm* comm, int peer) {
     return "rank " + std::to_string(peer) + " destroyed its communicator";
   }
   if (ProcessIsGone(slot->pid.load(std::memory_order_acquire))) {
-    return "rank " + std::to_string(peer) + " (pid " +
-           std::to_string(slot->pid.load()) + ") is no longer running";
+    return "rank " + std::to_string(peer) + " (pid " + std::to_string(slot->pid.load()) +
+           ") is no longer running";
   }
   return "";
 }

@@ -24,15 +24,13 @@ bool ShmSegment::OpenOrCreate(const std::string& name, const SegmentLayout& layo
   // Every rank truncates to the same size; the first one grows the zero-filled segment,
   // the others change nothing, so the race is harmless.
   struct stat info;
-  if (fstat(fd, &info) != 0 ||
-      (static_cast<size_t>(info.st_size) < layout.total_bytes &&
-       ftruncate(fd, static_cast<off_t>(layout.total_bytes)) != 0)) {
+  if (fstat(fd, &info) != 0 || (static_cast<size_t>(info.st_size) < layout.total_bytes &&
+                                ftruncate(fd, static_cast<off_t>(layout.total_bytes)) != 0)) {
     *error = "sizing shared memory " + name + " failed: " + std::strerror(errno);
     close(fd);
     return false;
   }
-  void* mapped =
-      mmap(nullptr, layout.total_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  void* mapped = mmap(nullptr, layout.total_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   close(fd);
   if (mapped == MAP_FAILED) {
     *error = "mmap of " + name + " failed: " + std::strerror(errno);

@@ -38,8 +38,8 @@ int AlgorithmSteps(Func func, int nranks) {
 
 uint64_t OpCostNs(Func func, size_t algorithm_bytes, int nranks) {
   // GB/s with GB = 1e9 bytes, as nccl-tests counts: bytes / (GB/s) = nanoseconds.
-  const double transfer_ns = static_cast<double>(algorithm_bytes) * BusFactor(func, nranks) /
-                             ConfiguredBusBandwidthGBps();
+  const double transfer_ns =
+      static_cast<double>(algorithm_bytes) * BusFactor(func, nranks) / ConfiguredBusBandwidthGBps();
   const double latency_ns =
       static_cast<double>(AlgorithmSteps(func, nranks)) * ConfiguredStepLatencyNs();
   return static_cast<uint64_t>(std::llround(transfer_ns + latency_ns));

@@ -52,8 +52,7 @@ bool DecodeUniqueId(const ncclUniqueId& id, UniqueIdContents* contents) {
   std::memcpy(&contents->mailbox_bytes, id.internal + kMailboxBytesOffset, sizeof(uint64_t));
   const char* name = id.internal + kNameOffset;
   contents->segment_name.assign(name, strnlen(name, kNameCapacity));
-  return !contents->segment_name.empty() && contents->slot_bytes > 0 &&
-         contents->mailbox_bytes > 0;
+  return !contents->segment_name.empty() && contents->slot_bytes > 0 && contents->mailbox_bytes > 0;
 }
 
 uint64_t HashUniqueId(const ncclUniqueId& id) {

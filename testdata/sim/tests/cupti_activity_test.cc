@@ -58,7 +58,8 @@ TEST_CASE("kernel, memcpy, memset, sync and API records match the runtime's work
   REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
   REQUIRE(cuptiActivityFlushAll(0) == CUPTI_SUCCESS);
 
-  auto kernels = simtest::RecordsOfKind<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  auto kernels =
+      simtest::RecordsOfKind<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   auto runtime = simtest::RecordsOfKind<CUpti_ActivityAPI>(CUPTI_ACTIVITY_KIND_RUNTIME);
   auto driver = simtest::RecordsOfKind<CUpti_ActivityAPI>(CUPTI_ACTIVITY_KIND_DRIVER);
   REQUIRE(kernels.size() == 2);
@@ -98,7 +99,8 @@ TEST_CASE("kernel, memcpy, memset, sync and API records match the runtime's work
   CHECK(copies[0].correlationId == copy.correlation_id);
   CHECK(copies[0].runtimeCorrelationId == copy.correlation_id);
   CHECK(copies[0].start == copy.start_ns + kDefaultClockOffsetNs);
-  CHECK(FindApi(runtime, copy.correlation_id)->cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020);
+  CHECK(FindApi(runtime, copy.correlation_id)->cbid ==
+        CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020);
 
   auto memsets = simtest::RecordsOfKind<CUpti_ActivityMemset4>(CUPTI_ACTIVITY_KIND_MEMSET);
   REQUIRE(memsets.size() == 1);
@@ -107,8 +109,8 @@ TEST_CASE("kernel, memcpy, memset, sync and API records match the runtime's work
   CHECK(memsets[0].correlationId == memset.correlation_id);
   CHECK(memsets[0].memoryKind == CUPTI_ACTIVITY_MEMORY_KIND_DEVICE);
 
-  auto syncs = simtest::RecordsOfKind<CUpti_ActivitySynchronization2>(
-      CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
+  auto syncs =
+      simtest::RecordsOfKind<CUpti_ActivitySynchronization2>(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
   REQUIRE(syncs.size() == 1);
   CHECK(syncs[0].type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE);
   CHECK(syncs[0].streamId == simStreamId(stream));
@@ -138,10 +140,12 @@ TEST_CASE("unfinished device work is withheld until it completes") {
   REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
   simtest::LaunchFor(stream, 30 * simtest::kMs, "slowKernel");
   REQUIRE(cuptiActivityFlushAll(0) == CUPTI_SUCCESS);
-  CHECK(simtest::RecordsOfKind<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL).empty());
+  CHECK(simtest::RecordsOfKind<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
+            .empty());
   // Delivered by the background thread once complete, without another flush.
   std::this_thread::sleep_for(std::chrono::milliseconds(90));
-  auto kernels = simtest::RecordsOfKind<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  auto kernels =
+      simtest::RecordsOfKind<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   REQUIRE(kernels.size() == 1);
   CHECK(std::string(kernels[0].name) == "slowKernel");
   {
@@ -178,7 +182,8 @@ TEST_CASE("graph replays carry the launch's correlation id and graph ids") {
   REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
   REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
   REQUIRE(cuptiActivityFlushAll(0) == CUPTI_SUCCESS);
-  auto kernels = simtest::RecordsOfKind<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  auto kernels =
+      simtest::RecordsOfKind<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   auto runtime = simtest::RecordsOfKind<CUpti_ActivityAPI>(CUPTI_ACTIVITY_KIND_RUNTIME);
   REQUIRE(kernels.size() == 2);
   CHECK(kernels[0].correlationId == kernels[1].correlationId);
@@ -194,7 +199,8 @@ TEST_CASE("graph replays carry the launch's correlation id and graph ids") {
 }
 
 TEST_CASE("legacy and unknown kinds") {
-  CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_METRIC) == CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED);
+  CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_METRIC) ==
+        CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED);
   CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_NAME) == CUPTI_SUCCESS);
   CHECK(cuptiActivityEnable(static_cast<CUpti_ActivityKind>(9999)) == CUPTI_ERROR_INVALID_KIND);
   size_t value = 8 << 20;

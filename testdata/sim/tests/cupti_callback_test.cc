@@ -30,12 +30,19 @@ void CUPTIAPI OnCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_Call
                          const void* data) {
   CHECK(userdata == &seen);
   const auto* info = static_cast<const CUpti_CallbackData*>(data);
-  Seen entry{domain, cbid, info->callbackSite, info->functionName,
-             info->symbolName != nullptr ? info->symbolName : "", info->correlationId, 0, 0};
+  Seen entry{domain,
+             cbid,
+             info->callbackSite,
+             info->functionName,
+             info->symbolName != nullptr ? info->symbolName : "",
+             info->correlationId,
+             0,
+             0};
   if (info->callbackSite == CUPTI_API_ENTER) *info->correlationData = 1000 + info->correlationId;
   entry.correlation_data = *info->correlationData;
   if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000 && info->functionParams != nullptr) {
-    entry.grid_x = static_cast<const cudaLaunchKernel_v7000_params*>(info->functionParams)->gridDim.x;
+    entry.grid_x =
+        static_cast<const cudaLaunchKernel_v7000_params*>(info->functionParams)->gridDim.x;
   }
   seen.push_back(entry);
 }
@@ -45,7 +52,8 @@ void CUPTIAPI OnCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_Call
 TEST_CASE("a second subscriber is refused") {
   CUpti_SubscriberHandle first, second;
   REQUIRE(cuptiSubscribe(&first, OnCallback, &seen) == CUPTI_SUCCESS);
-  CHECK(cuptiSubscribe(&second, OnCallback, &seen) == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED);
+  CHECK(cuptiSubscribe(&second, OnCallback, &seen) ==
+        CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED);
   REQUIRE(cuptiUnsubscribe(first) == CUPTI_SUCCESS);
   REQUIRE(cuptiSubscribe(&second, OnCallback, &seen) == CUPTI_SUCCESS);
   REQUIRE(cuptiUnsubscribe(second) == CUPTI_SUCCESS);
@@ -82,7 +90,8 @@ TEST_CASE("runtime and driver callbacks fire at enter and exit") {
   CHECK(seen[4].cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020);
 
   REQUIRE(cuptiActivityFlushAll(0) == CUPTI_SUCCESS);
-  auto kernels = simtest::RecordsOfKind<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  auto kernels =
+      simtest::RecordsOfKind<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   REQUIRE(kernels.size() == 2);
   CHECK(kernels[0].correlationId == seen[0].correlation_id);
   CHECK(kernels[1].correlationId == seen[2].correlation_id);
@@ -116,9 +125,8 @@ TEST_CASE("callbacks are enabled per id; the test-only query lists exactly those
   // A fake call reaches the subscriber only for an enabled id.
   seen.clear();
   const uint64_t delivered = simCuptiDeliveredCallbacks();
-  const uint32_t launch = simCuptiFakeApiCall(CUPTI_CB_DOMAIN_DRIVER_API,
-                                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-                                              "cuLaunchKernelEx");
+  const uint32_t launch = simCuptiFakeApiCall(
+      CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, "cuLaunchKernelEx");
   simCuptiFakeApiCall(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute,
                       "cuPointerGetAttribute");
   REQUIRE(seen.size() == 2);

@@ -41,7 +41,8 @@ inline void CUPTIAPI CompleteBuffer(CUcontext, uint32_t, uint8_t* buffer, size_t
                       ? sizeof(CUpti_ActivityKernel10)
                       : 96;  // large enough for every other record, all <= 96 bytes
     auto* bytes = reinterpret_cast<uint8_t*>(record);
-    collected.records.emplace_back(bytes, bytes + std::min(size, valid_size - static_cast<size_t>(bytes - buffer)));
+    collected.records.emplace_back(
+        bytes, bytes + std::min(size, valid_size - static_cast<size_t>(bytes - buffer)));
     ++count;
   }
   collected.records_per_buffer.push_back(count);

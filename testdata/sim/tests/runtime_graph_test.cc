@@ -39,8 +39,8 @@ TEST_CASE("captured work runs only when the graph is launched") {
   uint64_t launch_time = simNowNs();
   REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
   uint64_t first_end = simStreamReadyTimeNs(stream);
-  CHECK(first_end - launch_time >= simKernelDurationNs("graphKernel", dim3(2), dim3(64)) +
-                                      simMemsetDurationNs(sizeof(int)));
+  CHECK(first_end - launch_time >=
+        simKernelDurationNs("graphKernel", dim3(2), dim3(64)) + simMemsetDurationNs(sizeof(int)));
   REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
   CHECK(host == 0x7F7F7F7F);
   host = 0;

@@ -10,8 +10,8 @@
 
 TEST_CASE("per-thread default streams are independent across threads") {
   const void* kernel = simRegisterKernel("ptdsKernel");
-  REQUIRE(simLaunchNamedKernel("long", dim3(1), dim3(1), 0, cudaStreamPerThread,
-                               5 * simtest::kMs, 0) == cudaSuccess);
+  REQUIRE(simLaunchNamedKernel("long", dim3(1), dim3(1), 0, cudaStreamPerThread, 5 * simtest::kMs,
+                               0) == cudaSuccess);
   simtest::Interval mine = simtest::LastItem();
   simtest::Interval other;
   std::thread thread([&] {

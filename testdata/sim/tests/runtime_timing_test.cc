@@ -145,8 +145,10 @@ TEST_CASE("the duration model is deterministic and scales") {
   CHECK(simKernelDurationNs("gemm", dim3(1), dim3(256)) !=
         simKernelDurationNs("softmax", dim3(1), dim3(256)));
   size_t mb = 1 << 20;
-  CHECK(simCopyDurationNs(mb, cudaMemcpyDeviceToDevice) < simCopyDurationNs(mb, cudaMemcpyHostToDevice));
-  CHECK(simCopyDurationNs(2 * mb, cudaMemcpyHostToDevice) > simCopyDurationNs(mb, cudaMemcpyHostToDevice));
+  CHECK(simCopyDurationNs(mb, cudaMemcpyDeviceToDevice) <
+        simCopyDurationNs(mb, cudaMemcpyHostToDevice));
+  CHECK(simCopyDurationNs(2 * mb, cudaMemcpyHostToDevice) >
+        simCopyDurationNs(mb, cudaMemcpyHostToDevice));
   CHECK(simMemsetDurationNs(mb) > simMemsetDurationNs(0));
   CHECK(simTimeScale() == 1.0);
 }

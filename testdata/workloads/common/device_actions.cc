@@ -59,9 +59,10 @@ void DeviceActions::Launch(const Kernel& kernel, dim3 grid, dim3 block, cudaStre
 
 void DeviceActions::LaunchSlowed(const Kernel& kernel, dim3 grid, dim3 block, cudaStream_t stream,
                                  double factor) {
-  const uint64_t duration =
-      static_cast<uint64_t>(std::llround(simKernelDurationNs(kernel.name.c_str(), grid, block) * factor));
-  CheckCuda(simLaunchNamedKernel(kernel.name.c_str(), grid, block, 0, stream, duration, 0), kernel.name.c_str());
+  const uint64_t duration = static_cast<uint64_t>(
+      std::llround(simKernelDurationNs(kernel.name.c_str(), grid, block) * factor));
+  CheckCuda(simLaunchNamedKernel(kernel.name.c_str(), grid, block, 0, stream, duration, 0),
+            kernel.name.c_str());
   truth_->RecordKernel(kernel.name, duration, "cudart");
 }
 
@@ -83,8 +84,8 @@ void DeviceActions::MemsetAsync(void* dst, int value, size_t bytes, cudaStream_t
 
 void DeviceActions::AllReduce(const float* send, float* recv, size_t count, ncclComm_t comm,
                               cudaStream_t stream) {
-  CheckNccl(ncclAllReduce(send, recv, count, ncclFloat32, ncclSum, comm, stream),
-            "ncclAllReduce", comm);
+  CheckNccl(ncclAllReduce(send, recv, count, ncclFloat32, ncclSum, comm, stream), "ncclAllReduce",
+            comm);
   RecordNcclCall("AllReduce", count, count * sizeof(float), comm);
 }
 
@@ -96,7 +97,8 @@ void DeviceActions::GroupCollective(const std::string& op, const float* send, fl
   ncclResult_t result = ncclInvalidUsage;
   uint64_t bytes = count * sizeof(float) * ranks;  // per-rank pieces: S = count * e * n
   if (op == "AllGather") result = ncclAllGather(send, recv, count, type, comm, stream);
-  if (op == "ReduceScatter") result = ncclReduceScatter(send, recv, count, type, ncclSum, comm, stream);
+  if (op == "ReduceScatter")
+    result = ncclReduceScatter(send, recv, count, type, ncclSum, comm, stream);
   if (op == "AlltoAll") result = ncclAlltoAll(send, recv, count, type, comm, stream);
   if (op == "Gather") result = ncclGather(send, recv, count, type, 0, comm, stream);
   if (op == "Scatter") result = ncclScatter(send, recv, count, type, 0, comm, stream);

@@ -35,7 +35,8 @@ class DeviceActions {
   void Launch(const Kernel& kernel, dim3 grid, dim3 block, cudaStream_t stream);
   // Launch lasting `factor` times the model's duration (fault injection): enqueued with
   // simLaunchNamedKernel, so CUPTI sees a driver cuLaunchKernel instead of the runtime call.
-  void LaunchSlowed(const Kernel& kernel, dim3 grid, dim3 block, cudaStream_t stream, double factor);
+  void LaunchSlowed(const Kernel& kernel, dim3 grid, dim3 block, cudaStream_t stream,
+                    double factor);
   // Launch without recording, for graph capture (captured work is not executed).
   void LaunchUnrecorded(const Kernel& kernel, dim3 grid, dim3 block, cudaStream_t stream);
 

@@ -12,9 +12,11 @@ FaultInjection FaultsFromFlags(const Flags& flags) {
   if (slow.empty()) return faults;
   const size_t colon = slow.rfind(':');
   char* end = nullptr;
-  const double factor = colon == std::string::npos ? 0 : std::strtod(slow.c_str() + colon + 1, &end);
+  const double factor =
+      colon == std::string::npos ? 0 : std::strtod(slow.c_str() + colon + 1, &end);
   if (colon == 0 || colon == std::string::npos || end == nullptr || *end != '\0' || factor <= 0) {
-    std::fprintf(stderr, "--slow-kernel expects NAME:FACTOR (e.g. sgemm_128x64_nn:1.1), got '%s'\n", slow.c_str());
+    std::fprintf(stderr, "--slow-kernel expects NAME:FACTOR (e.g. sgemm_128x64_nn:1.1), got '%s'\n",
+                 slow.c_str());
     std::exit(2);
   }
   faults.slow_kernel = slow.substr(0, colon);

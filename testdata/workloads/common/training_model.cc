@@ -10,9 +10,23 @@ namespace {
 // Kernel names as CUPTI reports them: cuBLAS-style plain names and mangled templates
 // (a profiler must demangle the latter).
 enum KernelId {
-  kSgemmForward1, kAddBias, kRelu, kSgemmForward2, kSoftmax, kCrossEntropy, kMean,
-  kFillGrad, kSoftmaxCeBackward, kSgemmGradW2, kSgemmGradX2, kReduceRows, kReluGrad,
-  kSgemmGradW1, kSgemmGradX1, kSgdUpdate, kKernelCount
+  kSgemmForward1,
+  kAddBias,
+  kRelu,
+  kSgemmForward2,
+  kSoftmax,
+  kCrossEntropy,
+  kMean,
+  kFillGrad,
+  kSoftmaxCeBackward,
+  kSgemmGradW2,
+  kSgemmGradX2,
+  kReduceRows,
+  kReluGrad,
+  kSgemmGradW1,
+  kSgemmGradX1,
+  kSgdUpdate,
+  kKernelCount
 };
 
 const char* const kKernelNames[kKernelCount] = {
@@ -44,7 +58,8 @@ T* DeviceAlloc(size_t count, std::vector<void*>* allocations) {
 
 // The data loader's wait: 1-3 ms, reproducible from the seed and the step.
 void DataloaderWait(uint64_t seed, int64_t step) {
-  uint64_t mix = (seed + 1) * 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(step) * 0xbf58476d1ce4e5b9ull;
+  uint64_t mix =
+      (seed + 1) * 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(step) * 0xbf58476d1ce4e5b9ull;
   mix ^= mix >> 31;
   const long wait_us = 1000 + static_cast<long>(mix % 2000);
   timespec pause{0, wait_us * 1000};
@@ -60,7 +75,8 @@ TrainingModel::TrainingModel(DeviceActions* device, const ModelShape& shape, uin
   const size_t batch = shape.batch_size;
   const size_t layer1 = static_cast<size_t>(shape.in_features) * shape.hidden + shape.hidden;
   const size_t layer2 = static_cast<size_t>(shape.hidden) * shape.classes + shape.classes;
-  CheckCuda(cudaMallocHost(reinterpret_cast<void**>(&host_batch_), batch * shape.in_features * sizeof(float)),
+  CheckCuda(cudaMallocHost(reinterpret_cast<void**>(&host_batch_),
+                           batch * shape.in_features * sizeof(float)),
             "cudaMallocHost");
   CheckCuda(cudaMallocHost(reinterpret_cast<void**>(&host_labels_), batch * sizeof(int64_t)),
             "cudaMallocHost");
@@ -109,8 +125,8 @@ void TrainingModel::LoadBatch(int64_t step) {
   const size_t batch = shape_.batch_size;
   device_->CopyAsync(device_batch_, host_batch_, batch * shape_.in_features * sizeof(float),
                      cudaMemcpyHostToDevice, stream_);
-  device_->CopyAsync(device_labels_, host_labels_, batch * sizeof(int64_t),
-                     cudaMemcpyHostToDevice, stream_);
+  device_->CopyAsync(device_labels_, host_labels_, batch * sizeof(int64_t), cudaMemcpyHostToDevice,
+                     stream_);
 }
 
 void TrainingModel::Forward() {
@@ -171,7 +187,8 @@ void TrainingModel::Backward() {
     Run(kernels_[kSgemmGradW2], shape_.hidden * shape_.classes);
     Run(kernels_[kSgemmGradX2], batch * shape_.hidden);
   }
-  PublishBucket(1, layer2_grads_, static_cast<size_t>(shape_.hidden) * shape_.classes + shape_.classes);
+  PublishBucket(1, layer2_grads_,
+                static_cast<size_t>(shape_.hidden) * shape_.classes + shape_.classes);
   {
     NvtxScope op(truth, "relu_grad");
     Run(kernels_[kReluGrad], batch * shape_.hidden);

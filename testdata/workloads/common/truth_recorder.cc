@@ -139,9 +139,7 @@ void TruthSection::WriteJson(JsonWriter* json) const {
 TruthRecorder::TruthRecorder(std::string program, int rank, int world_size)
     : program_(std::move(program)), rank_(rank), world_size_(world_size), start_ns_(HostNowNs()) {}
 
-TruthSection& TruthRecorder::Current() {
-  return in_step_ ? steps_.back().section : outside_steps_;
-}
+TruthSection& TruthRecorder::Current() { return in_step_ ? steps_.back().section : outside_steps_; }
 
 void TruthRecorder::ForBoth(const std::function<void(TruthSection&)>& update) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -306,7 +304,8 @@ std::string PerRankPath(const std::string& path, int rank) {
   }
   const std::string suffix = ".json";
   const std::string tag = ".rank" + std::to_string(rank);
-  if (path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+  if (path.size() > suffix.size() &&
+      path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
     return path.substr(0, path.size() - suffix.size()) + tag + suffix;
   }
   return path + tag;

@@ -50,10 +50,10 @@ struct TruthSection {
   std::map<std::string, KernelStat> kernels;
   std::map<std::string, TransferStat> memcpy_by_kind;  // "HtoD", "DtoH", "DtoD", "HtoH"
   TransferStat memset;
-  std::map<std::string, CollectiveStat> collectives;   // by op: "AllReduce", ...
-  std::map<std::string, uint64_t> nvtx_ranges;         // NVTX push/pop ranges by name
-  std::map<std::string, uint64_t> user_ranges;         // prof_range_push by name
-  std::map<std::string, uint64_t> marks;               // prof_mark by name
+  std::map<std::string, CollectiveStat> collectives;  // by op: "AllReduce", ...
+  std::map<std::string, uint64_t> nvtx_ranges;        // NVTX push/pop ranges by name
+  std::map<std::string, uint64_t> user_ranges;        // prof_range_push by name
+  std::map<std::string, uint64_t> marks;              // prof_mark by name
   void WriteJson(JsonWriter* json) const;
 };
 

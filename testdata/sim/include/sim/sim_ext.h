@@ -85,15 +85,15 @@ typedef struct SimStaticRuntime {
   cudaError_t (*launchKernel)(const void* func, dim3 grid, dim3 block, void** args,
                               size_t shared_memory, cudaStream_t stream);
   cudaError_t (*memsetAsync)(void* dev_ptr, int value, size_t count, cudaStream_t stream);
-  cudaError_t (*memcpyAsync)(void* dst, const void* src, size_t count,
-                             enum cudaMemcpyKind kind, cudaStream_t stream);
+  cudaError_t (*memcpyAsync)(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
+                             cudaStream_t stream);
   cudaError_t (*streamSynchronize)(cudaStream_t stream);
 } SimStaticRuntime;
 
 const SimStaticRuntime* simStaticRuntime(void);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
-#endif  /* PROF_TESTDATA_SIM_SIM_EXT_H_ */
+#endif /* PROF_TESTDATA_SIM_SIM_EXT_H_ */

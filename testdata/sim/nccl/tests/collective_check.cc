@@ -56,10 +56,10 @@ template <typename T>
 int RunOne(const Context& ctx, ncclDataType_t type, ncclRedOp_t op) {
   const int root = ctx.nranks - 1;
   const Collective c = ctx.collective;
-  const bool scatter = c == Collective::kReduceScatter || c == Collective::kAllToAll ||
-                       c == Collective::kScatter;
-  const bool gather = c == Collective::kAllGather || c == Collective::kAllToAll ||
-                      c == Collective::kGather;
+  const bool scatter =
+      c == Collective::kReduceScatter || c == Collective::kAllToAll || c == Collective::kScatter;
+  const bool gather =
+      c == Collective::kAllGather || c == Collective::kAllToAll || c == Collective::kGather;
   std::vector<T> send(scatter ? ctx.count * ctx.nranks : ctx.count);
   for (size_t i = 0; i < send.size(); ++i) send[i] = Input<T>(ctx.rank, i);
   std::vector<T> recv(gather ? ctx.count * ctx.nranks : ctx.count, static_cast<T>(0));

@@ -11,8 +11,18 @@
 
 namespace simnccl_test {
 
-enum class Collective { kAllReduce, kAllReduceInPlace, kReduce, kBroadcast, kBcast,
-                        kAllGather, kReduceScatter, kAllToAll, kGather, kScatter };
+enum class Collective {
+  kAllReduce,
+  kAllReduceInPlace,
+  kReduce,
+  kBroadcast,
+  kBcast,
+  kAllGather,
+  kReduceScatter,
+  kAllToAll,
+  kGather,
+  kScatter
+};
 
 const char* CollectiveName(Collective collective);
 

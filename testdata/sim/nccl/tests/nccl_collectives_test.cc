@@ -14,8 +14,7 @@ using simnccl_test::Collective;
 namespace {
 
 // Each rank initialises its communicator and checks `collective` with `count`.
-int CheckOnRank(int rank, int nranks, const ncclUniqueId& id, Collective collective,
-                size_t count) {
+int CheckOnRank(int rank, int nranks, const ncclUniqueId& id, Collective collective, size_t count) {
   ncclComm_t comm = nullptr;
   if (ncclCommInitRank(&comm, nranks, id, rank) != ncclSuccess) return 2;
   const int failures = simnccl_test::CheckCollectiveAllTypes(comm, collective, count);
@@ -29,11 +28,10 @@ std::vector<int> AllZero(int nranks) { return std::vector<int>(nranks, 0); }
 
 TEST_CASE("collectives give exact results across forked ranks") {
   const int nranks = GENERATE(2, 4);
-  const Collective collective =
-      GENERATE(Collective::kAllReduce, Collective::kAllReduceInPlace, Collective::kReduce,
-               Collective::kBroadcast, Collective::kBcast, Collective::kAllGather,
-               Collective::kReduceScatter, Collective::kAllToAll, Collective::kGather,
-               Collective::kScatter);
+  const Collective collective = GENERATE(
+      Collective::kAllReduce, Collective::kAllReduceInPlace, Collective::kReduce,
+      Collective::kBroadcast, Collective::kBcast, Collective::kAllGather,
+      Collective::kReduceScatter, Collective::kAllToAll, Collective::kGather, Collective::kScatter);
   INFO(simnccl_test::CollectiveName(collective) << " on " << nranks << " ranks");
   const auto body = [collective](int rank, int n, const ncclUniqueId& id) {
     return CheckOnRank(rank, n, id, collective, 1000);
@@ -46,10 +44,9 @@ TEST_CASE("messages larger than the staging slot take several rounds") {
   // (inside RunRanks) is enough.
   setenv("SIM_NCCL_SLOT_BYTES", "4096", 1);
   const int nranks = GENERATE(2, 4);
-  const Collective collective = GENERATE(Collective::kAllReduce, Collective::kAllGather,
-                                         Collective::kReduceScatter, Collective::kBroadcast,
-                                         Collective::kAllToAll, Collective::kGather,
-                                         Collective::kScatter);
+  const Collective collective = GENERATE(
+      Collective::kAllReduce, Collective::kAllGather, Collective::kReduceScatter,
+      Collective::kBroadcast, Collective::kAllToAll, Collective::kGather, Collective::kScatter);
   INFO(simnccl_test::CollectiveName(collective) << " on " << nranks << " ranks");
   const auto body = [collective](int rank, int n, const ncclUniqueId& id) {
     return CheckOnRank(rank, n, id, collective, 5003);

@@ -74,7 +74,8 @@ TEST_CASE("ncclCommShrink: the remaining ranks, renumbered in order") {
     int failures = 0;
     if (rank != 1) {
       ncclComm_t shrunk = nullptr;
-      if (ncclCommShrink(world, excluded, 1, &shrunk, nullptr, NCCL_SHRINK_DEFAULT) != ncclSuccess) {
+      if (ncclCommShrink(world, excluded, 1, &shrunk, nullptr, NCCL_SHRINK_DEFAULT) !=
+          ncclSuccess) {
         return 5;
       }
       if (const int failed = Describe(shrunk, &views[rank])) return failed;

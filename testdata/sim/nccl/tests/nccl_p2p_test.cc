@@ -100,7 +100,8 @@ TEST_CASE("ungrouped blocking send on one rank matches recv on the other") {
     ncclComm_t comm = nullptr;
     if (ncclCommInitRank(&comm, n, id, rank) != ncclSuccess) return 2;
     std::vector<float> data = MakeMessage(0, 777, 5);
-    if (rank == 0 && ncclSend(data.data(), data.size(), ncclFloat32, 1, comm, nullptr) != ncclSuccess) {
+    if (rank == 0 &&
+        ncclSend(data.data(), data.size(), ncclFloat32, 1, comm, nullptr) != ncclSuccess) {
       return 3;
     }
     if (rank == 1) {

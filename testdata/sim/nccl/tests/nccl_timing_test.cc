@@ -22,8 +22,8 @@ constexpr size_t kCount = 1 << 16;
 
 // Facts ranks share outside NCCL, in memory mapped before the fork.
 struct Shared {
-  uint64_t late_arrival_ns;   // when the late rank called (host)
-  uint64_t busy_stream_until; // when the busy rank's stream becomes free
+  uint64_t late_arrival_ns;    // when the late rank called (host)
+  uint64_t busy_stream_until;  // when the busy rank's stream becomes free
 };
 
 int AllReduceAndDescribe(ncclComm_t comm, simNcclLaunchInfo* info) {

@@ -15,9 +15,9 @@ extern "C" {
 #endif
 
 /* The device work of one simblasGemm call, in order, on `stream`: */
-#define SIM_BLAS_GEMM_KERNEL \
+#define SIM_BLAS_GEMM_KERNEL                                                                \
   "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_" \
-  "segment_k_off_kernel__5x_cublas"                    /* static runtime cudaLaunchKernel */
+  "segment_k_off_kernel__5x_cublas"                            /* static runtime cudaLaunchKernel */
 #define SIM_BLAS_REDUCE_KERNEL "cublasLt::splitKreduce_kernel" /* driver cuLaunchKernel */
 /* plus one cudaMemsetAsync of `workspace_bytes` (static runtime) before the kernels. */
 

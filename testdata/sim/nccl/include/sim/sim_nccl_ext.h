@@ -25,7 +25,7 @@ typedef struct {
   uint64_t start_ns;      /* when the simulated device starts / ends it */
   uint64_t end_ns;
   uint32_t correlation_id; /* CUPTI correlation id of the launch */
-  int op_count;           /* NCCL calls fused into this kernel */
+  int op_count;            /* NCCL calls fused into this kernel */
 } simNcclLaunchInfo;
 
 /*
@@ -40,14 +40,13 @@ int simNcclLastLaunches(simNcclLaunchInfo* infos, int capacity);
  * "Recv", "AlltoAll", "Gather" or "Scatter"; `count` is the call's count argument. 0 for
  * an unknown func or datatype.
  */
-uint64_t simNcclCallDurationNs(const char* func, size_t count, ncclDataType_t datatype,
-                               int nranks);
+uint64_t simNcclCallDurationNs(const char* func, size_t count, ncclDataType_t datatype, int nranks);
 
 /* Demangled kernel name an ungrouped call gets (honours SIM_NCCL_KERNEL_NAMES). */
 const char* simNcclCallKernelName(const char* func, ncclDataType_t datatype, ncclRedOp_t op);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
-#endif  /* PROF_TESTDATA_SIM_NCCL_SIM_NCCL_EXT_H_ */
+#endif /* PROF_TESTDATA_SIM_NCCL_SIM_NCCL_EXT_H_ */
