@@ -46,13 +46,6 @@ class ChromeTraceExport {
   TimelineWalk walk_;
 };
 
-// The earliest host-clock time of the model's events; UINT64_MAX when it has none.
-uint64_t EarliestTime(const TraceModel& model);
-// The latest end of the model's events; 0 when it has none.
-uint64_t LatestTime(const TraceModel& model);
-// "window 2 (steps 10-14)": the label of the recording window a file holds.
-std::string WindowLabel(const trace::FileHeader& header);
-
 // The whole export of models already loaded (one per process).
 absl::Status ExportChromeTrace(const std::vector<const TraceModel*>& models, std::FILE* out,
                                ChromeExportFigures* figures);

@@ -1,11 +1,43 @@
 #include "analyzer/render/timeline_walk.h"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
-#include "analyzer/render/chrome_exporter.h"
+#include "absl/strings/str_cat.h"
 
 namespace prof::analyzer {
+
+std::string WindowLabel(const trace::FileHeader& header) {
+  std::string label = absl::StrCat("window ", header.window_index());
+  if (header.window_end_step() > header.window_first_step()) {
+    absl::StrAppend(&label, " (steps ", header.window_first_step(), "-",
+                    header.window_end_step() - 1, ")");
+  }
+  return label;
+}
+
+uint64_t LatestTime(const TraceModel& model) {
+  uint64_t latest = 0;
+  for (const HostRange& r : model.ranges) latest = std::max(latest, r.end_ns);
+  for (const ApiCall& c : model.api_calls) latest = std::max(latest, c.end_ns);
+  for (const DeviceActivity& d : model.device_activities) latest = std::max(latest, d.end_ns);
+  for (const NcclCall& c : model.nccl_calls) latest = std::max(latest, c.end_ns);
+  for (const MemoryRecord& m : model.memory) latest = std::max(latest, m.time_ns);
+  for (const MemorySample& m : model.memory_samples) latest = std::max(latest, m.time_ns);
+  return latest;
+}
+
+uint64_t EarliestTime(const TraceModel& model) {
+  uint64_t earliest = std::numeric_limits<uint64_t>::max();
+  for (const HostRange& r : model.ranges) earliest = std::min(earliest, r.start_ns);
+  for (const ApiCall& c : model.api_calls) earliest = std::min(earliest, c.start_ns);
+  for (const DeviceActivity& d : model.device_activities) earliest = std::min(earliest, d.start_ns);
+  for (const NcclCall& c : model.nccl_calls) earliest = std::min(earliest, c.start_ns);
+  for (const MemoryRecord& m : model.memory) earliest = std::min(earliest, m.time_ns);
+  for (const MemorySample& m : model.memory_samples) earliest = std::min(earliest, m.time_ns);
+  return earliest;
+}
 
 void TimelineWalk::AddWindow(const TraceModel& window, size_t process_index) {
   TimelineSink& sink = *sink_;

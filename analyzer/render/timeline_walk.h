@@ -29,6 +29,13 @@
 
 namespace prof::analyzer {
 
+// The earliest host-clock time of the model's events; UINT64_MAX when it has none.
+uint64_t EarliestTime(const TraceModel& model);
+// The latest end of the model's events; 0 when it has none.
+uint64_t LatestTime(const TraceModel& model);
+// "window 2 (steps 10-14)": the label of the recording window a file holds.
+std::string WindowLabel(const trace::FileHeader& header);
+
 // Receives one window's items from TimelineWalk; every callback but OnBeginWindow is
 // optional. References are valid during the call only (the window's until OnEndWindow).
 class TimelineSink {
