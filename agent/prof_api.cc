@@ -125,6 +125,12 @@ PROF_EXPORT void prof_phase_range(const char* name, uint64_t start_ns, uint64_t 
 
 PROF_EXPORT int prof_recording(void) { return prof::Recording() ? 1 : 0; }
 
+PROF_EXPORT int prof_window_goes_on(int next_state) {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  prof::Session* session = prof::Session::Existing();  // none: nothing is recording
+  return session && session->steps().WindowGoesOnPastBoundary(next_state) ? 1 : 0;
+}
+
 PROF_EXPORT void prof_mark(const char* name) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   if (!prof::Recording()) return;

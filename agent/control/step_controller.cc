@@ -42,6 +42,12 @@ bool StepController::window_open() const {
   return planner_.window_open();
 }
 
+bool StepController::WindowGoesOnPastBoundary(int next_state) const {
+  const uint64_t now = MonotonicNs();
+  std::lock_guard<std::mutex> lock(mutex_);
+  return planner_.WindowGoesOnPastBoundary(next_state, now);
+}
+
 void StepController::Begin() {
   std::lock_guard<std::mutex> lock(mutex_);
   Apply(planner_.On(WindowEvent::Of(EventKind::kBegin), 0));

@@ -109,6 +109,8 @@ class StepController {
   // Closes a demand window whose end time has come (called by the writer's control poll).
   void Tick(uint64_t now_ns);
   bool window_open() const;
+  // WindowPlanner::WindowGoesOnPastBoundary now (prof_window_goes_on).
+  bool WindowGoesOnPastBoundary(int next_state) const;
   int64_t current_step() const;
 
  private:

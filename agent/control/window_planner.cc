@@ -118,6 +118,18 @@ bool WindowPlanner::EndDue(uint64_t now_ns) const {
          now_ns >= demand_end_ns_;
 }
 
+bool WindowPlanner::WindowGoesOnPastBoundary(int next_state, uint64_t now_ns) const {
+  if (!window_open() || ending_ || ended_) return false;
+  if (window_ == WindowKind::kDemand && demand_end_ns_ != 0) return false;
+  WindowPlanner after = *this;
+  const WindowPlan plan = after.On(WindowEvent::Boundary(next_state), now_ns);
+  for (int i = 0; i < plan.count; ++i) {
+    const ActionKind kind = plan.actions[i].kind;
+    if (kind == ActionKind::kCloseWindow || kind == ActionKind::kSplitWindow) return false;
+  }
+  return after.window_open();
+}
+
 // The device first, on this thread (the program's first recorded call is waiting), then the
 // window, which starts the writer thread.
 void WindowPlanner::OnStart(WindowPlan* plan) {

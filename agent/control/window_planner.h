@@ -150,6 +150,13 @@ class WindowPlanner {
   // Whether kTick at `now_ns` would close the open window (a cheap check before taking a
   // timestamp under the caller's bookkeeping).
   bool EndDue(uint64_t now_ns) const;
+  // Whether the window open now goes on in the same file past the next boundary (kBoundary
+  // with `next_state` at `now_ns`, asked of a copy of this planner): false when none is
+  // open, when that boundary closes or splits it, at exit, or when it may close before then
+  // (a demand window with an end time closes at a kTick). The Python helper reads PyTorch's
+  // operator collection once per window (at the boundary where this is false), not at every
+  // boundary.
+  bool WindowGoesOnPastBoundary(int next_state, uint64_t now_ns) const;
 
  private:
   void OnStart(WindowPlan* plan);

@@ -211,6 +211,47 @@ TEST_CASE("program-driven: its first state ends the schedule's window; then its 
   CHECK(planner.window() == WindowKind::kProgram);
 }
 
+TEST_CASE("WindowGoesOnPastBoundary: false where the next boundary closes or splits the window") {
+  // closed=1,record=3: 0 CLOSED, 1-2 RECORD, 3 RECORD_AND_RETURN, 4 CLOSED; files of 2 steps.
+  WindowPlanner planner(Parse("closed=1,record=3,repeat=1"), 2, kStartNs);
+  planner.On(Ev(EventKind::kBegin), kStartNs);
+  planner.On(Ev(EventKind::kStart), kStartNs);
+  CHECK_FALSE(planner.WindowGoesOnPastBoundary(-1, 2000));  // none open (step 0)
+  planner.On(WindowEvent::Boundary(), 2000);                // opens for steps 1..3
+  CHECK(planner.WindowGoesOnPastBoundary(-1, 3000));        // 1 -> 2: the same file
+  const std::string before = PlanText(planner.On(WindowEvent::Boundary(), 3000));
+  CHECK(before == "ended s1 2000..3000 in; began s2");      // the question changed nothing
+  CHECK_FALSE(planner.WindowGoesOnPastBoundary(-1, 4000));  // 2 -> 3: split into a new file
+  planner.On(WindowEvent::Boundary(), 4000);
+  CHECK_FALSE(planner.WindowGoesOnPastBoundary(-1, 5000));  // 3 -> 4: closes
+  // The program's states: RECORD goes on, READY or CLOSED ends it.
+  CHECK_FALSE(planner.WindowGoesOnPastBoundary(kRecord, 5000));  // the program's first state
+  WindowPlanner program(Schedule::Nothing(), 0, kStartNs);
+  program.On(Ev(EventKind::kBegin), kStartNs);
+  program.On(Ev(EventKind::kStart), kStartNs);
+  program.On(WindowEvent::SetState(kRecord), 1500);
+  CHECK(program.WindowGoesOnPastBoundary(kRecord, 2000));
+  CHECK(program.WindowGoesOnPastBoundary(kRecordAndReturn, 2000));
+  CHECK_FALSE(program.WindowGoesOnPastBoundary(kReady, 2000));
+  CHECK_FALSE(program.WindowGoesOnPastBoundary(0, 2000));  // CLOSED
+  program.On(WindowEvent::Boundary(kRecordAndReturn), 2000);
+  CHECK_FALSE(program.WindowGoesOnPastBoundary(-1, 3000));  // RECORD_AND_RETURN's end
+  // A demand window: one with an end time may close at any tick; one without goes on.
+  WindowPlanner demand(Schedule::Nothing(), 0, kStartNs);
+  demand.On(Ev(EventKind::kBegin), kStartNs);
+  demand.On(Ev(EventKind::kStart), kStartNs);
+  demand.On(WindowEvent::OpenDemand(-1, 0, false, kApi), 2000);
+  CHECK(demand.WindowGoesOnPastBoundary(-1, 3000));
+  demand.On(Ev(EventKind::kCloseDemand), 3500);
+  demand.On(WindowEvent::OpenDemand(-1, 90000, false, kApi), 4000);
+  CHECK_FALSE(demand.WindowGoesOnPastBoundary(-1, 5000));
+  demand.On(Ev(EventKind::kCloseDemand), 5500);
+  demand.On(WindowEvent::OpenDemand(-1, 0, false, kApi), 5600);
+  CHECK(demand.WindowGoesOnPastBoundary(-1, 5700));
+  demand.On(Ev(EventKind::kEnding), 6000);  // at exit: the last boundary ends it
+  CHECK_FALSE(demand.WindowGoesOnPastBoundary(-1, 6000));
+}
+
 TEST_CASE("program-driven: set_state's first state closes the schedule's window now") {
   WindowPlanner planner(Schedule(), 0, kStartNs);  // records everything until then
   RunTable(planner,

@@ -35,8 +35,8 @@ extern "C" {
  * function of the earlier ones, with the same signature, and adds some: a caller needing
  * version N checks once that prof_api_version() >= N (libprof's Python helper does)
  * instead of looking up each function. A library without prof_api_version is older than
- * version 1. Version 2 adds prof_user_range. */
-#define PROF_API_VERSION 2
+ * version 1. Version 2 adds prof_user_range, version 3 prof_window_goes_on. */
+#define PROF_API_VERSION 3
 int prof_api_version(void);
 
 /* Ends the current step and begins the next one. num_samples is the number of samples
@@ -109,6 +109,14 @@ void prof_phase_range(const char* name, uint64_t start_ns, uint64_t end_ns);
  * a caller skip work whose only use is recording (the Python helper starts PyTorch's
  * operator collection only for steps that record). */
 int prof_recording(void);
+/* 1 when the window open now goes on, in the same file, past the next step boundary, where
+ * that boundary gives the next step `next_state` (-1: prof_step's, the schedule's; else
+ * prof_step_to's); 0 when none is open, when that boundary closes it or continues it in a
+ * new file (PROF_STEPS_PER_FILE), at exit, or when the window may close before then (a
+ * window on demand with an end time). What is recorded with the times of the open window
+ * before its end reaches its file: the Python helper keeps PyTorch's operator collection
+ * running through a window and hands it over only where this is 0. Version 3. */
+int prof_window_goes_on(int next_state);
 /* A device memory sample from the framework's caching allocator (PyTorch:
  * torch.cuda.memory_allocated, memory_reserved, max_memory_allocated), in bytes: what live
  * tensors hold, what the allocator holds from the driver, and the high-water mark of

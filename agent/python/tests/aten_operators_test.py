@@ -74,6 +74,14 @@ class AtenOperatorsTest(unittest.TestCase):
                                 ("aten::convolution_backward", "Backward"),
                                 ("Optimizer.step#SGD.step", "Optimization")):
             self.assertEqual(inside(events, operator, phase), 3, operator)
+        # The collection is read once, before the boundary that ends the window: each step
+        # still holds its own operators, by their times.
+        steps = [event for event in events if event["name"].startswith("ProfileStep#")]
+        self.assertEqual(len(steps), 3)
+        for step in steps:
+            self.assertEqual(sum(1 for event in events if event["name"] == "aten::conv2d"
+                                 and step["ts"] <= event["ts"] <= step["ts"] + step["dur"]),
+                             1, step["name"])
 
     def test_autocast_attention_replay_equals_torch_profiler_on_the_same_result(self):
         # Conv + attention under autocast (bfloat16), AdamW: torch.profiler over iterations

@@ -3,6 +3,7 @@ only, less the utility names torch.profiler leaves out, in the agent's clock; wi
 details, the shapes, dtypes and calling Python line as torch.profiler prints them.
 Fake event trees (the shape of torch 1.13's experimental_event_tree, and torch 2's inputs);
 no torch, no agent."""
+import ctypes
 import os
 import sys
 import unittest
@@ -61,8 +62,9 @@ class AtenReplayTest(unittest.TestCase):
                                    "user_range")}
         self.saved_offset = aten_replay.realtime_minus_monotonic
         _capi.recording = lambda: 1
+        # The names come as the addresses of their texts (_capi.text_address).
         _capi.operator_ranges = lambda names, starts, ends: self.calls.extend(
-            zip(names, starts, ends))
+            zip([ctypes.string_at(name) for name in names], starts, ends))
         aten_replay.realtime_minus_monotonic = lambda: 1000
 
     def tearDown(self):

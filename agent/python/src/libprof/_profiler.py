@@ -95,6 +95,7 @@ class Profiler:
         _steps.boundaries.timer.restart()
         self._running = True
         self.current_state = self._scheduled(self.step_num)
+        _steps.state_changing()
         self._window = _capi.set_state(self.current_state.value)
 
     def step(self, num_samples=None):
@@ -130,6 +131,7 @@ class Profiler:
             return
         open_window = self._window
         state = self.current_state
+        _steps.state_changing()
         self._window = _capi.set_state(ProfilerState.CLOSED.value)
         self.current_state = ProfilerState.CLOSED
         if state in _RECORDING:

@@ -21,10 +21,32 @@ from libprof._timer import StepTimer
 # ending step holds is handed to the agent before prof_step (the pending Forward, the
 # ATen operators), and collection restarts after it when the new step records.
 _around = []
+# Callables run before the program changes the step state outside a boundary
+# (Profiler.start/stop: prof_set_state), which may close the window.
+_before_state_change = []
+# The next step's state (prof_step_to's), -1 for the schedule's, while a boundary's
+# callables run.
+_next_state = -1
 
 
 def around_boundary(before, after):
     _around.append((before, after))
+
+
+def before_state_change(before):
+    _before_state_change.append(before)
+
+
+def state_changing():
+    """Called just before prof_set_state."""
+    for before in _before_state_change:
+        _guard.guarded(before)
+
+
+def boundary_state():
+    """During a boundary's callables: the state the boundary gives the next step (for
+    _capi.window_goes_on)."""
+    return _next_state
 
 
 class StepBoundaries:
@@ -80,8 +102,10 @@ class StepBoundaries:
         return window
 
     def _end_step(self, samples, next_state=None):
+        global _next_state
         count = samples if samples and samples > 0 else 0
         window = -1
+        _next_state = -1 if next_state is None else next_state
         for before, _ in _around:
             _guard.guarded(before)
         # Device memory on both sides of the boundary: the ending step's last figures, and

@@ -6,6 +6,7 @@ agent's calls faked) beside torch.profiler's key_averages.
 Prints one JSON line: {"torch": {name: calls}, "replay": {name: calls},
 "tree": {name: calls} (every event of the result's tree, nothing folded)}."""
 import collections
+import ctypes
 import json
 import sys
 
@@ -56,8 +57,8 @@ def main():
     result = profiler.profiler.kineto_results
     replayed = collections.Counter()
     _capi.recording = lambda: 1
-    _capi.operator_ranges = lambda names, starts, ends: replayed.update(
-        name.decode() for name in names)
+    _capi.operator_ranges = lambda names, starts, ends: replayed.update(  # text addresses
+        ctypes.string_at(name).decode() for name in names)
     _capi.user_range = lambda name, start, end: replayed.update([name.decode()])
     aten_replay.Replay(torch._C._profiler._EventType, with_details=False,
                        user_scope=torch._C._profiler.RecordScope.USER_SCOPE).replay(result)

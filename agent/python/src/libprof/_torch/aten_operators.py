@@ -15,10 +15,17 @@ torch.autograd.profiler.profile, so it fits the torch in use):
 - on each thread that runs a model phase (PyTorch's profiler is per thread; autograd's
   threads inherit it during backward), and only while the agent records a step
   (_capi.recording), so steps outside the schedule pay nothing;
-- drained before each step boundary, on the stepping thread (other threads catch up at
-  their next phase), and at exit: the operators are replayed to the agent as ranges with
-  their own times (aten_replay), on the draining thread, then it starts again when the
-  next step records.
+- kept running through a recording window and drained (read) once: before the step
+  boundary that ends the window (or continues it in a new file), as the agent says
+  (_capi.window_goes_on), before the program changes the step state (Profiler.start/stop),
+  at exit, and at the first boundary 0.2 s after it started, so its memory stays bounded
+  (about 0.2 s of operators). Other threads catch up at their next phase after such a
+  read; while another thread collects too, every boundary reads. The operators are
+  replayed to the agent as ranges with their own times (aten_replay), on the draining
+  thread, while the window still records, so each lands in its window and step by its
+  time; then it starts again when the next step records. Stopping and restarting torch's
+  collection at every boundary cost about 1.2 us an operator more on a CPU loop of
+  0.5 ms steps (docs/benchmarks.md).
 
 Device tracing goes on beside it: starting the collection, the helper has the agent refuse
 Kineto's CUPTI subscription (torch prepares Kineto for CUDA whenever CUDA is present), so
@@ -36,16 +43,22 @@ import atexit
 import os
 import sys
 import threading
+import time
 
 from libprof import _capi, _flags, _guard, _steps
 from libprof._torch import phases
 from libprof._torch.aten_replay import Replay
 
 
+# A collection that has run this long is read at the next step boundary even when the
+# window goes on there: torch holds every operator until then (a few hundred bytes each).
+_READ_AFTER_S = 0.2
+
+
 class _ThreadState(threading.local):
     collection = None      # a _Collection while ours runs on this thread
     program_owns = False   # the program's own profiler runs on this thread
-    boundaries = 0         # the step boundaries this thread has caught up with
+    reads = 0              # the reads (AtenOperators._reads) this thread has caught up with
 
 
 class _Collection:
@@ -60,6 +73,7 @@ class _Collection:
         self.operators = operators
         self.open = True
         self.owner = (os.getpid(), threading.get_ident())
+        self.started = time.monotonic()
 
     def __del__(self):
         if self.open and self.owner == (os.getpid(), threading.get_ident()):
@@ -86,7 +100,9 @@ class AtenOperators:
         self._replay = Replay(torch._C._profiler._EventType, shapes or self._stacks,
                               torch._C._profiler.RecordScope.USER_SCOPE)
         self._thread = _ThreadState()
-        self._boundaries = 0
+        self._reads = 0  # boundaries where the stepping thread read its collection
+        self._collecting = set()  # the threads whose collection runs (their idents)
+        self._goes_on = False  # the boundary under way keeps the collection running
         self._closed = False  # at exit, or after the helper failed: never start again
         self._refused_kineto = False  # the agent refused Kineto's CUPTI subscription
         self._said_cpu_only = False
@@ -110,6 +126,7 @@ class AtenOperators:
         finally:
             self._refused_kineto = _capi.refuse_cupti_subscribers(0) > 0
         state.collection = _Collection(self)
+        self._collecting.add(threading.get_ident())
 
     def _prepared(self, config):
         """Prepares Kineto for a collection on this thread; False where torch refuses.
@@ -133,24 +150,40 @@ class AtenOperators:
         """Stops `collection` (on its own thread) and records what it holds (nothing once
         the helper has failed)."""
         collection.open = False
+        self._collecting.discard(collection.owner[1])
         result = self._disable()
         if _guard.active:
             self._replay.replay(result)
 
     def before_boundary(self):
-        self.drain_this_thread()
+        """Reads this thread's collection unless it can go on past the boundary: the
+        window goes on there, no other thread collects, and it is younger than
+        _READ_AFTER_S."""
+        collection = self._thread.collection
+        self._goes_on = (collection is not None and len(self._collecting) == 1
+                         and time.monotonic() - collection.started < _READ_AFTER_S
+                         and _capi.window_goes_on(_steps.boundary_state()) == 1)
+        if not self._goes_on:
+            self.drain_this_thread()
 
     def after_boundary(self):
-        self._boundaries += 1
-        self._thread.boundaries = self._boundaries
+        if self._goes_on:
+            self._goes_on = False
+            return
+        self._reads += 1
+        self._thread.reads = self._reads
         self.start_on_this_thread()
+
+    def before_state_change(self):
+        """Profiler.start/stop change the step state now, which may close the window."""
+        self.drain_this_thread()
 
     def catch_up(self, _phase_name):
         """At each outermost phase of a thread: drains what it ran before the latest
-        boundary (once), and starts it when the step records."""
+        read (once), and starts it when the step records."""
         state = self._thread
-        if state.boundaries != self._boundaries:
-            state.boundaries = self._boundaries
+        if state.reads != self._reads:
+            state.reads = self._reads
             self.drain_this_thread()
         if state.collection is None:
             self.start_on_this_thread()
@@ -182,12 +215,14 @@ class AtenOperators:
 
     def forget_in_child(self):
         self._stop_without_recording()  # the parent's operators: not this process's
+        self._collecting.clear()  # the child has no other thread
 
     def _stop_without_recording(self):
         collection = self._thread.collection
         if collection is not None:
             self._thread.collection = None
             collection.open = False
+            self._collecting.discard(collection.owner[1])
             self._disable()
 
 
@@ -203,6 +238,7 @@ def install(torch, patches):
     operators = AtenOperators(torch)
     phases.on_outermost_phase(operators.catch_up)
     _steps.around_boundary(operators.before_boundary, operators.after_boundary)
+    _steps.before_state_change(operators.before_state_change)
     _yield_to_program_profiler(torch, patches, operators)
     atexit.register(_guard.guarded, operators.close_at_exit)
     os.register_at_fork(after_in_child=lambda: _guard.guarded(operators.forget_in_child))

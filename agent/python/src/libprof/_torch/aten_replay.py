@@ -75,17 +75,18 @@ class Replay:
         self._kineto = getattr(event_types, "Kineto", None)
         self._python_call = getattr(event_types, "PyCall", None)
         self._user_scope = user_scope
-        self._encoded = {}  # name -> (its UTF-8 bytes, a user range) (few distinct names)
+        # name -> _Name (few distinct names); kept for the process, so the addresses of
+        # their texts handed to the agent stay valid.
+        self._names = {}
         self._detail = getattr(_capi, "operator_range_detail", None) if with_details else None
 
     def _name(self, node, name):
-        """(`name` as UTF-8 bytes, whether `node` is a user range), cached by name."""
-        known = self._encoded.get(name)
+        """What replaying needs of `name`, read once per name from its first `node`."""
+        known = self._names.get(name)
         if known is None:
             scope = getattr(node.extra_fields, "scope", None)
-            known = self._encoded[name] = (name.encode("utf-8", "replace"),
-                                           self._user_scope is not None
-                                           and scope == self._user_scope)
+            known = self._names[name] = _Name(name, self._user_scope is not None
+                                              and scope == self._user_scope)
         return known
 
     def replay(self, result):
@@ -98,21 +99,23 @@ class Replay:
             return self._replay_with_details(roots, offset)
         # One C call for the whole drain's operators (prof_operator_ranges): a ctypes call
         # each cost about as much as walking the tree. User ranges are few (a step's
-        # optimizer and DataLoader ranges): a call each.
+        # optimizer and DataLoader ranges): a call each. Each event's name, children and
+        # times are read once: a pybind attribute read costs 0.25-0.45 us, most of the walk.
         names, starts, ends, users = [], [], [], []
-        pending = list(roots)
+        known_names, kineto = self._names, self._kineto
+        pending = [(root, root.name) for root in roots]
         while pending:
-            node = pending.pop()
-            name = node.name
-            pending.extend(_folded_children(node, name))
-            if name in _NOT_OPERATORS or (name.startswith(_RUNTIME_PREFIXES)
-                                          and node.tag == self._kineto):
+            node, name = pending.pop()
+            children = node.children
+            if children:
+                pending.extend(_folded_children(children, name))
+            known = known_names.get(name) or self._name(node, name)
+            if known.skipped or (known.runtime_prefixed and node.tag == kineto):
                 continue
-            raw, user = self._name(node, name)
-            if user:
-                users.append((raw, node.start_time_ns - offset, node.end_time_ns - offset))
+            if known.user:
+                users.append((known.raw, node.start_time_ns - offset, node.end_time_ns - offset))
                 continue
-            names.append(raw)
+            names.append(known.address)
             starts.append(node.start_time_ns - offset)
             ends.append(node.end_time_ns - offset)
         _capi.operator_ranges(names, starts, ends)
@@ -122,48 +125,66 @@ class Replay:
 
     def _replay_with_details(self, roots, offset):
         count = 0
-        pending = [(node, "", "") for node in roots]  # (node, program's line, any line)
+        # (node, its name, program's line, any line)
+        pending = [(root, root.name, "", "") for root in roots]
         while pending:
-            node, program_line, any_line = pending.pop()
-            if node.tag == self._python_call:
-                line = python_line(node.name)
+            node, name, program_line, any_line = pending.pop()
+            tag = node.tag
+            if tag == self._python_call:
+                line = python_line(name)
                 if line:
                     any_line = line
                     if not line.startswith(_TORCH_FILES):
                         program_line = line
-            pending.extend((child, program_line, any_line)
-                           for child in _folded_children(node, node.name))
-            if node.tag != self._torch_op or node.name in _NOT_OPERATORS:
+            children = node.children
+            if children:
+                pending.extend((child, child_name, program_line, any_line)
+                               for child, child_name in _folded_children(children, name))
+            if tag != self._torch_op or name in _NOT_OPERATORS:
                 continue
-            raw, user = self._name(node, node.name)
+            known = self._name(node, name)
             start, end = node.start_time_ns - offset, node.end_time_ns - offset
-            if user:
-                _capi.user_range(raw, start, end)
+            if known.user:
+                _capi.user_range(known.raw, start, end)
             else:
                 shapes, dtypes = inputs_text(node)
-                self._detail(raw, start, end, shapes, dtypes, program_line or any_line)
+                self._detail(known.raw, start, end, shapes, dtypes, program_line or any_line)
             count += 1
         return count
 
 
-def _folded_children(node, name):
-    """`node`'s children, where a child that is its only one and has its name is replaced
-    by that child's own children, to a fixed point (torch.profiler's _remove_dup_nodes).
-    The names torch leaves out are no children. One comparison per child but where a node
-    has several children, and then a list of them."""
-    children = node.children
-    while children:
-        if len(children) > 1:
-            counted = [child for child in children if child.name not in _NOT_OPERATORS]
+class _Name:
+    """An event name as replaying needs it: its UTF-8 text, that text's address for
+    prof_operator_ranges, whether it is left out (a utility name), a user range, or maybe
+    a CUDA runtime or driver call (then the event's type decides)."""
+    __slots__ = ("raw", "address", "skipped", "user", "runtime_prefixed")
+
+    def __init__(self, name, user):
+        self.raw = name.encode("utf-8", "replace")
+        self.address = _capi.text_address(self.raw)
+        self.skipped = name in _NOT_OPERATORS
+        self.user = user
+        self.runtime_prefixed = name.startswith(_RUNTIME_PREFIXES)
+
+
+def _folded_children(children, name):
+    """(child, its name) for each of `children` (those of an event named `name`), where a
+    child that is its only one and has its name is replaced by that child's own children,
+    to a fixed point (torch.profiler's _remove_dup_nodes). The names torch leaves out are
+    no children. Each child's name is read here once, and handed on with it."""
+    named = [(child, child.name) for child in children]
+    while named:
+        if len(named) > 1:
+            counted = [pair for pair in named if pair[1] not in _NOT_OPERATORS]
             if len(counted) != 1:
-                return children
-            only = counted[0]
+                return named
+            only, only_name = counted[0]
         else:
-            only = children[0]
-        if only.name != name:
-            return children
-        children = only.children
-    return children
+            only, only_name = named[0]
+        if only_name != name:
+            return named
+        named = [(child, child.name) for child in only.children]
+    return named
 
 
 # How torch.profiler names the frames of PyTorch's own Python files: the source line of
