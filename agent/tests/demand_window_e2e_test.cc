@@ -98,6 +98,17 @@ TEST_CASE("prof_set_state / prof_step_to: the program's states replace the sched
   CHECK(origins == std::set<int>{0, 3});  // the schedule's window 0, the program's window 1
 }
 
+TEST_CASE("prof_window_goes_on: 1 only where the next boundary keeps the window open") {
+  // Steps 1 and 2 record (1:3): before the boundaries 0->1 (none open), 1->2 (goes on),
+  // 2->3 (ends it), 3->4 (none open); then the program's RECORD: goes on past a boundary
+  // that keeps it (-1), not past one into CLOSED.
+  const DemandRun demand = RunScript("goes_on", "1:3", "gkgkgkgkRgh");
+  INFO(demand.run.standard_output << demand.run.standard_error);
+  REQUIRE(demand.run.exit_code == 0);
+  CHECK(demand.run.standard_output ==
+        "goes_on 0\ngoes_on 1\ngoes_on 0\ngoes_on 0\nstate 1\ngoes_on 1\ngoes_on 0\n");
+}
+
 TEST_CASE("dlopened, not preloaded: CUPTI gives the window's kernels and runtime calls") {
   const std::string output = FreshFolder("in_process");
   RunOptions options;

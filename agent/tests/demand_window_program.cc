@@ -8,6 +8,7 @@
 //   R, C  prof_set_state(RECORD), prof_set_state(CLOSED): prints "state <index>"
 //   E, X  a step like k, ended by prof_step_to(8, RECORD_AND_RETURN / CLOSED): prints
 //      "step_to <index>"
+//   g, h  prof_window_goes_on(-1 / CLOSED): prints "goes_on <result>"
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
@@ -34,8 +35,9 @@ int main(int argc, char** argv) {
   const auto window_file = Find<int (*)(int, char*, size_t)>("prof_window_file");
   const auto set_state = Find<int (*)(int)>("prof_set_state");
   const auto step_to = Find<int (*)(int64_t, int)>("prof_step_to");
+  const auto goes_on = Find<int (*)(int)>("prof_window_goes_on");
   if (!step || !push || !pop || !start || !stop || !flush || !window_file || !set_state ||
-      !step_to) {
+      !step_to || !goes_on) {
     std::printf("no agent\n");
     return 2;
   }
@@ -55,6 +57,8 @@ int main(int argc, char** argv) {
         std::printf("step_to %d\n", step_to(8, action == 'E' ? 3 : 0));
       }
       ++steps;
+    } else if (action == 'g' || action == 'h') {
+      std::printf("goes_on %d\n", goes_on(action == 'g' ? -1 : 0));
     } else if (action == 'R' || action == 'C') {
       std::printf("state %d\n", set_state(action == 'R' ? 2 : 0));
     } else if (action == 'b') {
