@@ -52,6 +52,7 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
   static auto phase_range = CApi<void (*)(const char*, uint64_t, uint64_t)>("prof_phase_range");
   static auto user_range = CApi<void (*)(const char*, uint64_t, uint64_t)>("prof_user_range");
   static auto recording = CApi<int (*)()>("prof_recording");
+  static auto goes_on = CApi<int (*)(int)>("prof_window_goes_on");
   static auto range_detail =
       CApi<void (*)(const char*, uint64_t, uint64_t, const char*, const char*, const char*)>(
           "prof_operator_range_detail");
@@ -81,6 +82,7 @@ void OneStep(const void* kernel, void* device, void* host, int step) {
   if (user_range)
     Check("prof_user_range", [&] { user_range("Optimizer.step#SGD.step", 1000, 3000); });
   if (recording) Check("prof_recording", [&] { recording(); });
+  if (goes_on) Check("prof_window_goes_on", [&] { goes_on(-1); });
   if (range_detail) {
     Check("prof_operator_range_detail",
           [&] { range_detail("aten::addmm", 1000, 2000, "[[4], [2, 3], [3, 4]]", "", "e.py:2"); });
