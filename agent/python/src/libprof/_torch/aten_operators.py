@@ -23,9 +23,9 @@ torch.autograd.profiler.profile, so it fits the torch in use):
   read; while another thread collects too, every boundary reads. The operators are
   replayed to the agent as ranges with their own times (aten_replay), on the draining
   thread, while the window still records, so each lands in its window and step by its
-  time; then it starts again when the next step records. Stopping and restarting torch's
-  collection at every boundary cost about 1.2 us an operator more on a CPU loop of
-  0.5 ms steps (docs/benchmarks.md).
+  time; then it starts again when the next step records. Reading it at every boundary instead
+  (stopping and restarting torch's collection each time) cost about twice as much CPU per
+  operator on a CPU loop of 0.3 ms steps (scripts/aten_cost.py, docs/benchmarks.md).
 
 Device tracing goes on beside it: starting the collection, the helper has the agent refuse
 Kineto's CUPTI subscription (torch prepares Kineto for CUDA whenever CUDA is present), so
