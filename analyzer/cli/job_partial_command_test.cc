@@ -215,6 +215,39 @@ TEST_CASE("map/reduce: a missing, truncated or corrupt input is counted, not fat
   CHECK(output.text.find("Straggler: rank 11") != std::string::npos);
 }
 
+// The count a rank's own Data Quality table shows for `item` (profanalyze --rank N).
+uint64_t RankCount(const std::string& folder, int rank, const std::string& item) {
+  SummaryCommandOptions options = Options({folder}, "data_quality", "text");
+  options.rank = rank;
+  const std::string text = Profanalyze(options, {folder});
+  const size_t at = text.find(item);
+  REQUIRE(at != std::string::npos);
+  return std::stoull(text.substr(at + item.size()));
+}
+
+TEST_CASE("map/reduce: a damaged rank's Data Quality counts reach the job view's groups") {
+  const std::string folder = testing::ScratchFolder("mapreduce_quality");
+  const JobTruth truth =
+      WriteJobTraces(Job16(), testing::ScratchFolder("mapreduce_quality_traces"));
+  // Ranks 3 and 7 lose the end of their files (the same length cut): one group of two.
+  const uintmax_t size = std::filesystem::file_size(truth.paths[3]) * 6 / 10;
+  std::filesystem::resize_file(truth.paths[3], size);
+  std::filesystem::resize_file(truth.paths[7], size);
+  const uint64_t skipped = RankCount(truth.folder, 3, "bytes skipped by the reader");
+  CHECK(skipped > 0);
+  CHECK(RankCount(truth.folder, 7, "bytes skipped by the reader") == skipped);
+  const std::string expected = absl::StrCat("bytes skipped by the reader ", 2 * skipped,
+                                            ", files without the final chunk 2 (--rank N");
+  const std::string in_process = Profanalyze({truth.folder}, "job", "text");
+  INFO(in_process);
+  CHECK(in_process.find(expected) != std::string::npos);
+  CHECK(in_process.find("rank 3, rank 7") != std::string::npos);
+  for (size_t parts : {1, 3}) {
+    const std::string reduced = Reduce(MapStrided(truth, parts, folder), "job", "text");
+    CHECK(reduced == in_process);
+  }
+}
+
 TEST_CASE("map/reduce: a bad option value is refused with one line, nothing read") {
   CHECK(ReducePartialFiles(Options({"/nonexistent"}, "kernal", "text")).exit_code == 2);
   CHECK(ReducePartialFiles(Options({"/nonexistent"}, "job", "text")).exit_code == 1);

@@ -50,6 +50,11 @@ RankPartial RankPartialOf(const ProcessReport& report, bool with_tables) {
   rank.set_computation_ns(report.computation_ns);
   rank.set_overlap_ns(report.overlap_ns);
   rank.set_quality_perfect(report.quality_perfect);
+  for (const auto& [item, count] : report.quality_counts) {
+    prof::job::QualityCount* quality = rank.add_quality();
+    quality->set_item(item);
+    quality->set_count(count);
+  }
   AddColumns(report.collectives, &rank);
   if (with_tables) {
     for (const SummaryTable& table : report.tables) *rank.add_tables() = TableToProto(table);
@@ -109,6 +114,8 @@ ProcessReport ReportOf(const RankPartial& rank, std::vector<std::string>* unread
   report.computation_ns = rank.computation_ns();
   report.overlap_ns = rank.overlap_ns();
   report.quality_perfect = rank.quality_perfect();
+  for (const prof::job::QualityCount& quality : rank.quality())
+    report.quality_counts.emplace_back(quality.item(), quality.count());
   report.collectives = TableOf(rank);
   AddTables(rank, &report, unreadable);
   return report;
