@@ -111,9 +111,12 @@ SummaryOutput ReducePartialFiles(const SummaryCommandOptions& options) {
                                        : absl::StrCat(" was mapped with '", partial->analysis(),
                                                       "', reduce was given '", analysis, "'"));
     }
+    // Streaming: once the job is larger than the output's table budget, drop what it won't
+    // print, from the partial before it joins (its tables freed with it) and from the merge.
+    const TablePolicy tables = TablesPrinted(options, merged.ranks_size() + partial->ranks_size());
+    ApplyTablePolicy(tables, &*partial);
     MergeJobPartial(*std::move(partial), &merged);
-    // Streaming: once the job is larger than the output's table budget, drop what it won't print.
-    ApplyTablePolicy(TablesPrinted(options, merged.ranks_size()), &merged);
+    ApplyTablePolicy(tables, &merged);
   }
   if (!mapped_otherwise.empty() &&
       TablesPrinted(options, merged.ranks_size()).kind != TablePolicy::Kind::kNone) {

@@ -153,7 +153,9 @@ void MergeJobPartial(JobPartial from, JobPartial* into) {
 
 void ApplyTablePolicy(const TablePolicy& tables, JobPartial* partial) {
   for (RankPartial& rank : *partial->mutable_ranks()) {
-    if (!tables.Keeps(rank.rank())) rank.clear_tables();
+    // Swapped out, not cleared: a cleared repeated field keeps its messages for reuse.
+    if (!tables.Keeps(rank.rank()))
+      google::protobuf::RepeatedPtrField<prof::job::Table>().Swap(rank.mutable_tables());
   }
 }
 
