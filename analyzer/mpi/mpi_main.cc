@@ -93,10 +93,18 @@ int Run(const SummaryCommandOptions& options, int rank, int size) {
   Inputs share;  // this rank's processes; rank 0 also holds the unreadable inputs
   uint64_t processes = 0;
   share.processes = ShareOut(options, rank, size, &share.unreadable, &processes);
-  prof::job::JobPartial partial =
-      MapProcesses(share, options, TablesPrinted(options, static_cast<size_t>(processes)));
+  const TablePolicy tables = TablesPrinted(options, static_cast<size_t>(processes));
+  prof::job::JobPartial partial = MapProcesses(share, options, tables);
   partial = ReduceToRankZero(std::move(partial), rank, size);
   int exit_code = 0;
+  if (rank == 0 && TablesPrinted(options, partial.ranks_size()).kind != tables.kind) {
+    // Processes that could not be read left 8 or fewer: profanalyze would print their
+    // tables, which were not kept. Said, not hidden.
+    std::fprintf(stderr,
+                 "profanalyze-mpi: %d of %llu processes were read: their tables were not kept "
+                 "(--all-ranks keeps them)\n",
+                 partial.ranks_size(), static_cast<unsigned long long>(processes));
+  }
   if (rank == 0) {
     const SummaryOutput output = ProducePartialSummary(options, partial);
     std::fputs(output.text.c_str(), stdout);
