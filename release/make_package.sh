@@ -4,7 +4,7 @@
 # what ships.
 #
 #   make_package.sh --version V --libprof LIBPROF_SO --profanalyze PROFANALYZE \
-#                   --quickstart QUICKSTART.md --out FILE.tar.gz
+#                   [--profanalyze-mpi PROFANALYZE_MPI] --quickstart QUICKSTART.md --out FILE.tar.gz
 #
 # Layout of libprof-V-linux-x86_64/:
 #   lib/libprof.so            the agent: self-contained (glibc >= 2.17 only)
@@ -14,6 +14,8 @@
 #   bin/profanalyze           the analyzer, a wrapper that points it at its own libraries
 #   libexec/profanalyze       the analyzer's binary (//release:profanalyze: glibc >= 2.17
 #                             only, like the agent; a dynamically linked one works too)
+#   bin/profanalyze-mpi       where built (//release:profanalyze-mpi): profanalyze over MPI,
+#   libexec/profanalyze-mpi   linked to the machine's Open MPI (libmpi.so.40), not shipped
 #   libexec/lib/              the shared libraries the analyzer and the Python extension
 #                             were linked with (protobuf, Abseil, libstdc++ ...), all but
 #                             glibc's own
@@ -23,12 +25,13 @@
 #                             copies in the repository (found relative to make_package.sh)
 set -euo pipefail
 
-version="" libprof="" profanalyze="" quickstart="" out=""
+version="" libprof="" profanalyze="" profanalyze_mpi="" quickstart="" out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --version) version="$2"; shift 2 ;;
     --libprof) libprof="$2"; shift 2 ;;
     --profanalyze) profanalyze="$2"; shift 2 ;;
+    --profanalyze-mpi) profanalyze_mpi="$2"; shift 2 ;;
     --quickstart) quickstart="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     *) echo "make_package.sh: unknown option $1" >&2; exit 2 ;;
@@ -75,6 +78,15 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 LD_LIBRARY_PATH="$here/libexec/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$here/libexec/profanalyze" "$@"
 WRAPPER
 chmod 755 "$root/bin/profanalyze" "$root/libexec/profanalyze" "$root/lib/libprof.so"
+# profanalyze-mpi, where built: its libraries beyond glibc's are Open MPI's (libmpi.so.40
+# and what it loads), which must be the machine's, matching its mpirun; none is copied.
+if [ -n "$profanalyze_mpi" ]; then
+  ldd "$profanalyze_mpi" | grep -q 'libmpi\.so\.40' ||
+    { echo "make_package.sh: $profanalyze_mpi does not link libmpi.so.40" >&2; exit 2; }
+  cp "$profanalyze_mpi" "$root/libexec/profanalyze-mpi"
+  sed 's|libexec/profanalyze"|libexec/profanalyze-mpi"|' "$root/bin/profanalyze" > "$root/bin/profanalyze-mpi"
+  chmod 755 "$root/bin/profanalyze-mpi" "$root/libexec/profanalyze-mpi"
+fi
 
 # The glibc each part needs: the highest GLIBC_ symbol version it references.
 highest_glibc() {

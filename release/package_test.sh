@@ -2,7 +2,8 @@
 # The release package works as a new user gets it: unpacked into an empty folder, the
 # simulated training workload recorded under the unpacked agent with a minimal
 # environment (env -i plus the PROF_* variables), the trace analyzed with the unpacked
-# profanalyze. Expected figures come from the workload's ground truth file.
+# profanalyze (and bin/profanalyze-mpi under mpirun). Expected figures come from the
+# workload's ground truth file.
 #
 #   package_test.sh PACKAGE.tar.gz TRAIN_WORKLOAD SIMULATED_LIBCUPTI
 set -euo pipefail
@@ -56,6 +57,26 @@ if [ -x /usr/bin/python3 ]; then
     "$work/traces")" || { echo "FAIL: libprof._analysis from the unpacked package"; exit 1; }
   [ "$from_python" = "$(cat "$work/analysis.txt")" ] ||
     { echo "FAIL: libprof._analysis's summary differs from the unpacked profanalyze's"; exit 1; }
+fi
+
+# profanalyze-mpi: its one library beyond glibc's is the machine's Open MPI (libmpi.so.40);
+# under mpirun it prints the unpacked profanalyze's bytes (not in sanitizer builds: Open
+# MPI's runtime is not instrumented).
+[ -x "$root/bin/profanalyze-mpi" ] || { echo "FAIL: the package has no bin/profanalyze-mpi"; exit 1; }
+libraries="$(ldd "$root/libexec/profanalyze-mpi")"
+grep -q 'libmpi\.so\.40' <<<"$libraries" || { echo "FAIL: profanalyze-mpi does not link libmpi.so.40"; exit 1; }
+sanitized=0
+grep -qE 'lib[at]san' <<<"$libraries" && sanitized=1  # their runtimes need libstdc++
+if [ "$sanitized" = 0 ] && grep -qE 'libprotobuf|libabsl|libstdc\+\+' <<<"$libraries"; then
+  echo "FAIL: profanalyze-mpi needs more than glibc and Open MPI:"; grep -E 'protobuf|absl|stdc' <<<"$libraries"; exit 1
+fi
+if command -v mpirun > /dev/null && [ "$sanitized" = 0 ]; then
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TMPDIR="$work" \
+    mpirun -n 2 --oversubscribe "$root/bin/profanalyze-mpi" "$work/traces" > "$work/mpi.txt" 2>/dev/null ||
+    { echo "FAIL: mpirun -n 2 bin/profanalyze-mpi"; exit 1; }
+  cmp -s "$work/mpi.txt" "$work/analysis.txt" ||
+    { echo "FAIL: profanalyze-mpi's output differs from the unpacked profanalyze's"; exit 1; }
+  echo "PASS: mpirun -n 2 bin/profanalyze-mpi prints the unpacked profanalyze's bytes"
 fi
 
 python3 - "$work/truth.json" "$work/analysis.json" <<'PY'

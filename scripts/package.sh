@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the release packages from one -c opt build:
 #   dist/libprof-<version>-linux-x86_64.tar.gz         libprof.so, its Python helper,
-#       profanalyze and QUICKSTART.md (release/make_package.sh says what goes where;
-#       //release:package_test checks it works);
+#       profanalyze, profanalyze-mpi where it builds, and QUICKSTART.md
+#       (release/make_package.sh says what goes where; //release:package_test checks it);
 #   dist/libprof-<wheel version>-py3-none-manylinux2014_x86_64.whl   the same for pip
 #       (release/make_wheel.py; //release:wheel_test installs it into fresh virtual
 #       environments). Its version is <version> in PEP 440's spelling: 0.1-g<commit>
@@ -26,9 +26,16 @@ if ! agent/self_contained_test.sh "$bin/agent/libprof.so" > /tmp/libprof-package
 fi
 rm -f /tmp/libprof-package-check.$$
 
+# profanalyze-mpi where Open MPI's headers are installed (libopenmpi-dev); the tarball only.
+mpi=()
+if bazel build -c opt --noshow_progress //release:profanalyze-mpi > /dev/null 2>&1; then
+  mpi=(--profanalyze-mpi "$bin/release/profanalyze-mpi")
+else
+  echo "package.sh: no profanalyze-mpi in the tarball (//release:profanalyze-mpi did not build)" >&2
+fi
 out="dist/libprof-$version-linux-x86_64.tar.gz"
 release/make_package.sh --version "$version" --libprof "$bin/agent/libprof.so" \
-  --profanalyze "$bin/release/profanalyze" --quickstart release/QUICKSTART.md --out "$out"
+  --profanalyze "$bin/release/profanalyze" "${mpi[@]}" --quickstart release/QUICKSTART.md --out "$out"
 echo "$out ($(du -h "$out" | cut -f1))"
 
 # The wheel's tag says glibc >= 2.17 (manylinux2014): no wheel unless both programs keep it.

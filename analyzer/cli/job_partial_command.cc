@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "analyzer/cli/analyze_inputs.h"
 #include "analyzer/job/job_partial.h"
+#include "analyzer/summary/table_query.h"
 
 namespace prof::analyzer {
 namespace {
@@ -36,34 +37,45 @@ absl::StatusOr<prof::job::JobPartial> ReadPartial(const std::string& path) {
 
 }  // namespace
 
-prof::job::JobPartial MapProcesses(const Inputs& inputs, const SummaryCommandOptions& options) {
-  const AnalyzedInputs analyzed = AnalyzeProcesses(
-      inputs, SummaryOptionsOf(options), ViewSet{View::kJob}, options.threads, options.window);
-  return JobPartialOf(analyzed.reports, analyzed.unreadable);
+prof::job::JobPartial MapProcesses(const Inputs& inputs, const SummaryCommandOptions& options,
+                                   const TablePolicy& tables) {
+  // The options were checked (CheckPartialOptions) before any file was opened.
+  ViewSet views{View::kJob};
+  if (tables.kind != TablePolicy::Kind::kNone) views = *SelectedViews(options);
+  AnalyzedInputs analyzed =
+      AnalyzeProcesses(inputs, SummaryOptionsOf(options), views, options.threads, options.window);
+  const TableQuery query = *ParseTableQuery(options.name_regex, options.min_time,
+                                            options.aggregate_by, options.order_by);
+  for (ProcessReport& report : analyzed.reports) {
+    if (!tables.Keeps(report.identity.rank)) continue;
+    for (SummaryTable& table : report.tables) ApplyTableQuery(query, &table);
+  }
+  prof::job::JobPartial partial = JobPartialOf(analyzed.reports, analyzed.unreadable, tables);
+  partial.set_analysis(AnalysisWords(options));
+  return partial;
 }
 
 prof::job::JobPartial MapPaths(const std::vector<std::string>& paths,
                                const SummaryCommandOptions& options) {
-  return MapProcesses(OpenEachInput(paths), options);
+  // Map cannot know the job's size: every rank's tables of the views asked for (none
+  // with --views job).
+  TablePolicy tables;
+  if (TablesPrinted(options, 0).kind != TablePolicy::Kind::kNone)
+    tables.kind = TablePolicy::Kind::kAll;
+  return MapProcesses(OpenEachInput(paths), options, tables);
 }
 
 CLI::App* AddMapCommand(CLI::App* app, MapCommandOptions* options) {
   CLI::App* map = app->add_subcommand(
       "map", "analyze rank files into one job partial (for profanalyze reduce)");
-  map->add_option("PATH", options->summary.paths, "trace files or folders of them")->required();
+  AddSummaryOptions(map, &options->summary);
+  map->get_option("PATH")->required();
   map->add_option("-o,--output", options->output, "the partial to write")->required();
-  map->add_option("--threads", options->summary.threads, "reader threads (0: one per core)")
-      ->check(CLI::NonNegativeNumber);
-  map->add_option("--window", options->summary.window,
-                  "recording window K only (the file's window index)")
-      ->check(CLI::NonNegativeNumber);
-  map->add_option("--perf-skip", options->summary.perf_skip, "as profanalyze's")
-      ->check(CLI::NonNegativeNumber);
-  map->add_flag("--include-setup", options->summary.include_setup, "as profanalyze's");
   return map;
 }
 
 int RunMapCommand(const MapCommandOptions& options) {
+  if (!CheckPartialOptions(options.summary)) return 2;
   const prof::job::JobPartial partial = MapPaths(options.summary.paths, options.summary);
   for (const std::string& line : partial.unreadable())
     std::fprintf(stderr, "profanalyze: %s\n", line.c_str());
@@ -77,13 +89,15 @@ int RunMapCommand(const MapCommandOptions& options) {
 CLI::App* AddReduceCommand(CLI::App* app, SummaryCommandOptions* options) {
   CLI::App* reduce = app->add_subcommand(
       "reduce",
-      "print the job view of partials written by profanalyze map (as profanalyze --views job)");
+      "print what profanalyze prints for the rank files of partials written by profanalyze map");
   AddSummaryOptions(reduce, options);
   return reduce;
 }
 
 SummaryOutput ReducePartialFiles(const SummaryCommandOptions& options) {
-  if (!CheckJobViewOptions(options)) return {2, ""};
+  if (!CheckPartialOptions(options)) return {2, ""};
+  const std::string analysis = AnalysisWords(options);
+  std::string mapped_otherwise;  // the first partial whose tables were built otherwise
   prof::job::JobPartial merged;
   for (const std::string& path : options.paths) {
     absl::StatusOr<prof::job::JobPartial> partial = ReadPartial(path);
@@ -91,9 +105,26 @@ SummaryOutput ReducePartialFiles(const SummaryCommandOptions& options) {
       merged.add_unreadable(std::string(partial.status().message()));
       continue;
     }
+    if (mapped_otherwise.empty() && (partial->version() < 2 || partial->analysis() != analysis)) {
+      mapped_otherwise = absl::StrCat(
+          path, partial->version() < 2 ? " holds no tables (an older profanalyze map)"
+                                       : absl::StrCat(" was mapped with '", partial->analysis(),
+                                                      "', reduce was given '", analysis, "'"));
+    }
+    // Streaming: once the job is larger than the output's table budget, drop what it won't
+    // print, from the partial before it joins (its tables freed with it) and from the merge.
+    const TablePolicy tables = TablesPrinted(options, merged.ranks_size() + partial->ranks_size());
+    ApplyTablePolicy(tables, &*partial);
     MergeJobPartial(*std::move(partial), &merged);
+    ApplyTablePolicy(tables, &merged);
   }
-  return ProduceJobSummary(options, merged);
+  if (!mapped_otherwise.empty() &&
+      TablesPrinted(options, merged.ranks_size()).kind != TablePolicy::Kind::kNone) {
+    std::fprintf(stderr, "profanalyze: %s: give map and reduce the same options\n",
+                 mapped_otherwise.c_str());
+    return {2, ""};
+  }
+  return ProducePartialSummary(options, merged);
 }
 
 int RunReduceCommand(const SummaryCommandOptions& options) {

@@ -1,7 +1,8 @@
-// `profanalyze map` / `reduce`: the job view through partial files prints the same bytes
-// as `profanalyze --views job` on the same rank files, whatever the number of partials
-// (P = 1, 2, 3, 8), the grouping of ranks into them and the order they are reduced in. A
-// missing, truncated or corrupt input is one unreadable line in the job's data quality.
+// `profanalyze map` / `reduce`: through partial files, the same bytes as `profanalyze` on
+// the same rank files (the job view, every rank's tables, --rank, --all-ranks, --views,
+// JSON), whatever the number of partials (P = 1, 2, 3, 8), the grouping of ranks into
+// them and the order they are reduced in. A missing, truncated or corrupt input is one
+// unreadable line in the job's data quality.
 #include "analyzer/cli/job_partial_command.h"
 
 #include <algorithm>
@@ -43,24 +44,30 @@ SummaryCommandOptions Options(const std::vector<std::string>& paths, const std::
   return options;
 }
 
-std::string Profanalyze(const std::vector<std::string>& paths, const std::string& views,
-                        const std::string& format) {
-  const SummaryOutput output = ProduceSummary(Options(paths, views, format));
+std::string Profanalyze(SummaryCommandOptions options, const std::vector<std::string>& paths) {
+  options.paths = paths;
+  const SummaryOutput output = ProduceSummary(options);
   REQUIRE(output.exit_code == 0);
   return output.text;
 }
 
+std::string Profanalyze(const std::vector<std::string>& paths, const std::string& views,
+                        const std::string& format) {
+  return Profanalyze(Options(paths, views, format), paths);
+}
+
 // Maps rank i into partial i % parts (strided, so no partial holds a contiguous block),
-// then reduces the partials in reverse order.
-std::vector<std::string> MapStrided(const JobTruth& truth, size_t parts,
-                                    const std::string& folder) {
+// with `options`' analysis options, then lists the partials in reverse order.
+std::vector<std::string> MapStrided(const JobTruth& truth, size_t parts, const std::string& folder,
+                                    const SummaryCommandOptions& options = Options({}, "",
+                                                                                   "text")) {
   std::vector<std::vector<std::string>> shares(parts);
   for (size_t i = 0; i < truth.paths.size(); ++i) shares[i % parts].push_back(truth.paths[i]);
   std::vector<std::string> partials;
   for (size_t p = 0; p < parts; ++p) {
     MapCommandOptions map;
+    map.summary = options;
     map.summary.paths = shares[p];
-    map.summary.threads = 2;
     map.output = absl::StrCat(folder, "/part", p, ".pb");
     REQUIRE(RunMapCommand(map) == 0);
     partials.push_back(map.output);
@@ -69,11 +76,34 @@ std::vector<std::string> MapStrided(const JobTruth& truth, size_t parts,
   return partials;
 }
 
-std::string Reduce(const std::vector<std::string>& partials, const std::string& views,
-                   const std::string& format) {
-  const SummaryOutput output = ReducePartialFiles(Options(partials, views, format));
+std::string Reduce(SummaryCommandOptions options, const std::vector<std::string>& partials) {
+  options.paths = partials;
+  const SummaryOutput output = ReducePartialFiles(options);
   REQUIRE(output.exit_code == 0);
   return output.text;
+}
+
+std::string Reduce(const std::vector<std::string>& partials, const std::string& views,
+                   const std::string& format) {
+  return Reduce(Options(partials, views, format), partials);
+}
+
+// The option lines the byte-for-byte tests try, each given to map, reduce and profanalyze.
+std::vector<SummaryCommandOptions> OptionLines() {
+  std::vector<SummaryCommandOptions> lines(8, Options({}, "", "text"));
+  lines[1].format = "json";
+  lines[2].rank = 1;
+  lines[3].all_ranks = true;
+  lines[4].views = "kernel,distributed,data_quality";
+  lines[5].views = "kernel,job";
+  lines[5].format = "json";
+  lines[6].sorted_by = "GPUTotal";
+  lines[6].top = 2;
+  lines[6].time_unit = "us";
+  lines[7].name_regex = "nccl";
+  lines[7].rank = 2;
+  lines[7].format = "json";
+  return lines;
 }
 
 TEST_CASE("map/reduce: P = 1, 2, 3, 8 partials print profanalyze's job view byte for byte") {
@@ -94,6 +124,72 @@ TEST_CASE("map/reduce: P = 1, 2, 3, 8 partials print profanalyze's job view byte
     CHECK(Reduce(partials, "", "text") == default_text);
     CHECK(Reduce(partials, "job", "json") == json);
   }
+}
+
+TEST_CASE("map/reduce: every rank's tables, --rank, --all-ranks, --views and JSON, byte for byte") {
+  const std::string folder = testing::ScratchFolder("mapreduce_tables");
+  JobSpec small = Job16();
+  small.ranks = 3;
+  small.steps = 6;
+  small.straggler_rank = 1;
+  small.straggler_first_step = 2;
+  small.straggler_last_step = 4;
+  JobSpec large = Job16();
+  large.steps = 6;
+  large.straggler_first_step = 2;
+  large.straggler_last_step = 4;
+  for (const JobSpec& spec : {small, large}) {
+    const JobTruth truth =
+        WriteJobTraces(spec, testing::ScratchFolder(absl::StrCat("mapreduce_tables", spec.ranks)));
+    const std::vector<SummaryCommandOptions> lines = OptionLines();
+    for (size_t line = 0; line < lines.size(); ++line) {
+      INFO(spec.ranks << " ranks, option line " << line);
+      const std::string expected = Profanalyze(lines[line], {truth.folder});
+      // Not vacuous: per-rank tables are there (past 8 ranks, the default text is the job
+      // view alone).
+      const bool job_alone = (line == 0 || line == 6) && spec.ranks > 8;
+      CHECK((expected.find("Kernel Summary") != std::string::npos) == !job_alone);
+      for (size_t parts : {1, 3}) {
+        INFO(parts << " partial(s)");
+        const std::string reduced =
+            Reduce(lines[line], MapStrided(truth, parts, folder, lines[line]));
+        INFO(FirstDifferentLine(expected, reduced));
+        CHECK(reduced == expected);
+      }
+    }
+  }
+}
+
+TEST_CASE("map/reduce: which ranks' tables a partial carries follows what the output prints") {
+  SummaryCommandOptions options = Options({}, "", "text");
+  CHECK(TablesPrinted(options, 8).kind == TablePolicy::Kind::kAll);
+  CHECK(TablesPrinted(options, 9).kind == TablePolicy::Kind::kNone);  // the job view alone
+  CHECK(TablesPrinted(options, 0).kind == TablePolicy::Kind::kAll);   // size not known yet
+  options.rank = 4;
+  CHECK(TablesPrinted(options, 10000).kind == TablePolicy::Kind::kOneRank);
+  CHECK(TablesPrinted(options, 10000).Keeps(4));
+  CHECK_FALSE(TablesPrinted(options, 10000).Keeps(5));
+  options.rank = -1;
+  options.all_ranks = true;
+  CHECK(TablesPrinted(options, 10000).kind == TablePolicy::Kind::kAll);
+  CHECK(TablesPrinted(Options({}, "job", "json"), 3).kind == TablePolicy::Kind::kNone);
+  CHECK(TablesPrinted(Options({}, "kernel", "text"), 10000).kind == TablePolicy::Kind::kAll);
+  CHECK(TablesPrinted(Options({}, "", "json"), 10000).kind == TablePolicy::Kind::kAll);
+}
+
+TEST_CASE("map/reduce: tables mapped with other options are refused with one line") {
+  const std::string folder = testing::ScratchFolder("mapreduce_mismatch");
+  JobSpec spec = Job16();
+  spec.ranks = 3;
+  spec.steps = 4;
+  spec.straggler_rank = -1;
+  const JobTruth truth = WriteJobTraces(spec, testing::ScratchFolder("mapreduce_mismatch_traces"));
+  const std::vector<std::string> partials = MapStrided(truth, 1, folder);
+  CHECK(AnalysisWords(Options({}, "kernel", "json")) == "--views kernel");
+  SummaryCommandOptions kernel = Options(partials, "kernel", "text");
+  CHECK(ReducePartialFiles(kernel).exit_code == 2);
+  kernel.views = "job";  // no tables printed: any partial will do
+  CHECK(ReducePartialFiles(kernel).exit_code == 0);
 }
 
 TEST_CASE("map/reduce: a missing, truncated or corrupt input is counted, not fatal") {
@@ -119,8 +215,41 @@ TEST_CASE("map/reduce: a missing, truncated or corrupt input is counted, not fat
   CHECK(output.text.find("Straggler: rank 11") != std::string::npos);
 }
 
-TEST_CASE("map/reduce: partials hold the job view only; other views are refused with one line") {
-  CHECK(ReducePartialFiles(Options({"/nonexistent"}, "kernel", "text")).exit_code == 2);
+// The count a rank's own Data Quality table shows for `item` (profanalyze --rank N).
+uint64_t RankCount(const std::string& folder, int rank, const std::string& item) {
+  SummaryCommandOptions options = Options({folder}, "data_quality", "text");
+  options.rank = rank;
+  const std::string text = Profanalyze(options, {folder});
+  const size_t at = text.find(item);
+  REQUIRE(at != std::string::npos);
+  return std::stoull(text.substr(at + item.size()));
+}
+
+TEST_CASE("map/reduce: a damaged rank's Data Quality counts reach the job view's groups") {
+  const std::string folder = testing::ScratchFolder("mapreduce_quality");
+  const JobTruth truth =
+      WriteJobTraces(Job16(), testing::ScratchFolder("mapreduce_quality_traces"));
+  // Ranks 3 and 7 lose the end of their files (the same length cut): one group of two.
+  const uintmax_t size = std::filesystem::file_size(truth.paths[3]) * 6 / 10;
+  std::filesystem::resize_file(truth.paths[3], size);
+  std::filesystem::resize_file(truth.paths[7], size);
+  const uint64_t skipped = RankCount(truth.folder, 3, "bytes skipped by the reader");
+  CHECK(skipped > 0);
+  CHECK(RankCount(truth.folder, 7, "bytes skipped by the reader") == skipped);
+  const std::string expected = absl::StrCat("bytes skipped by the reader ", 2 * skipped,
+                                            ", files without the final chunk 2 (--rank N");
+  const std::string in_process = Profanalyze({truth.folder}, "job", "text");
+  INFO(in_process);
+  CHECK(in_process.find(expected) != std::string::npos);
+  CHECK(in_process.find("rank 3, rank 7") != std::string::npos);
+  for (size_t parts : {1, 3}) {
+    const std::string reduced = Reduce(MapStrided(truth, parts, folder), "job", "text");
+    CHECK(reduced == in_process);
+  }
+}
+
+TEST_CASE("map/reduce: a bad option value is refused with one line, nothing read") {
+  CHECK(ReducePartialFiles(Options({"/nonexistent"}, "kernal", "text")).exit_code == 2);
   CHECK(ReducePartialFiles(Options({"/nonexistent"}, "job", "text")).exit_code == 1);
 }
 

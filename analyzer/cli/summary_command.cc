@@ -6,6 +6,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "analyzer/cli/analyze_inputs.h"
 #include "analyzer/job/job_analysis.h"
 #include "analyzer/job/job_partial.h"
@@ -83,9 +84,6 @@ void AddSummaryOptions(CLI::App* app, SummaryCommandOptions* options) {
                   "{cpu,gpu}_{total,avg,max,min} ('+': ascending)");
 }
 
-namespace {
-
-// --views and --type: the tables both allow.
 absl::StatusOr<ViewSet> SelectedViews(const SummaryCommandOptions& options) {
   ViewSet views = AllViews();
   for (const std::string* list : {&options.views, &options.types}) {
@@ -100,8 +98,6 @@ absl::StatusOr<ViewSet> SelectedViews(const SummaryCommandOptions& options) {
   }
   return views;
 }
-
-}  // namespace
 
 namespace {
 
@@ -222,31 +218,69 @@ SummaryOutput ProduceSummary(const SummaryCommandOptions& options) {
 
 namespace {
 
-// The options of a job view from partials: --views job unless given, and only job.
-absl::StatusOr<ViewSet> JobOnlyViews(SummaryCommandOptions* options) {
-  if (options->views.empty() && options->types.empty()) options->views = "job";
-  absl::StatusOr<ViewSet> views = SelectedViews(*options);
-  if (views.ok() && (views->size() != 1 || !views->count(View::kJob))) {
-    return absl::InvalidArgumentError("partials hold the job view only: --views may name only job");
-  }
-  return views;
+absl::Status CheckAnalysisOptions(const SummaryCommandOptions& options) {
+  if (absl::Status status = CheckSummaryOptionValues(options); !status.ok()) return status;
+  absl::StatusOr<TableQuery> query =
+      ParseTableQuery(options.name_regex, options.min_time, options.aggregate_by, options.order_by);
+  if (!query.ok()) return query.status();
+  return SelectedViews(options).status();
 }
 
 }  // namespace
 
-bool CheckJobViewOptions(const SummaryCommandOptions& options) {
-  SummaryCommandOptions job_options = options;
-  const absl::StatusOr<ViewSet> views = JobOnlyViews(&job_options);
-  if (!views.ok())
-    std::fprintf(stderr, "profanalyze: %s\n", std::string(views.status().message()).c_str());
-  return views.ok();
+bool CheckPartialOptions(const SummaryCommandOptions& options) {
+  const absl::Status status = CheckAnalysisOptions(options);
+  if (!status.ok())
+    std::fprintf(stderr, "profanalyze: %s\n", std::string(status.message()).c_str());
+  return status.ok();
 }
 
-SummaryOutput ProduceJobSummary(const SummaryCommandOptions& options,
-                                const prof::job::JobPartial& partial) {
-  if (!CheckJobViewOptions(options)) return {2, ""};
-  SummaryCommandOptions job_options = options;
-  const ViewSet views = *JobOnlyViews(&job_options);
+TablePolicy TablesPrinted(const SummaryCommandOptions& options, size_t processes) {
+  const absl::StatusOr<ViewSet> views = SelectedViews(options);
+  const bool views_given = !options.views.empty() || !options.types.empty();
+  TablePolicy none;
+  if (!views.ok() || (views->size() == 1 && views->count(View::kJob))) return none;
+  // JSON lists every process's tables (as Render does), whatever the rank count.
+  if (options.format == "json") return {TablePolicy::Kind::kAll};
+  if (options.rank >= 0) return {TablePolicy::Kind::kOneRank, options.rank};
+  if (processes > kJobViewRanks && !views_given && !options.all_ranks) return none;
+  return {TablePolicy::Kind::kAll};
+}
+
+std::string AnalysisWords(const SummaryCommandOptions& options) {
+  const SummaryCommandOptions defaults;
+  std::vector<std::string> words;
+  auto text = [&](const char* flag, const std::string& value, const std::string& otherwise) {
+    if (value != otherwise) words.push_back(absl::StrCat(flag, " ", value));
+  };
+  auto number = [&](const char* flag, int value, int otherwise) {
+    if (value != otherwise) words.push_back(absl::StrCat(flag, " ", value));
+  };
+  auto flag = [&](const char* name, bool value, bool otherwise) {
+    if (value != otherwise) words.push_back(name);
+  };
+  text("--sorted-by", options.sorted_by, defaults.sorted_by);
+  text("--views", options.views, "");
+  text("--type", options.types, "");
+  flag(options.op_detail ? "--op-detail" : "--no-op-detail", options.op_detail, defaults.op_detail);
+  flag("--group-by-shape", options.group_by_shape, false);
+  flag("--self", options.self_time, false);
+  flag("--thread-sep", options.thread_sep, false);
+  flag("--include-setup", options.include_setup, false);
+  number("--top", options.top, defaults.top);
+  number("--perf-skip", options.perf_skip, defaults.perf_skip);
+  number("--window", options.window, defaults.window);
+  text("--min-time", options.min_time, "");
+  text("--name", options.name_regex, "");
+  text("--aggregate-by", options.aggregate_by, "");
+  text("--order-by", options.order_by, "");
+  return absl::StrJoin(words, " ");
+}
+
+SummaryOutput ProducePartialSummary(const SummaryCommandOptions& options,
+                                    const prof::job::JobPartial& partial) {
+  if (!CheckPartialOptions(options)) return {2, ""};
+  const ViewSet views = *SelectedViews(options);
   JobReports ranks = JobReportsOf(partial);
   AnalyzedInputs inputs;
   inputs.reports = std::move(ranks.reports);
@@ -257,7 +291,7 @@ SummaryOutput ProduceJobSummary(const SummaryCommandOptions& options,
     std::fprintf(stderr, "profanalyze: no rank could be read\n");
     return {1, ""};
   }
-  return {0, RenderRead(job_options, views, inputs)};
+  return {0, RenderRead(options, views, inputs)};
 }
 
 int RunSummaryCommand(const SummaryCommandOptions& options) {

@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "analyzer/cli/analyze_inputs.h"
+#include "analyzer/job/job_partial.h"
 #include "analyzer/summary/report.h"
 #include "proto/job_partial.pb.h"
 
@@ -49,6 +50,9 @@ void AddSummaryOptions(CLI::App* app, SummaryCommandOptions* options);
 // The analysis options of the command line's (what each process's figures depend on).
 SummaryOptions SummaryOptionsOf(const SummaryCommandOptions& options);
 
+// --views and --type: the tables both allow (InvalidArgument naming an unknown view).
+absl::StatusOr<ViewSet> SelectedViews(const SummaryCommandOptions& options);
+
 // False (InvalidArgument naming the option) for a value the command line's checks would
 // refuse: for callers that fill the options without CLI11 (the Python extension).
 absl::Status CheckSummaryOptionValues(const SummaryCommandOptions& options);
@@ -76,15 +80,23 @@ struct SummaryOutput {
 // Everything but printing; problems go to stderr, one line each.
 SummaryOutput ProduceSummary(const SummaryCommandOptions& options);
 
-// The job view of merged partials (job/job_partial.h), as ProduceSummary prints it with
-// --views job for the same files: `profanalyze reduce` and profanalyze-mpi. --views may
-// name only job.
-SummaryOutput ProduceJobSummary(const SummaryCommandOptions& options,
-                                const prof::job::JobPartial& partial);
+// What ProduceSummary prints for the same rank files, from merged partials (job/
+// job_partial.h): `profanalyze reduce` and profanalyze-mpi. Tables come from the partials,
+// so they must have been mapped with the options `options` analyzes with (AnalysisWords).
+SummaryOutput ProducePartialSummary(const SummaryCommandOptions& options,
+                                    const prof::job::JobPartial& partial);
 
-// False, with one line on stderr, when ProduceJobSummary would refuse `options` (before
+// False, with one line on stderr, for options ProducePartialSummary would refuse (before
 // any rank file is read).
-bool CheckJobViewOptions(const SummaryCommandOptions& options);
+bool CheckPartialOptions(const SummaryCommandOptions& options);
+
+// Which ranks' tables the output of `options` prints for a job of `processes` processes
+// (0: not known yet, as in `profanalyze map`): none when the text is the job view alone.
+TablePolicy TablesPrinted(const SummaryCommandOptions& options, size_t processes);
+
+// The options that shape the tables, as command-line words ("--sorted-by GPUTotal
+// --views kernel"; "" for the defaults): what a partial records, and reduce compares.
+std::string AnalysisWords(const SummaryCommandOptions& options);
 
 // Prints ProduceSummary's text; returns its exit code.
 int RunSummaryCommand(const SummaryCommandOptions& options);

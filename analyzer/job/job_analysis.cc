@@ -10,11 +10,16 @@
 namespace prof::analyzer {
 namespace {
 
-// What is wrong with one rank's data, "" when nothing.
-std::string QualityState(const JobAnalysis& job, const ProcessReport& report, uint32_t index) {
+// What is wrong with one rank's data, "" when nothing; `quality` describes its Data
+// Quality counts (empty: none).
+std::string QualityState(const JobAnalysis& job, const ProcessReport& report, uint32_t index,
+                         const std::string& quality) {
   std::vector<std::string> issues;
-  if (!report.quality_perfect)
+  if (!quality.empty()) {
+    issues.push_back(absl::StrCat(quality, " (--rank N --views data_quality)"));
+  } else if (!report.quality_perfect) {
     issues.push_back("records lost or damaged (--rank N --views data_quality)");
+  }
   if (job.match.calls_per_rank[index] == 0) issues.push_back("no NCCL collectives");
   if (job.match.missing_per_rank[index] > 0) {
     issues.push_back(
@@ -26,13 +31,40 @@ std::string QualityState(const JobAnalysis& job, const ProcessReport& report, ui
   return issues.empty() ? "complete" : absl::StrJoin(issues, "; ");
 }
 
+// Ranks group by which Data Quality items they have (not their counts, so the groups stay
+// few); a group shows each item's count summed over its members, in the items' order.
+std::string ItemNames(const ProcessReport& report) {
+  std::vector<std::string> names;
+  for (const auto& [item, count] : report.quality_counts) names.push_back(item);
+  return absl::StrJoin(names, ", ");
+}
+
+std::string SummedCounts(const std::vector<ProcessReport>& reports,
+                         const std::vector<uint32_t>& members) {
+  std::vector<std::pair<std::string, uint64_t>> sums;
+  for (uint32_t i : members) {
+    for (size_t k = 0; k < reports[i].quality_counts.size(); ++k) {
+      if (sums.size() <= k) sums.emplace_back(reports[i].quality_counts[k].first, 0);
+      sums[k].second += reports[i].quality_counts[k].second;
+    }
+  }
+  std::vector<std::string> parts;
+  for (const auto& [item, count] : sums) parts.push_back(absl::StrCat(item, " ", count));
+  return absl::StrJoin(parts, ", ");
+}
+
 std::vector<QualityGroup> GroupByQuality(const JobAnalysis& job,
                                          const std::vector<ProcessReport>& reports) {
   std::map<std::string, std::vector<uint32_t>> groups;
   for (uint32_t i = 0; i < reports.size(); ++i)
-    groups[QualityState(job, reports[i], i)].push_back(i);
+    groups[QualityState(job, reports[i], i, ItemNames(reports[i]))].push_back(i);
   std::vector<QualityGroup> sorted;
-  for (auto& [state, members] : groups) sorted.push_back({state, std::move(members)});
+  for (auto& [key, members] : groups) {
+    // Members share every issue but the counts: the first one's state, with the sums.
+    const uint32_t first = members.front();
+    sorted.push_back(
+        {QualityState(job, reports[first], first, SummedCounts(reports, members)), members});
+  }
   std::stable_sort(sorted.begin(), sorted.end(), [](const QualityGroup& a, const QualityGroup& b) {
     return a.rank_indices.size() > b.rank_indices.size();
   });

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "analyzer/job/table_proto.h"
 
 namespace prof::analyzer {
 namespace {
@@ -35,7 +36,7 @@ void AddColumns(const CollectiveTable& table, RankPartial* rank) {
   }
 }
 
-RankPartial RankPartialOf(const ProcessReport& report) {
+RankPartial RankPartialOf(const ProcessReport& report, bool with_tables) {
   RankPartial rank;
   rank.set_rank(report.identity.rank);
   rank.set_world_size(report.identity.world_size);
@@ -49,7 +50,15 @@ RankPartial RankPartialOf(const ProcessReport& report) {
   rank.set_computation_ns(report.computation_ns);
   rank.set_overlap_ns(report.overlap_ns);
   rank.set_quality_perfect(report.quality_perfect);
+  for (const auto& [item, count] : report.quality_counts) {
+    prof::job::QualityCount* quality = rank.add_quality();
+    quality->set_item(item);
+    quality->set_count(count);
+  }
   AddColumns(report.collectives, &rank);
+  if (with_tables) {
+    for (const SummaryTable& table : report.tables) *rank.add_tables() = TableToProto(table);
+  }
   return rank;
 }
 
@@ -75,7 +84,23 @@ CollectiveTable TableOf(const RankPartial& rank) {
   return table;
 }
 
-ProcessReport ReportOf(const RankPartial& rank) {
+// The rank's tables, or none and one line saying why.
+void AddTables(const RankPartial& rank, ProcessReport* report,
+               std::vector<std::string>* unreadable) {
+  for (const prof::job::Table& message : rank.tables()) {
+    absl::StatusOr<SummaryTable> table = TableFromProto(message);
+    if (!table.ok()) {
+      report->tables.clear();
+      unreadable->push_back(absl::StrCat("rank ", rank.rank(), " (host ", rank.host(), ", pid ",
+                                         rank.pid(),
+                                         "): tables not shown: ", table.status().message()));
+      return;
+    }
+    report->tables.push_back(*std::move(table));
+  }
+}
+
+ProcessReport ReportOf(const RankPartial& rank, std::vector<std::string>* unreadable) {
   ProcessReport report;
   report.identity.rank = rank.rank();
   report.identity.world_size = rank.world_size();
@@ -89,7 +114,10 @@ ProcessReport ReportOf(const RankPartial& rank) {
   report.computation_ns = rank.computation_ns();
   report.overlap_ns = rank.overlap_ns();
   report.quality_perfect = rank.quality_perfect();
+  for (const prof::job::QualityCount& quality : rank.quality())
+    report.quality_counts.emplace_back(quality.item(), quality.count());
   report.collectives = TableOf(rank);
+  AddTables(rank, &report, unreadable);
   return report;
 }
 
@@ -105,11 +133,13 @@ bool RankBefore(const RankPartial* a, const RankPartial* b) {
 }  // namespace
 
 JobPartial JobPartialOf(const std::vector<ProcessReport>& reports,
-                        const std::vector<std::string>& unreadable) {
+                        const std::vector<std::string>& unreadable, const TablePolicy& tables) {
   JobPartial partial;
   partial.set_schema(kJobPartialSchema);
   partial.set_version(kJobPartialVersion);
-  for (const ProcessReport& report : reports) *partial.add_ranks() = RankPartialOf(report);
+  for (const ProcessReport& report : reports) {
+    *partial.add_ranks() = RankPartialOf(report, tables.Keeps(report.identity.rank));
+  }
   for (const std::string& line : unreadable) partial.add_unreadable(line);
   return partial;
 }
@@ -121,14 +151,22 @@ void MergeJobPartial(JobPartial from, JobPartial* into) {
   for (std::string& line : *from.mutable_unreadable()) into->add_unreadable(std::move(line));
 }
 
+void ApplyTablePolicy(const TablePolicy& tables, JobPartial* partial) {
+  for (RankPartial& rank : *partial->mutable_ranks()) {
+    // Swapped out, not cleared: a cleared repeated field keeps its messages for reuse.
+    if (!tables.Keeps(rank.rank()))
+      google::protobuf::RepeatedPtrField<prof::job::Table>().Swap(rank.mutable_tables());
+  }
+}
+
 JobReports JobReportsOf(const JobPartial& partial) {
   std::vector<const RankPartial*> ranks;
   for (const RankPartial& rank : partial.ranks()) ranks.push_back(&rank);
   std::sort(ranks.begin(), ranks.end(), RankBefore);
   JobReports job;
   job.reports.reserve(ranks.size());
-  for (const RankPartial* rank : ranks) job.reports.push_back(ReportOf(*rank));
   job.unreadable.assign(partial.unreadable().begin(), partial.unreadable().end());
+  for (const RankPartial* rank : ranks) job.reports.push_back(ReportOf(*rank, &job.unreadable));
   std::sort(job.unreadable.begin(), job.unreadable.end());
   return job;
 }

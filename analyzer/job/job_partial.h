@@ -2,8 +2,9 @@
 // job_partial.proto), whether its ranks were analyzed in this process (profanalyze),
 // written by `profanalyze map` and read back by `profanalyze reduce`, or gathered over MPI
 // (profanalyze-mpi). A partial holds, per rank, what the job view reads of its
-// ProcessReport (identity, per-step figures, collectives, data-quality state) and the
-// lines of the rank files that could not be read.
+// ProcessReport (identity, per-step figures, collectives, data-quality state), the
+// finished tables of the ranks the output prints (TablePolicy), and the lines of the rank
+// files that could not be read.
 //
 //   prof::job::JobPartial partial = JobPartialOf(inputs.reports, inputs.unreadable);
 //   MergeJobPartial(std::move(other), &partial);  // any order, any grouping
@@ -22,19 +23,37 @@
 namespace prof::analyzer {
 
 inline constexpr char kJobPartialSchema[] = "profanalyze.job_partial";
-inline constexpr uint32_t kJobPartialVersion = 1;
+// 2: ranks carry their tables (version 1 partials have none).
+inline constexpr uint32_t kJobPartialVersion = 2;
 
-// The job view's part of `reports` (their tables are not kept) and the unreadable lines.
+// Which ranks' tables a partial carries: only what the output prints, so a 10,000-rank
+// job whose output is the job view holds no rank's tables.
+struct TablePolicy {
+  enum class Kind { kNone, kOneRank, kAll };
+  Kind kind = Kind::kNone;
+  int rank = -1;  // kOneRank
+  bool Keeps(int process_rank) const {
+    return kind == Kind::kAll || (kind == Kind::kOneRank && process_rank == rank);
+  }
+};
+
+// The job view's part of `reports`, the tables `tables` keeps, and the unreadable lines.
 prof::job::JobPartial JobPartialOf(const std::vector<ProcessReport>& reports,
-                                   const std::vector<std::string>& unreadable);
+                                   const std::vector<std::string>& unreadable,
+                                   const TablePolicy& tables = {});
+
+// Drops the tables of the ranks `tables` does not keep (a reduce that learned the job is
+// larger than it thought).
+void ApplyTablePolicy(const TablePolicy& tables, prof::job::JobPartial* partial);
 
 // Appends `from` to `into`: concatenation, so merging is associative and commutative up
 // to the order JobReportsOf sorts away.
 void MergeJobPartial(prof::job::JobPartial from, prof::job::JobPartial* into);
 
-// A partial as the job view reads it: reports in (rank, host, pid) order, as the
-// in-process reader orders them, with identity, per-step figures and collectives (no
-// tables), and the unreadable lines sorted.
+// A partial as the summary reads it: reports in (rank, host, pid) order, as the
+// in-process reader orders them, with identity, per-step figures, collectives and the
+// tables the partial carries, and the unreadable lines sorted. A rank whose tables this
+// build cannot read keeps its figures and adds one unreadable line.
 struct JobReports {
   std::vector<ProcessReport> reports;
   std::vector<std::string> unreadable;

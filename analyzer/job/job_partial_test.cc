@@ -26,7 +26,7 @@ TEST_CASE("job partial: every figure the job view reads survives serialization")
   absl::StatusOr<prof::job::JobPartial> parsed = ParseJobPartial(bytes);
   REQUIRE(parsed.ok());
   CHECK(parsed->schema() == "profanalyze.job_partial");
-  CHECK(parsed->version() == 1);
+  CHECK(parsed->version() == 2);
   const JobReports job = JobReportsOf(*parsed);
   REQUIRE(job.reports.size() == 1);
   const ProcessReport& report = job.reports[0];
@@ -65,7 +65,36 @@ TEST_CASE("job partial: another message or a newer version is refused with one l
   prof::job::JobPartial newer = JobPartialOf({}, {});
   newer.set_version(99);
   CHECK(ParseJobPartial(SerializeJobPartial(newer)).status().message() ==
-        "job partial version 99 is newer than this profanalyze reads (1)");
+        "job partial version 99 is newer than this profanalyze reads (2)");
+}
+
+TEST_CASE("job partial: only the ranks the policy keeps carry their tables, and they round-trip") {
+  std::vector<ProcessReport> reports = {Report(0, "h", 1), Report(1, "h", 2)};
+  for (ProcessReport& report : reports) {
+    report.tables.emplace_back();
+    report.tables.back().key = "kernel";
+    report.tables.back().AddRow({Cell::Time(1500), Cell::Text("k")});
+  }
+  const TablePolicy one{TablePolicy::Kind::kOneRank, 1};
+  prof::job::JobPartial partial = JobPartialOf(reports, {}, one);
+  CHECK(partial.ranks(0).tables_size() == 0);
+  REQUIRE(partial.ranks(1).tables_size() == 1);
+  JobReports job = JobReportsOf(*ParseJobPartial(SerializeJobPartial(partial)));
+  REQUIRE(job.reports[1].tables.size() == 1);
+  CHECK(job.reports[1].tables[0].key == "kernel");
+  CHECK(job.reports[1].tables[0].rows[0].cells[0].value == 1500);
+  CHECK(JobPartialOf(reports, {}).ranks(1).tables_size() == 0);  // default: no tables
+  ApplyTablePolicy(TablePolicy{}, &partial);
+  CHECK(partial.ranks(1).tables_size() == 0);
+  // A table this build cannot read: the rank keeps its figures, and one line says why.
+  partial = JobPartialOf(reports, {}, TablePolicy{TablePolicy::Kind::kAll});
+  partial.mutable_ranks(0)->mutable_tables(0)->set_style(9);
+  job = JobReportsOf(partial);
+  CHECK(job.reports[0].tables.empty());
+  CHECK(job.reports[0].total_ns == 900);
+  REQUIRE(job.unreadable.size() == 1);
+  CHECK(job.unreadable[0] ==
+        "rank 0 (host h, pid 1): tables not shown: table style 9 is unknown to this profanalyze");
 }
 
 }  // namespace

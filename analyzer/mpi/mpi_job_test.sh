@@ -2,7 +2,8 @@
 # profanalyze-mpi under `mpirun -n P --oversubscribe` (P = 1, 2, 3, 4) prints the bytes that
 # profanalyze prints for the same 16 rank files (the issue's example: rank 11 the
 # straggler): the job view as text (the default past 8 ranks, and --views job) and as
-# JSON. With a rank file missing and one truncated, it prints what profanalyze map +
+# JSON; every rank's tables through the partials (--rank, --all-ranks, --views, JSON) on
+# those 16 ranks and on a 3-rank job (whose default text is every rank's tables). With a rank file missing and one truncated, it prints what profanalyze map +
 # reduce print (profanalyze itself refuses a missing PATH): both unreadable, counted.
 #
 #   mpi_job_test.sh PROFANALYZE PROFANALYZE_MPI MAKE_JOB_TRACES
@@ -23,7 +24,7 @@ check_same() {  # NAME EXPECTED ACTUAL
     echo "ok: $1"
   else
     echo "FAIL: $1 differs from profanalyze's:"
-    diff "$2" "$3" | head -20
+    diff "$2" "$3" | head -20 | cut -c1-300
     failures=$((failures + 1))
   fi
 }
@@ -40,9 +41,25 @@ for p in 1 2 3 4; do
   check_same "mpirun -n $p, default text" "$work/default.txt" "$work/mpi$p.txt"
   mpirun -n "$p" --oversubscribe "$mpi" --views job "$work/job" >"$work/mpi$p.job.txt" 2>/dev/null
   check_same "mpirun -n $p, --views job" "$work/job.txt" "$work/mpi$p.job.txt"
-  mpirun -n "$p" --oversubscribe "$mpi" --format json "$work/job" >"$work/mpi$p.json" 2>/dev/null
-  check_same "mpirun -n $p, --format json" "$work/job.json" "$work/mpi$p.json"
+  mpirun -n "$p" --oversubscribe "$mpi" --views job --format json "$work/job" >"$work/mpi$p.json" 2>/dev/null
+  check_same "mpirun -n $p, --views job --format json" "$work/job.json" "$work/mpi$p.json"
 done
+
+# Per-rank tables: each option line as profanalyze prints it, at P = 2 and 3.
+"$make_job_traces" "$work/job3" 3 1 >/dev/null || exit 1
+option_lines=("" "--rank 1" "--all-ranks" "--views kernel,distributed,data_quality"
+  "--format json" "--sorted-by GPUTotal --top 2 --time-unit us")
+for job in job3 job; do
+  for i in "${!option_lines[@]}"; do
+    read -r -a opts <<<"${option_lines[$i]}"
+    "$profanalyze" "${opts[@]}" "$work/$job" >"$work/$job.$i.expected" 2>/dev/null || exit 1
+    for p in 2 3; do
+      mpirun -n "$p" --oversubscribe "$mpi" "${opts[@]}" "$work/$job" >"$work/$job.$i.mpi$p" 2>/dev/null
+      check_same "$job, mpirun -n $p, '${option_lines[$i]}'" "$work/$job.$i.expected" "$work/$job.$i.mpi$p"
+    done
+  done
+done
+grep -q "Kernel Summary" "$work/job3.0.expected" || { echo "FAIL: no per-rank tables for 3 ranks"; failures=$((failures + 1)); }
 
 # Damaged inputs: rank 15's file cut to 64 bytes, a 17th rank file that does not exist.
 head -c 64 "$work/job/rank_00015.pb" >"$work/cut.pb"

@@ -1,9 +1,10 @@
-// profanalyze-mpi: the job view of many rank files over MPI, for jobs that outgrow one
-// machine. `mpirun -n P profanalyze-mpi [profanalyze's options] PATH...`: MPI rank 0
-// groups the files by traced process (headers only) and hands each MPI rank its share,
-// largest first (assign_processes.h); every MPI rank maps its share to a job partial
-// (cli/job_partial_command.h), the partials are merged along a binomial tree to rank 0,
-// and rank 0 prints what `profanalyze --views job` prints for the same files. A missing,
+// profanalyze-mpi: profanalyze over MPI, for jobs that outgrow one machine.
+// `mpirun -n P profanalyze-mpi [profanalyze's options] PATH...`: MPI rank 0 groups the
+// files by traced process (headers only) and hands each MPI rank its share, largest first
+// (assign_processes.h); every MPI rank maps its share to a job partial
+// (cli/job_partial_command.h) holding the tables the output prints (none when it is the
+// job view alone), the partials are merged along a binomial tree to rank 0, and rank 0
+// prints what `profanalyze` prints for the same files. A missing,
 // truncated or corrupt rank file is a line in the job's data quality, not a failure.
 #include <mpi.h>
 
@@ -48,11 +49,16 @@ std::string ReceiveBytes(int from, int tag) {
   return bytes;
 }
 
-// Rank 0 reads the headers and sends every other rank its share; returns this rank's.
+// Rank 0 reads the headers and sends every other rank its share; returns this rank's, and
+// the job's process count (which tables the output prints depends on it).
 std::vector<ProcessFiles> ShareOut(const SummaryCommandOptions& options, int rank, int size,
-                                   std::vector<std::string>* unreadable) {
+                                   std::vector<std::string>* unreadable,
+                                   uint64_t* processes_total) {
+  Inputs inputs;
+  if (rank == 0) inputs = OpenEachInput(options.paths);
+  *processes_total = inputs.processes.size();
+  MPI_Bcast(processes_total, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   if (rank != 0) return DecodeShare(ReceiveBytes(0, kShareTag));
-  Inputs inputs = OpenEachInput(options.paths);
   *unreadable = std::move(inputs.unreadable);
   const std::vector<ProcessFiles>& processes = inputs.processes;
   std::vector<std::vector<ProcessFiles>> shares =
@@ -85,12 +91,22 @@ prof::job::JobPartial ReduceToRankZero(prof::job::JobPartial partial, int rank, 
 
 int Run(const SummaryCommandOptions& options, int rank, int size) {
   Inputs share;  // this rank's processes; rank 0 also holds the unreadable inputs
-  share.processes = ShareOut(options, rank, size, &share.unreadable);
-  prof::job::JobPartial partial = MapProcesses(share, options);
+  uint64_t processes = 0;
+  share.processes = ShareOut(options, rank, size, &share.unreadable, &processes);
+  const TablePolicy tables = TablesPrinted(options, static_cast<size_t>(processes));
+  prof::job::JobPartial partial = MapProcesses(share, options, tables);
   partial = ReduceToRankZero(std::move(partial), rank, size);
   int exit_code = 0;
+  if (rank == 0 && TablesPrinted(options, partial.ranks_size()).kind != tables.kind) {
+    // Processes that could not be read left 8 or fewer: profanalyze would print their
+    // tables, which were not kept. Said, not hidden.
+    std::fprintf(stderr,
+                 "profanalyze-mpi: %d of %llu processes were read: their tables were not kept "
+                 "(--all-ranks keeps them)\n",
+                 partial.ranks_size(), static_cast<unsigned long long>(processes));
+  }
   if (rank == 0) {
-    const SummaryOutput output = ProduceJobSummary(options, partial);
+    const SummaryOutput output = ProducePartialSummary(options, partial);
     std::fputs(output.text.c_str(), stdout);
     std::fflush(stdout);
     exit_code = output.exit_code;
@@ -108,7 +124,8 @@ int main(int argc, char** argv) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  CLI::App app{"profanalyze-mpi: the job view of many rank files, analyzed by MPI processes"};
+  CLI::App app{
+      "profanalyze-mpi: profanalyze's output for many rank files, analyzed by MPI processes"};
   app.name("profanalyze-mpi");
   SummaryCommandOptions options;
   AddSummaryOptions(&app, &options);
@@ -127,7 +144,7 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   }
-  int valid = rank == 0 ? CheckJobViewOptions(options) : 0;  // rank 0 says what is wrong
+  int valid = rank == 0 ? CheckPartialOptions(options) : 0;  // rank 0 says what is wrong
   MPI_Bcast(&valid, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (!valid) {
     MPI_Finalize();

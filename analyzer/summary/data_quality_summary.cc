@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/match.h"
 
 namespace prof::analyzer {
 namespace {
@@ -17,6 +18,8 @@ void AddCount(const std::string& item, uint64_t count, const std::string& detail
 
 // One row per step whose events are incomplete (the agent dropped records in it), in step
 // order; the first kMaxStepRows, then a line for the rest.
+constexpr char kIncompleteStep[] = "incomplete step ";
+
 void AddIncompleteSteps(const DataQuality& quality, SummaryTable* table) {
   size_t shown = 0;
   for (const auto& [step, counts] : quality.losses_by_step) {
@@ -32,7 +35,7 @@ void AddIncompleteSteps(const DataQuality& quality, SummaryTable* table) {
                                                 quality.losses_by_step.size() - kMaxStepRows));
       break;
     }
-    AddCount(absl::StrCat("incomplete step ", step), total,
+    AddCount(absl::StrCat(kIncompleteStep, step), total,
              absl::StrCat("records lost in it (", kinds, "); its boundaries are exact"), table);
   }
 }
@@ -108,6 +111,18 @@ std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
     table.epilogue.push_back(absl::StrCat("clock: ", line));
   table.ending = TableEnding::kBlank;
   return table;
+}
+
+QualityCounts QualityCountsOf(const DataQuality& quality) {
+  QualityCounts counts;
+  const std::optional<SummaryTable> table = DataQualitySummary(quality);
+  if (!table) return counts;
+  for (const Row& row : table->rows) {
+    if (row.kind != Row::Kind::kData || row.cells.size() < 2) continue;
+    if (absl::StartsWith(row.cells[0].text, kIncompleteStep)) continue;
+    counts.emplace_back(row.cells[0].text, static_cast<uint64_t>(row.cells[1].value));
+  }
+  return counts;
 }
 
 }  // namespace prof::analyzer

@@ -3,7 +3,11 @@
 #ifndef PROF_ANALYZER_SUMMARY_DATA_QUALITY_SUMMARY_H_
 #define PROF_ANALYZER_SUMMARY_DATA_QUALITY_SUMMARY_H_
 
+#include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "analyzer/model/data_quality.h"
 #include "analyzer/summary/summary_table.h"
@@ -11,6 +15,11 @@
 namespace prof::analyzer {
 
 std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality);
+
+// Every count the section shows, as (item, count) in its order, without the per-step rows
+// (a breakdown of the losses): what the job view groups ranks by and adds up.
+using QualityCounts = std::vector<std::pair<std::string, uint64_t>>;
+QualityCounts QualityCountsOf(const DataQuality& quality);
 
 }  // namespace prof::analyzer
 

@@ -192,6 +192,7 @@ ProcessReport ProcessAnalysis::Finish() && {
   report.overlap_ns = figures.communication.overlap_ns;
   report.collectives = std::move(figures.collectives);
   report.quality_perfect = figures.quality.Perfect();
+  report.quality_counts = QualityCountsOf(figures.quality);
 
   const RenderContext context{&figures.names, &figures.totals, options_};
   std::vector<SummaryTable>& tables = report.tables;

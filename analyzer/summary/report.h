@@ -22,6 +22,7 @@
 #include "analyzer/model/trace_model.h"
 #include "analyzer/summary/analysis_context.h"
 #include "analyzer/summary/collective_table.h"
+#include "analyzer/summary/data_quality_summary.h"
 #include "analyzer/summary/summary_table.h"
 
 namespace prof::analyzer {
@@ -62,6 +63,7 @@ struct ProcessReport {
   // whether its data quality section has anything to say.
   CollectiveTable collectives;
   bool quality_perfect = true;
+  QualityCounts quality_counts;  // every count its Data Quality section shows
 };
 
 class ProcessAnalysis {
