@@ -35,7 +35,7 @@ class LazyStartTest(unittest.TestCase):
             self.assertNotIn(heavy, added)
 
     def test_start_reads_bytecode_not_source(self):
-        """The build ships the helper's bytecode (agent/python/compile_bytecode.py): with
+        """The build ships the helper's bytecode (python/compile_bytecode.py): with
         a read-only bazel-bin and PYTHONDONTWRITEBYTECODE (agent_runner sets it), the
         modules the sitecustomize loads come from it, not compiled at every start."""
         run = agent_runner.run_python(["-v", "-c", "pass"])
