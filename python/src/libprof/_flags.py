@@ -1,29 +1,19 @@
-"""PROF_* flags as libprof.so reads them (agent/control/config_values.h, ParseFlagText):
-1/true/yes/on and 0/false/no/off, any case, spaces ignored; unset, blank or anything
-else is the default. The agent itself warns about a bad value (one line, at load time),
-so the helper stays silent."""
-import os
-
-_ON = ("1", "true", "yes", "on")
-_OFF = ("0", "false", "no", "off")
+"""PROF_* flags as libprof.so applied them. The agent parsed them once, at load
+(agent/control/config.cc: their spellings, bounds and the one-line warning about a bad
+value); the helper asks it for the result (prof_config_get) and has no parsing of its own.
+Without an agent nothing records, and each flag is its default."""
+from libprof import _capi
 
 
 def flag(name, default):
-    value = os.environ.get(name, "").strip().lower()
-    if value in _ON:
-        return True
-    if value in _OFF:
-        return False
-    return default
+    value = _capi.config_value(name)
+    return default if value is None else value == "1"
 
 
 def python_operators():
-    """PROF_PYTHON_OPS as the agent reads it (agent/control/config.h, PythonOperators):
-    "aten" for 1, aten, any on spelling, unset or unreadable (the default); "python" for
-    python; None for any off spelling."""
-    value = os.environ.get("PROF_PYTHON_OPS", "").strip().lower()
-    if value == "python":
-        return "python"
-    if value in _OFF:
-        return None
-    return "aten"
+    """PROF_PYTHON_OPS as the agent applied it (agent/control/config.h, PythonOperators):
+    "aten" (its default), "python", or None when off."""
+    value = _capi.config_value("PROF_PYTHON_OPS")
+    if value is None:
+        return "aten"
+    return {"1": "aten", "python": "python"}.get(value)
