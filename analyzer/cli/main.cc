@@ -9,6 +9,7 @@
 #include "analyzer/cli/hang_command.h"
 #include "analyzer/cli/info_command.h"
 #include "analyzer/cli/job_partial_command.h"
+#include "analyzer/cli/perf_command.h"
 #include "analyzer/cli/report_command.h"
 #include "analyzer/cli/summary_command.h"
 #include "analyzer/cli/trigger_command.h"
@@ -35,6 +36,8 @@ int main(int argc, char** argv) {
   CLI::App* map_command = AddMapCommand(&app, &map);
   SummaryCommandOptions reduce;
   CLI::App* reduce_command = AddReduceCommand(&app, &reduce);
+  PerfCommandOptions perf;
+  CLI::App* perf_command = AddPerfCommand(&app, &perf);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -54,6 +57,7 @@ int main(int argc, char** argv) {
     if (hang_command->parsed()) return RunHangCommand(hang);
     if (map_command->parsed()) return RunMapCommand(map);
     if (reduce_command->parsed()) return RunReduceCommand(reduce);
+    if (perf_command->parsed()) return RunPerfCommand(perf);
     if (summary.paths.empty()) {
       std::fprintf(stderr, "profanalyze: give at least one trace file or folder (see --help)\n");
       return 2;
