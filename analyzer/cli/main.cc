@@ -1,6 +1,8 @@
 // profanalyze: parses the command line and dispatches to one subcommand. Nothing else.
 #include <cstdio>
 #include <exception>
+#include <functional>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -13,11 +15,14 @@
 #include "analyzer/cli/report_command.h"
 #include "analyzer/cli/summary_command.h"
 #include "analyzer/cli/trigger_command.h"
+#include "analyzer/cli/version.h"
 
 int main(int argc, char** argv) {
   using namespace prof::analyzer;
   CLI::App app{"profanalyze: summaries, exports and data quality of libprof traces"};
   app.name("profanalyze");
+  app.set_version_flag("--version", std::function<std::string()>(VersionText),
+                       "the release version (the wheel's) and exit");
   SummaryCommandOptions summary;
   ExportCommandOptions export_options;
   InfoCommandOptions info;
@@ -44,6 +49,9 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    std::printf("%s\n", e.what());
+    return 0;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "profanalyze: %s (see --help)\n", e.what());
     return 2;
