@@ -37,8 +37,9 @@ TEST_CASE("prof_schedule_state: paddle's and torch's schedules, by hand") {
   CHECK(prof_schedule_state("record=2", -1) == -1);
 }
 
-TEST_CASE("prof_config_get and the applied schedule: -1 before the agent is configured, then "
-          "the applied values") {
+TEST_CASE(
+    "prof_config_get and the applied schedule: -1 before the agent is configured, then "
+    "the applied values") {
   char value[64];
   CHECK(prof_config_get("PROF_SHAPES", value, sizeof(value)) == -1);
   CHECK(prof_schedule_state(nullptr, 0) == -1);

@@ -37,8 +37,8 @@ absl::StatusOr<PerfFigures> ParsePerfSteps(std::istream& input) {
           line));
     }
     // Unknown samples are 0: kStepOpenAtExit (a negative count) means a trace's last step.
-    figures.steps.push_back({static_cast<uint64_t>(duration_ns), reader_ns * 1e-9,
-                             samples > 0 ? samples : 0});
+    figures.steps.push_back(
+        {static_cast<uint64_t>(duration_ns), reader_ns * 1e-9, samples > 0 ? samples : 0});
   }
   return figures;
 }

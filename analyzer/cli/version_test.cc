@@ -13,9 +13,7 @@
 namespace prof::analyzer {
 namespace {
 
-void Write(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
+void Write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 TEST_CASE("--version reads the version pip recorded beside the package") {
   const std::string site = testing::ScratchFolder("version_site");
