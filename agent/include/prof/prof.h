@@ -54,7 +54,8 @@ int prof_api_version(void);
  * prof_step_to's) of step `step` (from 0) under `schedule`, written as PROF_SCHEDULE is
  * (blank: every step records); NULL asks for the agent's applied schedule. -1 when the text
  * is refused, `step` < 0, or NULL with the agent not running. Pure arithmetic: no lock, no
- * session started; parses `schedule` at each call (about a microsecond). */
+ * session started; parses `schedule` at each call (0.3 us a call from Python through
+ * ctypes, against 0.07 us for prof_api_version). */
 int prof_config_get(const char* name, char* value, size_t size);
 int prof_schedule_state(const char* schedule, int64_t step);
 
