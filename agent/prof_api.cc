@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "agent/control/schedule.h"
 #include "agent/control/session.h"
 #include "agent/cupti/cupti_neighbours.h"
 #include "agent/hooks/hook_support.h"
@@ -77,6 +78,29 @@ void WholeRange(prof::schema::RangeKind kind, const char* name, uint64_t start_n
 }  // namespace
 
 PROF_EXPORT int prof_api_version(void) { return PROF_API_VERSION; }
+
+// The configuration in force, built or only planned: asking must not start the session.
+PROF_EXPORT int prof_config_get(const char* name, char* value, size_t size) {
+  prof::ErrnoPreserved keep;
+  const prof::Config* config = prof::Session::ConfigForChildren();
+  if (!config) return -1;
+  const auto found = config->applied.find(name ? name : "");
+  if (found == config->applied.end()) return 0;
+  if (!value || size <= found->second.size()) return -2;
+  std::memcpy(value, found->second.c_str(), found->second.size() + 1);
+  return 1;
+}
+
+PROF_EXPORT int prof_schedule_state(const char* schedule, int64_t step) {
+  prof::ErrnoPreserved keep;
+  if (step < 0) return -1;
+  if (!schedule) {
+    const prof::Config* config = prof::Session::ConfigForChildren();
+    return config ? static_cast<int>(config->schedule.StateOf(step)) : -1;
+  }
+  const prof::ParsedSchedule parsed = prof::ParseSchedule(schedule);
+  return parsed.schedule ? static_cast<int>(parsed.schedule->StateOf(step)) : -1;
+}
 
 PROF_EXPORT void prof_step(int64_t num_samples) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was

@@ -89,6 +89,10 @@ install() {
   for script in profanalyze libprof-run; do
     [ -x "$venv/bin/$script" ] || fail "$2: no console script $script"
   done
+  # The installed analyzer knows the wheel's version (pip's METADATA beside it).
+  local version
+  version="$("$venv/bin/profanalyze" --version)"
+  [ "$version" = "profanalyze 0.1+test" ] || fail "$2: profanalyze --version printed '$version'"
 }
 
 # check_python NAME: import, library_path, libprof-run on Python, the analyzer from Python

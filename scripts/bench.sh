@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 
-bazel build -c opt --noshow_progress //:libprof.so //proto:trace_format_benchmark \
+bazel build -c opt --noshow_progress //:libprof.so //release:profanalyze //proto:trace_format_benchmark \
   //agent/bench:hook_cost_benchmark //agent/bench:nccl_hook_cost_benchmark //agent/bench:step_cost_benchmark //agent/bench:spawn_cost //testdata/sim:libcupti.so.13 \
   //testdata/workloads:train //testdata/workloads:launch_stress //testdata/workloads:train_ranks 2>&1 | grep -E "^(ERROR|FAILED)" || true
 bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
@@ -40,6 +40,10 @@ scripts/startup_cost.py --spawner "$bin/agent/bench/spawn_cost" --runs $((startu
   "agent, PROF_PYTHON=0:LD_PRELOAD=$agent,PROF_OUTPUT_DIR=$scratch/py,PROF_PYTHON=0" \
   "agent with the helper:LD_PRELOAD=$agent,PROF_OUTPUT_DIR=$scratch/py" \
   -- /usr/bin/python3 -c pass
+echo
+echo "== Python start-up with the wheel installed (pip install into a fresh venv; its python -c pass);"
+echo "   goal: the helper (last line, vs above) <= 1 ms"
+scripts/wheel_startup.sh "$bin" $((startup_runs / 3))
 
 echo
 echo "== trace format (proto/trace_format_benchmark)"

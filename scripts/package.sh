@@ -8,12 +8,13 @@
 #       environments). Its version is <version> in PEP 440's spelling: 0.1-g<commit>
 #       becomes 0.1+g<commit>.
 #
-#   ./scripts/package.sh [version]      (default: 0.1-g<commit>, from git)
+#   ./scripts/package.sh [version]      (default: <VERSION>-g<commit>: the top-level VERSION
+#                                         file, the one place the release number is set)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 
-version="${1:-0.1-g$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
+version="${1:-$(tr -d '[:space:]' < VERSION)-g$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 wheel_version="$(sed -E 's/^([0-9][0-9.]*)-(.+)$/\1+\2/' <<< "$version" | tr '[:upper:]-' '[:lower:].')"
 bazel build -c opt --noshow_progress //:libprof.so //release:profanalyze //agent/python:analysis_extension 2>&1 |
   grep -E "^(ERROR|FAILED)" >&2 && exit 1

@@ -11,7 +11,7 @@
 #   scripts/release_check.sh torch2 [SUITE]      (default trixie, python3-torch 2.6) Debian's
 #       CPU PyTorch 2: scripts/gpu_check.sh --simulated (its Kineto comparison needs torch's
 #       Kineto trace, which 1.13 does not write) and the Python helper's tests
-#       (agent/python/tests, PROF_PYTHON_OPS=1 ones included) with the root's /usr/bin/python3.
+#       (python/tests, PROF_PYTHON_OPS=1 ones included) with the root's /usr/bin/python3.
 #
 # Options (before the check): --roots DIR (default $LIBPROF_ROOTS or ~/.cache/libprof-roots),
 # --bin DIR (default bazel-bin; build first: see docs/release-checks.md), --wheel FILE
@@ -166,15 +166,15 @@ mkdir -p "$root/check/bin/_solib_k8" && cp -rL "$bin"/_solib_k8/*testdata_Ssim* 
 mkdir -p "$root/check/bin/analyzer/cli" && cp "$bin/release/profanalyze" "$root/check/bin/analyzer/cli/"
 # The helper's tests read raw traces with trace_facts, built here against Debian 12's
 # protobuf: it runs there with its own copies of the libraries it needs but glibc's.
-facts="$bin/agent/python/tests/trace_facts"
-[ -x "$facts" ] || usage "$facts is missing: build //agent/python/tests:trace_facts"
-tests="$root/check/bin/agent/python/tests"
+facts="$bin/python/tests/trace_facts"
+[ -x "$facts" ] || usage "$facts is missing: build //python/tests:trace_facts"
+tests="$root/check/bin/python/tests"
 mkdir -p "$tests/trace_facts.libs" && cp "$facts" "$tests/trace_facts.bin"
 ldd "$facts" | awk '$3 ~ /^\// {print $3}' | grep -vE '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
   xargs -r cp -L -t "$tests/trace_facts.libs"
 printf '#!/bin/sh\nd="$(dirname "$0")"\nLD_LIBRARY_PATH="$d/trace_facts.libs" exec "$d/trace_facts.bin" "$@"\n' > "$tests/trace_facts"
 chmod +x "$tests/trace_facts"
-cp -r "$here"/agent/python/tests/*.py "$here/agent/python/tests/programs" "$tests/"
+cp -r "$here"/python/tests/*.py "$here/python/tests/programs" "$tests/"
 mkdir -p "$root/check/src/scripts" && cp -r "$here/testdata" "$root/check/src/" &&
   cp "$here/scripts/gpu_check.sh" "$root/check/src/scripts/"
 
@@ -184,11 +184,11 @@ echo "== scripts/gpu_check.sh --simulated with $suite's torch"
 # passes them (its header says why).
 in_root bash src/scripts/gpu_check.sh --simulated --bin /check/bin --out /check/gpu_check_out \
   --expect-fail "~b: ATen operator names and counts" --expect-fail "~f: " || status=1
-echo "== the Python helper's tests (agent/python/tests) with $suite's torch"
-for test in "$here"/agent/python/tests/*_test.py; do
+echo "== the Python helper's tests (python/tests) with $suite's torch"
+for test in "$here"/python/tests/*_test.py; do
   name="$(basename "$test" .py)"
   started=$SECONDS
-  if in_root bash -c 'cd bin && timeout 600 python3 -B "agent/python/tests/$1.py"' test "$name" \
+  if in_root bash -c 'cd bin && timeout 600 python3 -B "python/tests/$1.py"' test "$name" \
       > "$root/check/$name.log" 2>&1; then
     echo "PASS: $name ($((SECONDS - started)) s): $(grep -E '^Ran ' "$root/check/$name.log")"
   else

@@ -340,6 +340,9 @@ Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string
   config.python_helper = parser.Flag("PROF_PYTHON", true);
   config.python_operators = ParsePythonOperators(&parser);
   config.shapes = parser.Flag("PROF_SHAPES", false);
+  // Read by the Python helper only, through prof_config_get: parsed here so that it has
+  // the agent's spellings and warning, and shows in the trace header.
+  parser.Flag("PROF_ATEN_STACKS", false);
   parser.Text("PROF_PYTHON_PATH", "");
   ParseClock(&parser, &config);
   config.control_dir = parser.Text("PROF_CONTROL_DIR", "");

@@ -7,8 +7,9 @@
 //   PROF_STEPS_PER_FILE  0..1e9 (0: no limit)
 //   PROF_STEP_MARKER     api:NAME:N with N in 1..1e9
 //   PROF_FLIGHT_ENTRIES  16..16777216; PROF_FLIGHT_HANG_S 1..86400
-// Flags (PROF_DISABLE, PROF_TIMER_ONLY, PROF_STACKS, PROF_PYTHON, PROF_PYTHON_OPS, PROF_SHAPES) all
-// take 1/true/yes/on and 0/false/no/off (PROF_PYTHON_OPS also aten and python). Values are
+// Flags (PROF_DISABLE, PROF_TIMER_ONLY, PROF_STACKS, PROF_PYTHON, PROF_PYTHON_OPS, PROF_SHAPES,
+// PROF_ATEN_STACKS) all take 1/true/yes/on and 0/false/no/off (PROF_PYTHON_OPS also aten and
+// python). Values are
 // trimmed of spaces; a blank value is unset.
 //
 //   std::vector<std::string> warnings;
@@ -28,8 +29,8 @@
 
 namespace prof {
 
-// PROF_PYTHON_OPS: which operators the Python helper records for PyTorch. The helper reads
-// the variable itself (it is inherited), with these same spellings (libprof/_flags.py):
+// PROF_PYTHON_OPS: which operators the Python helper records for PyTorch. The helper asks
+// the agent for the applied value (prof_config_get; libprof/_flags.py):
 // 1/aten (or any on spelling): ATen operators as torch.profiler names them; python: the
 // Python-level torch functions and Tensor methods; 0 (or any off spelling): none. Unset:
 // ATen operators, inside recording windows only.

@@ -224,7 +224,7 @@ TEST_CASE("PROF_ACTIVITIES: unknown names are one line, which says what is recor
 
 TEST_CASE("flags: every PROF_* flag takes the same spellings, PROF_PYTHON included") {
   for (const char* flag : {"PROF_DISABLE", "PROF_TIMER_ONLY", "PROF_STACKS", "PROF_PYTHON",
-                           "PROF_PYTHON_OPS", "PROF_SHAPES"}) {
+                           "PROF_PYTHON_OPS", "PROF_SHAPES", "PROF_ATEN_STACKS"}) {
     for (const char* bad : {"2", "-1", kInt64Max, "maybe", "1 1", "truee"}) OnlyWarning(flag, bad);
     for (const char* on : {"1", "true", " Yes ", "ON"}) {
       std::vector<std::string> warnings;
@@ -245,6 +245,7 @@ TEST_CASE("flags: every PROF_* flag takes the same spellings, PROF_PYTHON includ
   CHECK(ParseWith({}, &warnings).applied.at("PROF_PYTHON") == "1");
   CHECK(ParseWith({}, &warnings).applied.at("PROF_PYTHON_OPS") == "1");
   CHECK(ParseWith({}, &warnings).applied.at("PROF_SHAPES") == "0");
+  CHECK(ParseWith({}, &warnings).applied.at("PROF_ATEN_STACKS") == "0");
   CHECK(ParseWith({{"PROF_SHAPES", "1"}}, &warnings).shapes);
 }
 

@@ -1,5 +1,5 @@
 // When libprof.so is loaded into a Python interpreter, makes the interpreter import the
-// helper package shipped beside the library (agent/python/): the package's folder is
+// helper package shipped beside the library (python/src, copied there): the package's folder is
 // prepended to PYTHONPATH, whose sitecustomize installs the PyTorch hooks. This works
 // because the library constructor runs before the interpreter's main() reads PYTHONPATH.
 //

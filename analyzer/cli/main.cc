@@ -1,6 +1,8 @@
 // profanalyze: parses the command line and dispatches to one subcommand. Nothing else.
 #include <cstdio>
 #include <exception>
+#include <functional>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -9,14 +11,18 @@
 #include "analyzer/cli/hang_command.h"
 #include "analyzer/cli/info_command.h"
 #include "analyzer/cli/job_partial_command.h"
+#include "analyzer/cli/perf_command.h"
 #include "analyzer/cli/report_command.h"
 #include "analyzer/cli/summary_command.h"
 #include "analyzer/cli/trigger_command.h"
+#include "analyzer/cli/version.h"
 
 int main(int argc, char** argv) {
   using namespace prof::analyzer;
   CLI::App app{"profanalyze: summaries, exports and data quality of libprof traces"};
   app.name("profanalyze");
+  app.set_version_flag("--version", std::function<std::string()>(VersionText),
+                       "the release version (the wheel's) and exit");
   SummaryCommandOptions summary;
   ExportCommandOptions export_options;
   InfoCommandOptions info;
@@ -35,12 +41,17 @@ int main(int argc, char** argv) {
   CLI::App* map_command = AddMapCommand(&app, &map);
   SummaryCommandOptions reduce;
   CLI::App* reduce_command = AddReduceCommand(&app, &reduce);
+  PerfCommandOptions perf;
+  CLI::App* perf_command = AddPerfCommand(&app, &perf);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    std::printf("%s\n", e.what());
+    return 0;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "profanalyze: %s (see --help)\n", e.what());
     return 2;
@@ -54,6 +65,7 @@ int main(int argc, char** argv) {
     if (hang_command->parsed()) return RunHangCommand(hang);
     if (map_command->parsed()) return RunMapCommand(map);
     if (reduce_command->parsed()) return RunReduceCommand(reduce);
+    if (perf_command->parsed()) return RunPerfCommand(perf);
     if (summary.paths.empty()) {
       std::fprintf(stderr, "profanalyze: give at least one trace file or folder (see --help)\n");
       return 2;

@@ -120,7 +120,8 @@ class NativeOptionsTest(unittest.TestCase):
             if not line.strip().startswith("-"):
                 continue
             for option in line.split()[0].split(","):
-                if option.startswith("--") and option != "--help" and not option.startswith("--no-"):
+                if option.startswith("--") and option not in ("--help", "--version") \
+                        and not option.startswith("--no-"):
                     names.add(option[2:].split("{")[0].replace("-", "_"))
         self.assertEqual(sorted(names), sorted(_analysis._native.summary_options()))
 

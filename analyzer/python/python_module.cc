@@ -1,5 +1,5 @@
 // libprof._analysis_native: the C++ analyzer as a CPython extension (pybind11). The Python
-// side (agent/python/src/libprof/_analysis.py) wraps it in load_profiler_result() and
+// side (python/src/libprof/_analysis.py) wraps it in load_profiler_result() and
 // ProfilerResult (summaries, tables, events, and the timeline export profanalyze's
 // `export` writes); nothing here is meant to be called directly.
 //

@@ -35,9 +35,29 @@ extern "C" {
  * function of the earlier ones, with the same signature, and adds some: a caller needing
  * version N checks once that prof_api_version() >= N (libprof's Python helper does)
  * instead of looking up each function. A library without prof_api_version is older than
- * version 1. Version 2 adds prof_user_range, version 3 prof_window_goes_on. */
+ * version 1. Version 2 adds prof_user_range; version 3 prof_config_get,
+ * prof_schedule_state and prof_window_goes_on. */
 #define PROF_API_VERSION 3
 int prof_api_version(void);
+
+/* The agent's own answers, for callers that would otherwise parse PROF_* variables or
+ * compute the schedule again (libprof's Python helper asks these; it has no copy).
+ *
+ * prof_config_get: the value of the PROF_* variable `name` as the agent applied it at
+ * start (the trace header's list: flags as 1 or 0, PROF_PYTHON_OPS as 1, python or 0,
+ * PROF_SCHEDULE in its full form, a refused value as the default used instead), copied to
+ * value[size] NUL-terminated. Returns 1 when copied; 0 for a name the agent does not read;
+ * -1 when the agent is not running (PROF_DISABLE, or not initialized); -2 when `size` is
+ * too small. Never starts the session.
+ *
+ * prof_schedule_state: the state (0 CLOSED, 1 READY, 2 RECORD, 3 RECORD_AND_RETURN, as
+ * prof_step_to's) of step `step` (from 0) under `schedule`, written as PROF_SCHEDULE is
+ * (blank: every step records); NULL asks for the agent's applied schedule. -1 when the text
+ * is refused, `step` < 0, or NULL with the agent not running. Pure arithmetic: no lock, no
+ * session started; parses `schedule` at each call (0.3 us a call from Python through
+ * ctypes, against 0.07 us for prof_api_version). */
+int prof_config_get(const char* name, char* value, size_t size);
+int prof_schedule_state(const char* schedule, int64_t step);
 
 /* Ends the current step and begins the next one. num_samples is the number of samples
  * (e.g. the batch size) the ending step processed; <= 0 means unknown. Steps drive

@@ -117,8 +117,8 @@ class Profiler:
                           % self.step_num)
 
     def stop(self):
-        """Ends profiling: prints the Perf Summary (more than 10 steps), and returns the
-        window open now, if any (on_trace_ready)."""
+        """Ends profiling: prints the Perf Summary (the analyzer's, of every step since
+        start()), and returns the window open now, if any (on_trace_ready)."""
         from libprof import _steps
         if not self._running:
             return

@@ -27,6 +27,8 @@ import os
 import sys
 import sysconfig
 
+from libprof._summary_options import check_names
+
 
 def _load_native():
     # The extension uses Debian's shared libprotobuf and Abseil (their static archives
@@ -113,13 +115,14 @@ def _views(views):
 
 def _analysis_options(sorted_by, op_detail, thread_sep, views, top, perf_skip, more=None):
     """paddle's summary() arguments, plus any other option of the summary command
-    (`more`: _native.summary_options() names, as profanalyze's long options with "_" for
+    (`more`: the names of _summary_options, as profanalyze's long options with "_" for
     "-"; `self_time` stands for "self", which a method cannot take as a keyword)."""
     options = dict(sorted_by=_name(sorted_by) if sorted_by is not None else "CPUTotal",
                    views=_views(views), op_detail=bool(op_detail), thread_sep=bool(thread_sep),
                    top=int(top), perf_skip=-1 if perf_skip is None else int(perf_skip))
     for key, value in (more or {}).items():
         options["self" if key == "self_time" else key] = value
+    check_names(options)  # the same refusal whichever backend runs
     return options
 
 

@@ -13,6 +13,8 @@ sys.path.insert(0, os.path.abspath("agent/python"))  # the helper, as Bazel plac
 
 from libprof import _capi  # noqa: E402
 
+import agent_runner  # noqa: E402
+
 
 class FakeFunction:
     def __init__(self, result=None):
@@ -56,12 +58,16 @@ class CapiVersionTest(unittest.TestCase):
         self.assertIsNone(functions)
         self.assertEqual(said.count("\n"), 1)
         self.assertIn("the agent under test has C API version 0", said)
-        self.assertIn("needs %d" % _capi.API_VERSION, said)
+        self.assertIn("needs %d (it lacks prof_api_version)" % _capi.API_VERSION, said)
 
     def test_an_older_version_gets_one_line(self):
-        functions, said = bind(FakeLibrary(version=_capi.API_VERSION - 1))
+        functions, said = bind(FakeLibrary(version=2))
         self.assertIsNone(functions)
-        self.assertIn("C API version %d" % (_capi.API_VERSION - 1), said)
+        self.assertEqual(said.count("\n"), 1)
+        self.assertIn("C API version 2 and this Python package needs 3 (it lacks "
+                      "prof_config_get, prof_schedule_state)", said)
+        _, said = bind(FakeLibrary(version=1))
+        self.assertIn("(it lacks prof_user_range, prof_config_get, prof_schedule_state)", said)
 
     def test_this_version_and_later_bind_every_function_once_checked(self):
         for version in (_capi.API_VERSION, _capi.API_VERSION + 1):
@@ -76,6 +82,27 @@ class CapiVersionTest(unittest.TestCase):
         functions, said = bind(library)
         self.assertEqual(said, "")
         self.assertEqual(set(functions), set(_capi._SIGNATURES))
+
+
+class FlagsFromTheAgentTest(unittest.TestCase):
+    """_flags asks the agent (prof_config_get) for the values it applied: its spellings (any
+    case, spaces), and the defaults where no agent is loaded."""
+
+    PRINT_FLAGS = ("from libprof import _flags; print(_flags.flag('PROF_SHAPES', False), "
+                   "_flags.flag('PROF_STACKS', True), _flags.flag('PROF_ATEN_STACKS', False), "
+                   "_flags.python_operators())")
+    SET = {"PROF_SHAPES": " Yes ", "PROF_STACKS": "OFF", "PROF_ATEN_STACKS": "on",
+           "PROF_PYTHON_OPS": "Python"}
+
+    def test_under_the_agent(self):
+        run = agent_runner.run_python(["-c", self.PRINT_FLAGS], environment=self.SET)
+        self.assertEqual(run.stdout, "True False True python\n", run.stderr)
+
+    def test_without_an_agent_the_defaults(self):
+        environment = dict(self.SET, PYTHONPATH=agent_runner.helper_folder())
+        run = agent_runner.run_python(["-c", self.PRINT_FLAGS], agent=False,
+                                      environment=environment)
+        self.assertEqual(run.stdout, "False True False aten\n", run.stderr)
 
 
 if __name__ == "__main__":

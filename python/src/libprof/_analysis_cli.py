@@ -3,7 +3,9 @@ same calls as _analysis_native (analyze, read_events, export_timeline), made by 
 the profanalyze that came with this package (its --format json output for tables).
 
 It needs no particular CPython (the extension is built for one), so the wheel uses it on
-every interpreter. What differs from the extension: table values are rounded as
+every interpreter. It takes every option of the summary command (_summary_options) and
+forwards it: profanalyze itself checks the values, and text() prints what the extension's
+does. What differs from the extension: table values are rounded as
 `profanalyze --format json` rounds them (times to 0.1 ns, ratios to 4 decimals), and
 ProfilerResult.events() is not available (it needs the extension).
 """
@@ -12,9 +14,7 @@ import os
 import subprocess
 
 from libprof._paths import packaged_profanalyze
-
-_SORT_KEYS = ("CPUTotal", "CPUAvg", "CPUMax", "CPUMin", "GPUTotal", "GPUAvg", "GPUMax", "GPUMin")
-_TIME_UNITS = ("s", "ms", "us", "ns")
+from libprof._summary_options import check_names, command_arguments
 
 
 def program():
@@ -64,24 +64,27 @@ def _flat_rows(table):
 
 
 class Session:
-    """What analyze() read (as _analysis_native.Session): one `profanalyze --format json`
-    run, and a text run for each text() call."""
+    """What analyze() read (as _analysis_native.Session): one `profanalyze --format json
+    --all-ranks` run for the tables, and a run with the caller's options for each text()."""
 
-    def __init__(self, arguments, document):
-        self._arguments = arguments
+    def __init__(self, paths, options, document):
+        self._paths = paths
+        self._options = options
         self._document = document
         self.unreadable = list(document.get("unreadable_files", []))
         self.files_read = sum(len(process.get("files", [])) for process in document["processes"])
 
-    def text(self, time_unit="ms", rank=-1):
-        if time_unit not in _TIME_UNITS:
-            raise ValueError("time_unit: '%s' is not one of s, ms, us, ns" % time_unit)
-        arguments = self._arguments + ["--time-unit", time_unit]
-        if rank >= 0:
-            arguments += ["--rank", str(rank)]
-        process = _run(arguments)
+    def text(self, time_unit=None, rank=None):
+        """What `profanalyze PATHS OPTIONS` prints; time_unit and rank (None or -1: the
+        options') as the extension's text() takes them."""
+        options = dict(self._options)
+        if time_unit is not None:
+            options["time_unit"] = time_unit
+        if rank is not None and rank >= 0:
+            options["rank"] = rank
+        process = _run(self._paths + command_arguments(options))
         if process.returncode != 0:
-            raise _failure(process)
+            raise _refused(process)
         return process.stdout
 
     def processes(self):
@@ -98,32 +101,27 @@ class Session:
         return None if ranks is None else {"title": ranks["title"], "rows": _flat_rows(ranks)}
 
 
-def analyze(paths, sorted_by="CPUTotal", views="", op_detail=True, thread_sep=False, top=0,
-            perf_skip=-1, threads=0):
-    if sorted_by not in _SORT_KEYS:
-        raise ValueError("sorted_by: unknown key '%s' (one of %s)" % (sorted_by, ", ".join(sorted(_SORT_KEYS))))
-    if top < 0 or perf_skip < -1 or threads < 0:
-        raise ValueError("top, perf_skip and threads must not be negative")
+def _refused(process):
+    """Options profanalyze refused (exit status 2) as ValueError, as the extension raises
+    them; any other failure as OSError."""
+    if process.returncode == 2:
+        return ValueError(process.stderr.strip().replace("profanalyze: ", ""))
+    return _failure(process)
+
+
+def analyze(paths, **options):
+    """The summary command's analysis with any of its options (_summary_options names),
+    forwarded to profanalyze as they are."""
+    check_names(options)
     if not paths:
         raise ValueError("give at least one trace file or folder")
     _check_paths(paths)
-    arguments = list(paths) + ["--all-ranks", "--sorted-by", sorted_by, "--threads", str(threads)]
-    if views:
-        arguments += ["--views", views]
-    if not op_detail:
-        arguments.append("--no-op-detail")
-    if thread_sep:
-        arguments.append("--thread-sep")
-    if top:
-        arguments += ["--top", str(top)]
-    if perf_skip >= 0:
-        arguments += ["--perf-skip", str(perf_skip)]
-    process = _run(arguments + ["--format", "json"])
+    # The tables of every rank, as JSON: what processes() and ranks() read.
+    tables = dict(options, format="json", all_ranks=True, rank=None)
+    process = _run(list(paths) + command_arguments(tables))
     if process.returncode != 0:
-        if process.returncode == 2:  # options profanalyze refused (views)
-            raise ValueError(process.stderr.strip().replace("profanalyze: ", ""))
-        raise _failure(process)
-    return Session(arguments, json.loads(process.stdout))
+        raise _refused(process)
+    return Session(list(paths), options, json.loads(process.stdout))
 
 
 def read_events(path):

@@ -57,6 +57,10 @@ class PaddleStyleTest(unittest.TestCase):
         # step_info(unit="images") reaches the analyzer's Perf Summary too.
         perf = agent_runner.analyzer_tables(folder)["perf"]
         self.assertIn("Time Unit: s, IPS Unit: images/s", perf["preamble"])
+        # stop() prints the analyzer's Perf Summary of the 12 steps the helper timed.
+        self.assertIn("Steps: 12 recorded, first 10 skipped as warm-up (--perf-skip), 2 measured",
+                      run.stdout)
+        self.assertIn("Time Unit: s, IPS Unit: images/s", run.stdout)
         # summary(views=[...]) prints the analyzer's own tables (libprof._analysis).
         self.assertNotIn("libprof._analysis", run.stderr)
         self.assertIn("Overview Summary", run.stdout)

@@ -26,8 +26,19 @@ class Scheduler(str):
         return scheduler
 
     def __call__(self, step):
-        """paddle's make_scheduler: the state of step `step` (agent/control/schedule.cc
-        computes the same for PROF_SCHEDULE)."""
+        """paddle's make_scheduler: the state of step `step`. The specification is the
+        agent's Schedule::StateOf (agent/control/schedule.cc, what PROF_SCHEDULE runs on):
+        where the agent is loaded it answers (prof_schedule_state). The arithmetic below is
+        for processes without it (make_scheduler is part of the paddle-style API, usable
+        with no agent); scheduler_test.py checks it against the agent over a table of
+        schedules."""
+        from libprof import _capi  # loaded already by any Profiler; here for the API alone
+        state = _capi.schedule_state(self, step)
+        if state is not None:
+            return ProfilerState(state)
+        return self.without_agent(step)
+
+    def without_agent(self, step):
         if step < self.skip_first:
             return ProfilerState.CLOSED
         step -= self.skip_first

@@ -13,7 +13,10 @@ import sys
 
 # The C API version this package calls (agent/include/prof/prof.h, PROF_API_VERSION): an
 # agent of that version or later has every function below.
-API_VERSION = 3  # 2: user_range; 3: window_goes_on
+API_VERSION = 3
+# What each version added (prof.h), to say what an older agent lacks.
+_ADDED = {2: ("prof_user_range",),
+          3: ("prof_config_get", "prof_schedule_state", "prof_window_goes_on")}
 
 _VOID = ("range_pop", "phase_pop", "operator_pop")
 _NAMED = ("range_push", "phase_push", "operator_push", "mark")
@@ -48,6 +51,9 @@ _OTHERS = {
     # 1/0 around the start of torch's CPU-only collection (cupti_neighbours.h, rule 4);
     # returns the subscriptions refused so far.
     "refuse_cupti_subscribers": (ctypes.c_int, [ctypes.c_int]),
+    # The agent's answers (prof.h, version 3): config_value() and schedule_state() below.
+    "config_get": (ctypes.c_int, [_TEXT, ctypes.c_char_p, ctypes.c_size_t]),
+    "schedule_state": (ctypes.c_int, [_TEXT, ctypes.c_int64]),
 }
 _SIGNATURES = dict(_OTHERS, **_WINDOWS,
                    **{name: (None, []) for name in _VOID},
@@ -87,9 +93,13 @@ def _bind(library, where):
     if version is None:
         return None
     if version < API_VERSION:
-        sys.stderr.write("libprof: %s has C API version %d and this Python package needs %d: "
-                         "the package's calls do nothing (use the libprof.so that came with "
-                         "it: libprof.library_path())\n" % (where, version, API_VERSION))
+        missing = [name for added in range(max(version, 1) + 1, API_VERSION + 1)
+                   for name in _ADDED.get(added, ())]
+        sys.stderr.write("libprof: %s has C API version %d and this Python package needs %d "
+                         "(it lacks %s): the package's calls do nothing (use the libprof.so "
+                         "that came with it: libprof.library_path())\n"
+                         % (where, version, API_VERSION,
+                            ", ".join(missing) if version >= 1 else "prof_api_version"))
         return None
     functions = {}
     for name, (restype, argtypes) in _SIGNATURES.items():
@@ -162,6 +172,8 @@ def _install(functions):
                                 if "operator_ranges" in functions else _noop)
     names["refuse_cupti_subscribers"] = functions.get("refuse_cupti_subscribers", _zero)
     names["window_goes_on"] = functions.get("window_goes_on", _zero)
+    names["_config_get"] = functions.get("config_get")
+    names["_schedule_state"] = functions.get("schedule_state")
     # Details: an agent without them records the operator by its name only.
     if "operator_push_detail" in functions:
         names["operator_push_detail"] = _with_details(functions["operator_push_detail"])
@@ -201,6 +213,29 @@ def window_path(index):
         if found == 1:
             return os.fsdecode(buffer.value)
         return "" if found == 0 else None
+
+
+def config_value(name):
+    """The agent's applied value of the PROF_* variable `name` (prof_config_get: flags as
+    "1" or "0", as the trace header lists them); None without an agent, or for a variable
+    it does not read."""
+    if _config_get is None:
+        return None
+    buffer = ctypes.create_string_buffer(256)
+    if _config_get(name.encode("ascii"), buffer, len(buffer)) == -2:
+        buffer = ctypes.create_string_buffer(1 << 16)  # PROF_STEP_MARKER rules can be long
+    if _config_get(name.encode("ascii"), buffer, len(buffer)) != 1:
+        return None
+    return buffer.value.decode("utf-8", "replace")
+
+
+def schedule_state(schedule, step):
+    """The agent's state (0..3, ProfilerState's values) of `step` under the PROF_SCHEDULE
+    text `schedule` (prof_schedule_state); None without an agent or for refused text."""
+    if _schedule_state is None:
+        return None
+    state = _schedule_state(schedule.encode("ascii"), step)
+    return None if state < 0 else state
 
 
 def library_candidates():

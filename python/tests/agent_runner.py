@@ -9,7 +9,7 @@ import sys
 import tempfile
 
 PYTHON = "/usr/bin/python3"
-_HERE = "agent/python/tests"
+_HERE = "python/tests"
 
 
 def runfile(path):
