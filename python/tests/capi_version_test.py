@@ -65,9 +65,10 @@ class CapiVersionTest(unittest.TestCase):
         self.assertIsNone(functions)
         self.assertEqual(said.count("\n"), 1)
         self.assertIn("C API version 2 and this Python package needs 3 (it lacks "
-                      "prof_config_get, prof_schedule_state)", said)
+                      "prof_config_get, prof_schedule_state, prof_window_goes_on)", said)
         _, said = bind(FakeLibrary(version=1))
-        self.assertIn("(it lacks prof_user_range, prof_config_get, prof_schedule_state)", said)
+        self.assertIn("(it lacks prof_user_range, prof_config_get, prof_schedule_state, "
+                      "prof_window_goes_on)", said)
 
     def test_this_version_and_later_bind_every_function_once_checked(self):
         for version in (_capi.API_VERSION, _capi.API_VERSION + 1):
