@@ -7,11 +7,15 @@
 # (kernel_summary_pandas.py) from the Chrome JSON export of the same trace.
 #
 #   analyzer/bench/run_benchmark.sh [--events N] [--baseline-events N] [--workdir DIR] [--no-baseline] [--quick]
+#                                   [--compare-with PROFANALYZE]
 #   BAZEL_STARTUP="--output_user_root=/tmp/x" BAZEL_BUILD_FLAGS="--symlink_prefix=/" \
 #     analyzer/bench/run_benchmark.sh
 #
 # "Per core" = events / (user + system CPU seconds) of the one-thread run, so a busy
-# machine does not distort it; wall seconds are printed beside. pandas needs about
+# machine does not distort it; wall seconds are printed beside, and the goal (>= 20M
+# events/s per core, issue 22) beside the figure. --compare-with times another profanalyze
+# build (e.g. the previous commit's, built into a folder of its own) on the same files in
+# the same run, alternating with this one, so a loaded machine affects both alike. pandas needs about
 # 1.5 KB of memory per event; when the trace would not fit in 40 % of MemAvailable (or is
 # larger than --baseline-events) the baseline runs on a smaller trace (printed) and
 # profanalyze is timed on that one too, so the ratio always compares the same file.
@@ -22,6 +26,8 @@ events=10000000
 work="${TMPDIR:-/tmp}/prof-analyzer-bench"
 baseline=1
 baseline_cap=0
+compare=""
+goal=20  # M events/s per core
 while [ $# -gt 0 ]; do
   case "$1" in
     --events) events="$2"; shift 2 ;;
@@ -29,6 +35,7 @@ while [ $# -gt 0 ]; do
     --baseline-events) baseline_cap="$2"; shift 2 ;;
     --no-baseline) baseline=0; shift ;;
     --quick) events=1000000; shift ;;
+    --compare-with) compare="$2"; shift 2 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -56,15 +63,22 @@ write_trace() { "$bin/analyzer/bench/analyzer_benchmark" --events="$1" --write="
 
 profanalyze_figures() {  # trace events label
   read -r cpu wall rss < <(measure "$bin/analyzer/cli/profanalyze" "$1" --format json --threads 1)
-  printf '%-44s %s\n' "profanalyze ($3): CPU s / wall s" "$cpu / $wall"
-  printf '%-44s %.2f\n' "profanalyze ($3): M events/s per core" "$(awk -v e="$2" -v s="$cpu" 'BEGIN{print e/s/1e6}')"
+  printf '%-44s %s / %s\n' "profanalyze ($3): CPU s / wall s" "$cpu" "$wall"
+  printf '%-44s %.2f (goal >= %d)\n' "profanalyze ($3): M events/s per core" \
+    "$(awk -v e="$2" -v s="$cpu" 'BEGIN{print e/s/1e6}')" "$goal"
   printf '%-44s %d\n' "profanalyze ($3): peak RSS, MiB" $((rss / 1024))
   profanalyze_cpu="$cpu"; profanalyze_rss="$rss"
+  if [ -n "$compare" ]; then
+    read -r ccpu cwall crss < <(measure "$compare" "$1" --format json --threads 1)
+    printf '%-44s %s / %s, %.2f M events/s per core, %d MiB (this: %.2fx less CPU)\n' \
+      "  same input, $compare:" "$ccpu" "$cwall" "$(awk -v e="$2" -v s="$ccpu" 'BEGIN{print e/s/1e6}')" \
+      $((crss / 1024)) "$(awk -v a="$ccpu" -v b="$cpu" 'BEGIN{print a/b}')"
+  fi
 }
 
 trace="$work/trace.pb"
 written="$(write_trace "$events" "$trace")"
-echo "== analyzer benchmark: $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m)"
+echo "== analyzer benchmark: $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m), load $(cut -d' ' -f1 /proc/loadavg)"
 printf '%-44s %s\n' "events" "$written"
 printf '%-44s %s (%.1f bytes/event)\n' "trace file size, bytes" "$(stat -c %s "$trace")" \
   "$(awk -v b="$(stat -c %s "$trace")" -v e="$written" 'BEGIN{print b/e}')"

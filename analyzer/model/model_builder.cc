@@ -49,6 +49,21 @@ std::string FormatCallStack(const std::vector<uint64_t>& frames,
   return text;
 }
 
+// Appends with a growth of 4x (2x past 1 GiB) instead of the library's 2x: a record
+// vector of millions is copied to fresh pages each time it grows, and on a 10M-event file
+// those copies and page faults were a quarter of the analysis. The unused tail costs
+// address space only (large blocks are mapped on demand; pages never written are never
+// touched), and the 1 GiB bound keeps that bounded too.
+template <typename T>
+void Append(std::vector<T>* records, T record) {
+  if (records->size() == records->capacity()) {
+    constexpr size_t kQuadrupleBelow = (size_t{1} << 30) / sizeof(T);
+    const size_t size = std::max<size_t>(records->size(), 256);
+    records->reserve(size < kQuadrupleBelow ? 4 * size : 2 * size);
+  }
+  records->push_back(std::move(record));
+}
+
 }  // namespace
 
 ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& header)
@@ -112,7 +127,7 @@ void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
   call.copy_kind =
       trace::CopyKind_IsValid(event.copy_kind) ? event.copy_kind : schema::COPY_KIND_UNKNOWN;
   call.call_stack = StackName(event.call_stack);
-  model_.api_calls.push_back(call);
+  Append(&model_.api_calls, call);
   ++model_.event_count;
 }
 
@@ -137,7 +152,7 @@ void ModelBuilder::OnHostRange(const HostRangeEvent& event) {
   range.dtypes = Name(event.dtypes);
   range.source = Name(event.source);
   if (range.type == RangeType::kOperator) NormalizeOperatorName(&range);
-  model_.ranges.push_back(range);
+  Append(&model_.ranges, range);
   ++model_.event_count;
 }
 
@@ -161,7 +176,7 @@ void ModelBuilder::OnStep(const StepEvent& event) {
   range.step_number = event.step_number;
   range.sample_count = event.sample_count;
   range.cupti_clock = Clock(event.clock);
-  model_.ranges.push_back(range);
+  Append(&model_.ranges, range);
   ++model_.event_count;
 }
 
@@ -187,7 +202,7 @@ void ModelBuilder::OnNcclCall(const NcclCallEvent& event) {
   call.root_or_peer = event.root_or_peer.value_or(0);
   call.has_reduction_op = event.reduction_op.has_value();
   call.reduction_op = event.reduction_op.value_or(0);
-  model_.nccl_calls.push_back(call);
+  Append(&model_.nccl_calls, call);
   ++model_.event_count;
 }
 
@@ -206,7 +221,7 @@ void ModelBuilder::OnMemory(const MemoryEvent& event) {
   record.cupti_clock = Clock(event.clock);
   if (const NameId stack = StackName(event.call_stack))
     record.call_stack = std::string(model_.names.Get(stack));
-  model_.memory.push_back(std::move(record));
+  Append(&model_.memory, std::move(record));
   ++model_.event_count;
 }
 
@@ -238,7 +253,7 @@ void ModelBuilder::AddDevice(DeviceActivity activity, const StreamKey& where) {
   activity.device = where.device;
   activity.stream = where.stream;
   activity.cupti_clock = Clock(where.clock);
-  model_.device_activities.push_back(activity);
+  Append(&model_.device_activities, activity);
   ++model_.event_count;
 }
 

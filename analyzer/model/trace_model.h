@@ -52,25 +52,29 @@ struct HostRange {
   NameId source = 0;
 };
 
+// Fields ordered so the record packs into 80 bytes (it was 88): a 10M-event trace holds
+// millions, and writing their pages is much of reading one.
 struct ApiCall {
   uint64_t thread_id = 0;
   uint64_t start_ns = 0;
   uint64_t end_ns = 0;
   uint64_t correlation_id = 0;
   NameId name = 0;
+  int32_t parent_range = kNoIndex;  // innermost host range holding its start (tree stage)
   bool driver = false;
   bool failed = false;  // status != success
   bool cupti_clock = false;
-  int32_t parent_range = kNoIndex;  // innermost host range holding its start (tree stage)
   // Arguments as recorded (timeline exports; the Memory Manipulation Summary uses bytes and
   // copy_kind for calls whose device record is missing); 0 / unknown where not recorded.
-  int64_t status = 0;  // the call's return code
   bool has_stream = false;
-  uint64_t stream = 0;  // the stream argument (a handle), when has_stream
-  uint64_t bytes = 0;   // copy / set / allocation size
   schema::CopyKind copy_kind = schema::COPY_KIND_UNKNOWN;
   NameId call_stack = 0;  // symbolized launch stack ("f < g < h"), 0: none
+  int64_t status = 0;     // the call's return code
+  uint64_t stream = 0;    // the stream argument (a handle), when has_stream
+  uint64_t bytes = 0;     // copy / set / allocation size
 };
+
+static_assert(sizeof(ApiCall) <= 80, "ApiCall grew: keep the fields packed (see above)");
 
 enum class DeviceKind : uint8_t { kKernel, kMemcpy, kMemset, kSynchronization };
 

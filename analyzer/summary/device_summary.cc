@@ -24,6 +24,13 @@ void AddDeviceFigures(const AnalysisContext& window, WindowCarry* carry, DeviceF
   }
   std::map<uint32_t, IntervalList> kernels;  // by device
   for (uint32_t device : carry->CarriedDevices()) kernels[device];
+  // Counted first so each device's list is reserved at its exact size (millions of kernels,
+  // written once rather than copied as the list doubles).
+  std::map<uint32_t, size_t> counts;
+  for (const DeviceActivity& activity : window.model->device_activities) {
+    if (activity.kind == DeviceKind::kKernel) ++counts[activity.device];
+  }
+  for (const auto& [device, count] : counts) kernels[device].reserve(count);
   for (const DeviceActivity& activity : window.model->device_activities) {
     if (activity.kind != DeviceKind::kKernel) continue;
     kernels[activity.device].push_back({activity.start_ns, activity.end_ns});

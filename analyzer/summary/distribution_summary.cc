@@ -35,6 +35,16 @@ bool IsCommunicationOperatorName(absl::string_view name) {
 CommunicationFigures ComputeCommunication(const AnalysisContext& context, WindowCarry* carry) {
   const TraceModel& model = *context.model;
   IntervalList host, gpu, computation;
+  // Reserved at their exact sizes: millions of kernels, written once rather than copied as
+  // the lists double.
+  size_t nccl_kernels = 0, kernels = 0;
+  for (const DeviceActivity& activity : model.device_activities) {
+    if (activity.kind != DeviceKind::kKernel) continue;
+    ++kernels;
+    nccl_kernels += activity.nccl;
+  }
+  gpu.reserve(nccl_kernels);
+  computation.reserve(kernels - nccl_kernels);
   for (const NcclCall& call : model.nccl_calls) {
     if (call.operation == schema::NCCL_OPERATION_GROUP_START ||
         call.operation == schema::NCCL_OPERATION_GROUP_END) {

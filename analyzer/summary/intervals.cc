@@ -33,20 +33,63 @@ IntervalList UniteIntervals(const IntervalList& a, const IntervalList& b) {
   return MergeIntervals(std::move(all));
 }
 
-IntervalList IntersectIntervals(const IntervalList& a, const IntervalList& b) {
-  IntervalList result;
+namespace {
+
+// Calls emit(piece, i) for each piece of a ∩ b in order, i the index in `a` of the piece's
+// interval. Each interval of `a` is read once, when the walk reaches it, so `emit` may
+// overwrite a[k] for any k <= i.
+template <typename Emit>
+void ForEachPiece(const IntervalList& a, const IntervalList& b, Emit emit) {
+  if (a.empty()) return;
   size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    const uint64_t start = std::max(a[i].start, b[j].start);
-    const uint64_t end = std::min(a[i].end, b[j].end);
-    if (start < end) result.push_back({start, end});
-    if (a[i].end < b[j].end) {
-      ++i;
+  Interval current = a[0];
+  while (j < b.size()) {
+    const uint64_t start = std::max(current.start, b[j].start);
+    const uint64_t end = std::min(current.end, b[j].end);
+    if (start < end) emit(Interval{start, end}, i);
+    if (current.end < b[j].end) {
+      if (++i == a.size()) return;
+      current = a[i];
     } else {
       ++j;
     }
   }
+}
+
+}  // namespace
+
+IntervalList IntersectIntervals(const IntervalList& a, const IntervalList& b) {
+  IntervalList result;
+  // The most it can hold: each step of the walk adds at most one. Reserved, a list of
+  // millions is written once instead of copied as it doubles (pages never reached stay
+  // unmapped, so the bound costs no memory).
+  result.reserve(a.size() + b.size());
+  ForEachPiece(a, b, [&](const Interval& piece, size_t) { result.push_back(piece); });
   return result;
+}
+
+IntervalList ClipIntervals(IntervalList intervals, const IntervalList& window) {
+  // Pieces are written over the intervals already read; only when an interval is cut into
+  // more pieces than that leaves room for (it spans a gap of `window`) do the pieces move
+  // to a list of their own.
+  size_t kept = 0;
+  IntervalList spilled;
+  bool in_place = true;
+  ForEachPiece(intervals, window, [&](const Interval& piece, size_t i) {
+    if (in_place && kept > i) {
+      in_place = false;
+      spilled.reserve(intervals.size() + window.size());
+      spilled.assign(intervals.begin(), intervals.begin() + kept);
+    }
+    if (in_place) {
+      intervals[kept++] = piece;
+    } else {
+      spilled.push_back(piece);
+    }
+  });
+  if (!in_place) return spilled;
+  intervals.resize(kept);
+  return intervals;
 }
 
 uint64_t TotalLength(const IntervalList& intervals) {

@@ -22,6 +22,9 @@ IntervalList MergeIntervals(IntervalList intervals);
 // Both inputs sorted and disjoint.
 IntervalList UniteIntervals(const IntervalList& a, const IntervalList& b);
 IntervalList IntersectIntervals(const IntervalList& a, const IntervalList& b);
+// IntersectIntervals(intervals, window), written into the storage of `intervals` where it
+// fits (it does unless an interval spans a gap of `window`): no second list of millions.
+IntervalList ClipIntervals(IntervalList intervals, const IntervalList& window);
 uint64_t TotalLength(const IntervalList& intervals);
 
 }  // namespace prof::analyzer

@@ -16,23 +16,44 @@ namespace {
 struct DeviceWork {
   uint64_t ns = 0;
   uint64_t bytes = 0;
-  std::string direction;  // from the copy record's name (MEMCPY_HtoD); "" for memsets
+  NameId direction = 0;  // the last copy record's name (MEMCPY_HtoD); 0 for memsets
 };
 
-// The device copies and memsets of the window by the index of the call that issued them.
-absl::flat_hash_map<int32_t, DeviceWork> DeviceWorkByCall(const TraceModel& model) {
-  absl::flat_hash_map<int32_t, DeviceWork> by_call;
-  for (const DeviceActivity& activity : model.device_activities) {
+// The window's device copies and memsets as (issuing call, activity index), in call order
+// and, within a call, in record order. A sorted list walked beside the calls, not a hash map
+// by call: a million copies made the map's random probes a fifth of the whole analysis.
+std::vector<std::pair<int32_t, int32_t>> CopyActivitiesByCall(const TraceModel& model) {
+  std::vector<std::pair<int32_t, int32_t>> order;
+  const auto& activities = model.device_activities;
+  for (int32_t index = 0; index < static_cast<int32_t>(activities.size()); ++index) {
+    const DeviceActivity& activity = activities[index];
     if (activity.api_call == kNoIndex) continue;
     if (activity.kind != DeviceKind::kMemcpy && activity.kind != DeviceKind::kMemset) continue;
-    DeviceWork& work = by_call[activity.api_call];
-    work.ns += activity.end_ns - activity.start_ns;
-    work.bytes += activity.bytes;
-    const absl::string_view name = model.names.Get(activity.name);
-    // "MEMCPY_HtoD" names the direction the device saw, also for cudaMemcpyDefault.
-    if (absl::StartsWith(name, "MEMCPY_")) work.direction = std::string(name.substr(7));
+    order.emplace_back(activity.api_call, index);
   }
-  return by_call;
+  // (call, index) pairs are distinct, so sorting them keeps record order within a call.
+  if (!std::is_sorted(order.begin(), order.end())) std::sort(order.begin(), order.end());
+  return order;
+}
+
+// Sums the device records of `call` from `*cursor` on; false when it has none.
+bool DeviceWorkOf(const TraceModel& model, const std::vector<std::pair<int32_t, int32_t>>& order,
+                  int32_t call, size_t* cursor, std::vector<int8_t>* is_copy_record,
+                  DeviceWork* work) {
+  while (*cursor < order.size() && order[*cursor].first < call) ++*cursor;
+  bool found = false;
+  for (; *cursor < order.size() && order[*cursor].first == call; ++*cursor) {
+    const DeviceActivity& activity = model.device_activities[order[*cursor].second];
+    found = true;
+    work->ns += activity.end_ns - activity.start_ns;
+    work->bytes += activity.bytes;
+    if (activity.name >= is_copy_record->size()) is_copy_record->resize(activity.name + 1, -1);
+    int8_t& known = (*is_copy_record)[activity.name];
+    // "MEMCPY_HtoD" names the direction the device saw, also for cudaMemcpyDefault.
+    if (known < 0) known = absl::StartsWith(model.names.Get(activity.name), "MEMCPY_");
+    if (known) work->direction = activity.name;
+  }
+  return found;
 }
 
 std::string RowName(absl::string_view call, absl::string_view direction) {
@@ -101,26 +122,37 @@ bool IsCopyOrSetCall(absl::string_view name) {
 
 void AddCopyFigures(const AnalysisContext& window, CopyFigures* figures) {
   const TraceModel& model = *window.model;
-  const absl::flat_hash_map<int32_t, DeviceWork> device = DeviceWorkByCall(model);
-  std::vector<int8_t> is_copy_name;  // by NameId: -1 not yet known; the test once per name
+  const std::vector<std::pair<int32_t, int32_t>> order = CopyActivitiesByCall(model);
+  size_t cursor = 0;
+  std::vector<int8_t> is_copy_name;    // by NameId: -1 not yet known; the test once per name
+  std::vector<int8_t> is_copy_record;  // the same for device record names (MEMCPY_*)
+  // (call name, direction) -> its row, so the row's name is built once per pair, not per call.
+  absl::flat_hash_map<uint64_t, CopyCallFigures*> row_of;
   for (int32_t index = 0; index < static_cast<int32_t>(model.api_calls.size()); ++index) {
     const ApiCall& call = model.api_calls[index];
     if (call.name >= is_copy_name.size()) is_copy_name.resize(call.name + 1, -1);
     int8_t& known = is_copy_name[call.name];
     if (known < 0) known = IsCopyOrSetCall(model.names.Get(call.name));
     if (!known) continue;
-    const auto work = device.find(index);
-    const bool has_device = work != device.end();
-    const std::string direction = has_device && !work->second.direction.empty()
-                                      ? work->second.direction
-                                      : CopyDirectionName(call.copy_kind);
-    CopyCallFigures& row = figures->rows[RowName(model.names.Get(call.name), direction)];
-    row.host.Add(static_cast<double>(call.end_ns - call.start_ns));
-    const uint64_t bytes = has_device && work->second.bytes > 0 ? work->second.bytes : call.bytes;
-    row.bytes += bytes;
+    DeviceWork work;
+    const bool has_device = DeviceWorkOf(model, order, index, &cursor, &is_copy_record, &work);
+    // Directions from a record's name are NameIds; those from the call's copy kind are
+    // kept apart by the top bit.
+    const uint32_t direction_key =
+        work.direction != 0 ? work.direction : (0x80000000u | static_cast<uint32_t>(call.copy_kind));
+    CopyCallFigures*& row = row_of[(static_cast<uint64_t>(call.name) << 32) | direction_key];
+    if (row == nullptr) {
+      const absl::string_view direction = work.direction != 0
+                                              ? model.names.Get(work.direction).substr(7)
+                                              : CopyDirectionName(call.copy_kind);
+      row = &figures->rows[RowName(model.names.Get(call.name), direction)];
+    }
+    row->host.Add(static_cast<double>(call.end_ns - call.start_ns));
+    const uint64_t bytes = has_device && work.bytes > 0 ? work.bytes : call.bytes;
+    row->bytes += bytes;
     if (has_device) {
-      row.device.Add(static_cast<double>(work->second.ns));
-      row.bytes_with_device_time += bytes;
+      row->device.Add(static_cast<double>(work.ns));
+      row->bytes_with_device_time += bytes;
     }
   }
 }

@@ -38,6 +38,22 @@ TEST_CASE("interval merging: touching ranges merge, union and intersection") {
   CHECK(TotalLength(both) == 20);
 }
 
+TEST_CASE("clipping to a window in place gives what intersection gives, also across gaps") {
+  // One window: each interval keeps at most one piece, written over itself.
+  const IntervalList window = {{10, 100}};
+  const IntervalList clipped = ClipIntervals({{0, 5}, {8, 20}, {30, 40}, {95, 120}}, window);
+  CHECK(clipped == IntervalList{{10, 20}, {30, 40}, {95, 100}});
+  // The first interval spans the window's gap [20, 30) and [50, 60): three pieces from one
+  // interval, more than the storage read so far holds.
+  const IntervalList gaps = {{0, 20}, {30, 50}, {60, 70}};
+  const IntervalList intervals = {{5, 65}, {68, 90}};
+  const IntervalList expected = {{5, 20}, {30, 50}, {60, 65}, {68, 70}};
+  CHECK(IntersectIntervals(intervals, gaps) == expected);
+  CHECK(ClipIntervals(intervals, gaps) == expected);
+  CHECK(ClipIntervals({}, gaps).empty());
+  CHECK(ClipIntervals(intervals, {}).empty());
+}
+
 TEST_CASE("device and overview: unions across threads and streams, clipped to the step") {
   const ProcessReport report = testing::Analyze(testing::WriteTrainingStepTrace("overview.pb"));
   CHECK(RowOf(report, "device", "GPU0").cells[1].value == Approx(0.25));

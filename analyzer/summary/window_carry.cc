@@ -43,7 +43,7 @@ ClippedUnion WindowCarry::Union(const AnalysisContext& window, UnionKind kind, I
   std::sort(carried_in.begin(), carried_in.end(),
             [](const Interval& a, const Interval& b) { return a.start < b.start; });
   own.insert(own.begin(), carried_in.begin(), carried_in.end());
-  result.intervals = IntersectIntervals(MergeIntervals(std::move(own)), window.window);
+  result.intervals = ClipIntervals(MergeIntervals(std::move(own)), window.window);
   return result;
 }
 

@@ -6,19 +6,30 @@
 namespace prof::analyzer {
 namespace {
 
-// Orders ranges thread by thread, enclosing ranges before the ranges they hold.
+// Orders ranges thread by thread, enclosing ranges before the ranges they hold (by
+// start, then longest first, then index). The keys are copied next to each index: a sort
+// that compared through the index read two scattered ranges per comparison, and on a million
+// ranges it was most of the tree's time.
 std::vector<uint32_t> SortedRanges(const std::vector<HostRange>& ranges) {
-  std::vector<uint32_t> order;
-  order.reserve(ranges.size());
+  struct Key {
+    uint64_t thread_id;
+    uint64_t start_ns;
+    uint64_t end_ns;
+    uint32_t index;
+  };
+  std::vector<Key> keys;
+  keys.reserve(ranges.size());
   for (uint32_t i = 0; i < ranges.size(); ++i) {
-    if (ranges[i].type != RangeType::kMark) order.push_back(i);
+    const HostRange& range = ranges[i];
+    if (range.type != RangeType::kMark) keys.push_back({range.thread_id, range.start_ns, range.end_ns, i});
   }
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    const HostRange& x = ranges[a];
-    const HostRange& y = ranges[b];
-    return std::make_tuple(x.thread_id, x.start_ns, y.end_ns, a) <
-           std::make_tuple(y.thread_id, y.start_ns, x.end_ns, b);
+  std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
+    return std::tie(x.thread_id, x.start_ns, y.end_ns, x.index) <
+           std::tie(y.thread_id, y.start_ns, x.end_ns, y.index);
   });
+  std::vector<uint32_t> order;
+  order.reserve(keys.size());
+  for (const Key& key : keys) order.push_back(key.index);
   return order;
 }
 
