@@ -4,10 +4,14 @@
 # tables, one thread), then the same timeline cut into 10 window files of one process (as a
 # cycling PROF_SCHEDULE or PROF_STEPS_PER_FILE writes it: analyzed one file at a time, so
 # the peak memory is one file's), and, as the baseline, the same Kernel Summary computed by pandas
-# (kernel_summary_pandas.py) from the Chrome JSON export of the same trace.
+# (kernel_summary_pandas.py) from the Chrome JSON export of the same trace. Then the peak
+# memory of the summary for 1M and 10M events in one file (with --huge, 125M too: a 1 GB
+# file, about 1 GB more disk while it runs and a few minutes), beside the goal (<= 1 GiB
+# whatever the file's size: a large window is analyzed in step-aligned slices); with
+# --compare-with, another build's profanalyze is measured on the same files, side by side.
 #
 #   analyzer/bench/run_benchmark.sh [--events N] [--baseline-events N] [--workdir DIR] [--no-baseline] [--quick]
-#                                   [--compare-with PROFANALYZE]
+#                                   [--huge] [--compare-with PROFANALYZE]
 #   BAZEL_STARTUP="--output_user_root=/tmp/x" BAZEL_BUILD_FLAGS="--symlink_prefix=/" \
 #     analyzer/bench/run_benchmark.sh
 #
@@ -28,13 +32,15 @@ baseline=1
 baseline_cap=0
 compare=""
 goal=20  # M events/s per core
+memory_events="1000000 10000000"
 while [ $# -gt 0 ]; do
   case "$1" in
     --events) events="$2"; shift 2 ;;
     --workdir) work="$2"; shift 2 ;;
     --baseline-events) baseline_cap="$2"; shift 2 ;;
     --no-baseline) baseline=0; shift ;;
-    --quick) events=1000000; shift ;;
+    --quick) events=1000000; memory_events=1000000; shift ;;
+    --huge) memory_events="$memory_events 125000000"; shift ;;
     --compare-with) compare="$2"; shift 2 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
@@ -89,6 +95,25 @@ rm -rf "$windows" && mkdir -p "$windows"
 "$bin/analyzer/bench/analyzer_benchmark" --events="$events" --windows=10 --write="$windows" >/dev/null
 profanalyze_figures "$windows" "$written" "10 window files"
 rm -rf "$windows"
+
+# Peak memory against the size of one file: the figure the 1 GiB goal is about.
+memory_figures() {  # trace events label binary
+  read -r cpu wall rss < <(measure "$4" "$1" --format json --threads 1)
+  printf '%-44s %6d MiB  (CPU %s s, wall %s s)\n' "$3" $((rss / 1024)) "$cpu" "$wall"
+}
+echo "-- peak RSS of the summary (--format json, one thread), one file; goal <= 1024 MiB"
+for n in $memory_events; do
+  if [ "$n" = "$events" ]; then one="$trace"; else one="$work/memory.pb"; write_trace "$n" "$one" >/dev/null; fi
+  label="$((n / 1000000))M events in one file ($(($(stat -c %s "$one") / 1048576)) MiB)"
+  memory_figures "$one" "$n" "$label" "$bin/analyzer/cli/profanalyze"
+  # A build that reads the file whole needs about 95 bytes per event (125M: 11 GiB).
+  if [ -n "$compare" ] && [ $((n / 1024 * 95)) -gt $(($(awk '/MemAvailable/ {print $2}' /proc/meminfo) * 6 / 10)) ]; then
+    echo "  the same, $compare: skipped (a whole read would need about $((n / 1024 * 95 / 1024)) MiB)"
+  elif [ -n "$compare" ]; then
+    memory_figures "$one" "$n" "  the same, $compare" "$compare"
+  fi
+  [ "$one" = "$trace" ] || rm -f "$one"
+done
 profanalyze_cpu="$full_cpu"; profanalyze_rss="$full_rss"
 
 if [ "$baseline" = 0 ]; then exit 0; fi

@@ -43,6 +43,7 @@ AnalyzedInputs AnalyzeProcesses(const Inputs& inputs, const SummaryOptions& opti
   run.threads = threads;
   run.window = window;
   run.progress = true;
+  run.slices = SliceOptions();  // ProcessAnalysis merges windows: a huge one comes in slices
   RunSummary summary = RunProcesses(inputs, run, [&](size_t i) {
     return std::make_unique<SummaryConsumer>(options, views, &reports[i]);
   });

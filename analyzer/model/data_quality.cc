@@ -32,6 +32,7 @@ void DataQuality::Add(const DataQuality& other) {
   reparented_ranges += other.reparented_ranges;
   straddling_api_calls += other.straddling_api_calls;
   frees_without_allocation += other.frees_without_allocation;
+  late_slice_records += other.late_slice_records;
   clock_lines.insert(clock_lines.end(), other.clock_lines.begin(), other.clock_lines.end());
   cupti_clock_assumed_equal = cupti_clock_assumed_equal || other.cupti_clock_assumed_equal;
 }
@@ -42,7 +43,7 @@ bool DataQuality::Perfect() const {
          unknown_dictionary_references == 0 && dropped_definitions == 0 &&
          Total(unknown_enum_values) == 0 && Total(unmatched_device_records) == 0 &&
          duplicate_correlation_ids == 0 && reparented_ranges == 0 && straddling_api_calls == 0 &&
-         frees_without_allocation == 0 && !cupti_clock_assumed_equal;
+         frees_without_allocation == 0 && late_slice_records == 0 && !cupti_clock_assumed_equal;
 }
 
 }  // namespace prof::analyzer

@@ -39,6 +39,11 @@ struct DataQuality {
   uint64_t reparented_ranges = 0;
   uint64_t straddling_api_calls = 0;
   uint64_t frees_without_allocation = 0;
+  // A window too large to hold is analyzed in step-aligned slices (trace_file_loader.h):
+  // records read after the slice holding their time had been analyzed, analyzed with the
+  // next slice instead (an enclosing range, or a device record whose call was in the
+  // closed slice and so counts as unmatched too).
+  uint64_t late_slice_records = 0;
   // Clock alignment, one line per file, and whether any file had no CUPTI anchor.
   std::vector<std::string> clock_lines;
   bool cupti_clock_assumed_equal = false;

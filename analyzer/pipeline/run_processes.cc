@@ -1,5 +1,7 @@
 #include "analyzer/pipeline/run_processes.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <future>
 #include <optional>
@@ -36,6 +38,20 @@ class WindowReader {
     return LoadTraceFile(path, events_);
   }
 
+  // True when `path` is read in slices (ReadSlices) rather than whole (Read).
+  bool Sliced(const std::string& path) const {
+    if (!options_.slices) return false;
+    if (options_.decoded != nullptr && options_.decoded->count(path) > 0) return false;
+    struct stat info {};
+    return stat(path.c_str(), &info) == 0 &&
+           static_cast<uint64_t>(info.st_size) > options_.slices->whole_file_bytes;
+  }
+
+  absl::Status ReadSlices(const std::string& path,
+                          const std::function<void(TraceModel)>& on_slice) const {
+    return ReadTraceFileInSlices(path, *options_.slices, events_, on_slice);
+  }
+
  private:
   const RunOptions& options_;
   std::atomic<uint64_t>* events_;
@@ -47,19 +63,43 @@ bool InWindow(const TraceModel& model, int window) {
          model.headers.front().window_index() == static_cast<uint32_t>(window);
 }
 
+// Hands the slices of one large file to the consumer (window_slicer.h); the window
+// filter looks at the first, as every slice carries the file's header.
+void ReadSliced(const std::string& path, const RunOptions& options, const WindowReader& reader,
+                ProcessConsumer* consumer, ProcessOutcome* outcome) {
+  bool first = true, wanted = true;
+  const absl::Status status = reader.ReadSlices(path, [&](TraceModel slice) {
+    if (first) {
+      first = false;
+      wanted = InWindow(slice, options.window);
+      outcome->files_read += wanted;
+    }
+    if (wanted) consumer->AddWindow(std::move(slice));
+  });
+  if (!status.ok()) outcome->unreadable.push_back(std::string(status.message()));
+}
+
 // With `read_ahead`, the next window is read on another thread while this one is consumed
-// (two windows in memory instead of one).
+// (two windows in memory instead of one); a file read in slices is not read ahead.
 ProcessOutcome ReadProcess(const ProcessFiles& process, const RunOptions& options, bool read_ahead,
                            const WindowReader& reader, ProcessConsumer* consumer) {
   ProcessOutcome outcome;
   const std::vector<std::string>& paths = process.paths;
   auto read = [&reader](const std::string& path) { return reader.Read(path); };
   std::future<absl::StatusOr<TraceModel>> next;
-  if (read_ahead && !paths.empty()) next = std::async(std::launch::async, read, paths[0]);
+  auto read_ahead_from = [&](size_t i) {
+    if (read_ahead && i < paths.size() && !reader.Sliced(paths[i]))
+      next = std::async(std::launch::async, read, paths[i]);
+  };
+  read_ahead_from(0);
   for (size_t i = 0; i < paths.size(); ++i) {
-    absl::StatusOr<TraceModel> model = read_ahead ? next.get() : read(paths[i]);
-    if (read_ahead && i + 1 < paths.size())
-      next = std::async(std::launch::async, read, paths[i + 1]);
+    if (reader.Sliced(paths[i])) {
+      ReadSliced(paths[i], options, reader, consumer, &outcome);
+      read_ahead_from(i + 1);
+      continue;
+    }
+    absl::StatusOr<TraceModel> model = next.valid() ? next.get() : read(paths[i]);
+    read_ahead_from(i + 1);
     if (!model.ok()) {
       outcome.unreadable.push_back(std::string(model.status().message()));
       continue;

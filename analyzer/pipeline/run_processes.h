@@ -16,11 +16,13 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzer/model/trace_model.h"
 #include "analyzer/pipeline/inputs.h"
+#include "analyzer/read/trace_file_loader.h"
 
 namespace prof::analyzer {
 
@@ -53,6 +55,10 @@ struct RunOptions {
   // Windows an earlier pass decoded already, by path: handed over (moved out) instead of
   // being read again. Read by several workers at once only at distinct paths.
   std::map<std::string, TraceModel>* decoded = nullptr;
+  // Set: a file larger than slices->whole_file_bytes reaches the consumer as several
+  // step-aligned windows (ReadTraceFileInSlices), for consumers that merge windows into
+  // the figures one whole window gives (the summary's). Unset: every file is one window.
+  std::optional<SliceOptions> slices;
 };
 
 struct RunSummary {

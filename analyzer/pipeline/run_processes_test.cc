@@ -2,6 +2,7 @@
 // each read once, and lists every file it could not read exactly once.
 #include "analyzer/pipeline/run_processes.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -98,6 +99,34 @@ TEST_CASE("a window decoded by an earlier pass is handed over, not read again") 
   CHECK(run.files_read == 3);
   REQUIRE(run.unreadable.size() == 2);  // junk.pb, then window 3
   CHECK(run.unreadable[1].find(paths[3]) != std::string::npos);
+}
+
+TEST_CASE("with slices, a large window reaches the consumer as several, counted as one file") {
+  const std::string folder = testing::ScratchFolder("pipeline_sliced");
+  // Two windows of 150000 events: three chunks and 30 steps each.
+  REQUIRE(WriteSyntheticTrace(folder, 300000, 2) > 0);
+  absl::StatusOr<Inputs> inputs = OpenInputs({folder});
+  REQUIRE(inputs.ok());
+  RunOptions options;
+  options.slices = SliceOptions{0, 1};  // every file sliced, a segment per chunk
+  options.threads = 2;                  // read-ahead on: not for sliced files
+  Seen seen;
+  RunSummary run =
+      RunProcesses(*inputs, options, [&](size_t) { return std::make_unique<Recorder>(&seen); });
+  CHECK(run.files_read == 2);
+  CHECK(seen.finished_files_read == 2);
+  REQUIRE(seen.windows.size() >= 4);
+  CHECK(std::is_sorted(seen.windows.begin(), seen.windows.end()));
+  CHECK(seen.windows.front() == 0);
+  CHECK(seen.windows.back() == 1);
+
+  options.window = 1;
+  Seen only;
+  run = RunProcesses(*inputs, options, [&](size_t) { return std::make_unique<Recorder>(&only); });
+  CHECK(run.files_read == 1);
+  CHECK(only.windows.size() >= 2);
+  CHECK(static_cast<size_t>(std::count(only.windows.begin(), only.windows.end(), 1u)) ==
+        only.windows.size());
 }
 
 TEST_CASE("a missing PATH stops OpenInputs and is one line of OpenEachInput") {

@@ -5,11 +5,13 @@
 // Thread-compatible: load different files from different threads.
 //
 //   absl::StatusOr<TraceModel> model = LoadTraceFile("rank0.pb", &events_read);
+//   ReadTraceFileInSlices("rank0.pb", {}, nullptr, [&](TraceModel slice) { ... });
 #ifndef PROF_ANALYZER_READ_TRACE_FILE_LOADER_H_
 #define PROF_ANALYZER_READ_TRACE_FILE_LOADER_H_
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -22,6 +24,26 @@ namespace prof::analyzer {
 // thread can show progress.
 absl::StatusOr<TraceModel> LoadTraceFile(const std::string& path,
                                          std::atomic<uint64_t>* events_read = nullptr);
+
+// A window larger than memory allows is analyzed in step-aligned slices (window_slicer.h).
+struct SliceOptions {
+  // Files of at most this many bytes are read whole, as LoadTraceFile does (0: none). A
+  // trace takes about 6 bytes per event on disk and a whole read about 110 in memory, so
+  // 32 MiB (about 6M events) is read whole in about 600 MiB.
+  uint64_t whole_file_bytes = uint64_t{32} << 20;
+  // The file is decoded in segments of about this many events; a slice holds about as
+  // many (more when no step boundary can be cut yet).
+  uint64_t segment_events = 2000000;
+};
+
+// Hands the file's window to `on_slice`: whole (one call, the model LoadTraceFile returns)
+// when the file is small, else as consecutive step-aligned slices in time order, the first
+// naming the file and the last holding the file's figures (clock line, reader report, CPU
+// readings). Consumers that merge windows (summary/report.h) get the same figures either
+// way. Errors: as LoadTraceFile, before any slice is handed on.
+absl::Status ReadTraceFileInSlices(const std::string& path, const SliceOptions& options,
+                                   std::atomic<uint64_t>* events_read,
+                                   const std::function<void(TraceModel slice)>& on_slice);
 
 }  // namespace prof::analyzer
 

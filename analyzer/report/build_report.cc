@@ -58,7 +58,14 @@ std::vector<size_t> ReportOrder(const std::vector<RankFigures>& ranks) {
   return order;
 }
 
-// The charted ranks of a job layout, read again whole (their files were reported already).
+// RankCollector merges windows as ProcessAnalysis does: a large window comes in slices.
+RunOptions SlicedReading() {
+  RunOptions options;
+  options.slices = SliceOptions();
+  return options;
+}
+
+// The charted ranks of a job layout, read again (their files were reported already).
 void ReadChartedRanks(const Inputs& inputs, const std::vector<size_t>& sources, CollectedRun* run) {
   Inputs charted;
   for (const ChartedRank& rank : run->layout->charted) {
@@ -67,7 +74,7 @@ void ReadChartedRanks(const Inputs& inputs, const std::vector<size_t>& sources, 
   const RankConsumer::Done done = [run](size_t i, RankFigures figures, ProcessReport) {
     run->ranks[run->layout->charted[i].run_index] = std::move(figures);
   };
-  RunProcesses(charted, RunOptions{},
+  RunProcesses(charted, SlicedReading(),
                [&done](size_t i) { return std::make_unique<RankConsumer>(i, &done); });
 }
 
@@ -90,7 +97,7 @@ absl::StatusOr<CollectedRun> CollectRun(const std::vector<std::string>& paths) {
     one.push_back(std::move(report));
     MergeJobPartial(JobPartialOf(one, {}), &run.job);
   };
-  RunSummary read = RunProcesses(*inputs, RunOptions{}, [&done](size_t i) {
+  RunSummary read = RunProcesses(*inputs, SlicedReading(), [&done](size_t i) {
     return std::make_unique<RankConsumer>(i, &done);
   });
   run.unreadable = std::move(read.unreadable);

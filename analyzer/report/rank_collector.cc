@@ -61,7 +61,7 @@ void RankCollector::AddWindow(TraceModel window) {
   }
   figures_.files.insert(figures_.files.end(), window.files.begin(), window.files.end());
   std::vector<StepFigures> steps;
-  AddStepFigures(window, &steps);
+  AddStepFigures(window, &steps, &busy_carry_);
   memory_.AddWindow(window, steps, figures_.steps.size());
   const size_t first_step = figures_.steps.size();
   figures_.steps.insert(figures_.steps.end(), steps.begin(), steps.end());

@@ -11,6 +11,7 @@
 #include "analyzer/model/trace_model.h"
 #include "analyzer/report/memory_flow.h"
 #include "analyzer/report/report_figures.h"
+#include "analyzer/summary/intervals.h"
 #include "analyzer/summary/report.h"
 
 namespace prof::analyzer::report {
@@ -29,6 +30,7 @@ class RankCollector {
   ProcessAnalysis analysis_;
   uint64_t last_time_ns_ = 0;
   size_t windows_ = 0;
+  IntervalList busy_carry_;  // device work running past a window's last step (step_figures.h)
 };
 
 // Adds a window's data-quality counts to the report's.

@@ -7,11 +7,14 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "analyzer/read/trace_file_loader.h"
 #include "analyzer/report/figures_json.h"
 #include "analyzer/report/report_scenario.h"
 #include "analyzer/report/step_figures.h"
 #include "analyzer/testing/analyze.h"
 #include "analyzer/testing/scenarios.h"
+#include "analyzer/testing/sliced_window.h"
+#include "analyzer/testing/synthetic_trace.h"
 #include "analyzer/testing/test_trace.h"
 
 namespace prof::analyzer::report {
@@ -21,6 +24,41 @@ RankFigures Collect(const std::string& path) {
   RankCollector collector;
   collector.AddWindow(analyzer::testing::LoadOrDie(path));
   return std::move(collector).Finish();
+}
+
+// The report's figures (as the HTML page embeds them) of the window at `path`, read whole
+// or in slices (every file sliced, a segment per chunk); `slices` counts the windows.
+std::string FiguresOf(const std::string& path, bool sliced, size_t* slices = nullptr) {
+  RankCollector collector;
+  size_t windows = 0;
+  if (sliced) {
+    const absl::Status status =
+        ReadTraceFileInSlices(path, {0, 1}, nullptr, [&](TraceModel slice) {
+          ++windows;
+          collector.AddWindow(std::move(slice));
+        });
+    REQUIRE(status.ok());
+  } else {
+    collector.AddWindow(analyzer::testing::LoadOrDie(path));
+    ++windows;
+  }
+  if (slices != nullptr) *slices = windows;
+  std::vector<RankFigures> ranks;
+  ranks.push_back(std::move(collector).Finish());
+  return FiguresJson(ranks, {});
+}
+
+TEST_CASE("a window read in slices gives the report's figures of a whole read") {
+  analyzer::testing::TestTrace trace(0);
+  analyzer::testing::AddTwelveSteps(false, &trace);
+  const std::string twelve = trace.Write("report_sliced_twelve.pb");
+  size_t slices = 0;
+  CHECK(FiguresOf(twelve, true, &slices) == FiguresOf(twelve, false));
+  CHECK(slices >= 4);
+  const std::string synthetic = analyzer::testing::TempPath("report_sliced_synthetic.pb");
+  REQUIRE(WriteSyntheticTrace(synthetic, 300000) > 0);
+  CHECK(FiguresOf(synthetic, true, &slices) == FiguresOf(synthetic, false));
+  CHECK(slices >= 3);
 }
 
 TEST_CASE("a step's phases, Others and GPU busy time") {

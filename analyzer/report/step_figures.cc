@@ -35,7 +35,8 @@ uint64_t CoveredLength(const IntervalList& merged, uint64_t start, uint64_t end)
   return covered;
 }
 
-void AddStepFigures(const TraceModel& window, std::vector<StepFigures>* steps) {
+void AddStepFigures(const TraceModel& window, std::vector<StepFigures>* steps,
+                    IntervalList* busy_carry) {
   std::array<IntervalList, kPhaseCount - 1> phases;
   std::vector<const HostRange*> step_ranges;
   for (const HostRange& range : window.ranges) {
@@ -51,7 +52,17 @@ void AddStepFigures(const TraceModel& window, std::vector<StepFigures>* steps) {
       continue;
     busy.push_back({activity.start_ns, activity.end_ns});
   }
+  if (busy_carry != nullptr) busy.insert(busy.end(), busy_carry->begin(), busy_carry->end());
   busy = MergeIntervals(std::move(busy));
+  if (busy_carry != nullptr) {
+    uint64_t last_end = 0;
+    for (const HostRange* range : step_ranges) last_end = std::max(last_end, range->end_ns);
+    busy_carry->clear();
+    for (const Interval& interval : busy) {
+      if (!step_ranges.empty() && interval.end > last_end)
+        busy_carry->push_back({std::max(interval.start, last_end), interval.end});
+    }
+  }
   std::sort(step_ranges.begin(), step_ranges.end(),
             [](const HostRange* a, const HostRange* b) { return a->start_ns < b->start_ns; });
   for (const HostRange* range : step_ranges) {

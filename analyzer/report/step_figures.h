@@ -13,8 +13,13 @@
 
 namespace prof::analyzer::report {
 
-// Appends the window's steps in start order.
-void AddStepFigures(const TraceModel& window, std::vector<StepFigures>* steps);
+// Appends the window's steps in start order. `busy_carry` (optional, one per process, fed
+// windows in time order): device work of earlier windows still running at their last
+// step's end, joined to this window's; on return, this window's part past its last step.
+// A kernel launched in a window's last step and running into the next window's first
+// (a window cut into files or slices) then counts in both steps, as in one merged window.
+void AddStepFigures(const TraceModel& window, std::vector<StepFigures>* steps,
+                    IntervalList* busy_carry = nullptr);
 
 // Length of `merged` (sorted, disjoint) inside [start, end); O(log n + overlapping).
 uint64_t CoveredLength(const IntervalList& merged, uint64_t start, uint64_t end);

@@ -96,6 +96,9 @@ std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
            "attributed to the range holding their start", &table);
   AddCount("frees without allocation", quality.frees_without_allocation,
            "ignored by the Memory Summary", &table);
+  AddCount("records after their slice", quality.late_slice_records,
+           "read after the slice of the window holding their time; analyzed with the next slice",
+           &table);
   if (quality.cupti_clock_assumed_equal) {
     table.AddRow({Cell::Text("CUPTI clock not anchored"), Cell::Count(1),
                   Cell::Text("no CUPTI anchor: CUPTI and host clocks assumed equal")});

@@ -1,0 +1,221 @@
+#include "analyzer/read/window_slicer.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "analyzer/model/correlation.h"
+#include "analyzer/model/model_merge.h"
+
+namespace prof::analyzer {
+namespace {
+
+constexpr uint32_t kUnmapped = ~uint32_t{0};
+
+// One side of a split: its model, and the names and kernel launches its records use,
+// re-interned / re-numbered on first use so each slice holds only its own.
+struct Side {
+  Side(const TraceModel& from, TraceModel* to)
+      : from(from), to(to), names(from.names.size(), kUnmapped),
+        launches(from.kernel_launches.size(), kUnmapped) {
+    if (!names.empty()) names[0] = 0;
+  }
+  NameId Name(NameId id) {
+    if (id >= names.size()) return 0;
+    uint32_t& slot = names[id];
+    if (slot == kUnmapped) slot = to->names.Intern(from.names.Get(id));
+    return slot;
+  }
+  int32_t Launch(int32_t index) {
+    if (index == kNoIndex || static_cast<size_t>(index) >= launches.size()) return kNoIndex;
+    uint32_t& slot = launches[index];
+    if (slot == kUnmapped) {
+      slot = static_cast<uint32_t>(to->kernel_launches.size());
+      to->kernel_launches.push_back(from.kernel_launches[index]);
+    }
+    return static_cast<int32_t>(slot);
+  }
+
+  const TraceModel& from;
+  TraceModel* to;
+  std::vector<uint32_t> names;
+  std::vector<uint32_t> launches;
+};
+
+// The time that decides a device record's side: its launching call's, when linked.
+uint64_t DeviceTime(const TraceModel& model, const DeviceActivity& activity) {
+  return activity.api_call != kNoIndex ? model.api_calls[activity.api_call].start_ns
+                                       : activity.start_ns;
+}
+
+uint64_t RecordCount(const TraceModel& model) {
+  return model.ranges.size() + model.api_calls.size() + model.device_activities.size() +
+         model.nccl_calls.size() + model.memory.size() + model.memory_samples.size();
+}
+
+// Records of `model` whose time is before `cut_ns`.
+uint64_t CountBefore(const TraceModel& model, uint64_t cut_ns) {
+  uint64_t count = 0;
+  for (const HostRange& range : model.ranges) count += range.start_ns < cut_ns;
+  for (const ApiCall& call : model.api_calls) count += call.start_ns < cut_ns;
+  for (const DeviceActivity& activity : model.device_activities)
+    count += DeviceTime(model, activity) < cut_ns;
+  for (const NcclCall& call : model.nccl_calls) count += call.start_ns < cut_ns;
+  for (const MemoryRecord& record : model.memory) count += record.time_ns < cut_ns;
+  for (const MemorySample& sample : model.memory_samples) count += sample.time_ns < cut_ns;
+  return count;
+}
+
+void SplitHostRecords(uint64_t cut_ns, TraceModel* model, Side* before, Side* after) {
+  for (HostRange range : model->ranges) {
+    Side& side = range.start_ns < cut_ns ? *before : *after;
+    range.name = side.Name(range.name);
+    range.shapes = side.Name(range.shapes);
+    range.dtypes = side.Name(range.dtypes);
+    range.source = side.Name(range.source);
+    side.to->ranges.push_back(range);
+  }
+  for (const NcclCall& call : model->nccl_calls)
+    (call.start_ns < cut_ns ? before : after)->to->nccl_calls.push_back(call);
+  for (MemoryRecord& record : model->memory)
+    (record.time_ns < cut_ns ? before : after)->to->memory.push_back(std::move(record));
+  for (const MemorySample& sample : model->memory_samples)
+    (sample.time_ns < cut_ns ? before : after)->to->memory_samples.push_back(sample);
+  for (const auto& [thread, name] : model->thread_names) {
+    before->to->thread_names[thread] = before->Name(name);
+    after->to->thread_names[thread] = after->Name(name);
+  }
+}
+
+}  // namespace
+
+TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model) {
+  TraceModel slice, rest;
+  slice.identity = rest.identity = model->identity;
+  slice.headers = rest.headers = model->headers;
+  rest.files = std::move(model->files);
+  rest.cpu_windows = std::move(model->cpu_windows);
+  rest.quality = std::move(model->quality);
+  Side before(*model, &slice), after(*model, &rest);
+  SplitHostRecords(cut_ns, model, &before, &after);
+  std::vector<int32_t> call_index(model->api_calls.size());
+  for (size_t i = 0; i < model->api_calls.size(); ++i) {
+    ApiCall call = model->api_calls[i];
+    Side& side = call.start_ns < cut_ns ? before : after;
+    call.name = side.Name(call.name);
+    call.call_stack = side.Name(call.call_stack);
+    call_index[i] = static_cast<int32_t>(side.to->api_calls.size());
+    side.to->api_calls.push_back(call);
+  }
+  for (DeviceActivity activity : model->device_activities) {
+    Side& side = DeviceTime(*model, activity) < cut_ns ? before : after;
+    activity.name = side.Name(activity.name);
+    activity.launch = side.Launch(activity.launch);
+    if (activity.api_call != kNoIndex) activity.api_call = call_index[activity.api_call];
+    side.to->device_activities.push_back(activity);
+  }
+  slice.event_count = RecordCount(slice);
+  rest.event_count = RecordCount(rest);
+  *model = std::move(rest);
+  return slice;
+}
+
+std::optional<uint64_t> ChooseCut(const TraceModel& model, bool force) {
+  std::vector<const HostRange*> steps;
+  for (const HostRange& range : model.ranges)
+    if (range.type == RangeType::kProfileStep) steps.push_back(&range);
+  if (steps.size() < 3) return std::nullopt;
+  std::sort(steps.begin(), steps.end(),
+            [](const HostRange* a, const HostRange* b) { return a->start_ns < b->start_ns; });
+  const size_t candidates = steps.size() - 2;  // two more steps read after each
+  if (force) return steps[candidates - 1]->end_ns;
+  // Per candidate: whether a range other than steps and marks spans its end.
+  std::vector<uint64_t> ends(candidates);
+  for (size_t j = 0; j < candidates; ++j) ends[j] = steps[j]->end_ns;
+  const bool sorted_ends = std::is_sorted(ends.begin(), ends.end());
+  std::vector<int> spanned(candidates + 1, 0);  // difference array over candidates
+  for (const HostRange& range : model.ranges) {
+    if (!sorted_ends || range.type == RangeType::kProfileStep || range.type == RangeType::kMark)
+      continue;
+    const size_t first = std::upper_bound(ends.begin(), ends.end(), range.start_ns) - ends.begin();
+    const size_t last = std::lower_bound(ends.begin(), ends.end(), range.end_ns) - ends.begin();
+    if (first < last) ++spanned[first], --spanned[last];
+  }
+  absl::flat_hash_map<uint64_t, uint64_t> stream_latest;  // (device, stream) -> latest start
+  for (const DeviceActivity& activity : model.device_activities) {
+    uint64_t& latest = stream_latest[(uint64_t{activity.device} << 32) | activity.stream];
+    latest = std::max(latest, activity.start_ns);
+  }
+  std::vector<bool> clear(candidates);
+  for (size_t j = 0, open = 0; j < candidates; ++j) {
+    open += spanned[j];
+    clear[j] = open == 0;
+  }
+  for (size_t j = candidates; j-- > 0;) {
+    if (!clear[j]) continue;
+    bool streams_past = true;
+    for (const auto& [stream, latest] : stream_latest) {
+      if (latest >= steps[j]->start_ns && latest < steps[j]->end_ns) streams_past = false;
+    }
+    if (streams_past) return steps[j]->end_ns;
+  }
+  return std::nullopt;
+}
+
+WindowSlicer::WindowSlicer(std::string path, trace::FileHeader header, uint64_t force_events,
+                           SliceSink sink)
+    : path_(std::move(path)),
+      header_(std::move(header)),
+      force_events_(force_events),
+      sink_(std::move(sink)) {}
+
+void WindowSlicer::Join(TraceModel segment) {
+  segment.headers.clear();
+  segment.files.clear();
+  if (!holding_) {
+    held_ = std::move(segment);
+    held_.headers = {header_};
+    holding_ = true;
+  } else {
+    AppendModel(std::move(segment), &held_);
+  }
+  // Device records whose call came in an earlier segment find it now.
+  LinkDeviceActivitiesToApiCalls(&held_);
+}
+
+void WindowSlicer::AddSegment(TraceModel segment) {
+  segment.cpu_windows.clear();
+  segment.quality.clock_lines.clear();
+  segment.quality.unknown_dictionary_references = 0;  // the dictionary's counts so far
+  segment.quality.dropped_definitions = 0;
+  Join(std::move(segment));
+  std::optional<uint64_t> cut = ChooseCut(held_, false);
+  if (!cut && held_.event_count > force_events_) cut = ChooseCut(held_, true);
+  if (!cut || *cut <= cut_ns_) return;
+  const uint64_t late = slices_ > 0 ? CountBefore(held_, cut_ns_) : 0;
+  TraceModel slice = TakeSliceBefore(*cut, &held_);
+  slice.quality = std::move(held_.quality);  // counts of the records read so far
+  held_.quality = DataQuality();
+  slice.quality.late_slice_records += late;
+  cut_ns_ = *cut;
+  Emit(std::move(slice));
+}
+
+void WindowSlicer::Finish(TraceModel last_segment) {
+  Join(std::move(last_segment));
+  TraceModel slice = std::move(held_);
+  held_ = TraceModel();
+  holding_ = false;
+  if (slices_ > 0) slice.quality.late_slice_records += CountBefore(slice, cut_ns_);
+  slice.event_count = RecordCount(slice);
+  Emit(std::move(slice));
+}
+
+void WindowSlicer::Emit(TraceModel slice) {
+  if (slices_++ == 0) slice.files = {path_};  // the file is named once, as a whole read does
+  LinkDeviceActivitiesToApiCalls(&slice);     // recounts the slice's unmatched records
+  sink_(std::move(slice));
+}
+
+}  // namespace prof::analyzer

@@ -1,0 +1,78 @@
+// Cuts one large recording window into step-aligned slices, so a file of any size is
+// analyzed holding a bounded part of it (the consumers merge windows already, see
+// summary/report.h). The loader feeds the models of consecutive parts of the file
+// (segments, cut wherever a number of events was reached) in file order; the slicer joins
+// them to what it still holds, links device records to their calls across segments, and
+// hands on the records before a step boundary once nothing more can arrive for them.
+//
+// The rule for a cut at the end T of a step (every record goes to the side of its time; a
+// device record to the side of its launching call, wherever it ran):
+//  - two more steps must have been read (the agent hands every thread's records to the
+//    writer at each step boundary, so a step's host records arrive by the next one's);
+//  - every device stream active in the step before T must have been read past T (CUPTI
+//    delivers device records later than their calls; a stream idle since before that step
+//    does not hold the cut back);
+//  - no host range but steps and marks may span T, when a boundary without one exists.
+// When more than `force_events` are held, the latest cut with two more steps is taken
+// anyway. A record read after its slice was handed on goes with the next slice and is
+// counted (DataQuality::late_slice_records), never dropped.
+//
+// Not thread-safe; one per file.
+//
+//   WindowSlicer slicer(path, header, 4 * slice_events, on_slice);
+//   slicer.AddSegment(builder.Finish(path));   // any number of times, in file order
+//   slicer.Finish();                            // hands on the rest, per-file figures last
+#ifndef PROF_ANALYZER_READ_WINDOW_SLICER_H_
+#define PROF_ANALYZER_READ_WINDOW_SLICER_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "analyzer/model/trace_model.h"
+#include "proto/trace.pb.h"
+
+namespace prof::analyzer {
+
+// Moves the records whose time is before `cut_ns` (device records: their call's time when
+// linked) out of `model` into the returned model; each side keeps only the names and
+// kernel launches its records use. Identity, thread names and headers go to both; files,
+// CPU windows and data quality stay in `model`.
+TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model);
+
+// The step end to cut `model` at under the rule above, if any; `force`: ignore device
+// streams and spanning ranges.
+std::optional<uint64_t> ChooseCut(const TraceModel& model, bool force);
+
+class WindowSlicer {
+ public:
+  using SliceSink = std::function<void(TraceModel slice)>;
+  WindowSlicer(std::string path, trace::FileHeader header, uint64_t force_events, SliceSink sink);
+
+  // A segment's model (clocks converted with all the file's anchors). Its per-file figures
+  // (files, CPU windows, clock line, dictionary counts) are dropped: the last segment's,
+  // given to Finish, are the file's.
+  void AddSegment(TraceModel segment);
+  // The last segment; hands on everything held. Always hands on at least one slice.
+  void Finish(TraceModel last_segment);
+
+  uint64_t slices() const { return slices_; }
+
+ private:
+  void Join(TraceModel segment);
+  void Emit(TraceModel slice);
+
+  std::string path_;
+  trace::FileHeader header_;
+  uint64_t force_events_;
+  SliceSink sink_;
+  TraceModel held_;
+  bool holding_ = false;
+  uint64_t cut_ns_ = 0;  // the latest cut handed on
+  uint64_t slices_ = 0;
+};
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_READ_WINDOW_SLICER_H_

@@ -1,0 +1,205 @@
+// A window read in step-aligned slices gives the summary a whole read gives: the same
+// text and JSON, byte for byte, with device records arriving chunks after their calls,
+// memory alive across slices and names interned per slice; what cannot be placed is
+// counted, never dropped.
+#include "analyzer/read/window_slicer.h"
+
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "analyzer/read/trace_file_loader.h"
+#include "analyzer/render/json_renderer.h"
+#include "analyzer/render/report_text.h"
+#include "analyzer/summary/report.h"
+#include "analyzer/testing/sliced_window.h"
+#include "analyzer/testing/synthetic_trace.h"
+#include "analyzer/testing/test_trace.h"
+
+namespace prof::analyzer {
+namespace {
+
+using testing::AddTwelveSteps;
+using testing::TempPath;
+using testing::TestTrace;
+
+struct Output {
+  std::string text;
+  std::string json;
+  size_t windows = 0;
+  uint64_t late = 0;
+};
+
+Output Render(ProcessAnalysis analysis, size_t windows) {
+  std::vector<ProcessReport> reports = {std::move(analysis).Finish()};
+  Output output;
+  output.text = RenderReportsText(reports, std::nullopt, TimeUnit::kMicroseconds);
+  output.json = RenderReportsJson(reports, std::nullopt, {});
+  output.windows = windows;
+  return output;
+}
+
+Output Whole(const std::string& path) {
+  ProcessAnalysis analysis({}, AllViews());
+  absl::StatusOr<TraceModel> model = LoadTraceFile(path);
+  REQUIRE(model.ok());
+  analysis.AddWindow(*std::move(model));
+  return Render(std::move(analysis), 1);
+}
+
+// Every file sliced, a segment every `segment_events` events (whole chunks).
+Output Sliced(const std::string& path, uint64_t segment_events) {
+  ProcessAnalysis analysis({}, AllViews());
+  size_t windows = 0;
+  uint64_t late = 0;
+  const absl::Status status =
+      ReadTraceFileInSlices(path, {0, segment_events}, nullptr, [&](TraceModel slice) {
+        ++windows;
+        late += slice.quality.late_slice_records;
+        analysis.AddWindow(std::move(slice));
+      });
+  REQUIRE(status.ok());
+  Output output = Render(std::move(analysis), windows);
+  output.late = late;
+  return output;
+}
+
+TEST_CASE("a synthetic trace read in slices prints what a whole read prints") {
+  const std::string path = TempPath("sliced_synthetic.pb");
+  // 200 groups of 20 events a step; chunks of 65536 events: 5 chunks, 15 steps.
+  REQUIRE(WriteSyntheticTrace(path, 300000) > 0);
+  const Output whole = Whole(path);
+  const Output sliced = Sliced(path, 1);  // a segment per chunk
+  CHECK(sliced.windows >= 3);
+  CHECK(sliced.late == 0);
+  CHECK(sliced.text == whole.text);
+  CHECK(sliced.json == whole.json);
+}
+
+TEST_CASE("device records a chunk after their calls, memory across slices: the same output") {
+  TestTrace trace(0);
+  AddTwelveSteps(false, &trace);
+  const std::string path = trace.Write("sliced_twelve.pb");
+  const Output whole = Whole(path);
+  const Output sliced = Sliced(path, 1);
+  CHECK(sliced.windows >= 4);  // a cut once two more steps are read: several slices
+  CHECK(sliced.late == 0);
+  CHECK(sliced.text == whole.text);
+  CHECK(sliced.json == whole.json);
+  CHECK(whole.text.find("aten::mm") != std::string::npos);
+}
+
+TEST_CASE("device records read after their slice closed are counted, not dropped") {
+  TestTrace trace(0);
+  AddTwelveSteps(true, &trace);
+  const std::string path = trace.Write("sliced_kernels_last.pb");
+  const Output whole = Whole(path);
+  const Output sliced = Sliced(path, 1);
+  CHECK(sliced.windows >= 2);
+  // The last slice holds steps 10 and 11 (no cut has two steps after it); every kernel
+  // launched before it, 2 per step for steps 0-9, arrived after its slice closed.
+  CHECK(sliced.late == 20);
+  CHECK(sliced.text.find("records after their slice") != std::string::npos);
+  CHECK(whole.text.find("records after their slice") == std::string::npos);
+  // Still in the Kernel Summary: 24 kernels either way.
+  CHECK(sliced.json.find("\"calls\":24") != std::string::npos);
+  CHECK(whole.json.find("\"calls\":24") != std::string::npos);
+}
+
+TEST_CASE("an enclosing range arriving after its slice closed is counted") {
+  TestTrace trace(0);
+  AddTwelveSteps(false, &trace);
+  trace.Range(1, schema::RANGE_KIND_USER, "epoch", 10000, 22000);  // written last
+  const Output sliced = Sliced(trace.Write("sliced_enclosing.pb"), 1);
+  CHECK(sliced.late == 1);
+  CHECK(sliced.text.find("epoch") != std::string::npos);
+}
+
+// A model by hand: steps [0,100) [100,200) [200,300) [300,400) on thread 1.
+TraceModel FourSteps() {
+  TraceModel model;
+  for (uint64_t s = 0; s < 4; ++s) {
+    HostRange step;
+    step.thread_id = 1;
+    step.start_ns = s * 100;
+    step.end_ns = s * 100 + 100;
+    step.type = RangeType::kProfileStep;
+    step.step_number = static_cast<int64_t>(s);
+    step.name = model.names.Intern("ProfileStep#" + std::to_string(s));
+    model.ranges.push_back(step);
+  }
+  return model;
+}
+
+TEST_CASE("a cut needs two more steps, no spanning range, and streams read past it") {
+  TraceModel model = FourSteps();
+  CHECK(ChooseCut(model, false) == uint64_t{200});  // steps 2 and 3 read after it
+  HostRange user;
+  user.start_ns = 150;
+  user.end_ns = 250;
+  user.type = RangeType::kUserDefined;
+  model.ranges.push_back(user);
+  CHECK(ChooseCut(model, false) == uint64_t{100});  // 200 is spanned
+  CHECK(ChooseCut(model, true) == uint64_t{200});   // forced: spanned or not
+  DeviceActivity kernel;
+  kernel.stream = 7;
+  kernel.start_ns = 50;  // stream 7 active in step 0 and not read past 100
+  model.device_activities.push_back(kernel);
+  CHECK_FALSE(ChooseCut(model, false).has_value());
+  model.device_activities.back().start_ns = 120;  // read past 100 now
+  CHECK(ChooseCut(model, false) == uint64_t{100});
+  model.ranges.resize(2);
+  CHECK_FALSE(ChooseCut(model, false).has_value());  // two steps: nothing after a cut
+}
+
+TEST_CASE("a slice takes the records before the cut, device records with their call") {
+  TraceModel model = FourSteps();
+  ApiCall early, late;
+  early.start_ns = 190;
+  early.name = model.names.Intern("cudaLaunchKernel");
+  late.start_ns = 210;
+  late.name = early.name;
+  model.api_calls = {early, late};
+  model.kernel_launches.resize(2);
+  model.kernel_launches[1].grid[0] = 80;
+  DeviceActivity kernel;
+  kernel.start_ns = 205;  // after the cut, but launched before it
+  kernel.api_call = 0;
+  kernel.launch = 1;
+  kernel.name = model.names.Intern("gemm");
+  DeviceActivity orphan = kernel;  // no call: its own time decides
+  orphan.api_call = kNoIndex;
+  orphan.name = model.names.Intern("orphan");
+  model.device_activities = {kernel, orphan};
+  model.thread_names[1] = model.names.Intern("main");
+  model.files = {"f.pb"};
+  model.quality.malformed_blocks = 3;
+  model.event_count = 8;
+
+  const TraceModel slice = TakeSliceBefore(200, &model);
+  REQUIRE(slice.ranges.size() == 2);  // steps 0 and 1
+  REQUIRE(slice.api_calls.size() == 1);
+  REQUIRE(slice.device_activities.size() == 1);
+  CHECK(slice.device_activities[0].api_call == 0);
+  CHECK(slice.names.Get(slice.device_activities[0].name) == "gemm");
+  REQUIRE(slice.kernel_launches.size() == 1);  // only the launch it uses
+  CHECK(slice.kernel_launches[0].grid[0] == 80u);
+  CHECK(slice.device_activities[0].launch == 0);
+  CHECK(slice.names.Get(slice.thread_names.at(1)) == "main");
+  CHECK(slice.event_count == 4);
+  CHECK(slice.files.empty());
+  CHECK(slice.quality.malformed_blocks == 0);
+
+  CHECK(model.ranges.size() == 2);
+  REQUIRE(model.api_calls.size() == 1);
+  REQUIRE(model.device_activities.size() == 1);
+  CHECK(model.names.Get(model.device_activities[0].name) == "orphan");
+  CHECK(model.kernel_launches.size() == 1);
+  CHECK(model.event_count == 4);
+  CHECK(model.files == std::vector<std::string>{"f.pb"});
+  CHECK(model.quality.malformed_blocks == 3);
+}
+
+}  // namespace
+}  // namespace prof::analyzer

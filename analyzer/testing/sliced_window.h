@@ -1,0 +1,17 @@
+// Test support: a window shaped to be cut into slices (analyzer/read/window_slicer.h),
+// with what makes slicing hard: device records written a chunk after their calls (or all
+// at the end), memory alive across steps, a clock anchor read mid-file.
+#ifndef PROF_ANALYZER_TESTING_SLICED_WINDOW_H_
+#define PROF_ANALYZER_TESTING_SLICED_WINDOW_H_
+
+#include "analyzer/testing/test_trace.h"
+
+namespace prof::analyzer::testing {
+
+// Twelve 1000 ns steps on thread 1 from 10000 ns, a chunk each (see sliced_window.cc).
+// `kernels_at_end`: every kernel is written in the last chunk instead of the next step's.
+void AddTwelveSteps(bool kernels_at_end, TestTrace* trace);
+
+}  // namespace prof::analyzer::testing
+
+#endif  // PROF_ANALYZER_TESTING_SLICED_WINDOW_H_
