@@ -96,6 +96,7 @@ TEST_CASE("8 ranks, one stops before all-reduce #25: every rank dumps, hang name
   std::set<int> ranks;
   std::string culprit_reason;
   size_t culprit_api_calls = 0;
+  std::string culprit_path;
   const std::string subset = FreshFolder("flight_hang_without_3");
   for (const auto& entry : fs::directory_iterator(out)) {
     const std::string path = entry.path().string();
@@ -108,6 +109,7 @@ TEST_CASE("8 ranks, one stops before all-reduce #25: every rank dumps, hang name
     if (rank == 3) {
       culprit_reason = model->headers.front().flight().reason();
       culprit_api_calls = model->api_calls.size();
+      culprit_path = path;
     }
     if (rank != 3) fs::copy_file(entry.path(), fs::path(subset) / entry.path().filename());
   }
@@ -131,6 +133,14 @@ TEST_CASE("8 ranks, one stops before all-reduce #25: every rank dumps, hang name
         std::string::npos);
   // The host activity is ordinary trace data in the culprit's dump (no window was open).
   CHECK(culprit_api_calls > 0);
+  // What its rings held and lost is counted in `info` (one ring: the main thread's).
+  int info_status = 0;
+  const std::string info =
+      Run(Runfile("analyzer/cli/profanalyze") + " info " + culprit_path, &info_status);
+  INFO(info);
+  CHECK(info.find("flight host activity: ") != std::string::npos);
+  CHECK(info.find("overwritten by the rings of 4096 per thread") != std::string::npos);
+  CHECK(info.find("0 thread(s) without a ring") != std::string::npos);
 
   SECTION("without the culprit's dump, the missing rank is named and blamed") {
     const std::string partial = HangJson(subset);
