@@ -109,7 +109,7 @@ PROF_EXPORT void prof_operator_range(const char* name, uint64_t start_ns, uint64
 }
 PROF_EXPORT void prof_operator_ranges(size_t count, const char* const* names,
                                       const uint64_t* start_ns, const uint64_t* end_ns) {
-  prof::ErrnoPreserved keep;       // the C API leaves the program's errno as it was
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
   // The whole batch: one branch while not recording (nor keeping the flight recorder's).
   if (!prof::Recording() && !prof::FlightOn()) return;
   for (size_t i = 0; i < count; ++i) {

@@ -31,11 +31,19 @@ static_assert(sizeof(HostSlot) == 128, "the documented memory bound assumes 128-
 
 }  // namespace
 
+// The innermost ranges pushed by the ring's owner: their tickets, so a pop ends the right
+// entry. Kept in the ring, not in thread-local storage: the agent's initial-exec TLS must
+// stay small for `import libprof` to dlopen it (glibc's surplus static TLS is a few
+// hundred bytes).
+constexpr int kOpenRanges = 64;
+
 struct FlightHostRing {
   std::atomic<HostSlot*> slots{nullptr};  // set once when first claimed, never freed
-  std::atomic<uint64_t> head{0};   // tickets handed out (the owner's plain increment)
-  std::atomic<uint64_t> floor{0};  // tickets up to here predate a fork: not shown
+  std::atomic<uint64_t> head{0};          // tickets handed out (the owner's plain increment)
+  std::atomic<uint64_t> floor{0};         // tickets up to here predate a fork: not shown
   std::atomic<bool> in_use{false};
+  int depth = 0;  // owner only
+  uint64_t open[kOpenRanges] = {};
 };
 
 thread_local FlightHostRing* t_flight_host __attribute__((tls_model("initial-exec"))) = nullptr;
@@ -48,9 +56,6 @@ std::atomic<uint64_t> g_threads_refused{0};
 pthread_key_t g_exit_key;
 
 // The innermost ranges pushed on this thread: their tickets, so a pop ends the right entry.
-constexpr int kOpenRanges = 64;
-thread_local uint64_t t_open[kOpenRanges] __attribute__((tls_model("initial-exec")));
-thread_local int t_depth __attribute__((tls_model("initial-exec"))) = 0;
 // Once refused, a thread does not look again (the rings are all taken).
 thread_local bool t_refused __attribute__((tls_model("initial-exec"))) = false;
 
@@ -86,7 +91,7 @@ FlightHostRing* AdoptFlightHostRing() {
     return nullptr;
   }
   t_flight_host = ring;
-  t_depth = 0;
+  ring->depth = 0;  // the ranges an exited owner left open are not this thread's
   // Frees the ring when the thread exits, for the next thread to adopt.
   pthread_setspecific(g_exit_key, ring);
   return ring;
@@ -150,8 +155,7 @@ void StoreName(HostSlot* slot, const char* name) {
 }
 
 uint64_t RangePacked(uint8_t range_kind) {
-  return uint64_t{static_cast<uint8_t>(FlightHostKind::kRange)} << 24 |
-         uint64_t{range_kind} << 16;
+  return uint64_t{static_cast<uint8_t>(FlightHostKind::kRange)} << 24 | uint64_t{range_kind} << 16;
 }
 
 // False when the slot was being written or changed while copied, or holds another ticket.
@@ -200,9 +204,8 @@ uint64_t FlightHostCallEnter(uint16_t api, uint64_t stream_plus_one, const void*
   FlightHostRing* ring = CurrentRing();
   if (ring == nullptr) return 0;
   HostSlot* slot;
-  const uint64_t ticket =
-      Open(ring, uint64_t{static_cast<uint8_t>(FlightHostKind::kApiCall)} << 24 | api, start_ns,
-           &slot);
+  const uint64_t ticket = Open(
+      ring, uint64_t{static_cast<uint8_t>(FlightHostKind::kApiCall)} << 24 | api, start_ns, &slot);
   slot->stream_plus_one.store(stream_plus_one, std::memory_order_relaxed);
   slot->function.store(reinterpret_cast<uint64_t>(function), std::memory_order_relaxed);
   Publish(slot, ticket);
@@ -218,8 +221,8 @@ void FlightHostPush(uint8_t range_kind, const char* name, uint64_t start_ns, boo
   FlightHostRing* ring = CurrentRing();
   if (ring == nullptr) return;
   if (!keep) {
-    const int depth = internal::t_depth++;
-    if (depth < internal::kOpenRanges) internal::t_open[depth] = 0;  // no entry to end
+    const int depth = ring->depth++;
+    if (depth < internal::kOpenRanges) ring->open[depth] = 0;  // no entry to end
     return;
   }
   HostSlot* slot;
@@ -228,16 +231,16 @@ void FlightHostPush(uint8_t range_kind, const char* name, uint64_t start_ns, boo
   slot->function.store(0, std::memory_order_relaxed);
   StoreName(slot, name);
   Publish(slot, ticket);
-  const int depth = internal::t_depth++;
-  if (depth < internal::kOpenRanges) internal::t_open[depth] = ticket;
+  const int depth = ring->depth++;
+  if (depth < internal::kOpenRanges) ring->open[depth] = ticket;
 }
 
 void FlightHostPop(uint64_t end_ns) {
   FlightHostRing* ring = internal::t_flight_host;
-  if (ring == nullptr || internal::t_depth == 0) return;  // a pop without a push kept
-  const int depth = --internal::t_depth;
-  if (depth < internal::kOpenRanges && internal::t_open[depth] != 0) {
-    End(ring, internal::t_open[depth], end_ns, 0);
+  if (ring == nullptr || ring->depth == 0) return;  // a pop without a push kept
+  const int depth = --ring->depth;
+  if (depth < internal::kOpenRanges && ring->open[depth] != 0) {
+    End(ring, ring->open[depth], end_ns, 0);
   }
 }
 
@@ -265,9 +268,8 @@ FlightHostSnapshot TakeFlightHostSnapshot() {
     const uint64_t head = ring.head.load(std::memory_order_acquire);
     const uint64_t floor = ring.floor.load(std::memory_order_relaxed);
     if (head <= floor) continue;
-    const uint64_t first = std::max(floor + 1, head > internal::g_entries
-                                                   ? head - internal::g_entries + 1
-                                                   : uint64_t{1});
+    const uint64_t first = std::max(
+        floor + 1, head > internal::g_entries ? head - internal::g_entries + 1 : uint64_t{1});
     snapshot.seen += head - floor;
     snapshot.overwritten += first - 1 - floor;
     for (uint64_t ticket = first; ticket <= head; ++ticket) {
@@ -279,10 +281,9 @@ FlightHostSnapshot TakeFlightHostSnapshot() {
       }
     }
   }
-  std::stable_sort(snapshot.entries.begin(), snapshot.entries.end(),
-                   [](const FlightHostEntry& a, const FlightHostEntry& b) {
-                     return a.start_ns < b.start_ns;
-                   });
+  std::stable_sort(
+      snapshot.entries.begin(), snapshot.entries.end(),
+      [](const FlightHostEntry& a, const FlightHostEntry& b) { return a.start_ns < b.start_ns; });
   return snapshot;
 }
 
@@ -303,7 +304,6 @@ void ResetFlightHostAfterFork() {
     ring.in_use.store(false, std::memory_order_relaxed);
   }
   internal::t_flight_host = nullptr;
-  internal::t_depth = 0;
   internal::t_refused = false;
 }
 

@@ -55,16 +55,16 @@ struct FlightHostEntry {
   uint64_t start_ns = 0;
   uint64_t end_ns = 0;  // 0: still running (a call not returned, a range not popped)
   uint64_t stream_plus_one = 0;
-  const void* function = nullptr;  // a launch's kernel (kernel_names.h names it)
+  const void* function = nullptr;        // a launch's kernel (kernel_names.h names it)
   char name[kFlightHostNameBytes] = {};  // a range's name, NUL-terminated
 };
 
 struct FlightHostSnapshot {
   std::vector<FlightHostEntry> entries;  // by start time
-  uint64_t seen = 0;         // entries ever made on the rings
-  uint64_t overwritten = 0;  // the oldest ones, lapped
-  uint64_t torn = 0;         // being rewritten while copied: not in `entries`
-  uint64_t threads_refused = 0;  // threads that found no ring (kFlightHostRings in use)
+  uint64_t seen = 0;                     // entries ever made on the rings
+  uint64_t overwritten = 0;              // the oldest ones, lapped
+  uint64_t torn = 0;                     // being rewritten while copied: not in `entries`
+  uint64_t threads_refused = 0;          // threads that found no ring (kFlightHostRings in use)
   size_t entries_per_thread = 0;
 };
 

@@ -73,10 +73,10 @@ TEST_CASE("ranges pair with their pops, innermost first; a long name is cut at 6
   const std::string long_name(100, 'x');
   FlightHostPush(2, "forward", 100);
   FlightHostPush(0, long_name.c_str(), 110);
-  FlightHostPop(120);          // ends the long-named one
+  FlightHostPop(120);                     // ends the long-named one
   FlightHostRange(3, "whole", 130, 125);  // an end before its start is clamped
-  FlightHostPop(0);            // ends "forward" (an end of 0 is kept as 1: ended)
-  FlightHostPop(140);          // nothing open: ignored
+  FlightHostPop(0);                       // ends "forward" (an end of 0 is kept as 1: ended)
+  FlightHostPop(140);                     // nothing open: ignored
   const FlightHostSnapshot snapshot = TakeFlightHostSnapshot();
   REQUIRE(snapshot.entries.size() == 3);
   CHECK(std::string(snapshot.entries[0].name) == "forward");

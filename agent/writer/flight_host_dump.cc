@@ -48,8 +48,7 @@ class Names {
   std::map<const void*, KernelConfigId> configs_;
 };
 
-void AddCall(const FlightHostEntry& entry, uint64_t dump_ns, Names* names,
-             ChunkEncoder* encoder) {
+void AddCall(const FlightHostEntry& entry, uint64_t dump_ns, Names* names, ChunkEncoder* encoder) {
   ApiCallEvent call;
   call.thread_id = entry.thread_id;
   call.start_ns = entry.start_ns;

@@ -32,8 +32,8 @@ TEST_CASE("the header names the last kernel launched on each stream and what the
   host.overwritten = 3;
   host.torn = 1;
   host.threads_refused = 2;
-  host.entries.push_back(Launch(1, 16, 100));      // legacy stream: kernel_16, then kernel_32
-  host.entries.push_back(Launch(0x51, 48, 150));   // stream 0x50
+  host.entries.push_back(Launch(1, 16, 100));     // legacy stream: kernel_16, then kernel_32
+  host.entries.push_back(Launch(0x51, 48, 150));  // stream 0x50
   host.entries.push_back(Launch(1, 32, 200));
   FlightHostEntry sync;  // not a launch: no kernel
   sync.start_ns = 300;

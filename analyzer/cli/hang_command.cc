@@ -74,13 +74,15 @@ LastActivity LastActivityOf(const TraceModel& model, const trace::FlightDump& fl
   for (const HostRange& candidate : model.ranges) {
     if (candidate.type == RangeType::kProfileStep || candidate.type == RangeType::kMark) continue;
     const bool open = candidate.end_ns >= dump_ns;
-    if (range && (range_open > open || (range_open == open && candidate.start_ns < range->start_ns)))
+    if (range &&
+        (range_open > open || (range_open == open && candidate.start_ns < range->start_ns)))
       continue;
     range = &candidate;
     range_open = open;
   }
   if (range) {
-    last.range = std::string(model.names.Get(range->name)) + (range_open ? " (open at the dump)" : " (ended)");
+    last.range = std::string(model.names.Get(range->name)) +
+                 (range_open ? " (open at the dump)" : " (ended)");
   }
   if (flight.last_launches_size() > 0) {
     const trace::FlightLaunch& launch = flight.last_launches(0);  // latest first
