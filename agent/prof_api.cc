@@ -10,6 +10,7 @@
 #include "agent/cupti/cupti_neighbours.h"
 #include "agent/hooks/hook_support.h"
 #include "agent/record/errno_preserved.h"
+#include "agent/record/flight_host.h"
 #include "agent/record/recorder.h"
 #include "proto/schema_enums.h"
 
@@ -38,6 +39,7 @@ bool OpenLevel(const char* name) {
 
 void Push(prof::schema::RangeKind kind, const char* name) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  if (prof::FlightOn()) prof::FlightHostPush(kind, name, prof::MonotonicNs());
   if (OpenLevel(name)) {
     prof::RecordNamed<prof::RecordKind::kRangePush>(kind, name ? name : "", prof::MonotonicNs(), 0);
   }
@@ -46,12 +48,16 @@ void Push(prof::schema::RangeKind kind, const char* name) {
 // An operator push with details (a kOperatorPushDetail record), closed by Pop().
 void PushDetail(const char* name, const char* shapes, const char* dtypes, const char* source) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  if (prof::FlightOn()) {
+    prof::FlightHostPush(prof::schema::RANGE_KIND_OPERATOR, name, prof::MonotonicNs());
+  }
   if (OpenLevel(name))
     prof::RecordOperatorPushDetail(name, shapes, dtypes, source, prof::MonotonicNs());
 }
 
 void Pop() {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  if (prof::FlightOn()) prof::FlightHostPop(prof::MonotonicNs());
   const int depth = t_depth > 0 ? --t_depth : -1;
   const bool pushed_recorded = depth < 0 || depth >= 64 || ((t_recorded >> depth) & 1);
   if (pushed_recorded && prof::Recording()) {
@@ -66,6 +72,7 @@ void Pop() {
 void WholeRange(prof::schema::RangeKind kind, const char* name, uint64_t start_ns,
                 uint64_t end_ns) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  if (prof::FlightOn()) prof::FlightHostRange(kind, name, start_ns, end_ns);
   if (!prof::Recording()) return;
   if (prof::ActivityEnabled(prof::kActivityTimerOnly) && !prof::IsDataloaderName(name)) return;
   static std::atomic<uint64_t> next_id{0};
@@ -126,8 +133,9 @@ PROF_EXPORT void prof_operator_range(const char* name, uint64_t start_ns, uint64
 }
 PROF_EXPORT void prof_operator_ranges(size_t count, const char* const* names,
                                       const uint64_t* start_ns, const uint64_t* end_ns) {
-  prof::ErrnoPreserved keep;       // the C API leaves the program's errno as it was
-  if (!prof::Recording()) return;  // the whole batch: one branch while not recording
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  // The whole batch: one branch while not recording (nor keeping the flight recorder's).
+  if (!prof::Recording() && !prof::FlightOn()) return;
   for (size_t i = 0; i < count; ++i) {
     WholeRange(prof::schema::RANGE_KIND_OPERATOR, names[i], start_ns[i], end_ns[i]);
   }
@@ -136,6 +144,9 @@ PROF_EXPORT void prof_operator_range_detail(const char* name, uint64_t start_ns,
                                             const char* shapes, const char* dtypes,
                                             const char* source) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  if (prof::FlightOn()) {
+    prof::FlightHostRange(prof::schema::RANGE_KIND_OPERATOR, name, start_ns, end_ns);
+  }
   if (!prof::Recording()) return;
   if (prof::ActivityEnabled(prof::kActivityTimerOnly)) return;  // operators: not in timer-only
   prof::RecordOperatorRangeDetail(name, shapes, dtypes, source, start_ns, end_ns);

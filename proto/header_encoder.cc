@@ -66,6 +66,20 @@ void PutFlightDumpField(wire::Buffer* out, uint32_t field, const FlightDumpValue
     wire::PutBytesField(&body, F::kUnfinished, call.view());
   }
   PutVarintFieldIfNonZero(&body, F::kDeviceUntracked, flight.device_untracked);
+  PutVarintFieldIfNonZero(&body, F::kHostEntries, flight.host_entries);
+  PutVarintFieldIfNonZero(&body, F::kHostSeen, flight.host_seen);
+  PutVarintFieldIfNonZero(&body, F::kHostOverwritten, flight.host_overwritten);
+  PutVarintFieldIfNonZero(&body, F::kHostTorn, flight.host_torn);
+  PutVarintFieldIfNonZero(&body, F::kHostThreadsRefused, flight.host_threads_refused);
+  using L = field::FlightLaunch;
+  for (const FlightLaunchValue& launch : flight.last_launches) {
+    call.clear();
+    PutVarintFieldIfNonZero(&call, L::kStream, launch.stream);
+    PutStringFieldIfNonEmpty(&call, L::kKernel, launch.kernel);
+    PutVarintFieldIfNonZero(&call, L::kLaunchNs, launch.launch_ns);
+    PutVarintFieldIfNonZero(&call, L::kThreadId, launch.thread_id);
+    wire::PutBytesField(&body, F::kLastLaunches, call.view());
+  }
   wire::PutBytesField(out, field, body.view());
 }
 

@@ -48,6 +48,14 @@ struct FlightUnfinishedCallValue {
 };
 
 // trace::FlightDump; `reason` empty: not a flight dump (the field is left out).
+// trace::FlightLaunch
+struct FlightLaunchValue {
+  uint64_t stream = 0;
+  std::string kernel;
+  uint64_t launch_ns = 0;
+  uint64_t thread_id = 0;
+};
+
 struct FlightDumpValue {
   std::string reason;
   std::string detail;
@@ -58,6 +66,12 @@ struct FlightDumpValue {
   uint64_t ring_entries = 0;
   std::vector<FlightUnfinishedCallValue> unfinished;
   uint64_t device_untracked = 0;
+  uint64_t host_entries = 0;
+  uint64_t host_seen = 0;
+  uint64_t host_overwritten = 0;
+  uint64_t host_torn = 0;
+  uint64_t host_threads_refused = 0;
+  std::vector<FlightLaunchValue> last_launches;
 };
 
 // trace::FileHeader

@@ -184,6 +184,13 @@ TEST_CASE("a flight dump's header section parses into the values written, byte f
   header.flight.unfinished.push_back({7, 3, 4, 0, 0, 2});
   header.flight.unfinished.push_back({7, 4, 1, 50, 1, 0, 1});  // returned, GPU enqueued
   header.flight.device_untracked = 3;
+  header.flight.host_entries = 4096;
+  header.flight.host_seen = 9000;
+  header.flight.host_overwritten = 4904;
+  header.flight.host_torn = 2;
+  header.flight.host_threads_refused = 1;
+  header.flight.last_launches.push_back({0x7f00, "train_step_kernel", 555, 4242});
+  header.flight.last_launches.push_back({0, "init_kernel", 444, 4243});
   const std::string bytes = EncodeFileHeader(header);
   trace::FileHeader parsed;
   REQUIRE(parsed.ParseFromString(bytes));
@@ -206,6 +213,18 @@ TEST_CASE("a flight dump's header section parses into the values written, byte f
   CHECK(parsed.flight().unfinished(0).thread_id() == 4242);
   CHECK(parsed.flight().unfinished(0).result() == 0);
   CHECK(parsed.flight().unfinished(1).result() == 2);
+  CHECK(parsed.flight().host_entries() == 4096);
+  CHECK(parsed.flight().host_seen() == 9000);
+  CHECK(parsed.flight().host_overwritten() == 4904);
+  CHECK(parsed.flight().host_torn() == 2);
+  CHECK(parsed.flight().host_threads_refused() == 1);
+  REQUIRE(parsed.flight().last_launches_size() == 2);
+  CHECK(parsed.flight().last_launches(0).stream() == 0x7f00);
+  CHECK(parsed.flight().last_launches(0).kernel() == "train_step_kernel");
+  CHECK(parsed.flight().last_launches(0).launch_ns() == 555);
+  CHECK(parsed.flight().last_launches(0).thread_id() == 4242);
+  CHECK(parsed.flight().last_launches(1).stream() == 0);
+  CHECK(parsed.flight().last_launches(1).kernel() == "init_kernel");
   CHECK(Deterministic(parsed) == bytes);
   // A window file carries no flight section at all.
   trace::FileHeader window;

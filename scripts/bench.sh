@@ -61,6 +61,9 @@ echo "   goals: CLOSED <= 10 ns, RECORD <= 100 ns; READY: CUPTI subscribed, noth
 common=(PROF_OUTPUT_DIR="$scratch/hooks" PROF_CUPTI_LIB="$cupti" PROF_LOG_LEVEL=error)
 env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=skip_first=1000000,record=1 \
   "$bin/agent/bench/hook_cost_benchmark" CLOSED
+# The flight recorder's host rings (agent/record/flight_host.h): every CUDA call kept.
+env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=skip_first=1000000,record=1 PROF_FLIGHT=1 \
+  "$bin/agent/bench/hook_cost_benchmark" "CLOSED, PROF_FLIGHT=1"
 env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=closed=1,ready=1000000,record=1 \
   "$bin/agent/bench/hook_cost_benchmark" READY
 env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=skip_first=1,record=1000000 \

@@ -16,6 +16,7 @@ import argparse
 import glob
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -44,14 +45,18 @@ def run_once(args, environment, folder):
     env.update(environment)
     command = [args.program, "--ranks", str(args.ranks), "--steps", str(args.steps),
                "--batch-size", str(args.batch_size), "--truth", os.path.join(folder, "truth.json")]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     status = subprocess.run(command, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL).returncode
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # The ranks are train_ranks' own children, waited for by it: their CPU time is in here.
+    cpu_s = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if status != 0:
         raise SystemExit(f"flight_cost.py: {' '.join(command)} failed (status {status})")
     dumps = glob.glob(os.path.join(folder, "out", "*.flight_*"))
     if dumps:
         raise SystemExit(f"flight_cost.py: a healthy run dumped: {dumps[0]}")
-    return median_step_ms(folder)
+    return median_step_ms(folder), cpu_s
 
 
 def main():
@@ -64,18 +69,27 @@ def main():
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--goal-pct", type=float, default=2)
+    parser.add_argument("--base-agent",
+                        help="another build (e.g. of the base commit) run CLOSED+flight alongside")
     args = parser.parse_args()
     modes = {
         "without": {},
         "CLOSED": {"LD_PRELOAD": args.agent, "PROF_SCHEDULE": CLOSED},
         "CLOSED+flight": {"LD_PRELOAD": args.agent, "PROF_SCHEDULE": CLOSED, "PROF_FLIGHT": "1"},
     }
+    if args.base_agent:
+        modes["base CLOSED+fl"] = {"LD_PRELOAD": args.base_agent, "PROF_SCHEDULE": CLOSED,
+                                   "PROF_FLIGHT": "1"}
     results = {mode: [] for mode in modes}
+    cpu = {mode: [] for mode in modes}
     with tempfile.TemporaryDirectory(prefix="prof-flight-cost.") as folder:
         for _ in range(args.runs):
             for mode, environment in modes.items():
-                results[mode].append(run_once(args, environment, folder))
+                step_ms, cpu_s = run_once(args, environment, folder)
+                results[mode].append(step_ms)
+                cpu[mode].append(cpu_s)
     step = {mode: statistics.median(values) for mode, values in results.items()}
+    cpu_s = {mode: statistics.median(values) for mode, values in cpu.items()}
     print(f"   train_ranks --ranks {args.ranks} --steps {args.steps} --batch-size {args.batch_size},"
           f" median step of {args.runs} alternating runs")
     print(f"   {'without':14} {step['without']:9.3f} ms")
@@ -83,6 +97,15 @@ def main():
     ratio = step["CLOSED+flight"] / step["CLOSED"]
     print(f"   {'CLOSED+flight':14} {step['CLOSED+flight']:9.3f} ms  ratio {ratio:.4f} to CLOSED"
           f" ({100 * (ratio - 1):+.2f}%)   goal <= {args.goal_pct:g}%")
+    if args.base_agent:
+        base = step["base CLOSED+fl"]
+        print(f"   {'base CLOSED+fl':14} {base:9.3f} ms  ratio {base / step['CLOSED']:.4f} to CLOSED")
+    # CPU time (user+sys of the whole job, median of the runs): steadier than step times on
+    # a loaded machine, where a step's wall time includes waiting for a core.
+    print(f"   CPU time of a run (user+sys, all ranks; median):")
+    for mode in modes:
+        print(f"   {mode:14} {cpu_s[mode]:9.3f} s  {100 * (cpu_s[mode] / cpu_s['CLOSED'] - 1):+6.2f}%"
+              " vs CLOSED")
 
 
 if __name__ == "__main__":

@@ -301,6 +301,9 @@ void ParseFlight(ConfigParser* parser, Config* config) {
   config->flight_entries = static_cast<uint64_t>(parser->Integer(
       "PROF_FLIGHT_ENTRIES", 16, 1 << 24, static_cast<int64_t>(config->flight_entries),
       "a number of NCCL calls in 16..16777216"));
+  config->flight_host_entries = static_cast<uint64_t>(parser->Integer(
+      "PROF_FLIGHT_HOST_ENTRIES", 0, 1 << 20, static_cast<int64_t>(config->flight_host_entries),
+      "a number of entries per thread in 0..1048576 (0: off)"));
   config->flight_hang_s = parser->Integer("PROF_FLIGHT_HANG_S", 1, 86400, config->flight_hang_s,
                                           "a number of seconds in 1..86400");
   config->flight_dir = parser->Text("PROF_FLIGHT_DIR", "");

@@ -7,6 +7,7 @@
 //   PROF_STEPS_PER_FILE  0..1e9 (0: no limit)
 //   PROF_STEP_MARKER     api:NAME:N with N in 1..1e9
 //   PROF_FLIGHT_ENTRIES  16..16777216; PROF_FLIGHT_HANG_S 1..86400
+//   PROF_FLIGHT_HOST_ENTRIES 0..1048576 (0: off)
 // Flags (PROF_DISABLE, PROF_TIMER_ONLY, PROF_STACKS, PROF_PYTHON, PROF_PYTHON_OPS, PROF_SHAPES,
 // PROF_ATEN_STACKS) all take 1/true/yes/on and 0/false/no/off (PROF_PYTHON_OPS also aten and
 // python). Values are
@@ -109,8 +110,13 @@ struct Config {
   // median of the last 16 is dumped (0: off; writer/flight_slow_step.h).
   // PROF_FLIGHT_TRIGGER_DIR: a folder shared by the job's ranks where a new file makes
   // every agent dump (writer/flight_trigger_folder.h; "": off).
+  // PROF_FLIGHT_HOST_ENTRIES: the last CUDA runtime calls and ranges kept per thread
+  // (record/flight_host.h; 128 bytes each, rounded up to a power of two: the default is
+  // 512 KiB a thread, at most 64 threads; 0: off). 4096 hold a few steps of a job launching
+  // ~1000 kernels a step.
   bool flight = false;
   uint64_t flight_entries = 8192;
+  uint64_t flight_host_entries = 4096;
   int64_t flight_hang_s = 120;
   std::string flight_dir;
   int64_t flight_slow_factor = 0;

@@ -19,6 +19,7 @@
 #include "agent/record/call_stack.h"
 #include "agent/record/cuda_presence.h"
 #include "agent/record/flight_error.h"
+#include "agent/record/flight_host.h"
 #include "agent/record/flight_ring.h"
 #include "agent/record/clock.h"
 #include "agent/record/host_clock_calibration.h"
@@ -77,6 +78,7 @@ void AfterForkInChild() {
   ResetKernelNamesAfterFork();
   ResetCommunicatorsAfterFork();
   ResetFlightAfterFork();
+  ResetFlightHostAfterFork();  // the child's thread takes an empty ring at its next call
   ResetFlightErrorAfterFork();
   ResetEmergencyFlushAfterFork();
   ResetHostClockAfterFork();  // the clock itself stays valid: same TSC, same CLOCK_MONOTONIC
@@ -95,7 +97,10 @@ __attribute__((constructor)) void InitializeAgent() {
   if (config.disabled) return;
   ConfigureBuffers(config.buffer_bytes);
   // The flight ring is allocated here, once, so its hot path never allocates.
-  if (config.flight) ConfigureFlight(config.flight_entries);
+  if (config.flight) {
+    ConfigureFlight(config.flight_entries);
+    ConfigureFlightHost(config.flight_host_entries);  // rings come at each thread's first call
+  }
   ApplyStartupSettings(config);
   ConfigureHostClock(config.clock_tsc);  // calibrated later, on the writer thread
   // Loaded by `import libprof` into a running interpreter (PROF_IN_PROCESS, set by the

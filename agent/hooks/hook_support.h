@@ -12,6 +12,8 @@
 #include "agent/control/step_markers.h"
 #include "agent/record/cuda_presence.h"
 #include "agent/record/errno_preserved.h"
+#include "agent/record/flight_host.h"
+#include "agent/record/flight_ring.h"
 #include "agent/record/recorder.h"
 
 #define PROF_EXPORT extern "C" __attribute__((visibility("default")))
@@ -19,14 +21,12 @@
 namespace prof {
 
 // The hooks' idle test: one relaxed load and one predictable branch while nothing is
-// recorded and no marker rule exists (the CLOSED state).
-inline bool HookIdle() {
-  return (internal::g_hook_mode.load(std::memory_order_relaxed) & ~internal::kModeFlight) == 0;
-}
-
-// The NCCL hooks' idle test: as HookIdle, but the flight recorder (PROF_FLIGHT=1,
-// record/flight_ring.h) also keeps them on their slow path, whatever the recording state.
-inline bool NcclHookIdle() { return internal::g_hook_mode.load(std::memory_order_relaxed) == 0; }
+// recorded, no marker rule exists and the flight recorder is off (the CLOSED state).
+// With PROF_FLIGHT=1 every hook takes its slow path, whatever the recording state: the
+// NCCL hooks for the call ring (record/flight_ring.h), the CUDA runtime hooks for the
+// host rings (record/flight_host.h).
+inline bool HookIdle() { return internal::g_hook_mode.load(std::memory_order_relaxed) == 0; }
+inline bool NcclHookIdle() { return HookIdle(); }
 
 // The marker rules (control/step_markers.h): one relaxed load while none exists.
 inline void CheckMarkers(uint16_t api, const void* function) {
@@ -64,15 +64,23 @@ inline bool RecordingGate(uint16_t marker_id, const void* function, uint32_t act
 // the call is not timed). The program's errno is kept around the agent's work on both
 // sides of the real call (errno_preserved.h): the real function sees the caller's errno
 // and the caller sees the real function's.
+// With PROF_FLIGHT=1 the call is also kept in the thread's host ring (flight_host.h),
+// opened before the real call so that one which never returns (a synchronize behind a
+// hang) is seen running.
 template <typename Result, typename Call>
 Result TimedApiCall(uint16_t api, const ApiArguments& arguments, Call&& call) {
-  if (!RecordingGate(api, arguments.function, kActivityCudaApi)) return call();
-  AwaitCorrelationId();
+  const bool record = RecordingGate(api, arguments.function, kActivityCudaApi);
+  const bool flight = FlightOn();
+  if (!record && !flight) return call();
+  if (record) AwaitCorrelationId();
   const uint64_t start = MonotonicNs();
+  const uint64_t kept =
+      flight ? FlightHostCallEnter(api, arguments.stream_plus_one, arguments.function, start) : 0;
   const Result result = call();
   const uint64_t end = MonotonicNs();
   ErrnoPreserved keep;
-  RecordApiCall(api, start, end, static_cast<int32_t>(result), arguments);
+  FlightHostCallEnd(kept, end, static_cast<int32_t>(result));
+  if (record) RecordApiCall(api, start, end, static_cast<int32_t>(result), arguments);
   return result;
 }
 

@@ -67,6 +67,10 @@ bool RecordingRange(const char* name) {
 
 int Push(const char* name, const char* domain) {
   ErrnoPreserved keep;  // an NVTX call leaves the program's errno as it was
+  // Step ranges hold a level in the flight stack too (unnamed), so pops stay paired.
+  if (FlightOn()) {
+    FlightHostPush(schema::RANGE_KIND_NVTX_PUSH_POP, name, MonotonicNs(), !IsStepName(name));
+  }
   const int depth = t_depth++;
   if (IsStepName(name)) {
     if (depth < 64) t_step_ranges |= uint64_t{1} << depth;
@@ -89,6 +93,7 @@ int Push(const char* name, const char* domain) {
 
 int Pop() {
   ErrnoPreserved keep;  // an NVTX call leaves the program's errno as it was
+  if (FlightOn()) FlightHostPop(MonotonicNs());
   if (t_depth == 0) {
     if (RecordingNvtx()) RecordNamed<RecordKind::kRangePop>(0, nullptr, MonotonicNs(), 0);
     return -1;

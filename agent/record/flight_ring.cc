@@ -211,6 +211,7 @@ FlightSnapshot TakeFlightSnapshot() {
     }
   }
   CopySteps(&snapshot);
+  snapshot.host = TakeFlightHostSnapshot();
   return snapshot;
 }
 

@@ -37,6 +37,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "agent/record/flight_host.h"
+
 namespace prof {
 
 constexpr size_t kFlightSteps = 128;  // step boundaries kept: 2.5 PROF_FLIGHT_HANG_S of
@@ -96,6 +98,7 @@ struct FlightSnapshot {
   uint64_t torn = 0;                      // slots being rewritten while copied (not in `calls`)
   uint64_t steps_total = 0;
   size_t capacity = 0;
+  FlightHostSnapshot host;  // every thread's last CUDA calls and ranges (flight_host.h)
 };
 
 namespace internal {

@@ -27,8 +27,8 @@ namespace internal {
 // hook costs one load and one predictable branch.
 constexpr uint8_t kModeRecording = 1;
 constexpr uint8_t kModeMarkers = 2;
-// Bit kModeFlight: PROF_FLIGHT=1 (set at start-up, flight_ring.h): only the NCCL hooks
-// take their slow path for it; the CUDA runtime hooks stay idle (HookIdle masks it).
+// Bit kModeFlight: PROF_FLIGHT=1 (set at start-up, flight_ring.h): every hook takes its
+// slow path for it (NCCL calls to the call ring, CUDA runtime calls to the host rings).
 constexpr uint8_t kModeFlight = 4;
 extern std::atomic<uint8_t> g_hook_mode;
 // Correlation id of the CUDA call in progress on this thread, set by CUPTI's API-enter

@@ -5,6 +5,8 @@
 
 #include <map>
 
+#include "agent/record/kernel_names.h"
+#include "agent/writer/flight_host_dump.h"
 #include "agent/writer/record_converter.h"
 #include "agent/writer/window_file.h"
 #include "proto/chunk_encoder.h"
@@ -123,6 +125,7 @@ bool WriteFlightDump(const FlightDumpRequest& request, const FlightSnapshot& sna
   // Also as loss records, so every command's Data Quality table shows what the ring lost.
   encoder.AddLoss(schema::LOSS_KIND_FLIGHT_OVERWRITTEN, snapshot.overwritten);
   encoder.AddLoss(schema::LOSS_KIND_FLIGHT_TORN, snapshot.torn);
+  EncodeFlightHost(snapshot.host, request.dump_ns, KernelNameOf, &encoder, &flight);
   const size_t slash = request.path.rfind('/');
   if (slash != std::string::npos) MakeFolders(request.path.substr(0, slash));
   auto writer = TraceFileWriter::Create(request.path, header);

@@ -10,6 +10,7 @@
 #include "analyzer/cli/hang_render.h"
 #include "analyzer/job/hang_analysis.h"
 #include "analyzer/model/enum_names.h"
+#include "analyzer/model/kernel_names.h"
 #include "analyzer/pipeline/run_processes.h"
 
 namespace prof::analyzer {
@@ -45,6 +46,51 @@ void RankFromCommunicators(const TraceModel& model, RankDump* dump) {
   if (dump->world_size <= 0) dump->world_size = largest;
 }
 
+// " on stream 0x7f00" (empty for the legacy default stream, handle 0).
+std::string OnStream(uint64_t stream) {
+  if (stream == 0) return " on the default stream";
+  char text[40];
+  std::snprintf(text, sizeof(text), " on stream 0x%" PRIx64, stream);
+  return text;
+}
+
+// What the rank did last (hang_analysis.h LastActivity): its latest API call, its innermost
+// range still open at the dump (an entry still running was written ending at dump_ns),
+// else the latest range begun, and the latest kernel launched, from the header's
+// per-stream list. Steps and marks are not ranges here.
+LastActivity LastActivityOf(const TraceModel& model, const trace::FlightDump& flight) {
+  LastActivity last;
+  const uint64_t dump_ns = flight.dump_ns();
+  const ApiCall* call = nullptr;
+  for (const ApiCall& candidate : model.api_calls) {
+    if (!call || candidate.start_ns >= call->start_ns) call = &candidate;
+  }
+  if (call) {
+    last.api_call = std::string(model.names.Get(call->name)) +
+                    (call->end_ns >= dump_ns ? " (running at the dump)" : " (returned)");
+  }
+  const HostRange* range = nullptr;
+  bool range_open = false;
+  for (const HostRange& candidate : model.ranges) {
+    if (candidate.type == RangeType::kProfileStep || candidate.type == RangeType::kMark) continue;
+    const bool open = candidate.end_ns >= dump_ns;
+    if (range &&
+        (range_open > open || (range_open == open && candidate.start_ns < range->start_ns)))
+      continue;
+    range = &candidate;
+    range_open = open;
+  }
+  if (range) {
+    last.range = std::string(model.names.Get(range->name)) +
+                 (range_open ? " (open at the dump)" : " (ended)");
+  }
+  if (flight.last_launches_size() > 0) {
+    const trace::FlightLaunch& launch = flight.last_launches(0);  // latest first
+    last.kernel = DemangleKernelName(launch.kernel()) + OnStream(launch.stream());
+  }
+  return last;
+}
+
 RankDump DumpOf(const TraceModel& model) {
   const trace::FileHeader& header = model.headers.front();
   RankDump dump;
@@ -78,6 +124,7 @@ RankDump DumpOf(const TraceModel& model) {
     if (range.type == RangeType::kProfileStep)
       dump.last_step = std::max(dump.last_step, range.step_number);
   }
+  dump.last = LastActivityOf(model, header.flight());
   return dump;
 }
 

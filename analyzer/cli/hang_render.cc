@@ -21,6 +21,15 @@ std::string Operation(int32_t operation) {
   return NcclOperationName(static_cast<schema::NcclOperation>(operation));
 }
 
+// "    last API call: ..., last range: ..., last kernel launched: ..." (nothing where the
+// dump kept no host activity: PROF_FLIGHT_HOST_ENTRIES=0, or a dump from an older agent).
+void AppendLastActivity(const LastActivity& last, std::string* out) {
+  if (last.api_call.empty() && last.range.empty() && last.kernel.empty()) return;
+  const auto or_none = [](const std::string& text) { return text.empty() ? "none" : text; };
+  *out += "    last API call: " + or_none(last.api_call) + "; last range: " + or_none(last.range) +
+          "; last kernel launched: " + or_none(last.kernel) + "\n";
+}
+
 void AppendCulprits(const HangReport& report, std::string* out) {
   if (report.culprits.empty()) {
     *out += "No culprit: no collective is waited in by some ranks and missed by others.\n";
@@ -41,6 +50,7 @@ void AppendCulprits(const HangReport& report, std::string* out) {
     *out += "; last entered #" + std::to_string(c.last_entered) + ", last completed step " +
             (c.last_step >= 0 ? std::to_string(c.last_step) : std::string("none")) +
             ", last NCCL call: " + (c.last_call.empty() ? "none" : c.last_call) + "\n";
+    AppendLastActivity(c.last, out);
   }
   if (report.culprits.size() > kCulpritsShown) {
     *out += "  ... and " + std::to_string(report.culprits.size() - kCulpritsShown) +
@@ -122,6 +132,12 @@ void WriteCulprit(JsonWriter* json, const Culprit& c) {
   json->Int(c.last_step);
   json->Key("last_call");
   json->String(c.last_call);
+  json->Key("last_api_call");
+  json->String(c.last.api_call);
+  json->Key("last_range");
+  json->String(c.last.range);
+  json->Key("last_kernel");
+  json->String(c.last.kernel);
   json->Key("state");
   json->String(c.state);
   json->EndObject();

@@ -38,6 +38,14 @@ std::string FlightLine(const trace::FileHeader& header) {
       flight.reason(), flight.detail().empty() ? "" : ": ", flight.detail(), flight.calls_seen(),
       flight.calls_overwritten(), flight.ring_entries(), flight.calls_torn(),
       flight.unfinished_size(), flight.device_untracked());
+  if (flight.host_entries() > 0) {
+    absl::StrAppendFormat(&text,
+                          "  flight host activity: %d CUDA call(s) and range(s) seen, %d "
+                          "overwritten by the rings of %d per thread, %d torn, %d thread(s) "
+                          "without a ring\n",
+                          flight.host_seen(), flight.host_overwritten(), flight.host_entries(),
+                          flight.host_torn(), flight.host_threads_refused());
+  }
   return text;
 }
 

@@ -3,7 +3,8 @@
 // all-reduce #25 (sleeps), the other 7 block in it. Their writers dump after
 // PROF_FLIGHT_HANG_S (1 s), the simulated NCCL times them out (4 s), the launcher then
 // SIGTERMs rank 3 (as torchrun does), whose flush handler dumps too. Every rank leaves a
-// dump and `profanalyze hang` names rank 3 and #25; without rank 3's dump it names the
+// dump and `profanalyze hang` names rank 3 and #25 and what it did last (its last CUDA
+// call, range and kernel launch); without rank 3's dump it names the
 // missing rank instead. Run as torchrun runs it (one process per rank, no launcher to
 // SIGTERM the others) with rank 3 exiting instead, the other 7 see ncclRemoteError and
 // dump for it before they exit; `profanalyze hang` blames the rank with no dump.
@@ -94,6 +95,8 @@ TEST_CASE("8 ranks, one stops before all-reduce #25: every rank dumps, hang name
 
   std::set<int> ranks;
   std::string culprit_reason;
+  size_t culprit_api_calls = 0;
+  std::string culprit_path;
   const std::string subset = FreshFolder("flight_hang_without_3");
   for (const auto& entry : fs::directory_iterator(out)) {
     const std::string path = entry.path().string();
@@ -103,7 +106,11 @@ TEST_CASE("8 ranks, one stops before all-reduce #25: every rank dumps, hang name
     REQUIRE(model->headers.front().has_flight());
     const int rank = RankOf(*model);
     ranks.insert(rank);
-    if (rank == 3) culprit_reason = model->headers.front().flight().reason();
+    if (rank == 3) {
+      culprit_reason = model->headers.front().flight().reason();
+      culprit_api_calls = model->api_calls.size();
+      culprit_path = path;
+    }
     if (rank != 3) fs::copy_file(entry.path(), fs::path(subset) / entry.path().filename());
   }
   CHECK(ranks == std::set<int>{0, 1, 2, 3, 4, 5, 6, 7});
@@ -116,6 +123,24 @@ TEST_CASE("8 ranks, one stops before all-reduce #25: every rank dumps, hang name
   CHECK(json.find("\"culprits\":[{\"rank\":3,") != std::string::npos);
   CHECK(json.find("\"seq\":25,\"operation\":\"ALL_REDUCE\",\"dump_missing\":false") !=
         std::string::npos);
+  // What rank 3 did last, as train_ranks does it: in backward (NVTX "Backward", still open),
+  // after the second matmul_grad's launches (kSgemmGradX2 is volta_sgemm_64x32_sliced1x4_nt,
+  // on the compute stream), bucket 1's ready hook waits on the event with
+  // cudaStreamWaitEvent and then stops before the all-reduce (collective_stop.cc).
+  CHECK(json.find("\"last_api_call\":\"cudaStreamWaitEvent (returned)\"") != std::string::npos);
+  CHECK(json.find("\"last_range\":\"Backward (open at the dump)\"") != std::string::npos);
+  CHECK(json.find("\"last_kernel\":\"volta_sgemm_64x32_sliced1x4_nt on stream 0x") !=
+        std::string::npos);
+  // The host activity is ordinary trace data in the culprit's dump (no window was open).
+  CHECK(culprit_api_calls > 0);
+  // What its rings held and lost is counted in `info` (one ring: the main thread's).
+  int info_status = 0;
+  const std::string info =
+      Run(Runfile("analyzer/cli/profanalyze") + " info " + culprit_path, &info_status);
+  INFO(info);
+  CHECK(info.find("flight host activity: ") != std::string::npos);
+  CHECK(info.find("overwritten by the rings of 4096 per thread") != std::string::npos);
+  CHECK(info.find("0 thread(s) without a ring") != std::string::npos);
 
   SECTION("without the culprit's dump, the missing rank is named and blamed") {
     const std::string partial = HangJson(subset);

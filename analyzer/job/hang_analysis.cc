@@ -97,6 +97,7 @@ Culprit CulpritOf(const RankDump& dump, uint64_t comm, int64_t seq, int32_t oper
   culprit.last_entered = entered;
   culprit.last_step = dump.last_step;
   culprit.last_call = dump.last_call;
+  culprit.last = dump.last;
   culprit.state = "never entered";
   return culprit;
 }

@@ -31,6 +31,14 @@
 
 namespace prof::analyzer {
 
+// What a rank's threads did last, in words, from the CUDA runtime calls and ranges its
+// flight recorder kept (PROF_FLIGHT_HOST_ENTRIES); each empty where none was kept.
+struct LastActivity {
+  std::string api_call;  // "cudaStreamSynchronize (running at the dump)"
+  std::string range;     // the innermost range open at the dump, else the last one begun
+  std::string kernel;    // the last kernel launched (by the launch hooks), with its stream
+};
+
 // One rank's flight dump (the latest, where a rank dumped more than once).
 struct RankDump {
   int32_t rank = -1;
@@ -46,6 +54,7 @@ struct RankDump {
   std::map<std::pair<uint64_t, int64_t>, int32_t> unfinished;
   int64_t last_step = -1;  // the last step boundary it marked; -1: none
   std::string last_call;   // its last NCCL call in words ("all-reduce #24 on 1a2b..: completed")
+  LastActivity last;       // from the host activity its recorder kept
 };
 
 // FlightUnfinishedCall.device_state: kHost for a call that had not returned (or failed),
@@ -64,6 +73,7 @@ struct Culprit {
   int64_t last_entered = 0;  // its last sequence on `comm` (0: none)
   int64_t last_step = -1;
   std::string last_call;
+  LastActivity last;
   // "never entered", "no dump", or for a hang on the GPU the state of its copy of `seq`
   // ("enqueued, not completed": it never started there).
   std::string state;

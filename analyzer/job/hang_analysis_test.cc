@@ -41,9 +41,16 @@ RankDump Rank(int32_t rank, int32_t world, int64_t completed, bool waiting) {
 TEST_CASE("the rank that never entered the collective the others wait in is the culprit") {
   std::vector<RankDump> dumps;
   for (int32_t rank = 0; rank < 8; ++rank) dumps.push_back(Rank(rank, 8, 24, rank != 3));
+  dumps[3].last = {"cudaStreamWaitEvent (returned)", "Backward (open at the dump)",
+                   "sgemm on stream 0x50"};
+  dumps[2].last = {"cudaStreamSynchronize (running at the dump)", "", ""};
   const HangReport report = AnalyzeHang(dumps);
   REQUIRE(report.culprits.size() == 1);
   CHECK(report.culprits[0].rank == 3);
+  // What the culprit did last is its own dump's, not a waiting rank's.
+  CHECK(report.culprits[0].last.api_call == "cudaStreamWaitEvent (returned)");
+  CHECK(report.culprits[0].last.range == "Backward (open at the dump)");
+  CHECK(report.culprits[0].last.kernel == "sgemm on stream 0x50");
   CHECK(report.culprits[0].comm == kWorld);
   CHECK(report.culprits[0].seq == 25);
   CHECK(report.culprits[0].last_entered == 24);

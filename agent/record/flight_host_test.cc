@@ -1,0 +1,167 @@
+// The flight recorder's host rings (flight_host.h): the lap and its count, calls still
+// running, range pairing, an entry left "being written" counted torn, a reader racing the
+// owner never showing a mixed entry, and rings handed on at thread exit and after fork.
+// The rings are process-wide and configured once, so every case starts from
+// ResetFlightHostAfterFork (every ring empty and free).
+#include "agent/record/flight_host.h"
+
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+namespace prof {
+namespace {
+
+constexpr size_t kEntries = 16;
+
+void EmptyRings() {
+  ConfigureFlightHost(12);  // rounded up to 16; once per process
+  ResetFlightHostAfterFork();
+}
+
+// A call whose every field follows from `tag`, so a copy mixing two calls shows.
+uint64_t Call(uint64_t tag) {
+  return FlightHostCallEnter(static_cast<uint16_t>(tag % 1000), tag * 3,
+                             reinterpret_cast<const void*>(tag * 16), tag * 10);
+}
+
+bool Consistent(const FlightHostEntry& entry) {
+  const uint64_t tag = entry.start_ns / 10;
+  return entry.kind == FlightHostKind::kApiCall && entry.api == tag % 1000 &&
+         entry.stream_plus_one == tag * 3 &&
+         entry.function == reinterpret_cast<const void*>(tag * 16) &&
+         (entry.end_ns == 0 || entry.end_ns == tag * 10 + 5);
+}
+
+TEST_CASE("a lap overwrites the oldest entries and counts exactly those") {
+  EmptyRings();
+  for (uint64_t tag = 1; tag <= kEntries + 5; ++tag) FlightHostCallEnd(Call(tag), tag * 10 + 5, 0);
+  const FlightHostSnapshot snapshot = TakeFlightHostSnapshot();
+  CHECK(snapshot.entries_per_thread == kEntries);
+  CHECK(snapshot.seen == kEntries + 5);
+  CHECK(snapshot.overwritten == 5);
+  CHECK(snapshot.torn == 0);
+  REQUIRE(snapshot.entries.size() == kEntries);
+  CHECK(snapshot.entries.front().start_ns == 60);  // tags 6..21 remain
+  CHECK(snapshot.entries.back().start_ns == 210);
+  for (const FlightHostEntry& entry : snapshot.entries) {
+    CHECK(Consistent(entry));
+    CHECK(entry.end_ns == entry.start_ns + 5);
+  }
+}
+
+TEST_CASE("a call not returned is kept running, and a lapped call's end leaves the slot be") {
+  EmptyRings();
+  const uint64_t blocked = Call(1);  // e.g. a cudaStreamSynchronize that never returns
+  FlightHostSnapshot snapshot = TakeFlightHostSnapshot();
+  REQUIRE(snapshot.entries.size() == 1);
+  CHECK(snapshot.entries[0].end_ns == 0);
+  for (uint64_t tag = 2; tag <= kEntries + 1; ++tag) Call(tag);  // laps entry 1
+  FlightHostCallEnd(blocked, 999, 7);
+  snapshot = TakeFlightHostSnapshot();
+  REQUIRE(snapshot.entries.size() == kEntries);
+  CHECK(snapshot.entries[0].start_ns == 20);
+  for (const FlightHostEntry& entry : snapshot.entries) CHECK(entry.end_ns == 0);
+}
+
+TEST_CASE("ranges pair with their pops, innermost first; a long name is cut at 63 bytes") {
+  EmptyRings();
+  const std::string long_name(100, 'x');
+  FlightHostPush(2, "forward", 100);
+  FlightHostPush(0, long_name.c_str(), 110);
+  FlightHostPop(120);                     // ends the long-named one
+  FlightHostRange(3, "whole", 130, 125);  // an end before its start is clamped
+  FlightHostPop(0);                       // ends "forward" (an end of 0 is kept as 1: ended)
+  FlightHostPop(140);                     // nothing open: ignored
+  const FlightHostSnapshot snapshot = TakeFlightHostSnapshot();
+  REQUIRE(snapshot.entries.size() == 3);
+  CHECK(std::string(snapshot.entries[0].name) == "forward");
+  CHECK(snapshot.entries[0].range_kind == 2);
+  CHECK(snapshot.entries[0].end_ns == 1);
+  CHECK(std::string(snapshot.entries[1].name) == std::string(63, 'x'));
+  CHECK(snapshot.entries[1].end_ns == 120);
+  CHECK(std::string(snapshot.entries[2].name) == "whole");
+  CHECK(snapshot.entries[2].end_ns == 130);
+  for (const FlightHostEntry& entry : snapshot.entries) CHECK(entry.kind == FlightHostKind::kRange);
+}
+
+TEST_CASE("a push kept only as a level (an NVTX step range) leaves no entry; pops stay paired") {
+  EmptyRings();
+  FlightHostPush(0, "outer", 10);
+  FlightHostPush(0, "ProfileStep#3", 20, /*keep=*/false);
+  FlightHostPush(0, "inner", 30);
+  FlightHostPop(40);  // inner
+  FlightHostPop(50);  // the step level: nothing to end
+  const FlightHostSnapshot snapshot = TakeFlightHostSnapshot();
+  REQUIRE(snapshot.entries.size() == 2);
+  CHECK(std::string(snapshot.entries[0].name) == "outer");
+  CHECK(snapshot.entries[0].end_ns == 0);  // still open
+  CHECK(std::string(snapshot.entries[1].name) == "inner");
+  CHECK(snapshot.entries[1].end_ns == 40);
+  FlightHostPop(60);  // outer
+  CHECK(TakeFlightHostSnapshot().entries[0].end_ns == 60);
+}
+
+TEST_CASE("an entry being written is counted torn, not shown") {
+  EmptyRings();
+  Call(1);
+  CHECK(internal::FlightHostOpenForTest() != 0);  // tickets go on across resets
+  Call(3);
+  const FlightHostSnapshot snapshot = TakeFlightHostSnapshot();
+  CHECK(snapshot.seen == 3);
+  CHECK(snapshot.torn == 1);
+  REQUIRE(snapshot.entries.size() == 2);
+  CHECK(snapshot.entries[0].start_ns == 10);
+  CHECK(snapshot.entries[1].start_ns == 30);
+}
+
+TEST_CASE("a reader racing the owner copies whole entries or counts them torn") {
+  EmptyRings();
+  std::atomic<bool> stop{false};
+  std::thread owner([&] {
+    for (uint64_t tag = 1; !stop.load(std::memory_order_relaxed); ++tag) {
+      FlightHostCallEnd(Call(tag), tag * 10 + 5, 0);
+    }
+  });
+  uint64_t copied = 0;
+  for (int round = 0; round < 2000 && copied < 20000; ++round) {
+    const FlightHostSnapshot snapshot = TakeFlightHostSnapshot();
+    for (const FlightHostEntry& entry : snapshot.entries) REQUIRE(Consistent(entry));
+    CHECK(snapshot.entries.size() + snapshot.torn + snapshot.overwritten == snapshot.seen);
+    copied += snapshot.entries.size();
+  }
+  stop = true;
+  owner.join();
+  CHECK(copied > 0);
+}
+
+TEST_CASE("an exited thread's ring goes to the next thread, with its entries kept") {
+  EmptyRings();
+  std::thread([] { Call(1); }).join();
+  std::thread([] { Call(2); }).join();
+  const FlightHostSnapshot snapshot = TakeFlightHostSnapshot();
+  REQUIRE(snapshot.entries.size() == 2);
+  CHECK(snapshot.entries[0].thread_id != snapshot.entries[1].thread_id);
+  CHECK(snapshot.seen == 2);
+  CHECK(snapshot.threads_refused == 0);
+}
+
+TEST_CASE("after fork the child's rings show nothing of the parent's") {
+  EmptyRings();
+  Call(1);
+  Call(2);
+  ResetFlightHostAfterFork();  // as the atfork child handler does
+  CHECK(TakeFlightHostSnapshot().entries.empty());
+  Call(3);
+  const FlightHostSnapshot snapshot = TakeFlightHostSnapshot();
+  REQUIRE(snapshot.entries.size() == 1);
+  CHECK(snapshot.entries[0].start_ns == 30);
+  CHECK(snapshot.overwritten == 0);
+}
+
+}  // namespace
+}  // namespace prof
