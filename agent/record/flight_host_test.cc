@@ -122,11 +122,16 @@ TEST_CASE("an entry being written is counted torn, not shown") {
 TEST_CASE("a reader racing the owner copies whole entries or counts them torn") {
   EmptyRings();
   std::atomic<bool> stop{false};
+  std::atomic<bool> started{false};
   std::thread owner([&] {
     for (uint64_t tag = 1; !stop.load(std::memory_order_relaxed); ++tag) {
       FlightHostCallEnd(Call(tag), tag * 10 + 5, 0);
+      started.store(true, std::memory_order_release);
     }
   });
+  // On a loaded machine the owner may not run before the reader's rounds are over: read
+  // only once it has written (else the test checks nothing, and `copied` stays 0).
+  while (!started.load(std::memory_order_acquire)) std::this_thread::yield();
   uint64_t copied = 0;
   for (int round = 0; round < 2000 && copied < 20000; ++round) {
     const FlightHostSnapshot snapshot = TakeFlightHostSnapshot();
