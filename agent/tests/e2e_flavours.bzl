@@ -1,17 +1,29 @@
 """End-to-end tests that run against both flavours of the simulated CUDA platform."""
 
-def e2e_test_both_flavours(name, data, cuda12_data, **kwargs):
+_CUPTI13 = "//testdata/sim:libcupti.so.13"
+
+def cuda12_twin(program):
+    """The cuda12_binary of `program` ("//pkg:name" -> "//pkg:cuda12/name"), which its own
+    package declares (testdata/sim/cuda_flavour.bzl)."""
+    package, _, name = program.rpartition(":")
+    return package + ":cuda12/" + name
+
+def e2e_test_both_flavours(name, programs, data = [], tags = [], **kwargs):
     """`name` against CUDA 13 (the default) and `name`_cuda12 against CUDA 12.
 
-    The _cuda12 test sets PROF_TEST_CUDA=12: under_agent.h's Program() then runs the
-    cuda12/ build of each program (cuda12_binary: libcudart.so.12 with versioned symbols)
-    and PROF_CUPTI_LIB names libcupti.so.12 (CUDA 12.6's record layouts). `cuda12_data`
-    lists those builds in place of the CUDA 13 programs of `data`.
+    `programs` are the simulated-CUDA programs (and libraries) the test runs; each has a
+    cuda12/ twin in its package. `data` is the rest, the same in both flavours. The _cuda12
+    test sets PROF_TEST_CUDA=12: under_agent.h's Program() then runs the cuda12/ build of
+    each program (cuda12_binary: libcudart.so.12 with versioned symbols) and FlavourCupti()
+    names libcupti.so.12 (CUDA 12.6's record layouts), which lies beside it. It is tagged
+    cuda12: scripts/test.sh leaves it out of the sanitizer runs, where the CUDA 13 test
+    already covers the same agent code.
     """
-    native.cc_test(name = name, data = data, **kwargs)
+    native.cc_test(name = name, data = data + programs + [_CUPTI13], tags = tags, **kwargs)
     native.cc_test(
         name = name + "_cuda12",
-        data = cuda12_data,
+        data = data + [cuda12_twin(program) for program in programs],
         env = {"PROF_TEST_CUDA": "12"},
+        tags = tags + ["cuda12"],
         **kwargs
     )
