@@ -1,4 +1,6 @@
-"""End-to-end tests that run against both flavours of the simulated CUDA platform."""
+"""Tests that run against both flavours of the simulated CUDA platform."""
+
+load("//testdata/sim:cuda_flavour.bzl", "cuda12_test")
 
 _CUPTI13 = "//testdata/sim:libcupti.so.13"
 
@@ -8,17 +10,32 @@ def cuda12_twin(program):
     package, _, name = program.rpartition(":")
     return package + ":cuda12/" + name
 
-def e2e_test_both_flavours(name, programs, data = [], tags = [], **kwargs):
+def e2e_test_both_flavours(name, programs = None, data = [], tags = [], **kwargs):
     """`name` against CUDA 13 (the default) and `name`_cuda12 against CUDA 12.
 
     `programs` are the simulated-CUDA programs (and libraries) the test runs; each has a
     cuda12/ twin in its package. `data` is the rest, the same in both flavours. The _cuda12
     test sets PROF_TEST_CUDA=12: under_agent.h's Program() then runs the cuda12/ build of
     each program (cuda12_binary: libcudart.so.12 with versioned symbols) and FlavourCupti()
-    names libcupti.so.12 (CUDA 12.6's record layouts), which lies beside it. It is tagged
-    cuda12: scripts/test.sh leaves it out of the sanitizer runs, where the CUDA 13 test
-    already covers the same agent code.
+    names libcupti.so.12 (CUDA 12.6's record layouts), which lies beside it.
+
+    Without `programs` the test is itself the program (it links //testdata/sim:cudart): its
+    twin is the same test built for CUDA 12 (cuda12_test), libcupti.so.12 in its runfiles
+    (agent/cupti's SimCuptiPath() names it under PROF_TEST_CUDA=12).
+
+    The twin is tagged cuda12: .bazelrc leaves it out of the sanitizer runs, where the CUDA
+    13 test already covers the same agent code.
     """
+    if programs == None:
+        native.cc_test(name = name, data = data + [_CUPTI13], tags = tags, **kwargs)
+        cuda12_test(
+            name = name + "_cuda12",
+            binary = ":" + name,
+            data = data + ["//testdata/sim:libcupti.so.12"],
+            size = kwargs.get("size"),
+            tags = tags + ["cuda12"],
+        )
+        return
     native.cc_test(name = name, data = data + programs + [_CUPTI13], tags = tags, **kwargs)
     native.cc_test(
         name = name + "_cuda12",
