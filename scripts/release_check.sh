@@ -198,8 +198,8 @@ in_root bash src/scripts/gpu_check.sh --simulated --bin /check/bin --out /check/
   --expect-fail "~b: ATen operator names and counts" --expect-fail "~f: " || status=1
 echo "== the Python helper's tests (agent/python/tests) with $suite's torch, $(nproc) at a time"
 # module NAME: one test module in the root, in a TEST_TMPDIR of its own; its verdict lines
-# in $root/check/NAME.verdict. Run in parallel: a module spends most of its time waiting for
-# the Python programs it starts.
+# in $root/check/NAME.verdict. One per core at a time: a module mostly runs one Python
+# program at a time.
 module() {
   local name="$1" started=$SECONDS
   if in_root bash -c 'mkdir -p "tmp/$1" && cd bin &&
