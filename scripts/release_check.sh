@@ -13,12 +13,13 @@
 #       Kineto trace, which 1.13 does not write) and the Python helper's tests
 #       (python/tests, PROF_PYTHON_OPS=1 ones included) with the root's /usr/bin/python3.
 #
-# Options (before the check): --roots DIR (default $LIBPROF_ROOTS or ~/.cache/libprof-roots),
+# Options (before the check): --roots DIR (default $LIBPROF_ROOTS or
+# ${XDG_CACHE_HOME:-~/.cache}/libprof/roots, where scripts/test.sh --torch2 keeps CI's),
 # --bin DIR (default bazel-bin; build first: see docs/release-checks.md), --wheel FILE
 # (default the newest dist/libprof-*.whl). Exit status 1 if a check fails, 2 on bad usage.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-roots="${LIBPROF_ROOTS:-$HOME/.cache/libprof-roots}" bin="$here/bazel-bin" wheel=""
+roots="${LIBPROF_ROOTS:-${XDG_CACHE_HOME:-$HOME/.cache}/libprof/roots}" bin="$here/bazel-bin" wheel=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --roots) roots="$2"; shift 2 ;;
@@ -45,6 +46,9 @@ mirror="$(apt-get indextargets --format '$(REPO_URI) $(SUITE)' 2>/dev/null |
 
 # make_root: $root, a minbase SUITE root with $packages, built once (the stamp names them).
 root="$roots/$suite"
+# One run at a time per root (CI jobs on one machine): each builds it or stages in its /check.
+mkdir -p "$roots" && exec 9> "$roots/$suite.lock" && flock 9 ||
+  { echo "release_check.sh: cannot lock $roots/$suite.lock" >&2; exit 1; }
 make_root() {
   if [ "$(cat "$root/.libprof-packages" 2>/dev/null)" = "$packages" ]; then
     echo "release_check.sh: reusing $root ($(du -sh "$root" | cut -f1))"
@@ -55,6 +59,14 @@ make_root() {
     usage "something is still mounted in $root (umount $root/proc $root/dev)"
   fi
   mkdir -p "$roots" && rm -rf "$root.partial"
+  # Unreachable is not "not there": wget's exit status 8 is the server's answer, others
+  # (4: network) mean no answer. debootstrap fetches with wget too.
+  wget -q -T 30 -t 2 --spider "${mirror}dists/$suite/Release"
+  case $? in
+    0 | 8) ;;
+    *) echo "release_check.sh: cannot reach Debian's registry ($mirror) to build the $suite root" \
+         "in $root: no network, or a proxy missing" >&2; exit 1 ;;
+  esac
   echo "release_check.sh: debootstrap $suite from $mirror into $root ($packages)"
   local started=$SECONDS
   if ! debootstrap --variant=minbase --include="$packages" "$suite" "$root.partial" "$mirror" \

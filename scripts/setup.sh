@@ -14,6 +14,7 @@ packages=(
   python3-venv  # the wheel's test installs it into fresh virtual environments
   chromium  # the HTML report's browser test (headless)
   libopenmpi-dev openmpi-bin  # profanalyze-mpi (//:profanalyze_mpi) and its mpirun test
+  debootstrap  # scripts/test.sh --torch2: the Debian 13 root with PyTorch 2.6
 )
 
 missing=()

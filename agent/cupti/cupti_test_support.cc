@@ -115,8 +115,12 @@ int CountLines(const std::string& text, const std::string& needle) {
 std::string SimCuptiPath() {
   const char* root = std::getenv("TEST_SRCDIR");
   const char* workspace = std::getenv("TEST_WORKSPACE");
+  // The _cuda12 twin of a test (agent/tests/e2e_flavours.bzl) is built for the CUDA 12
+  // flavour and runs with PROF_TEST_CUDA=12: its CUPTI is the one of the runtime it links.
+  const char* flavour = std::getenv("PROF_TEST_CUDA");
+  const char* cupti = flavour && std::string(flavour) == "12" ? "libcupti.so.12" : "libcupti.so.13";
   const std::string relative = std::string(root ? root : ".") + "/" +
-                               (workspace ? workspace : "prof") + "/testdata/sim/libcupti.so.13";
+                               (workspace ? workspace : "prof") + "/testdata/sim/" + cupti;
   char resolved[PATH_MAX];
   return realpath(relative.c_str(), resolved) ? std::string(resolved) : relative;
 }

@@ -67,7 +67,8 @@ class StderrCapture {
 // Lines of `text` that contain `needle`.
 int CountLines(const std::string& text, const std::string& needle);
 
-// The simulated libcupti.so.13 in the runfiles (absolute).
+// The simulated libcupti.so.13 in the runfiles (absolute); libcupti.so.12 in a _cuda12 twin
+// (PROF_TEST_CUDA=12, agent/tests/e2e_flavours.bzl).
 std::string SimCuptiPath();
 
 // A fresh, empty folder `name` under TEST_TMPDIR (or /tmp) for window files; "" when it

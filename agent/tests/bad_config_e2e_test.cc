@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "agent/tests/program_runner.h"
+#include "agent/tests/under_agent.h"
 
 namespace prof::testing {
 namespace {
@@ -80,15 +81,17 @@ std::vector<Case> Cases() {
   return cases;
 }
 
-struct Program {
+struct Command {
   std::string path;
   std::vector<std::string> arguments;
 };
 
-std::vector<Program> Programs() {
-  return {{"/bin/true", {}},
-          {"/bin/echo", {"hello", "world"}},
-          {Runfile("testdata/workloads/train"), {"--steps", "6"}}};
+// The CUDA 12 flavour (bad_config_e2e_test_cuda12) runs only the program that loads a CUDA
+// runtime: /bin/true and /bin/echo would repeat the CUDA 13 test's runs exactly.
+std::vector<Command> Commands() {
+  const Command train = {Program("testdata/workloads/train"), {"--steps", "6"}};
+  if (Cuda12Flavour()) return {train};
+  return {{"/bin/true", {}}, {"/bin/echo", {"hello", "world"}}, train};
 }
 
 // stdout with train's loss values blanked: the simulated kernels never write the loss
@@ -126,28 +129,20 @@ std::vector<std::string> AgentLines(const std::string& standard_error) {
   return lines;
 }
 
-RunOptions UnderAgent(const std::string& output, const char* variable, const std::string& value) {
-  RunOptions options;
-  options.environment = {{"LD_PRELOAD", Runfile("agent/libprof.so")},
-                         {"PROF_OUTPUT_DIR", output},
-                         {"PROF_CUPTI_LIB", Runfile("testdata/sim/libcupti.so.13")}};
-  options.environment[variable] = value;
-  return options;
-}
-
 TEST_CASE("every extreme or malformed PROF_* value: same outcome as without the agent, one line") {
   int index = 0;
-  for (const Program& program : Programs()) {
+  for (const Command& program : Commands()) {
     const RunResult plain = RunProgram(program.path, program.arguments, RunOptions());
     REQUIRE(plain.exit_code == 0);
-    const RunResult clean = RunProgram(program.path, program.arguments,
-                                       UnderAgent(FreshFolder("clean"), "PROF_LOG_LEVEL", "warn"));
+    const RunResult clean =
+        RunProgram(program.path, program.arguments,
+                   UnderAgent(FreshFolder("clean"), {{"PROF_LOG_LEVEL", "warn"}}));
     INFO(program.path << " under the agent, nothing set: " << clean.standard_error);
     REQUIRE(AgentLines(clean.standard_error).empty());
     for (const Case& c : Cases()) {
       const std::string output = FreshFolder("bad_config_" + std::to_string(index++));
       const RunResult run =
-          RunProgram(program.path, program.arguments, UnderAgent(output, c.variable, c.value));
+          RunProgram(program.path, program.arguments, UnderAgent(output, {{c.variable, c.value}}));
       INFO(program.path << " with " << c.variable << "='" << c.value.substr(0, 80) << "'\n"
                         << run.standard_error);
       CHECK(run.signal == plain.signal);

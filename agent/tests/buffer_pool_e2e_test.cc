@@ -40,7 +40,7 @@ StressRun RunStress(const std::string& name, int threads, int64_t launches, int 
   const std::string output = FreshFolder(name);
   const std::string truth_path = output + "/../" + name + "_truth.json";
   const RunResult run =
-      RunProgram(Runfile("testdata/workloads/launch_stress"),
+      RunProgram(Program("testdata/workloads/launch_stress"),
                  {"--threads", std::to_string(threads), "--launches", std::to_string(launches),
                   "--rounds", std::to_string(rounds), "--truth", truth_path},
                  UnderAgent(output, std::move(environment)));

@@ -27,7 +27,7 @@ Outcome Run(const std::string& name, const std::string& schedule,
   Outcome outcome;
   const std::string output = FreshFolder(name);
   arguments.insert(arguments.end(), {"--step-us", "2000"});
-  outcome.run = RunProgram(Runfile("testdata/workloads/neighbour_app"), arguments,
+  outcome.run = RunProgram(Program("testdata/workloads/neighbour_app"), arguments,
                            UnderAgent(output, {{"PROF_SCHEDULE", schedule}}));
   std::sscanf(outcome.run.standard_output.c_str(), "kineto_gpu %d\nkineto_kernels %ld",
               &outcome.kineto_gpu, &outcome.kineto_kernels);

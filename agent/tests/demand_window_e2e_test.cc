@@ -10,6 +10,7 @@
 
 #include "agent/tests/program_runner.h"
 #include "agent/tests/trace_summary.h"
+#include "agent/tests/under_agent.h"
 
 namespace prof::testing {
 namespace {
@@ -26,10 +27,10 @@ DemandRun RunScript(const std::string& name, const std::string& schedule,
   RunOptions options;
   options.environment = {{"LD_PRELOAD", Runfile("agent/libprof.so")},
                          {"PROF_OUTPUT_DIR", output},
-                         {"PROF_CUPTI_LIB", Runfile("testdata/sim/libcupti.so.13")},
+                         {"PROF_CUPTI_LIB", FlavourCupti()},
                          {"PROF_SCHEDULE", schedule}};
   DemandRun result;
-  result.run = RunProgram(Runfile("agent/tests/demand_window_program"), {script}, options);
+  result.run = RunProgram(Program("agent/tests/demand_window_program"), {script}, options);
   result.trace = SummarizeFolder(output);
   for (const auto& [range, count] : result.trace.ranges) {
     if (range.rfind("work_", 0) == 0) result.work.insert(range);
@@ -112,10 +113,9 @@ TEST_CASE("prof_window_goes_on: 1 only where the next boundary keeps the window 
 TEST_CASE("dlopened, not preloaded: CUPTI gives the window's kernels and runtime calls") {
   const std::string output = FreshFolder("in_process");
   RunOptions options;
-  options.environment = {{"PROF_OUTPUT_DIR", output},
-                         {"PROF_CUPTI_LIB", Runfile("testdata/sim/libcupti.so.13")},
-                         {"PROF_SCHEDULE", "off"}};
-  const RunResult run = RunProgram(Runfile("agent/tests/in_process_program"),
+  options.environment = {
+      {"PROF_OUTPUT_DIR", output}, {"PROF_CUPTI_LIB", FlavourCupti()}, {"PROF_SCHEDULE", "off"}};
+  const RunResult run = RunProgram(Program("agent/tests/in_process_program"),
                                    {Runfile("agent/libprof.so"), "5"}, options);
   INFO(run.standard_output << run.standard_error);
   REQUIRE(run.exit_code == 0);

@@ -40,7 +40,7 @@ TEST_CASE("exit paths keep the program's own outcome and a readable trace") {
     // default): the check reads the file the signal interrupted.
     RunOptions options = UnderAgent(output, {{"PROF_STEPS_PER_FILE", "0"}});
     options.signal_after_ready = c.signal_after_ready;
-    const RunResult run = RunProgram(Runfile("agent/tests/lifecycle_program"), {c.mode}, options);
+    const RunResult run = RunProgram(Program("agent/tests/lifecycle_program"), {c.mode}, options);
     INFO(c.mode << " signal " << c.signal_after_ready << ": " << run.standard_error);
     CHECK(run.exit_code == c.exit_code);
     CHECK(run.signal == c.signal);
@@ -64,7 +64,7 @@ TEST_CASE("exit paths keep the program's own outcome and a readable trace") {
 TEST_CASE("_exit: the trace is readable up to its last flushed chunk") {
   const std::string output = FreshFolder("underscore_exit");
   const RunResult run =
-      RunProgram(Runfile("agent/tests/lifecycle_program"), {"_exit", "30"}, UnderAgent(output));
+      RunProgram(Program("agent/tests/lifecycle_program"), {"_exit", "30"}, UnderAgent(output));
   CHECK(run.exit_code == 5);
   TraceSummary trace = SummarizeFolder(output);
   for (const FileSummary& file : trace.files) {
@@ -85,7 +85,7 @@ TEST_CASE("a process that never uses CUDA: its own exit, no output, no file") {
 TEST_CASE("exec: the new image runs and returns its own status") {
   const std::string output = FreshFolder("exec");
   const RunResult run =
-      RunProgram(Runfile("agent/tests/lifecycle_program"), {"exec"}, UnderAgent(output));
+      RunProgram(Program("agent/tests/lifecycle_program"), {"exec"}, UnderAgent(output));
   INFO(run.standard_error);
   CHECK(run.exit_code == 3);
   const TraceSummary trace = SummarizeFolder(output);
@@ -101,7 +101,7 @@ TEST_CASE("a full disk: one warning, the program's own exit, a readable partial 
   // ulimit -f caps file size: the writer's writes fail with EFBIG (it blocks SIGXFSZ, so
   // only its write fails) while the program goes on.
   const std::string command =
-      "ulimit -f 4; exec '" + Runfile("agent/tests/lifecycle_program") + "' normal 400";
+      "ulimit -f 4; exec '" + Program("agent/tests/lifecycle_program") + "' normal 400";
   const RunResult run = RunProgram("/bin/sh", {"-c", command}, UnderAgent(output));
   INFO(run.standard_error);
   CHECK(run.exit_code == 0);

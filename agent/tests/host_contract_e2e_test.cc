@@ -22,9 +22,9 @@ TEST_CASE("the program sees no handler and no descriptor of the agent's") {
   const std::string output = FreshFolder("report");
   RunOptions plain;
   const RunResult expected =
-      RunProgram(Runfile("agent/tests/lifecycle_program"), {"report"}, plain);
+      RunProgram(Program("agent/tests/lifecycle_program"), {"report"}, plain);
   const RunResult run =
-      RunProgram(Runfile("agent/tests/lifecycle_program"), {"report"}, UnderAgent(output));
+      RunProgram(Program("agent/tests/lifecycle_program"), {"report"}, UnderAgent(output));
   INFO(run.standard_error);
   REQUIRE(expected.exit_code == 0);
   CHECK(expected.standard_output.find("start: Terminated default") != std::string::npos);
@@ -52,7 +52,7 @@ TEST_CASE("errno: every hook, NVTX callback and C API call leaves the program's 
     if (c.cupti) extra["PROF_CUPTI_LIB"] = c.cupti;
     const char* schedule = c.schedule;
     const RunResult run =
-        RunProgram(Runfile("agent/tests/errno_program"), {}, UnderAgent(output, extra));
+        RunProgram(Program("agent/tests/errno_program"), {}, UnderAgent(output, extra));
     INFO("PROF_SCHEDULE=" << schedule << "\n" << run.standard_output << run.standard_error);
     CHECK(run.exit_code == 0);
     CHECK(run.standard_output.find(", 0 changed errno") != std::string::npos);
@@ -72,7 +72,7 @@ TEST_CASE("errno: every hook, NVTX callback and C API call leaves the program's 
 TEST_CASE("bad settings: one line naming the problem, and the program runs on") {
   SECTION("a bad value") {
     const std::string output = FreshFolder("bad_value");
-    const RunResult run = RunProgram(Runfile("agent/tests/lifecycle_program"), {"normal"},
+    const RunResult run = RunProgram(Program("agent/tests/lifecycle_program"), {"normal"},
                                      UnderAgent(output, {{"PROF_BUFFER_MB", "lots"}}));
     CHECK(run.exit_code == 0);
     CHECK(run.standard_error ==
@@ -80,7 +80,7 @@ TEST_CASE("bad settings: one line naming the problem, and the program runs on") 
     CHECK(SummarizeFolder(output).files.size() == 1);
   }
   SECTION("an output folder that cannot be written") {
-    const RunResult run = RunProgram(Runfile("agent/tests/lifecycle_program"), {"normal"},
+    const RunResult run = RunProgram(Program("agent/tests/lifecycle_program"), {"normal"},
                                      UnderAgent("/proc/no/such/folder"));
     CHECK(run.exit_code == 0);
     CHECK(std::count(run.standard_error.begin(), run.standard_error.end(), '\n') == 1);
@@ -88,7 +88,7 @@ TEST_CASE("bad settings: one line naming the problem, and the program runs on") 
   }
   SECTION("PROF_DISABLE=1 records nothing") {
     const std::string output = FreshFolder("disabled");
-    const RunResult run = RunProgram(Runfile("agent/tests/lifecycle_program"), {"normal"},
+    const RunResult run = RunProgram(Program("agent/tests/lifecycle_program"), {"normal"},
                                      UnderAgent(output, {{"PROF_DISABLE", "1"}}));
     CHECK(run.exit_code == 0);
     CHECK(SummarizeFolder(output).files.empty());

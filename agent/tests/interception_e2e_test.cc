@@ -16,7 +16,7 @@ namespace {
 TEST_CASE("a runtime loaded through an RTLD_LOCAL dlopen chain is still intercepted") {
   const std::string output = FreshFolder("rtld_local");
   const RunResult run = RunProgram(Runfile("agent/tests/rtld_local_program"),
-                                   {Runfile("agent/tests/local_launcher.so")}, UnderAgent(output));
+                                   {Program("agent/tests/local_launcher.so")}, UnderAgent(output));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
   TraceSummary trace = SummarizeFolder(output);

@@ -52,7 +52,7 @@ TEST_CASE(
     "communicator") {
   const std::string output = FreshFolder("nccl_comms");
   const RunResult run =
-      RunProgram(Runfile("agent/tests/nccl_comms_program"), {}, UnderAgent(output));
+      RunProgram(Program("agent/tests/nccl_comms_program"), {}, UnderAgent(output));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
   const TraceSummary trace = SummarizeFolder(output);
@@ -97,7 +97,7 @@ TEST_CASE(
 RunResult RunOneRank(const std::string& output, std::map<std::string, std::string> extra) {
   extra["RANK"] = "0";
   extra["WORLD_SIZE"] = "1";
-  return RunProgram(Runfile("testdata/workloads/train_ranks"),
+  return RunProgram(Program("testdata/workloads/train_ranks"),
                     {"--steps", "3", "--group-size", "1", "--rendezvous", output + "/../marker.id"},
                     UnderAgent(output, extra));
 }

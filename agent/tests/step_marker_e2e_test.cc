@@ -4,6 +4,7 @@
 
 #include "agent/tests/program_runner.h"
 #include "agent/tests/trace_summary.h"
+#include "agent/tests/under_agent.h"
 
 namespace prof::testing {
 namespace {
@@ -13,9 +14,9 @@ TEST_CASE("kernel: rule, kernel registered by a linked library before the agent 
   RunOptions options;
   options.environment = {{"LD_PRELOAD", Runfile("agent/libprof.so")},
                          {"PROF_OUTPUT_DIR", output},
-                         {"PROF_CUPTI_LIB", Runfile("testdata/sim/libcupti.so.13")},
+                         {"PROF_CUPTI_LIB", FlavourCupti()},
                          {"PROF_STEP_MARKER", "kernel:early_marker_*"}};
-  const RunResult run = RunProgram(Runfile("agent/tests/early_marker_program"), {"4"}, options);
+  const RunResult run = RunProgram(Program("agent/tests/early_marker_program"), {"4"}, options);
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
   TraceSummary trace = SummarizeFolder(output);

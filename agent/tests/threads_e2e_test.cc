@@ -18,7 +18,7 @@ namespace {
 TEST_CASE("fork: each CUDA-using process writes its own file, the parent's is whole") {
   const std::string output = FreshFolder("fork");
   const std::string truth_path = output + "/../fork_truth.json";
-  const RunResult run = RunProgram(Runfile("testdata/workloads/threads_fork_graph"),
+  const RunResult run = RunProgram(Program("testdata/workloads/threads_fork_graph"),
                                    {"--threads", "4", "--truth", truth_path}, UnderAgent(output));
   INFO(run.standard_error);
   REQUIRE(run.exit_code == 0);
@@ -41,7 +41,7 @@ TEST_CASE("16 threads launching at once lose nothing") {
   const std::string output = FreshFolder("threads");
   const std::string truth_path = output + "/../threads_truth.json";
   const RunResult run = RunProgram(
-      Runfile("testdata/workloads/launch_stress"),
+      Program("testdata/workloads/launch_stress"),
       {"--threads", "16", "--launches", "160000", "--truth", truth_path}, UnderAgent(output));
   REQUIRE(run.exit_code == 0);
   const TruthFile truth(truth_path);
@@ -64,7 +64,7 @@ TEST_CASE("a budget too small for the run counts every record it could not keep"
   const std::string output = FreshFolder("tiny_budget");
   const std::string truth_path = output + "/../tiny_truth.json";
   const RunResult run =
-      RunProgram(Runfile("testdata/workloads/launch_stress"),
+      RunProgram(Program("testdata/workloads/launch_stress"),
                  {"--threads", "8", "--launches", "400000", "--truth", truth_path},
                  UnderAgent(output, {{"PROF_BUFFER_MB", "1"}}));
   REQUIRE(run.exit_code == 0);

@@ -15,6 +15,7 @@
 
 #include "agent/tests/program_runner.h"
 #include "agent/tests/trace_summary.h"
+#include "agent/tests/under_agent.h"
 
 namespace prof::testing {
 namespace {
@@ -28,12 +29,12 @@ class Job {
     RunOptions options;
     options.environment = {{"LD_PRELOAD", Runfile("agent/libprof.so")},
                            {"PROF_OUTPUT_DIR", output_},
-                           {"PROF_CUPTI_LIB", Runfile("testdata/sim/libcupti.so.13")},
+                           {"PROF_CUPTI_LIB", FlavourCupti()},
                            {"PROF_SCHEDULE", "off"},
                            {"PROF_CONTROL_DIR", control}};
     options.environment.insert(extra.begin(), extra.end());
     thread_ = std::thread([this, options, steps, step_ms] {
-      run_ = RunProgram(Runfile("agent/tests/trigger_target_program"),
+      run_ = RunProgram(Program("agent/tests/trigger_target_program"),
                         {std::to_string(steps), std::to_string(step_ms), ready_}, options);
     });
   }

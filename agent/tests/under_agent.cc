@@ -1,5 +1,6 @@
 #include "agent/tests/under_agent.h"
 
+#include <climits>
 #include <cstdlib>
 
 namespace prof::testing {
@@ -12,7 +13,12 @@ bool Cuda12Flavour() {
 std::string Program(const std::string& path) {
   if (!Cuda12Flavour()) return Runfile(path);
   const size_t slash = path.rfind('/');
-  return Runfile(path.substr(0, slash + 1) + "cuda12/" + path.substr(slash + 1));
+  const std::string twin = Runfile(path.substr(0, slash + 1) + "cuda12/" + path.substr(slash + 1));
+  // The twin is a symlink to the file built for CUDA 12. The loader takes a dlopened
+  // library's $ORIGIN from the path as given (a program's from /proc/self/exe, resolved),
+  // and the RUNPATH that finds libcudart.so.12 is relative to the real file.
+  char real[PATH_MAX];
+  return realpath(twin.c_str(), real) ? std::string(real) : twin;
 }
 
 std::string FlavourCupti() {

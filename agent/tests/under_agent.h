@@ -17,8 +17,8 @@ namespace prof::testing {
 bool Cuda12Flavour();
 
 // The runfile of test program `path` ("testdata/workloads/train") in this test's flavour: the
-// CUDA 12 build lies at "testdata/workloads/cuda12/train" (cuda12_binary). A missing one
-// fails the run loudly; a CUDA 13 build is never used in its place.
+// CUDA 12 build lies at "testdata/workloads/cuda12/train" (cuda12_binary), given as the real
+// file's path. A missing one fails the run loudly; a CUDA 13 build is never used in its place.
 std::string Program(const std::string& path);
 
 // The simulated libcupti of this test's flavour (libcupti.so.13 or libcupti.so.12).

@@ -30,16 +30,29 @@ def _cuda12_binary_impl(ctx):
         runfiles = runfiles.merge(extra[DefaultInfo].default_runfiles)
     return [DefaultInfo(executable = executable, files = depset([executable]), runfiles = runfiles)]
 
+_ATTRS = {
+    "binary": attr.label(cfg = _to_cuda12, executable = True, mandatory = True),
+    "data": attr.label_list(cfg = _to_cuda12, allow_files = True),
+    "_allowlist_function_transition": attr.label(
+        default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+    ),
+}
+
 cuda12_binary = rule(
     implementation = _cuda12_binary_impl,
     doc = "`binary` built against the CUDA 12 flavour, runnable as :name; `data` too " +
           "(e.g. //testdata/sim:libcupti.so.12, which then lies beside the program's runtime).",
     executable = True,
-    attrs = {
-        "binary": attr.label(cfg = _to_cuda12, executable = True, mandatory = True),
-        "data": attr.label_list(cfg = _to_cuda12, allow_files = True),
-        "_allowlist_function_transition": attr.label(
-            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
-        ),
-    },
+    attrs = _ATTRS,
+)
+
+def _cuda12_test_impl(ctx):
+    return _cuda12_binary_impl(ctx) + [testing.TestEnvironment({"PROF_TEST_CUDA": "12"})]
+
+cuda12_test = rule(
+    implementation = _cuda12_test_impl,
+    doc = "The test `binary` (a cc_test that links the simulated platform itself) built " +
+          "against the CUDA 12 flavour and run with PROF_TEST_CUDA=12; `data` as cuda12_binary's.",
+    test = True,
+    attrs = _ATTRS,
 )

@@ -19,12 +19,14 @@ namespace simcupti {
 using KernelRecord = CUpti_ActivityKernel9;
 using MemcpyRecord = CUpti_ActivityMemcpy5;
 using SynchronizationRecord = CUpti_ActivitySynchronization;
-constexpr uint32_t kApiVersion = 24;  // CUDA 12.6 (cupti_version.h's table)
+constexpr uint32_t kApiVersion = 24;                  // CUDA 12.6 (cupti_version.h's table)
+constexpr char kRuntimeSoname[] = "libcudart.so.12";  // the runtime of the same major
 #else
 using KernelRecord = CUpti_ActivityKernel10;
 using MemcpyRecord = CUpti_ActivityMemcpy6;
 using SynchronizationRecord = CUpti_ActivitySynchronization2;
 constexpr uint32_t kApiVersion = CUPTI_API_VERSION;
+constexpr char kRuntimeSoname[] = "libcudart.so.13";
 #endif
 using MemsetRecord = CUpti_ActivityMemset4;  // CUDA 11.6 to 13.0
 using ApiRecord = CUpti_ActivityAPI;

@@ -6,6 +6,7 @@
 
 #include "testdata/sim/bridge/sim_bridge.h"
 #include "testdata/sim/cupti/callback_dispatch.h"
+#include "testdata/sim/cupti/record_flavour.h"
 #include "testdata/sim/cupti/record_builder.h"
 
 namespace simcupti {
@@ -28,11 +29,12 @@ void OnSync(const SimSyncEvent* event) { RecordSync(*event); }
 const SimActivitySink kSink{OnApiEnter, OnApiExit, OnDeviceWork, OnSync};
 
 // RTLD_DEFAULT finds a runtime the program linked; RTLD_NOLOAD also finds one that was
-// dlopened privately (RTLD_LOCAL), as Python's ctypes does.
+// dlopened privately (RTLD_LOCAL), as Python's ctypes does: the runtime of this CUPTI's own
+// major (libcupti.so.12 serves libcudart.so.12).
 void* FindRuntimeSymbol(const char* name) {
   void* symbol = dlsym(RTLD_DEFAULT, name);
   if (symbol != nullptr) return symbol;
-  void* runtime = dlopen("libcudart.so.13", RTLD_LAZY | RTLD_NOLOAD);
+  void* runtime = dlopen(kRuntimeSoname, RTLD_LAZY | RTLD_NOLOAD);
   return runtime == nullptr ? nullptr : dlsym(runtime, name);
 }
 
