@@ -57,7 +57,7 @@ python3 scripts/trace_size.py --bin "$bin" --agent "$agent" --cupti "$cupti" --g
 
 echo
 echo "== agent: added host cost per intercepted call (median of 2M calls, interposed vs direct)"
-echo "   goals: CLOSED <= 10 ns, RECORD <= 100 ns; READY: CUPTI subscribed, nothing recorded"
+echo "   goals: CLOSED <= 2 ns, RECORD <= 100 ns; READY: CUPTI subscribed, nothing recorded"
 common=(PROF_OUTPUT_DIR="$scratch/hooks" PROF_CUPTI_LIB="$cupti" PROF_LOG_LEVEL=error)
 env "${common[@]}" LD_PRELOAD="$agent" PROF_SCHEDULE=skip_first=1000000,record=1 \
   "$bin/agent/bench/hook_cost_benchmark" CLOSED
