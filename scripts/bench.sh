@@ -162,6 +162,15 @@ else
 fi
 
 echo
+echo "== PyTorch: the Python helper while nothing records, on the same loop"
+echo "   (scripts/helper_closed_cost.py); goal: CLOSED <= +1%, the helper included"
+if /usr/bin/python3 -c "import torch" 2>/dev/null; then
+  scripts/helper_closed_cost.py --agent "$agent" --cupti "$cupti" --runs $([ $quick = 1 ] && echo 3 || echo 7)
+else
+  echo "   skipped: /usr/bin/python3 has no torch"
+fi
+
+echo
 echo "== compare: time to compare two 10-step runs of the 2-rank demo (analyzer/compare/bench_compare.sh)"
 bazel build -c opt --noshow_progress //:profanalyze //testdata/workloads:train_ranks 2>&1 \
   | grep -E "^(ERROR|FAILED)" || true
