@@ -1,12 +1,13 @@
 // A program with another CUPTI client in it (the Kineto stand-in, //testdata/sim:kineto),
 // as a PyTorch program running torch.profiler is.
 //   neighbour_app [--steps N] [--step-us U] [--kineto-init S] [--kineto-trace A:B]
-//                 [--kineto-shutdown S] [--own-collection]
+//                 [--kineto-shutdown S] [--shutdown-pause-us P] [--own-collection]
 // Per step: 2 kernels through the shared runtime, a stream sync, U us of host work, then
 // prof_step (dlsym: runs without the agent too). Kineto is initialized at the top of step
 // S (--own-collection: inside prof_refuse_cupti_subscribers, as libprof's helper starts
 // torch's CPU collection), traces steps [A, B) with CUDA activities, and unsubscribes at
-// the top of step S. Prints "kineto_gpu 0|1" and "kineto_kernels N" (kernel records
+// the top of step S, then the program sleeps P us (a pause as long as a checkpoint, which
+// lets a test wait for libprof's writer to take CUPTI back without racing it). Prints "kineto_gpu 0|1" and "kineto_kernels N" (kernel records
 // Kineto received). Exit status 2 if a CUDA call fails.
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
@@ -29,6 +30,7 @@ struct Options {
   int trace_begin = -1;
   int trace_end = -1;
   int shutdown_step = -1;
+  int shutdown_pause_us = 0;
   bool own_collection = false;
 };
 
@@ -40,6 +42,9 @@ Options Parse(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--step-us")) options.step_us = std::atoi(value);
     if (!std::strcmp(argv[i], "--kineto-init")) options.init_step = std::atoi(value);
     if (!std::strcmp(argv[i], "--kineto-shutdown")) options.shutdown_step = std::atoi(value);
+    if (!std::strcmp(argv[i], "--shutdown-pause-us")) {
+      options.shutdown_pause_us = std::atoi(value);
+    }
     if (!std::strcmp(argv[i], "--kineto-trace")) {
       std::sscanf(value, "%d:%d", &options.trace_begin, &options.trace_end);
     }
@@ -69,7 +74,10 @@ int main(int argc, char** argv) {
   long kineto_kernels = 0;
   for (int step = 0; step < options.steps; ++step) {
     if (step == options.init_step) InitKineto(options.own_collection, &kineto_gpu);
-    if (step == options.shutdown_step) simKinetoShutdown();
+    if (step == options.shutdown_step) {
+      simKinetoShutdown();
+      if (options.shutdown_pause_us > 0) usleep(options.shutdown_pause_us);
+    }
     if (step == options.trace_begin) simKinetoStartTrace(1);
     if (step == options.trace_end) kineto_kernels = simKinetoStopTrace();
     if (cudaLaunchKernel(forward, dim3(64), dim3(256), nullptr, 0, stream) != cudaSuccess ||
