@@ -151,6 +151,7 @@ RunProfile BuildRunProfileFromInputs(const Inputs& inputs, const ProfileOptions&
       new bool[results.size()]());  // not vector<bool>: written from several threads
   RunOptions run;
   run.threads = options.threads;
+  run.slices = options.slices;
   const RunSummary summary = RunProcesses(inputs, run, [&](size_t i) {
     return std::make_unique<ProfileConsumer>(options.names, &results[i], &read[i]);
   });

@@ -1,8 +1,8 @@
 // The aggregate compare works on: for one run (every process of a BASE or NEW argument),
 // one value per step for every metric. Processes (ranks) are aligned by step number and
 // averaged, so a 2-rank run gives one distribution per metric, not two. Built with the
-// analyzer's own tree and analysis context, one window file at a time: a window's events
-// are dropped once its steps' values are taken.
+// analyzer's own tree and analysis context, one window file (or slice of a large one) at a time:
+// a window's events are dropped once its steps' values are taken.
 #ifndef PROF_ANALYZER_COMPARE_RUN_PROFILE_H_
 #define PROF_ANALYZER_COMPARE_RUN_PROFILE_H_
 
@@ -15,6 +15,7 @@
 #include "analyzer/compare/metric.h"
 #include "analyzer/model/trace_model.h"
 #include "analyzer/pipeline/inputs.h"
+#include "analyzer/read/trace_file_loader.h"
 
 namespace prof::analyzer::compare {
 
@@ -22,6 +23,9 @@ struct ProfileOptions {
   NameOptions names;
   int skip_first = 0;  // warm-up steps left out (after aligning the ranks)
   int threads = 0;     // processes analysed in parallel (0: one per core)
+  // A file past slices.whole_file_bytes is read in step-aligned slices, each appended as a
+  // window (the carry takes work across), so memory stays flat in the file's size.
+  SliceOptions slices;
 };
 
 struct RunProfile {

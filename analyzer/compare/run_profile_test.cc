@@ -14,11 +14,11 @@
 namespace prof::analyzer::compare {
 namespace {
 
-RunProfile FromFiles(const std::string& path) {
+RunProfile FromFiles(const std::string& path, const ProfileOptions& options = {}) {
   absl::StatusOr<Inputs> inputs = OpenInputs({path});
   REQUIRE(inputs.ok());
   std::vector<std::string> unreadable;
-  const RunProfile profile = BuildRunProfileFromInputs(*inputs, ProfileOptions{}, &unreadable);
+  const RunProfile profile = BuildRunProfileFromInputs(*inputs, options, &unreadable);
   CHECK(unreadable.empty());
   return profile;
 }
@@ -47,6 +47,26 @@ TEST_CASE("run profile: one file, five window files, and whole models agree step
   const RunProfile merged = BuildRunProfile(std::move(loaded->processes), ProfileOptions{});
   CHECK(merged.step_numbers == split.step_numbers);
   CHECK(merged.event_count == split.event_count);
+}
+
+TEST_CASE("run profile: a file read in slices gives the profile of a whole read") {
+  const std::string single = testing::ScratchFolder("profile_sliced") + "/run.pb";
+  // 300000 events: six chunks of 60 steps in all, so a segment per chunk makes slices.
+  REQUIRE(WriteSyntheticTrace(single, 300000, 1) > 0);
+  ProfileOptions sliced;
+  sliced.slices = SliceOptions{0, 1};  // every file sliced, a segment per chunk
+  const RunProfile whole = FromFiles(single);
+  const RunProfile parts = FromFiles(single, sliced);
+  REQUIRE(whole.step_numbers.size() >= 30);
+  CHECK(parts.step_numbers == whole.step_numbers);
+  CHECK(parts.event_count == whole.event_count);
+  CHECK(parts.notes == whole.notes);
+  REQUIRE(parts.values.size() == whole.values.size());
+  for (const auto& [key, series] : whole.values) {
+    INFO(DisplayName(key));
+    REQUIRE(parts.values.count(key) == 1);
+    CHECK(parts.values.at(key) == series);
+  }
 }
 
 }  // namespace

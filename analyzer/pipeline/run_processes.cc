@@ -67,14 +67,15 @@ bool InWindow(const TraceModel& model, int window) {
 // filter looks at the first, as every slice carries the file's header.
 void ReadSliced(const std::string& path, const RunOptions& options, const WindowReader& reader,
                 ProcessConsumer* consumer, ProcessOutcome* outcome) {
-  bool first = true, wanted = true;
+  size_t index = 0;
+  bool wanted = true;
   const absl::Status status = reader.ReadSlices(path, [&](TraceModel slice) {
-    if (first) {
-      first = false;
+    if (index == 0) {
       wanted = InWindow(slice, options.window);
       outcome->files_read += wanted;
     }
-    if (wanted) consumer->AddWindow(std::move(slice));
+    if (wanted) consumer->AddSlice(std::move(slice), path, index);
+    ++index;
   });
   if (!status.ok()) outcome->unreadable.push_back(std::string(status.message()));
 }

@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzer/model/trace_model.h"
@@ -39,6 +40,12 @@ class ProcessConsumer {
   virtual ~ProcessConsumer() = default;
   // The process's readable windows, in window order; the consumer may keep or free them.
   virtual void AddWindow(TraceModel window) = 0;
+  // A file read in slices (RunOptions::slices): its slices in time order, `index` 0 first.
+  // By default each is a window, as consumers that merge windows want; a consumer whose
+  // output depends on where a window starts (its header, its rows' names) overrides this.
+  virtual void AddSlice(TraceModel slice, const std::string& path, size_t index) {
+    AddWindow(std::move(slice));
+  }
   // After the last window (files_read == 0: nothing of the process could be read).
   virtual void Finish(const ProcessOutcome& outcome) {}
 };

@@ -20,6 +20,7 @@ namespace {
 
 struct Seen {
   std::vector<uint32_t> windows;  // window_index of each window handed over, in order
+  std::vector<size_t> slice_indices;  // of each slice handed over, in order
   int finished = 0;
   size_t finished_files_read = 0;
 };
@@ -29,6 +30,11 @@ class Recorder : public ProcessConsumer {
   explicit Recorder(Seen* seen) : seen_(seen) {}
   void AddWindow(TraceModel window) override {
     seen_->windows.push_back(window.headers.front().window_index());
+  }
+  void AddSlice(TraceModel slice, const std::string& path, size_t index) override {
+    seen_->slice_indices.push_back(index);
+    CHECK(path.find("window") != std::string::npos);
+    AddWindow(std::move(slice));
   }
   void Finish(const ProcessOutcome& outcome) override {
     ++seen_->finished;
@@ -119,6 +125,12 @@ TEST_CASE("with slices, a large window reaches the consumer as several, counted 
   CHECK(std::is_sorted(seen.windows.begin(), seen.windows.end()));
   CHECK(seen.windows.front() == 0);
   CHECK(seen.windows.back() == 1);
+  // Numbered from 0 in each file: 0 1 .. 0 1 ..
+  REQUIRE(seen.slice_indices.size() == seen.windows.size());
+  CHECK(std::count(seen.slice_indices.begin(), seen.slice_indices.end(), size_t{0}) == 2);
+  for (size_t i = 1; i < seen.slice_indices.size(); ++i) {
+    if (seen.slice_indices[i] != 0) CHECK(seen.slice_indices[i] == seen.slice_indices[i - 1] + 1);
+  }
 
   options.window = 1;
   Seen only;
