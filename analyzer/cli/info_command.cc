@@ -140,6 +140,11 @@ class InfoConsumer : public ProcessConsumer {
     AddCounts(model, &info_);
     info_.quality.Add(model.quality);
   }
+  // A large file's slices all carry its header: it is printed once, with the first.
+  void AddSlice(TraceModel slice, const std::string& path, size_t index) override {
+    if (index > 0) slice.headers.clear();
+    AddWindow(std::move(slice));
+  }
   void Finish(const ProcessOutcome& outcome) override {
     for (const std::string& message : outcome.unreadable) {
       std::fprintf(stderr, "profanalyze info: %s\n", message.c_str());
@@ -173,8 +178,9 @@ int RunInfoCommand(const InfoCommandOptions& options) {
     std::fprintf(stderr, "profanalyze info: %s\n", message.c_str());
   bool any = false;
   // One process at a time, printed as it finishes (threads 1: in order).
-  RunProcesses(*inputs, RunOptions{},
-               [&any](size_t) { return std::make_unique<InfoConsumer>(&any); });
+  RunOptions run;
+  run.slices = options.slices;
+  RunProcesses(*inputs, run, [&any](size_t) { return std::make_unique<InfoConsumer>(&any); });
   if (!any) {
     std::fprintf(stderr, "profanalyze info: nothing could be read\n");
     return 1;

@@ -21,7 +21,8 @@ namespace {
 
 // Runs the command with stdout sent to a file; returns the exit status and the output.
 std::pair<int, std::string> RunInfo(const std::vector<std::string>& paths,
-                                    const std::string& capture) {
+                                    const std::string& capture,
+                                    const SliceOptions& slices = SliceOptions()) {
   std::fflush(stdout);
   const int saved = dup(STDOUT_FILENO);
   const int fd = open(capture.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -29,6 +30,7 @@ std::pair<int, std::string> RunInfo(const std::vector<std::string>& paths,
   close(fd);
   InfoCommandOptions options;
   options.paths = paths;
+  options.slices = slices;
   const int status = RunInfoCommand(options);
   std::fflush(stdout);
   dup2(saved, STDOUT_FILENO);
@@ -54,6 +56,21 @@ TEST_CASE("info: one process in three window files, totals over all of them") {
   CHECK(Occurrences(text, "file: ") == 3);
   CHECK(text.find(absl::StrCat("events: ", events, "\n")) != std::string::npos);
   CHECK(text.find("data quality: perfect") != std::string::npos);
+}
+
+TEST_CASE("info: a file read in slices prints what a whole read prints") {
+  const std::string folder = testing::ScratchFolder("info_sliced");
+  // One window of 300000 events: six chunks, so a segment per chunk gives several slices.
+  const uint64_t events = WriteSyntheticTrace(folder + "/run.pb", 300000, 1);
+  REQUIRE(events > 0);
+  const auto [whole_status, whole] = RunInfo({folder}, folder + "/../info_whole.txt");
+  const auto [sliced_status, sliced] =
+      RunInfo({folder}, folder + "/../info_sliced.txt", SliceOptions{0, 1});
+  CHECK(whole_status == 0);
+  CHECK(sliced_status == 0);
+  CHECK(Occurrences(sliced, "file: ") == 1);
+  CHECK(sliced.find(absl::StrCat("events: ", events, "\n")) != std::string::npos);
+  CHECK(sliced == whole);
 }
 
 TEST_CASE("info: nothing readable is exit status 1") {
