@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <string>
@@ -14,7 +15,9 @@
 
 #include "analyzer/cli/export_timeline.h"
 
+#include "analyzer/read/trace_file_loader.h"
 #include "analyzer/render/perfetto_trace.pb.h"
+#include "analyzer/testing/sliced_window.h"
 #include "analyzer/testing/scratch.h"
 #include "analyzer/testing/synthetic_trace.h"
 #include "analyzer/testing/test_trace.h"
@@ -62,6 +65,50 @@ TEST_CASE("export: one file or three window files, the same events and flows") {
   }
   CHECK(Occurrences(whole, "\"cat\":\"window\"") == 1);
   CHECK(Occurrences(split, "\"cat\":\"window\"") == 3);
+}
+
+// The lines of a Chrome export (one event per line), sorted: a window read in slices is
+// written slice by slice, so its events come in another order.
+std::vector<std::string> SortedLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.front() == ',') line.erase(0, 1);  // the first event has none
+    if (line.size() >= 2 && line.compare(line.size() - 2, 2, "]}") == 0)  // the last closes
+      line.resize(line.size() - 2);
+    lines.push_back(line);
+  }
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+// The Chrome export of `input` read whole, and read in slices (a segment per chunk).
+std::pair<std::string, std::string> ChromeWholeAndSliced(const std::string& input) {
+  TimelineExport whole, sliced;
+  REQUIRE(ExportTimeline({input}, input + ".whole.json", "chrome", &whole).ok());
+  REQUIRE(ExportTimeline({input}, input + ".sliced.json", "chrome", &sliced, {0, 1}).ok());
+  CHECK(sliced.summary == whole.summary);
+  size_t slices = 0;
+  REQUIRE(ReadTraceFileInSlices(input, {0, 1}, nullptr, [&](TraceModel) { ++slices; }).ok());
+  CHECK(slices >= 3);
+  return {ReadAll(input + ".whole.json"), ReadAll(input + ".sliced.json")};
+}
+
+TEST_CASE("export: a window read in slices writes the events of a whole read") {
+  // Device records a chunk after their calls, memory alive across steps.
+  testing::TestTrace trace(0);
+  testing::AddTwelveSteps(false, &trace);
+  const std::string twelve = trace.Write("export_sliced_twelve.pb");
+  const std::string synthetic = testing::ScratchFolder("export_sliced") + "/run.pb";
+  REQUIRE(WriteSyntheticTrace(synthetic, 300000, 1) > 0);
+  for (const std::string& input : {twelve, synthetic}) {
+    INFO(input);
+    const auto [whole, sliced] = ChromeWholeAndSliced(input);
+    CHECK(Occurrences(sliced, "\"cat\":\"window\"") == 1);  // one recording window, whole span
+    CHECK(Occurrences(whole, "\"ph\":\"f\"") > 0);
+    CHECK(Occurrences(whole, "\"name\":\"thread_name\"") > 1);
+    CHECK(SortedLines(sliced) == SortedLines(whole));
+  }
 }
 
 // Slice begins per event name category, read back with the protobuf reader.

@@ -29,46 +29,60 @@ namespace {
 // beyond what the export pass holds anyway.
 constexpr uint64_t kKeptEvents = 2000000;
 
+// What the export pass needs from the origin pass (which reads every file first).
+struct OriginPass {
+  uint64_t origin = std::numeric_limits<uint64_t>::max();  // the earliest event time
+  std::map<std::string, TraceModel> kept;  // windows decoded once, by path (kKeptEvents)
+  uint64_t kept_events = 0;
+  // A file read in slices: its window's span (the recording window the first slice shows).
+  std::map<std::string, WindowPart> spans;
+};
+
 // The origin pass as a consumer: the earliest event time of every window, keeping the
-// windows that fit in kKeptEvents for the export pass.
+// windows that fit in kKeptEvents for the export pass, and the span of each window read
+// in slices (never kept: its slices are read again, one at a time).
 class OriginConsumer : public ProcessConsumer {
  public:
-  OriginConsumer(uint64_t* origin, std::map<std::string, TraceModel>* kept, uint64_t* kept_events)
-      : origin_(origin), kept_(kept), kept_events_(kept_events) {}
+  explicit OriginConsumer(OriginPass* pass) : pass_(pass) {}
   void AddWindow(TraceModel window) override {
-    *origin_ = std::min(*origin_, EarliestTime(window));
-    if (*kept_events_ + window.event_count > kKeptEvents || window.files.empty()) return;
-    *kept_events_ += window.event_count;
+    pass_->origin = std::min(pass_->origin, EarliestTime(window));
+    if (pass_->kept_events + window.event_count > kKeptEvents || window.files.empty()) return;
+    pass_->kept_events += window.event_count;
     std::string path = window.files.front();
-    (*kept_)[std::move(path)] = std::move(window);
+    pass_->kept[std::move(path)] = std::move(window);
+  }
+  void AddSlice(TraceModel slice, const std::string& path, size_t index) override {
+    WindowPart& span = pass_->spans[path];
+    if (index == 0) span = {false, std::numeric_limits<uint64_t>::max(), 0};
+    span.start_ns = std::min(span.start_ns, EarliestTime(slice));
+    span.end_ns = std::max(span.end_ns, LatestTime(slice));
+    pass_->origin = std::min(pass_->origin, span.start_ns);
   }
 
  private:
-  uint64_t* origin_;
-  std::map<std::string, TraceModel>* kept_;
-  uint64_t* kept_events_;
+  OriginPass* pass_;
 };
 
 // The export's time origin: the earliest event time of every readable file. False when
 // none could be read.
-bool FindOrigin(const Inputs& inputs, uint64_t* origin, std::map<std::string, TraceModel>* kept,
+bool FindOrigin(const Inputs& inputs, const SliceOptions& slices, OriginPass* pass,
                 std::vector<std::string>* unreadable) {
-  *origin = std::numeric_limits<uint64_t>::max();
-  uint64_t kept_events = 0;
-  const RunSummary run = RunProcesses(inputs, RunOptions{}, [&](size_t) {
-    return std::make_unique<OriginConsumer>(origin, kept, &kept_events);
-  });
+  RunOptions options;
+  options.slices = slices;
+  const RunSummary run = RunProcesses(
+      inputs, options, [&](size_t) { return std::make_unique<OriginConsumer>(pass); });
   *unreadable = run.unreadable;
-  if (*origin == std::numeric_limits<uint64_t>::max()) *origin = 0;
+  if (pass->origin == std::numeric_limits<uint64_t>::max()) pass->origin = 0;
   return run.files_read > 0;
 }
 
 // The export pass as a consumer: every window of process `index` to `exporter`
-// (ChromeTraceExport, PerfettoTraceExport or KinetoTraceExport).
+// (ChromeTraceExport or KinetoTraceExport); Chrome's also takes a large window's slices.
 template <typename Exporter>
 class ExportConsumer : public ProcessConsumer {
  public:
-  ExportConsumer(Exporter* exporter, size_t index) : exporter_(exporter), index_(index) {}
+  ExportConsumer(Exporter* exporter, size_t index, const OriginPass* pass)
+      : exporter_(exporter), index_(index), pass_(pass) {}
   void AddWindow(TraceModel window) override {
     if constexpr (std::is_same_v<Exporter, KinetoTraceExport>) {
       exporter_->AddWindow(window);
@@ -76,21 +90,35 @@ class ExportConsumer : public ProcessConsumer {
       exporter_->AddWindow(window, index_);
     }
   }
+  void AddSlice(TraceModel slice, const std::string& path, size_t index) override {
+    if constexpr (std::is_same_v<Exporter, ChromeTraceExport>) {
+      WindowPart part = pass_->spans.at(path);  // the origin pass read every file
+      part.continues = index > 0;
+      exporter_->AddWindow(slice, index_, &part);
+    } else {
+      AddWindow(std::move(slice));  // not reached: only Chrome's export pass slices
+    }
+  }
 
  private:
   Exporter* exporter_;
   size_t index_;
+  const OriginPass* pass_;
 };
 
 // Feeds every window of every process to `exporter`, process by process, one window in
-// memory at a time (besides those `kept` decoded from the origin pass).
+// memory at a time (besides those kept decoded from the origin pass). Chrome's export reads
+// a large window in slices; Kineto's reads it whole: it numbers operators ("External id")
+// in the walk's order and links each API call to its enclosing operator by index, so a
+// cut would renumber them.
 template <typename Exporter>
-RunSummary ExportWindows(const Inputs& inputs, std::map<std::string, TraceModel>* kept,
+RunSummary ExportWindows(const Inputs& inputs, const SliceOptions& slices, OriginPass* pass,
                          Exporter* exporter) {
   RunOptions options;
-  options.decoded = kept;
-  return RunProcesses(inputs, options, [exporter](size_t i) {
-    return std::make_unique<ExportConsumer<Exporter>>(exporter, i);
+  options.decoded = &pass->kept;
+  if constexpr (std::is_same_v<Exporter, ChromeTraceExport>) options.slices = slices;
+  return RunProcesses(inputs, options, [exporter, pass](size_t i) {
+    return std::make_unique<ExportConsumer<Exporter>>(exporter, i, pass);
   });
 }
 
@@ -158,12 +186,12 @@ absl::Status ExportPerfetto(const Inputs& inputs, const std::string& output,
   return CloseOutput(out.file, output, status);
 }
 
-absl::Status WriteChrome(const Inputs& inputs, uint64_t origin,
-                         std::map<std::string, TraceModel>* kept, std::FILE* out,
-                         std::string* summary) {
+absl::Status WriteChrome(const Inputs& inputs, const SliceOptions& slices, OriginPass* pass,
+                         std::FILE* out, std::string* summary) {
   ChromeExportFigures figures;
-  ChromeTraceExport exporter(out, origin, &figures);
-  ExportWindows(inputs, kept, &exporter);  // its unreadable files were reported by the origin pass
+  ChromeTraceExport exporter(out, pass->origin, &figures);
+  // Its unreadable files were reported by the origin pass.
+  ExportWindows(inputs, slices, pass, &exporter);
   absl::Status status = exporter.End();
   *summary =
       absl::StrCat(figures.trace_events, " trace events and ", figures.flows, " launch flows");
@@ -171,13 +199,12 @@ absl::Status WriteChrome(const Inputs& inputs, uint64_t origin,
 }
 
 // One process's Kineto trace into `out`.
-absl::Status WriteKinetoProcess(const ProcessFiles& process, uint64_t origin,
-                                std::map<std::string, TraceModel>* kept, std::FILE* out,
+absl::Status WriteKinetoProcess(const ProcessFiles& process, OriginPass* pass, std::FILE* out,
                                 KinetoExportFigures* figures) {
-  KinetoTraceExport exporter(out, origin, figures);
+  KinetoTraceExport exporter(out, pass->origin, figures);
   Inputs one;
   one.processes.push_back(process);
-  ExportWindows(one, kept, &exporter);
+  ExportWindows(one, SliceOptions(), pass, &exporter);
   return exporter.End();
 }
 
@@ -197,9 +224,8 @@ std::vector<std::string> KinetoFileNames(const std::vector<ProcessFiles>& proces
 
 // Kineto traces are per process: one process goes to `output`; several go to one file each
 // in the folder `output` (created if missing), as torch.profiler writes one per rank.
-absl::Status WriteKineto(const std::vector<ProcessFiles>& processes, uint64_t origin,
-                         std::map<std::string, TraceModel>* kept, const std::string& output,
-                         std::string* summary) {
+absl::Status WriteKineto(const std::vector<ProcessFiles>& processes, OriginPass* pass,
+                         const std::string& output, std::string* summary) {
   KinetoExportFigures figures;
   std::vector<std::string> paths = {output};
   if (processes.size() > 1) {
@@ -219,7 +245,7 @@ absl::Status WriteKineto(const std::vector<ProcessFiles>& processes, uint64_t or
     std::FILE* out = OpenOutput(paths[index]);
     if (out == nullptr)
       return absl::ErrnoToStatus(errno, absl::StrCat("cannot write ", paths[index]));
-    absl::Status written = WriteKinetoProcess(processes[index], origin, kept, out, &figures);
+    absl::Status written = WriteKinetoProcess(processes[index], pass, out, &figures);
     absl::Status status = CloseOutput(out, paths[index], std::move(written));
     if (!status.ok()) return status;
   }
@@ -232,10 +258,11 @@ absl::Status WriteKineto(const std::vector<ProcessFiles>& processes, uint64_t or
 }  // namespace
 
 // Chrome and Kineto: two passes, the time origin (keeping what fits of the decoded
-// windows, kKeptEvents) and then the events, process by process and window by window.
-// Perfetto: one pass.
+// windows, kKeptEvents) and then the events, process by process and window by window
+// (Chrome: a large window slice by slice). Perfetto: one pass.
 absl::Status ExportTimeline(const std::vector<std::string>& paths, const std::string& output,
-                            const std::string& format, TimelineExport* result) {
+                            const std::string& format, TimelineExport* result,
+                            const SliceOptions& slices) {
   if (format != "chrome" && format != "perfetto" && format != "kineto") {
     return absl::InvalidArgumentError(
         absl::StrCat("format: '", format, "' is not chrome, perfetto or kineto"));
@@ -243,19 +270,17 @@ absl::Status ExportTimeline(const std::vector<std::string>& paths, const std::st
   absl::StatusOr<Inputs> inputs = OpenInputs(paths);
   if (!inputs.ok()) return inputs.status();
   if (format == "perfetto") return ExportPerfetto(*inputs, output, result);
-  uint64_t origin = 0;
-  std::map<std::string, TraceModel> kept;
-  if (!FindOrigin(*inputs, &origin, &kept, &result->unreadable)) {
+  OriginPass pass;
+  if (!FindOrigin(*inputs, slices, &pass, &result->unreadable)) {
     return absl::FailedPreconditionError("nothing could be read");
   }
-  if (format == "kineto")
-    return WriteKineto(inputs->processes, origin, &kept, output, &result->summary);
+  if (format == "kineto") return WriteKineto(inputs->processes, &pass, output, &result->summary);
   std::FILE* out = OpenOutput(output);
   if (out == nullptr) {
     const int error = errno;
     return absl::ErrnoToStatus(error, absl::StrCat("cannot write ", output));
   }
-  return CloseOutput(out, output, WriteChrome(*inputs, origin, &kept, out, &result->summary));
+  return CloseOutput(out, output, WriteChrome(*inputs, slices, &pass, out, &result->summary));
 }
 
 }  // namespace prof::analyzer

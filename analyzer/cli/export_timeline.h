@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "analyzer/read/trace_file_loader.h"
 
 namespace prof::analyzer {
 
@@ -24,8 +25,12 @@ struct TimelineExport {
 // another format; NotFound (or Unavailable) for a path that cannot be listed; FailedPrecondition
 // "nothing could be read" (no output is created); the errno's code when the output cannot be
 // opened; DataLoss when it was not written whole.
+// A Chrome export reads a file past slices.whole_file_bytes in step-aligned slices (memory
+// flat in the file's size; the same events, in another order); Perfetto's and Kineto's read
+// every window whole (export_timeline.cc says why).
 absl::Status ExportTimeline(const std::vector<std::string>& paths, const std::string& output,
-                            const std::string& format, TimelineExport* result);
+                            const std::string& format, TimelineExport* result,
+                            const SliceOptions& slices = SliceOptions());
 
 }  // namespace prof::analyzer
 

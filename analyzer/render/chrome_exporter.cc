@@ -126,9 +126,14 @@ class ChromeSink : public TimelineSink {
   explicit ChromeSink(ChromeWriter* writer) : writer_(writer) {}
 
   void OnBeginWindow(const TraceModel& window, size_t process_index) override {
-    model_ = &window;
+    named_.clear();
+    OnContinueWindow(window, process_index);
+  }
+  // A later slice names only the rows the window's earlier slices did not.
+  void OnContinueWindow(const TraceModel& slice, size_t process_index) override {
+    model_ = &slice;
     index_ = process_index;
-    pid_ = window.identity.pid;
+    pid_ = slice.identity.pid;
     WriteNames();
   }
   // The recording window as a labeled range on its own row (thread 0: no real thread has
@@ -236,31 +241,34 @@ class ChromeSink : public TimelineSink {
     writer_->json().EndObject();
   }
 
+  // The metadata of a row, unless this window named it already.
+  void Name(const char* kind, int64_t pid, uint64_t tid, absl::string_view value, bool thread) {
+    if (!named_.insert({pid, thread ? tid : ~uint64_t{0}}).second) return;
+    writer_->Metadata(kind, pid, tid, value, thread);
+  }
+
   void WriteNames() {
     const TraceModel& model = *model_;
     const std::string rank =
         model.identity.rank >= 0 ? absl::StrCat(" rank ", model.identity.rank) : "";
-    writer_->Metadata("process_name", pid_, 0, absl::StrCat("Process ", pid_, " (CPU)", rank),
-                      false);
+    Name("process_name", pid_, 0, absl::StrCat("Process ", pid_, " (CPU)", rank), false);
     for (const auto& [thread, name] : model.thread_names) {
-      writer_->Metadata("thread_name", pid_, thread,
-                        absl::StrCat("thread ", thread, ":", model.names.Get(name)), true);
+      Name("thread_name", pid_, thread,
+           absl::StrCat("thread ", thread, ":", model.names.Get(name)), true);
     }
     std::set<std::pair<uint32_t, uint32_t>> streams;
     for (const DeviceActivity& activity : model.device_activities)
       streams.insert({activity.device, activity.stream});
     std::set<uint32_t> devices;
     for (const auto& [device, stream] : streams) {
-      if (devices.insert(device).second) {
-        writer_->Metadata("process_name", GpuPid(index_, device), 0,
-                          absl::StrCat("GPU ", device, rank), false);
-      }
-      writer_->Metadata("thread_name", GpuPid(index_, device), stream,
-                        absl::StrCat("stream ", stream), true);
+      if (devices.insert(device).second)
+        Name("process_name", GpuPid(index_, device), 0, absl::StrCat("GPU ", device, rank), false);
+      Name("thread_name", GpuPid(index_, device), stream, absl::StrCat("stream ", stream), true);
     }
   }
 
   ChromeWriter* writer_;
+  std::set<std::pair<int64_t, uint64_t>> named_;  // this window's named rows: (pid, tid or ~0)
   const TraceModel* model_ = nullptr;
   size_t index_ = 0;
   int64_t pid_ = 0;
@@ -276,8 +284,9 @@ ChromeTraceExport::ChromeTraceExport(std::FILE* out, uint64_t origin_ns,
 
 ChromeTraceExport::~ChromeTraceExport() = default;
 
-void ChromeTraceExport::AddWindow(const TraceModel& window, size_t process_index) {
-  walk_.AddWindow(window, process_index);
+void ChromeTraceExport::AddWindow(const TraceModel& window, size_t process_index,
+                                  const WindowPart* part) {
+  walk_.AddWindow(window, process_index, part);
 }
 
 absl::Status ChromeTraceExport::End() {

@@ -35,8 +35,10 @@ class ChromeTraceExport {
   ~ChromeTraceExport();
 
   // `process_index` is the same for every window of one process: its GPU rows and memory
-  // counters go on across its windows.
-  void AddWindow(const TraceModel& window, size_t process_index);
+  // counters go on across its windows. `part`: a slice of a window read in slices
+  // (timeline_walk.h); each row is named once per window, as a whole read names it.
+  void AddWindow(const TraceModel& window, size_t process_index,
+                 const WindowPart* part = nullptr);
   // Errors: the output could not be written whole.
   absl::Status End();
 

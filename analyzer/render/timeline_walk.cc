@@ -39,13 +39,18 @@ uint64_t EarliestTime(const TraceModel& model) {
   return earliest;
 }
 
-void TimelineWalk::AddWindow(const TraceModel& window, size_t process_index) {
+void TimelineWalk::AddWindow(const TraceModel& window, size_t process_index,
+                             const WindowPart* part) {
   TimelineSink& sink = *sink_;
-  sink.OnBeginWindow(window, process_index);
-  const uint64_t start = EarliestTime(window);
-  const uint64_t end = LatestTime(window);
-  if (start <= end && !window.headers.empty())
-    sink.OnRecordingWindow(start, end, WindowLabel(window.headers.front()));
+  if (part != nullptr && part->continues) {
+    sink.OnContinueWindow(window, process_index);
+  } else {
+    sink.OnBeginWindow(window, process_index);
+    const uint64_t start = part != nullptr ? part->start_ns : EarliestTime(window);
+    const uint64_t end = part != nullptr ? part->end_ns : LatestTime(window);
+    if (start <= end && !window.headers.empty())
+      sink.OnRecordingWindow(start, end, WindowLabel(window.headers.front()));
+  }
   for (const HostRange& range : window.ranges) sink.OnHostRange(range);
   for (const NcclCall& call : window.nccl_calls) sink.OnNcclCall(call);
   std::vector<bool> launched(window.api_calls.size(), false);

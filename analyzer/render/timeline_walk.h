@@ -13,6 +13,10 @@
 //   9. OnSampleCounter: every counter of every memory sample, samples in time order,
 //  10. OnEndWindow.
 // A sink that needs another order (Perfetto collects API calls before NCCL calls) buffers.
+// A window read in slices (read/window_slicer.h) is walked slice by slice: its first as a
+// window (with the whole window's span, measured beforehand), the others through
+// OnContinueWindow and without a recording window, so the window's items are each visited
+// once whatever the slicing (in another order: each slice's rows, then the next slice's).
 //
 // Not thread-safe; one walk per export.
 #ifndef PROF_ANALYZER_RENDER_TIMELINE_WALK_H_
@@ -44,6 +48,10 @@ class TimelineSink {
 
   // `process_index` is the same for every window of one process.
   virtual void OnBeginWindow(const TraceModel& window, size_t process_index) = 0;
+  // A later slice of the window begun last for `process_index`; by default a new window.
+  virtual void OnContinueWindow(const TraceModel& slice, size_t process_index) {
+    OnBeginWindow(slice, process_index);
+  }
   // `label`: WindowLabel of the window's first header.
   virtual void OnRecordingWindow(uint64_t start_ns, uint64_t end_ns, const std::string& label) {}
   virtual void OnHostRange(const HostRange& range) {}
@@ -59,12 +67,22 @@ class TimelineSink {
   virtual void OnEndWindow() {}
 };
 
+// Where a slice lies in a window read in slices.
+struct WindowPart {
+  bool continues = false;  // not the window's first slice
+  // The whole window's EarliestTime and LatestTime (the first slice's recording window).
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+};
+
 class TimelineWalk {
  public:
   explicit TimelineWalk(TimelineSink* sink) : sink_(sink) {}
 
-  // Windows of one process in order; processes one after another or interleaved.
-  void AddWindow(const TraceModel& window, size_t process_index);
+  // Windows of one process in order; processes one after another or interleaved. `part`:
+  // the window is a slice of one read in slices, its slices given in order.
+  void AddWindow(const TraceModel& window, size_t process_index,
+                 const WindowPart* part = nullptr);
 
  private:
   TimelineSink* sink_;
