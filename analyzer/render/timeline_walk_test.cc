@@ -20,6 +20,10 @@ class RecordingSink : public TimelineSink {
     model_ = &window;
     log.push_back(absl::StrCat("begin p", process_index));
   }
+  void OnContinueWindow(const TraceModel& slice, size_t process_index) override {
+    model_ = &slice;
+    log.push_back(absl::StrCat("continue p", process_index));
+  }
   void OnRecordingWindow(uint64_t start_ns, uint64_t end_ns, const std::string& label) override {
     log.push_back(absl::StrCat("window ", start_ns, "-", end_ns, " ", label));
   }
@@ -150,6 +154,24 @@ TEST_CASE("the walk pairs memory across a process's windows, not across processe
                         "free 1000 live 0",
                         "end window",
                     });
+}
+
+TEST_CASE("a window in slices: the first has the whole span, the others continue it",
+          "[timeline_walk]") {
+  RecordingSink sink;
+  TimelineWalk walk(&sink);
+  const WindowPart first{false, 50, 5000};  // measured over every slice beforehand
+  walk.AddWindow(FirstWindow(), 0, &first);
+  TraceModel second;  // the next slice: it frees the first slice's 64 bytes
+  second.headers = FirstWindow().headers;
+  second.memory = {Memory(1000, 0xA, false, 0)};
+  const WindowPart later{true, 50, 5000};
+  walk.AddWindow(second, 0, &later);
+  REQUIRE(sink.log.size() == 18);  // 14 for the first slice, as above
+  CHECK(sink.log[0] == "begin p0");
+  CHECK(sink.log[1] == "window 50-5000 window 3");
+  CHECK(std::vector<std::string>(sink.log.begin() + 14, sink.log.end()) ==
+        std::vector<std::string>{"continue p0", "end slices", "free 1000 live 0", "end window"});
 }
 
 }  // namespace
