@@ -134,7 +134,9 @@ absl::Status CloseOutput(std::FILE* out, const std::string& path, absl::Status s
 }
 
 // Perfetto's trace needs no time origin: one pass, and the output is opened at the first
-// readable window (nothing readable: no output is created).
+// readable window (nothing readable: no output is created). It reads every window whole:
+// it collects a window's rows and nests them per track at the window's end (clamping
+// overlaps), so a cut would change its packets; slicing it is not done yet.
 class PerfettoConsumer : public ProcessConsumer {
  public:
   struct Output {
