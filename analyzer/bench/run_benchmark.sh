@@ -7,7 +7,8 @@
 # (kernel_summary_pandas.py) from the Chrome JSON export of the same trace. Then the peak
 # memory of the summary for 1M and 10M events in one file (with --huge, 125M too: a 1 GB
 # file, about 1 GB more disk while it runs and a few minutes), beside the goal (<= 1 GiB
-# whatever the file's size: a large window is analyzed in step-aligned slices); with
+# whatever the file's size: a large window is analyzed in step-aligned slices), and of
+# export (Chrome JSON), compare and info on the N-event file; with
 # --compare-with, another build's profanalyze is measured on the same files, side by side.
 #
 #   analyzer/bench/run_benchmark.sh [--events N] [--baseline-events N] [--workdir DIR] [--no-baseline] [--quick]
@@ -113,6 +114,20 @@ for n in $memory_events; do
     memory_figures "$one" "$n" "  the same, $compare" "$compare"
   fi
   [ "$one" = "$trace" ] || rm -f "$one"
+done
+# The other commands that read a whole window (export, compare, info) on the same one-file
+# trace: a file over 32 MiB is read in step-aligned slices by each, as by the summary.
+command_figures() {  # label binary args...
+  local label="$1" binary="$2"; shift 2
+  read -r cpu wall rss < <(measure "$binary" "$@")
+  printf '%-44s %6d MiB  (CPU %s s, wall %s s)\n' "$label" $((rss / 1024)) "$cpu" "$wall"
+}
+echo "-- peak RSS of other commands, $((written / 1000000))M events in one file; goal <= 1024 MiB"
+for row in "export (Chrome JSON):export $trace -o /dev/null" "compare (the file with itself):compare $trace $trace" \
+           "info:info $trace"; do
+  label="${row%%:*}"; read -r -a args <<<"${row#*:}"
+  command_figures "$label" "$bin/analyzer/cli/profanalyze" "${args[@]}"
+  if [ -n "$compare" ]; then command_figures "  the same, $compare" "$compare" "${args[@]}"; fi
 done
 profanalyze_cpu="$full_cpu"; profanalyze_rss="$full_rss"
 
