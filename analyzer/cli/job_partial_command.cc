@@ -57,12 +57,19 @@ prof::job::JobPartial MapProcesses(const Inputs& inputs, const SummaryCommandOpt
 
 prof::job::JobPartial MapPaths(const std::vector<std::string>& paths,
                                const SummaryCommandOptions& options) {
-  // Map cannot know the job's size: every rank's tables of the views asked for (none
-  // with --views job).
-  TablePolicy tables;
-  if (TablesPrinted(options, 0).kind != TablePolicy::Kind::kNone)
-    tables.kind = TablePolicy::Kind::kAll;
-  return MapProcesses(OpenEachInput(paths), options, tables);
+  // Map cannot know the job's size, but its own processes are part of the job: what a job
+  // of that many prints (past kJobViewRanks, the default text is the job view alone, so no
+  // rank's tables are built: most of a map's time and of its partial's size); fewer, every
+  // rank's tables of the views asked for (none with --views job).
+  const Inputs inputs = OpenEachInput(paths);
+  const TablePolicy tables = TablesPrinted(options, inputs.processes.size());
+  prof::job::JobPartial partial = MapProcesses(inputs, options, tables);
+  // The headers promised more processes than could be read: the job may print tables.
+  if (tables.kind == TablePolicy::Kind::kNone &&
+      TablesPrinted(options, partial.ranks_size()).kind != TablePolicy::Kind::kNone) {
+    partial = MapProcesses(inputs, options, TablesPrinted(options, partial.ranks_size()));
+  }
+  return partial;
 }
 
 CLI::App* AddMapCommand(CLI::App* app, MapCommandOptions* options) {

@@ -8,12 +8,14 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
 #include "absl/strings/str_cat.h"
+#include "analyzer/job/job_partial.h"
 #include "analyzer/testing/job_traces.h"
 #include "analyzer/testing/scratch.h"
 
@@ -175,6 +177,34 @@ TEST_CASE("map/reduce: which ranks' tables a partial carries follows what the ou
   CHECK(TablesPrinted(Options({}, "job", "json"), 3).kind == TablePolicy::Kind::kNone);
   CHECK(TablesPrinted(Options({}, "kernel", "text"), 10000).kind == TablePolicy::Kind::kAll);
   CHECK(TablesPrinted(Options({}, "", "json"), 10000).kind == TablePolicy::Kind::kAll);
+}
+
+// The number of ranks of the partial at `path` that carry tables.
+size_t RanksWithTables(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  absl::StatusOr<prof::job::JobPartial> partial = ParseJobPartial(bytes);
+  REQUIRE(partial.ok());
+  size_t with_tables = 0;
+  for (const prof::job::RankPartial& rank : partial->ranks()) with_tables += rank.tables_size() > 0;
+  return with_tables;
+}
+
+TEST_CASE("map: past 8 processes of its own, a map builds no tables for the default text") {
+  const std::string traces = testing::ScratchFolder("mapreduce_tables_traces");
+  const JobTruth truth = WriteJobTraces(Job16(), traces);
+  // One map of 16 ranks: the job has more than 8, so its text is the job view alone.
+  const std::vector<std::string> one = MapStrided(truth, 1, testing::ScratchFolder("tables_one"));
+  CHECK(RanksWithTables(one[0]) == 0);
+  // Two maps of 8: each may be the whole job, so each keeps every rank's tables.
+  const std::vector<std::string> two = MapStrided(truth, 2, testing::ScratchFolder("tables_two"));
+  CHECK(RanksWithTables(two[0]) == 8);
+  CHECK(RanksWithTables(two[1]) == 8);
+  // What the output prints whatever the job's size is kept by any map: --all-ranks.
+  SummaryCommandOptions all = Options({}, "", "text");
+  all.all_ranks = true;
+  CHECK(RanksWithTables(MapStrided(truth, 1, testing::ScratchFolder("tables_all"), all)[0]) == 16);
+  CHECK(Reduce(one, "", "text") == Reduce(two, "", "text"));
 }
 
 TEST_CASE("map/reduce: tables mapped with other options are refused with one line") {
