@@ -16,10 +16,13 @@ namespace {
 class SeriesBuilder {
  public:
   explicit SeriesBuilder(ProcessStepMetrics* out) : out_(out), steps_(out->step_numbers.size()) {}
-  void Add(MetricFamily family, const std::string& name, int step, double value) {
+  // The series of (family, name), one zero per step when new. The reference stays valid
+  // (a map's nodes do not move), so callers keep it per name instead of looking it up per
+  // record.
+  std::vector<double>& Series(MetricFamily family, const std::string& name) {
     std::vector<double>& series = out_->series[MetricKey{family, name}];
     if (series.empty()) series.assign(steps_, 0.0);
-    series[step] += value;
+    return series;
   }
   void Set(MetricFamily family, const std::string& name, std::vector<double> values) {
     out_->series[MetricKey{family, name}] = std::move(values);
@@ -82,37 +85,57 @@ int StepOfActivity(const AnalysisContext& context, const DeviceActivity& activit
   return FindStep(context, time);
 }
 
+// A name's time and count series, found once per name of the window.
+struct TimeAndCount {
+  std::vector<double>* time = nullptr;
+  std::vector<double>* count = nullptr;
+};
+
 void AddKernels(const AnalysisContext& context, const NameOptions& names, SeriesBuilder* series) {
-  absl::flat_hash_map<NameId, std::string> normalized;
+  absl::flat_hash_map<NameId, TimeAndCount> by_name;
   for (const DeviceActivity& activity : context.model->device_activities) {
     if (activity.kind != DeviceKind::kKernel) continue;
     const int step = StepOfActivity(context, activity);
     if (step < 0) continue;
-    auto [it, inserted] = normalized.try_emplace(activity.name);
-    if (inserted) it->second = NormalizeKernelName(context.model->names.Get(activity.name), names);
-    series->Add(MetricFamily::kKernel, it->second, step,
-                static_cast<double>(activity.end_ns - activity.start_ns));
-    series->Add(MetricFamily::kKernelCalls, it->second, step, 1);
+    auto [it, inserted] = by_name.try_emplace(activity.name);
+    if (inserted) {
+      const std::string name = NormalizeKernelName(context.model->names.Get(activity.name), names);
+      it->second = {&series->Series(MetricFamily::kKernel, name),
+                    &series->Series(MetricFamily::kKernelCalls, name)};
+    }
+    (*it->second.time)[step] += static_cast<double>(activity.end_ns - activity.start_ns);
+    (*it->second.count)[step] += 1;
   }
 }
 
 void AddApiCalls(const AnalysisContext& context, SeriesBuilder* series) {
+  absl::flat_hash_map<NameId, TimeAndCount> by_name;
   for (const ApiCall& call : context.model->api_calls) {
     const int step = FindStep(context, call.start_ns);
     if (step < 0) continue;
-    const std::string name(context.model->names.Get(call.name));
-    series->Add(MetricFamily::kApi, name, step, static_cast<double>(call.end_ns - call.start_ns));
-    series->Add(MetricFamily::kApiCalls, name, step, 1);
+    auto [it, inserted] = by_name.try_emplace(call.name);
+    if (inserted) {
+      const std::string name(context.model->names.Get(call.name));
+      it->second = {&series->Series(MetricFamily::kApi, name),
+                    &series->Series(MetricFamily::kApiCalls, name)};
+    }
+    (*it->second.time)[step] += static_cast<double>(call.end_ns - call.start_ns);
+    (*it->second.count)[step] += 1;
   }
 }
 
 void AddOperators(const AnalysisContext& context, SeriesBuilder* series) {
+  absl::flat_hash_map<NameId, std::vector<double>*> by_name;
   for (const HostRange& range : context.model->ranges) {
     if (range.type != RangeType::kOperator && range.type != RangeType::kNvtx) continue;
     const int step = FindStep(context, range.start_ns);
     if (step < 0) continue;
-    series->Add(MetricFamily::kOperator, std::string(context.model->names.Get(range.name)), step,
-                static_cast<double>(range.end_ns - range.start_ns));
+    auto [it, inserted] = by_name.try_emplace(range.name);
+    if (inserted) {
+      it->second = &series->Series(MetricFamily::kOperator,
+                                   std::string(context.model->names.Get(range.name)));
+    }
+    (*it->second)[step] += static_cast<double>(range.end_ns - range.start_ns);
   }
 }
 
