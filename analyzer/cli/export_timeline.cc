@@ -92,7 +92,12 @@ class ExportConsumer : public ProcessConsumer {
   }
   void AddSlice(TraceModel slice, const std::string& path, size_t index) override {
     if constexpr (std::is_same_v<Exporter, ChromeTraceExport>) {
-      WindowPart part = pass_->spans.at(path);  // the origin pass read every file
+      // The origin pass measured the window; a file that grew past the slicing size
+      // since then has only its first slice's span.
+      auto span = pass_->spans.find(path);
+      WindowPart part = span != pass_->spans.end()
+                            ? span->second
+                            : WindowPart{false, EarliestTime(slice), LatestTime(slice)};
       part.continues = index > 0;
       exporter_->AddWindow(slice, index_, &part);
     } else {
