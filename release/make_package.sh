@@ -20,6 +20,7 @@
 #                             were linked with (protobuf, Abseil, libstdc++ ...), all but
 #                             glibc's own
 #   QUICKSTART.md
+#   VERSION                   V, which bin/profanalyze --version prints
 #   scripts/gpu_check.sh      the real-GPU check (nvcc and PyTorch on the GPU machine), with
 #   testdata/gpu/             the sources it builds and runs, beside this script's folder's
 #                             copies in the repository (found relative to make_package.sh)
@@ -70,11 +71,19 @@ ldd "$profanalyze" "${extensions[@]}" | awk '$2 == "=>" && $3 ~ /^\// { print $1
   while read -r soname path; do
     [[ "$soname" =~ $glibc ]] || cp -L "$path" "$root/libexec/lib/$soname"
   done
+echo "$version" > "$root/VERSION"
 cat > "$root/bin/profanalyze" <<'WRAPPER'
 #!/bin/sh
 # profanalyze with the shared libraries it was built with (../libexec/lib), whatever the
-# machine has installed; only glibc comes from the machine.
+# machine has installed; only glibc comes from the machine. --version names the release
+# (../VERSION): the program itself knows only a wheel's (pip's METADATA beside it).
 here="$(cd "$(dirname "$0")/.." && pwd)"
+for argument in "$@"; do
+  case "$argument" in
+    --) break ;;
+    --version) echo "$(basename "$0") $(cat "$here/VERSION")"; exit 0 ;;
+  esac
+done
 LD_LIBRARY_PATH="$here/libexec/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$here/libexec/profanalyze" "$@"
 WRAPPER
 chmod 755 "$root/bin/profanalyze" "$root/libexec/profanalyze" "$root/lib/libprof.so"

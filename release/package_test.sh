@@ -3,14 +3,15 @@
 # simulated training workload recorded under the unpacked agent with a minimal
 # environment (env -i plus the PROF_* variables), the trace analyzed with the unpacked
 # profanalyze (and bin/profanalyze-mpi under mpirun). Expected figures come from the
-# workload's ground truth file.
+# workload's ground truth file; the version from the top-level VERSION file.
 #
-#   package_test.sh PACKAGE.tar.gz TRAIN_WORKLOAD SIMULATED_LIBCUPTI
+#   package_test.sh PACKAGE.tar.gz TRAIN_WORKLOAD SIMULATED_LIBCUPTI VERSION_FILE
 set -euo pipefail
 
 package="$(realpath "$1")"
 train="$(realpath "$2")"
 cupti="$(realpath "$3")"
+version="$(tr -d '[:space:]' < "$4")"
 work="$(mktemp -d "${TEST_TMPDIR:-/tmp}/package_test.XXXXXX")"
 mkdir "$work/unpacked"
 tar -xzf "$package" -C "$work/unpacked"
@@ -24,6 +25,15 @@ done
 if grep -q '@[A-Z_]*@' "$root/QUICKSTART.md"; then
   echo "FAIL: QUICKSTART.md has an unfilled placeholder"; exit 1
 fi
+# Both programs name the release they came in, as the wheel's profanalyze does.
+[ "$(basename "$root")" = "libprof-$version-linux-x86_64" ] ||
+  { echo "FAIL: the package's folder is $(basename "$root"), not libprof-$version-linux-x86_64"; exit 1; }
+for program in profanalyze profanalyze-mpi; do
+  answer="$(env -i "$root/bin/$program" --version 2>&1)" || true
+  [ "$answer" = "$program $version" ] ||
+    { echo "FAIL: bin/$program --version printed '$answer', expected '$program $version'"; exit 1; }
+done
+echo "PASS: bin/profanalyze --version and bin/profanalyze-mpi --version print $version (VERSION)"
 
 # Steps 0-1 skipped, 2-5 recorded, 6-7 after the window.
 minimal=(env -i PATH=/usr/bin:/bin HOME="$work")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The wheel as pip users get it (no network: pip install --no-index from the file).
 #
-#   wheel_test.sh WHEEL TRAIN_WORKLOAD SIMULATED_LIBCUPTI SELF_CONTAINED_TEST
+#   wheel_test.sh WHEEL TRAIN_WORKLOAD SIMULATED_LIBCUPTI SELF_CONTAINED_TEST VERSION_FILE
 #
 # 1. Its contents: py3-none-manylinux2014_x86_64, no CPython-specific file (no
 #    _analysis_native*.so, no bytecode), RECORD's hashes right, and both programs need
@@ -20,6 +20,14 @@ wheel="$(realpath "$1")"
 train="$(realpath "$2")"
 cupti="$(realpath "$3")"
 self_contained="$(realpath "$4")"
+# The wheel's version, from its name: the top-level VERSION file's, plus a local label
+# (//release:wheel's "+test", scripts/package.sh's "+g<commit>").
+release="$(tr -d '[:space:]' < "$5")"
+version="$(basename "$wheel" | sed -E 's/^libprof-([^-]+)-py3-.*$/\1/')"
+case "$version" in
+  "$release" | "$release"+*) ;;
+  *) echo "FAIL: the wheel's version $version is not VERSION's ($release)"; exit 1 ;;
+esac
 work="$(mktemp -d "${TEST_TMPDIR:-/tmp}/wheel_test.XXXXXX")"
 cd "$work"
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INDEX=1 PIP_NO_CACHE_DIR=1
@@ -90,9 +98,10 @@ install() {
     [ -x "$venv/bin/$script" ] || fail "$2: no console script $script"
   done
   # The installed analyzer knows the wheel's version (pip's METADATA beside it).
-  local version
-  version="$("$venv/bin/profanalyze" --version)"
-  [ "$version" = "profanalyze 0.1+test" ] || fail "$2: profanalyze --version printed '$version'"
+  local answer
+  answer="$("$venv/bin/profanalyze" --version)"
+  [ "$answer" = "profanalyze $version" ] ||
+    fail "$2: profanalyze --version printed '$answer', expected 'profanalyze $version'"
 }
 
 # check_python NAME: import, library_path, libprof-run on Python, the analyzer from Python

@@ -11,15 +11,20 @@
 #   scripts/release_check.sh torch2 [SUITE]      (default trixie, python3-torch 2.6) Debian's
 #       CPU PyTorch 2: scripts/gpu_check.sh --simulated (its Kineto comparison needs torch's
 #       Kineto trace, which 1.13 does not write) and the Python helper's tests
-#       (python/tests, PROF_PYTHON_OPS=1 ones included) with the root's /usr/bin/python3.
+#       (python/tests, PROF_PYTHON_OPS=1 ones included) with the root's /usr/bin/python3;
+#       then release/launchers/launchers_check.sh: the wheel (bazel-bin's, from
+#       //release:wheel) with torch in a virtual environment, `torchrun --no_python
+#       libprof-run` and `srun libprof-run` (a one-node Slurm in the root) on a 2-rank gloo
+#       job, one trace per rank. Slurm is added to a cached root with apt-get, not rebuilt.
 #
 # Options (before the check): --roots DIR (default $LIBPROF_ROOTS or
 # ${XDG_CACHE_HOME:-~/.cache}/libprof/roots, where scripts/test.sh --torch2 keeps CI's),
 # --bin DIR (default bazel-bin; build first: see docs/release-checks.md), --wheel FILE
-# (default the newest dist/libprof-*.whl). Exit status 1 if a check fails, 2 on bad usage.
+# (default: old-glibc the newest dist/libprof-*.whl, torch2 the one in --bin's release/).
+# Exit status 1 if a check fails, 2 on bad usage.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-roots="${LIBPROF_ROOTS:-${XDG_CACHE_HOME:-$HOME/.cache}/libprof/roots}" bin="$here/bazel-bin" wheel=""
+roots="${LIBPROF_ROOTS:-${XDG_CACHE_HOME:-$HOME/.cache}/libprof/roots}" bin="$here/bazel-bin" wheel="" added=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --roots) roots="$2"; shift 2 ;;
@@ -32,7 +37,8 @@ check="${1:-}" suite="${2:-}"
 usage() { echo "release_check.sh: $1 (see the header of $0)" >&2; exit 2; }
 case "$check" in
   old-glibc) suite="${suite:-bullseye}" packages=python3,python3-venv,binutils,g++ ;;
-  torch2) suite="${suite:-trixie}" packages=python3,python3-torch,python3-numpy ;;
+  torch2) suite="${suite:-trixie}" packages=python3,python3-torch,python3-numpy
+    added=slurmctld,slurmd,slurm-client ;;
   *) usage "the check must be old-glibc or torch2, got '${check}'" ;;
 esac
 [ "$(id -u)" = 0 ] || usage "needs root (debootstrap, chroot)"
@@ -102,6 +108,22 @@ in_root() {
     /bin/bash -c 'cd /check && "$@"' in_root "$@"
 }
 
+# add_packages: $added (comma list) installed into the root with its own apt-get, once
+# (a stamp names them): a package a check gained later costs an install, not a new root.
+add_packages() {
+  [ -n "$added" ] || return 0
+  [ "$(cat "$root/.libprof-added" 2>/dev/null)" = "$added" ] && return 0
+  echo "release_check.sh: apt-get install ${added//,/ } in $root"
+  if ! in_root bash -c 'export PATH=/usr/sbin:/sbin:$PATH DEBIAN_FRONTEND=noninteractive
+      apt-get update -q && apt-get install -y -q --no-install-recommends "$@"' add ${added//,/ } \
+      > "$roots/$suite.added.log" 2>&1; then
+    echo "release_check.sh: apt-get install ${added//,/ } in the $suite root failed:" \
+      "$(grep -m1 -E '^(E|W):' "$roots/$suite.added.log") (see $roots/$suite.added.log)" >&2
+    exit 1
+  fi
+  echo "$added" > "$root/.libprof-added"
+}
+
 # stage: a fresh /check in the root with the built programs under bin/ (bazel-bin's layout).
 stage() {
   rm -rf "$root/check" && mkdir -p "$root/check/tmp" "$root/check/bin" || exit 1
@@ -122,7 +144,7 @@ if [ "$check" = old-glibc ]; then
     [ -n "$wheel" ] || usage "no wheel in $here/dist: run ./scripts/package.sh"
   fi
   rm -rf "$root/check" && mkdir -p "$root/check/tmp" "$root/check/src" "$root/check/cuda" || exit 1
-  cp "$wheel" "$here/release/wheel_test.sh" "$here/agent/self_contained_test.sh" "$root/check/"
+  cp "$wheel" "$here/release/wheel_test.sh" "$here/agent/self_contained_test.sh" "$here/VERSION" "$root/check/"
   # The simulated CUDA platform and the training workload, compiled in the root with its own
   # g++: built here they need glibc 2.34 and GCC 12's libstdc++. Only the CUDA headers come
   # from here ($CUDA_HOME, as the build takes them).
@@ -144,13 +166,14 @@ if [ "$check" = old-glibc ]; then
       -l:libcudart.so.13 -ldl -Wl,-rpath,"\$ORIGIN/sim" -o train' || exit 1
   w="/check/$(basename "$wheel")"
   echo "== release/wheel_test.sh $(basename "$wheel") in $suite"
-  in_root bash /check/wheel_test.sh "$w" train sim/libcupti.so.13 /check/self_contained_test.sh || exit 1
+  in_root bash /check/wheel_test.sh "$w" train sim/libcupti.so.13 /check/self_contained_test.sh \
+    /check/VERSION || exit 1
   echo "== as a user: pip install, libprof-run, profanalyze, pip uninstall ($suite)"
   in_root bash -euxc '
     python3 -m venv venv > /dev/null
     venv/bin/pip install -q "$1"
     venv/bin/pip show libprof | head -2
-    venv/bin/profanalyze --help | head -1   # (profanalyze has no --version)
+    venv/bin/profanalyze --version
     venv/bin/libprof-run -o traces_true -- /bin/true
     venv/bin/libprof-run -o traces_py -- python3 -c "import sys; print(sys.version.split()[0])"
     venv/bin/libprof-run -o traces -s skip_first=2,record=4,repeat=1 \
@@ -166,6 +189,7 @@ fi
 
 # ---- torch2: Debian's PyTorch 2 ------------------------------------------------------------
 mkdir -p "$root/check"
+add_packages
 in_root python3 -c 'import torch; print("release_check.sh: torch", torch.__version__,
   "(Kineto: %s)" % torch.autograd.kineto_available())' || exit 1
 workloads=(testdata/workloads/{train,static_app,neighbour_app,train_ranks})
@@ -210,5 +234,12 @@ for test in "$here"/python/tests/*_test.py; do
     tail -n 1 "$root/check/$name.log" | sed 's/^/  /'
   fi
 done
+echo "== libprof-run under torchrun and srun (release/launchers), with the wheel"
+if [ -z "$wheel" ]; then
+  wheel="$bin/release/libprof-$(tr -d '[:space:]' < "$here/VERSION")+test-py3-none-manylinux2014_x86_64.whl"
+  [ -f "$wheel" ] || usage "no $wheel: build //release:wheel"
+fi
+cp "$wheel" "$root/check/" && cp -r "$here/release/launchers" "$root/check/" || exit 1
+in_root bash launchers/launchers_check.sh "/check/$(basename "$wheel")" 4 || status=1
 echo "$([ $status = 0 ] && echo PASS || echo FAIL): torch2 in $suite; logs and traces in $root/check"
 exit $status

@@ -4,8 +4,9 @@
 # --sanitizers: afterwards the agent's, the analyzer's and the trace format's tests again
 # under AddressSanitizer + UndefinedBehaviorSanitizer (--config=asan) and ThreadSanitizer
 # (--config=tsan); see .bazelrc. gcc's sanitizer runtimes come with g++.
-# --torch2: after the normal suite, the Python helper's tests and scripts/gpu_check.sh
-# --simulated with PyTorch 2.6 in a Debian 13 root (scripts/release_check.sh torch2, which
+# --torch2: after the normal suite, the Python helper's tests, scripts/gpu_check.sh
+# --simulated and the wheel's libprof-run under torchrun and a one-node Slurm's srun, with
+# PyTorch 2.6 in a Debian 13 root (scripts/release_check.sh torch2, which
 # the normal suite's bazel-bin feeds; docs/release-checks.md). The root (1.6 GB) is built
 # from Debian's registry when missing and kept outside the clone (LIBPROF_ROOTS, default
 # ${XDG_CACHE_HOME:-~/.cache}/libprof/roots); it is rebuilt only when its recipe changes.
