@@ -257,7 +257,14 @@ void WindowSlicer::Finish(TraceModel last_segment) {
 
 void WindowSlicer::Emit(TraceModel slice) {
   if (slices_++ == 0) slice.files = {path_};  // the file is named once, as a whole read does
-  LinkDeviceActivitiesToApiCalls(&slice);     // recounts the slice's unmatched records
+  // Recounts the slice's unmatched records. Its device records went with their calls, so
+  // linking it again changes nothing unless two held calls shared a correlation id (the
+  // later won; the slice may hold only the earlier).
+  if (slice.quality.duplicate_correlation_ids > 0) {
+    LinkDeviceActivitiesToApiCalls(&slice);
+  } else {
+    CountUnmatchedDeviceRecords(&slice);
+  }
   sink_(std::move(slice));
 }
 
