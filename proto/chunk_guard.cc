@@ -60,7 +60,10 @@ uint64_t PackedCount(const FieldDescriptor* field, const uint8_t* run, uint32_t 
   for (; i + 8 <= length; i += 8) {
     uint64_t word;
     std::memcpy(&word, run + i, sizeof(word));
-    count += static_cast<uint64_t>(__builtin_popcountll(~word & 0x8080808080808080ull));
+    // One bit per ending byte, moved to the byte's low bit; the multiply sums the bytes
+    // into the top one (no popcnt instruction without -mpopcnt).
+    const uint64_t ends = (~word & 0x8080808080808080ull) >> 7;
+    count += (ends * 0x0101010101010101ull) >> 56;
   }
   for (; i < length; ++i) count += (run[i] & 0x80) == 0;
   return count;
