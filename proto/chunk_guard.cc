@@ -1,5 +1,6 @@
 #include "proto/chunk_guard.h"
 
+#include <cstring>
 #include <unordered_map>
 
 #include "google/protobuf/io/coded_stream.h"
@@ -52,8 +53,19 @@ uint64_t PackedCount(const FieldDescriptor* field, const uint8_t* run, uint32_t 
     case FieldDescriptor::TYPE_DOUBLE: return length / 8;
     default: break;
   }
+  // A varint ends at each byte whose top bit is clear; counted 8 bytes at a time (this walk
+  // over every chunk was 3% of an analysis, byte by byte).
   uint64_t count = 0;
-  for (uint32_t i = 0; i < length; ++i) count += (run[i] & 0x80) == 0;
+  uint32_t i = 0;
+  for (; i + 8 <= length; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, run + i, sizeof(word));
+    // One bit per ending byte, moved to the byte's low bit; the multiply sums the bytes
+    // into the top one (no popcnt instruction without -mpopcnt).
+    const uint64_t ends = (~word & 0x8080808080808080ull) >> 7;
+    count += (ends * 0x0101010101010101ull) >> 56;
+  }
+  for (; i < length; ++i) count += (run[i] & 0x80) == 0;
   return count;
 }
 

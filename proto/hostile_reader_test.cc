@@ -152,6 +152,23 @@ TEST_CASE("a frame inside the limit is read, within the stated bound") {
   CHECK(growth <= 3 * payload.size() / 2 + 3 * ParsedBytesLimit(payload.size()) + (4u << 20));
 }
 
+TEST_CASE("the estimate counts each element of a packed column, whatever its varint size") {
+  trace::SparseColumn column;
+  // 11 uint64 values of 1 to 10 wire bytes (29 bytes: not a multiple of the 8 counted at
+  // once), 9 uint32 ones of 1 to 5.
+  for (uint64_t value : {uint64_t{1}, uint64_t{300}, uint64_t{1} << 40, uint64_t{5}, ~uint64_t{0},
+                         uint64_t{127}, uint64_t{128}, uint64_t{0}, uint64_t{1} << 20,
+                         uint64_t{1} << 63, uint64_t{77}})
+    column.add_value(value);
+  for (uint32_t delta : {1u, 2u, 200u, 70000u, ~0u, 0u, 3u, 1u << 28, 9u})
+    column.add_index_delta(delta);
+  const std::string payload = column.SerializeAsString();
+  const uint64_t estimate = ParsedBytesEstimate(trace::SparseColumn::descriptor(),
+                                                reinterpret_cast<const uint8_t*>(payload.data()),
+                                                payload.size(), ~uint64_t{0});
+  CHECK(estimate == 11 * 8 + 9 * 4);
+}
+
 TEST_CASE("realistic chunks are far inside the expansion limit") {
   const testing::SampleTrace sample = testing::MakeSampleTrace(3, 200);
   auto reader = TraceFileReader::OpenSource(MakeMemorySource(sample.bytes), "sample");

@@ -16,9 +16,11 @@
 #include "analyzer/cli/summary_command.h"
 #include "analyzer/cli/trigger_command.h"
 #include "analyzer/cli/version.h"
+#include "analyzer/pipeline/heap_policy.h"
 
 int main(int argc, char** argv) {
   using namespace prof::analyzer;
+  KeepFreedMemoryForReuse();  // slices and windows reuse each other's pages (heap_policy.h)
   CLI::App app{"profanalyze: summaries, exports and data quality of libprof traces"};
   app.name("profanalyze");
   app.set_version_flag("--version", std::function<std::string()>(VersionText),

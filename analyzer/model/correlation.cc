@@ -63,14 +63,18 @@ class CorrelationIndex {
 
 void LinkDeviceActivitiesToApiCalls(TraceModel* model) {
   const CorrelationIndex index(model->api_calls);
+  model->quality.duplicate_correlation_ids = index.duplicates();
+  for (DeviceActivity& activity : model->device_activities)
+    activity.api_call = index.Find(activity.correlation_id);
+  CountUnmatchedDeviceRecords(model);
+}
+
+void CountUnmatchedDeviceRecords(TraceModel* model) {
   DataQuality& quality = model->quality;
-  quality.duplicate_correlation_ids = index.duplicates();
   quality.unmatched_device_records.clear();
   uint64_t unmatched[4] = {0, 0, 0, 0};  // by DeviceKind; the map is keyed by name
-  for (DeviceActivity& activity : model->device_activities) {
-    activity.api_call = index.Find(activity.correlation_id);
-    if (activity.api_call == kNoIndex) ++unmatched[static_cast<int>(activity.kind)];
-  }
+  for (const DeviceActivity& activity : model->device_activities)
+    unmatched[static_cast<int>(activity.kind)] += activity.api_call == kNoIndex;
   for (int kind = 0; kind < 4; ++kind) {
     if (unmatched[kind])
       quality.unmatched_device_records[DeviceKindName(static_cast<DeviceKind>(kind))] =

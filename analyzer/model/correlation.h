@@ -12,6 +12,11 @@ namespace prof::analyzer {
 // quality.duplicate_correlation_ids. When two calls share an id the later one wins.
 void LinkDeviceActivitiesToApiCalls(TraceModel* model);
 
+// Recounts quality.unmatched_device_records from the links as they stand (api_call ==
+// kNoIndex), without linking again: for a part of a linked model that holds every record's
+// call with it, which a second link would leave as it is.
+void CountUnmatchedDeviceRecords(TraceModel* model);
+
 }  // namespace prof::analyzer
 
 #endif  // PROF_ANALYZER_MODEL_CORRELATION_H_

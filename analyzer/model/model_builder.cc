@@ -356,14 +356,14 @@ void ModelBuilder::ConvertClocks() {
   model_.quality.clock_lines.push_back(clock.Describe());
 }
 
-TraceModel ModelBuilder::Finish(const std::string& file_label) {
+TraceModel ModelBuilder::Finish(const std::string& file_label, bool correlate) {
   ConvertClocks();
   model_.quality.clock_lines.back() =
       absl::StrCat(file_label, ": ", model_.quality.clock_lines.back());
   model_.files.push_back(file_label);
   model_.quality.unknown_dictionary_references += dictionary_->unknown_references();
   model_.quality.dropped_definitions += dictionary_->dropped_definitions();
-  LinkDeviceActivitiesToApiCalls(&model_);
+  if (correlate) LinkDeviceActivitiesToApiCalls(&model_);
   // The earliest and latest readings bound the window (a file cut short has only one).
   if (cpu_usage_.size() >= 2) {
     auto by_time = [](const trace::CpuUsage& a, const trace::CpuUsage& b) {

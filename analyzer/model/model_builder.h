@@ -44,8 +44,10 @@ class ModelBuilder : public EventSink {
 
   DataQuality& quality() { return model_.quality; }
 
-  // Converts clocks, correlates, and hands the model over. Call once.
-  TraceModel Finish(const std::string& file_label);
+  // Converts clocks, correlates, and hands the model over. Call once. `correlate` false:
+  // leaves device records unlinked, for a segment the slicer links with what it holds
+  // (window_slicer.h), so its calls are not indexed twice.
+  TraceModel Finish(const std::string& file_label, bool correlate = true);
 
  private:
   NameId Name(StringId file_id);

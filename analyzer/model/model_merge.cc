@@ -3,12 +3,28 @@
 #include <vector>
 
 namespace prof::analyzer {
+namespace {
+
+// Room for `more` records at once: growing one push_back at a time copied a held model of
+// millions of records to fresh memory again and again (a slicer joins segments of 2M
+// events). Half again as much as needed, so joining similar segments seldom moves it.
+template <typename T>
+void MakeRoom(std::vector<T>* records, size_t more) {
+  const size_t needed = records->size() + more;
+  if (needed > records->capacity()) records->reserve(needed + needed / 2);
+}
+
+}  // namespace
 
 void AppendModel(TraceModel&& from, TraceModel* into) {
   std::vector<NameId> remap(from.names.size());
   for (NameId id = 0; id < from.names.size(); ++id)
     remap[id] = into->names.Intern(from.names.Get(id));
 
+  MakeRoom(&into->ranges, from.ranges.size());
+  MakeRoom(&into->api_calls, from.api_calls.size());
+  MakeRoom(&into->device_activities, from.device_activities.size());
+  MakeRoom(&into->memory, from.memory.size());
   for (HostRange range : from.ranges) {
     range.name = remap[range.name];
     range.shapes = remap[range.shapes];

@@ -124,14 +124,14 @@ absl::Status ReadTraceFileInSlices(const std::string& path, const SliceOptions& 
   while ((*reader)->Next(&chunk)) {
     segment_events += DecodeInto(path, chunk, &dictionary, builder.get(), events_read);
     if (segment_events < options.segment_events) continue;
-    slicer.AddSegment(builder->Finish(path));
+    slicer.AddSegment(builder->Finish(path, /*correlate=*/false));  // the slicer links
     builder = SegmentBuilder(&dictionary, header, clock);
     segment_events = 0;
   }
   const ReadReport& report = (*reader)->report();
   RecordReadReport(path, report, &builder->quality());
   if (absl::Status status = NothingReadable(path, report); !status.ok()) return status;
-  slicer.Finish(builder->Finish(path));
+  slicer.Finish(builder->Finish(path, /*correlate=*/false));
   return absl::OkStatus();
 }
 

@@ -67,21 +67,51 @@ uint64_t CountBefore(const TraceModel& model, uint64_t cut_ns) {
   return count;
 }
 
-void SplitHostRecords(uint64_t cut_ns, TraceModel* model, Side* before, Side* after) {
-  for (HostRange range : model->ranges) {
-    Side& side = range.start_ns < cut_ns ? *before : *after;
-    range.name = side.Name(range.name);
-    range.shapes = side.Name(range.shapes);
-    range.dtypes = side.Name(range.dtypes);
-    range.source = side.Name(range.source);
-    side.to->ranges.push_back(range);
+// Moves the records for which `before(record)` holds to `slice` (reserved at their count,
+// so it is written once) and keeps the others, in order, at the front of `records`: the
+// held model's pages are reused rather than a second model's written. `place(record,
+// goes_before, index)` renames a record for its side; `index`: its position there.
+template <typename T, typename Before, typename Place>
+void SplitRecords(std::vector<T>* records, std::vector<T>* slice, Before before, Place place) {
+  size_t count = 0;
+  for (const T& record : *records) count += before(record);
+  slice->reserve(slice->size() + count);
+  size_t kept = 0;
+  for (size_t i = 0; i < records->size(); ++i) {
+    T& record = (*records)[i];
+    const bool goes = before(record);
+    place(record, goes, goes ? slice->size() : kept);
+    if (goes) {
+      slice->push_back(std::move(record));
+    } else {
+      if (kept != i) (*records)[kept] = std::move(record);
+      ++kept;
+    }
   }
-  for (const NcclCall& call : model->nccl_calls)
-    (call.start_ns < cut_ns ? before : after)->to->nccl_calls.push_back(call);
-  for (MemoryRecord& record : model->memory)
-    (record.time_ns < cut_ns ? before : after)->to->memory.push_back(std::move(record));
-  for (const MemorySample& sample : model->memory_samples)
-    (sample.time_ns < cut_ns ? before : after)->to->memory_samples.push_back(sample);
+  records->erase(records->begin() + kept, records->end());
+}
+
+void SplitHostRecords(uint64_t cut_ns, TraceModel* model, Side* before, Side* after) {
+  TraceModel& slice = *before->to;
+  SplitRecords(
+      &model->ranges, &slice.ranges, [&](const HostRange& range) { return range.start_ns < cut_ns; },
+      [&](HostRange& range, bool goes, size_t) {
+        Side& side = goes ? *before : *after;
+        range.name = side.Name(range.name);
+        range.shapes = side.Name(range.shapes);
+        range.dtypes = side.Name(range.dtypes);
+        range.source = side.Name(range.source);
+      });
+  auto keep = [](auto&, bool, size_t) {};
+  SplitRecords(
+      &model->nccl_calls, &slice.nccl_calls,
+      [&](const NcclCall& call) { return call.start_ns < cut_ns; }, keep);
+  SplitRecords(
+      &model->memory, &slice.memory,
+      [&](const MemoryRecord& record) { return record.time_ns < cut_ns; }, keep);
+  SplitRecords(
+      &model->memory_samples, &slice.memory_samples,
+      [&](const MemorySample& sample) { return sample.time_ns < cut_ns; }, keep);
   for (const auto& [thread, name] : model->thread_names) {
     before->to->thread_names[thread] = before->Name(name);
     after->to->thread_names[thread] = after->Name(name);
@@ -91,33 +121,46 @@ void SplitHostRecords(uint64_t cut_ns, TraceModel* model, Side* before, Side* af
 }  // namespace
 
 TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model) {
+  // The records kept stay in `model`'s vectors; `rest` collects the names, kernel
+  // launches and thread names they use, renumbered, and replaces the model's at the end.
   TraceModel slice, rest;
-  slice.identity = rest.identity = model->identity;
-  slice.headers = rest.headers = model->headers;
-  rest.files = std::move(model->files);
-  rest.cpu_windows = std::move(model->cpu_windows);
-  rest.quality = std::move(model->quality);
+  slice.identity = model->identity;
+  slice.headers = model->headers;
   Side before(*model, &slice), after(*model, &rest);
   SplitHostRecords(cut_ns, model, &before, &after);
+  // Per call: its index on its side, as i (before the cut) or ~i (after), read by the
+  // device records once the calls have moved.
   std::vector<int32_t> call_index(model->api_calls.size());
-  for (size_t i = 0; i < model->api_calls.size(); ++i) {
-    ApiCall call = model->api_calls[i];
-    Side& side = call.start_ns < cut_ns ? before : after;
-    call.name = side.Name(call.name);
-    call.call_stack = side.Name(call.call_stack);
-    call_index[i] = static_cast<int32_t>(side.to->api_calls.size());
-    side.to->api_calls.push_back(call);
-  }
-  for (DeviceActivity activity : model->device_activities) {
-    Side& side = DeviceTime(*model, activity) < cut_ns ? before : after;
-    activity.name = side.Name(activity.name);
-    activity.launch = side.Launch(activity.launch);
-    if (activity.api_call != kNoIndex) activity.api_call = call_index[activity.api_call];
-    side.to->device_activities.push_back(activity);
-  }
+  size_t call = 0;
+  SplitRecords(
+      &model->api_calls, &slice.api_calls, [&](const ApiCall& c) { return c.start_ns < cut_ns; },
+      [&](ApiCall& c, bool goes, size_t index) {
+        Side& side = goes ? before : after;
+        c.name = side.Name(c.name);
+        c.call_stack = side.Name(c.call_stack);
+        const int32_t at = static_cast<int32_t>(index);
+        call_index[call++] = goes ? at : ~at;
+      });
+  // A device record goes to its launching call's side (DeviceTime), else by its own time.
+  auto goes_before = [&](const DeviceActivity& activity) {
+    return activity.api_call != kNoIndex ? call_index[activity.api_call] >= 0
+                                         : activity.start_ns < cut_ns;
+  };
+  SplitRecords(&model->device_activities, &slice.device_activities, goes_before,
+               [&](DeviceActivity& activity, bool goes, size_t) {
+                 Side& side = goes ? before : after;
+                 activity.name = side.Name(activity.name);
+                 activity.launch = side.Launch(activity.launch);
+                 if (activity.api_call != kNoIndex) {
+                   const int32_t at = call_index[activity.api_call];
+                   activity.api_call = at >= 0 ? at : ~at;
+                 }
+               });
+  model->names = std::move(rest.names);
+  model->kernel_launches = std::move(rest.kernel_launches);
+  model->thread_names = std::move(rest.thread_names);
   slice.event_count = RecordCount(slice);
-  rest.event_count = RecordCount(rest);
-  *model = std::move(rest);
+  model->event_count = RecordCount(*model);
   return slice;
 }
 
@@ -214,7 +257,14 @@ void WindowSlicer::Finish(TraceModel last_segment) {
 
 void WindowSlicer::Emit(TraceModel slice) {
   if (slices_++ == 0) slice.files = {path_};  // the file is named once, as a whole read does
-  LinkDeviceActivitiesToApiCalls(&slice);     // recounts the slice's unmatched records
+  // Recounts the slice's unmatched records. Its device records went with their calls, so
+  // linking it again changes nothing unless two held calls shared a correlation id (the
+  // later won; the slice may hold only the earlier).
+  if (slice.quality.duplicate_correlation_ids > 0) {
+    LinkDeviceActivitiesToApiCalls(&slice);
+  } else {
+    CountUnmatchedDeviceRecords(&slice);
+  }
   sink_(std::move(slice));
 }
 
