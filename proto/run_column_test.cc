@@ -66,11 +66,14 @@ TEST_CASE("columns of one run and of two runs settle to their runs") {
       nines_then_one(20, 9);
   zeros_then_nines.insert(zeros_then_nines.end(), 20, 9);
   nines_then_one.push_back(1);
+  std::vector<uint64_t> row_deltas(30, 1);  // a sparse column's rows: 0, then 29 of 1
+  row_deltas[0] = 0;
   const Case cases[] = {
       {zeros, std::string("\x00", 1), "\xac\x02"},
       {nines, "\x09", "\xac\x02"},
       {zeros_then_nines, std::string("\x00\x09", 2), std::string("\x0a\x14", 2)},
       {nines_then_one, "\x09\x01", "\x14\x01"},
+      {row_deltas, std::string("\x00\x01", 2), std::string("\x01\x1d", 2)},
   };
   wire::PackedColumn scratch;
   for (const Case& each : cases) {
