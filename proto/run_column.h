@@ -27,7 +27,8 @@ class RunColumn {
   void AddSigned(int64_t value) { plain_.AddSigned(value); }
   void AddInt32(int32_t value) { plain_.AddInt32(value); }
 
-  // Values of a column that has a `_runs` companion.
+  // Values of a column that has a `_runs` companion: only through these (SettleRuns trusts
+  // their count of changes to find a column of one run without reading it back).
   void AddRepeating(uint64_t value) {
     // No branch: in a mixed column it would mispredict.
     changes_ += value != last_;

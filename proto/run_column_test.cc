@@ -53,6 +53,38 @@ TEST_CASE("a column that repeats is rewritten as runs only when that is smaller"
   CHECK(Bytes(six_lengths) == "\x06");
 }
 
+// Columns of one run are settled without reading their values back; the others are read.
+// Each case: the runs expected by hand, one-byte values and lengths below 128 except 300
+// (varint 0xac 0x02).
+TEST_CASE("columns of one run and of two runs settle to their runs") {
+  struct Case {
+    std::vector<uint64_t> values;
+    std::string runs;
+    std::string lengths;
+  };
+  std::vector<uint64_t> zeros(300, 0), nines(300, 9), zeros_then_nines(10, 0),
+      nines_then_one(20, 9);
+  zeros_then_nines.insert(zeros_then_nines.end(), 20, 9);
+  nines_then_one.push_back(1);
+  std::vector<uint64_t> row_deltas(30, 1);  // a sparse column's rows: 0, then 29 of 1
+  row_deltas[0] = 0;
+  const Case cases[] = {
+      {zeros, std::string("\x00", 1), "\xac\x02"},
+      {nines, "\x09", "\xac\x02"},
+      {zeros_then_nines, std::string("\x00\x09", 2), std::string("\x0a\x14", 2)},
+      {nines_then_one, "\x09\x01", "\x14\x01"},
+      {row_deltas, std::string("\x00\x01", 2), std::string("\x01\x1d", 2)},
+  };
+  wire::PackedColumn scratch;
+  for (const Case& each : cases) {
+    RunColumn column, lengths;
+    for (uint64_t value : each.values) column.AddRepeating(value);
+    column.SettleRuns(3, 19, &lengths, &scratch);
+    CHECK(Bytes(column) == each.runs);
+    CHECK(Bytes(lengths) == each.lengths);
+  }
+}
+
 // One thread launching the same kernel on one stream, 1 us apart: what the paced launcher
 // gives the encoder for each launch.
 ApiCallEvent Launch(int i, StringId name, KernelConfigId config) {

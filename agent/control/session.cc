@@ -136,14 +136,14 @@ Session::Session(const Config& config, uint64_t start_ns) : config_(config) {
                                             config_.steps_per_file);
   if (config_.trigger) {
     control_folder_ = ControlFolder(config_.control_dir);
-    writer_->SetControlPoll([this](uint64_t now_ns) { PollControl(now_ns); });
+    writer_->SetControlPoll([this](uint64_t now_ns) { return PollControl(now_ns); });
   }
   steps_->Begin();
 }
 
-void Session::PollControl(uint64_t now_ns) {
-  steps_->Tick(now_ns);
-  if (now_ns < next_trigger_check_ns_) return;
+bool Session::PollControl(uint64_t now_ns) {
+  const bool deadline = steps_->Tick(now_ns);
+  if (now_ns < next_trigger_check_ns_) return deadline;
   next_trigger_check_ns_ = now_ns + kTriggerPollNs;
   TriggerRequest request;
   std::string refusal;
@@ -152,11 +152,11 @@ void Session::PollControl(uint64_t now_ns) {
       warned_trigger_ = true;
       Log(LogLevel::kWarn, "on-demand trigger ignored: %s", refusal.c_str());
     }
-    return;
+    return deadline;
   }
   if (request.flight) {
     writer_->DumpFlight("trigger", "profanalyze trigger --flight");
-    return;
+    return deadline;
   }
   const bool taken = request.steps > 0
                          ? steps_->OpenAtNextStep(request.steps)
@@ -169,6 +169,7 @@ void Session::PollControl(uint64_t now_ns) {
   } else {
     Log(LogLevel::kInfo, "on-demand trigger ignored: a window is open already");
   }
+  return true;  // the window just opened may have an end time
 }
 
 void Session::Shutdown() {

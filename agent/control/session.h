@@ -71,8 +71,9 @@ class Session {
  private:
   static Session* CreateDeferred();
   // On the writer thread (TraceWriter::SetControlPoll): demand windows' deadlines and
-  // on-demand triggers (control/trigger.h).
-  void PollControl(uint64_t now_ns);
+  // on-demand triggers (control/trigger.h). Returns whether a demand window's end time is
+  // ahead (TraceWriter::SetControlPoll).
+  bool PollControl(uint64_t now_ns);
 
   static std::atomic<Session*> current_;
   static std::atomic<Session*> deferred_parent_;  // a forked child's parent's session

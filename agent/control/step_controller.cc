@@ -172,15 +172,16 @@ bool StepController::OpenAtNextStep(int64_t steps) {
   return plan.accepted;
 }
 
-void StepController::Tick(uint64_t now_ns) {
+bool StepController::Tick(uint64_t now_ns) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!planner_.EndDue(now_ns)) return;
+    if (!planner_.EndDue(now_ns)) return planner_.DeadlinePending();
   }
   DrainHorizon::Producing producing(writer_->drain_horizon());  // as in Step()
   const uint64_t now = MonotonicNs();
   std::lock_guard<std::mutex> lock(mutex_);
   Apply(planner_.On(WindowEvent::Of(EventKind::kTick), now));
+  return planner_.DeadlinePending();
 }
 
 // Reached from the first intercepted CUDA call after a deferral: queues the subscription.

@@ -107,7 +107,9 @@ class StepController {
   // open then. False (nothing done) when a window is open now.
   bool OpenAtNextStep(int64_t steps);
   // Closes a demand window whose end time has come (called by the writer's control poll).
-  void Tick(uint64_t now_ns);
+  // Returns whether a demand window's end time is still ahead (the writer then keeps
+  // its regular period rather than its deep idle one).
+  bool Tick(uint64_t now_ns);
   bool window_open() const;
   // WindowPlanner::WindowGoesOnPastBoundary now (prof_window_goes_on).
   bool WindowGoesOnPastBoundary(int next_state) const;

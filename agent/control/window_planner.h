@@ -150,6 +150,10 @@ class WindowPlanner {
   // Whether kTick at `now_ns` would close the open window (a cheap check before taking a
   // timestamp under the caller's bookkeeping).
   bool EndDue(uint64_t now_ns) const;
+  // Whether a demand window with an end time is open: a kTick will close it.
+  bool DeadlinePending() const {
+    return !ended_ && window_ == WindowKind::kDemand && demand_end_ns_ != 0;
+  }
   // Whether the window open now goes on in the same file past the next boundary (kBoundary
   // with `next_state` at `now_ns`, asked of a copy of this planner): false when none is
   // open, when that boundary closes or splits it, at exit, or when it may close before then

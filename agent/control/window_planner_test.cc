@@ -289,14 +289,17 @@ TEST_CASE("on demand: triggers for seconds and for steps") {
   CHECK(PlanText(refused) == "");
   CHECK_FALSE(planner.On(WindowEvent::OpenAtNextStep(2), 6000).accepted);  // one is open
   CHECK_FALSE(planner.EndDue(9999));
+  CHECK(planner.DeadlinePending());  // the writer keeps its regular period for the kTick
   CHECK(PlanText(planner.On(Ev(EventKind::kTick), 9999)) == "");
   CHECK(planner.EndDue(10000));
   CHECK(PlanText(planner.On(Ev(EventKind::kTick), 10000)) == "close @10000; device_off");
   CHECK_FALSE(planner.EndDue(20000));
+  CHECK_FALSE(planner.DeadlinePending());
   // steps=2: subscribed now, the window opens at the next boundary for steps 1 and 2.
   const WindowPlan arranged = planner.On(WindowEvent::OpenAtNextStep(2), 10500);
   CHECK(arranged.accepted);
   CHECK(PlanText(arranged) == "device_on");
+  CHECK_FALSE(planner.DeadlinePending());  // steps arranged, none open: no end time
   RunTable(planner, {
                         {WindowEvent::Boundary(), 11000,
                          "ended s0 1000..11000; began s1; open #1 1..3 o2 @11000", 1},

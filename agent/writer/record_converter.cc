@@ -182,8 +182,14 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const ApiCallRecord& record
   call.start_ns = record.start_ns;
   call.duration_ns = record.end_ns - record.start_ns;
   // Calls seen only through CUPTI callbacks carry their name inline (api = kApiNone).
-  call.name =
-      record.name_length ? encoder.InternString(record.name()) : ApiNameIn(window, record.api);
+  if (record.name_length) {
+    call.name = encoder.InternString(record.name());
+  } else {
+    // A vector index once the file has the name (interning it is out of line).
+    const std::vector<StringId>& ids = window.interning().api_name_ids;
+    call.name = record.api < ids.size() && ids[record.api] != 0 ? ids[record.api]
+                                                                : ApiNameIn(window, record.api);
+  }
   if (record.subkind == kApiSubkindDriver) call.domain = schema::API_DOMAIN_DRIVER;
   call.correlation_id = record.correlation_id;
   call.status = record.status;
@@ -191,7 +197,7 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const ApiCallRecord& record
   call.bytes = record.bytes;
   call.copy_kind = CopyKindOf(record.copy_kind_plus_one);
   if (record.function) call.kernel_config = LaunchConfigIn(window, record);
-  call.call_stack = StackOf(record, encoder);
+  if (FrameCountOf(record) != 0) call.call_stack = StackOf(record, encoder);
   window.NoteCorrelationId(record.correlation_id);
   encoder.AddApiCall(call);
 }

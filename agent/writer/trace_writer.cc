@@ -51,6 +51,11 @@ void TraceWriter::Queue(const Command& command) {
     EnsureThread();
   }
   commands_.Push(command);
+  // The writer sleeps up to 50 ms when nothing happens (writer_thread.cc): a command then
+  // wakes it, so a window's start and end are handled as soon as before (within 10 ms). A
+  // command pushed just as the writer goes to sleep may miss the flag: it then waits the
+  // deep period at most, and is never lost.
+  if (deep_idle_.load(std::memory_order_acquire)) WakeWriter();
 }
 
 // Wakes the writer without waiting for it or taking a lock (writer_doorbell.h): a ring is
@@ -59,7 +64,8 @@ void TraceWriter::WakeWriter() { TheWriterDoorbell().Ring(); }
 
 // Window commands do not wake the writer (a futex call, and often a switch to the writer
 // on this CPU): records find their window by time and wait in their buffers meanwhile, so
-// the writer's next periodic pass (10 ms at most, 4 ms while busy) is soon enough.
+// the writer's next periodic pass (10 ms at most, 4 ms while busy) is soon enough. Only a
+// writer in its deep idle sleep is woken (Queue).
 void TraceWriter::OpenWindow(const WindowSpec& spec) {
   Queue({Command::kOpen, spec, spec.open_ns});
 }

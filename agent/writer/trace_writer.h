@@ -91,8 +91,9 @@ class TraceWriter : public WindowRouter {
   void StartThreadForPoll();
   // Called on the writer thread at every pass (10 ms when idle), outside every lock of the
   // writer: on-demand triggers and demand windows' deadlines (control/trigger.h). Set before
-  // the thread starts.
-  void SetControlPoll(std::function<void(uint64_t now_ns)> poll) {
+  // the thread starts. It returns whether it needs the regular period (a deadline is
+  // ahead); otherwise the writer may sleep its deep idle period (writer_thread.cc).
+  void SetControlPoll(std::function<bool(uint64_t now_ns)> poll) {
     control_poll_ = std::move(poll);
   }
   // Writer thread only (the control poll): a flight-recorder dump now (an on-demand
@@ -126,8 +127,13 @@ class TraceWriter : public WindowRouter {
   void Queue(const Command& command);
   void WakeWriter();
   bool StoppingRequested();  // reads stopping_ under mutex_
-  // Writer thread: waits for the drain period (shorter when `busy`) or the doorbell.
-  void WaitForWork(bool busy);
+  // Writer thread: waits for the drain period (shorter when `busy`, longer when `deep`, see
+  // writer_thread.cc) or the doorbell.
+  void WaitForWork(bool busy, bool deep);
+  // Writer thread, after a pass: whether it found nothing to do and nothing waits for a
+  // timely next pass.
+  bool PassWasIdle(uint64_t drained_before, size_t commands, uint64_t flush,
+                   bool poll_needs_period);
   // Writer thread, at a pass's start: takes the newest Flush() ticket into `*flush` (left
   // as is when none is new); returns whether Shutdown asked the writer to stop.
   bool TakeRequests(uint64_t* flush);
@@ -188,7 +194,9 @@ class TraceWriter : public WindowRouter {
   // Written by the writer thread (and EnableDeviceNow before it exists), read lock-free.
   std::atomic<uint64_t> device_commands_done_{0};
 
-  std::function<void(uint64_t)> control_poll_;  // set before the thread starts
+  std::function<bool(uint64_t)> control_poll_;  // set before the thread starts
+  // Set by the writer while it sleeps its deep idle period: a queued command then rings.
+  std::atomic<bool> deep_idle_{false};
   FinishedWindows finished_windows_;
   // PROF_FLIGHT=1 (null otherwise): the hang check at every pass, the dump at a
   // terminating signal. Writer thread only.

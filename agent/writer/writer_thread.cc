@@ -33,6 +33,15 @@ namespace {
 constexpr auto kIdleDrainPeriod = std::chrono::milliseconds(10);
 constexpr auto kBusyDrainPeriod = std::chrono::milliseconds(4);
 constexpr uint64_t kBusyRecords = 2000;
+// Deep idle: after this many passes in a row that found nothing (no record, no command, no
+// window closing, no Flush, no demand deadline ahead, no flight recorder or CUPTI to
+// serve), the writer sleeps kDeepIdlePeriod instead. An idle pass costs ~40 us of CPU under
+// a VM (the futex wait and its context switches, the buffer walk, the control poll): while
+// a program waits on its GPU, 100 of them a second. Queued commands ring it awake
+// (TraceWriter::Queue), records wake it at their buffer's mark as always, and a record that
+// comes alone waits in its buffer up to this period before it is drained.
+constexpr int kIdlePassesBeforeDeep = 5;
+constexpr auto kDeepIdlePeriod = std::chrono::milliseconds(50);
 
 // "signal SIGTERM": a flight dump's reason.
 std::string SignalReason(int signal_number) {
@@ -92,20 +101,35 @@ bool TraceWriter::StoppingRequested() {
 
 // Sleeps until the period ends or the doorbell rings: a command that needs the writer
 // now, Shutdown, Flush(), or a thread's buffer passing its high-water mark (thread_buffer.h).
-void TraceWriter::WaitForWork(bool busy) {
-  if (!commands_.empty() || StoppingRequested()) return;
-  const auto period = busy ? kBusyDrainPeriod : kIdleDrainPeriod;
+void TraceWriter::WaitForWork(bool busy, bool deep) {
+  // The flag first: a command pushed after this store rings (Queue); one pushed before it
+  // is seen by the check below.
+  if (deep) deep_idle_.store(true, std::memory_order_seq_cst);
+  if (!commands_.empty() || StoppingRequested()) {
+    deep_idle_.store(false, std::memory_order_relaxed);
+    return;
+  }
+  const auto period = deep ? kDeepIdlePeriod : busy ? kBusyDrainPeriod : kIdleDrainPeriod;
   TheWriterDoorbell().Wait(std::chrono::nanoseconds(period).count());
+  deep_idle_.store(false, std::memory_order_relaxed);
+}
+
+bool TraceWriter::PassWasIdle(uint64_t drained_before, size_t commands, uint64_t flush,
+                              bool poll_needs_period) {
+  return records_drained_ == drained_before && commands == 0 && flush == 0 && !poll_needs_period &&
+         !flight_ && !device_enabled_ && !AnyWindowClosing();
 }
 
 void TraceWriter::Run() {
   prctl(PR_SET_NAME, "prof-writer", 0, 0, 0);
   uint64_t drained_before = 0;
   uint64_t flush = 0;  // the Flush() being served (0: none)
+  int idle_passes = 0;
+  bool poll_needs_period = false;
   while (true) {
     const bool busy = records_drained_ - drained_before > kBusyRecords || flush != 0;
     drained_before = records_drained_;
-    WaitForWork(busy);
+    WaitForWork(busy, idle_passes >= kIdlePassesBeforeDeep);
     const bool stopping = TakeRequests(&flush);
     // Before taking the commands: every window command stamped before `horizon` is then in
     // hand, so the records drained up to it find their window (drain_horizon.h); newer ones
@@ -114,6 +138,7 @@ void TraceWriter::Run() {
     const uint64_t horizon = stopping ? kDrainEverything : horizon_.Advance();
     commands_.TakeAll(&taken_commands_);
     RunCommands(taken_commands_, horizon);
+    const size_t commands_run = taken_commands_.size();
     taken_commands_.clear();
     ParkIfAbandoned();
     DrainHostRecords(horizon);
@@ -135,8 +160,10 @@ void TraceWriter::Run() {
     if (flight_) flight_->DumpOnNcclError(MonotonicNs());
     if (stopping) break;
     // Outside every lock: the poll may queue window commands (through the step controller).
-    if (control_poll_) control_poll_(MonotonicNs());
+    if (control_poll_) poll_needs_period = control_poll_(MonotonicNs());
     if (flight_) flight_->Poll(MonotonicNs());
+    idle_passes =
+        PassWasIdle(drained_before, commands_run, flush, poll_needs_period) ? idle_passes + 1 : 0;
   }
   Log(LogLevel::kDebug, "writer: %lu records drained",
       static_cast<unsigned long>(records_drained_));
