@@ -27,6 +27,15 @@ _before_state_change = []
 # The next step's state (prof_step_to's), -1 for the schedule's, while a boundary's
 # callables run.
 _next_state = -1
+# True while the current step is quiet: no window records it and nothing would keep what
+# the hooks see (no flight recorder, no operator collection running: _keeps_awake). The
+# PyTorch hooks then only find where steps begin and end (phases.enter): their ranges,
+# timestamps and calls to the agent are skipped, which is most of what they cost a step
+# (docs/benchmarks.md). Decided at each boundary (one prof_recording call); a window that
+# opens during a quiet step (a trigger's seconds=S, prof_start from C) gets the hooks'
+# phases and operators from the next boundary on.
+quiet = False
+_keeps_awake = []  # callables: True when the next step must not be quiet
 
 
 def around_boundary(before, after):
@@ -37,8 +46,22 @@ def before_state_change(before):
     _before_state_change.append(before)
 
 
+def keep_awake_while(predicate):
+    """predicate() -> True keeps the steps after a boundary from being quiet."""
+    _keeps_awake.append(predicate)
+
+
+def _decide_quiet():
+    global quiet
+    # After prof_step: whether the new step records. The boundary's after-callables start
+    # what a recorded step needs (operator collection), so none runs in a quiet step.
+    quiet = not _capi.recording() and not any(awake() for awake in _keeps_awake)
+
+
 def state_changing():
-    """Called just before prof_set_state."""
+    """Called just before prof_set_state (which may open a window: not quiet from here)."""
+    global quiet
+    quiet = False
     for before in _before_state_change:
         _guard.guarded(before)
 
@@ -106,19 +129,26 @@ class StepBoundaries:
         count = samples if samples and samples > 0 else 0
         window = -1
         _next_state = -1 if next_state is None else next_state
-        for before, _ in _around:
-            _guard.guarded(before)
-        # Device memory on both sides of the boundary: the ending step's last figures, and
-        # the next step's first ones (a window may open or close at this boundary).
-        _memory.sample()
+        # A quiet step holds nothing to hand over (no Forward pending, no operators) and a
+        # memory sample is kept only while a window records: around quiet steps these are
+        # skipped.
+        ending_quiet = quiet
+        if not ending_quiet:
+            for before, _ in _around:
+                _guard.guarded(before)
+            # Device memory on both sides of the boundary: the ending step's last figures,
+            # and the next step's first ones (a window may open or close at this boundary).
+            _memory.sample()
         if next_state is None:
             _capi.step(count)
         else:
             window = _capi.step_to(count, next_state)
-        _memory.sample()
-        for _, after in _around:
-            if after is not None:
-                _guard.guarded(after)
+        _decide_quiet()
+        if not quiet:
+            _memory.sample()
+            for _, after in _around:
+                if after is not None:
+                    _guard.guarded(after)
         self.timer.step_ended(samples)
         return window
 
@@ -131,8 +161,9 @@ def _place_due_boundary_at_exit():
 
 
 def _fresh_in_child():
-    global boundaries
+    global boundaries, quiet
     boundaries = StepBoundaries()  # a forked child's steps are its own
+    quiet = False
 
 
 atexit.register(_place_due_boundary_at_exit)

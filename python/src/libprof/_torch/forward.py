@@ -55,6 +55,8 @@ def _make_module_call(original, grad_enabled):
 def _begin(grad_enabled):
     if not phases.enter("Forward", push=False):
         return False
+    if not phases.recorded():
+        return True  # a quiet step: only the boundary mattered
     mergeable = bool(grad_enabled())
     state = pending
     if state.start_ns and not (state.mergeable and mergeable):
@@ -66,7 +68,8 @@ def _begin(grad_enabled):
 
 
 def _end():
-    phases.leave(pop=False)
+    if not phases.leave(pop=False):
+        return
     pending.end_ns = time.monotonic_ns()
     if not pending.mergeable:
         flush()
