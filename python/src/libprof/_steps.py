@@ -36,6 +36,13 @@ _next_state = -1
 # phases and operators from the next boundary on.
 quiet = False
 _keeps_awake = []  # callables: True when the next step must not be quiet
+_quiet_listeners = []  # callables(quiet) run where quiet changes
+_NOT_RECORDED = (0, 1)  # CLOSED, READY (prof_schedule_state)
+_when_due_while_quiet = []  # callables run as an automatic boundary turns due, quiet
+
+
+def when_due_while_quiet(callback):
+    _when_due_while_quiet.append(callback)
 
 
 def around_boundary(before, after):
@@ -51,17 +58,31 @@ def keep_awake_while(predicate):
     _keeps_awake.append(predicate)
 
 
-def _decide_quiet():
+def on_quiet_change(listener):
+    """listener(quiet) where steps turn quiet or stop being quiet (the hooks' wrappers)."""
+    _quiet_listeners.append(listener)
+
+
+def _set_quiet(value):
     global quiet
+    if value != quiet:
+        quiet = value
+        for listener in _quiet_listeners:
+            _guard.guarded(listener, value)
+
+
+def _decide_quiet():
     # After prof_step: whether the new step records. The boundary's after-callables start
     # what a recorded step needs (operator collection), so none runs in a quiet step.
-    quiet = not _capi.recording() and not any(awake() for awake in _keeps_awake)
+    value = not _capi.recording()
+    for awake in _keeps_awake:
+        value = value and not awake()
+    _set_quiet(value)
 
 
 def state_changing():
     """Called just before prof_set_state (which may open a window: not quiet from here)."""
-    global quiet
-    quiet = False
+    _set_quiet(False)
     for before in _before_state_change:
         _guard.guarded(before)
 
@@ -79,6 +100,7 @@ class StepBoundaries:
         self._dataloader_seen = False
         self._due = False            # an automatic boundary waits for the next phase
         self._due_samples = None
+        self._made = 0               # boundaries made: the agent's index of the step now
         self._forget_batches()
 
     def _forget_batches(self):
@@ -108,6 +130,21 @@ class StepBoundaries:
         self._due = True
         self._due_samples = self._samples if known else None
         self._forget_batches()
+        if quiet:
+            self._due_while_quiet()
+
+    def _due_while_quiet(self):
+        """A boundary is due in a quiet step, whose phase wrappers are out. When the next
+        step records by the schedule they come back now, so the next phase places the
+        boundary and is recorded as before; else the _when_due_while_quiet callables
+        find where the next iteration begins (its first nn.Module call). A window that
+        opens unannounced at that boundary (a trigger's steps=N) has its first step's
+        Forward from that step's second outermost module call on (the loss module)."""
+        if _capi.applied_schedule_state(self._made + 1) not in _NOT_RECORDED:
+            _set_quiet(False)
+            return
+        for callback in _when_due_while_quiet:
+            _guard.guarded(callback)
 
     def place_due_boundary(self):
         """Called where a new iteration begins; cheap when no boundary is due."""
@@ -149,6 +186,7 @@ class StepBoundaries:
             for _, after in _around:
                 if after is not None:
                     _guard.guarded(after)
+        self._made += 1
         self.timer.step_ended(samples)
         return window
 
@@ -161,9 +199,9 @@ def _place_due_boundary_at_exit():
 
 
 def _fresh_in_child():
-    global boundaries, quiet
+    global boundaries
     boundaries = StepBoundaries()  # a forked child's steps are its own
-    quiet = False
+    _set_quiet(False)
 
 
 atexit.register(_place_due_boundary_at_exit)

@@ -24,6 +24,7 @@ from libprof._torch.patches import Patches
 def install(torch):
     patches = Patches()
     _guard.on_failure(patches.restore_all)
+    _steps.on_quiet_change(patches.quiet_changed)
     dataloader.install(torch, patches)
     forward.install(torch, patches)
     backward.install(torch, patches)

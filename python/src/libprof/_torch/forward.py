@@ -30,9 +30,12 @@ pending = _PendingForward()
 def install(torch, patches):
     grad_enabled = torch.is_grad_enabled
     patches.wrap(torch.nn.Module, "__call__", lambda original: _make_module_call(
-        original, grad_enabled))
+        original, grad_enabled), off_while_quiet=True)
     phases.on_outermost_phase(_end_before_other_phase)
     _steps.around_boundary(flush, None)
+    next_module_call = _NextModuleCall(torch)
+    _guard.on_failure(next_module_call.disarm)
+    _steps.when_due_while_quiet(next_module_call.arm)
     atexit.register(_guard.guarded, flush)
 
 
@@ -50,6 +53,31 @@ def _make_module_call(original, grad_enabled):
                 _guard.guarded(_end)
 
     return module_call
+
+
+class _NextModuleCall:
+    """In a quiet step the wrapper above is out: a global forward pre-hook, armed only
+    until the next module call, places the due boundary there. (An armed global hook
+    sends every module call down nn.Module's slower path: hence only until then.) The hook
+    is registered once and then put in and taken out of torch's dict of global hooks by
+    its key: a RemovableHandle each time would cost more than the rest of the boundary."""
+
+    def __init__(self, torch):
+        self._hook = self._first_call
+        handle = torch.nn.modules.module.register_module_forward_pre_hook(self._hook)
+        self._hooks, self._key = handle.hooks_dict_ref(), handle.id
+        handle.remove()
+
+    def arm(self):
+        self._hooks[self._key] = self._hook
+
+    def disarm(self):
+        self._hooks.pop(self._key, None)
+
+    def _first_call(self, _module, _inputs):
+        self._hooks.pop(self._key, None)
+        if phases.hooks_live() and not phases.current.open:
+            _guard.guarded(_steps.boundaries.place_due_boundary)
 
 
 def _begin(grad_enabled):
