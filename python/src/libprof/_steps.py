@@ -75,9 +75,13 @@ def _decide_quiet():
     # After prof_step: whether the new step records. The boundary's after-callables start
     # what a recorded step needs (operator collection), so none runs in a quiet step.
     value = not _capi.recording()
-    for awake in _keeps_awake:
-        value = value and not awake()
-    _set_quiet(value)
+    if value:
+        for awake in _keeps_awake:
+            if awake():
+                value = False
+                break
+    if value != quiet:
+        _set_quiet(value)
 
 
 def state_changing():
@@ -98,7 +102,7 @@ class StepBoundaries:
         self.automatic = True
         self.timer = StepTimer()
         self._dataloader_seen = False
-        self._due = False            # an automatic boundary waits for the next phase
+        self.due = False             # an automatic boundary waits for the next phase
         self._due_samples = None
         self._made = 0               # boundaries made: the agent's index of the step now
         self._forget_batches()
@@ -122,12 +126,12 @@ class StepBoundaries:
             self._samples += samples
 
     def optimizer_stepped(self):
-        if not self.automatic or self._due:
+        if not self.automatic or self.due:
             return
         if self._dataloader_seen and self._batches == 0:
             return
         known = self._batches > 0 and self._samples_known
-        self._due = True
+        self.due = True
         self._due_samples = self._samples if known else None
         self._forget_batches()
         if quiet:
@@ -148,15 +152,15 @@ class StepBoundaries:
 
     def place_due_boundary(self):
         """Called where a new iteration begins; cheap when no boundary is due."""
-        if self._due:
-            self._due = False
+        if self.due:
+            self.due = False
             self._end_step(self._due_samples)
 
     def explicit_step(self, num_samples, next_state=None):
         """next_state: the agent state of the next step (the Profiler's scheduler,
         prof_step_to); returns the index of the window open after the boundary, or -1."""
         self.automatic = False
-        self._due = False
+        self.due = False
         window = self._end_step(num_samples, next_state)
         self._forget_batches()
         return window

@@ -76,7 +76,7 @@ class _NextModuleCall:
 
     def _first_call(self, _module, _inputs):
         self._hooks.pop(self._key, None)
-        if phases.hooks_live() and not phases.current.open:
+        if _guard.active and not phases.current.open:  # (a worker's boundaries: none due)
             _guard.guarded(_steps.boundaries.place_due_boundary)
 
 
