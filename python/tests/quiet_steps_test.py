@@ -27,27 +27,35 @@ for name in counted:
     setattr(_capi, name, counting(name, getattr(_capi, name)))
 model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))
 loss_function = torch.nn.MSELoss()
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+parameters = list(model.parameters())
+# argv[2] == "2": two optimizers stepping one after the other (one iteration, one step)
+optimizers = ([torch.optim.SGD(parameters[:2], lr=0.1), torch.optim.Adam(parameters[2:])]
+              if sys.argv[2] == "2" else [torch.optim.SGD(parameters, lr=0.1)])
 inputs, targets = torch.randn(8, 4), torch.randn(8, 2)
 for _ in range(int(sys.argv[1])):
-    optimizer.zero_grad()
+    for optimizer in optimizers:
+        optimizer.zero_grad()
     loss_function(model(inputs), targets).backward()
-    optimizer.step()
+    for optimizer in optimizers:
+        optimizer.step()
 print(json.dumps(calls))
 """
 ITERATIONS = 10
 
 
+def closed_run_calls(test_case, optimizers):
+    run = agent_runner.run_python(
+        ["-c", COUNT_AGENT_CALLS, str(ITERATIONS), str(optimizers)],
+        environment={"PROF_SCHEDULE": "skip_first=1000000,record=1", "PROF_PYTHON_OPS": "0"})
+    test_case.assertEqual(run.returncode, 0, run.stderr)
+    test_case.assertEqual(run.helper_failures(), [])
+    return json.loads(run.stdout.splitlines()[-1])
+
+
 class QuietStepsTest(unittest.TestCase):
     def test_closed_steps_make_no_phase_calls(self):
         agent_runner.require_torch(self)
-        run = agent_runner.run_python(
-            ["-c", COUNT_AGENT_CALLS, str(ITERATIONS)],
-            environment={"PROF_SCHEDULE": "skip_first=1000000,record=1",
-                         "PROF_PYTHON_OPS": "0"})
-        self.assertEqual(run.returncode, 0, run.stderr)
-        self.assertEqual(run.helper_failures(), [])
-        calls = json.loads(run.stdout.splitlines()[-1])
+        calls = closed_run_calls(self, 1)
         # Boundaries: one at the start of each iteration after the first (9); the one due
         # after the last optimizer step is placed at exit, after the counts are printed.
         self.assertEqual(calls["step"], ITERATIONS - 1)
@@ -58,6 +66,13 @@ class QuietStepsTest(unittest.TestCase):
                          (2, 2, 1))
         # One question per boundary whether the next step records.
         self.assertEqual(calls["recording"], ITERATIONS - 1)
+
+    def test_two_optimizers_count_steps_as_recorded_steps_do(self):
+        # Without a DataLoader each outermost optimizer step ends a step, placed at the next
+        # phase (the second optimizer's Optimization, then the next iteration's Forward),
+        # quiet or not (docs/pytorch.md, Steps): 2 a iteration, the last one due at exit.
+        agent_runner.require_torch(self)
+        self.assertEqual(closed_run_calls(self, 2)["step"], 2 * ITERATIONS - 1)
 
     def test_steps_recorded_after_quiet_ones_have_every_phase(self):
         agent_runner.require_torch(self)
