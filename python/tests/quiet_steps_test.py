@@ -42,6 +42,32 @@ print(json.dumps(calls))
 """
 ITERATIONS = 10
 
+# The pre-hook that finds the next module call, without the agent, once with torch's
+# RemovableHandle and once with a handle that lacks hooks_dict_ref and id: it fires at the
+# next module call only, then is gone.
+NEXT_MODULE_CALL = """
+import sys
+import torch
+from libprof._torch import forward
+from libprof import _steps
+placed = []
+_steps.boundaries.place_due_boundary = lambda: placed.append(1)
+if sys.argv[1] == "bare":
+    register = torch.nn.modules.module.register_module_forward_pre_hook
+    class Bare:
+        def __init__(self, handle):
+            self.remove = handle.remove
+    torch.nn.modules.module.register_module_forward_pre_hook = lambda hook: Bare(register(hook))
+hook = forward._NextModuleCall(torch)
+model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU())
+model(torch.ones(1, 2))
+hook.arm()
+hook.arm()
+model(torch.ones(1, 2))
+model(torch.ones(1, 2))
+print(len(placed), len(torch.nn.modules.module._global_forward_pre_hooks))
+"""
+
 
 def closed_run_calls(test_case, optimizers):
     run = agent_runner.run_python(
@@ -73,6 +99,14 @@ class QuietStepsTest(unittest.TestCase):
         # quiet or not (docs/pytorch.md, Steps): 2 a iteration, the last one due at exit.
         agent_runner.require_torch(self)
         self.assertEqual(closed_run_calls(self, 2)["step"], 2 * ITERATIONS - 1)
+
+    def test_next_module_call_hook_fires_once(self):
+        agent_runner.require_torch(self)
+        for handle in ("torch", "bare"):
+            run = agent_runner.run_python(["-c", NEXT_MODULE_CALL, handle], agent=False,
+                                          environment={"PYTHONPATH": agent_runner.helper_folder()})
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertEqual(run.stdout.split(), ["1", "0"], handle)
 
     def test_steps_recorded_after_quiet_ones_have_every_phase(self):
         agent_runner.require_torch(self)

@@ -63,19 +63,31 @@ class _NextModuleCall:
     its key: a RemovableHandle each time would cost more than the rest of the boundary."""
 
     def __init__(self, torch):
+        self._register = torch.nn.modules.module.register_module_forward_pre_hook
         self._hook = self._first_call
-        handle = torch.nn.modules.module.register_module_forward_pre_hook(self._hook)
-        self._hooks, self._key = handle.hooks_dict_ref(), handle.id
+        handle = self._register(self._hook)
         handle.remove()
+        # torch's handle (1.13 to 2.x) holds the dict and the key; a torch whose handle
+        # does not gets a new handle at each arm().
+        dict_ref, self._key = getattr(handle, "hooks_dict_ref", None), getattr(handle, "id", None)
+        self._hooks = dict_ref() if dict_ref is not None and self._key is not None else None
+        self._handle = None
 
     def arm(self):
-        self._hooks[self._key] = self._hook
+        if self._hooks is not None:
+            self._hooks[self._key] = self._hook
+        elif self._handle is None:
+            self._handle = self._register(self._hook)
 
     def disarm(self):
-        self._hooks.pop(self._key, None)
+        if self._hooks is not None:
+            self._hooks.pop(self._key, None)
+        elif self._handle is not None:
+            self._handle.remove()
+            self._handle = None
 
     def _first_call(self, _module, _inputs):
-        self._hooks.pop(self._key, None)
+        self.disarm()
         if _guard.active and not phases.current.open:  # (a worker's boundaries: none due)
             _guard.guarded(_steps.boundaries.place_due_boundary)
 
