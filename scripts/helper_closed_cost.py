@@ -5,10 +5,13 @@ SGD; Debian's /usr/bin/python3 and torch) under a schedule that never records, w
 agent, with the agent and PROF_PYTHON=0, and with the helper (PROF_PYTHON=1).
 
     helper_closed_cost.py --agent LIBPROF_SO --cupti LIBCUPTI [--runs N] [--iterations N]
+                          [--baseline-agent OTHER_LIBPROF_SO]
 
 Each variant runs in its own process, alternating, so a drifting machine load falls on all
 alike; the median over the runs of each process's CPU time per iteration is printed, and
-the helper's share as a difference and a percentage beside the goal.
+the helper's share as a difference and a percentage beside the goal. --baseline-agent adds
+PROF_PYTHON=1 under another build (with its own helper beside it), alternating with the
+rest: a change's effect, side by side.
 """
 import argparse
 import json
@@ -27,10 +30,11 @@ VARIANTS = (  # label, under the agent, PROF_PYTHON
 )
 
 
-def cpu_per_iteration(arguments, under_agent, python_flag, scratch):
+def cpu_per_iteration(arguments, label, under_agent, python_flag, scratch):
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROF_") and k != "LD_PRELOAD"}
     if under_agent:
-        env.update({"LD_PRELOAD": arguments.agent, "PROF_CUPTI_LIB": arguments.cupti,
+        library = arguments.baseline_agent if label.startswith("baseline") else arguments.agent
+        env.update({"LD_PRELOAD": library, "PROF_CUPTI_LIB": arguments.cupti,
                     "PROF_OUTPUT_DIR": tempfile.mkdtemp(dir=scratch),
                     "PROF_SCHEDULE": NEVER_RECORDS, "PROF_PYTHON": python_flag})
     completed = subprocess.run(
@@ -45,18 +49,22 @@ def main():
     parser.add_argument("--cupti", required=True)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--baseline-agent")
     arguments = parser.parse_args()
-    results = {label: [] for label, _, _ in VARIANTS}
+    variants = VARIANTS
+    if arguments.baseline_agent:
+        variants += (("baseline agent, PROF_PYTHON=1", True, "1"),)
+    results = {label: [] for label, _, _ in variants}
     with tempfile.TemporaryDirectory() as scratch:
         for _ in range(arguments.runs):
-            for label, under_agent, python_flag in VARIANTS:
-                results[label].append(cpu_per_iteration(arguments, under_agent, python_flag,
-                                                        scratch))
+            for label, under_agent, python_flag in variants:
+                results[label].append(cpu_per_iteration(arguments, label, under_agent,
+                                                        python_flag, scratch))
     median = {label: statistics.median(values) * 1e6 for label, values in results.items()}
     base = median["without the agent"]
     print("   CPU us per iteration, median of %d alternating runs of %d iterations, "
           "PROF_SCHEDULE=%s" % (arguments.runs, arguments.iterations, NEVER_RECORDS))
-    for label, _, _ in VARIANTS:
+    for label, _, _ in variants:
         print("   %-24s %8.1f  %+7.1f (%+.1f%%)" % (label, median[label], median[label] - base,
                                                  100 * (median[label] / base - 1)))
     helper = median["agent, PROF_PYTHON=1"]

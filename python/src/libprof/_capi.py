@@ -238,6 +238,15 @@ def schedule_state(schedule, step):
     return None if state < 0 else state
 
 
+def applied_schedule_state(step):
+    """schedule_state of `step` under the agent's applied PROF_SCHEDULE (no text to
+    parse); None without an agent."""
+    if _schedule_state is None:
+        return None
+    state = _schedule_state(None, step)
+    return None if state < 0 else state
+
+
 def library_candidates():
     """Where libprof.so may be: PROF_LIBRARY, then beside this package (libprof._paths
     says where each layout puts it)."""

@@ -27,6 +27,22 @@ _before_state_change = []
 # The next step's state (prof_step_to's), -1 for the schedule's, while a boundary's
 # callables run.
 _next_state = -1
+# True while the current step is quiet: no window records it and nothing would keep what
+# the hooks see (no flight recorder, no operator collection running: _keeps_awake). The
+# PyTorch hooks then only find where steps begin and end (phases.enter): their ranges,
+# timestamps and calls to the agent are skipped, which is most of what they cost a step
+# (docs/benchmarks.md). Decided at each boundary (one prof_recording call); a window that
+# opens during a quiet step (a trigger's seconds=S, prof_start from C) gets the hooks'
+# phases and operators from the next boundary on.
+quiet = False
+_keeps_awake = []  # callables: True when the next step must not be quiet
+_quiet_listeners = []  # callables(quiet) run where quiet changes
+_NOT_RECORDED = (0, 1)  # CLOSED, READY (prof_schedule_state)
+_when_due_while_quiet = []  # callables run as an automatic boundary turns due, quiet
+
+
+def when_due_while_quiet(callback):
+    _when_due_while_quiet.append(callback)
 
 
 def around_boundary(before, after):
@@ -37,8 +53,40 @@ def before_state_change(before):
     _before_state_change.append(before)
 
 
+def keep_awake_while(predicate):
+    """predicate() -> True keeps the steps after a boundary from being quiet."""
+    _keeps_awake.append(predicate)
+
+
+def on_quiet_change(listener):
+    """listener(quiet) where steps turn quiet or stop being quiet (the hooks' wrappers)."""
+    _quiet_listeners.append(listener)
+
+
+def _set_quiet(value):
+    global quiet
+    if value != quiet:
+        quiet = value
+        for listener in _quiet_listeners:
+            _guard.guarded(listener, value)
+
+
+def _decide_quiet():
+    # After prof_step: whether the new step records. The boundary's after-callables start
+    # what a recorded step needs (operator collection), so none runs in a quiet step.
+    value = not _capi.recording()
+    if value:
+        for awake in _keeps_awake:
+            if awake():
+                value = False
+                break
+    if value != quiet:
+        _set_quiet(value)
+
+
 def state_changing():
-    """Called just before prof_set_state."""
+    """Called just before prof_set_state (which may open a window: not quiet from here)."""
+    _set_quiet(False)
     for before in _before_state_change:
         _guard.guarded(before)
 
@@ -54,8 +102,9 @@ class StepBoundaries:
         self.automatic = True
         self.timer = StepTimer()
         self._dataloader_seen = False
-        self._due = False            # an automatic boundary waits for the next phase
+        self.due = False             # an automatic boundary waits for the next phase
         self._due_samples = None
+        self._made = 0               # boundaries made: the agent's index of the step now
         self._forget_batches()
 
     def _forget_batches(self):
@@ -77,26 +126,41 @@ class StepBoundaries:
             self._samples += samples
 
     def optimizer_stepped(self):
-        if not self.automatic or self._due:
+        if not self.automatic or self.due:
             return
         if self._dataloader_seen and self._batches == 0:
             return
         known = self._batches > 0 and self._samples_known
-        self._due = True
+        self.due = True
         self._due_samples = self._samples if known else None
         self._forget_batches()
+        if quiet:
+            self._due_while_quiet()
+
+    def _due_while_quiet(self):
+        """A boundary is due in a quiet step, whose phase wrappers are out. When the next
+        step records by the schedule they come back now, so the next phase places the
+        boundary and is recorded as before; else the _when_due_while_quiet callables
+        find where the next iteration begins (its first nn.Module call). A window that
+        opens unannounced at that boundary (a trigger's steps=N) has its first step's
+        Forward from that step's second outermost module call on (the loss module)."""
+        if _capi.applied_schedule_state(self._made + 1) not in _NOT_RECORDED:
+            _set_quiet(False)
+            return
+        for callback in _when_due_while_quiet:
+            _guard.guarded(callback)
 
     def place_due_boundary(self):
         """Called where a new iteration begins; cheap when no boundary is due."""
-        if self._due:
-            self._due = False
+        if self.due:
+            self.due = False
             self._end_step(self._due_samples)
 
     def explicit_step(self, num_samples, next_state=None):
         """next_state: the agent state of the next step (the Profiler's scheduler,
         prof_step_to); returns the index of the window open after the boundary, or -1."""
         self.automatic = False
-        self._due = False
+        self.due = False
         window = self._end_step(num_samples, next_state)
         self._forget_batches()
         return window
@@ -106,19 +170,27 @@ class StepBoundaries:
         count = samples if samples and samples > 0 else 0
         window = -1
         _next_state = -1 if next_state is None else next_state
-        for before, _ in _around:
-            _guard.guarded(before)
-        # Device memory on both sides of the boundary: the ending step's last figures, and
-        # the next step's first ones (a window may open or close at this boundary).
-        _memory.sample()
+        # A quiet step holds nothing to hand over (no Forward pending, no operators) and a
+        # memory sample is kept only while a window records: around quiet steps these are
+        # skipped.
+        ending_quiet = quiet
+        if not ending_quiet:
+            for before, _ in _around:
+                _guard.guarded(before)
+            # Device memory on both sides of the boundary: the ending step's last figures,
+            # and the next step's first ones (a window may open or close at this boundary).
+            _memory.sample()
         if next_state is None:
             _capi.step(count)
         else:
             window = _capi.step_to(count, next_state)
-        _memory.sample()
-        for _, after in _around:
-            if after is not None:
-                _guard.guarded(after)
+        _decide_quiet()
+        if not quiet:
+            _memory.sample()
+            for _, after in _around:
+                if after is not None:
+                    _guard.guarded(after)
+        self._made += 1
         self.timer.step_ended(samples)
         return window
 
@@ -133,6 +205,7 @@ def _place_due_boundary_at_exit():
 def _fresh_in_child():
     global boundaries
     boundaries = StepBoundaries()  # a forked child's steps are its own
+    _set_quiet(False)
 
 
 atexit.register(_place_due_boundary_at_exit)

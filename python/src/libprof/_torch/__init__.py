@@ -10,11 +10,12 @@
                   torch.profiler names them (aten_operators); PROF_PYTHON_OPS=python:
                   torch functions and Tensor methods called from Python (python_functions)
 
+In a quiet step (nothing records it: _steps.quiet) the hooks only place step boundaries.
 Only the outermost phase of a thread is recorded (a Forward inside an LBFGS closure is
 part of its Optimization), as the analyzer shows only top-most phases anyway. Every hook
 calls through untouched inside DataLoader workers and after the helper has failed.
 """
-from libprof import _flags, _guard
+from libprof import _flags, _guard, _steps
 from libprof._torch import (aten_operators, backward, dataloader, forward, optimizer,
                             python_functions)
 from libprof._torch.patches import Patches
@@ -23,10 +24,13 @@ from libprof._torch.patches import Patches
 def install(torch):
     patches = Patches()
     _guard.on_failure(patches.restore_all)
+    _steps.on_quiet_change(patches.quiet_changed)
     dataloader.install(torch, patches)
     forward.install(torch, patches)
     backward.install(torch, patches)
     optimizer.install(torch, patches)
+    if _flags.flag("PROF_FLIGHT", False):  # the flight recorder keeps phases in any step
+        _steps.keep_awake_while(lambda: True)
     operators = _flags.python_operators()
     if _flags.flag("PROF_TIMER_ONLY", False):
         operators = None  # the agent keeps only steps and Dataloader ranges then

@@ -140,6 +140,10 @@ class AtenOperators:
             return False
         return True
 
+    def collecting(self):
+        """Whether a collection runs on any thread."""
+        return bool(self._collecting)
+
     def drain_this_thread(self):
         collection = self._thread.collection
         if collection is not None:
@@ -239,6 +243,8 @@ def install(torch, patches):
     phases.on_outermost_phase(operators.catch_up)
     _steps.around_boundary(operators.before_boundary, operators.after_boundary)
     _steps.before_state_change(operators.before_state_change)
+    # A thread's collection is drained at its next phase (catch_up): not in quiet steps.
+    _steps.keep_awake_while(operators.collecting)
     _yield_to_program_profiler(torch, patches, operators)
     atexit.register(_guard.guarded, operators.close_at_exit)
     os.register_at_fork(after_in_child=lambda: _guard.guarded(operators.forget_in_child))

@@ -4,8 +4,8 @@ from libprof._torch import phases
 
 
 def install(torch, patches):
-    patches.wrap(torch.Tensor, "backward", _make_backward)
-    patches.wrap(torch.autograd, "backward", _make_backward)
+    patches.wrap(torch.Tensor, "backward", _make_backward, off_while_quiet=True)
+    patches.wrap(torch.autograd, "backward", _make_backward, off_while_quiet=True)
 
 
 def _make_backward(original):

@@ -57,6 +57,8 @@ def _make_step(original):
     def step(self, *args, **kwargs):
         if not phases.hooks_live():
             return original(self, *args, **kwargs)
+        if _steps.quiet and not current.optimizer_depth:
+            return _quiet_step(original, self, args, kwargs)
         current.optimizer_depth += 1
         try:
             if current.optimizer_depth == 1:
@@ -70,3 +72,20 @@ def _make_step(original):
         return result
 
     return step
+
+
+def _quiet_step(original, optimizer, args, kwargs):
+    """The outermost optimizer step of a quiet step: no phase to record, only where a due
+    boundary goes (this step's start, when no module call placed it) and the boundary
+    after it."""
+    boundaries = _steps.boundaries
+    if boundaries.due:
+        _guard.guarded(boundaries.place_due_boundary)
+    current = phases.current
+    current.optimizer_depth = 1
+    try:
+        result = original(optimizer, *args, **kwargs)
+    finally:
+        current.optimizer_depth = 0
+    _guard.guarded(boundaries.optimizer_stepped)
+    return result

@@ -9,6 +9,7 @@ from libprof import _capi, _guard, _process, _steps
 
 class _ThreadPhase(threading.local):
     open = False          # a phase is open on this thread
+    recorded = False      # it was handed to the agent (not opened in a quiet step)
     optimizer_depth = 0   # nested optimizer steps (a subclass calling super().step())
     seen = False          # this thread has run a phase hook before
 
@@ -35,11 +36,17 @@ def hooks_live():
 
 def enter(name, push=True):
     """Opens phase `name` unless one is open on this thread; True when it did. With
-    push=False the caller records the phase itself (forward: one range per step)."""
+    push=False the caller records the phase itself (forward: one range per step), when
+    `recorded()` says so: a phase opened in a quiet step (_steps.quiet) only marks where
+    a due boundary goes."""
     state = current
     if state.open:
         return False
     _steps.boundaries.place_due_boundary()  # a new iteration may begin here
+    if _steps.quiet:
+        state.open = True
+        state.recorded = False
+        return True
     if not state.seen:
         state.seen = True
         for callback in _first_use_in_thread:
@@ -47,15 +54,24 @@ def enter(name, push=True):
     for callback in _each_outermost_phase:
         callback(name)
     state.open = True
+    state.recorded = True
     if push:
         _capi.phase_push(name)
     return True
 
 
+def recorded():
+    """Whether the phase open on this thread was recorded (see enter)."""
+    return current.recorded
+
+
 def leave(pop=True):
-    current.open = False
-    if pop:
+    """Closes this thread's phase; returns whether it was recorded (see enter)."""
+    state = current
+    state.open = False
+    if pop and state.recorded:
         _capi.phase_pop()
+    return state.recorded
 
 
 def run_in_phase(name, function, args, kwargs):
