@@ -1,7 +1,7 @@
 // The flight recorder's host rings with more threads than full rings (run with
-// PROF_FLIGHT=1): 70 threads each make one cudaMemset and stay alive until all 70 have,
-// with the main thread (which made the cudaMalloc) 71 threads hold rings at once: 64 full
-// ones and 7 small ones. The main thread then ends the process with SIGTERM, which makes
+// PROF_FLIGHT=1): 70 threads each make one cudaMemset (of their own bytes) and stay alive
+// until all 70 have; with the main thread (which made the cudaMalloc) 71 threads hold
+// rings at once: 64 full ones and 7 small ones. The main thread then ends the process with SIGTERM, which makes
 // the agent dump. One step boundary first: with no window, a step or an NCCL call starts
 // the agent's session (its writer thread and flush handler), a CUDA call does not.
 #include <cuda_runtime_api.h>
@@ -20,15 +20,15 @@ int main() {
   const auto step = reinterpret_cast<void (*)(int64_t)>(dlsym(RTLD_DEFAULT, "prof_step"));
   if (!step) return 3;
   void* memory = nullptr;
-  if (cudaMalloc(&memory, 4096) != cudaSuccess) return 1;
+  if (cudaMalloc(&memory, 64 * kThreads) != cudaSuccess) return 1;
   step(1);
   std::mutex mutex;
   std::condition_variable changed;
   int done = 0;
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&] {
-      cudaMemset(memory, 0, 64);
+    threads.emplace_back([&, t] {
+      cudaMemset(static_cast<char*>(memory) + 64 * t, 0, 64);  // its own bytes: no race
       std::unique_lock<std::mutex> lock(mutex);
       ++done;
       changed.notify_all();
