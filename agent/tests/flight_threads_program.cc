@@ -1,9 +1,10 @@
 // The flight recorder's host rings with more threads than full rings (run with
 // PROF_FLIGHT=1): 70 threads each make one cudaMemset (of their own bytes) and stay alive
 // until all 70 have; with the main thread (which made the cudaMalloc) 71 threads hold
-// rings at once: 64 full ones and 7 small ones. The main thread then ends the process with SIGTERM, which makes
-// the agent dump. One step boundary first: with no window, a step or an NCCL call starts
-// the agent's session (its writer thread and flush handler), a CUDA call does not.
+// rings at once: 64 full ones and 7 small ones. The main thread then ends the process
+// with SIGTERM, which makes the agent dump. One step boundary first: with no window, a step
+// or an NCCL call starts the agent's session (its writer thread and flush handler), a CUDA
+// call does not.
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 #include <signal.h>

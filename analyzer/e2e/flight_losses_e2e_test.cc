@@ -90,7 +90,8 @@ TEST_CASE("host ring losses are counted in every dump and by hang; the hung step
         std::string::npos);
   CHECK(json.find("\"host_threads_refused\":0") != std::string::npos);
   CHECK(json.find("\"last_range\":\"Backward (open at the dump)\"") != std::string::npos);
-  const std::string text = RunCommand(Runfile("analyzer/cli/profanalyze") + " hang " + out, &status);
+  const std::string text =
+      RunCommand(Runfile("analyzer/cli/profanalyze") + " hang " + out, &status);
   INFO(text);
   CHECK(text.find("Not kept by the recorders (not in the dumps): NCCL calls: ") !=
         std::string::npos);
