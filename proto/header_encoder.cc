@@ -80,6 +80,8 @@ void PutFlightDumpField(wire::Buffer* out, uint32_t field, const FlightDumpValue
     PutVarintFieldIfNonZero(&call, L::kThreadId, launch.thread_id);
     wire::PutBytesField(&body, F::kLastLaunches, call.view());
   }
+  // Field order, as protobuf's deterministic serialization writes it.
+  PutVarintFieldIfNonZero(&body, F::kHostThreadsSmall, flight.host_threads_small);
   wire::PutBytesField(out, field, body.view());
 }
 

@@ -71,6 +71,7 @@ struct FlightDumpValue {
   uint64_t host_overwritten = 0;
   uint64_t host_torn = 0;
   uint64_t host_threads_refused = 0;
+  uint64_t host_threads_small = 0;
   std::vector<FlightLaunchValue> last_launches;
 };
 

@@ -189,6 +189,7 @@ TEST_CASE("a flight dump's header section parses into the values written, byte f
   header.flight.host_overwritten = 4904;
   header.flight.host_torn = 2;
   header.flight.host_threads_refused = 1;
+  header.flight.host_threads_small = 6;
   header.flight.last_launches.push_back({0x7f00, "train_step_kernel", 555, 4242});
   header.flight.last_launches.push_back({0, "init_kernel", 444, 4243});
   const std::string bytes = EncodeFileHeader(header);
@@ -218,6 +219,7 @@ TEST_CASE("a flight dump's header section parses into the values written, byte f
   CHECK(parsed.flight().host_overwritten() == 4904);
   CHECK(parsed.flight().host_torn() == 2);
   CHECK(parsed.flight().host_threads_refused() == 1);
+  CHECK(parsed.flight().host_threads_small() == 6);
   REQUIRE(parsed.flight().last_launches_size() == 2);
   CHECK(parsed.flight().last_launches(0).stream() == 0x7f00);
   CHECK(parsed.flight().last_launches(0).kernel() == "train_step_kernel");

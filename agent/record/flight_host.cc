@@ -39,6 +39,7 @@ constexpr int kOpenRanges = 64;
 
 struct FlightHostRing {
   std::atomic<HostSlot*> slots{nullptr};  // set once when first claimed, never freed
+  uint64_t mask = 0;                      // capacity - 1; set before `slots` is published
   std::atomic<uint64_t> head{0};          // tickets handed out (the owner's plain increment)
   std::atomic<uint64_t> floor{0};         // tickets up to here predate a fork: not shown
   std::atomic<bool> in_use{false};
@@ -50,9 +51,15 @@ thread_local FlightHostRing* t_flight_host __attribute__((tls_model("initial-exe
 
 namespace {
 
-size_t g_entries = 0;  // per ring, a power of two; 0: off
-FlightHostRing g_rings[kFlightHostRings];
+size_t g_entries = 0;  // per full ring, a power of two; 0: off
+// The first kFlightHostRings hold g_entries slots, the rest (for threads beyond them)
+// kFlightHostSmallEntries. A ring's index never changes its size.
+FlightHostRing g_rings[kFlightHostAllRings];
+// Rings ever claimed are a prefix of g_rings (a claim takes the first free one): the
+// writer and the fork reset look no further, so untouched rings stay untouched pages.
+std::atomic<size_t> g_rings_claimed{0};
 std::atomic<uint64_t> g_threads_refused{0};
+std::atomic<uint64_t> g_threads_small{0};
 pthread_key_t g_exit_key;
 
 // The innermost ranges pushed on this thread: their tickets, so a pop ends the right entry.
@@ -62,18 +69,26 @@ thread_local bool t_refused __attribute__((tls_model("initial-exec"))) = false;
 // Claims a free ring: one an exited thread left, else a new one (allocated here, once per
 // ring; the slots are never freed, so the writer may read them at any time).
 FlightHostRing* ClaimRing() {
-  for (size_t i = 0; i < kFlightHostRings; ++i) {
+  for (size_t i = 0; i < kFlightHostAllRings; ++i) {
     FlightHostRing& ring = g_rings[i];
     bool expected = false;
     if (!ring.in_use.compare_exchange_strong(expected, true, std::memory_order_acquire)) continue;
     if (ring.slots.load(std::memory_order_relaxed) == nullptr) {
-      HostSlot* slots = new (std::nothrow) HostSlot[g_entries];
+      const size_t entries =
+          i < kFlightHostRings ? g_entries : std::min(g_entries, kFlightHostSmallEntries);
+      HostSlot* slots = new (std::nothrow) HostSlot[entries];
       if (slots == nullptr) {
         ring.in_use.store(false, std::memory_order_release);
         return nullptr;
       }
+      ring.mask = entries - 1;
       ring.slots.store(slots, std::memory_order_release);
+      size_t claimed = g_rings_claimed.load(std::memory_order_relaxed);
+      while (claimed < i + 1 && !g_rings_claimed.compare_exchange_weak(
+                                    claimed, i + 1, std::memory_order_release)) {
+      }
     }
+    if (i >= kFlightHostRings) g_threads_small.fetch_add(1, std::memory_order_relaxed);
     return &ring;
   }
   return nullptr;
@@ -113,8 +128,7 @@ inline FlightHostRing* CurrentRing() {
 inline uint64_t Open(FlightHostRing* ring, uint64_t packed, uint64_t start_ns, HostSlot** out) {
   const uint64_t ticket = ring->head.load(std::memory_order_relaxed) + 1;
   ring->head.store(ticket, std::memory_order_release);
-  HostSlot& slot =
-      ring->slots.load(std::memory_order_relaxed)[(ticket - 1) & (internal::g_entries - 1)];
+  HostSlot& slot = ring->slots.load(std::memory_order_relaxed)[(ticket - 1) & ring->mask];
   slot.version.store(2 * ticket - 1, std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_release);
   slot.packed.store(packed, std::memory_order_relaxed);
@@ -131,14 +145,14 @@ inline void Publish(HostSlot* slot, uint64_t ticket) {
 }
 
 // The handle of an entry: its ring's index and its ticket.
-static_assert(kFlightHostRings == 64, "a handle keeps the ring's index in 6 bits");
+constexpr int kRingIndexBits = 10;
+static_assert(kFlightHostAllRings == 1 << kRingIndexBits, "a handle's ring index bits");
 inline uint64_t Handle(const FlightHostRing* ring, uint64_t ticket) {
-  return (ticket << 6) | static_cast<uint64_t>(ring - internal::g_rings);
+  return (ticket << kRingIndexBits) | static_cast<uint64_t>(ring - internal::g_rings);
 }
 
 void End(FlightHostRing* ring, uint64_t ticket, uint64_t end_ns, int32_t status) {
-  HostSlot& slot =
-      ring->slots.load(std::memory_order_relaxed)[(ticket - 1) & (internal::g_entries - 1)];
+  HostSlot& slot = ring->slots.load(std::memory_order_relaxed)[(ticket - 1) & ring->mask];
   if (slot.version.load(std::memory_order_relaxed) != 2 * ticket) return;  // lapped
   slot.status.store(status, std::memory_order_relaxed);
   slot.end_ns.store(end_ns > 0 ? end_ns : 1, std::memory_order_release);
@@ -214,7 +228,8 @@ uint64_t FlightHostCallEnter(uint16_t api, uint64_t stream_plus_one, const void*
 
 void FlightHostCallEnd(uint64_t handle, uint64_t end_ns, int32_t status) {
   if (handle == 0) return;
-  End(&internal::g_rings[handle & 63], handle >> 6, end_ns, status);
+  End(&internal::g_rings[handle & (kFlightHostAllRings - 1)], handle >> kRingIndexBits, end_ns,
+      status);
 }
 
 void FlightHostPush(uint8_t range_kind, const char* name, uint64_t start_ns, bool keep) {
@@ -260,21 +275,25 @@ FlightHostSnapshot TakeFlightHostSnapshot() {
   FlightHostSnapshot snapshot;
   snapshot.entries_per_thread = internal::g_entries;
   snapshot.threads_refused = internal::g_threads_refused.load(std::memory_order_relaxed);
+  snapshot.threads_small = internal::g_threads_small.load(std::memory_order_relaxed);
   if (internal::g_entries == 0) return snapshot;
-  for (const FlightHostRing& ring : internal::g_rings) {
+  const size_t claimed = internal::g_rings_claimed.load(std::memory_order_acquire);
+  for (size_t i = 0; i < claimed; ++i) {
+    const FlightHostRing& ring = internal::g_rings[i];
     // Published before the ring's first entry; a ring without slots has no entries yet.
     const HostSlot* slots = ring.slots.load(std::memory_order_acquire);
     if (slots == nullptr) continue;
     const uint64_t head = ring.head.load(std::memory_order_acquire);
     const uint64_t floor = ring.floor.load(std::memory_order_relaxed);
     if (head <= floor) continue;
-    const uint64_t first = std::max(
-        floor + 1, head > internal::g_entries ? head - internal::g_entries + 1 : uint64_t{1});
+    const uint64_t capacity = ring.mask + 1;
+    const uint64_t first =
+        std::max(floor + 1, head > capacity ? head - capacity + 1 : uint64_t{1});
     snapshot.seen += head - floor;
     snapshot.overwritten += first - 1 - floor;
     for (uint64_t ticket = first; ticket <= head; ++ticket) {
       FlightHostEntry entry;
-      if (CopySlot(slots[(ticket - 1) & (internal::g_entries - 1)], ticket, &entry)) {
+      if (CopySlot(slots[(ticket - 1) & ring.mask], ticket, &entry)) {
         snapshot.entries.push_back(entry);
       } else {
         ++snapshot.torn;
@@ -299,7 +318,9 @@ uint64_t FlightHostOpenForTest() {
 }  // namespace internal
 
 void ResetFlightHostAfterFork() {
-  for (FlightHostRing& ring : internal::g_rings) {
+  const size_t claimed = internal::g_rings_claimed.load(std::memory_order_relaxed);
+  for (size_t i = 0; i < claimed; ++i) {
+    FlightHostRing& ring = internal::g_rings[i];
     ring.floor.store(ring.head.load(std::memory_order_relaxed), std::memory_order_relaxed);
     ring.in_use.store(false, std::memory_order_relaxed);
   }

@@ -11,8 +11,11 @@
 // own head (a plain increment: one writer), the slot's stores, and at the return or pop
 // two more stores. No lock, no allocation, no system call, no atomic read-modify-write.
 // A thread's first entry takes the slow path: it adopts the ring of an exited thread or
-// allocates one (at most kFlightHostRings rings; a thread beyond them keeps nothing and
-// is counted in threads_refused).
+// allocates one. The first kFlightHostRings rings hold PROF_FLIGHT_HOST_ENTRIES; a thread
+// beyond them gets a small ring of kFlightHostSmallEntries (its last few calls and ranges:
+// a hang's diagnosis needs each thread's last call more than its history), counted in
+// threads_small; a thread beyond kFlightHostAllRings keeps nothing and is counted in
+// threads_refused.
 //
 // Concurrency: each slot is a seqlock whose only writer is the ring's owner. The owner
 // makes `version` odd (2*ticket-1), stores the fields (relaxed atomics, so a reader's copy
@@ -28,8 +31,8 @@
 //
 // Memory: PROF_FLIGHT_HOST_ENTRIES slots per thread that makes CUDA calls or ranges
 // (rounded up to a power of two; 128 bytes each: the default 4096 is 512 KiB a thread),
-// at most kFlightHostRings threads at once: 32 MiB at the default however many threads
-// come and go.
+// at most kFlightHostRings threads at once: 32 MiB at the default, plus 2 KiB for each
+// thread beyond them (at most 960: 1.9 MiB), however many threads come and go.
 #ifndef PROF_AGENT_RECORD_FLIGHT_HOST_H_
 #define PROF_AGENT_RECORD_FLIGHT_HOST_H_
 
@@ -40,7 +43,9 @@
 
 namespace prof {
 
-constexpr size_t kFlightHostRings = 64;
+constexpr size_t kFlightHostRings = 64;          // full rings (PROF_FLIGHT_HOST_ENTRIES)
+constexpr size_t kFlightHostAllRings = 1024;     // and small ones for the threads beyond them
+constexpr size_t kFlightHostSmallEntries = 16;   // a small ring's slots (2 KiB)
 constexpr size_t kFlightHostNameBytes = 64;  // a range's name is kept up to 63 bytes
 
 enum class FlightHostKind : uint8_t { kApiCall = 1, kRange = 2 };
@@ -64,7 +69,8 @@ struct FlightHostSnapshot {
   uint64_t seen = 0;                     // entries ever made on the rings
   uint64_t overwritten = 0;              // the oldest ones, lapped
   uint64_t torn = 0;                     // being rewritten while copied: not in `entries`
-  uint64_t threads_refused = 0;          // threads that found no ring (kFlightHostRings in use)
+  uint64_t threads_refused = 0;          // threads that found no ring (all of them in use)
+  uint64_t threads_small = 0;            // threads given a small ring (the full ones in use)
   size_t entries_per_thread = 0;
 };
 

@@ -1,12 +1,16 @@
 // The flight recorder's host rings (flight_host.h): the lap and its count, calls still
 // running, range pairing, an entry left "being written" counted torn, a reader racing the
-// owner never showing a mixed entry, and rings handed on at thread exit and after fork.
+// owner never showing a mixed entry, rings handed on at thread exit and after fork, and
+// threads beyond the 64 full rings keeping their last calls on small rings.
 // The rings are process-wide and configured once, so every case starts from
 // ResetFlightHostAfterFork (every ring empty and free).
 #include "agent/record/flight_host.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,10 +20,10 @@
 namespace prof {
 namespace {
 
-constexpr size_t kEntries = 16;
+constexpr size_t kEntries = 32;  // a full ring's; a small ring holds kFlightHostSmallEntries
 
 void EmptyRings() {
-  ConfigureFlightHost(12);  // rounded up to 16; once per process
+  ConfigureFlightHost(20);  // rounded up to 32; once per process
   ResetFlightHostAfterFork();
 }
 
@@ -46,8 +50,8 @@ TEST_CASE("a lap overwrites the oldest entries and counts exactly those") {
   CHECK(snapshot.overwritten == 5);
   CHECK(snapshot.torn == 0);
   REQUIRE(snapshot.entries.size() == kEntries);
-  CHECK(snapshot.entries.front().start_ns == 60);  // tags 6..21 remain
-  CHECK(snapshot.entries.back().start_ns == 210);
+  CHECK(snapshot.entries.front().start_ns == 60);  // tags 6..37 remain
+  CHECK(snapshot.entries.back().start_ns == 370);
   for (const FlightHostEntry& entry : snapshot.entries) {
     CHECK(Consistent(entry));
     CHECK(entry.end_ns == entry.start_ns + 5);
@@ -153,6 +157,62 @@ TEST_CASE("an exited thread's ring goes to the next thread, with its entries kep
   CHECK(snapshot.entries[0].thread_id != snapshot.entries[1].thread_id);
   CHECK(snapshot.seen == 2);
   CHECK(snapshot.threads_refused == 0);
+}
+
+TEST_CASE("70 threads at once: those beyond the 64 rings keep their last calls on small rings") {
+  EmptyRings();
+  const uint64_t small_before = TakeFlightHostSnapshot().threads_small;
+  // This thread holds a full ring from the cases before (it stays its own): 63 full rings
+  // are left for the 70 threads, so 7 get a small one. Each makes 20 calls (tags
+  // 1000*t + 1..20) and stays alive until the snapshot is taken.
+  constexpr int kThreads = 70, kCalls = 20, kSmall = 70 - 63;
+  Call(1);
+  std::mutex mutex;
+  std::condition_variable changed;
+  int ready = 0;
+  bool release = false;
+  std::vector<std::thread> threads;
+  for (int t = 1; t <= kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (uint64_t i = 1; i <= kCalls; ++i) {
+        const uint64_t tag = 1000 * t + i;
+        FlightHostCallEnd(Call(tag), tag * 10 + 5, 0);
+      }
+      std::unique_lock<std::mutex> lock(mutex);
+      ++ready;
+      changed.notify_all();
+      changed.wait(lock, [&] { return release; });
+    });
+  }
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return ready == kThreads; });
+  }
+  const FlightHostSnapshot snapshot = TakeFlightHostSnapshot();
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    release = true;
+  }
+  changed.notify_all();
+  for (std::thread& thread : threads) thread.join();
+
+  CHECK(snapshot.threads_refused == 0);
+  CHECK(snapshot.threads_small - small_before == kSmall);
+  CHECK(snapshot.seen == 1 + kThreads * kCalls);
+  // A small ring keeps its thread's last 16 calls: 4 of 20 overwritten on each.
+  CHECK(snapshot.overwritten == kSmall * (kCalls - kFlightHostSmallEntries));
+  CHECK(snapshot.entries.size() ==
+        1 + (kThreads - kSmall) * kCalls + kSmall * kFlightHostSmallEntries);
+  std::map<uint64_t, uint64_t> last_by_thread;  // thread id -> latest tag kept
+  for (const FlightHostEntry& entry : snapshot.entries) {
+    CHECK(Consistent(entry));
+    uint64_t& last = last_by_thread[entry.thread_id];
+    last = std::max(last, entry.start_ns / 10);
+  }
+  REQUIRE(last_by_thread.size() == 1 + kThreads);
+  size_t with_last_call = 0;
+  for (const auto& [thread, tag] : last_by_thread) with_last_call += tag % 1000 == kCalls;
+  CHECK(with_last_call == kThreads);  // every thread's last call is in the snapshot
 }
 
 TEST_CASE("after fork the child's rings show nothing of the parent's") {

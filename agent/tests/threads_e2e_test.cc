@@ -1,5 +1,11 @@
-// Concurrency under libprof.so: a forked CUDA-using child writes its own file, 16
+// Concurrency under libprof.so: a forked CUDA-using child writes its own file, a child
+// forked while the flight recorder runs dumps only its own activity under its own pid, 70
+// threads each keep their call in the flight recorder (7 on small rings), 16
 // launching threads lose nothing, and a budget too small counts every record it lost.
+#include <signal.h>
+
+#include <cstdint>
+#include <map>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -11,6 +17,7 @@
 #include "agent/tests/under_agent.h"
 #include "proto/schema_enums.h"
 #include "proto/trace.pb.h"
+#include "proto/trace_file_reader.h"
 
 namespace prof::testing {
 namespace {
@@ -35,6 +42,53 @@ TEST_CASE("fork: each CUDA-using process writes its own file, the parent's is wh
   const double replayed = graph_nodes * parent.Number({"graph", "replays"});
   CHECK(Total(trace.launches) == parent.Number({"totals", "kernels", "count"}) - replayed +
                                      graph_nodes + child.Number({"totals", "kernels", "count"}));
+}
+
+TEST_CASE("flight recorder and fork: the child's dump is its own, named by its pid") {
+  // The child starts its writer thread after a fork of a multi-threaded parent, which
+  // TSan does not support (its runtime ends the child: "starting new threads after
+  // multi-threaded fork is not supported"): nothing to learn there.
+  if (kThreadSanitizerBuild) return;
+  const std::string output = FreshFolder("flight_fork");
+  const RunResult run =
+      RunProgram(Program("agent/tests/flight_fork_program"), {},
+                 UnderAgent(output, {{"PROF_FLIGHT", "1"}, {"PROF_SCHEDULE", "off"}}));
+  INFO(run.standard_output << run.standard_error);
+  REQUIRE(run.exit_code == 0);  // the child ended by SIGTERM, as it meant to
+  const size_t at = run.standard_output.find("child ");
+  REQUIRE(at != std::string::npos);
+  const int64_t child = std::stoll(run.standard_output.substr(at + 6));
+  // Nothing dumps in the parent (no hang, no signal); the child dumps at its SIGTERM.
+  TraceSummary trace = SummarizeFolder(output);
+  REQUIRE(trace.files.size() == 1);
+  CHECK(trace.files[0].pid == child);
+  CHECK(trace.files[0].path.find("_child_" + std::to_string(child) + ".flight_0.prof.pb") !=
+        std::string::npos);
+  // Its own ranges and steps only: the rings and the step ring forgot the parent's at fork.
+  CHECK(trace.ranges == std::map<std::string, uint64_t>{
+                            {"child_0", 1}, {"child_1", 1}, {"child_2", 1}});
+  CHECK(trace.api_calls.empty());  // the parent's cudaMalloc and cudaMemsets are not there
+  CHECK(trace.step_numbers.size() >= 3);
+}
+
+TEST_CASE("flight recorder, 70 threads at once: each keeps its call, 7 on small rings") {
+  const std::string output = FreshFolder("flight_threads");
+  const RunResult run =
+      RunProgram(Program("agent/tests/flight_threads_program"), {},
+                 UnderAgent(output, {{"PROF_FLIGHT", "1"}, {"PROF_SCHEDULE", "off"}}));
+  INFO(run.standard_output << run.standard_error);
+  CHECK(run.signal == SIGTERM);  // the program ends itself so; the agent dumps first
+  const TraceSummary trace = SummarizeFolder(output);
+  REQUIRE(trace.files.size() == 1);
+  CHECK(trace.files[0].path.find(".flight_0.prof.pb") != std::string::npos);
+  // 71 threads made calls: the main thread and 63 others took the 64 full rings.
+  auto reader = TraceFileReader::Open(trace.files[0].path);
+  REQUIRE(reader.ok());
+  CHECK((*reader)->header().flight().host_threads_small() == 7);
+  CHECK((*reader)->header().flight().host_threads_refused() == 0);
+  CHECK(trace.api_calls.at("cudaMemset") == 70);  // every thread's call, none lost
+  CHECK(trace.api_calls.at("cudaMalloc") == 1);
+  CHECK(trace.losses.empty());
 }
 
 TEST_CASE("16 threads launching at once lose nothing") {

@@ -94,6 +94,19 @@ void EncodeSnapshot(const FlightSnapshot& snapshot, uint64_t dump_ns, ChunkEncod
     event.step_number = step.number;
     encoder->AddStep(event);
   }
+  // The step in progress at the dump (the hung one), ending at the dump and marked as a
+  // window file marks the step open at exit: the ranges open in it (a Backward that never
+  // ended) then lie inside a step, so the Overview's ratios stay within the steps, and the
+  // Perf Summary does not count it as an iteration.
+  if (!snapshot.steps.empty() && dump_ns > snapshot.steps.back().end_ns) {
+    StepEvent open;
+    open.thread_id = step_thread;
+    open.start_ns = snapshot.steps.back().end_ns;
+    open.duration_ns = dump_ns - open.start_ns;
+    open.step_number = snapshot.steps.back().number + 1;
+    open.sample_count = kStepOpenAtExit;
+    encoder->AddStep(open);
+  }
 }
 
 }  // namespace

@@ -4,8 +4,10 @@
 // the ring still held (a call that had not returned ends at the dump's time; it, a call
 // returned whose GPU work had not completed (with its device state) and a call that
 // returned an NCCL error are listed in the header's `unfinished`), the last step
-// boundaries, and what the ring lost (the calls it overwrote, and those torn while copied)
-// both in the header and as loss records (LOSS_KIND_FLIGHT_*). Writer thread only.
+// boundaries and the step in progress at the dump (ending at its time, marked open as a
+// window file marks the step open at exit), and what the ring lost (the calls it
+// overwrote, and those torn while copied) both in the header and as loss records
+// (LOSS_KIND_FLIGHT_*). Writer thread only.
 #ifndef PROF_AGENT_WRITER_FLIGHT_DUMP_H_
 #define PROF_AGENT_WRITER_FLIGHT_DUMP_H_
 

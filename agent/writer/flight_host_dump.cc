@@ -4,6 +4,7 @@
 #include <map>
 
 #include "agent/record/api_ids.h"
+#include "proto/schema_enums.h"
 
 namespace prof {
 namespace {
@@ -79,16 +80,27 @@ void EncodeFlightHost(const FlightHostSnapshot& host, uint64_t dump_ns, KernelNa
   flight->host_overwritten = host.overwritten;
   flight->host_torn = host.torn;
   flight->host_threads_refused = host.threads_refused;
+  flight->host_threads_small = host.threads_small;
+  // Also as loss records, so the Data Quality table of every command (and `hang`) says
+  // what the rings could not keep, as for the NCCL ring.
+  encoder->AddLoss(schema::LOSS_KIND_FLIGHT_HOST_OVERWRITTEN, host.overwritten);
+  encoder->AddLoss(schema::LOSS_KIND_FLIGHT_HOST_TORN, host.torn);
+  encoder->AddLoss(schema::LOSS_KIND_FLIGHT_HOST_THREAD_REFUSED, host.threads_refused);
   Names names(encoder, kernel_name);
   std::map<uint64_t, const FlightHostEntry*> last_launch;  // by stream + 1
+  uint64_t open_ranges = 0;
   for (const FlightHostEntry& entry : host.entries) {
     if (entry.kind == FlightHostKind::kRange) {
       AddRange(entry, dump_ns, encoder);
+      open_ranges += entry.end_ns == 0;
       continue;
     }
     AddCall(entry, dump_ns, &names, encoder);
     if (entry.function) last_launch[entry.stream_plus_one] = &entry;  // entries by start
   }
+  // Ranges open at the dump end at its time, counted as a window file counts the ranges
+  // open at its close.
+  encoder->AddLoss(schema::LOSS_KIND_RANGE_OPEN_AT_END, open_ranges);
   for (const auto& [stream_plus_one, entry] : last_launch) {
     flight->last_launches.push_back({stream_plus_one > 0 ? stream_plus_one - 1 : 0,
                                      names.Kernel(entry->function), entry->start_ns,

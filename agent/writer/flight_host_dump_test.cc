@@ -32,6 +32,7 @@ TEST_CASE("the header names the last kernel launched on each stream and what the
   host.overwritten = 3;
   host.torn = 1;
   host.threads_refused = 2;
+  host.threads_small = 5;
   host.entries.push_back(Launch(1, 16, 100));     // legacy stream: kernel_16, then kernel_32
   host.entries.push_back(Launch(0x51, 48, 150));  // stream 0x50
   host.entries.push_back(Launch(1, 32, 200));
@@ -52,6 +53,7 @@ TEST_CASE("the header names the last kernel launched on each stream and what the
   CHECK(flight.host_overwritten == 3);
   CHECK(flight.host_torn == 1);
   CHECK(flight.host_threads_refused == 2);
+  CHECK(flight.host_threads_small == 5);
   REQUIRE(flight.last_launches.size() == 2);
   CHECK(flight.last_launches[0].kernel == "kernel_32");
   CHECK(flight.last_launches[0].stream == 0);

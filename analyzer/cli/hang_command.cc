@@ -12,6 +12,7 @@
 #include "analyzer/model/enum_names.h"
 #include "analyzer/model/kernel_names.h"
 #include "analyzer/pipeline/run_processes.h"
+#include "proto/events.h"
 
 namespace prof::analyzer {
 namespace {
@@ -100,7 +101,9 @@ RankDump DumpOf(const TraceModel& model) {
   dump.pid = header.pid();
   dump.reason = header.flight().reason();
   dump.detail = header.flight().detail();
-  dump.calls_overwritten = header.flight().calls_overwritten();
+  const trace::FlightDump& flight = header.flight();
+  dump.losses = {flight.calls_overwritten(), flight.calls_torn(), flight.host_overwritten(),
+                 flight.host_torn(), flight.host_threads_refused()};
   RankFromCommunicators(model, &dump);
   for (const trace::FlightUnfinishedCall& call : header.flight().unfinished()) {
     dump.unfinished[{call.comm_hash(), call.sequence_number()}] = call.device_state();
@@ -121,7 +124,8 @@ RankDump DumpOf(const TraceModel& model) {
   }
   if (last) dump.last_call = Describe(*last, dump.unfinished);
   for (const HostRange& range : model.ranges) {
-    if (range.type == RangeType::kProfileStep)
+    // The step in progress at the dump is written too, marked open: not completed.
+    if (range.type == RangeType::kProfileStep && range.sample_count != kStepOpenAtExit)
       dump.last_step = std::max(dump.last_step, range.step_number);
   }
   dump.last = LastActivityOf(model, header.flight());

@@ -30,6 +30,16 @@ void AppendLastActivity(const LastActivity& last, std::string* out) {
           "; last kernel launched: " + or_none(last.kernel) + "\n";
 }
 
+// One line, only where a recorder lost something: what the dumps cannot show.
+void AppendLosses(const FlightLosses& l, std::string* out) {
+  if (!l.Any()) return;
+  *out += "Not kept by the recorders (not in the dumps): NCCL calls: " +
+          std::to_string(l.calls_overwritten) + " overwritten, " + std::to_string(l.calls_torn) +
+          " torn; CUDA calls and ranges: " + std::to_string(l.host_overwritten) +
+          " overwritten, " + std::to_string(l.host_torn) + " torn; " +
+          std::to_string(l.host_threads_refused) + " thread(s) without a ring\n";
+}
+
 void AppendCulprits(const HangReport& report, std::string* out) {
   if (report.culprits.empty()) {
     *out += "No culprit: no collective is waited in by some ranks and missed by others.\n";
@@ -96,10 +106,7 @@ std::string RenderHangText(const HangReport& report) {
   if (!report.missing_ranks.empty()) {
     out += "Missing dumps: rank(s) " + RankRanges(report.missing_ranks) + "\n";
   }
-  if (report.calls_overwritten > 0) {
-    out += "Older NCCL calls overwritten in the rings (not in the dumps): " +
-           std::to_string(report.calls_overwritten) + "\n";
-  }
+  AppendLosses(report.losses, &out);
   AppendCulprits(report, &out);
   AppendCommunicators(report, &out);
   AppendMismatches(report, &out);
@@ -206,8 +213,15 @@ std::string RenderHangJson(const HangReport& report) {
   json.Int(report.world_size);
   json.Key("missing_ranks");
   WriteRanks(&json, report.missing_ranks);
-  json.Key("calls_overwritten");
-  json.Uint(report.calls_overwritten);
+  const FlightLosses& losses = report.losses;
+  for (const auto& [key, count] : {std::pair{"calls_overwritten", losses.calls_overwritten},
+                                   {"calls_torn", losses.calls_torn},
+                                   {"host_overwritten", losses.host_overwritten},
+                                   {"host_torn", losses.host_torn},
+                                   {"host_threads_refused", losses.host_threads_refused}}) {
+    json.Key(key);
+    json.Uint(count);
+  }
   json.Key("culprits");
   json.BeginArray();
   for (const Culprit& c : report.culprits) WriteCulprit(&json, c);

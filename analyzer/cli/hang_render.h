@@ -13,8 +13,9 @@ namespace prof::analyzer {
 std::string RenderHangText(const HangReport& report);
 // {"hang": {"dumps": N, "world_size": W, "missing_ranks": [...], "culprits": [{"rank",
 // "comm", "seq", "operation", "dump_missing", "last_entered", "last_step", "last_call"}],
-// "communicators": [...], "mismatches": [...], "calls_overwritten": N}}; "comm" is the
-// communicator hash as 16 hex digits.
+// "communicators": [...], "mismatches": [...], and what the recorders lost, summed over
+// the dumps: "calls_overwritten", "calls_torn", "host_overwritten", "host_torn",
+// "host_threads_refused"}}; "comm" is the communicator hash as 16 hex digits.
 std::string RenderHangJson(const HangReport& report);
 
 }  // namespace prof::analyzer

@@ -41,10 +41,11 @@ std::string FlightLine(const trace::FileHeader& header) {
   if (flight.host_entries() > 0) {
     absl::StrAppendFormat(&text,
                           "  flight host activity: %d CUDA call(s) and range(s) seen, %d "
-                          "overwritten by the rings of %d per thread, %d torn, %d thread(s) "
-                          "without a ring\n",
+                          "overwritten by the rings of %d per thread, %d torn, %d thread(s) on "
+                          "a small ring, %d thread(s) without a ring\n",
                           flight.host_seen(), flight.host_overwritten(), flight.host_entries(),
-                          flight.host_torn(), flight.host_threads_refused());
+                          flight.host_torn(), flight.host_threads_small(),
+                          flight.host_threads_refused());
   }
   return text;
 }

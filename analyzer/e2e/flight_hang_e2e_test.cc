@@ -19,13 +19,13 @@
 #include <filesystem>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
 #include "agent/tests/sanitizer_preload.h"
+#include "analyzer/e2e/flight_e2e_support.h"
 #include "analyzer/e2e/workload_runner.h"
 #include "analyzer/read/trace_file_loader.h"
 
@@ -34,45 +34,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// What `command` prints (stdout and stderr), and its exit status in `*status`.
-std::string Run(const std::string& command, int* status) {
-  std::string output;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return output;
-  char buffer[4096];
-  size_t got = 0;
-  while ((got = fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, got);
-  *status = pclose(pipe);
-  return output;
-}
-
-std::string HangJson(const std::string& folder) {
-  int status = 0;
-  const std::string out =
-      Run(Runfile("analyzer/cli/profanalyze") + " hang " + folder + " --format json", &status);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
-  return out;
-}
-
-// `env ... train_ranks --ranks 8 ...` under the agent with the flight recorder on.
+// `train_ranks --ranks 8 ...` under the agent with the flight recorder on.
 std::string EightRanks(const std::string& out, const std::string& environment,
                        const std::string& arguments) {
-  return "env LD_PRELOAD=\"" + prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so")) +
-         "\" PROF_CUPTI_LIB=" + Runfile("testdata/sim/libcupti.so.13") +
-         " PROF_FLIGHT=1 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out + " " + environment + " " +
-         Runfile("testdata/workloads/train_ranks") + " --ranks 8 " + arguments;
+  return FlightRanks(8, out, environment, arguments);
 }
 
-// The number printed after `label` in `text` (a table row), or -1.
-long long NumberAfter(const std::string& text, const std::string& label) {
-  const size_t at = text.find(label);
-  if (at == std::string::npos) return -1;
-  std::istringstream rest(text.substr(at + label.size()));
-  long long value = -1;
-  rest >> value;
-  return value;
-}
+std::string Run(const std::string& command, int* status) { return RunCommand(command, status); }
 
 // The rank of a dump: its rank in the world communicator (forked ranks have no RANK).
 int RankOf(const TraceModel& model) {

@@ -191,6 +191,18 @@ std::vector<MismatchedCollective> Mismatches(const CollectiveMatch& match,
 
 }  // namespace
 
+void FlightLosses::Add(const FlightLosses& other) {
+  calls_overwritten += other.calls_overwritten;
+  calls_torn += other.calls_torn;
+  host_overwritten += other.host_overwritten;
+  host_torn += other.host_torn;
+  host_threads_refused += other.host_threads_refused;
+}
+
+bool FlightLosses::Any() const {
+  return calls_overwritten + calls_torn + host_overwritten + host_torn + host_threads_refused > 0;
+}
+
 HangReport AnalyzeHang(std::vector<RankDump> dumps) {
   std::sort(dumps.begin(), dumps.end(),
             [](const RankDump& a, const RankDump& b) { return a.rank < b.rank; });
@@ -198,7 +210,7 @@ HangReport AnalyzeHang(std::vector<RankDump> dumps) {
   report.dumps = dumps.size();
   for (const RankDump& dump : dumps) {
     report.world_size = std::max(report.world_size, dump.world_size);
-    report.calls_overwritten += dump.calls_overwritten;
+    report.losses.Add(dump.losses);
   }
   report.missing_ranks = MissingRanks(dumps, report.world_size);
   std::vector<const CollectiveTable*> tables;

@@ -39,6 +39,18 @@ struct LastActivity {
   std::string kernel;    // the last kernel launched (by the launch hooks), with its stream
 };
 
+// What a dump's recorder could not keep (FlightDump's counts): none of it is in the dump.
+struct FlightLosses {
+  uint64_t calls_overwritten = 0;     // the NCCL ring's oldest calls
+  uint64_t calls_torn = 0;            // NCCL calls being rewritten while copied
+  uint64_t host_overwritten = 0;      // CUDA calls and ranges, the oldest of their thread
+  uint64_t host_torn = 0;             // CUDA calls and ranges being rewritten while copied
+  uint64_t host_threads_refused = 0;  // threads that found no ring: nothing kept of them
+
+  void Add(const FlightLosses& other);
+  bool Any() const;
+};
+
 // One rank's flight dump (the latest, where a rank dumped more than once).
 struct RankDump {
   int32_t rank = -1;
@@ -47,7 +59,7 @@ struct RankDump {
   int64_t pid = 0;
   std::string reason;  // FlightDump.reason
   std::string detail;
-  uint64_t calls_overwritten = 0;  // the ring's oldest calls, not in this dump
+  FlightLosses losses;
   CollectiveTable calls;           // its NCCL calls with a communicator, in call order
   // (communicator, sequence) of calls still running at the dump or failed, each with its
   // GPU-side state (a DeviceState value).
@@ -113,7 +125,7 @@ struct HangReport {
   std::vector<CommunicatorState> communicators;  // waited-in ones first
   std::vector<Culprit> culprits;
   std::vector<MismatchedCollective> mismatches;
-  uint64_t calls_overwritten = 0;  // summed over the dumps
+  FlightLosses losses;  // summed over the dumps
 };
 
 HangReport AnalyzeHang(std::vector<RankDump> dumps);

@@ -1,5 +1,6 @@
 // The hang analysis on synthetic dumps: the culprit of a hang, a missing dump, a
-// mismatched collective, and grouping at 10,000 ranks.
+// mismatched collective, grouping at 10,000 ranks, a 40-rank communicator, and the
+// recorders' losses summed.
 #include "analyzer/job/hang_analysis.h"
 
 #include <map>
@@ -161,6 +162,39 @@ TEST_CASE("rank ranges are capped") {
   CHECK(RankRanges({}) == "");
   CHECK(RankRanges({1, 3, 5, 7}, 2) == "1,3 ... (+2 more)");
   CHECK(RankRanges({0, 1, 2, 3}) == "0-3");
+}
+
+
+TEST_CASE("a 40-rank communicator: the culprit and the groups span all 40 ranks") {
+  std::vector<RankDump> dumps;
+  for (int32_t rank = 0; rank < 40; ++rank) dumps.push_back(Rank(rank, 40, 24, rank != 35));
+  const HangReport report = AnalyzeHang(dumps);
+  CHECK(report.world_size == 40);
+  REQUIRE(report.culprits.size() == 1);
+  CHECK(report.culprits[0].rank == 35);
+  CHECK(report.culprits[0].seq == 25);
+  REQUIRE(report.communicators.size() == 1);
+  CHECK(report.communicators[0].size == 40);
+  REQUIRE(report.communicators[0].groups.size() == 2);
+  CHECK(RankRanges(report.communicators[0].groups[0].ranks) == "0-34,36-39");
+  CHECK(report.communicators[0].groups[0].ranks.size() == 39);
+  CHECK(RankRanges(report.communicators[0].groups[1].ranks) == "35");
+}
+
+TEST_CASE("what the recorders lost is summed over the dumps") {
+  std::vector<RankDump> dumps;
+  for (int32_t rank = 0; rank < 3; ++rank) {
+    dumps.push_back(Rank(rank, 3, 4, false));
+    dumps.back().losses = {1u + rank, 0, 10u * rank, 2, rank == 1 ? 6u : 0u};
+  }
+  const HangReport report = AnalyzeHang(dumps);
+  CHECK(report.losses.calls_overwritten == 1 + 2 + 3);
+  CHECK(report.losses.calls_torn == 0);
+  CHECK(report.losses.host_overwritten == 0 + 10 + 20);
+  CHECK(report.losses.host_torn == 2 * 3);
+  CHECK(report.losses.host_threads_refused == 6);
+  CHECK(report.losses.Any());
+  CHECK_FALSE(FlightLosses{}.Any());
 }
 
 }  // namespace

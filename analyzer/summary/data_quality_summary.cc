@@ -40,6 +40,35 @@ void AddIncompleteSteps(const DataQuality& quality, SummaryTable* table) {
   }
 }
 
+// Losses whose words say more than their kind's name: the flight recorder's (flight dumps
+// only) and ranges cut at a file's end.
+struct LossText {
+  const char* kind;
+  const char* item;
+  const char* detail;
+};
+constexpr LossText kLossTexts[] = {
+    {"LOSS_KIND_FLIGHT_OVERWRITTEN", "NCCL calls overwritten in the flight ring",
+     "older than the ring's PROF_FLIGHT_ENTRIES calls; not in this dump"},
+    {"LOSS_KIND_FLIGHT_TORN", "NCCL calls torn in the flight ring",
+     "being rewritten while the dump copied them; not in this dump"},
+    {"LOSS_KIND_FLIGHT_HOST_OVERWRITTEN", "CUDA calls and ranges overwritten in the flight rings",
+     "older than a thread's PROF_FLIGHT_HOST_ENTRIES; not in this dump"},
+    {"LOSS_KIND_FLIGHT_HOST_TORN", "CUDA calls and ranges torn in the flight rings",
+     "being rewritten while the dump copied them; not in this dump"},
+    {"LOSS_KIND_FLIGHT_HOST_THREAD_REFUSED", "threads without a flight ring",
+     "every ring was taken: none of their CUDA calls or ranges is in this dump"},
+    {"LOSS_KIND_RANGE_OPEN_AT_END", "ranges open at the file's end",
+     "ended at the window's close (a flight dump: at the dump); they ran longer"},
+};
+
+const LossText* LossTextOf(const std::string& kind) {
+  for (const LossText& text : kLossTexts) {
+    if (kind == text.kind) return &text;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
@@ -57,9 +86,8 @@ std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
                &table);
       continue;
     }
-    if (kind == "LOSS_KIND_FLIGHT_OVERWRITTEN") {
-      AddCount("NCCL calls overwritten in the flight ring", count,
-               "older than the ring's PROF_FLIGHT_ENTRIES calls; not in this dump", &table);
+    if (const LossText* text = LossTextOf(kind)) {
+      AddCount(text->item, count, text->detail, &table);
       continue;
     }
     AddCount(absl::StrCat("records lost by the agent: ", kind), count,
