@@ -90,7 +90,9 @@ chmod 755 "$root/bin/profanalyze" "$root/libexec/profanalyze" "$root/lib/libprof
 # profanalyze-mpi, where built: its libraries beyond glibc's are Open MPI's (libmpi.so.40
 # and what it loads), which must be the machine's, matching its mpirun; none is copied.
 if [ -n "$profanalyze_mpi" ]; then
-  ldd "$profanalyze_mpi" | grep -q 'libmpi\.so\.40' ||
+  # ldd's whole answer first: `ldd | grep -q` under pipefail fails when grep's early exit
+  # ends ldd with SIGPIPE (seen once on a loaded machine).
+  grep -q 'libmpi\.so\.40' <<< "$(ldd "$profanalyze_mpi")" ||
     { echo "make_package.sh: $profanalyze_mpi does not link libmpi.so.40" >&2; exit 2; }
   cp "$profanalyze_mpi" "$root/libexec/profanalyze-mpi"
   sed 's|libexec/profanalyze"|libexec/profanalyze-mpi"|' "$root/bin/profanalyze" > "$root/bin/profanalyze-mpi"

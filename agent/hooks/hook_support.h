@@ -66,11 +66,12 @@ inline bool RecordingGate(uint16_t marker_id, const void* function, uint32_t act
 // and the caller sees the real function's.
 // With PROF_FLIGHT=1 the call is also kept in the thread's host ring (flight_host.h),
 // opened before the real call so that one which never returns (a synchronize behind a
-// hang) is seen running.
+// hang) is seen running; and it keeps the session up, as an NCCL call does, so a program
+// that never steps still has the writer and the flush handler that dump the rings.
 template <typename Result, typename Call>
 Result TimedApiCall(uint16_t api, const ApiArguments& arguments, Call&& call) {
-  const bool record = RecordingGate(api, arguments.function, kActivityCudaApi);
   const bool flight = FlightOn();
+  const bool record = RecordingGate(api, arguments.function, kActivityCudaApi, flight);
   if (!record && !flight) return call();
   if (record) AwaitCorrelationId();
   const uint64_t start = MonotonicNs();

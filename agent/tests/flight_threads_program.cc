@@ -2,14 +2,11 @@
 // PROF_FLIGHT=1): 70 threads each make one cudaMemset (of their own bytes) and stay alive
 // until all 70 have; with the main thread (which made the cudaMalloc) 71 threads hold
 // rings at once: 64 full ones and 7 small ones. The main thread then ends the process
-// with SIGTERM, which makes the agent dump. One step boundary first: with no window, a step
-// or an NCCL call starts the agent's session (its writer thread and flush handler), a CUDA
-// call does not.
+// with SIGTERM, which makes the agent dump. The program never steps and calls no NCCL:
+// with no window, its CUDA calls alone must start the agent's session (the writer thread
+// and the flush handler) for the recorder to dump.
 #include <cuda_runtime_api.h>
-#include <dlfcn.h>
 #include <signal.h>
-
-#include <cstdint>
 
 #include <condition_variable>
 #include <mutex>
@@ -18,11 +15,8 @@
 
 int main() {
   constexpr int kThreads = 70;
-  const auto step = reinterpret_cast<void (*)(int64_t)>(dlsym(RTLD_DEFAULT, "prof_step"));
-  if (!step) return 3;
   void* memory = nullptr;
   if (cudaMalloc(&memory, 64 * kThreads) != cudaSuccess) return 1;
-  step(1);
   std::mutex mutex;
   std::condition_variable changed;
   int done = 0;
