@@ -76,7 +76,8 @@ cat > "$root/bin/profanalyze" <<'WRAPPER'
 #!/bin/sh
 # profanalyze with the shared libraries it was built with (../libexec/lib), whatever the
 # machine has installed; only glibc comes from the machine. --version names the release
-# (../VERSION): the program itself knows only a wheel's (pip's METADATA beside it).
+# (../VERSION): answered here for profanalyze-mpi, which has no --version of its own
+# (libexec/profanalyze reads ../VERSION itself, analyzer/cli/version.h).
 here="$(cd "$(dirname "$0")/.." && pwd)"
 for argument in "$@"; do
   case "$argument" in

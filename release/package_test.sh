@@ -33,7 +33,10 @@ for program in profanalyze profanalyze-mpi; do
   [ "$answer" = "$program $version" ] ||
     { echo "FAIL: bin/$program --version printed '$answer', expected '$program $version'"; exit 1; }
 done
-echo "PASS: bin/profanalyze --version and bin/profanalyze-mpi --version print $version (VERSION)"
+answer="$(env -i LD_LIBRARY_PATH="$root/libexec/lib" "$root/libexec/profanalyze" --version 2>&1)" || true
+[ "$answer" = "profanalyze $version" ] ||
+  { echo "FAIL: libexec/profanalyze --version printed '$answer', expected 'profanalyze $version'"; exit 1; }
+echo "PASS: bin/profanalyze, bin/profanalyze-mpi and libexec/profanalyze --version print $version (VERSION)"
 
 # Steps 0-1 skipped, 2-5 recorded, 6-7 after the window.
 minimal=(env -i PATH=/usr/bin:/bin HOME="$work")

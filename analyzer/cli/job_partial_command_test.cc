@@ -216,6 +216,9 @@ TEST_CASE("map/reduce: tables mapped with other options are refused with one lin
   const JobTruth truth = WriteJobTraces(spec, testing::ScratchFolder("mapreduce_mismatch_traces"));
   const std::vector<std::string> partials = MapStrided(truth, 1, folder);
   CHECK(AnalysisWords(Options({}, "kernel", "json")) == "--views kernel");
+  // The same tables asked for in another order or spelling are the same analysis.
+  CHECK(AnalysisWords(Options({}, "overview,kernel", "text")) == "--views overview,kernel");
+  CHECK(AnalysisWords(Options({}, "KernelView, overview", "text")) == "--views overview,kernel");
   SummaryCommandOptions kernel = Options(partials, "kernel", "text");
   CHECK(ReducePartialFiles(kernel).exit_code == 2);
   kernel.views = "job";  // no tables printed: any partial will do

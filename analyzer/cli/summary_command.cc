@@ -260,8 +260,14 @@ std::string AnalysisWords(const SummaryCommandOptions& options) {
     if (value != otherwise) words.push_back(name);
   };
   text("--sorted-by", options.sorted_by, defaults.sorted_by);
-  text("--views", options.views, "");
-  text("--type", options.types, "");
+  // The tables chosen, not how they were spelled: --views b,a and --type A are --views a,b.
+  const absl::StatusOr<ViewSet> selected = SelectedViews(options);
+  if (selected.ok() && (!options.views.empty() || !options.types.empty())) {
+    words.push_back(absl::StrCat("--views ", ViewListOf(*selected)));
+  } else {
+    text("--views", options.views, "");
+    text("--type", options.types, "");
+  }
   flag(options.op_detail ? "--op-detail" : "--no-op-detail", options.op_detail, defaults.op_detail);
   flag("--group-by-shape", options.group_by_shape, false);
   flag("--self", options.self_time, false);

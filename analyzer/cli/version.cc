@@ -31,9 +31,21 @@ std::string MetadataVersion(const std::string& dist_info) {
   return "";
 }
 
+// The first line of the tarball's <root>/VERSION for <root>/libexec/<program>; "" if none.
+std::string TarballVersion(const std::string& executable) {
+  const std::string libexec = Parent(executable);
+  if (BaseName(libexec) != "libexec") return "";
+  std::ifstream file(Parent(libexec) + "/VERSION");
+  std::string version;
+  std::getline(file, version);
+  return version;
+}
+
 }  // namespace
 
 std::string InstalledVersion(const std::string& executable) {
+  const std::string tarball = TarballVersion(executable);
+  if (!tarball.empty()) return tarball;
   const std::string bin = Parent(executable);
   const std::string package = Parent(bin);
   if (BaseName(bin) != "_bin" || BaseName(package) != "libprof") return "";
@@ -68,7 +80,7 @@ std::string VersionText() {
   if (!version.empty()) return "profanalyze " + version;
   return "profanalyze: no release version recorded for " +
          (executable.empty() ? std::string("this program") : executable) +
-         " (only the wheel's, installed by pip, has one)";
+         " (only the wheel's, installed by pip, and the release tarball's have one)";
 }
 
 }  // namespace prof::analyzer

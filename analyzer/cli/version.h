@@ -2,8 +2,9 @@
 // wheel's profanalyze as site-packages/libprof/_bin/profanalyze beside
 // site-packages/libprof-<version>.dist-info/, whose METADATA "Version:" line is the
 // version scripts/package.sh gave the wheel (from the top-level VERSION file and the
-// commit). A profanalyze anywhere else (bazel-bin, the release tarball) has no such record
-// and says so rather than guess.
+// commit). The release tarball (release/make_package.sh) holds the program as
+// <root>/libexec/profanalyze with the release in <root>/VERSION. A profanalyze anywhere
+// else (bazel-bin) has no such record and says so rather than guess.
 #ifndef PROF_ANALYZER_CLI_VERSION_H_
 #define PROF_ANALYZER_CLI_VERSION_H_
 

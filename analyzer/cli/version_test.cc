@@ -1,5 +1,5 @@
-// InstalledVersion: the wheel's METADATA beside an installed libprof/_bin/profanalyze,
-// and nothing for any other layout.
+// InstalledVersion: the wheel's METADATA beside an installed libprof/_bin/profanalyze, the
+// tarball's VERSION above libexec/profanalyze, and nothing for any other layout.
 #include "analyzer/cli/version.h"
 
 #include <catch2/catch.hpp>
@@ -27,6 +27,17 @@ TEST_CASE("--version reads the version pip recorded beside the package") {
   CHECK(InstalledVersion(site + "/bin/profanalyze").empty());  // not the wheel's layout
   CHECK(InstalledVersion("profanalyze").empty());
   CHECK(VersionText().find("profanalyze: no release version recorded for ") == 0);
+}
+
+TEST_CASE("--version reads the release tarball's VERSION beside libexec/") {
+  const std::string root = testing::ScratchFolder("version_tarball");
+  REQUIRE(std::system(("mkdir -p " + root + "/libexec " + root + "/bin").c_str()) == 0);
+  Write(root + "/VERSION", "0.3\n");
+  CHECK(InstalledVersion(root + "/libexec/profanalyze") == "0.3");
+  CHECK(InstalledVersion(root + "/libexec/profanalyze-mpi") == "0.3");
+  CHECK(InstalledVersion(root + "/bin/profanalyze").empty());  // the wrapper's own folder
+  Write(root + "/VERSION", "\n");
+  CHECK(InstalledVersion(root + "/libexec/profanalyze").empty());  // nothing recorded
 }
 
 }  // namespace

@@ -63,6 +63,14 @@ ViewSet AllViews() {
   return views;
 }
 
+std::string ViewListOf(const ViewSet& views) {
+  std::string list;
+  for (const ViewName& name : kViewNames) {
+    if (views.count(name.view)) absl::StrAppend(&list, list.empty() ? "" : ",", name.name);
+  }
+  return list;
+}
+
 absl::StatusOr<ViewSet> ParseViews(const std::string& list) {
   ViewSet views;
   for (absl::string_view part : absl::StrSplit(list, ',', absl::SkipWhitespace())) {

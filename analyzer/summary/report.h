@@ -47,6 +47,8 @@ using ViewSet = std::set<View>;
 ViewSet AllViews();
 // Accepts our names (device, overview, ..., data_quality) and paddle's (DeviceView, ...).
 absl::StatusOr<ViewSet> ParseViews(const std::string& list);
+// `views` as ParseViews reads them: our names, comma-separated, in the order of View.
+std::string ViewListOf(const ViewSet& views);
 
 struct ProcessReport {
   ProcessIdentity identity;
