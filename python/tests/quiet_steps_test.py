@@ -17,6 +17,8 @@ COUNT_AGENT_CALLS = """
 import json, sys
 import torch
 from libprof import _capi
+if sys.argv[3] == "without_step_ended":  # an agent built before prof_step_ended
+    _capi.step_ended = None
 counted = ("step", "step_ended", "phase_push", "phase_pop", "phase_range", "recording",
            "_schedule_state")
 calls = dict.fromkeys(counted, 0)
@@ -72,9 +74,9 @@ print(len(placed), len(torch.nn.modules.module._global_forward_pre_hooks))
 """
 
 
-def closed_run_calls(test_case, optimizers):
+def closed_run_calls(test_case, optimizers, agent="with_step_ended"):
     run = agent_runner.run_python(
-        ["-c", COUNT_AGENT_CALLS, str(ITERATIONS), str(optimizers)],
+        ["-c", COUNT_AGENT_CALLS, str(ITERATIONS), str(optimizers), agent],
         environment={"PROF_SCHEDULE": "skip_first=1000000,record=1", "PROF_PYTHON_OPS": "0"})
     test_case.assertEqual(run.returncode, 0, run.stderr)
     test_case.assertEqual(run.helper_failures(), [])
@@ -106,6 +108,14 @@ class QuietStepsTest(unittest.TestCase):
         calls = closed_run_calls(self, 1)
         self.assertEqual((calls["step_ended"], calls["step"], calls["recording"],
                           calls["_schedule_state"]), (ITERATIONS - 1, 0, 0, 0))
+
+    def test_without_step_ended_the_three_calls_as_before(self):
+        agent_runner.require_torch(self)
+        calls = closed_run_calls(self, 1, "without_step_ended")
+        self.assertEqual((calls["step_ended"], calls["step"], calls["recording"],
+                          calls["_schedule_state"]), (0,) + (ITERATIONS - 1,) * 3)
+        self.assertEqual((calls["phase_push"], calls["phase_pop"], calls["phase_range"]),
+                         (2, 2, 1))  # still quiet
 
     def test_two_optimizers_count_steps_as_recorded_steps_do(self):
         # Without a DataLoader each outermost optimizer step ends a step, placed at the next
