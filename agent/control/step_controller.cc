@@ -48,6 +48,11 @@ bool StepController::WindowGoesOnPastBoundary(int next_state) const {
   return planner_.WindowGoesOnPastBoundary(next_state, now);
 }
 
+bool StepController::NextStepRecords() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return planner_.NextStepRecords();
+}
+
 void StepController::Begin() {
   std::lock_guard<std::mutex> lock(mutex_);
   Apply(planner_.On(WindowEvent::Of(EventKind::kBegin), 0));

@@ -113,6 +113,8 @@ class StepController {
   bool window_open() const;
   // WindowPlanner::WindowGoesOnPastBoundary now (prof_window_goes_on).
   bool WindowGoesOnPastBoundary(int next_state) const;
+  // WindowPlanner::NextStepRecords now (prof_step_ended).
+  bool NextStepRecords() const;
   int64_t current_step() const;
 
  private:

@@ -113,6 +113,10 @@ bool WindowPlanner::AsksDeviceBefore(int next_state) const {
   return next == StepState::kReady || IsRecording(next);
 }
 
+bool WindowPlanner::NextStepRecords() const {
+  return IsRecording(StateAfterBoundary(step_ + 1, -1));
+}
+
 bool WindowPlanner::EndDue(uint64_t now_ns) const {
   return !ended_ && window_ == WindowKind::kDemand && demand_end_ns_ != 0 &&
          now_ns >= demand_end_ns_;

@@ -161,6 +161,9 @@ class WindowPlanner {
   // operator collection once per window (at the boundary where this is false), not at every
   // boundary.
   bool WindowGoesOnPastBoundary(int next_state, uint64_t now_ns) const;
+  // Whether the step after the current one records, given no state for it (the schedule's,
+  // or the program's kept state): prof_step_ended's second answer, asked as a step begins.
+  bool NextStepRecords() const;
 
  private:
   void OnStart(WindowPlan* plan);

@@ -136,6 +136,23 @@ TEST_CASE("AsksDeviceBefore: only a boundary into READY or RECORD with the devic
   CHECK_FALSE(planner.AsksDeviceBefore(-1));  // asked already
 }
 
+TEST_CASE("NextStepRecords: the schedule's state of the step after this one, then the program's") {
+  // 0 CLOSED, 1 READY, 2 RECORD, 3 RECORD_AND_RETURN, then CLOSED.
+  WindowPlanner planner(Parse("closed=1,ready=1,record=2,repeat=1"), 0, kStartNs);
+  planner.On(Ev(EventKind::kBegin), kStartNs);
+  planner.On(Ev(EventKind::kStart), kStartNs);
+  std::vector<bool> answers{planner.NextStepRecords()};  // at step 0: step 1 READY
+  for (uint64_t now = 2000; now <= 5000; now += 1000) {
+    planner.On(WindowEvent::Boundary(), now);
+    answers.push_back(planner.NextStepRecords());  // steps 1..4: 2 and 3 record, 4 and 5 not
+  }
+  CHECK(answers == std::vector<bool>{false, true, true, false, false});
+  planner.On(WindowEvent::SetState(kRecord), 6000);
+  CHECK(planner.NextStepRecords());  // a plain boundary keeps the program's RECORD
+  planner.On(WindowEvent::Boundary(kRecordAndReturn), 7000);
+  CHECK_FALSE(planner.NextStepRecords());  // CLOSED follows RECORD_AND_RETURN
+}
+
 TEST_CASE("record everything: the window opens before the session starts, handed over at it") {
   WindowPlanner planner(Schedule(), 0, kStartNs);
   RunTable(planner,

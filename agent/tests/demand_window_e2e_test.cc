@@ -110,6 +110,20 @@ TEST_CASE("prof_window_goes_on: 1 only where the next boundary keeps the window 
         "goes_on 0\ngoes_on 1\ngoes_on 0\ngoes_on 0\nstate 1\ngoes_on 1\ngoes_on 0\n");
 }
 
+TEST_CASE("prof_step_ended: whether the new step records, and the one after it") {
+  // 1:3 records steps 1 and 2: the boundaries 0->1 (1 records, 2 will: 3), 1->2 (2
+  // records, 3 will not: 1), 2->3 and 3->4 (0). Then the program's RECORD for step 4: a
+  // plain boundary keeps it (3); after the step put in RECORD_AND_RETURN comes CLOSED (0).
+  const DemandRun demand = RunScript("step_ended", "1:3", "nnnnRnEn");
+  INFO(demand.run.standard_output << demand.run.standard_error);
+  REQUIRE(demand.run.exit_code == 0);
+  CHECK(demand.run.standard_output ==
+        "ended 3\nended 1\nended 0\nended 0\nstate 1\nended 3\nstep_to 1\nended 0\n");
+  // The steps it ended are recorded as prof_step's are: 1 and 2, then 4 to 6 (the
+  // program's window).
+  CHECK(demand.trace.step_numbers == std::vector<int64_t>{1, 2, 4, 5, 6});
+}
+
 TEST_CASE("dlopened, not preloaded: CUPTI gives the window's kernels and runtime calls") {
   const std::string output = FreshFolder("in_process");
   RunOptions options;

@@ -9,6 +9,7 @@
 //   E, X  a step like k, ended by prof_step_to(8, RECORD_AND_RETURN / CLOSED): prints
 //      "step_to <index>"
 //   g, h  prof_window_goes_on(-1 / CLOSED): prints "goes_on <result>"
+//   n  a step like k, ended by prof_step_ended(8): prints "ended <flags>"
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
@@ -36,8 +37,9 @@ int main(int argc, char** argv) {
   const auto set_state = Find<int (*)(int)>("prof_set_state");
   const auto step_to = Find<int (*)(int64_t, int)>("prof_step_to");
   const auto goes_on = Find<int (*)(int)>("prof_window_goes_on");
+  const auto step_ended = Find<int (*)(int64_t)>("prof_step_ended");
   if (!step || !push || !pop || !start || !stop || !flush || !window_file || !set_state ||
-      !step_to || !goes_on) {
+      !step_to || !goes_on || !step_ended) {
     std::printf("no agent\n");
     return 2;
   }
@@ -47,12 +49,14 @@ int main(int argc, char** argv) {
   int steps = 0;
   int last_window = -1;
   for (char action : script) {
-    if (action == 'k' || action == 'E' || action == 'X') {
+    if (action == 'k' || action == 'n' || action == 'E' || action == 'X') {
       push(("work_" + std::to_string(steps)).c_str());
       cudaMemset(memory, 0, 4096);
       pop();
       if (action == 'k') {
         step(8);
+      } else if (action == 'n') {
+        std::printf("ended %d\n", step_ended(8));
       } else {
         std::printf("step_to %d\n", step_to(8, action == 'E' ? 3 : 0));
       }

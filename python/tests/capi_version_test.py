@@ -82,7 +82,20 @@ class CapiVersionTest(unittest.TestCase):
         self.assertEqual(_capi.api_version(library), _capi.API_VERSION)
         functions, said = bind(library)
         self.assertEqual(said, "")
-        self.assertEqual(set(functions), set(_capi._SIGNATURES))
+        self.assertEqual(set(functions), set(_capi._SIGNATURES) | {"step_ended"})
+        self.assertEqual(functions["step_ended"].restype, ctypes.c_int)
+
+    def test_an_agent_of_this_version_without_step_ended_binds_without_it(self):
+        # Built before prof_step_ended joined version 3: the boundaries fall back to
+        # prof_step and prof_recording (_steps.py), rather than refusing the agent.
+        library = FakeLibrary(version=_capi.API_VERSION)
+        functions, _ = bind(library)
+        self.assertNotIn("step_ended", functions)
+        library.functions["prof_step_ended"] = FakeFunction(3)
+        functions, said = bind(library)
+        self.assertEqual(said, "")
+        self.assertEqual(functions["step_ended"](8), 3)
+        self.assertEqual(functions["step_ended"].argtypes, [ctypes.c_int64])
 
 
 class FlagsFromTheAgentTest(unittest.TestCase):

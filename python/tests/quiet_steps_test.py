@@ -10,13 +10,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import agent_runner  # noqa: E402
 
 # Counts the helper's calls into the agent (the _capi functions the hooks look up at each
-# call) over ITERATIONS iterations of a loop with two outermost modules (model, loss), a
-# backward and an optimizer step.
+# call; _schedule_state is the ctypes function behind applied_schedule_state) over
+# ITERATIONS iterations of a loop with two outermost modules (model, loss), a backward and
+# an optimizer step. A name the agent lacks counts 0.
 COUNT_AGENT_CALLS = """
 import json, sys
 import torch
 from libprof import _capi
-counted = ("step", "phase_push", "phase_pop", "phase_range", "recording")
+if sys.argv[3] == "without_step_ended":  # an agent built before prof_step_ended
+    _capi.step_ended = None
+counted = ("step", "step_ended", "phase_push", "phase_pop", "phase_range", "recording",
+           "_schedule_state")
 calls = dict.fromkeys(counted, 0)
 def counting(name, function):
     def call(*arguments):
@@ -24,7 +28,8 @@ def counting(name, function):
         return function(*arguments)
     return call
 for name in counted:
-    setattr(_capi, name, counting(name, getattr(_capi, name)))
+    if getattr(_capi, name, None) is not None:
+        setattr(_capi, name, counting(name, getattr(_capi, name)))
 model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))
 loss_function = torch.nn.MSELoss()
 parameters = list(model.parameters())
@@ -69,13 +74,17 @@ print(len(placed), len(torch.nn.modules.module._global_forward_pre_hooks))
 """
 
 
-def closed_run_calls(test_case, optimizers):
+def closed_run_calls(test_case, optimizers, agent="with_step_ended"):
     run = agent_runner.run_python(
-        ["-c", COUNT_AGENT_CALLS, str(ITERATIONS), str(optimizers)],
+        ["-c", COUNT_AGENT_CALLS, str(ITERATIONS), str(optimizers), agent],
         environment={"PROF_SCHEDULE": "skip_first=1000000,record=1", "PROF_PYTHON_OPS": "0"})
     test_case.assertEqual(run.returncode, 0, run.stderr)
     test_case.assertEqual(run.helper_failures(), [])
     return json.loads(run.stdout.splitlines()[-1])
+
+
+def boundaries(calls):
+    return calls["step"] + calls["step_ended"]
 
 
 class QuietStepsTest(unittest.TestCase):
@@ -84,21 +93,36 @@ class QuietStepsTest(unittest.TestCase):
         calls = closed_run_calls(self, 1)
         # Boundaries: one at the start of each iteration after the first (9); the one due
         # after the last optimizer step is placed at exit, after the counts are printed.
-        self.assertEqual(calls["step"], ITERATIONS - 1)
+        self.assertEqual(boundaries(calls), ITERATIONS - 1)
         # Only step 0 (before any boundary: not known to be quiet) records its phases:
         # Backward and Optimization pushed and popped, Forward one whole range. Without
         # quiet steps each iteration made as many (20, 20, 10).
         self.assertEqual((calls["phase_push"], calls["phase_pop"], calls["phase_range"]),
                          (2, 2, 1))
-        # One question per boundary whether the next step records.
-        self.assertEqual(calls["recording"], ITERATIONS - 1)
+
+    def test_a_quiet_boundary_is_one_call_into_the_agent(self):
+        # prof_step_ended ends the step and says whether the new step records and whether
+        # the one after it will: no prof_recording after it, no prof_schedule_state at
+        # the optimizer step (before it, 3 calls a boundary: 27).
+        agent_runner.require_torch(self)
+        calls = closed_run_calls(self, 1)
+        self.assertEqual((calls["step_ended"], calls["step"], calls["recording"],
+                          calls["_schedule_state"]), (ITERATIONS - 1, 0, 0, 0))
+
+    def test_without_step_ended_the_three_calls_as_before(self):
+        agent_runner.require_torch(self)
+        calls = closed_run_calls(self, 1, "without_step_ended")
+        self.assertEqual((calls["step_ended"], calls["step"], calls["recording"],
+                          calls["_schedule_state"]), (0,) + (ITERATIONS - 1,) * 3)
+        self.assertEqual((calls["phase_push"], calls["phase_pop"], calls["phase_range"]),
+                         (2, 2, 1))  # still quiet
 
     def test_two_optimizers_count_steps_as_recorded_steps_do(self):
         # Without a DataLoader each outermost optimizer step ends a step, placed at the next
         # phase (the second optimizer's Optimization, then the next iteration's Forward),
         # quiet or not (docs/pytorch.md, Steps): 2 a iteration, the last one due at exit.
         agent_runner.require_torch(self)
-        self.assertEqual(closed_run_calls(self, 2)["step"], 2 * ITERATIONS - 1)
+        self.assertEqual(boundaries(closed_run_calls(self, 2)), 2 * ITERATIONS - 1)
 
     def test_next_module_call_hook_fires_once(self):
         agent_runner.require_torch(self)

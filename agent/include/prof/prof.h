@@ -36,7 +36,7 @@ extern "C" {
  * version N checks once that prof_api_version() >= N (libprof's Python helper does)
  * instead of looking up each function. A library without prof_api_version is older than
  * version 1. Version 2 adds prof_user_range; version 3 prof_config_get,
- * prof_schedule_state and prof_window_goes_on. */
+ * prof_schedule_state, prof_window_goes_on and prof_step_ended. */
 #define PROF_API_VERSION 3
 int prof_api_version(void);
 
@@ -68,6 +68,16 @@ int prof_schedule_state(const char* schedule, int64_t step);
  * the subscription (milliseconds). prof_step never waits for it; a window that opens
  * earlier says in its file when device activity began. */
 void prof_step(int64_t num_samples);
+
+/* prof_step, then what follows it, as bit flags: PROF_STEP_RECORDS when the step it begins
+ * records (prof_recording's answer), PROF_NEXT_STEP_RECORDS when the step after that one
+ * records by the state it will get from a prof_step (the schedule's, or the state the
+ * program gave with prof_step_to/prof_set_state), as things stand (a prof_start, a trigger
+ * or a state given meanwhile may change it). 0 when the agent is not running. One call
+ * where the Python helper made three at each boundary of a step nothing records. Version 3. */
+#define PROF_STEP_RECORDS 1
+#define PROF_NEXT_STEP_RECORDS 2
+int prof_step_ended(int64_t num_samples);
 
 /* Opens a user range on the calling thread (UserDefined in the analyzer). */
 void prof_range_push(const char* name);

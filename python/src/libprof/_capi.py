@@ -17,6 +17,10 @@ API_VERSION = 3
 # What each version added (prof.h), to say what an older agent lacks.
 _ADDED = {2: ("prof_user_range",),
           3: ("prof_config_get", "prof_schedule_state", "prof_window_goes_on")}
+# Bound when the agent has them, else left out (callers fall back): prof_step_ended came
+# late in version 3, after agents of that version were built.
+_OPTIONAL = {"step_ended": (ctypes.c_int, [ctypes.c_int64])}
+STEP_RECORDS, NEXT_STEP_RECORDS = 1, 2  # prof_step_ended's flags (prof.h)
 
 _VOID = ("range_pop", "phase_pop", "operator_pop")
 _NAMED = ("range_push", "phase_push", "operator_push", "mark")
@@ -107,6 +111,12 @@ def _bind(library, where):
         function.restype = restype
         function.argtypes = argtypes
         functions[name] = function
+    for name, (restype, argtypes) in _OPTIONAL.items():
+        function = getattr(library, "prof_" + name, None)
+        if function is not None:
+            function.restype = restype
+            function.argtypes = argtypes
+            functions[name] = function
     return functions
 
 
@@ -174,6 +184,8 @@ def _install(functions):
     names["window_goes_on"] = functions.get("window_goes_on", _zero)
     names["_config_get"] = functions.get("config_get")
     names["_schedule_state"] = functions.get("schedule_state")
+    # None where the agent lacks it (step() and recording() then, as before it).
+    names["step_ended"] = functions.get("step_ended")
     # Details: an agent without them records the operator by its name only.
     if "operator_push_detail" in functions:
         names["operator_push_detail"] = _with_details(functions["operator_push_detail"])

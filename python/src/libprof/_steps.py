@@ -31,7 +31,7 @@ _next_state = -1
 # the hooks see (no flight recorder, no operator collection running: _keeps_awake). The
 # PyTorch hooks then only find where steps begin and end (phases.enter): their ranges,
 # timestamps and calls to the agent are skipped, which is most of what they cost a step
-# (docs/benchmarks.md). Decided at each boundary (one prof_recording call); a window that
+# (docs/benchmarks.md). Decided at each boundary (prof_step_ended's answer); a window that
 # opens during a quiet step (a trigger's seconds=S, prof_start from C) gets the hooks'
 # phases and operators from the next boundary on.
 quiet = False
@@ -71,10 +71,11 @@ def _set_quiet(value):
             _guard.guarded(listener, value)
 
 
-def _decide_quiet():
-    # After prof_step: whether the new step records. The boundary's after-callables start
-    # what a recorded step needs (operator collection), so none runs in a quiet step.
-    value = not _capi.recording()
+def _decide_quiet(records):
+    # After prof_step: `records`, whether the new step records. The boundary's
+    # after-callables start what a recorded step needs (operator collection), so none runs
+    # in a quiet step.
+    value = not records
     if value:
         for awake in _keeps_awake:
             if awake():
@@ -105,6 +106,9 @@ class StepBoundaries:
         self.due = False             # an automatic boundary waits for the next phase
         self._due_samples = None
         self._made = 0               # boundaries made: the agent's index of the step now
+        # Whether the step after this one records, as the agent said at this step's
+        # boundary (prof_step_ended); None: not said, ask when needed.
+        self._next_records = None
         self._forget_batches()
 
     def _forget_batches(self):
@@ -144,7 +148,10 @@ class StepBoundaries:
         find where the next iteration begins (its first nn.Module call). A window that
         opens unannounced at that boundary (a trigger's steps=N) has its first step's
         Forward from that step's second outermost module call on (the loss module)."""
-        if _capi.applied_schedule_state(self._made + 1) not in _NOT_RECORDED:
+        next_records = self._next_records
+        if next_records is None:
+            next_records = _capi.applied_schedule_state(self._made + 1) not in _NOT_RECORDED
+        if next_records:
             _set_quiet(False)
             return
         for callback in _when_due_while_quiet:
@@ -180,11 +187,21 @@ class StepBoundaries:
             # Device memory on both sides of the boundary: the ending step's last figures,
             # and the next step's first ones (a window may open or close at this boundary).
             _memory.sample()
-        if next_state is None:
-            _capi.step(count)
+        self._next_records = None
+        step_ended = _capi.step_ended
+        if next_state is None and step_ended is not None:
+            # One ctypes call: a call costs ~5k instructions, more than the rest of a
+            # quiet boundary (docs/benchmarks.md).
+            flags = step_ended(count)
+            records = flags & _capi.STEP_RECORDS
+            self._next_records = bool(flags & _capi.NEXT_STEP_RECORDS)
         else:
-            window = _capi.step_to(count, next_state)
-        _decide_quiet()
+            if next_state is None:
+                _capi.step(count)
+            else:
+                window = _capi.step_to(count, next_state)
+            records = _capi.recording()
+        _decide_quiet(records)
         if not quiet:
             _memory.sample()
             for _, after in _around:
