@@ -182,14 +182,8 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const ApiCallRecord& record
   call.start_ns = record.start_ns;
   call.duration_ns = record.end_ns - record.start_ns;
   // Calls seen only through CUPTI callbacks carry their name inline (api = kApiNone).
-  if (record.name_length) {
-    call.name = encoder.InternString(record.name());
-  } else {
-    // A vector index once the file has the name (interning it is out of line).
-    const std::vector<StringId>& ids = window.interning().api_name_ids;
-    call.name = record.api < ids.size() && ids[record.api] != 0 ? ids[record.api]
-                                                                : ApiNameIn(window, record.api);
-  }
+  call.name =
+      record.name_length ? encoder.InternString(record.name()) : ApiNameIn(window, record.api);
   if (record.subkind == kApiSubkindDriver) call.domain = schema::API_DOMAIN_DRIVER;
   call.correlation_id = record.correlation_id;
   call.status = record.status;
@@ -197,12 +191,12 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const ApiCallRecord& record
   call.bytes = record.bytes;
   call.copy_kind = CopyKindOf(record.copy_kind_plus_one);
   if (record.function) call.kernel_config = LaunchConfigIn(window, record);
-  if (FrameCountOf(record) != 0) call.call_stack = StackOf(record, encoder);
+  call.call_stack = StackOf(record, encoder);
   window.NoteCorrelationId(record.correlation_id);
   encoder.AddApiCall(call);
 }
 
-StringId RecordConverter::ApiNameIn(WindowFile& window, uint16_t api) {
+StringId RecordConverter::InternApiName(WindowFile& window, uint16_t api) {
   std::vector<StringId>& ids = window.interning().api_name_ids;
   if (ids.size() <= api) ids.resize(api + 1, 0);
   StringId& id = ids[api];
@@ -298,9 +292,8 @@ void RecordConverter::AddMemory(uint64_t thread_id, const MemoryRecord& record,
   window.encoder().AddMemory(event);
 }
 
-CallStackId RecordConverter::StackOf(const Record& record, ChunkEncoder& encoder) {
+CallStackId RecordConverter::InternStackOf(const Record& record, ChunkEncoder& encoder) {
   const int count = FrameCountOf(record);
-  if (count == 0) return 0;
   const uint64_t* frames = FramesOf(record);
   std::vector<std::string> names;
   names.reserve(count);

@@ -67,13 +67,23 @@ class RecordConverter {
   void EndRange(const OpenRange& range, uint64_t end_ns, WindowFile& current);
   void WriteRange(const OpenRange& range, uint64_t end_ns, WindowFile& window);
   CommunicatorId CommunicatorIn(WindowFile& window, const void* comm);
-  StringId ApiNameIn(WindowFile& window, uint16_t api);
+  // The API's name id in `window`'s file: a vector index once the file has the name (the
+  // drain's path, inline), else interned once (InternApiName, out of line).
+  StringId ApiNameIn(WindowFile& window, uint16_t api) {
+    const std::vector<StringId>& ids = window.interning().api_name_ids;
+    return api < ids.size() && ids[api] != 0 ? ids[api] : InternApiName(window, api);
+  }
+  StringId InternApiName(WindowFile& window, uint16_t api);
   // The launch's configuration id in `window`'s file: from the file's memo, else its map,
   // else newly interned (InternLaunchConfig: names the kernel once per function).
   KernelConfigId LaunchConfigIn(WindowFile& window, const ApiCallRecord& record);
   KernelConfigId InternLaunchConfig(WindowFile& window, const ApiCallRecord& record);
-  // The interned call stack of a record made with PROF_STACKS=1 (0 without one).
-  CallStackId StackOf(const Record& record, ChunkEncoder& encoder);
+  // The interned call stack of a record made with PROF_STACKS=1 (0 without one: inline,
+  // the drain's common case).
+  CallStackId StackOf(const Record& record, ChunkEncoder& encoder) {
+    return FrameCountOf(record) != 0 ? InternStackOf(record, encoder) : 0;
+  }
+  CallStackId InternStackOf(const Record& record, ChunkEncoder& encoder);
 
   struct WindowCommHash {
     size_t operator()(const std::pair<uint32_t, const void*>& key) const {
