@@ -17,6 +17,10 @@ class ProfilerState(Enum):
     RECORD_AND_RETURN = 3  # the last step of a window: its data is returned after it
 
 
+# The states whose steps a window records.
+RECORDING_STATES = (ProfilerState.RECORD, ProfilerState.RECORD_AND_RETURN)
+
+
 class SortedKeys(Enum):
     CPUTotal = 0
     CPUAvg = 1

@@ -28,11 +28,11 @@ import warnings
 from libprof import _capi
 from libprof import _export
 from libprof._benchmark import Benchmark
-from libprof._enums import ProfilerState, ProfilerTarget, SortedKeys, VIEW_NAMES
+from libprof._enums import (RECORDING_STATES, ProfilerState, ProfilerTarget, SortedKeys,
+                            VIEW_NAMES)
 from libprof._scheduler import scheduler_of
 
 _FLUSH_TIMEOUT_MS = 10000  # a window's file is normally finished within ~50 ms
-_RECORDING = (ProfilerState.RECORD, ProfilerState.RECORD_AND_RETURN)
 
 
 def _load_agent(record_shapes, with_flops):
@@ -111,7 +111,7 @@ class Profiler:
         if self.previous_state == ProfilerState.RECORD_AND_RETURN:
             self._returned(ended)
         elif (self.previous_state == ProfilerState.RECORD
-              and self.current_state not in _RECORDING):
+              and self.current_state not in RECORDING_STATES):
             warnings.warn("libprof.Profiler: the scheduler left RECORD without "
                           "RECORD_AND_RETURN at step %d; that window's data is not returned"
                           % self.step_num)
@@ -134,7 +134,7 @@ class Profiler:
         _steps.state_changing()
         self._window = _capi.set_state(ProfilerState.CLOSED.value)
         self.current_state = ProfilerState.CLOSED
-        if state in _RECORDING:
+        if state in RECORDING_STATES:
             self._returned(open_window)
 
     def _returned(self, first_index):

@@ -15,6 +15,7 @@ import atexit
 import os
 
 from libprof import _capi, _guard, _memory
+from libprof._enums import RECORDING_STATES
 from libprof._timer import StepTimer
 
 # (before, after) callables run around every boundary on the stepping thread: what the
@@ -37,7 +38,7 @@ _next_state = -1
 quiet = False
 _keeps_awake = []  # callables: True when the next step must not be quiet
 _quiet_listeners = []  # callables(quiet) run where quiet changes
-_NOT_RECORDED = (0, 1)  # CLOSED, READY (prof_schedule_state)
+_RECORDING_VALUES = tuple(state.value for state in RECORDING_STATES)  # prof_schedule_state's
 _when_due_while_quiet = []  # callables run as an automatic boundary turns due, quiet
 
 
@@ -150,7 +151,8 @@ class StepBoundaries:
         Forward from that step's second outermost module call on (the loss module)."""
         next_records = self._next_records
         if next_records is None:
-            next_records = _capi.applied_schedule_state(self._made + 1) not in _NOT_RECORDED
+            state = _capi.applied_schedule_state(self._made + 1)
+            next_records = state is None or state in _RECORDING_VALUES  # unknown: wake
         if next_records:
             _set_quiet(False)
             return
