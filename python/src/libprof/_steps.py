@@ -82,8 +82,7 @@ def _decide_quiet(records):
             if awake():
                 value = False
                 break
-    if value != quiet:
-        _set_quiet(value)
+    _set_quiet(value)
 
 
 def state_changing():
