@@ -1,5 +1,5 @@
 """A PyTorch training loop for scripts/gpu_check.sh: conv and attention blocks, autocast
-(AMP, bfloat16), a DataLoader with worker processes, AdamW. On the GPU when there is one,
+(AMP, bfloat16), a DataLoader with a worker process, AdamW. On the GPU when there is one,
 else on the CPU (the --simulated check, Debian's CPU PyTorch 1.13).
 
   train.py OUT_JSON [--steps N] [--model mixed|mlp] [--torch-profiler A:B TRACE]
@@ -9,9 +9,19 @@ else on the CPU (the --simulated check, Debian's CPU PyTorch 1.13).
                        for the cost figures; mixed (default): conv + attention
   --torch-profiler     torch.profiler (CPU activities, and CUDA on a GPU) over iterations
                        A..B-1 (B = "end": to the last), its Chrome trace written to TRACE,
-                       with ProfilerStep#A..B-1 (torch 2; 1.13 misnumbers them)
+                       with ProfilerStep#A..B-1 (torch 2; 1.13 misnumbers them); on a GPU
+                       with CUDA synchronization events where torch has them (cuda_sync,
+                       which the agent records)
   --compile            torch.compile(model)
   --nccl               torch.distributed with NCCL at world size 1: every gradient all-reduced
+
+One DataLoader worker: the training process unpickles a batch (aten::empty and aten::set_
+for each tensor) in the fetch that takes it from the workers' queue. With two workers a
+batch can arrive before the one fetched, and is then unpickled, and counted, in the
+iteration before its own (on the H100 the agent's first recorded iteration had none, and
+so did torch.profiler's first in (c)): which window holds those operators was a race
+between the workers, not a property of either profiler. With one, batch i arrives, and is
+unpickled, in iteration i.
 
 Iteration i fetches batch i, then zero_grad, forward and loss under autocast, backward, the
 all-reduces, the optimizer step and loss.item(). Under libprof step i is iteration i (the
@@ -68,6 +78,19 @@ def build(model_name, device):
     return ConvAttention(channels, 10).to(device), (3, size, size)
 
 
+def sync_events(torch, device):
+    """torch.profiler's CUDA synchronization events (cat cuda_sync), which the agent always
+    records: off by default in torch, so (b) would compare unlike with unlike. {} where
+    this torch has no such option (1.13 has none) or there is no GPU."""
+    config = getattr(torch.profiler, "_ExperimentalConfig", None)
+    if device != "cuda" or config is None:
+        return {}
+    try:
+        return {"experimental_config": config(enable_cuda_sync_events=True)}
+    except TypeError:
+        return {}
+
+
 def main():
     out = sys.argv[1]
     steps = int(option("--steps", "12"))
@@ -90,7 +113,7 @@ def main():
     model, shape = build(option("--model", "mixed"), device)
     batch = 32 if device == "cuda" else 8
     data = TensorDataset(torch.randn(steps * batch, *shape), torch.randint(0, 10, (steps * batch,)))
-    loader = DataLoader(data, batch_size=batch, num_workers=2)
+    loader = DataLoader(data, batch_size=batch, num_workers=1)  # in order: see the header
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
     forward = torch.compile(model) if "--compile" in sys.argv else model
     loss_function = torch.nn.CrossEntropyLoss()
@@ -107,7 +130,8 @@ def main():
             # A schedule that always records, numbered from this iteration: torch then writes
             # ProfilerStep#N ranges named as the agent's steps (compare.py kineto's step check).
             profiler = torch.profiler.profile(
-                activities=activities, schedule=lambda step: torch.profiler.ProfilerAction.RECORD)
+                activities=activities, schedule=lambda step: torch.profiler.ProfilerAction.RECORD,
+                **sync_events(torch, device))
             profiler.step_num = index
             profiler.__enter__()
         if device == "cuda":
