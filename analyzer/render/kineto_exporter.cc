@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyzer/render/json_writer.h"
+#include "analyzer/render/kineto_annotations.h"
 #include "analyzer/render/timeline_args.h"
 #include "analyzer/render/timeline_walk.h"
 
@@ -137,46 +138,6 @@ std::string TorchDtypeName(uint32_t data_type) {
   return NcclDataTypeName(data_type);
 }
 
-// For every API call, the External id of the innermost operator holding its start on its
-// thread (0: none): one sweep over operators and calls in time order, a stack per thread.
-std::vector<uint64_t> EnclosingOperatorIds(const TraceModel& model,
-                                           const std::vector<uint64_t>& range_ids) {
-  struct Item {
-    uint64_t thread, start, end;
-    bool is_range;
-    size_t index;
-  };
-  std::vector<Item> items;
-  for (size_t i = 0; i < model.ranges.size(); ++i) {
-    const HostRange& r = model.ranges[i];
-    if (r.type == RangeType::kOperator)
-      items.push_back({r.thread_id, r.start_ns, r.end_ns, true, i});
-  }
-  for (size_t i = 0; i < model.api_calls.size(); ++i) {
-    const ApiCall& c = model.api_calls[i];
-    items.push_back({c.thread_id, c.start_ns, c.end_ns, false, i});
-  }
-  // By thread, then start; an operator before a call starting with it; outer before inner.
-  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-    if (a.thread != b.thread) return a.thread < b.thread;
-    if (a.start != b.start) return a.start < b.start;
-    if (a.is_range != b.is_range) return a.is_range;
-    return a.end > b.end;
-  });
-  std::vector<uint64_t> result(model.api_calls.size(), 0);
-  std::vector<const Item*> open;
-  for (const Item& item : items) {
-    while (!open.empty() && (open.back()->thread != item.thread || open.back()->end <= item.start))
-      open.pop_back();
-    if (item.is_range) {
-      open.push_back(&item);
-    } else if (!open.empty()) {
-      result[item.index] = range_ids[open.back()->index];
-    }
-  }
-  return result;
-}
-
 TimelineArgs CollectiveArgs(const NcclCall& call) {
   TimelineArgs args;
   args.push_back({"Collective name", std::string(CollectiveName(call.operation))});
@@ -241,8 +202,13 @@ void KinetoTraceExport::OnBeginWindow(const TraceModel& window, size_t) {
 // The walk gives every host range and NCCL call before the first API call or device record,
 // so every External id an API call can take is known here.
 const std::vector<uint64_t>& KinetoTraceExport::CallIds() {
-  if (call_ids_.size() != window_->api_calls.size())
-    call_ids_ = EnclosingOperatorIds(*window_, range_ids_);
+  if (call_ids_.size() != window_->api_calls.size()) {
+    const std::vector<int32_t> operators = EnclosingRanges(*window_, IsOperatorRange);
+    call_ids_.assign(operators.size(), 0);
+    for (size_t i = 0; i < operators.size(); ++i) {
+      if (operators[i] != kNoIndex) call_ids_[i] = range_ids_[operators[i]];
+    }
+  }
   return call_ids_;
 }
 
@@ -262,9 +228,7 @@ void KinetoTraceExport::OnHostRange(const HostRange& range) {
   KinetoWriter& w = *writer_;
   const TraceModel& window = *window_;
   const int64_t pid = window.identity.pid;
-  const std::string name = range.type == RangeType::kProfileStep
-                               ? absl::StrCat("ProfilerStep#", range.step_number)
-                               : std::string(window.names.Get(range.name));
+  const std::string name = RangeName(range);
   if (range.type == RangeType::kMark) {
     w.Event("i", HostCategory(range.type), name, pid, range.thread_id, range.start_ns);
     w.json().Key("s");
@@ -273,7 +237,9 @@ void KinetoTraceExport::OnHostRange(const HostRange& range) {
     return;
   }
   w.Complete(HostCategory(range.type), name, pid, range.thread_id, range.start_ns, range.end_ns);
-  if (range.type == RangeType::kOperator) {
+  const bool annotation = IsKinetoAnnotation(range.type);
+  if (range.type == RangeType::kOperator || annotation) {
+    // One sequence for both, as torch's: a gpu_user_annotation names its range's id.
     const uint64_t id = next_external_id_++;
     range_ids_[&range - window.ranges.data()] = id;
     TimelineArgs args = {{"External id", id}};
@@ -357,6 +323,26 @@ void KinetoTraceExport::OnDeviceActivity(const DeviceActivity& activity) {
   w.json().EndObject();
   if (activity.api_call != kNoIndex) {
     w.Flow("f", activity.correlation_id, activity.device, activity.stream, activity.start_ns);
+  }
+}
+
+std::string KinetoTraceExport::RangeName(const HostRange& range) const {
+  return range.type == RangeType::kProfileStep ? absl::StrCat("ProfilerStep#", range.step_number)
+                                               : std::string(window_->names.Get(range.name));
+}
+
+// After the device rows, as Kineto writes them (its finalizeTrace).
+void KinetoTraceExport::OnEndSlices() {
+  const TraceModel& window = *window_;
+  for (const GpuAnnotation& span :
+       GpuAnnotations(window, EnclosingRanges(window, IsKinetoAnnotation))) {
+    const HostRange& range = window.ranges[span.range];
+    // Kineto draws it 1 ns wider on each side, so Chrome shows it above its first and last
+    // records (output_json.cpp); torch's traces have it so.
+    writer_->Complete("gpu_user_annotation", RangeName(range), span.device, span.stream,
+                      span.start_ns > 0 ? span.start_ns - 1 : 0, span.end_ns + 1);
+    writer_->Args({{"External id", range_ids_[span.range]}});
+    writer_->json().EndObject();
   }
 }
 

@@ -12,13 +12,17 @@
 //   (cat user_annotation), operators cpu_op with "External id" (and "Input Dims" / "Input
 //   type" where recorded), other ranges user_annotation, marks cpu_instant_event;
 //   NCCL calls are cpu_op "record_param_comms" with "Collective name", "In msg nelems",
-//   "Out msg nelems", "Group size", "dtype", "Seq" and "Rank";
+//   "Out msg nelems", "Group size", "dtype", "Seq" and "Rank"; steps and user ranges
+//   (record_function's) carry an "External id" too;
 // - runtime and driver calls: cuda_runtime / cuda_driver with "correlation" and the
 //   "External id" of the innermost operator around them on their thread;
 // - device rows: pid = the device index, tid = the stream; kernel, gpu_memcpy, gpu_memset,
 //   cuda_sync with "device", "stream", "correlation", "External id" (their launch's), and
 //   for kernels "grid", "block", "registers per thread", "shared memory"; copies "bytes" and
 //   "memory bandwidth (GB/s)";
+// - gpu_user_annotation on the device rows: the GPU span of each step and user range over
+//   the records launched inside it, as Kineto computes it (kineto_annotations.h), with the
+//   range's "External id";
 // - "ac2g" flows (ph s on the call, ph f with bp e on the device record, id = correlation).
 // Times: "ts"/"dur" in microseconds with three decimals from the export's origin.
 // Left out (not recorded, so not made up): cbid, queued, context, blocks and warps per SM,
@@ -29,6 +33,7 @@
 #include <cstdio>
 #include <memory>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -66,6 +71,9 @@ class KinetoTraceExport : private TimelineSink {
   void OnNcclCall(const NcclCall& call) override;
   void OnApiCall(const ApiCall& call, bool launched) override;
   void OnDeviceActivity(const DeviceActivity& activity) override;
+  // The window's gpu_user_annotation spans (kineto_annotations.h).
+  void OnEndSlices() override;
+  std::string RangeName(const HostRange& range) const;
   void NameHostRows(const TraceModel& window);
   // Each API call's External id (its operator's), 0 for none.
   const std::vector<uint64_t>& CallIds();
