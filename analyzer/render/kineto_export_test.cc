@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -78,6 +79,29 @@ std::string WriteAnnotatedStepTrace() {
   trace.Launch(kThread, 75000, 75500, "other_stream", 0, 9, 76000, 77000);
   trace.Launch(99, 20000, 20500, "backward_thread", 0, 7, 30000, 31000);
   return trace.Write("kineto_annotated.pb");
+}
+
+// cudaDeviceSynchronize [3, 3.5 us) outside any operator, its context synchronization
+// (CUPTI's stream: none, 0xFFFFFFFF); cudaStreamSynchronize [12, 13 us) in aten::item
+// [10, 20 us), its stream synchronization on stream 7.
+std::string WriteSynchronizationTrace() {
+  testing::TestTrace trace(/*rank=*/-1, /*pid=*/4242, /*cupti_offset_ns=*/0);
+  trace.Step(kThread, 0, 100000, 1);
+  trace.Range(kThread, schema::RANGE_KIND_OPERATOR, "aten::item", 10000, 20000);
+  const uint64_t device_sync = trace.ApiCall(kThread, "cudaDeviceSynchronize", 3000, 3500);
+  const uint64_t stream_sync = trace.ApiCall(kThread, "cudaStreamSynchronize", 12000, 13000);
+  for (auto [correlation, stream, kind, start] :
+       {std::tuple{device_sync, 0xFFFFFFFFu, schema::SYNCHRONIZATION_KIND_CONTEXT, 3000},
+        std::tuple{stream_sync, 7u, schema::SYNCHRONIZATION_KIND_STREAM, 12000}}) {
+    SynchronizationEvent event;
+    event.where = StreamKey{0, 1, stream, schema::CLOCK_DOMAIN_CUPTI};
+    event.start_ns = start;
+    event.duration_ns = 400;
+    event.kind = kind;
+    event.correlation_id = correlation;
+    trace.encoder().AddSynchronization(event);
+  }
+  return trace.Write("kineto_sync.pb");
 }
 
 Struct KinetoJsonOf(const TraceModel& model) {
@@ -255,6 +279,27 @@ TEST_CASE("Kineto export: gpu_user_annotation as Kineto computes it") {
   SECTION("NVTX ranges are no annotation Kineto writes") {
     CHECK(gpu_annotations("nvtx range").empty());
   }
+}
+
+// Kineto's synchronization records (CuptiActivity.cpp, output_json.cpp, read by hand):
+// named by syncTypeString, "cuda_sync_kind" the same; "stream" CUPTI's id as int32 (-1 for
+// none) and the row its absolute value; "External id" the launch's operator's, or the
+// record's own correlation id where it has none.
+TEST_CASE("Kineto export: cuda_sync records as Kineto writes them") {
+  const Struct trace = KinetoJsonOf(testing::LoadOrDie(WriteSynchronizationTrace()));
+  const std::vector<Struct> context = EventsNamed(trace, "Context Sync");
+  const std::vector<Struct> stream = EventsNamed(trace, "Stream Sync");
+  const std::vector<Struct> item = EventsNamed(trace, "aten::item");
+  REQUIRE((context.size() == 1 && stream.size() == 1 && item.size() == 1));
+  CHECK(Text(context[0], "cat") == "cuda_sync");
+  CHECK(Text(Args(context[0]), "cuda_sync_kind") == "Context Sync");
+  CHECK(Number(Args(context[0]), "stream") == -1);
+  CHECK(Number(context[0], "tid") == 1);
+  CHECK(Number(Args(context[0]), "External id") == Number(Args(context[0]), "correlation"));
+  CHECK(Text(Args(stream[0]), "cuda_sync_kind") == "Stream Sync");
+  CHECK(Number(Args(stream[0]), "stream") == 7);
+  CHECK(Number(stream[0], "tid") == 7);
+  CHECK(Number(Args(stream[0]), "External id") == Number(Args(item[0]), "External id"));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "analyzer/model/enum_names.h"
 #include "analyzer/render/json_writer.h"
 #include "analyzer/render/kineto_annotations.h"
 #include "analyzer/render/timeline_args.h"
@@ -127,6 +128,20 @@ const char* DeviceCategory(DeviceKind kind) {
     case DeviceKind::kSynchronization: return "cuda_sync";
   }
   return "kernel";
+}
+
+// Kineto's name of a synchronization record (libkineto's syncTypeString), from the model's
+// ("SYNC_" + SynchronizationKindName, model_builder.cc).
+const char* KinetoSyncName(absl::string_view model_name) {
+  static const std::pair<schema::SynchronizationKind, const char*> kNames[] = {
+      {schema::SYNCHRONIZATION_KIND_EVENT, "Event Sync"},
+      {schema::SYNCHRONIZATION_KIND_STREAM_WAIT_EVENT, "Stream Wait Event"},
+      {schema::SYNCHRONIZATION_KIND_STREAM, "Stream Sync"},
+      {schema::SYNCHRONIZATION_KIND_CONTEXT, "Context Sync"}};
+  for (const auto& [kind, name] : kNames) {
+    if (model_name == absl::StrCat("SYNC_", SynchronizationKindName(kind))) return name;
+  }
+  return "Unknown Sync";
 }
 
 // c10's ScalarType name of an ncclDataType_t (torch.profiler's "dtype" of a collective).
@@ -291,18 +306,26 @@ void KinetoTraceExport::OnDeviceActivity(const DeviceActivity& activity) {
   if (named_rows_.insert({activity.device, UINT64_MAX}).second) {
     w.Metadata("process_name", activity.device, 0, "name", absl::StrCat("GPU ", activity.device));
   }
-  if (named_rows_.insert({activity.device, activity.stream}).second) {
-    w.Metadata("thread_name", activity.device, activity.stream, "name",
-               absl::StrCat("stream ", activity.stream));
+  // Kineto writes a synchronization's stream as CUPTI's int32 (-1: none, a context or
+  // device synchronization) and its row as that number's absolute value.
+  const bool sync = activity.kind == DeviceKind::kSynchronization;
+  const int64_t stream = sync ? int64_t{static_cast<int32_t>(activity.stream)}
+                              : int64_t{activity.stream};
+  const uint64_t row = static_cast<uint64_t>(stream < 0 ? -stream : stream);
+  if (named_rows_.insert({activity.device, row}).second) {
+    w.Metadata("thread_name", activity.device, row, "name", absl::StrCat("stream ", row));
   }
-  w.Complete(DeviceCategory(activity.kind), window_->names.Get(activity.name), activity.device,
-             activity.stream, activity.start_ns, activity.end_ns);
+  const absl::string_view name = window_->names.Get(activity.name);
+  w.Complete(DeviceCategory(activity.kind), sync ? KinetoSyncName(name) : name, activity.device,
+             row, activity.start_ns, activity.end_ns);
   TimelineArgs args;
-  if (activity.api_call != kNoIndex && CallIds()[activity.api_call] != 0) {
-    args.push_back({"External id", CallIds()[activity.api_call]});
-  }
+  uint64_t external_id = activity.api_call != kNoIndex ? CallIds()[activity.api_call] : 0;
+  // Kineto gives a synchronization without an operator its own correlation id.
+  if (sync && external_id == 0) external_id = activity.correlation_id;
+  if (external_id != 0) args.push_back({"External id", external_id});
+  if (sync) args.push_back({"cuda_sync_kind", std::string(KinetoSyncName(name))});
   args.push_back({"device", static_cast<int64_t>(activity.device)});
-  args.push_back({"stream", static_cast<int64_t>(activity.stream)});
+  args.push_back({"stream", stream});
   args.push_back({"correlation", activity.correlation_id});
   const KernelLaunch* launch = nullptr;
   if (activity.kind == DeviceKind::kKernel && activity.launch != kNoIndex) {
@@ -322,7 +345,7 @@ void KinetoTraceExport::OnDeviceActivity(const DeviceActivity& activity) {
   w.Args(args, launch);
   w.json().EndObject();
   if (activity.api_call != kNoIndex) {
-    w.Flow("f", activity.correlation_id, activity.device, activity.stream, activity.start_ns);
+    w.Flow("f", activity.correlation_id, activity.device, row, activity.start_ns);
   }
 }
 

@@ -18,6 +18,9 @@
 //   "External id" of the innermost operator around them on their thread;
 // - device rows: pid = the device index, tid = the stream; kernel, gpu_memcpy, gpu_memset,
 //   cuda_sync with "device", "stream", "correlation", "External id" (their launch's), and
+//   cuda_sync as Kineto writes it: named "Stream Sync", "Context Sync", ... (also its
+//   "cuda_sync_kind"), stream -1 where CUPTI gives none (row 1, Kineto's |-1|), its own
+//   correlation id as "External id" outside any operator; and
 //   for kernels "grid", "block", "registers per thread", "shared memory"; copies "bytes" and
 //   "memory bandwidth (GB/s)";
 // - gpu_user_annotation on the device rows: the GPU span of each step and user range over

@@ -183,12 +183,15 @@ def kineto_names(v, label, agent_kineto, torch_chrome):
     wrong = sorted("%s: %s, torch's %s" % (name, "/".join(ours[name]) or "none", "/".join(theirs[name]))
                    for name in theirs if set(ours[name]) != set(theirs[name]))
     extra = sorted(name for name in ours if name not in theirs)
-    differ = sum(1 for name in theirs if sum(ours[name].values()) != sum(theirs[name].values()))
+    count = lambda found, name: sum(found[name].values())
+    differ = sorted(name for name in theirs if count(ours, name) != count(theirs, name))
     total = lambda found: sum(sum(c.values()) for c in found.values())
     v.add(label + ": host range names and categories", bool(theirs) and not wrong,
-          "%d names, %d ranges%s%s; %d counts differ" % (
+          "%d names, %d ranges%s%s; %d counts differ%s" % (
               len(ours), total(ours), "; wrong: " + "; ".join(wrong[:3]) if wrong else "",
-              "; ours only: " + ", ".join(extra[:5]) if extra else "", differ),
+              "; ours only: " + ", ".join(extra[:5]) if extra else "", len(differ),
+              " (%s)" % ", ".join("%s %d/%d" % (name, count(ours, name), count(theirs, name))
+                                  for name in differ[:6]) if differ else ""),
           "torch's %d names, %d ranges" % (len(theirs), total(theirs)))
 
 
