@@ -278,6 +278,11 @@ void ModelBuilder::OnMemcpy(const MemcpyEvent& event) {
   Known(trace::CopyKind_IsValid(event.copy_kind), "copy kind");
   Known(trace::MemoryKind_IsValid(event.source_kind), "memory kind");
   Known(trace::MemoryKind_IsValid(event.destination_kind), "memory kind");
+  // An undefined kind (a newer agent, a damaged file) is kept as unknown.
+  if (trace::MemoryKind_IsValid(event.source_kind))
+    activity.source_kind = static_cast<uint8_t>(event.source_kind);
+  if (trace::MemoryKind_IsValid(event.destination_kind))
+    activity.destination_kind = static_cast<uint8_t>(event.destination_kind);
   activity.name =
       model_.names.Intern(MemcpyName(event.copy_kind, event.source_kind, event.destination_kind));
   AddDevice(activity, event.where);

@@ -100,10 +100,17 @@ struct DeviceActivity {
   DeviceKind kind = DeviceKind::kKernel;
   bool nccl = false;  // an NCCL kernel (either name generation)
   bool cupti_clock = true;
+  // Copies: the memory kinds copied from and to (schema::MemoryKind, in a byte each so the
+  // record stays 64 bytes), for names that say them (Kineto's "Memcpy HtoD (Pageable ->
+  // Device)").
+  uint8_t source_kind = schema::MEMORY_KIND_UNKNOWN;
   int32_t api_call = kNoIndex;  // launching call (correlation stage)
   int32_t launch = kNoIndex;    // kernels: index in TraceModel::kernel_launches
   schema::CopyKind copy_kind = schema::COPY_KIND_UNKNOWN;  // copies only
+  uint8_t destination_kind = schema::MEMORY_KIND_UNKNOWN;
 };
+
+static_assert(sizeof(DeviceActivity) <= 64, "DeviceActivity grew: keep the fields packed");
 
 struct NcclCall {
   uint64_t thread_id = 0;

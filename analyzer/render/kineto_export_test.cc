@@ -57,7 +57,8 @@ std::string WriteStepTrace() {
   trace.Launch(kThread, 1000, 2000, "gemm", 0, 7, 5000, 6000);
   trace.ApiCall(kThread, "cudaDeviceSynchronize", 3000, 3500);
   const uint64_t copy = trace.ApiCall(kThread, "cudaMemcpyAsync", 7000, 7500);
-  trace.Memcpy(0, 7, 8000, 18000, 1000000, schema::COPY_KIND_HOST_TO_DEVICE, copy);
+  trace.Memcpy(0, 7, 8000, 18000, 1000000, schema::COPY_KIND_HOST_TO_DEVICE, copy,
+               schema::MEMORY_KIND_PAGEABLE, schema::MEMORY_KIND_DEVICE);
   trace.Nccl(kThread, schema::NCCL_OPERATION_ALL_REDUCE, 40000, 42000, 40, 4, /*sequence=*/3);
   trace.Mark(kThread, "checkpoint", 60000);
   return trace.Write("kineto_step.pb");
@@ -90,6 +91,7 @@ std::string WriteSynchronizationTrace() {
   trace.Range(kThread, schema::RANGE_KIND_OPERATOR, "aten::item", 10000, 20000);
   const uint64_t device_sync = trace.ApiCall(kThread, "cudaDeviceSynchronize", 3000, 3500);
   const uint64_t stream_sync = trace.ApiCall(kThread, "cudaStreamSynchronize", 12000, 13000);
+  trace.Memset(0, 7, 30000, 31000, trace.ApiCall(kThread, "cudaMemsetAsync", 25000, 26000));
   for (auto [correlation, stream, kind, start] :
        {std::tuple{device_sync, 0xFFFFFFFFu, schema::SYNCHRONIZATION_KIND_CONTEXT, 3000},
         std::tuple{stream_sync, 7u, schema::SYNCHRONIZATION_KIND_STREAM, 12000}}) {
@@ -205,6 +207,7 @@ TEST_CASE("Kineto export: torch.profiler's layout, categories and argument keys"
       const Struct& copy = event.struct_value();
       if (!copy.fields().count("cat") || Text(copy, "cat") != "gpu_memcpy") continue;
       found = true;
+      CHECK(Text(copy, "name") == "Memcpy HtoD (Pageable -> Device)");  // libkineto's memcpyName
       CHECK(Number(Args(copy), "bytes") == 1000000);
       CHECK(Number(Args(copy), "memory bandwidth (GB/s)") == Approx(100.0));  // 1e6 B in 10 us
     }
@@ -300,6 +303,10 @@ TEST_CASE("Kineto export: cuda_sync records as Kineto writes them") {
   CHECK(Number(Args(stream[0]), "stream") == 7);
   CHECK(Number(stream[0], "tid") == 7);
   CHECK(Number(Args(stream[0]), "External id") == Number(Args(item[0]), "External id"));
+  // A memset's memory kind is not recorded: Kineto's word for that, its "Memset (...)" form.
+  const std::vector<Struct> memset = EventsNamed(trace, "Memset (Unknown)");
+  REQUIRE(memset.size() == 1);
+  CHECK(Text(memset[0], "cat") == "gpu_memset");
 }
 
 }  // namespace

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "analyzer/model/enum_names.h"
 #include "analyzer/render/json_writer.h"
 #include "analyzer/render/kineto_annotations.h"
+#include "analyzer/render/kineto_names.h"
 #include "analyzer/render/timeline_args.h"
 #include "analyzer/render/timeline_walk.h"
 
@@ -128,20 +128,6 @@ const char* DeviceCategory(DeviceKind kind) {
     case DeviceKind::kSynchronization: return "cuda_sync";
   }
   return "kernel";
-}
-
-// Kineto's name of a synchronization record (libkineto's syncTypeString), from the model's
-// ("SYNC_" + SynchronizationKindName, model_builder.cc).
-const char* KinetoSyncName(absl::string_view model_name) {
-  static const std::pair<schema::SynchronizationKind, const char*> kNames[] = {
-      {schema::SYNCHRONIZATION_KIND_EVENT, "Event Sync"},
-      {schema::SYNCHRONIZATION_KIND_STREAM_WAIT_EVENT, "Stream Wait Event"},
-      {schema::SYNCHRONIZATION_KIND_STREAM, "Stream Sync"},
-      {schema::SYNCHRONIZATION_KIND_CONTEXT, "Context Sync"}};
-  for (const auto& [kind, name] : kNames) {
-    if (model_name == absl::StrCat("SYNC_", SynchronizationKindName(kind))) return name;
-  }
-  return "Unknown Sync";
 }
 
 // c10's ScalarType name of an ncclDataType_t (torch.profiler's "dtype" of a collective).
@@ -315,15 +301,15 @@ void KinetoTraceExport::OnDeviceActivity(const DeviceActivity& activity) {
   if (named_rows_.insert({activity.device, row}).second) {
     w.Metadata("thread_name", activity.device, row, "name", absl::StrCat("stream ", row));
   }
-  const absl::string_view name = window_->names.Get(activity.name);
-  w.Complete(DeviceCategory(activity.kind), sync ? KinetoSyncName(name) : name, activity.device,
-             row, activity.start_ns, activity.end_ns);
+  const std::string name = KinetoDeviceName(*window_, activity);
+  w.Complete(DeviceCategory(activity.kind), name, activity.device, row, activity.start_ns,
+             activity.end_ns);
   TimelineArgs args;
   uint64_t external_id = activity.api_call != kNoIndex ? CallIds()[activity.api_call] : 0;
   // Kineto gives a synchronization without an operator its own correlation id.
   if (sync && external_id == 0) external_id = activity.correlation_id;
   if (external_id != 0) args.push_back({"External id", external_id});
-  if (sync) args.push_back({"cuda_sync_kind", std::string(KinetoSyncName(name))});
+  if (sync) args.push_back({"cuda_sync_kind", name});
   args.push_back({"device", static_cast<int64_t>(activity.device)});
   args.push_back({"stream", stream});
   args.push_back({"correlation", activity.correlation_id});

@@ -16,10 +16,11 @@
 //   (record_function's) carry an "External id" too;
 // - runtime and driver calls: cuda_runtime / cuda_driver with "correlation" and the
 //   "External id" of the innermost operator around them on their thread;
-// - device rows: pid = the device index, tid = the stream; kernel, gpu_memcpy, gpu_memset,
-//   cuda_sync with "device", "stream", "correlation", "External id" (their launch's), and
-//   cuda_sync as Kineto writes it: named "Stream Sync", "Context Sync", ... (also its
-//   "cuda_sync_kind"), stream -1 where CUPTI gives none (row 1, Kineto's |-1|), its own
+// - device rows: pid = the device index, tid = the stream; records named as Kineto names
+//   them (kineto_names.h: "Memcpy HtoD (Pageable -> Device)", "Memset (...)", "Stream
+//   Sync"); kernel, gpu_memcpy, gpu_memset, cuda_sync with "device", "stream",
+//   "correlation", "External id" (their launch's), and for cuda_sync as Kineto writes it:
+//   "cuda_sync_kind", stream -1 where CUPTI gives none (row 1, Kineto's |-1|), its own
 //   correlation id as "External id" outside any operator; and
 //   for kernels "grid", "block", "registers per thread", "shared memory"; copies "bytes" and
 //   "memory bandwidth (GB/s)";

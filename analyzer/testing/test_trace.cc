@@ -80,13 +80,16 @@ void TestTrace::Kernel(const std::string& name, uint32_t device, uint32_t stream
 }
 
 void TestTrace::Memcpy(uint32_t device, uint32_t stream, uint64_t start, uint64_t end,
-                       uint64_t bytes, schema::CopyKind kind, uint64_t correlation) {
+                       uint64_t bytes, schema::CopyKind kind, uint64_t correlation,
+                       schema::MemoryKind source, schema::MemoryKind destination) {
   MemcpyEvent event;
   event.where = StreamKey{device, 1, stream, schema::CLOCK_DOMAIN_CUPTI};
   event.start_ns = start + cupti_offset_;
   event.duration_ns = end - start;
   event.bytes = bytes;
   event.copy_kind = kind;
+  event.source_kind = source;
+  event.destination_kind = destination;
   event.correlation_id = correlation;
   encoder_.AddMemcpy(event);
 }

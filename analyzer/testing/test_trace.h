@@ -39,7 +39,9 @@ class TestTrace {
   void Kernel(const std::string& name, uint32_t device, uint32_t stream, uint64_t start,
               uint64_t end, uint64_t correlation);
   void Memcpy(uint32_t device, uint32_t stream, uint64_t start, uint64_t end, uint64_t bytes,
-              schema::CopyKind kind, uint64_t correlation);
+              schema::CopyKind kind, uint64_t correlation,
+              schema::MemoryKind source = schema::MEMORY_KIND_UNKNOWN,
+              schema::MemoryKind destination = schema::MEMORY_KIND_UNKNOWN);
   void Memset(uint32_t device, uint32_t stream, uint64_t start, uint64_t end, uint64_t correlation);
   // cudaLaunchKernel [call_start, call_end) on `thread` and its kernel; returns the id.
   uint64_t Launch(uint64_t thread, uint64_t call_start, uint64_t call_end,
