@@ -92,6 +92,9 @@ std::string WriteSynchronizationTrace() {
   const uint64_t device_sync = trace.ApiCall(kThread, "cudaDeviceSynchronize", 3000, 3500);
   const uint64_t stream_sync = trace.ApiCall(kThread, "cudaStreamSynchronize", 12000, 13000);
   trace.Memset(0, 7, 30000, 31000, trace.ApiCall(kThread, "cudaMemsetAsync", 25000, 26000));
+  // CUDA 13's <<<>>> launch, which the agent records under its entry point's name.
+  trace.Kernel("from_chevrons", 0, 7, 45000, 46000,
+               trace.ApiCall(kThread, "__cudaLaunchKernel", 40000, 41000));
   for (auto [correlation, stream, kind, start] :
        {std::tuple{device_sync, 0xFFFFFFFFu, schema::SYNCHRONIZATION_KIND_CONTEXT, 3000},
         std::tuple{stream_sync, 7u, schema::SYNCHRONIZATION_KIND_STREAM, 12000}}) {
@@ -307,6 +310,9 @@ TEST_CASE("Kineto export: cuda_sync records as Kineto writes them") {
   const std::vector<Struct> memset = EventsNamed(trace, "Memset (Unknown)");
   REQUIRE(memset.size() == 1);
   CHECK(Text(memset[0], "cat") == "gpu_memset");
+  // CUPTI names __cudaLaunchKernel's callback cudaLaunchKernel, and so does Kineto.
+  CHECK(EventsNamed(trace, "__cudaLaunchKernel").empty());
+  CHECK(EventsNamed(trace, "cudaLaunchKernel").size() == 1);
 }
 
 }  // namespace

@@ -274,8 +274,9 @@ void KinetoTraceExport::OnApiCall(const ApiCall& call, bool launched) {
   KinetoWriter& w = *writer_;
   const int64_t pid = window_->identity.pid;
   const uint64_t external_id = CallIds()[&call - window_->api_calls.data()];
-  w.Complete(call.driver ? "cuda_driver" : "cuda_runtime", window_->names.Get(call.name), pid,
-             call.thread_id, call.start_ns, call.end_ns);
+  w.Complete(call.driver ? "cuda_driver" : "cuda_runtime",
+             KinetoApiName(window_->names.Get(call.name)), pid, call.thread_id, call.start_ns,
+             call.end_ns);
   TimelineArgs args;
   if (external_id != 0) args.push_back({"External id", external_id});
   args.push_back({"correlation", call.correlation_id});

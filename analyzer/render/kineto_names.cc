@@ -21,6 +21,12 @@ const char* KinetoSyncName(absl::string_view model_name) {
   return "Unknown Sync";
 }
 
+absl::string_view KinetoApiName(absl::string_view model_name) {
+  if (model_name == "__cudaLaunchKernel") return "cudaLaunchKernel";
+  if (model_name == "__cudaLaunchKernel_ptsz") return "cudaLaunchKernel_ptsz";
+  return model_name;
+}
+
 const char* KinetoMemoryKindName(uint8_t kind) {
   switch (kind) {
     case schema::MEMORY_KIND_UNKNOWN: return "Unknown";

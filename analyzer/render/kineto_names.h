@@ -23,6 +23,11 @@ std::string KinetoDeviceName(const TraceModel& model, const DeviceActivity& acti
 // "SYNC_" + SynchronizationKindName); "Unknown Sync" for any other.
 const char* KinetoSyncName(absl::string_view model_name);
 
+// Kineto's name of a runtime or driver call: CUPTI's callback name, which for CUDA 13's
+// __cudaLaunchKernel (the entry point of <<<>>>, which the agent interposes under its own
+// name) is cudaLaunchKernel's: the launches of torch's own kernels in (b) on the H100.
+absl::string_view KinetoApiName(absl::string_view model_name);
+
 // libkineto's memoryKindString of a schema::MemoryKind.
 const char* KinetoMemoryKindName(uint8_t kind);
 
