@@ -164,6 +164,26 @@ def kineto(v, label, agent_kineto, torch_chrome):
     ours_steps, theirs_steps = steps(agent_kineto), steps(torch_chrome)
     v.add(label + ": ProfilerStep ranges", bool(theirs_steps) and ours_steps == theirs_steps,
           ", ".join(ours_steps) or "none", ", ".join(theirs_steps) or "none")
+    gpu_annotations(v, label, agent_kineto, torch_chrome)
+
+
+def gpu_annotations(v, label, agent_kineto, torch_chrome):
+    """The GPU spans Kineto draws for record_function ranges (gpu_user_annotation): the same
+    names, as many of each (one per range and stream that ran its launches)."""
+    def found(path):
+        return collections.Counter(event["name"] for event in chrome_events(path)
+                                   if event.get("ph") == "X"
+                                   and event.get("cat") == "gpu_user_annotation")
+    ours, theirs = found(agent_kineto), found(torch_chrome)
+    check = label + ": GPU annotations"
+    if not theirs:
+        v.add(check, "SKIP", "torch.profiler wrote none", "gpu_user_annotation (a GPU)")
+        return
+    differ = sorted(name for name in set(ours) | set(theirs) if ours[name] != theirs[name])
+    v.add(check, not differ, "%d names, %d spans%s" % (
+        len(ours), sum(ours.values()), "; differ: " + ", ".join(
+            "%s %d/%d" % (name, ours[name], theirs[name]) for name in differ[:4]) if differ else ""),
+          "%d names, %d spans" % (len(theirs), sum(theirs.values())))
 
 
 def kineto_names(v, label, agent_kineto, torch_chrome):
