@@ -166,11 +166,14 @@ for round in 1 2 3; do
       ms[$cfg]+=" $("$python" -c 'import json,statistics,sys; s=json.load(open(sys.argv[1]))["steps"][5:]; print(statistics.median((x["end_ns"]-x["start_ns"])/1e6 for x in s))' "$out/cost_${cfg}_$round.json")"
     done
   else
-    for cfg in plain closed record torchprof; do
+    # record_noops: RECORD without the ATen operators (PROF_PYTHON_OPS=0), which
+    # separates torch's own operator collection from the agent's CUPTI and phases.
+    for cfg in plain closed record record_noops torchprof; do
       case $cfg in
         plain) pre=() extra=() ;;
         closed) pre=(under t_cost PROF_SCHEDULE=skip_first=100000) extra=() ;;
         record) pre=(under t_cost PROF_SCHEDULE=skip_first=2,ready=2,record=100,repeat=1) extra=() ;;
+        record_noops) pre=(under t_cost PROF_PYTHON_OPS=0 PROF_SCHEDULE=skip_first=2,ready=2,record=100,repeat=1) extra=() ;;
         torchprof) pre=() extra=(--torch-profiler 2:end "$out/cost_tp.chrome.json") ;;
       esac
       run cost_${cfg}_$round 120 "${pre[@]}" "$python" "$src/train.py" "$out/cost_${cfg}_$round.json" --model mlp --steps 60 "${extra[@]}"
@@ -187,6 +190,10 @@ else
   # The goals of issue 24: CLOSED <= +1%, RECORD <= +10%, both below torch.profiler's.
   compare cost "f: CLOSED vs plain" 1 ${ms[closed]} / ${ms[plain]}
   compare cost "f: RECORD vs plain" 10 ${ms[record]} / ${ms[plain]}
+  compare cost "f: RECORD, PROF_PYTHON_OPS=0 vs plain" 10 ${ms[record_noops]} / ${ms[plain]}
+  # What a 1% verdict can resolve: the plain run's own spread over the rounds.
+  compare cost "f: noise: plain, slowest round vs fastest" 1 \
+    "$(printf '%s\n' ${ms[plain]} | sort -g | tail -1)" / "$(printf '%s\n' ${ms[plain]} | sort -g | head -1)"
   compare cost "f: RECORD vs torch.profiler" 0 ${ms[record]} / ${ms[torchprof]}
 fi
 
