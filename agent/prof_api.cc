@@ -126,6 +126,11 @@ PROF_EXPORT int prof_step_ended(int64_t num_samples) {
   return flags;
 }
 
+PROF_EXPORT void prof_step_stamp(void) {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  if (prof::Session* session = prof::Session::Current()) session->steps().StampNextBoundary();
+}
+
 PROF_EXPORT void prof_range_push(const char* name) { Push(prof::schema::RANGE_KIND_USER, name); }
 PROF_EXPORT void prof_range_pop(void) { Pop(); }
 PROF_EXPORT void prof_phase_push(const char* name) {

@@ -171,6 +171,18 @@ else
 fi
 
 echo
+echo "== PyTorch: gpu_check's training loop (testdata/gpu/train.py, conv + attention, AdamW,"
+echo "   a DataLoader) on the CPU: CLOSED and RECORD beside a plain run and torch.profiler"
+echo "   (scripts/step_cost.py); goals: CLOSED <= +1%, RECORD <= +10%, operators no costlier"
+echo "   than torch.profiler's collection"
+if /usr/bin/python3 -c "import torch" 2>/dev/null; then
+  /usr/bin/python3 scripts/step_cost.py --agent "$agent" --cupti "$cupti" \
+    --runs $([ $quick = 1 ] && echo 3 || echo 5) --steps 100
+else
+  echo "   skipped: /usr/bin/python3 has no torch"
+fi
+
+echo
 echo "== compare: time to compare two 10-step runs of the 2-rank demo (analyzer/compare/bench_compare.sh)"
 bazel build -c opt --noshow_progress //:profanalyze //testdata/workloads:train_ranks 2>&1 \
   | grep -E "^(ERROR|FAILED)" || true

@@ -1,5 +1,6 @@
 #include "agent/control/step_controller.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -14,6 +15,9 @@ namespace {
 
 // prof_start, prof_set_state and the boundary into READY wait at most this for CUPTI.
 constexpr uint64_t kDeviceWaitNs = 2000000000;
+
+// StampNextBoundary's timestamp on this thread, 0: none taken.
+thread_local uint64_t t_stamped_ns = 0;
 
 WindowSpec SpecOf(const PlannedWindow& file) {
   WindowSpec spec;
@@ -75,18 +79,35 @@ void StepController::Start() {
 
 void StepController::Step(int64_t samples) { StepTo(samples, -1); }
 
+void StepController::StampNextBoundary() {
+  if (t_stamped_ns != 0) return;  // the first stamp stands
+  Start();
+  writer_->drain_horizon().Enter();  // left by the boundary (StepTo)
+  t_stamped_ns = MonotonicNsOrdered();  // after the increment, as in StepTo
+}
+
 int64_t StepController::StepTo(int64_t samples, int next_state) {
   Start();
   EnableDeviceBeforeBoundary(next_state);
-  // In flight from before the boundary's timestamp until its commands are queued, so the
-  // writer never drains a record of a window it has not been told of (drain_horizon.h).
-  // Start() needs none: the first command of all starts the writer thread.
-  DrainHorizon::Producing producing(writer_->drain_horizon());
-  const uint64_t now = MonotonicNsOrdered();  // after the increment (drain_horizon.h)
-  std::lock_guard<std::mutex> lock(mutex_);
-  const WindowPlan plan = planner_.On(WindowEvent::Boundary(next_state), now);
-  Apply(plan, samples);
-  return plan.open_index;
+  const uint64_t stamped = t_stamped_ns;
+  t_stamped_ns = 0;
+  int64_t open_index = -1;
+  {
+    // In flight from before the boundary's timestamp until its commands are queued, so the
+    // writer never drains a record of a window it has not been told of (drain_horizon.h).
+    // Start() needs none: the first command of all starts the writer thread. With a stamp
+    // taken earlier this thread has been in flight since then.
+    DrainHorizon::Producing producing(writer_->drain_horizon());
+    const uint64_t now = stamped != 0 ? stamped : MonotonicNsOrdered();
+    std::lock_guard<std::mutex> lock(mutex_);
+    // Another thread's boundary made since the stamp: steps stay in order.
+    last_boundary_ns_ = std::max(now, last_boundary_ns_);
+    const WindowPlan plan = planner_.On(WindowEvent::Boundary(next_state), last_boundary_ns_);
+    Apply(plan, samples);
+    open_index = plan.open_index;
+  }
+  if (stamped != 0) writer_->drain_horizon().Leave();  // StampNextBoundary's Enter
+  return open_index;
 }
 
 // The boundary into a step that needs the device asks for it and waits (bounded, without

@@ -65,6 +65,14 @@ class StepController {
 
   // Ends the current step; `samples` <= 0 means unknown.
   void Step(int64_t samples);
+  // Takes now the timestamp of the next boundary this thread makes (Step, StepTo), for a
+  // caller with work to hand over before it that belongs to the ending step (the Python
+  // helper reads PyTorch's operators at a window's last boundary, tens of ms: they must
+  // not lengthen that step). Until that boundary the writer's drain horizon stays where it
+  // is (this thread is in flight, drain_horizon.h), so records stamped before the boundary
+  // still find the window. A second call before the boundary keeps the first stamp. The
+  // caller must make the boundary: the writer drains nothing new until then.
+  void StampNextBoundary();
   // The program's own schedule (the Python Profiler's scheduler): ends the current step
   // and puts the next one in `next_state` (a StepState value; -1: the schedule's), with
   // the schedule's window rules, at the boundary's one timestamp. From the first state given
@@ -133,6 +141,7 @@ class StepController {
   // may be made while this thread holds mutex_ (the step record in Step()).
   std::atomic<bool> started_flag_{false};
   std::atomic<int64_t> steps_seen_{0};
+  uint64_t last_boundary_ns_ = 0;  // guarded by mutex_; a stamp never goes before it
 };
 
 }  // namespace prof

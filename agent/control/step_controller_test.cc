@@ -23,6 +23,7 @@
 #include "agent/record/api_ids.h"
 #include "agent/record/clock.h"
 #include "agent/record/recorder.h"
+#include "agent/tests/trace_summary.h"
 #include "proto/trace_file_reader.h"
 #include "sim/sim_ext.h"
 
@@ -288,6 +289,45 @@ TEST_CASE("launches after a window closed, before the writer unsubscribed, stay 
   const std::map<std::string, int> kernels = KernelsOf(path, &late_anchor);
   for (const auto& [name, count] : kernels) UNSCOPED_INFO(name << ": " << count);
   CHECK(kernels == std::map<std::string, int>{{"inside_window_kernel", 2}});
+}
+
+// prof_step_stamp: work done between the stamp and the boundary (the Python helper's read
+// of a window's operators) is not the step's. The step ends at the stamp; a range recorded
+// in that time with times before the stamp is the window's. (What another thread records
+// in that time, with later times, stays in the window's file too: the writer routes records
+// by the windows' open times, window_set.cc, and the recording flag is on until the
+// boundary; the helper's hand-over is a few tens of ms, once a window.)
+TEST_CASE("a boundary stamped earlier ends its step at the stamp") {
+  const void* inside = simRegisterKernel("stamped_inside_kernel");
+  Rig rig("stamped_boundary", "closed=1,ready=1,record=1,repeat=1");
+  rig.gate->Open();
+  rig.Step();  // READY
+  for (int i = 0; i < 500 && !rig.writer->DeviceCommandDone(1); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  REQUIRE(rig.writer->DeviceCommandDone(1));
+  rig.Step();  // the window opens
+  const uint64_t opened = MonotonicNs();
+  Launch(inside);
+  const uint64_t operator_start = MonotonicNs();
+  const uint64_t operator_end = MonotonicNs() + 1000;
+  rig.steps->StampNextBoundary();
+  const uint64_t stamped = MonotonicNs();
+  rig.steps->StampNextBoundary();  // a second stamp keeps the first
+  // The hand-over: longer than the step itself, and a record of the ending step made now.
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  RecordOperatorRangeDetail("stamped_operator", nullptr, nullptr, nullptr, operator_start,
+                            operator_end);
+  CHECK(rig.Step() < kPromptNs);  // the window closes, at the stamp
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  rig.Finish();
+  const testing::TraceSummary summary = testing::SummarizeFolder(rig.config.output_dir);
+  REQUIRE(summary.step_spans.size() == 1);
+  const uint64_t duration = summary.step_spans[0].second - summary.step_spans[0].first;
+  UNSCOPED_INFO("step " << duration << " ns; from the open to the stamp " << stamped - opened);
+  CHECK(duration <= stamped - opened + 2000000);  // not the 60 ms after it
+  CHECK(summary.ranges == std::map<std::string, uint64_t>{{"stamped_operator", 1}});
+  CHECK(summary.kernels == std::map<std::string, uint64_t>{{"stamped_inside_kernel", 1}});
 }
 
 }  // namespace

@@ -82,7 +82,7 @@ class CapiVersionTest(unittest.TestCase):
         self.assertEqual(_capi.api_version(library), _capi.API_VERSION)
         functions, said = bind(library)
         self.assertEqual(said, "")
-        self.assertEqual(set(functions), set(_capi._SIGNATURES) | {"step_ended"})
+        self.assertEqual(set(functions), set(_capi._SIGNATURES) | {"step_ended", "step_stamp"})
         self.assertEqual(functions["step_ended"].restype, ctypes.c_int)
 
     def test_an_agent_of_this_version_without_step_ended_binds_without_it(self):

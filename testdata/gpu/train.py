@@ -27,7 +27,8 @@ Iteration i fetches batch i, then zero_grad, forward and loss under autocast, ba
 all-reduces, the optimizer step and loss.item(). Under libprof step i is iteration i (the
 helper puts the boundary at the next fetch), so PROF_SCHEDULE=A:B records the iterations
 torch.profiler does with --torch-profiler A:B.
-Writes OUT_JSON: {"device", "steps", "median_step_ms", "all_reduce": {"calls_per_step",
+Writes OUT_JSON: {"device", "steps", "median_step_ms", "step_cpu_ms" (each step's
+process CPU time, all its threads: scripts/step_cost.py), "all_reduce": {"calls_per_step",
 "bytes_per_step"}, "torch_operators": {name: calls} (torch.profiler's key_averages) or null}.
 """
 import json
@@ -123,7 +124,7 @@ def main():
     profiler = None
     all_reduce_calls = all_reduce_bytes = 0
     operators = None
-    times = []
+    times, cpu_times = [], []
     batches = iter(loader)
     for index in range(steps):
         if profiled and index == profiled[0]:
@@ -136,7 +137,7 @@ def main():
             profiler.__enter__()
         if device == "cuda":
             torch.cuda.synchronize()
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         inputs, targets = next(batches)
         inputs, targets = inputs.to(device), targets.to(device)
         optimizer.zero_grad(set_to_none=True)
@@ -151,6 +152,7 @@ def main():
         optimizer.step()
         loss.item()  # waits for the GPU
         times.append((time.perf_counter() - start) * 1e3)
+        cpu_times.append((time.process_time() - cpu_start) * 1e3)
         if profiler is not None and index == profiled[1] - 1:
             profiler.__exit__(None, None, None)
             profiler.export_chrome_trace(trace)
@@ -162,6 +164,7 @@ def main():
             profiler.step()
     result = {"device": device, "steps": steps,
               "median_step_ms": statistics.median(times[min(5, steps // 2):]),
+              "step_cpu_ms": cpu_times,
               "all_reduce": {"calls_per_step": all_reduce_calls // steps,
                              "bytes_per_step": all_reduce_bytes // steps},
               "torch_operators": operators}

@@ -79,6 +79,16 @@ void prof_step(int64_t num_samples);
 #define PROF_NEXT_STEP_RECORDS 2
 int prof_step_ended(int64_t num_samples);
 
+/* Takes now the timestamp of the next step boundary the calling thread makes (prof_step,
+ * prof_step_ended, prof_step_to), for a caller with work to do before that boundary that
+ * belongs to the ending step: the Python helper calls it where the program reached its
+ * step, then hands over what the step holds (at a window's last boundary, PyTorch's
+ * operators of the whole window: tens of ms), then ends the step, which ends at the stamp.
+ * Until that boundary the writer holds back the records made after the stamp; the caller
+ * must make the boundary soon. A second call before the boundary keeps the first stamp.
+ * Added in version 3 after prof_step_ended (look it up). */
+void prof_step_stamp(void);
+
 /* Opens a user range on the calling thread (UserDefined in the analyzer). */
 void prof_range_push(const char* name);
 

@@ -18,8 +18,8 @@ API_VERSION = 3
 _ADDED = {2: ("prof_user_range",),
           3: ("prof_config_get", "prof_schedule_state", "prof_window_goes_on")}
 # Bound when the agent has them, else left out (callers fall back): prof_step_ended came
-# late in version 3, after agents of that version were built.
-_OPTIONAL = {"step_ended": (ctypes.c_int, [ctypes.c_int64])}
+# late in version 3, after agents of that version were built; prof_step_stamp later still.
+_OPTIONAL = {"step_ended": (ctypes.c_int, [ctypes.c_int64]), "step_stamp": (None, [])}
 STEP_RECORDS, NEXT_STEP_RECORDS = 1, 2  # prof_step_ended's flags (prof.h)
 
 _VOID = ("range_pop", "phase_pop", "operator_pop")
@@ -186,6 +186,7 @@ def _install(functions):
     names["_schedule_state"] = functions.get("schedule_state")
     # None where the agent lacks it (step() and recording() then, as before it).
     names["step_ended"] = functions.get("step_ended")
+    names["step_stamp"] = functions.get("step_stamp", _noop)
     # Details: an agent without them records the operator by its name only.
     if "operator_push_detail" in functions:
         names["operator_push_detail"] = _with_details(functions["operator_push_detail"])

@@ -183,11 +183,15 @@ class StepBoundaries:
         # skipped.
         ending_quiet = quiet
         if not ending_quiet:
-            for before, _ in _around:
-                _guard.guarded(before)
             # Device memory on both sides of the boundary: the ending step's last figures,
             # and the next step's first ones (a window may open or close at this boundary).
             _memory.sample()
+            # The step ends here, where the program reached its boundary: what the
+            # callables hand over (a window's operators, read at its last boundary: tens
+            # of ms) is the profiler's time, not the step's (prof_step_stamp).
+            _capi.step_stamp()
+            for before, _ in _around:
+                _guard.guarded(before)
         self._next_records = None
         step_ended = _capi.step_ended
         if next_state is None and step_ended is not None:
