@@ -2,7 +2,7 @@
 # The real-GPU check in one command: every workload under libprof beside its truth (the
 # program's own counts, torch.profiler on the same steps), one table of verdicts.
 #
-#   scripts/gpu_check.sh [--out DIR] [--expect-fail CHECK]...        on a GPU machine, from
+#   scripts/gpu_check.sh [--out DIR] [--rounds N] [--expect-fail CHECK]...   on a GPU machine, from
 #       the release package (needs nvidia-smi, nvcc, python3 with CUDA PyTorch; no network,
 #       no Bazel); about 5-10 minutes
 #   scripts/gpu_check.sh --simulated [--bin DIR] [--out DIR] ...     the same checks on the
@@ -16,13 +16,15 @@
 # passes or fails from run to run, XFAIL or PASS, neither fails the run), 2 on bad usage.
 set -u
 here="$(cd "$(dirname "$0")/.." && pwd)"   # the package root, or the repository
-simulated=0 bin="$here/bazel-bin" out="$PWD/gpu_check_out" expect=()
+simulated=0 bin="$here/bazel-bin" out="$PWD/gpu_check_out" expect=() rounds=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --simulated) simulated=1; shift ;;
     --bin) bin="$(cd "$2" && pwd)" || exit 2; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --expect-fail) expect+=("$2"); shift 2 ;;
+    --rounds) rounds="$2"; shift 2  # (f)'s interleaved rounds (default 5, simulated 3)
+      [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "gpu_check.sh: --rounds takes a positive number, not '$rounds'" >&2; exit 2; } ;;
     *) echo "gpu_check.sh: unknown option $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -169,8 +171,8 @@ fi
 declare -A ms
 # Five rounds on a GPU: three left a 1% verdict inside the plain runs' own spread (the
 # first H100 run: 5.98-6.33 ms plain); three in the simulated check (CI time).
-rounds=5
-[ $simulated = 1 ] && rounds=3
+# --rounds N: fewer for a quick look (each round is about a minute on an H100).
+[ -n "$rounds" ] || { rounds=5; [ $simulated = 1 ] && rounds=3; }
 for round in $(seq $rounds); do
   if [ $simulated = 1 ]; then
     # The train workload's host-side cost; its truth file times each step.
