@@ -140,6 +140,19 @@ struct ApiArguments {
   const LaunchGeometry* launch = nullptr;
 };
 
+namespace internal {
+// The fields every API call record shares (ApiCallRecord, LaunchRecord), and its commit.
+inline void FinishApiCall(Record* record, uint16_t api, uint64_t start_ns, uint64_t end_ns,
+                          int32_t status, size_t size) {
+  record->api = api;
+  record->status = status;
+  record->start_ns = start_ns;
+  record->end_ns = end_ns;
+  record->correlation_id = TakeCorrelationId();
+  CommitRecord(size);
+}
+}  // namespace internal
+
 inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int32_t status,
                           const ApiArguments& arguments) {
   // Launch sites get a call stack with PROF_STACKS=1 (one predictable branch otherwise).
@@ -147,20 +160,25 @@ inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int3
   const int frame_count =
       internal::g_stacks && arguments.function ? CaptureCallStack(frames, kMaxStackFrames) : 0;
   size_t size;
+  // A launch in one cache line when its values fit (record.h LaunchRecord).
+  PackedLaunch packed;
+  if (arguments.launch &&
+      PackLaunch(arguments.function, arguments.stream_plus_one, *arguments.launch, &packed)) {
+    LaunchRecord* record = BeginRecord<LaunchRecord>(nullptr, &size, frame_count * 8);
+    if (!record) return;
+    if (frame_count) AttachFrames(record, frames, frame_count);
+    record->launch = packed;
+    return internal::FinishApiCall(record, api, start_ns, end_ns, status, size);
+  }
   ApiCallRecord* record = BeginRecord<ApiCallRecord>(nullptr, &size, frame_count * 8);
   if (!record) return;
   if (frame_count) AttachFrames(record, frames, frame_count);
-  record->api = api;
-  record->status = status;
-  record->start_ns = start_ns;
-  record->end_ns = end_ns;
-  record->correlation_id = TakeCorrelationId();
   record->stream_plus_one = arguments.stream_plus_one;
   record->bytes = arguments.bytes;
   record->copy_kind_plus_one = arguments.copy_kind;
   record->function = arguments.function;
   if (arguments.launch) record->launch = *arguments.launch;
-  CommitRecord(size);
+  internal::FinishApiCall(record, api, start_ns, end_ns, status, size);
 }
 
 // A named instant or boundary (range push/pop, marks, thread names) at `time_ns`, of one

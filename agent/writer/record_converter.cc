@@ -77,13 +77,26 @@ RecordConverter::OpenRange RecordConverter::DetailedRange(uint64_t thread_id, co
 
 void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& window) {
   ChunkEncoder& encoder = window.encoder();
-  if (record.kind == RecordKind::kApiCall || record.kind == RecordKind::kNcclCall) {
+  if (record.kind == RecordKind::kApiCall || record.kind == RecordKind::kLaunch ||
+      record.kind == RecordKind::kNcclCall) {
     window.NoteCudaActivity();
   }
   switch (record.kind) {
-    case RecordKind::kApiCall:
-      AddApiCall(thread_id, RecordAs<ApiCallRecord>(record), window);
+    case RecordKind::kLaunch: {
+      CallArguments arguments;
+      arguments.launch = UnpackLaunch(RecordAs<LaunchRecord>(record).launch);
+      AddApiCall(thread_id, record, arguments, window);
       return;
+    }
+    case RecordKind::kApiCall: {
+      const ApiCallRecord& call = RecordAs<ApiCallRecord>(record);
+      CallArguments arguments;
+      arguments.bytes = call.bytes;
+      arguments.copy_kind_plus_one = call.copy_kind_plus_one;
+      arguments.launch = {call.function, call.stream_plus_one, call.launch};
+      AddApiCall(thread_id, record, arguments, window);
+      return;
+    }
     case RecordKind::kNcclCall:
       AddNcclCall(thread_id, RecordAs<NcclCallRecord>(record), window);
       return;
@@ -174,8 +187,8 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
   }
 }
 
-void RecordConverter::AddApiCall(uint64_t thread_id, const ApiCallRecord& record,
-                                 WindowFile& window) {
+void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record,
+                                 const CallArguments& arguments, WindowFile& window) {
   ChunkEncoder& encoder = window.encoder();
   ApiCallEvent call;
   call.thread_id = thread_id;
@@ -187,10 +200,11 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const ApiCallRecord& record
   if (record.subkind == kApiSubkindDriver) call.domain = schema::API_DOMAIN_DRIVER;
   call.correlation_id = record.correlation_id;
   call.status = record.status;
-  if (record.stream_plus_one != 0) call.stream = record.stream_plus_one - 1;
-  call.bytes = record.bytes;
-  call.copy_kind = CopyKindOf(record.copy_kind_plus_one);
-  if (record.function) call.kernel_config = LaunchConfigIn(window, record);
+  const UnpackedLaunch& launch = arguments.launch;
+  if (launch.stream_plus_one != 0) call.stream = launch.stream_plus_one - 1;
+  call.bytes = arguments.bytes;
+  call.copy_kind = CopyKindOf(arguments.copy_kind_plus_one);
+  if (launch.function) call.kernel_config = LaunchConfigIn(window, launch);
   call.call_stack = StackOf(record, encoder);
   window.NoteCorrelationId(record.correlation_id);
   encoder.AddApiCall(call);
@@ -204,29 +218,29 @@ StringId RecordConverter::InternApiName(WindowFile& window, uint16_t api) {
   return id;
 }
 
-KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const ApiCallRecord& record) {
+KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const UnpackedLaunch& launch) {
   FileInterning& interning = window.interning();
-  const FileInterning::LaunchKey key{record.function, record.launch};
+  const FileInterning::LaunchKey key{launch.function, launch.geometry};
   FileInterning::LaunchMemo& memo = interning.launch_memo[FileInterning::LaunchMemoSlot(key)];
   if (memo.id != 0 && memo.key == key) return memo.id;
   auto [cached, inserted] = interning.launch_configs.try_emplace(key, 0);
-  if (inserted) cached->second = InternLaunchConfig(window, record);
+  if (inserted) cached->second = InternLaunchConfig(window, launch);
   memo.key = key;
   memo.id = cached->second;
   return memo.id;
 }
 
 KernelConfigId RecordConverter::InternLaunchConfig(WindowFile& window,
-                                                   const ApiCallRecord& record) {
-  auto [named, new_name] = kernel_names_.try_emplace(record.function);
-  if (new_name) named->second = KernelNameOf(record.function);
+                                                   const UnpackedLaunch& launch) {
+  auto [named, new_name] = kernel_names_.try_emplace(launch.function);
+  if (new_name) named->second = KernelNameOf(launch.function);
   KernelConfigValue config;
   config.name = window.encoder().InternString(named->second);
   for (int i = 0; i < 3; ++i) {
-    config.grid[i] = record.launch.grid[i];
-    config.block[i] = record.launch.block[i];
+    config.grid[i] = launch.geometry.grid[i];
+    config.block[i] = launch.geometry.block[i];
   }
-  config.dynamic_shared_memory = record.launch.shared_memory;
+  config.dynamic_shared_memory = launch.geometry.shared_memory;
   return window.encoder().InternKernelConfig(config);
 }
 

@@ -59,7 +59,14 @@ class RecordConverter {
     std::string source;
   };
 
-  void AddApiCall(uint64_t thread_id, const ApiCallRecord& record, WindowFile& window);
+  // An API call's arguments, from an ApiCallRecord or (unpacked) a LaunchRecord.
+  struct CallArguments {
+    uint64_t bytes = 0;
+    uint64_t copy_kind_plus_one = 0;  // 0: not a copy
+    UnpackedLaunch launch{};          // function null: not a launch
+  };
+  void AddApiCall(uint64_t thread_id, const Record& record, const CallArguments& arguments,
+                  WindowFile& window);
   void AddNcclCall(uint64_t thread_id, const NcclCallRecord& record, WindowFile& window);
   void AddMemory(uint64_t thread_id, const MemoryRecord& record, WindowFile& window);
   static OpenRange DetailedRange(uint64_t thread_id, const Record& record,
@@ -76,8 +83,8 @@ class RecordConverter {
   StringId InternApiName(WindowFile& window, uint16_t api);
   // The launch's configuration id in `window`'s file: from the file's memo, else its map,
   // else newly interned (InternLaunchConfig: names the kernel once per function).
-  KernelConfigId LaunchConfigIn(WindowFile& window, const ApiCallRecord& record);
-  KernelConfigId InternLaunchConfig(WindowFile& window, const ApiCallRecord& record);
+  KernelConfigId LaunchConfigIn(WindowFile& window, const UnpackedLaunch& launch);
+  KernelConfigId InternLaunchConfig(WindowFile& window, const UnpackedLaunch& launch);
   // The interned call stack of a record made with PROF_STACKS=1 (0 without one: inline,
   // the drain's common case).
   CallStackId StackOf(const Record& record, ChunkEncoder& encoder) {
