@@ -130,23 +130,30 @@ constexpr uint64_t Bits(uint64_t value, int shift, int width) {
 }  // namespace internal
 
 // Packs a launch's fields into `packed`; false (nothing written) when a value does not fit.
-inline bool PackLaunch(const void* function, uint64_t stream_plus_one,
-                       const LaunchGeometry& geometry, PackedLaunch* packed) {
+// Takes the sizes one by one so a hook can pass them from registers (a LaunchGeometry built
+// on its stack and read back field by field costs store-forwarding stalls).
+inline bool PackLaunch(const void* function, uint64_t stream_plus_one, uint32_t grid_x,
+                       uint32_t grid_y, uint32_t grid_z, uint32_t block_x, uint32_t block_y,
+                       uint32_t block_z, uint64_t shared_memory, PackedLaunch* packed) {
   const uint64_t function_bits = reinterpret_cast<uintptr_t>(function);
-  const uint32_t* block = geometry.block;
   // Unsigned: a zero block size wraps to a large value and fails the check too.
   const bool fits = ((function_bits | stream_plus_one) >> 48) == 0 &&
-                    (geometry.grid[1] | geometry.grid[2]) < (1u << 16) &&
-                    geometry.grid[0] < (1u << 20) && block[0] - 1 < 1024 &&
-                    block[1] - 1 < 1024 && block[2] - 1 < 64 &&
-                    geometry.shared_memory < (1u << 18) && geometry.reserved == 0;
+                    (grid_y | grid_z) < (1u << 16) && grid_x < (1u << 20) &&
+                    block_x - 1 < 1024 && block_y - 1 < 1024 && block_z - 1 < 64 &&
+                    shared_memory < (1u << 18);
   if (!fits) return false;
-  packed->function_grid_y = function_bits | uint64_t{geometry.grid[1]} << 48;
-  packed->stream_grid_z = stream_plus_one | uint64_t{geometry.grid[2]} << 48;
-  packed->geometry = geometry.grid[0] | uint64_t{block[0] - 1} << 20 |
-                     uint64_t{block[1] - 1} << 30 | uint64_t{block[2] - 1} << 40 |
-                     uint64_t{geometry.shared_memory} << 46;
+  packed->function_grid_y = function_bits | uint64_t{grid_y} << 48;
+  packed->stream_grid_z = stream_plus_one | uint64_t{grid_z} << 48;
+  packed->geometry = grid_x | uint64_t{block_x - 1} << 20 | uint64_t{block_y - 1} << 30 |
+                     uint64_t{block_z - 1} << 40 | shared_memory << 46;
   return true;
+}
+
+inline bool PackLaunch(const void* function, uint64_t stream_plus_one,
+                       const LaunchGeometry& geometry, PackedLaunch* packed) {
+  return PackLaunch(function, stream_plus_one, geometry.grid[0], geometry.grid[1],
+                    geometry.grid[2], geometry.block[0], geometry.block[1], geometry.block[2],
+                    geometry.shared_memory, packed);
 }
 
 inline UnpackedLaunch UnpackLaunch(const PackedLaunch& packed) {

@@ -138,6 +138,9 @@ struct ApiArguments {
   uint64_t copy_kind = 0;  // cudaMemcpyKind + 1; 0: not a copy
   const void* function = nullptr;
   const LaunchGeometry* launch = nullptr;
+  // A launch already packed (record.h PackLaunch): recorded in one line. Else `launch`,
+  // packed here when it fits, recorded whole when not.
+  const PackedLaunch* packed_launch = nullptr;
 };
 
 namespace internal {
@@ -161,13 +164,17 @@ inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int3
       internal::g_stacks && arguments.function ? CaptureCallStack(frames, kMaxStackFrames) : 0;
   size_t size;
   // A launch in one cache line when its values fit (record.h LaunchRecord).
-  PackedLaunch packed;
-  if (arguments.launch &&
-      PackLaunch(arguments.function, arguments.stream_plus_one, *arguments.launch, &packed)) {
+  const PackedLaunch* packed = arguments.packed_launch;
+  PackedLaunch packed_here;
+  if (!packed && arguments.launch &&
+      PackLaunch(arguments.function, arguments.stream_plus_one, *arguments.launch, &packed_here)) {
+    packed = &packed_here;
+  }
+  if (packed) {
     LaunchRecord* record = BeginRecord<LaunchRecord>(nullptr, &size, frame_count * 8);
     if (!record) return;
     if (frame_count) AttachFrames(record, frames, frame_count);
-    record->launch = packed;
+    record->launch = *packed;
     return internal::FinishApiCall(record, api, start_ns, end_ns, status, size);
   }
   ApiCallRecord* record = BeginRecord<ApiCallRecord>(nullptr, &size, frame_count * 8);

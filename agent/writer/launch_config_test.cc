@@ -96,13 +96,15 @@ TEST_CASE("each launch gets its own kernel and geometry, whatever the memo holds
   // Two "functions" whose launches share a memo slot (the slot ignores grid y and the
   // shared memory, so a's geometries below share it too).
   static char functions[64 * FileInterning::kLaunchMemoSlots];
+  const auto slot_of = [](const void* function) {
+    PackedLaunch packed;
+    REQUIRE(PackLaunch(function, 0, {{1, 1, 1}, {32, 1, 1}, 0, 0}, &packed));
+    return FileInterning::LaunchMemoSlot(packed);
+  };
   const void* a = &functions[0];
   const void* b = nullptr;
   for (size_t i = 16; i < sizeof(functions) && !b; i += 16) {
-    if (FileInterning::LaunchMemoSlot({&functions[i], {}}) ==
-        FileInterning::LaunchMemoSlot({a, {}})) {
-      b = &functions[i];
-    }
+    if (slot_of(&functions[i]) == slot_of(a)) b = &functions[i];
   }
   REQUIRE(b != nullptr);
   RegisterKernelName(a, "kernel_a");
@@ -112,6 +114,8 @@ TEST_CASE("each launch gets its own kernel and geometry, whatever the memo holds
       {a, {{1, 2, 1}, {32, 1, 1}, 0, 0}}, {a, {{1, 1, 1}, {32, 1, 1}, 64, 0}},
       {a, {{1, 1, 1}, {32, 1, 1}, 0, 0}}, {b, {{1, 1, 1}, {32, 1, 1}, 0, 0}},
       {a, {{1, 2, 1}, {32, 1, 1}, 0, 0}}, {a, {{7, 1, 1}, {64, 1, 1}, 0, 0}},
+      // Beyond the packed form (grid x >= 2^20): always recorded whole, found in the map.
+      {a, {{1u << 20, 1, 1}, {32, 1, 1}, 0, 0}}, {b, {{1u << 21, 3, 1}, {32, 1, 1}, 0, 0}},
   };
   testing::OneWindowRouter router("launch_configs");
   RecordConverter converter([](uint32_t) -> WindowFile* { return nullptr; });
@@ -119,7 +123,9 @@ TEST_CASE("each launch gets its own kernel and geometry, whatever the memo holds
   // Rounds alternate the two record forms; a round of mixed forms last.
   for (int round = 0; round < 4; ++round) {
     for (size_t i = 0; i < launches.size(); ++i) {
-      const bool line = round == 3 ? i % 2 == 1 : round % 2 == 1;
+      PackedLaunch packs;
+      const bool line = (round == 3 ? i % 2 == 1 : round % 2 == 1) &&
+                        PackLaunch(launches[i].function, 1, launches[i].geometry, &packs);
       time += 100;
       if (line) {
         converter.Add(1, LineRecord(launches[i], time), router.window());

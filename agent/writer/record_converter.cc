@@ -83,17 +83,23 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
   }
   switch (record.kind) {
     case RecordKind::kLaunch: {
+      const PackedLaunch& launch = RecordAs<LaunchRecord>(record).launch;
       CallArguments arguments;
-      arguments.launch = UnpackLaunch(RecordAs<LaunchRecord>(record).launch);
+      arguments.stream_plus_one = launch.stream_grid_z & internal::kLaunchPointerMask;
+      arguments.kernel_config = LaunchConfigIn(window, launch);
       AddApiCall(thread_id, record, arguments, window);
       return;
     }
     case RecordKind::kApiCall: {
       const ApiCallRecord& call = RecordAs<ApiCallRecord>(record);
       CallArguments arguments;
+      arguments.stream_plus_one = call.stream_plus_one;
       arguments.bytes = call.bytes;
       arguments.copy_kind_plus_one = call.copy_kind_plus_one;
-      arguments.launch = {call.function, call.stream_plus_one, call.launch};
+      if (call.function) {
+        arguments.kernel_config =
+            LaunchConfigIn(window, UnpackedLaunch{call.function, call.stream_plus_one, call.launch});
+      }
       AddApiCall(thread_id, record, arguments, window);
       return;
     }
@@ -200,11 +206,10 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record,
   if (record.subkind == kApiSubkindDriver) call.domain = schema::API_DOMAIN_DRIVER;
   call.correlation_id = record.correlation_id;
   call.status = record.status;
-  const UnpackedLaunch& launch = arguments.launch;
-  if (launch.stream_plus_one != 0) call.stream = launch.stream_plus_one - 1;
+  if (arguments.stream_plus_one != 0) call.stream = arguments.stream_plus_one - 1;
   call.bytes = arguments.bytes;
   call.copy_kind = CopyKindOf(arguments.copy_kind_plus_one);
-  if (launch.function) call.kernel_config = LaunchConfigIn(window, launch);
+  call.kernel_config = arguments.kernel_config;
   call.call_stack = StackOf(record, encoder);
   window.NoteCorrelationId(record.correlation_id);
   encoder.AddApiCall(call);
@@ -218,16 +223,33 @@ StringId RecordConverter::InternApiName(WindowFile& window, uint16_t api) {
   return id;
 }
 
-KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const UnpackedLaunch& launch) {
+KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const PackedLaunch& launch) {
   FileInterning& interning = window.interning();
+  const uint64_t grid_z = launch.stream_grid_z >> 48;
+  FileInterning::LaunchMemo& memo = interning.launch_memo[FileInterning::LaunchMemoSlot(launch)];
+  if (memo.id != 0 && memo.function_grid_y == launch.function_grid_y && memo.grid_z == grid_z &&
+      memo.geometry == launch.geometry) {
+    return memo.id;
+  }
+  const KernelConfigId id = LaunchConfigInMap(window, UnpackLaunch(launch));
+  memo = {launch.function_grid_y, grid_z, launch.geometry, id};
+  return id;
+}
+
+KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const UnpackedLaunch& launch) {
+  PackedLaunch packed;
+  if (PackLaunch(launch.function, 0, launch.geometry, &packed)) {
+    return LaunchConfigIn(window, packed);
+  }
+  return LaunchConfigInMap(window, launch);
+}
+
+KernelConfigId RecordConverter::LaunchConfigInMap(WindowFile& window,
+                                                  const UnpackedLaunch& launch) {
   const FileInterning::LaunchKey key{launch.function, launch.geometry};
-  FileInterning::LaunchMemo& memo = interning.launch_memo[FileInterning::LaunchMemoSlot(key)];
-  if (memo.id != 0 && memo.key == key) return memo.id;
-  auto [cached, inserted] = interning.launch_configs.try_emplace(key, 0);
+  auto [cached, inserted] = window.interning().launch_configs.try_emplace(key, 0);
   if (inserted) cached->second = InternLaunchConfig(window, launch);
-  memo.key = key;
-  memo.id = cached->second;
-  return memo.id;
+  return cached->second;
 }
 
 KernelConfigId RecordConverter::InternLaunchConfig(WindowFile& window,
