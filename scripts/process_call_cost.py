@@ -12,7 +12,10 @@ difference out per launch, two ways:
 Prints figures, each difference beside the goal; asserts nothing.
 
   process_call_cost.py --agent libprof.so --program launch_stress [--launches N] [--runs R]
-                       [--goal-ns 40] [--env NAME=VALUE ...]
+                       [--goal-ns 40] [--env NAME=VALUE ...] [--baseline-agent old.so]
+
+--baseline-agent adds a third variant, alternating with the other two: another build of the
+agent (the commit before a change), so a change is measured against its baseline in one run.
 """
 import argparse
 import json
@@ -46,14 +49,18 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--goal-ns", type=float, default=40)
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the agent run")
+    parser.add_argument("--baseline-agent", help="another libprof.so, measured alternating")
     args = parser.parse_args()
     agent_env = {"LD_PRELOAD": args.agent, "PROF_ACTIVITIES": "cuda"}
     agent_env.update(item.split("=", 1) for item in args.env)
-    results = {"without": [], "agent": []}
+    variants = {"without": {}, "agent": agent_env}
+    if args.baseline_agent:
+        variants["baseline"] = dict(agent_env, LD_PRELOAD=args.baseline_agent)
+    results = {mode: [] for mode in variants}
     with tempfile.TemporaryDirectory(prefix="prof-call-cost.") as folder:
         for _ in range(args.runs):
-            results["without"].append(run_once(args.program, args.launches, {}, folder))
-            results["agent"].append(run_once(args.program, args.launches, agent_env, folder))
+            for mode, environment in variants.items():
+                results[mode].append(run_once(args.program, args.launches, environment, folder))
     n = args.launches
     cpu = {mode: statistics.median(c for c, _ in runs) * 1e9 / n for mode, runs in results.items()}
     wall = {mode: statistics.median(1e9 / r for _, r in runs) for mode, runs in results.items()}
@@ -63,6 +70,10 @@ def main():
           f"{cpu['agent']:7.1f}   added {cpu['agent'] - cpu['without']:6.1f}   goal <= {args.goal_ns:g}")
     print(f"   wall ns per launch (the loop):   without {wall['without']:7.1f}   under the agent "
           f"{wall['agent']:7.1f}   added {wall['agent'] - wall['without']:6.1f}   goal <= {args.goal_ns:g}")
+    if args.baseline_agent:
+        print(f"   baseline agent ({args.baseline_agent}), same runs: CPU added "
+              f"{cpu['baseline'] - cpu['without']:6.1f}   wall added "
+              f"{wall['baseline'] - wall['without']:6.1f}")
 
 
 if __name__ == "__main__":

@@ -14,31 +14,53 @@ namespace {
 // forwards it from its store buffer. Built field by field, gcc read block.y and block.z
 // with one 8-byte load spanning two stores a few instructions after them: a failed store
 // forward, about 10 ns a launch in perf's samples of launch_stress.
-LaunchGeometry Geometry(const dim3& grid, const dim3& block, size_t shared_memory) {
-  static_assert(sizeof(dim3) == 12, "dim3: x and y, then z");
+struct LaunchDims {
   uint64_t grid_xy, block_xy;
-  uint32_t grid_z = grid.z, block_z = block.z;
-  std::memcpy(&grid_xy, &grid, sizeof(grid_xy));
-  std::memcpy(&block_xy, &block, sizeof(block_xy));
-  __asm__("" : "+r"(grid_xy), "+r"(block_xy), "+r"(grid_z), "+r"(block_z));
+  uint32_t grid_z, block_z;
+};
+LaunchDims DimsOf(const dim3& grid, const dim3& block) {
+  static_assert(sizeof(dim3) == 12, "dim3: x and y, then z");
+  LaunchDims dims;
+  dims.grid_z = grid.z;
+  dims.block_z = block.z;
+  std::memcpy(&dims.grid_xy, &grid, sizeof(dims.grid_xy));
+  std::memcpy(&dims.block_xy, &block, sizeof(dims.block_xy));
+  __asm__("" : "+r"(dims.grid_xy), "+r"(dims.block_xy), "+r"(dims.grid_z), "+r"(dims.block_z));
+  return dims;
+}
+
+// The launch recorded whole (it does not pack), from the same pieces.
+LaunchGeometry Geometry(const LaunchDims& dims, size_t shared_memory) {
   LaunchGeometry geometry;
-  std::memcpy(&geometry.grid[0], &grid_xy, sizeof(grid_xy));
-  geometry.grid[2] = grid_z;
-  std::memcpy(&geometry.block[0], &block_xy, sizeof(block_xy));
-  geometry.block[2] = block_z;
+  std::memcpy(&geometry.grid[0], &dims.grid_xy, sizeof(dims.grid_xy));
+  geometry.grid[2] = dims.grid_z;
+  std::memcpy(&geometry.block[0], &dims.block_xy, sizeof(dims.block_xy));
+  geometry.block[2] = dims.block_z;
   geometry.shared_memory = static_cast<uint32_t>(shared_memory);
   geometry.reserved = 0;
   return geometry;
 }
 
+// Packed from registers (record.h PackLaunch): the record is one line and no geometry goes
+// through the stack; a launch that does not pack is recorded whole.
 template <typename Call>
 cudaError_t TimedLaunch(uint16_t api, const void* function, dim3 grid, dim3 block,
                         size_t shared_memory, cudaStream_t stream, Call&& call) {
-  const LaunchGeometry geometry = Geometry(grid, block, shared_memory);
+  const LaunchDims dims = DimsOf(grid, block);
   ApiArguments arguments;
   arguments.stream_plus_one = StreamArgument(stream);
   arguments.function = function;
-  arguments.launch = &geometry;
+  PackedLaunch packed;
+  LaunchGeometry geometry;
+  if (PackLaunch(function, arguments.stream_plus_one, static_cast<uint32_t>(dims.grid_xy),
+                 static_cast<uint32_t>(dims.grid_xy >> 32), dims.grid_z,
+                 static_cast<uint32_t>(dims.block_xy), static_cast<uint32_t>(dims.block_xy >> 32),
+                 dims.block_z, shared_memory, &packed)) {
+    arguments.packed_launch = &packed;
+  } else {
+    geometry = Geometry(dims, shared_memory);
+    arguments.launch = &geometry;
+  }
   return TimedApiCall<cudaError_t>(api, arguments, call);
 }
 

@@ -41,10 +41,10 @@ enum class RecordKind : uint8_t {
   // texts as kOperatorPushDetail; start_ns and end_ns are the range's own times.
   kOperatorRangeDetail = 12,
   kMemorySample = 13,  // MemorySampleRecord: prof_memory_sample, a device allocator's figures
-  // 14: reserved for memory samples.
+  kLaunch = 14,        // LaunchRecord: a runtime kernel launch in one 64-byte line
 };
 // One past the highest kind: the size table below has this many entries.
-constexpr size_t kRecordKindCount = 14;
+constexpr size_t kRecordKindCount = 15;
 
 // Record::flags bit: return addresses follow the record's name (PROF_STACKS=1); their
 // count is in the flags' high byte. See FramesOf().
@@ -96,6 +96,83 @@ struct ApiCallRecord : Record {
   const void* function;         // the kernel launched; null: not a launch
   LaunchGeometry launch;        // valid when `function` is set
 };
+
+// kLaunch: a kernel launch recorded by a runtime hook, in 64 bytes, where an ApiCallRecord
+// takes 104 (1.6 cache lines: the writer's first read of a launch's second line was ~10 ns
+// a launch, and the hook stored three words no launch uses). Read as the ApiCallRecord it
+// stands for (UnpackLaunch); a launch whose values do not fit (PackLaunch) is recorded as
+// an ApiCallRecord, so nothing is lost. api = ApiId; subkind = kApiSubkindRuntime.
+// The pointers' top 16 bits (zero for user-space addresses below 2^48) carry grid y and z.
+struct PackedLaunch {
+  uint64_t function_grid_y;  // bits 0-47: the kernel's function; 48-63: grid y
+  uint64_t stream_grid_z;    // bits 0-47: the stream handle + 1 (0: none); 48-63: grid z
+  // Bits 0-19: grid x; 20-29, 30-39, 40-45: block x, y and z minus one (CUDA's limits are
+  // 1024, 1024 and 64); 46-63: dynamic shared memory bytes (below 256 KiB).
+  uint64_t geometry;
+};
+struct LaunchRecord : Record {
+  static constexpr RecordKind kKind = RecordKind::kLaunch;
+  PackedLaunch launch;
+};
+
+// The fields of an ApiCallRecord a launch has: what LaunchRecord packs.
+struct UnpackedLaunch {
+  const void* function;
+  uint64_t stream_plus_one;
+  LaunchGeometry geometry;
+};
+
+namespace internal {
+constexpr uint64_t kLaunchPointerMask = (uint64_t{1} << 48) - 1;
+constexpr uint64_t Bits(uint64_t value, int shift, int width) {
+  return (value >> shift) & ((uint64_t{1} << width) - 1);
+}
+}  // namespace internal
+
+// Packs a launch's fields into `packed`; false (nothing written) when a value does not fit.
+// Takes the sizes one by one so a hook can pass them from registers (a LaunchGeometry built
+// on its stack and read back field by field costs store-forwarding stalls).
+inline bool PackLaunch(const void* function, uint64_t stream_plus_one, uint32_t grid_x,
+                       uint32_t grid_y, uint32_t grid_z, uint32_t block_x, uint32_t block_y,
+                       uint32_t block_z, uint64_t shared_memory, PackedLaunch* packed) {
+  const uint64_t function_bits = reinterpret_cast<uintptr_t>(function);
+  // Unsigned: a zero block size wraps to a large value and fails the check too.
+  const bool fits = ((function_bits | stream_plus_one) >> 48) == 0 &&
+                    (grid_y | grid_z) < (1u << 16) && grid_x < (1u << 20) &&
+                    block_x - 1 < 1024 && block_y - 1 < 1024 && block_z - 1 < 64 &&
+                    shared_memory < (1u << 18);
+  if (!fits) return false;
+  packed->function_grid_y = function_bits | uint64_t{grid_y} << 48;
+  packed->stream_grid_z = stream_plus_one | uint64_t{grid_z} << 48;
+  packed->geometry = grid_x | uint64_t{block_x - 1} << 20 | uint64_t{block_y - 1} << 30 |
+                     uint64_t{block_z - 1} << 40 | shared_memory << 46;
+  return true;
+}
+
+inline bool PackLaunch(const void* function, uint64_t stream_plus_one,
+                       const LaunchGeometry& geometry, PackedLaunch* packed) {
+  return PackLaunch(function, stream_plus_one, geometry.grid[0], geometry.grid[1],
+                    geometry.grid[2], geometry.block[0], geometry.block[1], geometry.block[2],
+                    geometry.shared_memory, packed);
+}
+
+inline UnpackedLaunch UnpackLaunch(const PackedLaunch& packed) {
+  using internal::Bits;
+  UnpackedLaunch launch;
+  launch.function =
+      reinterpret_cast<const void*>(packed.function_grid_y & internal::kLaunchPointerMask);
+  launch.stream_plus_one = packed.stream_grid_z & internal::kLaunchPointerMask;
+  const uint64_t bits = packed.geometry;
+  launch.geometry.grid[0] = static_cast<uint32_t>(Bits(bits, 0, 20));
+  launch.geometry.grid[1] = static_cast<uint32_t>(packed.function_grid_y >> 48);
+  launch.geometry.grid[2] = static_cast<uint32_t>(packed.stream_grid_z >> 48);
+  launch.geometry.block[0] = static_cast<uint32_t>(Bits(bits, 20, 10) + 1);
+  launch.geometry.block[1] = static_cast<uint32_t>(Bits(bits, 30, 10) + 1);
+  launch.geometry.block[2] = static_cast<uint32_t>(Bits(bits, 40, 6) + 1);
+  launch.geometry.shared_memory = static_cast<uint32_t>(Bits(bits, 46, 18));
+  launch.geometry.reserved = 0;
+  return launch;
+}
 
 // kNcclCall. api = NcclOperation.
 struct NcclCallRecord : Record {
@@ -158,6 +235,7 @@ struct OperatorDetailRecord : Record {
 static_assert(sizeof(Record) == 40, "the common header");
 static_assert(sizeof(LaunchGeometry) == 32, "hashed by 64-bit words (window_file.h)");
 static_assert(sizeof(ApiCallRecord) == 104, "the header, 4 arguments and the geometry");
+static_assert(sizeof(LaunchRecord) == 64, "a launch in one cache line");
 static_assert(sizeof(NcclCallRecord) == 88, "the header and 6 words of arguments");
 static_assert(sizeof(MemoryRecord) == 72, "the header and 4 words");
 static_assert(sizeof(StepRecord) == 56, "the header and 2 words");
@@ -213,7 +291,7 @@ constexpr bool EachKindServedOnce() {
 }
 #define PROF_RECORD_TYPES                                                                   \
   ApiCallRecord, NcclCallRecord, MemoryRecord, StepRecord, MemorySampleRecord, NamedRecord, \
-      OperatorDetailRecord
+      OperatorDetailRecord, LaunchRecord
 static_assert(EachKindServedOnce<PROF_RECORD_TYPES>(), "every kind has one struct");
 constexpr RecordTypeSizeTable kRecordTypeSizes = MakeRecordTypeSizeTable<PROF_RECORD_TYPES>();
 #undef PROF_RECORD_TYPES

@@ -77,22 +77,100 @@ TEST_CASE("each kind's fields come back through its own struct, at its own size"
   CHECK(step.end_ns == 40);
 
   const Record& launch_header = HeaderOf(records[3]);
-  REQUIRE(launch_header.kind == RecordKind::kApiCall);
-  const ApiCallRecord& call = RecordAs<ApiCallRecord>(launch_header);
-  CHECK(call.size == 104);
-  CHECK(call.api == 17);
-  CHECK(call.status == 2);
+  REQUIRE(launch_header.kind == RecordKind::kLaunch);
+  CHECK(launch_header.size == 64);  // one cache line
+  CHECK(launch_header.api == 17);
+  CHECK(launch_header.status == 2);
+  CHECK(launch_header.start_ns == 50);
+  CHECK(launch_header.end_ns == 60);
+  const UnpackedLaunch call = UnpackLaunch(RecordAs<LaunchRecord>(launch_header).launch);
   CHECK(call.stream_plus_one == 9);
   CHECK(call.function == &kKernel);
-  CHECK(call.launch.grid[1] == 3);
-  CHECK(call.launch.block[0] == 32);
-  CHECK(call.launch.shared_memory == 256);
+  CHECK(call.geometry.grid[0] == 2);
+  CHECK(call.geometry.grid[1] == 3);
+  CHECK(call.geometry.grid[2] == 4);
+  CHECK(call.geometry.block[0] == 32);
+  CHECK(call.geometry.block[1] == 8);
+  CHECK(call.geometry.block[2] == 1);
+  CHECK(call.geometry.shared_memory == 256);
 
   const ApiCallRecord& copied = RecordAs<ApiCallRecord>(HeaderOf(records[4]));
   CHECK(copied.bytes == 4096);
   CHECK(copied.copy_kind_plus_one == 3);
   CHECK(copied.stream_plus_one == 0);
   CHECK(copied.function == nullptr);
+}
+
+// A launch recorded by a hook, drained back: its record's kind and size, and its values.
+struct DrainedLaunch {
+  RecordKind kind;
+  size_t size;
+  UnpackedLaunch launch;
+};
+DrainedLaunch RecordAndDrainLaunch(const void* function, uint64_t stream_plus_one,
+                                   const LaunchGeometry& geometry) {
+  DrainAll();
+  ApiArguments arguments;
+  arguments.stream_plus_one = stream_plus_one;
+  arguments.function = function;
+  arguments.launch = &geometry;
+  RecordApiCall(1, 100, 200, 0, arguments);
+  const auto records = DrainAll();
+  REQUIRE(records.size() == 1);
+  const Record& header = HeaderOf(records[0]);
+  if (header.kind == RecordKind::kLaunch) {
+    return {header.kind, header.size, UnpackLaunch(RecordAs<LaunchRecord>(header).launch)};
+  }
+  REQUIRE(header.kind == RecordKind::kApiCall);
+  const ApiCallRecord& call = RecordAs<ApiCallRecord>(header);
+  return {header.kind, header.size, {call.function, call.stream_plus_one, call.launch}};
+}
+
+TEST_CASE("a launch at the packed fields' limits is one line; one past them is whole") {
+  ConfigureBuffers(8u << 20);
+  // The largest values each packed field holds (record.h LaunchRecord): 20 bits of grid x,
+  // 16 of grid y and z, block sizes 1..1024, 1..1024, 1..64, 18 bits of shared memory, and
+  // 48-bit pointers.
+  const void* top_function = reinterpret_cast<const void*>(uintptr_t{0x7FFFFFFFFFF0});
+  const uint64_t top_stream = 0xFFFFFFFFFFFF;
+  const LaunchGeometry largest{{1048575, 65535, 65535}, {1024, 1024, 64}, 262143, 0};
+  DrainedLaunch drained = RecordAndDrainLaunch(top_function, top_stream, largest);
+  CHECK(drained.kind == RecordKind::kLaunch);
+  CHECK(drained.size == 64);
+  CHECK(drained.launch.function == top_function);
+  CHECK(drained.launch.stream_plus_one == top_stream);
+  CHECK(std::memcmp(&drained.launch.geometry, &largest, sizeof(largest)) == 0);
+  const LaunchGeometry smallest{{0, 0, 0}, {1, 1, 1}, 0, 0};
+  drained = RecordAndDrainLaunch(top_function, 0, smallest);
+  CHECK(drained.kind == RecordKind::kLaunch);
+  CHECK(drained.launch.stream_plus_one == 0);
+  CHECK(std::memcmp(&drained.launch.geometry, &smallest, sizeof(smallest)) == 0);
+
+  // Each field one past its limit: recorded whole (104 bytes), every value as given.
+  const LaunchGeometry beyond[] = {
+      {{1048576, 1, 1}, {32, 1, 1}, 0, 0}, {{1, 65536, 1}, {32, 1, 1}, 0, 0},
+      {{1, 1, 65536}, {32, 1, 1}, 0, 0},   {{1, 1, 1}, {1025, 1, 1}, 0, 0},
+      {{1, 1, 1}, {1, 1025, 1}, 0, 0},     {{1, 1, 1}, {1, 1, 65}, 0, 0},
+      {{1, 1, 1}, {0, 1, 1}, 0, 0},        {{1, 1, 1}, {32, 1, 1}, 262144, 0},
+  };
+  for (const LaunchGeometry& geometry : beyond) {
+    INFO("grid " << geometry.grid[0] << "," << geometry.grid[1] << "," << geometry.grid[2]
+                 << " block " << geometry.block[0] << "," << geometry.block[1] << ","
+                 << geometry.block[2] << " shared " << geometry.shared_memory);
+    drained = RecordAndDrainLaunch(top_function, 5, geometry);
+    CHECK(drained.kind == RecordKind::kApiCall);
+    CHECK(drained.size == 104);
+    CHECK(drained.launch.function == top_function);
+    CHECK(drained.launch.stream_plus_one == 5);
+    CHECK(std::memcmp(&drained.launch.geometry, &geometry, sizeof(geometry)) == 0);
+  }
+  const void* high_function = reinterpret_cast<const void*>(uintptr_t{1} << 48);
+  drained = RecordAndDrainLaunch(high_function, 5, largest);
+  CHECK(drained.kind == RecordKind::kApiCall);
+  CHECK(drained.launch.function == high_function);
+  drained = RecordAndDrainLaunch(top_function, uint64_t{1} << 48, largest);
+  CHECK(drained.kind == RecordKind::kApiCall);
+  CHECK(drained.launch.stream_plus_one == uint64_t{1} << 48);
 }
 
 TEST_CASE("a named record's call stack follows its name") {
@@ -246,6 +324,7 @@ TEST_CASE("operator-detail records keep both kinds in one struct, texts after th
 TEST_CASE("every kind's records start their name after the kind's own struct") {
   // By hand from record.h's layouts: a 40-byte header, then each kind's fields.
   CHECK(RecordTypeSize(RecordKind::kApiCall) == 40 + 4 * 8 + 32);
+  CHECK(RecordTypeSize(RecordKind::kLaunch) == 40 + 3 * 8);
   CHECK(RecordTypeSize(RecordKind::kNcclCall) == 40 + 6 * 8);
   CHECK(RecordTypeSize(RecordKind::kMemory) == 40 + 4 * 8);
   CHECK(RecordTypeSize(RecordKind::kMemorySample) == 40 + 4 * 8);

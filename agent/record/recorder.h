@@ -138,7 +138,23 @@ struct ApiArguments {
   uint64_t copy_kind = 0;  // cudaMemcpyKind + 1; 0: not a copy
   const void* function = nullptr;
   const LaunchGeometry* launch = nullptr;
+  // A launch already packed (record.h PackLaunch): recorded in one line. Else `launch`,
+  // packed here when it fits, recorded whole when not.
+  const PackedLaunch* packed_launch = nullptr;
 };
+
+namespace internal {
+// The fields every API call record shares (ApiCallRecord, LaunchRecord), and its commit.
+inline void FinishApiCall(Record* record, uint16_t api, uint64_t start_ns, uint64_t end_ns,
+                          int32_t status, size_t size) {
+  record->api = api;
+  record->status = status;
+  record->start_ns = start_ns;
+  record->end_ns = end_ns;
+  record->correlation_id = TakeCorrelationId();
+  CommitRecord(size);
+}
+}  // namespace internal
 
 inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int32_t status,
                           const ApiArguments& arguments) {
@@ -147,20 +163,29 @@ inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int3
   const int frame_count =
       internal::g_stacks && arguments.function ? CaptureCallStack(frames, kMaxStackFrames) : 0;
   size_t size;
+  // A launch in one cache line when its values fit (record.h LaunchRecord).
+  const PackedLaunch* packed = arguments.packed_launch;
+  PackedLaunch packed_here;
+  if (!packed && arguments.launch &&
+      PackLaunch(arguments.function, arguments.stream_plus_one, *arguments.launch, &packed_here)) {
+    packed = &packed_here;
+  }
+  if (packed) {
+    LaunchRecord* record = BeginRecord<LaunchRecord>(nullptr, &size, frame_count * 8);
+    if (!record) return;
+    if (frame_count) AttachFrames(record, frames, frame_count);
+    record->launch = *packed;
+    return internal::FinishApiCall(record, api, start_ns, end_ns, status, size);
+  }
   ApiCallRecord* record = BeginRecord<ApiCallRecord>(nullptr, &size, frame_count * 8);
   if (!record) return;
   if (frame_count) AttachFrames(record, frames, frame_count);
-  record->api = api;
-  record->status = status;
-  record->start_ns = start_ns;
-  record->end_ns = end_ns;
-  record->correlation_id = TakeCorrelationId();
   record->stream_plus_one = arguments.stream_plus_one;
   record->bytes = arguments.bytes;
   record->copy_kind_plus_one = arguments.copy_kind;
   record->function = arguments.function;
   if (arguments.launch) record->launch = *arguments.launch;
-  CommitRecord(size);
+  internal::FinishApiCall(record, api, start_ns, end_ns, status, size);
 }
 
 // A named instant or boundary (range push/pop, marks, thread names) at `time_ns`, of one

@@ -1,7 +1,8 @@
 // The converter's launch configurations (record_converter.cc LaunchConfigIn): every launch
 // record gets the configuration of its own kernel and geometry, also when launches
 // alternate between pairs that share a slot of the file's memo, or differ only in a
-// geometry field the memo's slot ignores.
+// geometry field the memo's slot ignores; and a launch in one line (LaunchRecord) gets the
+// same configuration as the same launch recorded whole (ApiCallRecord).
 #include <catch2/catch.hpp>
 #include <map>
 #include <string>
@@ -19,22 +20,38 @@
 namespace prof {
 namespace {
 
+// Every launch's stream handle, plus one.
+constexpr uint64_t kStreamPlusOne = 0x7f0012345679;
+
 struct Launch {
   const void* function;
   LaunchGeometry geometry;
 };
 
-// A launch record as cudaLaunchKernel's hook makes it (recorder.h RecordApiCall).
-ApiCallRecord LaunchRecord(const Launch& launch, uint64_t time) {
+// A launch recorded whole, as cudaLaunchKernel's hook does when the packed form does not
+// fit it (recorder.h RecordApiCall).
+ApiCallRecord WholeRecord(const Launch& launch, uint64_t time) {
   ApiCallRecord record{};
   record.size = static_cast<uint16_t>(sizeof(ApiCallRecord));
   record.kind = RecordKind::kApiCall;
   record.api = kApi_cudaLaunchKernel;
   record.start_ns = time;
   record.end_ns = time + 10;
-  record.stream_plus_one = 1;
+  record.stream_plus_one = kStreamPlusOne;
   record.function = launch.function;
   record.launch = launch.geometry;
+  return record;
+}
+
+// The same launch in one line, as the hook records it when it fits.
+LaunchRecord LineRecord(const Launch& launch, uint64_t time) {
+  LaunchRecord record{};
+  record.size = static_cast<uint16_t>(sizeof(LaunchRecord));
+  record.kind = RecordKind::kLaunch;
+  record.api = kApi_cudaLaunchKernel;
+  record.start_ns = time;
+  record.end_ns = time + 10;
+  REQUIRE(PackLaunch(launch.function, kStreamPlusOne, launch.geometry, &record.launch));
   return record;
 }
 
@@ -45,6 +62,7 @@ class LaunchSink : public EventSink {
  public:
   explicit LaunchSink(FileDictionary* dictionary) : dictionary_(dictionary) {}
   void OnApiCall(const ApiCallEvent& call) override {
+    streams.push_back(call.stream.value_or(0));
     const KernelConfigValue* config = dictionary_->KernelConfig(call.kernel_config);
     if (!config) {
       seen.emplace_back("<none>", 0, 0, 0, 0);
@@ -54,12 +72,13 @@ class LaunchSink : public EventSink {
                       config->grid[1], config->block[0], config->dynamic_shared_memory);
   }
   std::vector<Seen> seen;
+  std::vector<uint64_t> streams;
 
  private:
   FileDictionary* dictionary_;
 };
 
-std::vector<Seen> ReadLaunches(const std::string& path) {
+std::vector<Seen> ReadLaunches(const std::string& path, std::vector<uint64_t>* streams) {
   FileDictionary dictionary;
   LaunchSink sink(&dictionary);
   auto reader = TraceFileReader::Open(path);
@@ -69,6 +88,7 @@ std::vector<Seen> ReadLaunches(const std::string& path) {
     dictionary.AddDefinitions(chunk);
     DecodeChunk(chunk, &sink);
   }
+  *streams = sink.streams;
   return sink.seen;
 }
 
@@ -76,13 +96,15 @@ TEST_CASE("each launch gets its own kernel and geometry, whatever the memo holds
   // Two "functions" whose launches share a memo slot (the slot ignores grid y and the
   // shared memory, so a's geometries below share it too).
   static char functions[64 * FileInterning::kLaunchMemoSlots];
+  const auto slot_of = [](const void* function) {
+    PackedLaunch packed;
+    REQUIRE(PackLaunch(function, 0, {{1, 1, 1}, {32, 1, 1}, 0, 0}, &packed));
+    return FileInterning::LaunchMemoSlot(packed);
+  };
   const void* a = &functions[0];
   const void* b = nullptr;
   for (size_t i = 16; i < sizeof(functions) && !b; i += 16) {
-    if (FileInterning::LaunchMemoSlot({&functions[i], {}}) ==
-        FileInterning::LaunchMemoSlot({a, {}})) {
-      b = &functions[i];
-    }
+    if (slot_of(&functions[i]) == slot_of(a)) b = &functions[i];
   }
   REQUIRE(b != nullptr);
   RegisterKernelName(a, "kernel_a");
@@ -92,18 +114,30 @@ TEST_CASE("each launch gets its own kernel and geometry, whatever the memo holds
       {a, {{1, 2, 1}, {32, 1, 1}, 0, 0}}, {a, {{1, 1, 1}, {32, 1, 1}, 64, 0}},
       {a, {{1, 1, 1}, {32, 1, 1}, 0, 0}}, {b, {{1, 1, 1}, {32, 1, 1}, 0, 0}},
       {a, {{1, 2, 1}, {32, 1, 1}, 0, 0}}, {a, {{7, 1, 1}, {64, 1, 1}, 0, 0}},
+      // Beyond the packed form (grid x >= 2^20): always recorded whole, found in the map.
+      {a, {{1u << 20, 1, 1}, {32, 1, 1}, 0, 0}}, {b, {{1u << 21, 3, 1}, {32, 1, 1}, 0, 0}},
   };
   testing::OneWindowRouter router("launch_configs");
   RecordConverter converter([](uint32_t) -> WindowFile* { return nullptr; });
   uint64_t time = 1000;
-  for (int round = 0; round < 3; ++round) {
-    for (const Launch& launch : launches) {
-      converter.Add(1, LaunchRecord(launch, time += 100), router.window());
+  // Rounds alternate the two record forms; a round of mixed forms last.
+  for (int round = 0; round < 4; ++round) {
+    for (size_t i = 0; i < launches.size(); ++i) {
+      PackedLaunch packs;
+      const bool line = (round == 3 ? i % 2 == 1 : round % 2 == 1) &&
+                        PackLaunch(launches[i].function, 1, launches[i].geometry, &packs);
+      time += 100;
+      if (line) {
+        converter.Add(1, LineRecord(launches[i], time), router.window());
+      } else {
+        converter.Add(1, WholeRecord(launches[i], time), router.window());
+      }
     }
     router.window().Flush(false);  // the next round's lookups find ids of earlier chunks
   }
-  const std::vector<Seen> seen = ReadLaunches(router.Finish());
-  REQUIRE(seen.size() == 3 * launches.size());
+  std::vector<uint64_t> streams;
+  const std::vector<Seen> seen = ReadLaunches(router.Finish(), &streams);
+  REQUIRE(seen.size() == 4 * launches.size());
   const std::string name_a = "kernel_a";
   const std::string name_b = "kernel_b";
   for (size_t i = 0; i < seen.size(); ++i) {
@@ -114,6 +148,7 @@ TEST_CASE("each launch gets its own kernel and geometry, whatever the memo holds
     CHECK(std::get<2>(seen[i]) == launch.geometry.grid[1]);
     CHECK(std::get<3>(seen[i]) == launch.geometry.block[0]);
     CHECK(std::get<4>(seen[i]) == launch.geometry.shared_memory);
+    CHECK(streams[i] == 0x7f0012345678);
   }
 }
 

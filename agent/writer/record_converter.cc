@@ -77,13 +77,32 @@ RecordConverter::OpenRange RecordConverter::DetailedRange(uint64_t thread_id, co
 
 void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& window) {
   ChunkEncoder& encoder = window.encoder();
-  if (record.kind == RecordKind::kApiCall || record.kind == RecordKind::kNcclCall) {
+  if (record.kind == RecordKind::kApiCall || record.kind == RecordKind::kLaunch ||
+      record.kind == RecordKind::kNcclCall) {
     window.NoteCudaActivity();
   }
   switch (record.kind) {
-    case RecordKind::kApiCall:
-      AddApiCall(thread_id, RecordAs<ApiCallRecord>(record), window);
+    case RecordKind::kLaunch: {
+      const PackedLaunch& launch = RecordAs<LaunchRecord>(record).launch;
+      CallArguments arguments;
+      arguments.stream_plus_one = launch.stream_grid_z & internal::kLaunchPointerMask;
+      arguments.kernel_config = LaunchConfigIn(window, launch);
+      AddApiCall(thread_id, record, arguments, window);
       return;
+    }
+    case RecordKind::kApiCall: {
+      const ApiCallRecord& call = RecordAs<ApiCallRecord>(record);
+      CallArguments arguments;
+      arguments.stream_plus_one = call.stream_plus_one;
+      arguments.bytes = call.bytes;
+      arguments.copy_kind_plus_one = call.copy_kind_plus_one;
+      if (call.function) {
+        arguments.kernel_config =
+            LaunchConfigIn(window, UnpackedLaunch{call.function, call.stream_plus_one, call.launch});
+      }
+      AddApiCall(thread_id, record, arguments, window);
+      return;
+    }
     case RecordKind::kNcclCall:
       AddNcclCall(thread_id, RecordAs<NcclCallRecord>(record), window);
       return;
@@ -174,8 +193,8 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
   }
 }
 
-void RecordConverter::AddApiCall(uint64_t thread_id, const ApiCallRecord& record,
-                                 WindowFile& window) {
+void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record,
+                                 const CallArguments& arguments, WindowFile& window) {
   ChunkEncoder& encoder = window.encoder();
   ApiCallEvent call;
   call.thread_id = thread_id;
@@ -187,10 +206,10 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const ApiCallRecord& record
   if (record.subkind == kApiSubkindDriver) call.domain = schema::API_DOMAIN_DRIVER;
   call.correlation_id = record.correlation_id;
   call.status = record.status;
-  if (record.stream_plus_one != 0) call.stream = record.stream_plus_one - 1;
-  call.bytes = record.bytes;
-  call.copy_kind = CopyKindOf(record.copy_kind_plus_one);
-  if (record.function) call.kernel_config = LaunchConfigIn(window, record);
+  if (arguments.stream_plus_one != 0) call.stream = arguments.stream_plus_one - 1;
+  call.bytes = arguments.bytes;
+  call.copy_kind = CopyKindOf(arguments.copy_kind_plus_one);
+  call.kernel_config = arguments.kernel_config;
   call.call_stack = StackOf(record, encoder);
   window.NoteCorrelationId(record.correlation_id);
   encoder.AddApiCall(call);
@@ -204,29 +223,46 @@ StringId RecordConverter::InternApiName(WindowFile& window, uint16_t api) {
   return id;
 }
 
-KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const ApiCallRecord& record) {
+KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const PackedLaunch& launch) {
   FileInterning& interning = window.interning();
-  const FileInterning::LaunchKey key{record.function, record.launch};
-  FileInterning::LaunchMemo& memo = interning.launch_memo[FileInterning::LaunchMemoSlot(key)];
-  if (memo.id != 0 && memo.key == key) return memo.id;
-  auto [cached, inserted] = interning.launch_configs.try_emplace(key, 0);
-  if (inserted) cached->second = InternLaunchConfig(window, record);
-  memo.key = key;
-  memo.id = cached->second;
-  return memo.id;
+  const uint64_t grid_z = launch.stream_grid_z >> 48;
+  FileInterning::LaunchMemo& memo = interning.launch_memo[FileInterning::LaunchMemoSlot(launch)];
+  if (memo.id != 0 && memo.function_grid_y == launch.function_grid_y && memo.grid_z == grid_z &&
+      memo.geometry == launch.geometry) {
+    return memo.id;
+  }
+  const KernelConfigId id = LaunchConfigInMap(window, UnpackLaunch(launch));
+  memo = {launch.function_grid_y, grid_z, launch.geometry, id};
+  return id;
+}
+
+KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const UnpackedLaunch& launch) {
+  PackedLaunch packed;
+  if (PackLaunch(launch.function, 0, launch.geometry, &packed)) {
+    return LaunchConfigIn(window, packed);
+  }
+  return LaunchConfigInMap(window, launch);
+}
+
+KernelConfigId RecordConverter::LaunchConfigInMap(WindowFile& window,
+                                                  const UnpackedLaunch& launch) {
+  const FileInterning::LaunchKey key{launch.function, launch.geometry};
+  auto [cached, inserted] = window.interning().launch_configs.try_emplace(key, 0);
+  if (inserted) cached->second = InternLaunchConfig(window, launch);
+  return cached->second;
 }
 
 KernelConfigId RecordConverter::InternLaunchConfig(WindowFile& window,
-                                                   const ApiCallRecord& record) {
-  auto [named, new_name] = kernel_names_.try_emplace(record.function);
-  if (new_name) named->second = KernelNameOf(record.function);
+                                                   const UnpackedLaunch& launch) {
+  auto [named, new_name] = kernel_names_.try_emplace(launch.function);
+  if (new_name) named->second = KernelNameOf(launch.function);
   KernelConfigValue config;
   config.name = window.encoder().InternString(named->second);
   for (int i = 0; i < 3; ++i) {
-    config.grid[i] = record.launch.grid[i];
-    config.block[i] = record.launch.block[i];
+    config.grid[i] = launch.geometry.grid[i];
+    config.block[i] = launch.geometry.block[i];
   }
-  config.dynamic_shared_memory = record.launch.shared_memory;
+  config.dynamic_shared_memory = launch.geometry.shared_memory;
   return window.encoder().InternKernelConfig(config);
 }
 

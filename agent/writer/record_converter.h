@@ -59,7 +59,15 @@ class RecordConverter {
     std::string source;
   };
 
-  void AddApiCall(uint64_t thread_id, const ApiCallRecord& record, WindowFile& window);
+  // An API call's arguments, from an ApiCallRecord or a LaunchRecord.
+  struct CallArguments {
+    uint64_t stream_plus_one = 0;  // 0: none
+    uint64_t bytes = 0;
+    uint64_t copy_kind_plus_one = 0;  // 0: not a copy
+    KernelConfigId kernel_config = 0;  // 0: not a launch
+  };
+  void AddApiCall(uint64_t thread_id, const Record& record, const CallArguments& arguments,
+                  WindowFile& window);
   void AddNcclCall(uint64_t thread_id, const NcclCallRecord& record, WindowFile& window);
   void AddMemory(uint64_t thread_id, const MemoryRecord& record, WindowFile& window);
   static OpenRange DetailedRange(uint64_t thread_id, const Record& record,
@@ -74,10 +82,14 @@ class RecordConverter {
     return api < ids.size() && ids[api] != 0 ? ids[api] : InternApiName(window, api);
   }
   StringId InternApiName(WindowFile& window, uint16_t api);
-  // The launch's configuration id in `window`'s file: from the file's memo, else its map,
-  // else newly interned (InternLaunchConfig: names the kernel once per function).
-  KernelConfigId LaunchConfigIn(WindowFile& window, const ApiCallRecord& record);
-  KernelConfigId InternLaunchConfig(WindowFile& window, const ApiCallRecord& record);
+  // The launch's configuration id in `window`'s file: from the file's memo (a launch in its
+  // packed form), else its map (LaunchConfigInMap), else newly interned
+  // (InternLaunchConfig: names the kernel once per function).
+  KernelConfigId LaunchConfigIn(WindowFile& window, const PackedLaunch& launch);
+  // A launch recorded whole (an ApiCallRecord): through the memo when it packs.
+  KernelConfigId LaunchConfigIn(WindowFile& window, const UnpackedLaunch& launch);
+  KernelConfigId LaunchConfigInMap(WindowFile& window, const UnpackedLaunch& launch);
+  KernelConfigId InternLaunchConfig(WindowFile& window, const UnpackedLaunch& launch);
   // The interned call stack of a record made with PROF_STACKS=1 (0 without one: inline,
   // the drain's common case).
   CallStackId StackOf(const Record& record, ChunkEncoder& encoder) {

@@ -60,21 +60,24 @@ struct FileInterning {
       return static_cast<size_t>(hash ^ (hash >> 29));
     }
   };
-  // In front of launch_configs: a small direct-mapped memo indexed by the function
+  // In front of launch_configs: a small direct-mapped memo of launches in their packed
+  // form (record.h PackedLaunch, as a kLaunch record holds them), indexed by the function
   // pointer and the grid's and block's x. A launch loop repeats a few (kernel, geometry)
-  // pairs; a hit costs one 40-byte compare instead of hashing the key and a hash-map
-  // lookup with a division (about 23 ns a launch on the writer in perf's samples of
-  // launch_stress; about 10 ns with the memo, mostly the first read of the record's
-  // geometry). A miss (or two pairs sharing a slot) falls back to the map.
+  // pairs; a hit compares three words read from the record, with no key built (a hash-map
+  // lookup was about 23 ns a launch on the writer in perf's samples of launch_stress; a
+  // memo of unpacked 40-byte keys about 7-10 ns). A miss (or two pairs sharing a slot)
+  // falls back to the map. The stream's bits are not part of the key (grid z is).
   struct LaunchMemo {
-    LaunchKey key{};
+    uint64_t function_grid_y = 0;
+    uint64_t grid_z = 0;
+    uint64_t geometry = 0;
     KernelConfigId id = 0;  // 0: empty
   };
   static constexpr size_t kLaunchMemoSlots = 64;
-  static size_t LaunchMemoSlot(const LaunchKey& key) {
-    const uintptr_t function = reinterpret_cast<uintptr_t>(key.function);
-    return ((function >> 4) ^ (function >> 11) ^ key.geometry.grid[0] ^
-            (size_t{key.geometry.block[0]} << 2)) %
+  static size_t LaunchMemoSlot(const PackedLaunch& launch) {
+    const uint64_t function = launch.function_grid_y;
+    // The geometry word's low 30 bits: grid x and block x.
+    return ((function >> 4) ^ (function >> 11) ^ launch.geometry ^ (launch.geometry >> 18)) %
            kLaunchMemoSlots;
   }
 
