@@ -7,8 +7,11 @@
 // S (--own-collection: inside prof_refuse_cupti_subscribers, as libprof's helper starts
 // torch's CPU collection), traces steps [A, B) with CUDA activities, and unsubscribes at
 // the top of step S, then the program sleeps P us (a pause as long as a checkpoint, which
-// lets a test wait for libprof's writer to take CUPTI back without racing it). Prints "kineto_gpu 0|1" and "kineto_kernels N" (kernel records
-// Kineto received). Exit status 2 if a CUDA call fails.
+// lets a test wait for libprof's writer to take CUPTI back without racing it; Kineto itself
+// unsubscribes only with TEARDOWN_CUPTI=1). Kineto is initialized once per process, as torch
+// does. Prints "kineto_gpu 0|1", "kineto_kernels N" (kernel records Kineto received) and
+// "kineto_unknown_buffers N" (buffers completed to Kineto that it never handed out).
+// Exit status 2 if a CUDA call fails.
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 #include <unistd.h>
@@ -90,6 +93,7 @@ int main(int argc, char** argv) {
     if (prof_step) prof_step(1);
   }
   if (options.trace_end == options.steps) kineto_kernels = simKinetoStopTrace();
-  std::printf("kineto_gpu %d\nkineto_kernels %ld\n", kineto_gpu, kineto_kernels);
+  std::printf("kineto_gpu %d\nkineto_kernels %ld\nkineto_unknown_buffers %ld\n", kineto_gpu,
+              kineto_kernels, simKinetoUnknownBuffers());
   return 0;
 }
