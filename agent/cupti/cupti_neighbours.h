@@ -1,53 +1,72 @@
-// Sharing CUPTI with the program's own CUPTI clients (torch.profiler's Kineto, the
-// program's own CUPTI code). CUPTI allows one subscriber per process and one set of
-// activity-buffer callbacks, so two clients cannot both record. libprof interposes
-// cuptiSubscribe and cuptiUnsubscribe (hooks/cupti_hooks.cc) to know when another client
-// takes CUPTI and gives it back, and applies these rules:
-//  1. The program's profiler always wins: when it subscribes while libprof holds CUPTI, the
-//     interposer first has the writer thread release CUPTI (flush and drain what is
-//     recorded, disable the activity kinds, unsubscribe), waiting at most 2 s, then lets
-//     the subscription through. libprof records host activity only meanwhile, says so in
-//     one line, and counts a DEVICE_TRACING_PAUSED loss in the window.
-//  2. When another client holds CUPTI as libprof's device activity is turned on, libprof
-//     waits for it the same way (host tracing goes on, one line).
-//  3. When that client unsubscribes, the writer takes CUPTI back at its next pass.
-//  4. Except while libprof's own Python helper starts torch's CPU-only operator collection
-//     (prof_refuse_cupti_subscribers): Kineto then subscribes only because CUDA is present;
-//     it is refused as if another tool held CUPTI, and Kineto carries on CPU-only (its
-//     designed fallback), leaving CUPTI to libprof.
+// Sharing CUPTI with the program's own CUPTI client (torch.profiler's Kineto, the program's
+// own CUPTI code). What Kineto does (libkineto init.cpp, CuptiActivityApi.cpp; torch's
+// kineto_shim.cpp): it subscribes to CUPTI the first time torch prepares any profiler,
+// keeps that subscription to the process's end (cuptiUnsubscribe only with
+// TEARDOWN_CUPTI=1), and is CPU-only for the life of the process when that subscription
+// fails; each trace registers its activity buffer callbacks, enables its kinds, and at its
+// end disables them, then flushes while CUPTI holds a buffer of its. CUPTI allows one
+// subscriber and one set of buffer callbacks per process, so:
+//  1. Callback API: libprof owns the one real subscription and hands the program a handle
+//     of its own (shared_subscription.h); each side gets the callbacks it enabled. Kineto
+//     initializes normally, whoever comes first, and stays able to trace CUDA later.
+//  2. Activity API: the program's profiler wins while its trace runs, from its
+//     cuptiActivityRegisterCallbacks (or an enable) to its flush with none of its kinds
+//     enabled (or 1 s after its last disable, for a client that never flushes). When it
+//     starts while libprof holds the activity API, the interposer first has the writer
+//     release it (flush and drain libprof's records, disable its kinds, unsubscribe its
+//     callbacks), waiting at most 2 s. libprof records host activity only meanwhile, says
+//     so in one line, and counts a DEVICE_TRACING_PAUSED loss in the window.
+//  3. When that trace ends, the writer takes the activity API back (a forced flush first,
+//     so the program's last buffers reach the program); the program's flush waits for it,
+//     at most 2 s, while a window waits, so its next kernels are libprof's.
+//  4. A subscription CUPTI refuses (another tool, Nsight, holds CUPTI outside the process's
+//     symbols): libprof records host activity only, one line.
 //
-// Thread safety: the program-thread side (interposers, C API) and the writer-thread side
-// (CuptiSource) meet only in the atomics of cupti_neighbours.cc. The interposer's wait
-// polls an atomic; it holds no lock of the agent, and the writer takes none of the
+// Thread safety: the program-thread side (interposers) and the writer-thread side
+// (CuptiSource) meet only in the atomics of cupti_neighbours.cc. The interposer's waits
+// poll an atomic; they hold no lock of the agent, and the writer takes none of the
 // program's. Fork: a child starts with the parent's flags; CUPTI is never used there
 // (fork_guard.h). Signals: none of this runs in a signal handler.
 #ifndef PROF_AGENT_CUPTI_CUPTI_NEIGHBOURS_H_
 #define PROF_AGENT_CUPTI_CUPTI_NEIGHBOURS_H_
 
+#include <cupti.h>
+
 #include <cstdint>
 
 namespace prof {
 
-// --- program threads: the interposed cuptiSubscribe / cuptiUnsubscribe, the C API.
-// Whether a subscription by the program is refused now (rule 4).
-// Returns true when it is, and counts the refusal.
-bool RefuseForeignSubscriber();
-void SetRefuseForeignSubscribers(bool refuse);
-uint64_t ForeignSubscribersRefused();
-// Before the program's cuptiSubscribe: has the writer release CUPTI if libprof holds it
-// (rule 1), waiting at most 2 s. Returns false when the writer did not answer in time.
-bool ReleaseForForeignSubscriber();
-// After the program's cuptiSubscribe / cuptiUnsubscribe succeeded.
-void NoteForeignSubscribed(const void* subscriber);
-void NoteForeignUnsubscribed(const void* subscriber);
+// --- program threads: the interposed Activity API calls (hooks/cupti_hooks.cc).
+// Before the program's cuptiActivityRegisterCallbacks: its trace begins (rule 2); the
+// writer releases the activity API first. Returns false when it did not within 2 s.
+bool ForeignRegistersCallbacks(CUpti_BuffersCallbackRequestFunc requested,
+                               CUpti_BuffersCallbackCompleteFunc completed);
+// Before the program's cuptiActivityEnable. When its trace was not running (libprof may
+// hold the activity API with its own callbacks), begins it as above and sets the
+// program's last registered callbacks in `*requested` / `*completed` for the caller to
+// register again (null when it never registered any). Returns false on a 2 s timeout.
+bool ForeignEnablesKind(CUpti_BuffersCallbackRequestFunc* requested,
+                        CUpti_BuffersCallbackCompleteFunc* completed);
+// After the program's cuptiActivityEnable / cuptiActivityDisable succeeded.
+void NoteForeignKind(CUpti_ActivityKind kind, bool enabled);
+// Whether the program's cuptiActivityDisable goes to CUPTI: not for a kind it never enabled
+// while libprof holds the activity API (that kind is libprof's).
+bool ForeignMayDisable(CUpti_ActivityKind kind);
+// After the program's cuptiActivityFlushAll: with none of its kinds enabled, its trace
+// ended (rule 3).
+void AfterForeignFlush();
 
 // --- writer thread: CuptiSource.
-bool ForeignSubscriberHolds();
+// Whether the program's trace runs (ends it 1 s after its last disable without a flush).
+bool ForeignTraceRuns();
 // Whether a release was asked for since the last acknowledgment.
 bool ReleaseRequested();
-// libprof's own subscription: taken (true) or released (false). Releasing acknowledges
-// every request made so far.
+// libprof's activity API: taken (true) or released (false). Releasing acknowledges every
+// release asked so far; taking acknowledges every take-back.
 void NoteAgentHoldsCupti(bool holds);
+// A window waits for the activity API (paused): the program's flush waits for the
+// take-back only then. false also acknowledges the take-backs (the window ended).
+void NoteAgentWaits(bool waits);
 
 }  // namespace prof
 

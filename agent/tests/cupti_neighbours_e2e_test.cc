@@ -32,7 +32,10 @@ Outcome Run(const std::string& name, const std::string& schedule,
                            UnderAgent(output, {{"PROF_SCHEDULE", schedule},
                                                // buffers completed when flushed, as a real
                                                // CUPTI does with buffers that never fill
-                                               {"SIM_CUPTI_LATE_BUFFERS", "1"}}));
+                                               {"SIM_CUPTI_LATE_BUFFERS", "1"},
+                                               // the CUPTI the program loaded, as libprof
+                                               // finds torch's: one copy, one subscriber
+                                               {"PROF_CUPTI_LIB", ""}}));
   std::sscanf(outcome.run.standard_output.c_str(),
               "kineto_gpu %d\nkineto_kernels %ld\nkineto_unknown_buffers %ld", &outcome.kineto_gpu,
               &outcome.kineto_kernels, &outcome.kineto_unknown_buffers);
@@ -73,7 +76,7 @@ TEST_CASE("libprof first: torch.profiler started in a window gets all its kernel
   // libprof's window is steps 2-16; Kineto is initialized at step 2 and traces steps 6-9.
   const Outcome outcome =
       Run("agent_first", "skip_first=1,ready=1,record=15,repeat=1",
-          {"--steps", "20", "--kineto-init", "2", "--kineto-trace", "6:10", "--own-collection"});
+          {"--steps", "20", "--kineto-init", "2", "--kineto-trace", "6:10"});
   INFO(outcome.run.standard_error);
   REQUIRE(outcome.run.exit_code == 0);
   CHECK(outcome.kineto_gpu == 1);
@@ -89,7 +92,7 @@ TEST_CASE("Kineto initialized in a window, tracing after it: every kernel of bot
   // libprof's window is steps 2-5; Kineto is initialized at step 2 and traces steps 8-11.
   const Outcome outcome =
       Run("trace_after_window", "skip_first=1,ready=1,record=4,repeat=1",
-          {"--steps", "12", "--kineto-init", "2", "--kineto-trace", "8:12", "--own-collection"});
+          {"--steps", "12", "--kineto-init", "2", "--kineto-trace", "8:12"});
   INFO(outcome.run.standard_error);
   REQUIRE(outcome.run.exit_code == 0);
   CHECK(outcome.kineto_gpu == 1);

@@ -1,11 +1,12 @@
 // A program with another CUPTI client in it (the Kineto stand-in, //testdata/sim:kineto),
 // as a PyTorch program running torch.profiler is.
 //   neighbour_app [--steps N] [--step-us U] [--kineto-init S] [--kineto-trace A:B]
-//                 [--kineto-shutdown S] [--shutdown-pause-us P] [--own-collection]
+//                 [--kineto-shutdown S] [--shutdown-pause-us P]
 // Per step: 2 kernels through the shared runtime, a stream sync, U us of host work, then
 // prof_step (dlsym: runs without the agent too). Kineto is initialized at the top of step
-// S (--own-collection: inside prof_refuse_cupti_subscribers, as libprof's helper starts
-// torch's CPU collection), traces steps [A, B) with CUDA activities, and unsubscribes at
+// S (by torch.profiler, or by libprof's helper starting torch's CPU-only operator
+// collection: the same libkineto_init), traces steps [A, B) with CUDA activities, and
+// unsubscribes at
 // the top of step S, then the program sleeps P us (a pause as long as a checkpoint, which
 // lets a test wait for libprof's writer to take CUPTI back without racing it; Kineto itself
 // unsubscribes only with TEARDOWN_CUPTI=1). Kineto is initialized once per process, as torch
@@ -34,7 +35,6 @@ struct Options {
   int trace_end = -1;
   int shutdown_step = -1;
   int shutdown_pause_us = 0;
-  bool own_collection = false;
 };
 
 Options Parse(int argc, char** argv) {
@@ -51,17 +51,8 @@ Options Parse(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--kineto-trace")) {
       std::sscanf(value, "%d:%d", &options.trace_begin, &options.trace_end);
     }
-    if (!std::strcmp(argv[i], "--own-collection")) options.own_collection = true;
   }
   return options;
-}
-
-void InitKineto(bool own_collection, int* gpu) {
-  auto refuse =
-      reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "prof_refuse_cupti_subscribers"));
-  if (own_collection && refuse) refuse(1);
-  *gpu = simKinetoInit();
-  if (own_collection && refuse) refuse(0);
 }
 
 }  // namespace
@@ -76,7 +67,7 @@ int main(int argc, char** argv) {
   int kineto_gpu = -1;
   long kineto_kernels = 0;
   for (int step = 0; step < options.steps; ++step) {
-    if (step == options.init_step) InitKineto(options.own_collection, &kineto_gpu);
+    if (step == options.init_step) kineto_gpu = simKinetoInit();
     if (step == options.shutdown_step) {
       simKinetoShutdown();
       if (options.shutdown_pause_us > 0) usleep(options.shutdown_pause_us);
