@@ -104,6 +104,11 @@ void AfterForeignFlush() {
   });
 }
 
+bool AgentNeedsCupti() {
+  return g_agent_holds.load(std::memory_order_acquire) ||
+         g_agent_waits.load(std::memory_order_acquire);
+}
+
 bool ForeignTraceRuns() {
   if (!g_foreign_trace.load(std::memory_order_acquire)) return false;
   if (g_foreign_kinds.load(std::memory_order_acquire) != 0) return true;

@@ -55,6 +55,9 @@ bool ForeignMayDisable(CUpti_ActivityKind kind);
 // After the program's cuptiActivityFlushAll: with none of its kinds enabled, its trace
 // ended (rule 3).
 void AfterForeignFlush();
+// Whether the program's cuptiFinalize (Kineto's TEARDOWN_CUPTI=1) would tear down CUPTI
+// under libprof: while libprof holds the activity API or waits for it, it is skipped.
+bool AgentNeedsCupti();
 
 // --- writer thread: CuptiSource.
 // Whether the program's trace runs (ends it 1 s after its last disable without a flush).

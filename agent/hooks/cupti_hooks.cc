@@ -128,6 +128,20 @@ PROF_EXPORT CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind) {
   return result;
 }
 
+// Kineto with TEARDOWN_CUPTI=1 finalizes CUPTI after each trace; while libprof records
+// (or waits to) that would end its subscription and buffers, so it is skipped then: the
+// program's own subscription is already gone (it unsubscribes first).
+PROF_EXPORT CUptiResult cuptiFinalize(void) {
+  PROF_RESOLVE_REAL(cuptiFinalize);
+  if (!real) return CUPTI_ERROR_NOT_INITIALIZED;
+  if (prof::AgentNeedsCupti()) {
+    prof::Log(prof::LogLevel::kInfo,
+              "the program's cuptiFinalize is skipped while libprof records device activity");
+    return CUPTI_SUCCESS;
+  }
+  return real();
+}
+
 PROF_EXPORT CUptiResult cuptiActivityFlushAll(uint32_t flag) {
   PROF_RESOLVE_REAL(cuptiActivityFlushAll);
   if (!real) return CUPTI_ERROR_NOT_INITIALIZED;
