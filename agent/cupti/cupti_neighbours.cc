@@ -141,4 +141,9 @@ void NoteAgentWaits(bool waits) {
   }
 }
 
+void ResetNeighboursAfterFork() {
+  g_agent_holds.store(false, std::memory_order_relaxed);
+  g_agent_waits.store(false, std::memory_order_relaxed);
+}
+
 }  // namespace prof

@@ -21,12 +21,16 @@
 //     at most 2 s, while a window waits, so its next kernels are libprof's.
 //  4. A subscription CUPTI refuses (another tool, Nsight, holds CUPTI outside the process's
 //     symbols): libprof records host activity only, one line.
+//  5. The program's cuptiFinalize (Kineto's TEARDOWN_CUPTI=1) is skipped while libprof
+//     holds the activity API or waits for it.
+// Not covered: a program's trace that begins within the writer's take-back itself (the
+// same millisecond) may find libprof's buffer callbacks registered after its own.
 //
 // Thread safety: the program-thread side (interposers) and the writer-thread side
 // (CuptiSource) meet only in the atomics of cupti_neighbours.cc. The interposer's waits
 // poll an atomic; they hold no lock of the agent, and the writer takes none of the
-// program's. Fork: a child starts with the parent's flags; CUPTI is never used there
-// (fork_guard.h). Signals: none of this runs in a signal handler.
+// program's. Fork: a child starts with libprof holding nothing (ResetNeighboursAfterFork);
+// libprof never uses CUPTI there (fork_guard.h). Signals: none of this runs in a signal handler.
 #ifndef PROF_AGENT_CUPTI_CUPTI_NEIGHBOURS_H_
 #define PROF_AGENT_CUPTI_CUPTI_NEIGHBOURS_H_
 
@@ -70,6 +74,10 @@ void NoteAgentHoldsCupti(bool holds);
 // A window waits for the activity API (paused): the program's flush waits for the
 // take-back only then. false also acknowledges the take-backs (the window ended).
 void NoteAgentWaits(bool waits);
+
+// In a forked child (fork_guard.cc): libprof holds nothing and waits for nothing there, so
+// the program's CUPTI calls never wait for a writer the child does not have.
+void ResetNeighboursAfterFork();
 
 }  // namespace prof
 

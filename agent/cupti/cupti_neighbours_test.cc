@@ -4,10 +4,15 @@
 #include "agent/cupti/cupti_neighbours.h"
 
 #include <catch2/catch.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <thread>
+
+#include "agent/cupti/fork_guard.h"
+#include "agent/record/clock.h"
 
 namespace prof {
 namespace {
@@ -120,6 +125,23 @@ TEST_CASE("a trace that never flushes ends 1 s after its last disable") {
   CHECK_FALSE(ForeignTraceRuns());
   WholeForeignTrace();  // and the next trace is as any other
   CHECK_FALSE(ForeignTraceRuns());
+}
+
+TEST_CASE("in a forked child the program's profiler never waits for libprof's writer") {
+  InstallCuptiForkHandler();
+  NoteAgentHoldsCupti(true);  // the parent's writer holds the activity API
+  const pid_t child = fork();
+  if (child == 0) {
+    const uint64_t start = MonotonicNs();
+    const bool released = ForeignRegistersCallbacks(&Requested, &Completed);
+    _exit(released && MonotonicNs() - start < 500000000 ? 0 : 1);
+  }
+  REQUIRE(child > 0);
+  int status = -1;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  NoteAgentHoldsCupti(false);
 }
 
 }  // namespace
