@@ -18,6 +18,7 @@ std::atomic<bool> g_agent_holds{false};
 std::atomic<bool> g_agent_waits{false};
 std::atomic<bool> g_foreign_trace{false};
 std::atomic<uint64_t> g_foreign_kinds{0};     // bit per kind (63: kind 63 and above)
+std::atomic<uint64_t> g_foreign_waiting{0};   // host-side kinds waiting for its trace
 std::atomic<uint64_t> g_foreign_idle_ns{0};   // when its last kind was disabled
 std::atomic<CUpti_BuffersCallbackRequestFunc> g_foreign_requested{nullptr};
 std::atomic<CUpti_BuffersCallbackCompleteFunc> g_foreign_completed{nullptr};
@@ -30,6 +31,22 @@ std::atomic<uint64_t> g_take_done{0};
 uint64_t BitOf(CUpti_ActivityKind kind) {
   const uint32_t index = static_cast<uint32_t>(kind);
   return uint64_t{1} << (index < 63 ? index : 63);
+}
+
+// Kinds whose records are the device's work (or, SYNCHRONIZATION, waits for it): a
+// program's trace with one of these takes the activity API.
+bool IsDeviceKind(CUpti_ActivityKind kind) {
+  switch (kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+      return true;
+    default:
+      return false;
+  }
 }
 
 // Rings the writer and waits until `done` reaches `ask`, or `moot` says there is nothing
@@ -58,22 +75,31 @@ bool BeginForeignTrace() {
 
 }  // namespace
 
-bool ForeignRegistersCallbacks(CUpti_BuffersCallbackRequestFunc requested,
-                               CUpti_BuffersCallbackCompleteFunc completed) {
+ForeignCall ForeignRegisters(CUpti_BuffersCallbackRequestFunc requested,
+                             CUpti_BuffersCallbackCompleteFunc completed, bool* in_time) {
   g_foreign_requested.store(requested, std::memory_order_release);
   g_foreign_completed.store(completed, std::memory_order_release);
-  return BeginForeignTrace();
+  *in_time = true;
+  if (!g_foreign_trace.load(std::memory_order_acquire) && AgentNeedsCupti()) {
+    return ForeignCall::kDefer;
+  }
+  *in_time = BeginForeignTrace();
+  return ForeignCall::kPass;
 }
 
-bool ForeignEnablesKind(CUpti_BuffersCallbackRequestFunc* requested,
-                        CUpti_BuffersCallbackCompleteFunc* completed) {
-  *requested = nullptr;
-  *completed = nullptr;
-  if (g_foreign_trace.load(std::memory_order_acquire)) return true;
-  const bool released = BeginForeignTrace();
-  *requested = g_foreign_requested.load(std::memory_order_acquire);
-  *completed = g_foreign_completed.load(std::memory_order_acquire);
-  return released;
+ForeignCall ForeignEnables(CUpti_ActivityKind kind, ForeignTraceBegin* begin) {
+  *begin = ForeignTraceBegin();
+  if (g_foreign_trace.load(std::memory_order_acquire)) return ForeignCall::kPass;
+  if (!IsDeviceKind(kind) && AgentNeedsCupti()) {
+    g_foreign_waiting.fetch_or(BitOf(kind), std::memory_order_acq_rel);
+    return ForeignCall::kDefer;
+  }
+  begin->began = true;
+  begin->in_time = BeginForeignTrace();
+  begin->requested = g_foreign_requested.load(std::memory_order_acquire);
+  begin->completed = g_foreign_completed.load(std::memory_order_acquire);
+  begin->waiting_kinds = g_foreign_waiting.exchange(0, std::memory_order_acq_rel);
+  return ForeignCall::kPass;
 }
 
 void NoteForeignKind(CUpti_ActivityKind kind, bool enabled) {
@@ -85,7 +111,10 @@ void NoteForeignKind(CUpti_ActivityKind kind, bool enabled) {
   }
 }
 
-bool ForeignMayDisable(CUpti_ActivityKind kind) {
+bool ForeignDisables(CUpti_ActivityKind kind) {
+  if (g_foreign_waiting.fetch_and(~BitOf(kind), std::memory_order_acq_rel) & BitOf(kind)) {
+    return false;
+  }
   return (g_foreign_kinds.load(std::memory_order_acquire) & BitOf(kind)) != 0 ||
          !g_agent_holds.load(std::memory_order_acquire);
 }

@@ -9,13 +9,18 @@
 //  1. Callback API: libprof owns the one real subscription and hands the program a handle
 //     of its own (shared_subscription.h); each side gets the callbacks it enabled. Kineto
 //     initializes normally, whoever comes first, and stays able to trace CUDA later.
-//  2. Activity API: the program's profiler wins while its trace runs, from its
-//     cuptiActivityRegisterCallbacks (or an enable) to its flush with none of its kinds
-//     enabled (or 1 s after its last disable, for a client that never flushes). When it
-//     starts while libprof holds the activity API, the interposer first has the writer
-//     release it (flush and drain libprof's records, disable its kinds, unsubscribe its
-//     callbacks), waiting at most 2 s. libprof records host activity only meanwhile, says
-//     so in one line, and counts a DEVICE_TRACING_PAUSED loss in the window.
+//  2. Activity API: the program's profiler wins while its trace runs, from its first
+//     device kind enabled (kernels, copies, memsets, syncs) to its flush with none of its
+//     kinds enabled (or 1 s after its last disable, for a client that never flushes).
+//     While libprof records, the program's buffer callbacks and host-side kinds (RUNTIME,
+//     DRIVER, EXTERNAL_CORRELATION: torch counts them as CPU activity, so libprof's own
+//     CPU-only operator collection asks for them) wait, answered CUPTI_SUCCESS, for such a
+//     trace to begin; a collection that never traces the device takes nothing from libprof.
+//     When the trace begins while libprof holds the activity API, the interposer first has
+//     the writer release it (flush and drain libprof's records, disable its kinds,
+//     unsubscribe its callbacks), waiting at most 2 s, then registers the program's
+//     callbacks and enables the kinds that waited. libprof records host activity only
+//     meanwhile, says so in one line, and counts a DEVICE_TRACING_PAUSED loss.
 //  3. When that trace ends, the writer takes the activity API back (a forced flush first,
 //     so the program's last buffers reach the program); the program's flush waits for it,
 //     at most 2 s, while a window waits, so its next kernels are libprof's.
@@ -41,21 +46,34 @@
 namespace prof {
 
 // --- program threads: the interposed Activity API calls (hooks/cupti_hooks.cc).
-// Before the program's cuptiActivityRegisterCallbacks: its trace begins (rule 2); the
-// writer releases the activity API first. Returns false when it did not within 2 s.
-bool ForeignRegistersCallbacks(CUpti_BuffersCallbackRequestFunc requested,
-                               CUpti_BuffersCallbackCompleteFunc completed);
-// Before the program's cuptiActivityEnable. When its trace was not running (libprof may
-// hold the activity API with its own callbacks), begins it as above and sets the
-// program's last registered callbacks in `*requested` / `*completed` for the caller to
-// register again (null when it never registered any). Returns false on a 2 s timeout.
-bool ForeignEnablesKind(CUpti_BuffersCallbackRequestFunc* requested,
-                        CUpti_BuffersCallbackCompleteFunc* completed);
-// After the program's cuptiActivityEnable / cuptiActivityDisable succeeded.
+enum class ForeignCall {
+  kPass,   // the call goes to CUPTI
+  kDefer,  // answered CUPTI_SUCCESS now; it reaches CUPTI when the program's trace begins
+};
+// The program's cuptiActivityRegisterCallbacks: kept, and passed on unless libprof records
+// and the program's trace has not begun. `*in_time`: false when the writer did not
+// release the activity API within 2 s.
+ForeignCall ForeignRegisters(CUpti_BuffersCallbackRequestFunc requested,
+                             CUpti_BuffersCallbackCompleteFunc completed, bool* in_time);
+// What the program's trace begun by an enable needs from the caller, before that enable:
+// its callbacks registered (null: it never registered any) and the kinds that waited
+// enabled (bit per kind; NoteForeignKind for each).
+struct ForeignTraceBegin {
+  bool began = false;
+  bool in_time = true;
+  CUpti_BuffersCallbackRequestFunc requested = nullptr;
+  CUpti_BuffersCallbackCompleteFunc completed = nullptr;
+  uint64_t waiting_kinds = 0;
+};
+// The program's cuptiActivityEnable: a host-side kind waits while libprof records and no
+// trace of the program runs; otherwise it passes, and begins the trace if none runs.
+ForeignCall ForeignEnables(CUpti_ActivityKind kind, ForeignTraceBegin* begin);
+// After the program's cuptiActivityEnable / cuptiActivityDisable succeeded in CUPTI.
 void NoteForeignKind(CUpti_ActivityKind kind, bool enabled);
-// Whether the program's cuptiActivityDisable goes to CUPTI: not for a kind it never enabled
-// while libprof holds the activity API (that kind is libprof's).
-bool ForeignMayDisable(CUpti_ActivityKind kind);
+// The program's cuptiActivityDisable: whether it goes to CUPTI. Not for a kind that waited
+// (it is forgotten), nor for one it never enabled while libprof holds the activity API
+// (that kind is libprof's).
+bool ForeignDisables(CUpti_ActivityKind kind);
 // After the program's cuptiActivityFlushAll: with none of its kinds enabled, its trace
 // ended (rule 3).
 void AfterForeignFlush();

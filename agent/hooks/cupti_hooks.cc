@@ -97,7 +97,11 @@ PROF_EXPORT CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequ
   PROF_RESOLVE_REAL(cuptiActivityRegisterCallbacks);
   if (!real) return CUPTI_ERROR_NOT_INITIALIZED;
   prof::ErrnoPreserved keep;
-  if (!prof::ForeignRegistersCallbacks(requested, completed)) WarnNotReleased();
+  bool in_time = true;
+  if (prof::ForeignRegisters(requested, completed, &in_time) == prof::ForeignCall::kDefer) {
+    return CUPTI_SUCCESS;  // registered when the program's trace begins
+  }
+  if (!in_time) WarnNotReleased();
   return real(requested, completed);
 }
 
@@ -105,14 +109,22 @@ PROF_EXPORT CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind) {
   PROF_RESOLVE_REAL(cuptiActivityEnable);
   if (!real) return CUPTI_ERROR_NOT_INITIALIZED;
   prof::ErrnoPreserved keep;
-  CUpti_BuffersCallbackRequestFunc requested = nullptr;
-  CUpti_BuffersCallbackCompleteFunc completed = nullptr;
-  if (!prof::ForeignEnablesKind(&requested, &completed)) WarnNotReleased();
-  if (requested && completed) {  // libprof's callbacks were registered since the program's
+  prof::ForeignTraceBegin begin;
+  if (prof::ForeignEnables(kind, &begin) == prof::ForeignCall::kDefer) return CUPTI_SUCCESS;
+  if (begin.began) {  // the program's trace begins: its callbacks, then the kinds that waited
+    if (!begin.in_time) WarnNotReleased();
     static prof::RealSymbol register_symbol;
     const auto register_callbacks = reinterpret_cast<decltype(&cuptiActivityRegisterCallbacks)>(
         register_symbol.For(__builtin_return_address(0), "cuptiActivityRegisterCallbacks"));
-    if (register_callbacks) register_callbacks(requested, completed);
+    if (register_callbacks && begin.requested && begin.completed) {
+      register_callbacks(begin.requested, begin.completed);
+    }
+    for (uint32_t each = 0; each < 63; ++each) {
+      const auto waited = static_cast<CUpti_ActivityKind>(each);
+      if ((begin.waiting_kinds >> each & 1) && real(waited) == CUPTI_SUCCESS) {
+        prof::NoteForeignKind(waited, true);
+      }
+    }
   }
   const CUptiResult result = real(kind);
   if (result == CUPTI_SUCCESS) prof::NoteForeignKind(kind, true);
@@ -122,7 +134,7 @@ PROF_EXPORT CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind) {
 PROF_EXPORT CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind) {
   PROF_RESOLVE_REAL(cuptiActivityDisable);
   if (!real) return CUPTI_ERROR_NOT_INITIALIZED;
-  if (!prof::ForeignMayDisable(kind)) return CUPTI_SUCCESS;  // libprof's kind, not the program's
+  if (!prof::ForeignDisables(kind)) return CUPTI_SUCCESS;  // one that waited, or libprof's
   const CUptiResult result = real(kind);
   if (result == CUPTI_SUCCESS) prof::NoteForeignKind(kind, false);
   return result;

@@ -88,6 +88,27 @@ TEST_CASE("libprof first: torch.profiler started in a window gets all its kernel
   CHECK(Paused(outcome.trace) == 1);
 }
 
+// libprof's helper runs torch's CPU-only operator collection in every recorded step: with
+// Kineto GPU-capable, that collection registers Kineto's buffer callbacks and enables the
+// RUNTIME and DRIVER kinds (torch counts CUDA runtime events as CPU activity). It traces
+// no device activity, so libprof keeps CUPTI's activity API throughout.
+TEST_CASE("the helper's CPU-only collection takes no kernel from libprof; torch.profiler later gets its own") {
+  // libprof's window is steps 2-16; the CPU-only collection runs steps 2-5, torch.profiler
+  // with CUDA steps 8-11.
+  const Outcome outcome =
+      Run("cpu_collection", "skip_first=1,ready=1,record=15,repeat=1",
+          {"--steps", "20", "--kineto-init", "2", "--cpu-trace", "2:6", "--kineto-trace", "8:12"});
+  INFO(outcome.run.standard_error);
+  REQUIRE(outcome.run.exit_code == 0);
+  CHECK(outcome.kineto_gpu == 1);
+  CHECK(outcome.kineto_kernels == 4 * kKernelsPerStep);
+  CHECK(outcome.kineto_unknown_buffers == 0);
+  // Steps 2-7 and 12-16 (11 steps) are libprof's, steps 8-11 Kineto's.
+  CHECK(Total(outcome.trace.kernels) == 11 * kKernelsPerStep);
+  CHECK(outcome.trace.unmatched_device_records == 0);
+  CHECK(Paused(outcome.trace) == 1);
+}
+
 TEST_CASE("Kineto initialized in a window, tracing after it: every kernel of both") {
   // libprof's window is steps 2-5; Kineto is initialized at step 2 and traces steps 8-11.
   const Outcome outcome =

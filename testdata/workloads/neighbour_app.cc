@@ -1,7 +1,7 @@
 // A program with another CUPTI client in it (the Kineto stand-in, //testdata/sim:kineto),
 // as a PyTorch program running torch.profiler is.
 //   neighbour_app [--steps N] [--step-us U] [--kineto-init S] [--kineto-trace A:B]
-//                 [--kineto-shutdown S] [--shutdown-pause-us P]
+//                 [--kineto-shutdown S] [--shutdown-pause-us P] [--cpu-trace C:D]
 // Per step: 2 kernels through the shared runtime, a stream sync, U us of host work, then
 // prof_step (dlsym: runs without the agent too). Kineto is initialized at the top of step
 // S (by torch.profiler, or by libprof's helper starting torch's CPU-only operator
@@ -12,6 +12,9 @@
 // unsubscribes only with TEARDOWN_CUPTI=1). Kineto is initialized once per process, as torch
 // does. Prints "kineto_gpu 0|1", "kineto_kernels N" (kernel records Kineto received) and
 // "kineto_unknown_buffers N" (buffers completed to Kineto that it never handed out).
+// --cpu-trace C:D: a CPU-only trace of steps [C, D) (torch's CPU activities, which Kineto
+// records with CUPTI's RUNTIME and DRIVER kinds once it can trace CUDA), as libprof's
+// helper runs torch's operator collection in its windows.
 // Exit status 2 if a CUDA call fails.
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
@@ -33,6 +36,8 @@ struct Options {
   int init_step = -1;
   int trace_begin = -1;
   int trace_end = -1;
+  int cpu_begin = -1;
+  int cpu_end = -1;
   int shutdown_step = -1;
   int shutdown_pause_us = 0;
 };
@@ -47,6 +52,9 @@ Options Parse(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--kineto-shutdown")) options.shutdown_step = std::atoi(value);
     if (!std::strcmp(argv[i], "--shutdown-pause-us")) {
       options.shutdown_pause_us = std::atoi(value);
+    }
+    if (!std::strcmp(argv[i], "--cpu-trace")) {
+      std::sscanf(value, "%d:%d", &options.cpu_begin, &options.cpu_end);
     }
     if (!std::strcmp(argv[i], "--kineto-trace")) {
       std::sscanf(value, "%d:%d", &options.trace_begin, &options.trace_end);
@@ -72,6 +80,8 @@ int main(int argc, char** argv) {
       simKinetoShutdown();
       if (options.shutdown_pause_us > 0) usleep(options.shutdown_pause_us);
     }
+    if (step == options.cpu_begin) simKinetoStartTrace(0);
+    if (step == options.cpu_end) simKinetoStopTrace();
     if (step == options.trace_begin) simKinetoStartTrace(1);
     if (step == options.trace_end) kineto_kernels = simKinetoStopTrace();
     if (cudaLaunchKernel(forward, dim3(64), dim3(256), nullptr, 0, stream) != cudaSuccess ||
