@@ -260,8 +260,3 @@ PROF_EXPORT int prof_set_state(int state) {
   prof::Session* session = prof::Session::Current();
   return session ? static_cast<int>(session->steps().SetState(state)) : -1;
 }
-
-PROF_EXPORT int prof_refuse_cupti_subscribers(int refuse) {
-  prof::SetRefuseForeignSubscribers(refuse != 0);
-  return static_cast<int>(prof::ForeignSubscribersRefused());
-}

@@ -116,10 +116,17 @@ fi
 # gets alone; the agent records the steps before / after it.
 if [ $simulated = 1 ]; then
   # The Kineto stand-in: 2 kernels a step, 2 ms a step; expected figures from its runs alone.
+  # As train.py with torch.profiler: Kineto is initialized once, by the first profiler torch
+  # prepares (tp_after: the helper's CPU-only operator collection in the agent's window,
+  # which asks CUPTI for RUNTIME and DRIVER records), and keeps its subscription to the end. CUPTI completes a buffer when it is full or flushed
+  # (SIM_CUPTI_LATE_BUFFERS=1), and Kineto flushes only while CUPTI holds one of its buffers.
+  # The agent uses the CUPTI the program loaded (PROF_CUPTI_LIB unset), as it finds torch's:
+  # one copy in the process, whose one subscription both share (a staged copy of the file
+  # would be a second CUPTI).
   n="$w/neighbour_app"
-  run kineto_alone 60 "$n" --steps 12 --kineto-init 1 --kineto-trace 2:6 --step-us 2000 &&
-    run tp_first 60 under t_tp_first PROF_SCHEDULE=skip_first=17,ready=1,record=4,repeat=1 "$n" --steps 22 --kineto-init 1 --kineto-trace 2:6 --kineto-shutdown 7 --step-us 2000 &&
-    run tp_after 60 under t_tp_after PROF_SCHEDULE=skip_first=1,ready=1,record=4,repeat=1 "$n" --steps 12 --kineto-init 7 --kineto-trace 8:12 --step-us 2000
+  run kineto_alone 60 env SIM_CUPTI_LATE_BUFFERS=1 "$n" --steps 12 --kineto-init 1 --kineto-trace 2:6 --step-us 2000 &&
+    run tp_first 60 under t_tp_first SIM_CUPTI_LATE_BUFFERS=1 PROF_CUPTI_LIB= PROF_SCHEDULE=skip_first=10,ready=1,record=4,repeat=1 "$n" --steps 16 --kineto-init 1 --kineto-trace 2:6 --step-us 2000 &&
+    run tp_after 60 under t_tp_after SIM_CUPTI_LATE_BUFFERS=1 PROF_CUPTI_LIB= PROF_SCHEDULE=skip_first=1,ready=1,record=4,repeat=1 "$n" --steps 12 --kineto-init 2 --cpu-trace 2:6 --kineto-trace 8:12 --step-us 2000
   analyze t_tp_first; analyze t_tp_after
   alone=$(awk '/kineto_kernels/ {print $2}' "$out/kineto_alone.out")
   compare count "c: torch.profiler first: its kernels" "$(awk '/kineto_kernels/ {print $2}' "$out/tp_first.out")" "$alone"

@@ -23,6 +23,7 @@ bool ResolveAll(CuptiLibrary* l, std::string* error) {
          Resolve(h, "cuptiSubscribe", &l->Subscribe, error) &&
          Resolve(h, "cuptiUnsubscribe", &l->Unsubscribe, error) &&
          Resolve(h, "cuptiEnableCallback", &l->EnableCallback, error) &&
+         Resolve(h, "cuptiEnableDomain", &l->EnableDomain, error) &&
          Resolve(h, "cuptiActivityRegisterCallbacks", &l->ActivityRegisterCallbacks, error) &&
          Resolve(h, "cuptiActivityEnable", &l->ActivityEnable, error) &&
          Resolve(h, "cuptiActivityDisable", &l->ActivityDisable, error) &&

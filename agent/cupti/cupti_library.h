@@ -22,6 +22,7 @@ struct CuptiLibrary {
   decltype(&::cuptiSubscribe) Subscribe = nullptr;
   decltype(&::cuptiUnsubscribe) Unsubscribe = nullptr;
   decltype(&::cuptiEnableCallback) EnableCallback = nullptr;
+  decltype(&::cuptiEnableDomain) EnableDomain = nullptr;
   decltype(&::cuptiActivityRegisterCallbacks) ActivityRegisterCallbacks = nullptr;
   decltype(&::cuptiActivityEnable) ActivityEnable = nullptr;
   decltype(&::cuptiActivityDisable) ActivityDisable = nullptr;

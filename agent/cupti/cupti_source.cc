@@ -26,6 +26,7 @@
 #include "agent/cupti/cupti_neighbours.h"
 #include "agent/cupti/cupti_versions.h"
 #include "agent/cupti/fork_guard.h"
+#include "agent/cupti/shared_subscription.h"
 #include "agent/record/clock.h"
 
 namespace prof {
@@ -148,13 +149,19 @@ bool CuptiSource::CheckVersion(uint32_t* version) {
   return true;
 }
 
+// Through the subscription shared with the program's CUPTI client (cupti_neighbours.h).
 bool CuptiSource::Subscribe() {
-  CUptiResult result = library_->Subscribe(&subscriber_, &OnApiCallback, nullptr);
+  CallbackApi api;
+  api.subscribe = library_->Subscribe;
+  api.unsubscribe = library_->Unsubscribe;
+  api.enable_callback = library_->EnableCallback;
+  api.enable_domain = library_->EnableDomain;
+  CUptiResult result = SharedSubscribe(Party::kAgent, api, &subscriber_, &OnApiCallback, nullptr);
   if (result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     subscriber_ = nullptr;
     return Fail(
-        "another tool (Nsight Systems, Nsight Compute, torch.profiler, a debugger) "
-        "already subscribed to CUPTI, which allows one subscriber (%s)",
+        "another tool (Nsight Systems, Nsight Compute, a debugger) already subscribed to "
+        "CUPTI, which allows one subscriber (%s)",
         library_->ResultText(result).c_str());
   }
   if (result != CUPTI_SUCCESS && g_process_exiting.load(std::memory_order_relaxed)) {
@@ -197,7 +204,8 @@ bool CuptiSource::EnableCallbacks() {
   std::string refused;
   CUptiResult last_error = CUPTI_SUCCESS;
   for (size_t i = 0; i < count; ++i) {
-    const CUptiResult result = library_->EnableCallback(1, subscriber_, ids[i].domain, ids[i].cbid);
+    const CUptiResult result =
+        SharedEnableCallback(Party::kAgent, 1, subscriber_, ids[i].domain, ids[i].cbid);
     if (result == CUPTI_SUCCESS) {
       enabled_callbacks_.push_back(&ids[i]);
     } else {
@@ -218,10 +226,10 @@ bool CuptiSource::EnableCallbacks() {
 void CuptiSource::Unsubscribe() {
   if (!subscriber_) return;
   for (const CallbackIdEntry* id : enabled_callbacks_) {
-    library_->EnableCallback(0, subscriber_, id->domain, id->cbid);
+    SharedEnableCallback(Party::kAgent, 0, subscriber_, id->domain, id->cbid);
   }
   enabled_callbacks_.clear();
-  library_->Unsubscribe(subscriber_);
+  SharedUnsubscribe(Party::kAgent, subscriber_);
   subscriber_ = nullptr;
 }
 
@@ -254,7 +262,7 @@ bool CuptiSource::Enable() {
     return Fail("CUPTI was loaded by the parent process and cannot be used after fork()");
   }
   if (!LoadLibrary() || !CheckVersion(&version_)) return false;
-  if (ForeignSubscriberHolds()) {  // rule 2 of cupti_neighbours.h: wait for it
+  if (ForeignTraceRuns()) {  // rule 2 of cupti_neighbours.h: wait for its end
     enabled_ = true;
     Pause();
     return true;
@@ -280,18 +288,20 @@ bool CuptiSource::TakeCupti(uint32_t version) {
   return true;
 }
 
-// Another client holds CUPTI (rules 1 and 2): libprof records host activity only, and
-// each window open meanwhile counts the pause (DEVICE_TRACING_PAUSED).
+// The program's profiler traces (rule 2): libprof records host activity only, and each
+// window open meanwhile counts the pause (DEVICE_TRACING_PAUSED).
 void CuptiSource::Pause() {
   paused_ = true;
   ++pauses_to_count_;
+  NoteAgentWaits(true);
   Log(LogLevel::kWarn,
-      "another CUPTI client in this process (torch.profiler, the program's "
-      "own CUPTI code) holds CUPTI: libprof records host activity only until it "
-      "unsubscribes, and then device activity again");
+      "the program's own profiler (torch.profiler, its own CUPTI code) traces device "
+      "activity: libprof records host activity only until that trace ends, and then "
+      "device activity again");
 }
 
-// Rule 1: what libprof recorded goes into its windows first, then CUPTI is the program's.
+// Rule 2: what libprof recorded goes into its windows first, then the activity API is the
+// program's.
 void CuptiSource::Release(WindowRouter& router) {
   library_->ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   DrainCompleted(router);
@@ -302,11 +312,16 @@ void CuptiSource::Release(WindowRouter& router) {
   Pause();
 }
 
-// Rule 3: the other client unsubscribed. The open window gets a clock anchor from now,
-// as a window that opened before the subscription does (device_commands.cc).
+// Rule 3: the program's trace ended. Its buffers still in CUPTI go to it (a forced flush
+// while its callbacks are registered), then libprof's are. The open window gets a clock
+// anchor from now, as a window that opened before the subscription does
+// (device_commands.cc).
 void CuptiSource::Resume(WindowRouter& router) {
   paused_ = false;
-  if (!TakeCupti(version_)) {
+  library_->ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  const bool taken = TakeCupti(version_);
+  NoteAgentWaits(false);
+  if (!taken) {
     enabled_ = false;
     return;
   }
@@ -332,6 +347,7 @@ void CuptiSource::Disable() {
   enabled_ = false;
   if (paused_) {
     paused_ = false;
+    NoteAgentWaits(false);
     return;
   }
   for (CUpti_ActivityKind kind : enabled_kinds_) library_->ActivityDisable(kind);
@@ -348,7 +364,7 @@ void CuptiSource::Flush(bool forced) {
 
 void CuptiSource::Drain(WindowRouter& router) {
   if (!enabled_ || CuptiInheritedFromParent()) return;
-  if (paused_ && !ForeignSubscriberHolds()) {
+  if (paused_ && !ForeignTraceRuns()) {
     Resume(router);
   } else if (!paused_ && ReleaseRequested()) {
     Release(router);

@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "agent/cupti/activity_buffers.h"
+#include "agent/cupti/cupti_neighbours.h"
 
 namespace prof {
 namespace {
@@ -18,6 +19,7 @@ void AfterForkInChild() {
     g_inherited_from_parent.store(true, std::memory_order_relaxed);
   }
   ResetActivityBuffersAfterFork();
+  ResetNeighboursAfterFork();
 }
 
 }  // namespace

@@ -20,6 +20,7 @@ struct Outcome {
   TraceSummary trace;
   int kineto_gpu = -1;
   long kineto_kernels = -1;
+  long kineto_unknown_buffers = -1;
 };
 
 Outcome Run(const std::string& name, const std::string& schedule,
@@ -28,9 +29,16 @@ Outcome Run(const std::string& name, const std::string& schedule,
   const std::string output = FreshFolder(name);
   arguments.insert(arguments.end(), {"--step-us", "2000"});
   outcome.run = RunProgram(Program("testdata/workloads/neighbour_app"), arguments,
-                           UnderAgent(output, {{"PROF_SCHEDULE", schedule}}));
-  std::sscanf(outcome.run.standard_output.c_str(), "kineto_gpu %d\nkineto_kernels %ld",
-              &outcome.kineto_gpu, &outcome.kineto_kernels);
+                           UnderAgent(output, {{"PROF_SCHEDULE", schedule},
+                                               // buffers completed when flushed, as a real
+                                               // CUPTI does with buffers that never fill
+                                               {"SIM_CUPTI_LATE_BUFFERS", "1"},
+                                               // the CUPTI the program loaded, as libprof
+                                               // finds torch's: one copy, one subscriber
+                                               {"PROF_CUPTI_LIB", ""}}));
+  std::sscanf(outcome.run.standard_output.c_str(),
+              "kineto_gpu %d\nkineto_kernels %ld\nkineto_unknown_buffers %ld", &outcome.kineto_gpu,
+              &outcome.kineto_kernels, &outcome.kineto_unknown_buffers);
   outcome.trace = SummarizeFolder(output);
   return outcome;
 }
@@ -40,54 +48,78 @@ uint64_t Paused(const TraceSummary& trace) {
   return it == trace.losses.end() ? 0 : it->second;
 }
 
-TEST_CASE("torch.profiler first: it keeps its kernels; libprof waits, then records again") {
-  // Kineto subscribes at step 0, traces steps 1-5, unsubscribes at step 12; libprof's
-  // window is steps 3-27. The program pauses 300 ms after the unsubscription, so the writer
-  // (a pass every 10 ms) takes CUPTI back before step 12's kernels even on a loaded machine
-  // under a sanitizer; without the pause, 16 ms of steps raced it (a TSan run kept 4 steps).
-  const Outcome outcome =
-      Run("kineto_first", "skip_first=2,ready=1,record=25,repeat=1",
-          {"--steps", "30", "--kineto-init", "0", "--kineto-trace", "1:6", "--kineto-shutdown",
-           "12", "--shutdown-pause-us", "300000"});
+// As on the H100 (../shared gc: tp_first): Kineto initialized before libprof's window keeps
+// its subscription for the life of the process; libprof records device activity again once
+// Kineto's trace ends, not once it unsubscribes (it never does).
+TEST_CASE("torch.profiler first: it keeps its kernels; libprof records the steps after it") {
+  // Kineto is initialized at step 0 and traces steps 1-5; libprof's window is steps 3-27.
+  const Outcome outcome = Run("kineto_first", "skip_first=2,ready=1,record=25,repeat=1",
+                              {"--steps", "30", "--kineto-init", "0", "--kineto-trace", "1:6"});
   INFO(outcome.run.standard_error);
   REQUIRE(outcome.run.exit_code == 0);
   CHECK(outcome.kineto_gpu == 1);
   CHECK(outcome.kineto_kernels == 5 * kKernelsPerStep);
+  CHECK(outcome.kineto_unknown_buffers == 0);
   CHECK(outcome.trace.step_numbers.size() == 25);
-  // Device activity again from step 12 on (steps 12-27), all 16 steps whole given the pause;
-  // two steps of slack for CUPTI's enabling on a loaded machine.
-  const uint64_t kernels = Total(outcome.trace.kernels);
-  CHECK(kernels >= (28 - 12 - 2) * kKernelsPerStep);
-  CHECK(kernels <= (28 - 12) * kKernelsPerStep);
+  // Steps 6-27 (22 steps) are libprof's: it takes CUPTI back within Kineto's stop.
+  CHECK(Total(outcome.trace.kernels) == (28 - 6) * kKernelsPerStep);
   CHECK(outcome.trace.unmatched_device_records == 0);
   CHECK(Paused(outcome.trace) == 1);
-  CHECK(outcome.run.standard_error.find("holds CUPTI: libprof records host activity only") !=
+  CHECK(outcome.run.standard_error.find("libprof records host activity only") !=
         std::string::npos);
 }
 
+// As on the H100 (tp_after): libprof's helper prepares torch's CPU-only operator collection
+// at the window's first step, which initializes Kineto (with CUDA present) once for the
+// process; the program's torch.profiler traces later and must still get its kernels.
 TEST_CASE("libprof first: torch.profiler started in a window gets all its kernels") {
-  // libprof's window is steps 2-16; Kineto subscribes at step 6 and traces steps 6-9.
-  const Outcome outcome = Run("agent_first", "skip_first=1,ready=1,record=15,repeat=1",
-                              {"--steps", "20", "--kineto-init", "6", "--kineto-trace", "6:10"});
+  // libprof's window is steps 2-16; Kineto is initialized at step 2 and traces steps 6-9.
+  const Outcome outcome =
+      Run("agent_first", "skip_first=1,ready=1,record=15,repeat=1",
+          {"--steps", "20", "--kineto-init", "2", "--kineto-trace", "6:10"});
   INFO(outcome.run.standard_error);
   REQUIRE(outcome.run.exit_code == 0);
   CHECK(outcome.kineto_gpu == 1);
   CHECK(outcome.kineto_kernels == 4 * kKernelsPerStep);
-  // Steps 2-5 recorded whole before libprof let go; Kineto holds CUPTI to the end.
-  CHECK(Total(outcome.trace.kernels) == 4 * kKernelsPerStep);
+  CHECK(outcome.kineto_unknown_buffers == 0);
+  // Steps 2-5 and 10-16 (11 steps) are libprof's, steps 6-9 Kineto's.
+  CHECK(Total(outcome.trace.kernels) == 11 * kKernelsPerStep);
   CHECK(outcome.trace.unmatched_device_records == 0);
   CHECK(Paused(outcome.trace) == 1);
 }
 
-TEST_CASE("libprof's own operator collection: Kineto carries on CPU-only, every kernel kept") {
+// libprof's helper runs torch's CPU-only operator collection in every recorded step: with
+// Kineto GPU-capable, that collection registers Kineto's buffer callbacks and enables the
+// RUNTIME and DRIVER kinds (torch counts CUDA runtime events as CPU activity). It traces
+// no device activity, so libprof keeps CUPTI's activity API throughout.
+TEST_CASE("the helper's CPU-only collection takes no kernel from libprof; torch.profiler later gets its own") {
+  // libprof's window is steps 2-16; the CPU-only collection runs steps 2-5, torch.profiler
+  // with CUDA steps 8-11.
   const Outcome outcome =
-      Run("own_collection", "skip_first=1,ready=1,record=15,repeat=1",
-          {"--steps", "20", "--kineto-init", "6", "--kineto-trace", "6:10", "--own-collection"});
+      Run("cpu_collection", "skip_first=1,ready=1,record=15,repeat=1",
+          {"--steps", "20", "--kineto-init", "2", "--cpu-trace", "2:6", "--kineto-trace", "8:12"});
   INFO(outcome.run.standard_error);
   REQUIRE(outcome.run.exit_code == 0);
-  CHECK(outcome.kineto_gpu == 0);
-  CHECK(outcome.kineto_kernels == 0);
-  CHECK(Total(outcome.trace.kernels) == 15 * kKernelsPerStep);
+  CHECK(outcome.kineto_gpu == 1);
+  CHECK(outcome.kineto_kernels == 4 * kKernelsPerStep);
+  CHECK(outcome.kineto_unknown_buffers == 0);
+  // Steps 2-7 and 12-16 (11 steps) are libprof's, steps 8-11 Kineto's.
+  CHECK(Total(outcome.trace.kernels) == 11 * kKernelsPerStep);
+  CHECK(outcome.trace.unmatched_device_records == 0);
+  CHECK(Paused(outcome.trace) == 1);
+}
+
+TEST_CASE("Kineto initialized in a window, tracing after it: every kernel of both") {
+  // libprof's window is steps 2-5; Kineto is initialized at step 2 and traces steps 8-11.
+  const Outcome outcome =
+      Run("trace_after_window", "skip_first=1,ready=1,record=4,repeat=1",
+          {"--steps", "12", "--kineto-init", "2", "--kineto-trace", "8:12"});
+  INFO(outcome.run.standard_error);
+  REQUIRE(outcome.run.exit_code == 0);
+  CHECK(outcome.kineto_gpu == 1);
+  CHECK(outcome.kineto_kernels == 4 * kKernelsPerStep);
+  CHECK(outcome.kineto_unknown_buffers == 0);
+  CHECK(Total(outcome.trace.kernels) == 4 * kKernelsPerStep);
   CHECK(outcome.trace.unmatched_device_records == 0);
   CHECK(Paused(outcome.trace) == 0);
 }

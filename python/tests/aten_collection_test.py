@@ -57,8 +57,7 @@ class FakeTorch:
 class AtenCollectionTest(unittest.TestCase):
     def setUp(self):
         self.saved = {name: getattr(_capi, name) for name in (
-            "recording", "operator_ranges", "user_range", "window_goes_on", "step", "step_to",
-            "refuse_cupti_subscribers")}
+            "recording", "operator_ranges", "user_range", "window_goes_on", "step", "step_to")}
         self.saved_hooks = list(_steps._around), list(_steps._before_state_change)
         self.saved_offset = aten_replay.realtime_minus_monotonic
         aten_replay.realtime_minus_monotonic = lambda: 0
@@ -66,7 +65,6 @@ class AtenCollectionTest(unittest.TestCase):
         self.goes_on = []    # the agent's answers, one per boundary
         self.asked = []      # the next states it was asked about
         _capi.recording = lambda: 1
-        _capi.refuse_cupti_subscribers = lambda _on: 0
         _capi.operator_ranges = lambda names, starts, ends: self.recorded.extend(starts)
         _capi.user_range = lambda *_: None
         _capi.step = lambda _samples: None

@@ -210,13 +210,6 @@ int prof_flush(int timeout_ms);
  * RECORD_AND_RETURN is followed by CLOSED). Both return the index of the window open
  * afterwards, or -1 (none, or no agent); an out-of-range state leaves the state to the
  * schedule. */
-/* While `refuse` is nonzero (calls nest), a cuptiSubscribe by the program fails with
- * CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED, as if another tool held CUPTI. libprof's
- * Python helper wraps its start of torch's CPU-only operator collection in it: torch's
- * Kineto, which subscribes whenever CUDA is present, then carries on CPU-only, and CUPTI
- * stays libprof's (docs/recording.md, "Sharing CUPTI"). Returns how many subscriptions it refused
- * so far in this process. */
-int prof_refuse_cupti_subscribers(int refuse);
 int prof_step_to(int64_t num_samples, int next_state);
 int prof_set_state(int state);
 int prof_windows_finished(void);

@@ -52,9 +52,6 @@ _OTHERS = {
     "operator_push_detail": (None, [_TEXT] * 4),  # (name, shapes, dtypes, source)
     "operator_range_detail": (None, [_TEXT] + _TIMES + [_TEXT] * 3),
     "memory_sample": (None, [ctypes.c_int32, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64]),
-    # 1/0 around the start of torch's CPU-only collection (cupti_neighbours.h, rule 4);
-    # returns the subscriptions refused so far.
-    "refuse_cupti_subscribers": (ctypes.c_int, [ctypes.c_int]),
     # The agent's answers (prof.h, version 3): config_value() and schedule_state() below.
     "config_get": (ctypes.c_int, [_TEXT, ctypes.c_char_p, ctypes.c_size_t]),
     "schedule_state": (ctypes.c_int, [_TEXT, ctypes.c_int64]),
@@ -180,7 +177,6 @@ def _install(functions):
         names[name] = functions.get(name, _noop)
     names["operator_ranges"] = (_with_arrays(functions["operator_ranges"])
                                 if "operator_ranges" in functions else _noop)
-    names["refuse_cupti_subscribers"] = functions.get("refuse_cupti_subscribers", _zero)
     names["window_goes_on"] = functions.get("window_goes_on", _zero)
     names["_config_get"] = functions.get("config_get")
     names["_schedule_state"] = functions.get("schedule_state")

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <deque>
@@ -43,6 +44,9 @@ struct Buffers {
   bool worker_running = false;
   std::mutex delivery_mutex;
   ClientBuffer current;
+  // Whether `current` holds a client buffer (written under delivery_mutex), so the record
+  // path asks for one only when none is held.
+  std::atomic<bool> holds_current{false};
 };
 
 void LockBeforeFork();
@@ -129,12 +133,51 @@ void Pack(Buffers& buffers, const QueuedRecord& record, std::vector<ClientBuffer
     if (buffers.requested != nullptr) buffers.requested(&current.data, &current.size, &max_records);
     if (current.data == nullptr || current.size < size) {
       current = ClientBuffer();  // refused or too small: the record is lost, and counted
+      buffers.holds_current.store(false, std::memory_order_release);
       return CountDrop(buffers);
     }
   }
+  buffers.holds_current.store(true, std::memory_order_release);
   std::memcpy(current.data + current.used, record.bytes, record.size);
   current.used += size;
   ++current.records;
+}
+
+void AddRecordLocked(Buffers& buffers, const void* record, size_t size,
+                     uint64_t ready_at_monotonic_ns, const RecordTimes* times) {
+  std::lock_guard<std::mutex> lock(buffers.queue_mutex);
+  ++buffers.records_seen;
+  uint64_t every = Config().drop_every;
+  if (every != 0 && buffers.records_seen % every == 0) {
+    ++buffers.dropped;
+    return;
+  }
+  buffers.queue.emplace_back();
+  QueuedRecord& queued = buffers.queue.back();
+  std::memcpy(queued.bytes, record, size);
+  queued.size = size;
+  queued.ready_at_ns = ready_at_monotonic_ns;
+  queued.has_times = times != nullptr;
+  queued.times = times != nullptr ? *times : RecordTimes{0, 0};
+}
+
+// The real CUPTI asks for a buffer when it has a record to store, not when it delivers: a
+// client (Kineto) that flushes only while CUPTI holds one of its buffers relies on that.
+// Called without queue_mutex: the client's callback runs here.
+void HoldClientBuffer(Buffers& buffers) {
+  if (buffers.holds_current.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> delivery(buffers.delivery_mutex);
+  if (buffers.current.data != nullptr) return;
+  CUpti_BuffersCallbackRequestFunc requested;
+  {
+    std::lock_guard<std::mutex> lock(buffers.queue_mutex);
+    requested = buffers.requested;
+  }
+  if (requested == nullptr) return;
+  size_t max_records = 0;
+  requested(&buffers.current.data, &buffers.current.size, &max_records);
+  if (buffers.current.data == nullptr) buffers.current = ClientBuffer();
+  buffers.holds_current.store(buffers.current.data != nullptr, std::memory_order_release);
 }
 
 }  // namespace
@@ -157,20 +200,8 @@ bool HasBufferCallbacks() {
 void AddRecord(const void* record, size_t size, uint64_t ready_at_monotonic_ns,
                const RecordTimes* times) {
   Buffers& buffers = TheBuffers();
-  std::lock_guard<std::mutex> lock(buffers.queue_mutex);
-  ++buffers.records_seen;
-  uint64_t every = Config().drop_every;
-  if (every != 0 && buffers.records_seen % every == 0) {
-    ++buffers.dropped;
-    return;
-  }
-  buffers.queue.emplace_back();
-  QueuedRecord& queued = buffers.queue.back();
-  std::memcpy(queued.bytes, record, size);
-  queued.size = size;
-  queued.ready_at_ns = ready_at_monotonic_ns;
-  queued.has_times = times != nullptr;
-  queued.times = times != nullptr ? *times : RecordTimes{0, 0};
+  AddRecordLocked(buffers, record, size, ready_at_monotonic_ns, times);
+  HoldClientBuffer(buffers);
 }
 
 void FlushRecords(bool forced) {
@@ -179,9 +210,12 @@ void FlushRecords(bool forced) {
   std::vector<QueuedRecord> records = TakeDeliverable(buffers, forced);
   std::vector<ClientBuffer> full;
   for (const QueuedRecord& record : records) Pack(buffers, record, &full);
-  if (buffers.current.data != nullptr && buffers.current.records > 0) {
+  // Forced: a buffer held without records goes back too (empty), so no buffer of one client
+  // is left in CUPTI when another registers its callbacks.
+  if (buffers.current.data != nullptr && (buffers.current.records > 0 || forced)) {
     full.push_back(buffers.current);
     buffers.current = ClientBuffer();
+    buffers.holds_current.store(false, std::memory_order_release);
   }
   CUpti_BuffersCallbackCompleteFunc completed;
   {
@@ -206,6 +240,7 @@ void ResetAfterFork() {
   std::lock_guard<std::mutex> lock(buffers.queue_mutex);
   buffers.queue.clear();  // the parent delivers these; the child must not duplicate them
   buffers.current = ClientBuffer();
+  buffers.holds_current.store(false, std::memory_order_relaxed);
   buffers.worker_running = false;
   if (buffers.requested != nullptr) StartWorkerLocked(buffers);
 }

@@ -27,10 +27,10 @@ torch.autograd.profiler.profile, so it fits the torch in use):
   (stopping and restarting torch's collection each time) cost about twice as much CPU per
   operator on a CPU loop of 0.3 ms steps (scripts/aten_cost.py, docs/benchmarks.md).
 
-Device tracing goes on beside it: starting the collection, the helper has the agent refuse
-Kineto's CUPTI subscription (torch prepares Kineto for CUDA whenever CUDA is present), so
-Kineto carries on CPU-only and the kernels stay the agent's; a program's own torch.profiler
-started later in the process is then CPU-only too (PROF_PYTHON_OPS=0 leaves CUPTI to it).
+Device tracing goes on beside it: torch prepares Kineto for CUDA whenever CUDA is present,
+so the first collection initializes Kineto's CUPTI subscription for the process; the agent
+shares CUPTI with it (docs/recording.md, "Sharing CUPTI"), so the kernels stay the agent's
+and a program's own torch.profiler started later still records CUDA.
 
 The program's own profiler (torch.profiler, autograd.profiler.profile, emit_nvtx) comes
 first: PyTorch allows one profiler per thread, so when the program starts one on a
@@ -41,7 +41,6 @@ no operators until then. A forked child stops the collection it inherited.
 """
 import atexit
 import os
-import sys
 import threading
 import time
 
@@ -104,8 +103,6 @@ class AtenOperators:
         self._collecting = set()  # the threads whose collection runs (their idents)
         self._goes_on = False  # the boundary under way keeps the collection running
         self._closed = False  # at exit, or after the helper failed: never start again
-        self._refused_kineto = False  # the agent refused Kineto's CUPTI subscription
-        self._said_cpu_only = False
 
     def start_on_this_thread(self):
         state = self._thread
@@ -114,17 +111,9 @@ class AtenOperators:
         config = self._config
         if self._stacks and threading.current_thread() is threading.main_thread():
             config = self._stack_config
-        # torch prepares Kineto for CUDA whenever CUDA is present, and Kineto then subscribes
-        # to CUPTI, which allows one subscriber: the agent refuses that subscription here,
-        # so Kineto carries on CPU-only (all this collection asks for) and the kernels stay
-        # the agent's (docs/recording.md, "Sharing CUPTI").
-        _capi.refuse_cupti_subscribers(1)
-        try:
-            if not self._prepared(config):
-                return
-            self._enable(config, self._activities)
-        finally:
-            self._refused_kineto = _capi.refuse_cupti_subscribers(0) > 0
+        if not self._prepared(config):
+            return
+        self._enable(config, self._activities)
         state.collection = _Collection(self)
         self._collecting.add(threading.get_ident())
 
@@ -195,11 +184,6 @@ class AtenOperators:
     def program_starts_profiler(self):
         self.drain_this_thread()
         self._thread.program_owns = True
-        if self._refused_kineto and not self._said_cpu_only:
-            self._said_cpu_only = True
-            sys.stderr.write("libprof: the program's torch.profiler records CPU activity only "
-                             "in this process: PROF_PYTHON_OPS=1 keeps CUPTI for libprof "
-                             "(PROF_PYTHON_OPS=0 leaves it to torch.profiler)\n")
 
     def program_stopped_profiler(self):
         # Ours starts again at this thread's next outermost phase (catch_up), not here: a
