@@ -1,0 +1,41 @@
+// FitClocks (clock_fit.h) over processes that each own some communicators' matched
+// collectives (sharded_collectives.h): the same breadth-first rounds, each one exchange.
+// A round's samples go to the process that fits their rank (`RankFitter`), which sorts
+// them into the in-process order (communicator, then sequence) before the least squares,
+// so every fitted clock is the in-process one to the bit; the new clocks are then shared
+// with every process (a clock is per rank: the job's share of them is small). Residual
+// quantiles over the whole job come from an exact distributed search, not from gathering
+// every residual.
+#ifndef PROF_ANALYZER_JOB_SHARDED_CLOCK_FIT_H_
+#define PROF_ANALYZER_JOB_SHARDED_CLOCK_FIT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "analyzer/job/clock_fit.h"
+#include "analyzer/job/collective_match.h"
+#include "analyzer/job/exchange.h"
+
+namespace prof::analyzer {
+
+// The process that fits rank `index`'s clock and sums its waits.
+inline int RankFitter(uint32_t index, int processes) {
+  return static_cast<int>(index % static_cast<uint32_t>(processes));
+}
+
+struct ShardedFit {
+  ClockFit clock;  // the same on every process, but each rank's residual_ns (0 here)
+  std::vector<std::pair<uint32_t, double>> residuals;  // the ranks this process fits
+};
+
+// `owned`: the collectives this process matched (MatchCollectives over its communicators).
+ShardedFit FitClocksSharded(Exchange& exchange, const CollectiveMatch& owned, size_t rank_count);
+
+// The k-th smallest (from 0) of every process's `values` together, all >= 0; k < their count.
+double KthSmallestSharded(Exchange& exchange, const std::vector<double>& values, uint64_t k);
+
+}  // namespace prof::analyzer
+
+#endif  // PROF_ANALYZER_JOB_SHARDED_CLOCK_FIT_H_

@@ -1,0 +1,162 @@
+// The job view sharded by communicator gives the in-process job view's tables to the bit,
+// for 1, 2, 3 and 8 processes (threads here; MPI in mpi/mpi_job_test.sh): on a tensor x
+// data parallel job with 24 communicators, on the world-communicator job, and on hand-made
+// ranks with unnumbered, duplicate, mismatched and missing calls. The expected tables are
+// the in-process analysis's (AnalyzeJob), which job_view_test checks against the
+// generator's truth.
+#include "analyzer/job/sharded_collectives.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "analyzer/cli/analyze_inputs.h"
+#include "analyzer/job/job_partial.h"
+#include "analyzer/job/job_tables.h"
+#include "analyzer/job/quantile.h"
+#include "analyzer/job/sharded_clock_fit.h"
+#include "analyzer/job/table_proto.h"
+#include "analyzer/job/thread_exchange.h"
+#include "analyzer/testing/job_traces.h"
+#include "analyzer/testing/scratch.h"
+#include "proto/schema_enums.h"
+
+namespace prof::analyzer {
+namespace {
+
+// Every job table, every row, as bytes: equal only if every figure is equal to the bit.
+std::string TablesBytes(const JobAnalysis& job) {
+  std::string bytes;
+  for (const SummaryTable& table : JobTables(job, 0)) bytes += TableToProto(table).SerializeAsString();
+  return bytes;
+}
+
+// The figures process 0 gets when `processes` processes hold the ranks, rank i on
+// process (7 i + 3) % processes (not the fitter's i % processes).
+CollectiveFigures Sharded(const std::vector<ProcessReport>& reports, int processes) {
+  CollectiveFigures figures;
+  RunOnThreads(processes, [&](Exchange& exchange) {
+    std::vector<ShardRank> mine;
+    for (uint32_t i = 0; i < reports.size(); ++i) {
+      if (static_cast<int>((7 * i + 3) % processes) == exchange.Rank())
+        mine.push_back({i, reports[i].collectives.collectives});
+    }
+    CollectiveFigures got = AnalyzeCollectivesSharded(exchange, std::move(mine), reports.size());
+    if (exchange.Rank() == 0) figures = std::move(got);
+  });
+  return figures;
+}
+
+// The reports without their collectives: AnalyzeJobWith must not need them.
+std::vector<ProcessReport> WithoutCollectives(std::vector<ProcessReport> reports) {
+  for (ProcessReport& report : reports) report.collectives.collectives.clear();
+  return reports;
+}
+
+void CheckSameForEveryProcessCount(const std::vector<ProcessReport>& reports) {
+  const std::string expected = TablesBytes(AnalyzeJob(reports));
+  for (int processes : {1, 2, 3, 8}) {
+    INFO("processes: " << processes);
+    CollectiveFigures figures = Sharded(reports, processes);
+    CHECK(figures.match.collectives.empty());  // process 0 holds no collective
+    const JobAnalysis job = AnalyzeJobWith(WithoutCollectives(reports), 0, std::move(figures));
+    CHECK(TablesBytes(job) == expected);
+  }
+}
+
+std::vector<ProcessReport> JobReports(const testing::JobSpec& spec, const std::string& name) {
+  const testing::JobTruth truth = testing::WriteJobTraces(spec, testing::ScratchFolder(name));
+  absl::StatusOr<AnalyzedInputs> inputs =
+      AnalyzeInputs({truth.folder}, SummaryOptions{}, AllViews(), 2);
+  REQUIRE(inputs.ok());
+  return JobReportsOf(JobPartialOf(inputs->reports, inputs->unreadable)).reports;
+}
+
+testing::JobSpec Injected(int ranks, int tensor_parallel) {
+  testing::JobSpec spec;
+  spec.ranks = ranks;
+  spec.steps = 6;
+  spec.tensor_parallel = tensor_parallel;
+  spec.straggler_rank = ranks - 3;
+  spec.straggler_extra_ns = 3000000;
+  spec.straggler_first_step = 2;
+  spec.straggler_last_step = 4;
+  spec.late_rank = 5;
+  spec.late_extra_ns = 400000;
+  spec.missing_rank = 9;
+  spec.missing_step = 3;
+  return spec;
+}
+
+TEST_CASE("sharded job view: tensor x data parallel, 32 ranks, 24 communicators, P = 1, 2, 3, 8") {
+  const std::vector<ProcessReport> reports = JobReports(Injected(32, 4), "tp4x8");
+  REQUIRE(reports.size() == 32);
+  const JobAnalysis job = AnalyzeJob(reports);
+  // 8 tensor groups and 4 data groups, 6 steps each; the data group missing rank 9's
+  // all-gather of step 3 leaves one incomplete; every clock reached through the groups.
+  CHECK(job.match.matched == (8 + 4) * 6);
+  CHECK(job.match.incomplete == 1);
+  CHECK(job.stragglers.communicators.size() == 12);
+  for (const RankClock& clock : job.clock.ranks) CHECK(clock.fitted);
+  std::set<int> owners;
+  for (int group = 0; group < 8; ++group)
+    owners.insert(CommunicatorOwner(testing::TensorGroupHash(group), 3));
+  CHECK(owners.size() == 3);  // the communicators spread over the processes
+  CheckSameForEveryProcessCount(reports);
+}
+
+TEST_CASE("sharded job view: the world communicator, 16 ranks, P = 1, 2, 3, 8") {
+  CheckSameForEveryProcessCount(JobReports(Injected(16, 1), "world16"));
+}
+
+CollectiveRecord Call(uint64_t comm, int64_t sequence, int32_t operation, uint64_t enter,
+                      uint64_t bytes = 1024) {
+  return {comm, sequence, operation, 0, bytes, enter, enter + 5000 + sequence * 10, -1, true};
+}
+
+TEST_CASE("sharded job view: unnumbered, duplicate, mismatched and missing calls, P = 1, 2, 3, 8") {
+  const int32_t all_reduce = schema::NCCL_OPERATION_ALL_REDUCE;
+  const int32_t broadcast = schema::NCCL_OPERATION_BROADCAST;
+  std::vector<ProcessReport> reports(5);
+  for (int rank = 0; rank < 5; ++rank) {
+    ProcessReport& report = reports[rank];
+    report.identity.rank = rank;
+    report.identity.host = rank < 3 ? "a" : "b";
+    std::vector<CollectiveRecord>& calls = report.collectives.collectives;
+    for (int64_t sequence = 1; sequence <= 4; ++sequence) {
+      if (rank == 4 && sequence == 2) continue;  // missing
+      calls.push_back(Call(0xAA, sequence, all_reduce, 1000000 * sequence + 777 * rank));
+    }
+    calls.push_back(Call(0xBB, 1, rank == 2 ? broadcast : all_reduce, 9000000 + rank));
+    if (rank == 1) calls.push_back(Call(0xBB, 1, all_reduce, 9100000));  // a duplicate
+    calls.push_back(Call(0xCC, 0, all_reduce, 9500000));                // unnumbered
+    report.collectives.steps = {{0, 0, 20000000 + 1000 * static_cast<uint64_t>(rank), 100000}};
+  }
+  reports[3].collectives.collectives.clear();  // a rank with no collectives at all
+  const JobAnalysis job = AnalyzeJob(reports);
+  CHECK(job.match.unnumbered == 4);
+  CHECK(job.match.duplicates == 1);
+  CHECK(job.match.mismatched == 1);
+  CHECK(job.match.incomplete == 1);
+  CheckSameForEveryProcessCount(reports);
+}
+
+TEST_CASE("sharded job view: the k-th smallest over processes is Quantile's, ties and zeros") {
+  const std::vector<std::vector<double>> parts = {{0, 3.5, 3.5}, {}, {1e-300, 7, 3.5, 0}, {2}};
+  std::vector<double> all;
+  for (const auto& part : parts) all.insert(all.end(), part.begin(), part.end());
+  for (double q : {0.0, 0.5, 0.99, 1.0}) {
+    double found = -1;
+    RunOnThreads(4, [&](Exchange& exchange) {
+      const double k = KthSmallestSharded(exchange, parts[exchange.Rank()],
+                                          QuantileIndex(all.size(), q));
+      if (exchange.Rank() == 0) found = k;
+    });
+    CHECK(found == Quantile(all, q));
+  }
+}
+
+}  // namespace
+}  // namespace prof::analyzer
