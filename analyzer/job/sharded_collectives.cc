@@ -223,7 +223,57 @@ CollectiveFigures Assemble(const std::vector<std::string>& blobs, size_t rank_co
   return figures;
 }
 
+// Process 0: the identities every process sent, ordered as JobReportsOf orders ranks;
+// returns, for each process, [job rank count][its ranks' indices].
+std::vector<std::string> IndexOnProcessZero(const std::vector<std::string>& blobs) {
+  std::vector<prof::job::JobPartial> sent(blobs.size());
+  std::vector<std::pair<size_t, int>> order;  // (process, position)
+  for (size_t from = 0; from < blobs.size(); ++from) {
+    sent[from].ParseFromString(blobs[from]);  // written by this binary, in this job
+    for (int i = 0; i < sent[from].ranks_size(); ++i) order.push_back({from, i});
+  }
+  std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+    return RankPartialBefore(sent[a.first].ranks(a.second), sent[b.first].ranks(b.second));
+  });
+  std::vector<std::vector<uint32_t>> indices(blobs.size());
+  for (size_t from = 0; from < blobs.size(); ++from) indices[from].resize(sent[from].ranks_size());
+  for (uint32_t index = 0; index < order.size(); ++index)
+    indices[order[index].first][order[index].second] = index;
+  std::vector<std::string> replies(blobs.size());
+  for (size_t to = 0; to < blobs.size(); ++to) {
+    PutRecords(std::vector<uint64_t>{order.size()}, &replies[to]);
+    PutRecords(indices[to], &replies[to]);
+  }
+  return replies;
+}
+
 }  // namespace
+
+std::vector<uint32_t> IndexRanksSharded(
+    Exchange& exchange, const google::protobuf::RepeatedPtrField<prof::job::RankPartial>& ranks,
+    size_t* rank_count) {
+  prof::job::JobPartial identities;
+  for (const prof::job::RankPartial& rank : ranks) {
+    prof::job::RankPartial& identity = *identities.add_ranks();
+    identity.set_rank(rank.rank());
+    identity.set_host(rank.host());
+    identity.set_pid(rank.pid());
+    *identity.mutable_files() = rank.files();
+  }
+  std::vector<std::string> blobs(exchange.Size());
+  identities.SerializeToString(&blobs[0]);
+  std::vector<std::string> received = exchange.AllToAll(std::move(blobs));
+  std::vector<std::string> replies(exchange.Size());
+  if (exchange.Rank() == 0) replies = IndexOnProcessZero(received);
+  const std::vector<std::string> answers = exchange.AllToAll(std::move(replies));
+  std::vector<uint64_t> count;
+  std::vector<uint32_t> indices;
+  size_t at = 0;
+  GetRecords(answers[0], &at, &count);
+  GetRecords(answers[0], &at, &indices);
+  *rank_count = count.empty() ? 0 : count[0];
+  return indices;
+}
 
 int CommunicatorOwner(uint64_t comm_hash, int processes) {
   // A mixed hash: communicator hashes made by counting would otherwise fall on one owner.

@@ -20,6 +20,7 @@
 
 #include "analyzer/job/exchange.h"
 #include "analyzer/job/job_analysis.h"
+#include "analyzer/job/job_partial.h"
 #include "analyzer/summary/collective_table.h"
 
 namespace prof::analyzer {
@@ -34,6 +35,13 @@ struct ShardRank {
 // others get an empty value.
 CollectiveFigures AnalyzeCollectivesSharded(Exchange& exchange, std::vector<ShardRank> ranks,
                                             size_t rank_count);
+
+// Called by every process with its ranks (a partial's): their indices in the job, in
+// `ranks`' order, as JobReportsOf orders every process's ranks together; `*rank_count`
+// gets the job's. Only identities travel (to process 0, which orders them).
+std::vector<uint32_t> IndexRanksSharded(
+    Exchange& exchange, const google::protobuf::RepeatedPtrField<prof::job::RankPartial>& ranks,
+    size_t* rank_count);
 
 // The process that owns a communicator's collectives, of `processes`.
 int CommunicatorOwner(uint64_t comm_hash, int processes);

@@ -158,5 +158,36 @@ TEST_CASE("sharded job view: the k-th smallest over processes is Quantile's, tie
   }
 }
 
+TEST_CASE("sharded job view: ranks indexed in JobReportsOf's order across processes") {
+  // 9 ranks dealt to 3 processes out of order, two without a rank number (pid breaks the tie).
+  std::vector<prof::job::JobPartial> parts(3);
+  const std::vector<std::pair<int, int64_t>> ranks = {{5, 1}, {-1, 9}, {0, 1}, {7, 1}, {-1, 3},
+                                                      {2, 1}, {1, 1}, {6, 1}, {3, 1}};
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    prof::job::RankPartial& rank = *parts[i % 3].add_ranks();
+    rank.set_rank(ranks[i].first);
+    rank.set_pid(ranks[i].second);
+    rank.set_host("h");
+  }
+  prof::job::JobPartial all;
+  for (const auto& part : parts) MergeJobPartial(part, &all);
+  const std::vector<ProcessReport> ordered = JobReportsOf(all).reports;
+  std::vector<std::vector<uint32_t>> indices(3);
+  std::vector<size_t> counts(3);
+  RunOnThreads(3, [&](Exchange& exchange) {  // Catch2 asserts on the main thread only
+    const int me = exchange.Rank();
+    indices[me] = IndexRanksSharded(exchange, parts[me].ranks(), &counts[me]);
+  });
+  for (int process = 0; process < 3; ++process) {
+    const auto& mine = parts[process].ranks();
+    CHECK(counts[process] == ranks.size());
+    REQUIRE(indices[process].size() == static_cast<size_t>(mine.size()));
+    for (int i = 0; i < mine.size(); ++i) {
+      CHECK(ordered[indices[process][i]].identity.rank == mine[i].rank());
+      CHECK(ordered[indices[process][i]].identity.pid == mine[i].pid());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace prof::analyzer
