@@ -131,33 +131,40 @@ void CheckFit(Exchange& exchange, const std::vector<const MatchedCollective*>& u
     count += checked.residuals;
   }
   if (count == 0) return;
-  fit.residual_p50_ns = KthSmallestSharded(exchange, all, QuantileIndex(count, 0.5));
-  fit.residual_p99_ns = KthSmallestSharded(exchange, all, QuantileIndex(count, 0.99));
+  const std::vector<double> quantiles = KthSmallestSharded(
+      exchange, all, {QuantileIndex(count, 0.5), QuantileIndex(count, 0.99)});
+  fit.residual_p50_ns = quantiles[0];
+  fit.residual_p99_ns = quantiles[1];
 }
 
 }  // namespace
 
-double KthSmallestSharded(Exchange& exchange, const std::vector<double>& values, uint64_t k) {
+std::vector<double> KthSmallestSharded(Exchange& exchange, const std::vector<double>& values,
+                                       const std::vector<uint64_t>& ks) {
   // Non-negative doubles order as their bit patterns: search the patterns, one count of
   // "how many are at most this" over all processes per bit.
   std::vector<uint64_t> bits(values.size());
   for (size_t i = 0; i < values.size(); ++i) std::memcpy(&bits[i], &values[i], sizeof(double));
   std::sort(bits.begin(), bits.end());
-  uint64_t low = 0, high = 0x7FFFFFFFFFFFFFFFull;  // the answer lies in [low, high]
-  while (low < high) {
-    const uint64_t middle = low + (high - low) / 2;
-    const uint64_t mine = std::upper_bound(bits.begin(), bits.end(), middle) - bits.begin();
-    uint64_t at_most = 0;
-    for (uint64_t count : GatherAll(exchange, mine)) at_most += count;
-    if (at_most > k) {
-      high = middle;
-    } else {
-      low = middle + 1;
+  std::vector<double> found;
+  for (const uint64_t k : ks) {
+    uint64_t low = 0, high = 0x7FFFFFFFFFFFFFFFull;  // the answer lies in [low, high]
+    while (low < high) {
+      const uint64_t middle = low + (high - low) / 2;
+      const uint64_t mine = std::upper_bound(bits.begin(), bits.end(), middle) - bits.begin();
+      uint64_t at_most = 0;
+      for (uint64_t count : GatherAll(exchange, mine)) at_most += count;
+      if (at_most > k) {
+        high = middle;
+      } else {
+        low = middle + 1;
+      }
     }
+    double value = 0;
+    std::memcpy(&value, &low, sizeof(value));
+    found.push_back(value);
   }
-  double value = 0;
-  std::memcpy(&value, &low, sizeof(value));
-  return value;
+  return found;
 }
 
 ShardedFit FitClocksSharded(Exchange& exchange, const CollectiveMatch& owned, size_t rank_count) {

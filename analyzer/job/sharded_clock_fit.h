@@ -33,8 +33,10 @@ struct ShardedFit {
 // `owned`: the collectives this process matched (MatchCollectives over its communicators).
 ShardedFit FitClocksSharded(Exchange& exchange, const CollectiveMatch& owned, size_t rank_count);
 
-// The k-th smallest (from 0) of every process's `values` together, all >= 0; k < their count.
-double KthSmallestSharded(Exchange& exchange, const std::vector<double>& values, uint64_t k);
+// For each k of `ks`, the k-th smallest (from 0) of every process's `values` together, all
+// >= 0; each k < their count.
+std::vector<double> KthSmallestSharded(Exchange& exchange, const std::vector<double>& values,
+                                       const std::vector<uint64_t>& ks);
 
 }  // namespace prof::analyzer
 

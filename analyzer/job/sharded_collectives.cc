@@ -1,6 +1,7 @@
 #include "analyzer/job/sharded_collectives.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <string>
 #include <tuple>
@@ -52,49 +53,55 @@ struct Result {
   std::vector<CommunicatorArrivals> communicators;  // by the owner
 };
 
-template <typename T>
-bool BySequence(const T& a, const T& b) {
-  return std::tie(a.index, a.comm_hash, a.sequence) < std::tie(b.index, b.comm_hash, b.sequence);
+// A rank's waits in the in-process order: its collectives by communicator, then sequence.
+void SortBySequence(std::vector<WireWait>* waits) {
+  std::sort(waits->begin(), waits->end(), [](const WireWait& a, const WireWait& b) {
+    return std::tie(a.index, a.comm_hash, a.sequence) < std::tie(b.index, b.comm_hash, b.sequence);
+  });
 }
 
 // Sends each rank's numbered collectives to their communicators' owners and matches what
 // this process owns; counts each rank's calls and the unnumbered ones.
 CollectiveMatch MatchOwned(Exchange& exchange, std::vector<ShardRank> ranks, size_t rank_count,
                            Result* result) {
+  // Each rank's records are freed as they are written out: the job's collectives are held
+  // about once at a time, here and at their owners.
   std::vector<std::string> blobs(exchange.Size());
-  {
-    std::vector<std::vector<WireRecord>> outgoing(exchange.Size());
-    for (ShardRank& rank : ranks) {
-      result->calls.push_back({rank.index, rank.collectives.size()});
-      for (const CollectiveRecord& record : rank.collectives) {
-        if (record.sequence == 0) {
-          ++result->counts.unnumbered;  // not matched, as MatchCollectives counts them
-          continue;
-        }
-        outgoing[CommunicatorOwner(record.comm_hash, exchange.Size())].push_back(
-            {rank.index, record});
-      }
-      std::vector<CollectiveRecord>().swap(rank.collectives);
-    }
-    for (int to = 0; to < exchange.Size(); ++to) PutRecords(outgoing[to], &blobs[to]);
+  std::vector<size_t> bytes(exchange.Size(), 0);  // reserved, not grown: no doubled capacity
+  for (const ShardRank& rank : ranks) {
+    for (const CollectiveRecord& record : rank.collectives)
+      bytes[CommunicatorOwner(record.comm_hash, exchange.Size())] += sizeof(WireRecord);
   }
-  std::vector<WireRecord> received;
+  for (int to = 0; to < exchange.Size(); ++to) blobs[to].reserve(bytes[to]);
+  for (ShardRank& rank : ranks) {
+    result->calls.push_back({rank.index, rank.collectives.size()});
+    for (const CollectiveRecord& record : rank.collectives) {
+      if (record.sequence == 0) {
+        ++result->counts.unnumbered;  // not matched, as MatchCollectives counts them
+        continue;
+      }
+      const WireRecord wire{rank.index, record};
+      blobs[CommunicatorOwner(record.comm_hash, exchange.Size())].append(
+          reinterpret_cast<const char*>(&wire), sizeof(wire));
+    }
+    std::vector<CollectiveRecord>().swap(rank.collectives);
+  }
+  // One sender holds all of a rank's records, in the rank's order, as MatchCollectives
+  // reads each rank's table.
+  std::map<uint32_t, CollectiveTable> tables;
   for (std::string& blob : exchange.AllToAll(std::move(blobs))) {
-    size_t at = 0;
-    GetRecords(blob, &at, &received);
+    for (size_t at = 0; at + sizeof(WireRecord) <= blob.size(); at += sizeof(WireRecord)) {
+      WireRecord wire;
+      std::memcpy(static_cast<void*>(&wire), blob.data() + at, sizeof(wire));
+      tables[wire.index].collectives.push_back(wire.record);
+    }
     std::string().swap(blob);
   }
-  // One sender holds all of a rank's records, in the rank's order: a stable sort by rank
-  // keeps it, as MatchCollectives reads each rank's table in order.
-  std::stable_sort(received.begin(), received.end(),
-                   [](const WireRecord& a, const WireRecord& b) { return a.index < b.index; });
-  std::map<uint32_t, CollectiveTable> tables;
-  for (const WireRecord& wire : received) tables[wire.index].collectives.push_back(wire.record);
-  std::vector<WireRecord>().swap(received);
   const CollectiveTable none;
   std::vector<const CollectiveTable*> by_index(rank_count, &none);
   for (const auto& [index, table] : tables) by_index[index] = &table;
   CollectiveMatch match = MatchCollectives(by_index);
+  tables.clear();
   Counts& counts = result->counts;
   counts.matched = match.matched;
   counts.incomplete = match.incomplete;
@@ -109,13 +116,13 @@ CollectiveMatch MatchOwned(Exchange& exchange, std::vector<ShardRank> ranks, siz
 
 // Sums each rank's waits, and its last arrivals, in (communicator, sequence) order.
 void FoldWaits(std::vector<WireWait> waits, std::vector<WireWait> lasts, Result* result) {
-  std::sort(waits.begin(), waits.end(), BySequence<WireWait>);
+  SortBySequence(&waits);
   for (size_t i = 0; i < waits.size();) {
     WireValue sum{waits[i].index, 0};
     for (; i < waits.size() && waits[i].index == sum.index; ++i) sum.value += waits[i].waited_ns;
     result->waited.push_back(sum);
   }
-  std::sort(lasts.begin(), lasts.end(), BySequence<WireWait>);
+  SortBySequence(&lasts);
   for (size_t i = 0; i < lasts.size();) {
     LastArrival entry;
     entry.rank_index = lasts[i].index;

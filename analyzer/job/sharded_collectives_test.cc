@@ -143,19 +143,40 @@ TEST_CASE("sharded job view: unnumbered, duplicate, mismatched and missing calls
   CheckSameForEveryProcessCount(reports);
 }
 
+TEST_CASE("sharded job view: sums of waits taken in the in-process order, P = 1, 2, 3, 8") {
+  // Rank 0 waits 2^53 ns at communicator 0x44 and 1 ns at each of 0x11, 0x22, 0x33: summed
+  // in (communicator, sequence) order that is 2^53 + 4 (3 + 2^53, rounded); big first it
+  // would be 2^53 (each 1 lost). Ends agree on every rank: clocks align with offset 0.
+  const uint64_t big = uint64_t{1} << 53;
+  std::vector<ProcessReport> reports(3);
+  for (int rank = 0; rank < 3; ++rank) {
+    reports[rank].identity.rank = rank;
+    for (uint64_t comm : {0x11, 0x22, 0x33, 0x44}) {
+      const uint64_t last = comm == 0x44 ? big : 1000000 * comm;
+      const uint64_t enter = rank == 2 ? last : rank == 1 ? last - 2 : comm == 0x44 ? 0 : last - 1;
+      reports[rank].collectives.collectives.push_back(
+          {comm, 1, schema::NCCL_OPERATION_ALL_REDUCE, 3, 64, enter, last + 5000, -1, true});
+    }
+  }
+  const JobAnalysis job = AnalyzeJob(reports);
+  REQUIRE(job.stragglers.waited_ns[0] == static_cast<double>(big + 4));
+  CheckSameForEveryProcessCount(reports);
+}
+
 TEST_CASE("sharded job view: the k-th smallest over processes is Quantile's, ties and zeros") {
   const std::vector<std::vector<double>> parts = {{0, 3.5, 3.5}, {}, {1e-300, 7, 3.5, 0}, {2}};
   std::vector<double> all;
   for (const auto& part : parts) all.insert(all.end(), part.begin(), part.end());
-  for (double q : {0.0, 0.5, 0.99, 1.0}) {
-    double found = -1;
-    RunOnThreads(4, [&](Exchange& exchange) {
-      const double k = KthSmallestSharded(exchange, parts[exchange.Rank()],
-                                          QuantileIndex(all.size(), q));
-      if (exchange.Rank() == 0) found = k;
-    });
-    CHECK(found == Quantile(all, q));
-  }
+  const std::vector<double> qs = {0.0, 0.5, 0.99, 1.0};
+  std::vector<uint64_t> ks;
+  for (double q : qs) ks.push_back(QuantileIndex(all.size(), q));
+  std::vector<double> found;
+  RunOnThreads(4, [&](Exchange& exchange) {
+    std::vector<double> mine = KthSmallestSharded(exchange, parts[exchange.Rank()], ks);
+    if (exchange.Rank() == 0) found = std::move(mine);
+  });
+  REQUIRE(found.size() == qs.size());
+  for (size_t i = 0; i < qs.size(); ++i) CHECK(found[i] == Quantile(all, qs[i]));
 }
 
 TEST_CASE("sharded job view: ranks indexed in JobReportsOf's order across processes") {

@@ -46,6 +46,7 @@ std::vector<std::string> MpiExchange::AllToAll(std::vector<std::string> blobs) {
       send_at[p] = static_cast<int>(send_buffer.size());
       send_counts[p] = static_cast<int>(send);
       if (send > 0) send_buffer.append(blobs[p], offset, send);
+      if (offset + send >= send_sizes[p]) std::string().swap(blobs[p]);  // all sent: freed
       receive_at[p] = receive_total;
       receive_counts[p] = static_cast<int>(receive);
       receive_total += static_cast<int>(receive);
@@ -54,6 +55,7 @@ std::vector<std::string> MpiExchange::AllToAll(std::vector<std::string> blobs) {
     MPI_Alltoallv(send_buffer.data(), send_counts.data(), send_at.data(), MPI_BYTE,
                   receive_buffer.data(), receive_counts.data(), receive_at.data(), MPI_BYTE,
                   MPI_COMM_WORLD);
+    if (round + 1 == rounds) std::string().swap(send_buffer);
     for (int p = 0; p < size_; ++p)
       received[p].append(receive_buffer, receive_at[p], receive_counts[p]);
   }
