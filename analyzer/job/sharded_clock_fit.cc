@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
-#include <tuple>
 
 #include "analyzer/job/quantile.h"
 
@@ -67,9 +66,7 @@ bool FitRound(Exchange& exchange, const std::vector<const MatchedCollective*>& u
     }
   }
   std::vector<WireSample> samples = Route(exchange, std::move(outgoing));
-  std::sort(samples.begin(), samples.end(), [](const WireSample& a, const WireSample& b) {
-    return std::tie(a.index, a.comm_hash, a.sequence) < std::tie(b.index, b.comm_hash, b.sequence);
-  });
+  SortRankRuns(&samples);
   std::vector<WireClock> fitted;
   std::vector<ClockSample> rank_samples;
   for (size_t i = 0; i < samples.size();) {

@@ -9,6 +9,7 @@
 #ifndef PROF_ANALYZER_JOB_SHARDED_CLOCK_FIT_H_
 #define PROF_ANALYZER_JOB_SHARDED_CLOCK_FIT_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -23,6 +24,31 @@ namespace prof::analyzer {
 // The process that fits rank `index`'s clock and sums its waits.
 inline int RankFitter(uint32_t index, int processes) {
   return static_cast<int>(index % static_cast<uint32_t>(processes));
+}
+
+// Orders records (with index, comm_hash, sequence) by rank index, then each rank's by
+// (communicator, sequence): the in-process order of a rank's collectives. A counting sort
+// by rank; a rank's records arrive as one sorted run per sender, so with one sender nothing
+// is sorted at all, and with many only each rank's few.
+template <typename T>
+void SortRankRuns(std::vector<T>* records) {
+  if (records->empty()) return;
+  uint32_t ranks = 0;
+  for (const T& record : *records) ranks = std::max(ranks, record.index + 1);
+  std::vector<size_t> start(ranks + 1, 0);
+  for (const T& record : *records) ++start[record.index + 1];
+  for (uint32_t rank = 0; rank < ranks; ++rank) start[rank + 1] += start[rank];
+  std::vector<T> sorted(records->size());
+  std::vector<size_t> next(start.begin(), start.end() - 1);
+  for (const T& record : *records) sorted[next[record.index]++] = record;
+  const auto before = [](const T& a, const T& b) {
+    return a.comm_hash < b.comm_hash || (a.comm_hash == b.comm_hash && a.sequence < b.sequence);
+  };
+  for (uint32_t rank = 0; rank < ranks; ++rank) {
+    const auto first = sorted.begin() + start[rank], last = sorted.begin() + start[rank + 1];
+    if (!std::is_sorted(first, last, before)) std::sort(first, last, before);
+  }
+  records->swap(sorted);
 }
 
 struct ShardedFit {

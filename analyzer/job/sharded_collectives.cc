@@ -4,7 +4,6 @@
 #include <cstring>
 #include <map>
 #include <string>
-#include <tuple>
 #include <utility>
 
 #include "analyzer/job/sharded_clock_fit.h"
@@ -53,12 +52,6 @@ struct Result {
   std::vector<CommunicatorArrivals> communicators;  // by the owner
 };
 
-// A rank's waits in the in-process order: its collectives by communicator, then sequence.
-void SortBySequence(std::vector<WireWait>* waits) {
-  std::sort(waits->begin(), waits->end(), [](const WireWait& a, const WireWait& b) {
-    return std::tie(a.index, a.comm_hash, a.sequence) < std::tie(b.index, b.comm_hash, b.sequence);
-  });
-}
 
 // Sends each rank's numbered collectives to their communicators' owners and matches what
 // this process owns; counts each rank's calls and the unnumbered ones.
@@ -116,13 +109,13 @@ CollectiveMatch MatchOwned(Exchange& exchange, std::vector<ShardRank> ranks, siz
 
 // Sums each rank's waits, and its last arrivals, in (communicator, sequence) order.
 void FoldWaits(std::vector<WireWait> waits, std::vector<WireWait> lasts, Result* result) {
-  SortBySequence(&waits);
+  SortRankRuns(&waits);
   for (size_t i = 0; i < waits.size();) {
     WireValue sum{waits[i].index, 0};
     for (; i < waits.size() && waits[i].index == sum.index; ++i) sum.value += waits[i].waited_ns;
     result->waited.push_back(sum);
   }
-  SortBySequence(&lasts);
+  SortRankRuns(&lasts);
   for (size_t i = 0; i < lasts.size();) {
     LastArrival entry;
     entry.rank_index = lasts[i].index;
