@@ -110,9 +110,8 @@ std::vector<SummaryTable> JobView(const SummaryCommandOptions& options, const Vi
   if (!asked && !job_alone) return {};
   // Through a partial, as `profanalyze reduce` and profanalyze-mpi: one pipeline, the same bytes.
   const JobReports ranks = JobReportsOf(JobPartialOf(inputs.reports, inputs.unreadable));
-  const JobAnalysis job =
-      figures ? AnalyzeJobWith(ranks.reports, ranks.unreadable.size(), *figures)
-              : AnalyzeJob(ranks.reports, ranks.unreadable.size());
+  const JobAnalysis job = figures ? AnalyzeJobWith(ranks.reports, ranks.unreadable.size(), *figures)
+                                  : AnalyzeJob(ranks.reports, ranks.unreadable.size());
   return JobTables(job, options.format == "json" ? 0 : kJobTextRows);
 }
 

@@ -1,7 +1,7 @@
 // How the processes of one analysis talk (the job view sharded by communicator,
 // sharded_collectives.h): every process calls each operation in the same order. Over MPI,
 // mpi/mpi_exchange.h (MPI_Alltoallv, MPI_Allgatherv); in tests, threads
-// (testing_exchange.h). No MPI here, so the analyzer builds without MPI headers.
+// (thread_exchange.h). No MPI here, so the analyzer builds without MPI headers.
 //
 // Records travel as their bytes (PutRecords/GetRecords): every process runs the same
 // binary, so trivially copyable structs keep their layout.
@@ -35,7 +35,7 @@ void PutRecords(const std::vector<T>& records, std::string* out) {
   static_assert(std::is_trivially_copyable_v<T>);
   const uint64_t bytes = records.size() * sizeof(T);
   out->append(reinterpret_cast<const char*>(&bytes), sizeof(bytes));
-  out->append(reinterpret_cast<const char*>(records.data()), bytes);
+  if (bytes > 0) out->append(reinterpret_cast<const char*>(records.data()), bytes);
 }
 
 // The section at `*at` of `in`, appended to `records`; `*at` moves past it. A short or
@@ -50,7 +50,8 @@ void GetRecords(const std::string& in, size_t* at, std::vector<T>* records) {
   const size_t whole = std::min<uint64_t>(bytes, in.size() - *at) / sizeof(T);
   const size_t first = records->size();
   records->resize(first + whole);
-  std::memcpy(static_cast<void*>(records->data() + first), in.data() + *at, whole * sizeof(T));
+  if (whole > 0)  // an empty vector's data() may be null, which memcpy must not get
+    std::memcpy(static_cast<void*>(records->data() + first), in.data() + *at, whole * sizeof(T));
   *at += bytes;
 }
 

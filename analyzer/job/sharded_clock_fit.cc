@@ -128,8 +128,8 @@ void CheckFit(Exchange& exchange, const std::vector<const MatchedCollective*>& u
     count += checked.residuals;
   }
   if (count == 0) return;
-  const std::vector<double> quantiles = KthSmallestSharded(
-      exchange, all, {QuantileIndex(count, 0.5), QuantileIndex(count, 0.99)});
+  const std::vector<double> quantiles =
+      KthSmallestSharded(exchange, all, {QuantileIndex(count, 0.5), QuantileIndex(count, 0.99)});
   fit.residual_p50_ns = quantiles[0];
   fit.residual_p99_ns = quantiles[1];
 }

@@ -44,14 +44,13 @@ struct Counts {
 // What each process hands process 0 at the end: per rank and per communicator only.
 struct Result {
   Counts counts;
-  std::vector<WireCount> calls;     // by the rank's process
-  std::vector<WireCount> missing;   // by the communicators' owners
-  std::vector<WireValue> waited;    // by the rank's fitter
-  std::vector<WireValue> residual;  // by the rank's fitter
-  std::vector<LastArrival> last;    // by the rank's fitter
+  std::vector<WireCount> calls;                     // by the rank's process
+  std::vector<WireCount> missing;                   // by the communicators' owners
+  std::vector<WireValue> waited;                    // by the rank's fitter
+  std::vector<WireValue> residual;                  // by the rank's fitter
+  std::vector<LastArrival> last;                    // by the rank's fitter
   std::vector<CommunicatorArrivals> communicators;  // by the owner
 };
-
 
 // Sends each rank's numbered collectives to their communicators' owners and matches what
 // this process owns; counts each rank's calls and the unnumbered ones.
@@ -204,8 +203,10 @@ CollectiveFigures Assemble(const std::vector<std::string>& blobs, size_t rank_co
   match.calls_per_rank.assign(rank_count, 0);
   match.missing_per_rank.assign(rank_count, 0);
   for (const WireCount& calls : all.calls) match.calls_per_rank[calls.index] = calls.count;
-  for (const WireCount& missing : all.missing) match.missing_per_rank[missing.index] += missing.count;
-  for (const WireValue& residual : all.residual) clock.ranks[residual.index].residual_ns = residual.value;
+  for (const WireCount& missing : all.missing)
+    match.missing_per_rank[missing.index] += missing.count;
+  for (const WireValue& residual : all.residual)
+    clock.ranks[residual.index].residual_ns = residual.value;
   figures.clock = std::move(clock);
   StragglerAnalysis& arrivals = figures.arrivals;
   arrivals.waited_ns.assign(rank_count, 0);

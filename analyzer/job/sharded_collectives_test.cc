@@ -29,7 +29,8 @@ namespace {
 // Every job table, every row, as bytes: equal only if every figure is equal to the bit.
 std::string TablesBytes(const JobAnalysis& job) {
   std::string bytes;
-  for (const SummaryTable& table : JobTables(job, 0)) bytes += TableToProto(table).SerializeAsString();
+  for (const SummaryTable& table : JobTables(job, 0))
+    bytes += TableToProto(table).SerializeAsString();
   return bytes;
 }
 
@@ -131,7 +132,7 @@ TEST_CASE("sharded job view: unnumbered, duplicate, mismatched and missing calls
     }
     calls.push_back(Call(0xBB, 1, rank == 2 ? broadcast : all_reduce, 9000000 + rank));
     if (rank == 1) calls.push_back(Call(0xBB, 1, all_reduce, 9100000));  // a duplicate
-    calls.push_back(Call(0xCC, 0, all_reduce, 9500000));                // unnumbered
+    calls.push_back(Call(0xCC, 0, all_reduce, 9500000));                 // unnumbered
     report.collectives.steps = {{0, 0, 20000000 + 1000 * static_cast<uint64_t>(rank), 100000}};
   }
   reports[3].collectives.collectives.clear();  // a rank with no collectives at all
@@ -183,7 +184,7 @@ TEST_CASE("sharded job view: ranks indexed in JobReportsOf's order across proces
   // 9 ranks dealt to 3 processes out of order, two without a rank number (pid breaks the tie).
   std::vector<prof::job::JobPartial> parts(3);
   const std::vector<std::pair<int, int64_t>> ranks = {{5, 1}, {-1, 9}, {0, 1}, {7, 1}, {-1, 3},
-                                                      {2, 1}, {1, 1}, {6, 1}, {3, 1}};
+                                                      {2, 1}, {1, 1},  {6, 1}, {3, 1}};
   for (size_t i = 0; i < ranks.size(); ++i) {
     prof::job::RankPartial& rank = *parts[i % 3].add_ranks();
     rank.set_rank(ranks[i].first);

@@ -99,8 +99,7 @@ prof::job::JobPartial ReduceToRankZero(prof::job::JobPartial partial, int rank, 
 // up their collectives to it (the figures stand for them).
 CollectiveFigures ShardCollectives(prof::job::JobPartial* partial, size_t* rank_count) {
   MpiExchange exchange;
-  const std::vector<uint32_t> indices =
-      IndexRanksSharded(exchange, partial->ranks(), rank_count);
+  const std::vector<uint32_t> indices = IndexRanksSharded(exchange, partial->ranks(), rank_count);
   std::vector<ShardRank> ranks;
   for (int i = 0; i < partial->ranks_size(); ++i) {
     prof::job::RankPartial& rank = *partial->mutable_ranks(i);

@@ -51,14 +51,14 @@ class JobWriter {
     std::vector<uint64_t> reduce(spec_.ranks), gather(spec_.ranks);
     for (int rank = 0; rank < spec_.ranks; ++rank)
       reduce[rank] = start + ComputeTime(spec_, rank, step);
-    const std::vector<uint64_t> reduced = GroupEnds(reduce, &JobWriter::ReduceGroup,
-                                                    spec_.transfer_ns);
+    const std::vector<uint64_t> reduced =
+        GroupEnds(reduce, &JobWriter::ReduceGroup, spec_.transfer_ns);
     for (int rank = 0; rank < spec_.ranks; ++rank) {
       gather[rank] = reduced[ReduceGroup(rank)] + spec_.optimizer_ns +
                      static_cast<uint64_t>(Unit(rank, step + 7919) * spec_.jitter_ns);
     }
-    const std::vector<uint64_t> gathered = GroupEnds(gather, &JobWriter::GatherGroup,
-                                                     spec_.gather_transfer_ns);
+    const std::vector<uint64_t> gathered =
+        GroupEnds(gather, &JobWriter::GatherGroup, spec_.gather_transfer_ns);
     now_ = *std::max_element(gathered.begin(), gathered.end()) + 100000;
     const bool world = spec_.tensor_parallel <= 1;
     for (int rank = 0; rank < spec_.ranks; ++rank) {
