@@ -6,15 +6,10 @@
 #include <cstdint>
 
 namespace prof::analyzer {
-namespace {
 
-// Bytes a process sends (and receives) in one round, all destinations together: the
-// displacements of one MPI_Alltoallv stay ints.
-constexpr uint64_t kRoundBytes = uint64_t{1} << 30;
-
-}  // namespace
-
-MpiExchange::MpiExchange() {
+// round_bytes: what a process sends (and receives) in one round, all destinations
+// together, so the displacements of one MPI_Alltoallv stay ints.
+MpiExchange::MpiExchange(uint64_t round_bytes) : round_bytes_(round_bytes) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
@@ -25,7 +20,7 @@ std::vector<std::string> MpiExchange::AllToAll(std::vector<std::string> blobs) {
   MPI_Alltoall(send_sizes.data(), 1, MPI_UINT64_T, receive_sizes.data(), 1, MPI_UINT64_T,
                MPI_COMM_WORLD);
   // Each pair moves at most `share` bytes a round; every process runs the most rounds any needs.
-  const uint64_t share = std::max<uint64_t>(1, kRoundBytes / size_);
+  const uint64_t share = std::max<uint64_t>(1, round_bytes_ / size_);
   uint64_t rounds = 0;
   for (int p = 0; p < size_; ++p) {
     rounds = std::max(rounds, (std::max(send_sizes[p], receive_sizes[p]) + share - 1) / share);
@@ -69,7 +64,7 @@ std::vector<std::string> MpiExchange::AllGather(const std::string& blob) {
   uint64_t total = 0;
   for (uint64_t each : sizes) total += each;
   // Large: the same bytes to everyone, through AllToAll's rounds.
-  if (total >= kRoundBytes) return AllToAll(std::vector<std::string>(size_, blob));
+  if (total >= round_bytes_) return AllToAll(std::vector<std::string>(size_, blob));
   std::vector<int> counts(size_), at(size_);
   int offset = 0;
   for (int p = 0; p < size_; ++p) {

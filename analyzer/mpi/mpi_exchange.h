@@ -4,6 +4,7 @@
 #ifndef PROF_ANALYZER_MPI_MPI_EXCHANGE_H_
 #define PROF_ANALYZER_MPI_MPI_EXCHANGE_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,13 +14,14 @@ namespace prof::analyzer {
 
 class MpiExchange : public Exchange {
  public:
-  MpiExchange();  // after MPI_Init
+  explicit MpiExchange(uint64_t round_bytes = uint64_t{1} << 30);  // after MPI_Init
   int Rank() const override { return rank_; }
   int Size() const override { return size_; }
   std::vector<std::string> AllToAll(std::vector<std::string> blobs) override;
   std::vector<std::string> AllGather(const std::string& blob) override;
 
  private:
+  uint64_t round_bytes_;
   int rank_ = 0;
   int size_ = 1;
 };

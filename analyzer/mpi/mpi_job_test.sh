@@ -57,6 +57,11 @@ for job in job jobtp; do
   done
 done
 
+# The exchange in many small rounds (a job past 1 GiB per process takes several): 4 KiB.
+PROFANALYZE_MPI_ROUND_BYTES=4096 mpirun -n 3 --oversubscribe -x PROFANALYZE_MPI_ROUND_BYTES \
+  "$mpi" "$work/jobtp" >"$work/jobtp.rounds.txt" 2>/dev/null
+check_same "jobtp, mpirun -n 3, 4 KiB exchange rounds" "$work/jobtp.default.txt" "$work/jobtp.rounds.txt"
+
 # Per-rank tables: each option line as profanalyze prints it, at P = 2 and 3.
 "$make_job_traces" "$work/job3" 3 1 >/dev/null || exit 1
 option_lines=("" "--rank 1" "--all-ranks" "--views kernel,distributed,data_quality"

@@ -14,6 +14,7 @@
 
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <string>
 #include <vector>
@@ -98,7 +99,11 @@ prof::job::JobPartial ReduceToRankZero(prof::job::JobPartial partial, int rank, 
 // The job view's collective figures, exchanged by communicator; the partial's ranks give
 // up their collectives to it (the figures stand for them).
 CollectiveFigures ShardCollectives(prof::job::JobPartial* partial, size_t* rank_count) {
-  MpiExchange exchange;
+  // PROFANALYZE_MPI_ROUND_BYTES (tests only, mpi_job_test.sh): smaller exchange rounds than
+  // 1 GiB, so a small job goes through the rounds a large one needs.
+  const char* round_bytes = std::getenv("PROFANALYZE_MPI_ROUND_BYTES");
+  MpiExchange exchange(round_bytes && std::atoll(round_bytes) > 0 ? std::atoll(round_bytes)
+                                                                  : uint64_t{1} << 30);
   const std::vector<uint32_t> indices = IndexRanksSharded(exchange, partial->ranks(), rank_count);
   std::vector<ShardRank> ranks;
   for (int i = 0; i < partial->ranks_size(); ++i) {
