@@ -29,19 +29,20 @@ measure() {
   shift 2
   local start end
   start=$(date +%s.%N)
+  : >"$scratch/time.txt"
   "$@" >"$scratch/out.txt" 2>"$scratch/err.txt"
   end=$(date +%s.%N)
   local peak peaks
-  peak=$(grep -o 'peak_kb=[0-9]*' "$scratch/err.txt" | cut -d= -f2 | sort -n | tail -1)
-  peaks=$(grep -o 'peak_kb=[0-9]*' "$scratch/err.txt" | cut -d= -f2 | sort -n | awk '{printf "%s%.0f", (NR > 1 ? "/" : ""), $1 / 1024}')
+  peak=$(grep -o 'peak_kb=[0-9]*' "$scratch/time.txt" | cut -d= -f2 | sort -n | tail -1)
+  peaks=$(grep -o 'peak_kb=[0-9]*' "$scratch/time.txt" | cut -d= -f2 | sort -n | awk '{printf "%s%.0f", (NR > 1 ? "/" : ""), $1 / 1024}')
   local same="-"
   [ -n "$expected" ] && { cmp -s "$expected" "$scratch/out.txt" && same="same bytes" || same="DIFFERENT"; }
   local cpu
-  cpu=$(grep -o 'cpu=[0-9.]*+[0-9.]*' "$scratch/err.txt" | tr '=+' '  ' | awk '{s += $2 + $3} END {printf "%.2f", s}')
+  cpu=$(grep -o 'cpu=[0-9.]*+[0-9.]*' "$scratch/time.txt" | tr '=+' '  ' | awk '{s += $2 + $3} END {printf "%.2f", s}')
   printf "   %-40s %7.2f s  CPU %6.2f s  peak %6.0f MiB per process (%s)  %s\n" "$label" \
     "$(echo "$end - $start" | bc)" "$cpu" "$(echo "${peak:-0} / 1024" | bc -l)" "$peaks" "$same"
 }
-timed() { /usr/bin/time -f "peak_kb=%M cpu=%U+%S" "$@"; }
+timed() { /usr/bin/time -a -o "$scratch/time.txt" -f "peak_kb=%M cpu=%U+%S" "$@"; }
 
 measure "profanalyze (1 process)" "" timed "$profanalyze" "$scratch/job"
 cp "$scratch/out.txt" "$scratch/expected.txt"
@@ -56,8 +57,8 @@ map_reduce() {
 measure "profanalyze map x8 + reduce" "$scratch/expected.txt" map_reduce
 for p in 1 2 4; do
   measure "mpirun -n $p profanalyze-mpi" "$scratch/expected.txt" \
-    mpirun -n $p --oversubscribe /usr/bin/time -f "peak_kb=%M cpu=%U+%S" "$mpi" "$scratch/job"
+    mpirun -n $p --oversubscribe /usr/bin/time -a -o "$scratch/time.txt" -f "peak_kb=%M cpu=%U+%S" "$mpi" "$scratch/job"
   [ -n "${BASELINE_MPI:-}" ] || continue
   measure "mpirun -n $p baseline profanalyze-mpi" "$scratch/expected.txt" \
-    mpirun -n $p --oversubscribe /usr/bin/time -f "peak_kb=%M cpu=%U+%S" "$BASELINE_MPI" "$scratch/job"
+    mpirun -n $p --oversubscribe /usr/bin/time -a -o "$scratch/time.txt" -f "peak_kb=%M cpu=%U+%S" "$BASELINE_MPI" "$scratch/job"
 done
