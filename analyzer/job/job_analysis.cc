@@ -129,7 +129,7 @@ JobAnalysis AnalyzeJobWith(const std::vector<ProcessReport>& reports, size_t unr
   job.match = std::move(figures.match);
   job.clock = std::move(figures.clock);
   job.stragglers = std::move(figures.arrivals);
-  AnalyzeSteps(tables, &job.stragglers);
+  if (!figures.steps_analyzed) AnalyzeSteps(tables, &job.stragglers);
   job.distributions = Distributions(job, reports);
   job.quality = GroupByQuality(job, reports);
   return job;

@@ -53,12 +53,13 @@ JobAnalysis AnalyzeJob(const std::vector<ProcessReport>& reports, size_t unreada
 struct CollectiveFigures {
   CollectiveMatch match;  // `collectives` may be left empty: `matched` counts them
   ClockFit clock;
-  StragglerAnalysis arrivals;
+  StragglerAnalysis arrivals;  // with its step half too where steps_analyzed
+  bool steps_analyzed = false;
 };
 CollectiveFigures CollectiveFiguresOf(const std::vector<ProcessReport>& reports);
 
 // AnalyzeJob with the collectives' figures given (one per report, in the reports' order):
-// the reports' own collectives are not read, their steps are.
+// the reports' own collectives are not read, nor their steps where steps_analyzed.
 JobAnalysis AnalyzeJobWith(const std::vector<ProcessReport>& reports, size_t unreadable_files,
                            CollectiveFigures figures);
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "analyzer/job/sharded_clock_fit.h"
+#include "analyzer/job/sharded_steps.h"
 
 namespace prof::analyzer {
 namespace {
@@ -288,6 +289,12 @@ int CommunicatorOwner(uint64_t comm_hash, int processes) {
 CollectiveFigures AnalyzeCollectivesSharded(Exchange& exchange, std::vector<ShardRank> ranks,
                                             size_t rank_count) {
   Result result;
+  StragglerAnalysis steps;
+  {
+    std::vector<StepShard> step_shards;
+    for (const ShardRank& rank : ranks) step_shards.push_back({rank.index, &rank.steps});
+    AnalyzeStepsSharded(exchange, step_shards, rank_count, &steps);
+  }
   const CollectiveMatch match = MatchOwned(exchange, std::move(ranks), rank_count, &result);
   ShardedFit fit = FitClocksSharded(exchange, match, rank_count);
   for (const auto& [index, residual] : fit.residuals) result.residual.push_back({index, residual});
@@ -296,7 +303,12 @@ CollectiveFigures AnalyzeCollectivesSharded(Exchange& exchange, std::vector<Shar
   blobs[0] = Encode(result);
   const std::vector<std::string> results = exchange.AllToAll(std::move(blobs));
   if (exchange.Rank() != 0) return {};
-  return Assemble(results, rank_count, std::move(fit.clock));
+  CollectiveFigures figures = Assemble(results, rank_count, std::move(fit.clock));
+  figures.arrivals.compute_per_step_ns = std::move(steps.compute_per_step_ns);
+  figures.arrivals.worst_steps = std::move(steps.worst_steps);
+  figures.arrivals.stragglers = std::move(steps.stragglers);
+  figures.steps_analyzed = true;
+  return figures;
 }
 
 }  // namespace prof::analyzer

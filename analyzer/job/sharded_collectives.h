@@ -28,11 +28,12 @@ namespace prof::analyzer {
 struct ShardRank {
   uint32_t index = 0;  // in the job's ranks (JobReportsOf's order), < rank_count
   std::vector<CollectiveRecord> collectives;
+  std::vector<StepRecord> steps;  // analyzed by step number (sharded_steps.h)
 };
 
 // Called by every process of `exchange`, each with its own ranks (every rank of the job
-// on exactly one process); `rank_count` the job's. Process 0 gets the job's figures; the
-// others get an empty value.
+// on exactly one process); `rank_count` the job's. Process 0 gets the job's figures, the
+// steps' analysis included (steps_analyzed); the others get an empty value.
 CollectiveFigures AnalyzeCollectivesSharded(Exchange& exchange, std::vector<ShardRank> ranks,
                                             size_t rank_count);
 

@@ -1,7 +1,8 @@
-// The job view sharded by communicator gives the in-process job view's tables to the bit,
-// for 1, 2, 3 and 8 processes (threads here; MPI in mpi/mpi_job_test.sh): on a tensor x
-// data parallel job with 24 communicators, on the world-communicator job, and on hand-made
-// ranks with unnumbered, duplicate, mismatched and missing calls. The expected tables are
+// The job view sharded by communicator (its steps by step number) gives the in-process job
+// view's tables to the bit, for 1, 2, 3 and 8 processes (threads here; MPI in
+// mpi/mpi_job_test.sh): on a tensor x data parallel job with 12 communicators, on the
+// world-communicator job, and on hand-made ranks with unnumbered, duplicate, mismatched and
+// missing calls and uneven steps. The expected tables are
 // the in-process analysis's (AnalyzeJob), which job_view_test checks against the
 // generator's truth.
 #include "analyzer/job/sharded_collectives.h"
@@ -42,7 +43,7 @@ CollectiveFigures Sharded(const std::vector<ProcessReport>& reports, int process
     std::vector<ShardRank> mine;
     for (uint32_t i = 0; i < reports.size(); ++i) {
       if (static_cast<int>((7 * i + 3) % processes) == exchange.Rank())
-        mine.push_back({i, reports[i].collectives.collectives});
+        mine.push_back({i, reports[i].collectives.collectives, reports[i].collectives.steps});
     }
     CollectiveFigures got = AnalyzeCollectivesSharded(exchange, std::move(mine), reports.size());
     if (exchange.Rank() == 0) figures = std::move(got);
@@ -50,9 +51,9 @@ CollectiveFigures Sharded(const std::vector<ProcessReport>& reports, int process
   return figures;
 }
 
-// The reports without their collectives: AnalyzeJobWith must not need them.
+// The reports without their collectives and steps: AnalyzeJobWith must not need them.
 std::vector<ProcessReport> WithoutCollectives(std::vector<ProcessReport> reports) {
-  for (ProcessReport& report : reports) report.collectives.collectives.clear();
+  for (ProcessReport& report : reports) report.collectives = {};
   return reports;
 }
 
@@ -91,7 +92,7 @@ testing::JobSpec Injected(int ranks, int tensor_parallel) {
   return spec;
 }
 
-TEST_CASE("sharded job view: tensor x data parallel, 32 ranks, 24 communicators, P = 1, 2, 3, 8") {
+TEST_CASE("sharded job view: tensor x data parallel, 32 ranks, 12 communicators, P = 1, 2, 3, 8") {
   const std::vector<ProcessReport> reports = JobReports(Injected(32, 4), "tp4x8");
   REQUIRE(reports.size() == 32);
   const JobAnalysis job = AnalyzeJob(reports);
@@ -133,7 +134,12 @@ TEST_CASE("sharded job view: unnumbered, duplicate, mismatched and missing calls
     calls.push_back(Call(0xBB, 1, rank == 2 ? broadcast : all_reduce, 9000000 + rank));
     if (rank == 1) calls.push_back(Call(0xBB, 1, all_reduce, 9100000));  // a duplicate
     calls.push_back(Call(0xCC, 0, all_reduce, 9500000));                 // unnumbered
-    report.collectives.steps = {{0, 0, 20000000 + 1000 * static_cast<uint64_t>(rank), 100000}};
+    // Step 0 on every rank (rank 4 twice), step 1 on ranks 0-2, step 2 on rank 3 alone.
+    const uint64_t end = 20000000 + 1000 * static_cast<uint64_t>(rank);
+    report.collectives.steps = {{0, 0, end, 100000}};
+    if (rank == 4) report.collectives.steps.push_back({0, end, 2 * end, 50000});
+    if (rank < 3) report.collectives.steps.push_back({1, end, end + 7000000 * rank, 0});
+    if (rank == 3) report.collectives.steps.push_back({2, end, 2 * end, 0});
   }
   reports[3].collectives.collectives.clear();  // a rank with no collectives at all
   const JobAnalysis job = AnalyzeJob(reports);
@@ -161,6 +167,25 @@ TEST_CASE("sharded job view: sums of waits taken in the in-process order, P = 1,
   }
   const JobAnalysis job = AnalyzeJob(reports);
   REQUIRE(job.stragglers.waited_ns[0] == static_cast<double>(big + 4));
+  CheckSameForEveryProcessCount(reports);
+}
+
+TEST_CASE("sharded job view: excess compute summed in step-number order, P = 1, 2, 3, 8") {
+  // Rank 0 computes 2^53 ns over the median in step 5 and 1 ns over it in steps 1-3, listed
+  // as 5, 1, 2, 3: in step order its excess is 2^53 + 4 (3 + 2^53, rounded); in its list's
+  // order it would be 2^53.
+  const uint64_t big = uint64_t{1} << 53;
+  std::vector<ProcessReport> reports(3);
+  for (int rank = 0; rank < 3; ++rank) {
+    reports[rank].identity.rank = rank;
+    for (int64_t number : {5, 1, 2, 3}) {
+      const uint64_t over = rank != 0 ? 0 : number == 5 ? big : 1;
+      reports[rank].collectives.steps.push_back({number, 0, 1000 + over, 0});
+    }
+  }
+  const JobAnalysis job = AnalyzeJob(reports);
+  REQUIRE(job.stragglers.stragglers.size() == 1);
+  REQUIRE(job.stragglers.stragglers[0].excess_ns == static_cast<double>(big + 4));
   CheckSameForEveryProcessCount(reports);
 }
 

@@ -102,52 +102,71 @@ StragglerAnalysis AnalyzeArrivals(const CollectiveMatch& match, const ClockFit& 
   return analysis;
 }
 
+double ComputePerStep(const std::vector<StepRecord>& steps) {
+  double compute_sum = 0, step_count = 0;
+  for (const StepRecord& step : steps) {
+    compute_sum += step.ComputeNs();
+    step_count += 1;
+  }
+  return step_count ? compute_sum / step_count : 0;
+}
+
+StepStraggler AnalyzeStep(int64_t number, const std::vector<std::pair<uint32_t, double>>& computes,
+                          std::vector<double>* excesses) {
+  std::vector<double> values;
+  for (const auto& entry : computes) values.push_back(entry.second);
+  const double median = Quantile(values, 0.5);
+  StepStraggler slowest{number, computes.front().first, computes.front().second - median, median,
+                        computes.size()};
+  for (const auto& [rank, compute] : computes) {
+    const double excess = compute - median;
+    if (excess > slowest.excess_ns) slowest = {number, rank, excess, median, computes.size()};
+    excesses->push_back(excess);
+  }
+  return slowest;
+}
+
+void AddExcess(int64_t number, double excess, StragglerEntry* entry) {
+  entry->excess_ns += excess;
+  if (excess <= entry->worst_excess_ns) return;
+  entry->worst_excess_ns = excess;
+  entry->worst_step = number;
+}
+
+void SortSteps(StragglerAnalysis* analysis) {
+  std::stable_sort(
+      analysis->worst_steps.begin(), analysis->worst_steps.end(),
+      [](const StepStraggler& a, const StepStraggler& b) { return a.excess_ns > b.excess_ns; });
+  std::stable_sort(
+      analysis->stragglers.begin(), analysis->stragglers.end(),
+      [](const StragglerEntry& a, const StragglerEntry& b) { return a.excess_ns > b.excess_ns; });
+}
+
 // Per step number: the slowest rank by compute over the median; the leaderboard.
 void AnalyzeSteps(const std::vector<const CollectiveTable*>& ranks, StragglerAnalysis* analysis) {
   std::map<int64_t, std::vector<std::pair<uint32_t, double>>> steps;  // step -> (rank, compute)
-  std::vector<double> compute_sum(ranks.size(), 0), step_count(ranks.size(), 0);
   for (uint32_t rank = 0; rank < ranks.size(); ++rank) {
-    for (const StepRecord& step : ranks[rank]->steps) {
+    for (const StepRecord& step : ranks[rank]->steps)
       steps[step.number].push_back({rank, static_cast<double>(step.ComputeNs())});
-      compute_sum[rank] += step.ComputeNs();
-      step_count[rank] += 1;
-    }
+    analysis->compute_per_step_ns.push_back(ComputePerStep(ranks[rank]->steps));
   }
   std::vector<StragglerEntry> board(ranks.size());
-  for (uint32_t rank = 0; rank < ranks.size(); ++rank) {
-    board[rank].rank_index = rank;
-    analysis->compute_per_step_ns.push_back(step_count[rank] ? compute_sum[rank] / step_count[rank]
-                                                             : 0);
-  }
+  for (uint32_t rank = 0; rank < ranks.size(); ++rank) board[rank].rank_index = rank;
+  std::vector<double> excesses;
   for (const auto& [number, computes] : steps) {
     if (computes.size() < 2) continue;
-    std::vector<double> values;
-    for (const auto& entry : computes) values.push_back(entry.second);
-    const double median = Quantile(values, 0.5);
-    StepStraggler slowest{number, computes.front().first, computes.front().second - median, median,
-                          computes.size()};
-    for (const auto& [rank, compute] : computes) {
-      const double excess = compute - median;
-      if (excess > slowest.excess_ns) slowest = {number, rank, excess, median, computes.size()};
-      if (excess <= 0) continue;
-      StragglerEntry& entry = board[rank];
-      entry.excess_ns += excess;
-      if (excess <= entry.worst_excess_ns) continue;
-      entry.worst_excess_ns = excess;
-      entry.worst_step = number;
+    excesses.clear();
+    const StepStraggler slowest = AnalyzeStep(number, computes, &excesses);
+    for (size_t i = 0; i < computes.size(); ++i) {
+      if (excesses[i] > 0) AddExcess(number, excesses[i], &board[computes[i].first]);
     }
     ++board[slowest.rank_index].steps_slowest;
     analysis->worst_steps.push_back(slowest);
   }
-  std::stable_sort(
-      analysis->worst_steps.begin(), analysis->worst_steps.end(),
-      [](const StepStraggler& a, const StepStraggler& b) { return a.excess_ns > b.excess_ns; });
   for (const StragglerEntry& entry : board) {
     if (entry.excess_ns > 0) analysis->stragglers.push_back(entry);
   }
-  std::stable_sort(
-      analysis->stragglers.begin(), analysis->stragglers.end(),
-      [](const StragglerEntry& a, const StragglerEntry& b) { return a.excess_ns > b.excess_ns; });
+  SortSteps(analysis);
 }
 
 StragglerAnalysis AnalyzeStragglers(const CollectiveMatch& match, const ClockFit& clock,

@@ -103,6 +103,22 @@ struct CommunicatorTally {
   CommunicatorArrivals Finish();
 };
 
+// AnalyzeSteps's steps, for the analysis sharded by step number.
+
+// A rank's average step compute.
+double ComputePerStep(const std::vector<StepRecord>& steps);
+
+// One step number: `computes` (rank index, compute), two or more, in rank order (a rank's
+// own steps in its order); appends each one's excess over the median, in that order.
+StepStraggler AnalyzeStep(int64_t number, const std::vector<std::pair<uint32_t, double>>& computes,
+                          std::vector<double>* excesses);
+
+// Adds one step's positive excess to a rank's leaderboard entry (in step-number order).
+void AddExcess(int64_t number, double excess, StragglerEntry* entry);
+
+// Worst steps and stragglers worst first; ties keep their order (step number, rank index).
+void SortSteps(StragglerAnalysis* analysis);
+
 // Worst first; ties keep their order (rank index order, communicator hash order).
 void SortLastArrivals(std::vector<LastArrival>* last_arrivals);
 void SortCommunicators(std::vector<CommunicatorArrivals>* communicators);

@@ -5,11 +5,11 @@
 // (cli/job_partial_command.h) holding the tables the output prints (none when it is the
 // job view alone). The job view's collectives are exchanged by communicator (MPI_Alltoallv:
 // each communicator's records go to the MPI rank owning it, job/sharded_collectives.h),
-// so no MPI rank holds more than its share of them; only per-rank and per-communicator
-// figures reach rank 0. The partials, their collectives left out, are merged along a
-// binomial tree to rank 0, and rank 0 prints what `profanalyze` prints for the same
-// files. A missing,
-// truncated or corrupt rank file is a line in the job's data quality, not a failure.
+// and the steps by step number, so no MPI rank holds more than its share of them; only
+// per-rank, per-step and per-communicator figures reach rank 0. The partials, their
+// collectives and steps left out, are merged along a binomial tree to rank 0, and rank 0
+// prints what `profanalyze` prints for the same files. A missing, truncated or corrupt
+// rank file is a line in the job's data quality, not a failure.
 #include <mpi.h>
 
 #include <climits>
@@ -96,8 +96,8 @@ prof::job::JobPartial ReduceToRankZero(prof::job::JobPartial partial, int rank, 
   return partial;
 }
 
-// The job view's collective figures, exchanged by communicator; the partial's ranks give
-// up their collectives to it (the figures stand for them).
+// The job view's collective figures, exchanged by communicator (steps by step number); the
+// partial's ranks give up their collectives and steps to it (the figures stand for them).
 CollectiveFigures ShardCollectives(prof::job::JobPartial* partial, size_t* rank_count) {
   // PROFANALYZE_MPI_ROUND_BYTES (tests only, mpi_job_test.sh): smaller exchange rounds than
   // 1 GiB, so a small job goes through the rounds a large one needs.
@@ -108,8 +108,10 @@ CollectiveFigures ShardCollectives(prof::job::JobPartial* partial, size_t* rank_
   std::vector<ShardRank> ranks;
   for (int i = 0; i < partial->ranks_size(); ++i) {
     prof::job::RankPartial& rank = *partial->mutable_ranks(i);
-    ranks.push_back({indices[i], CollectiveTableOf(rank).collectives});
+    CollectiveTable table = CollectiveTableOf(rank);
+    ranks.push_back({indices[i], std::move(table.collectives), std::move(table.steps)});
     prof::job::CollectiveColumns().Swap(rank.mutable_collectives());  // freed, not kept
+    prof::job::StepColumns().Swap(rank.mutable_steps());
   }
   return AnalyzeCollectivesSharded(exchange, std::move(ranks), *rank_count);
 }
