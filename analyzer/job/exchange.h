@@ -55,6 +55,23 @@ void GetRecords(const std::string& in, size_t* at, std::vector<T>* records) {
   *at += bytes;
 }
 
+// Sends `outgoing[p]` to process p (one list per process); returns every record sent to
+// this one, by sender, each sender's in its order.
+template <typename T>
+std::vector<T> RouteRecords(Exchange& exchange, std::vector<std::vector<T>> outgoing) {
+  std::vector<std::string> blobs(exchange.Size());
+  for (size_t to = 0; to < outgoing.size(); ++to) {
+    PutRecords(outgoing[to], &blobs[to]);
+    std::vector<T>().swap(outgoing[to]);
+  }
+  std::vector<T> received;
+  for (const std::string& blob : exchange.AllToAll(std::move(blobs))) {
+    size_t at = 0;
+    GetRecords(blob, &at, &received);
+  }
+  return received;
+}
+
 // Every process's `value`, by process (a small struct: counts, a minimum).
 template <typename T>
 std::vector<T> GatherAll(Exchange& exchange, const T& value) {

@@ -36,22 +36,6 @@ struct Checked {
   double max = 0;
 };
 
-// Sends `outgoing[p]` to process p; returns every record sent to this one.
-template <typename T>
-std::vector<T> Route(Exchange& exchange, std::vector<std::vector<T>> outgoing) {
-  std::vector<std::string> blobs(exchange.Size());
-  for (size_t to = 0; to < outgoing.size(); ++to) {
-    PutRecords(outgoing[to], &blobs[to]);
-    std::vector<T>().swap(outgoing[to]);
-  }
-  std::vector<T> received;
-  for (const std::string& blob : exchange.AllToAll(std::move(blobs))) {
-    size_t at = 0;
-    GetRecords(blob, &at, &received);
-  }
-  return received;
-}
-
 // One breadth-first round (clock_fit.cc's FitRound); false when no rank was fitted anywhere.
 bool FitRound(Exchange& exchange, const std::vector<const MatchedCollective*>& usable,
               ClockFit* fit) {
@@ -65,7 +49,7 @@ bool FitRound(Exchange& exchange, const std::vector<const MatchedCollective*>& u
           {collective->comm_hash, collective->sequence, rank, sample});
     }
   }
-  std::vector<WireSample> samples = Route(exchange, std::move(outgoing));
+  std::vector<WireSample> samples = RouteRecords(exchange, std::move(outgoing));
   SortRankRuns(&samples);
   std::vector<WireClock> fitted;
   std::vector<ClockSample> rank_samples;
@@ -109,7 +93,7 @@ void CheckFit(Exchange& exchange, const std::vector<const MatchedCollective*>& u
   }
   mine.residuals = all.size();
   if (!all.empty()) mine.max = *std::max_element(all.begin(), all.end());
-  std::vector<WireResidual> residuals = Route(exchange, std::move(outgoing));
+  std::vector<WireResidual> residuals = RouteRecords(exchange, std::move(outgoing));
   std::stable_sort(residuals.begin(), residuals.end(),
                    [](const WireResidual& a, const WireResidual& b) { return a.index < b.index; });
   std::vector<double> values;

@@ -38,18 +38,6 @@ int StepOwner(int64_t number, int processes) {
   return CommunicatorOwner(static_cast<uint64_t>(number) ^ 0x57E95ull, processes);
 }
 
-template <typename T>
-std::vector<T> Received(Exchange& exchange, std::vector<std::vector<T>> outgoing) {
-  std::vector<std::string> blobs(exchange.Size());
-  for (size_t to = 0; to < outgoing.size(); ++to) PutRecords(outgoing[to], &blobs[to]);
-  std::vector<T> received;
-  for (const std::string& blob : exchange.AllToAll(std::move(blobs))) {
-    size_t at = 0;
-    GetRecords(blob, &at, &received);
-  }
-  return received;
-}
-
 // The owner's step numbers, in order: their slowest ranks (appended to `slowest`); returns
 // the excesses this process received as a fitter.
 std::vector<WireStep> StepsOwned(Exchange& exchange, std::vector<WireStep> steps,
@@ -73,7 +61,7 @@ std::vector<WireStep> StepsOwned(Exchange& exchange, std::vector<WireStep> steps
           {step.number, step.index, step.position, excess[k]});
     }
   }
-  return Received(exchange, std::move(excesses));
+  return RouteRecords(exchange, std::move(excesses));
 }
 
 // A fitter's ranks' leaderboard entries, each rank's excesses added in step-number order.
@@ -107,7 +95,7 @@ void AnalyzeStepsSharded(Exchange& exchange, const std::vector<StepShard>& ranks
   }
   std::vector<StepStraggler> slowest;
   const std::vector<StragglerEntry> board =
-      FoldExcesses(StepsOwned(exchange, Received(exchange, std::move(outgoing)), &slowest));
+      FoldExcesses(StepsOwned(exchange, RouteRecords(exchange, std::move(outgoing)), &slowest));
   std::vector<std::string> blobs(size);
   PutRecords(computes, &blobs[0]);
   PutRecords(slowest, &blobs[0]);
