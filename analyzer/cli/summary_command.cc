@@ -104,22 +104,24 @@ namespace {
 // The job view's tables, or none: asked for by --views job, or the default past
 // kJobViewRanks ranks (no --views, --rank or --all-ranks).
 std::vector<SummaryTable> JobView(const SummaryCommandOptions& options, const ViewSet& views,
-                                  const AnalyzedInputs& inputs, bool job_alone) {
+                                  const AnalyzedInputs& inputs, bool job_alone,
+                                  const CollectiveFigures* figures) {
   const bool asked = (!options.views.empty() || !options.types.empty()) && views.count(View::kJob);
   if (!asked && !job_alone) return {};
   // Through a partial, as `profanalyze reduce` and profanalyze-mpi: one pipeline, the same bytes.
   const JobReports ranks = JobReportsOf(JobPartialOf(inputs.reports, inputs.unreadable));
-  const JobAnalysis job = AnalyzeJob(ranks.reports, ranks.unreadable.size());
+  const JobAnalysis job = figures ? AnalyzeJobWith(ranks.reports, ranks.unreadable.size(), *figures)
+                                  : AnalyzeJob(ranks.reports, ranks.unreadable.size());
   return JobTables(job, options.format == "json" ? 0 : kJobTextRows);
 }
 
 std::string Render(const SummaryCommandOptions& options, const ViewSet& views,
-                   const AnalyzedInputs& inputs) {
+                   const AnalyzedInputs& inputs, const CollectiveFigures* figures = nullptr) {
   const std::vector<ProcessReport>& reports = inputs.reports;
   const bool views_given = !options.views.empty() || !options.types.empty();
   const bool job_alone =
       reports.size() > kJobViewRanks && !views_given && options.rank < 0 && !options.all_ranks;
-  const std::vector<SummaryTable> job = JobView(options, views, inputs, job_alone);
+  const std::vector<SummaryTable> job = JobView(options, views, inputs, job_alone, figures);
   std::optional<SummaryTable> ranks;
   if (reports.size() > 1 && views.count(View::kDistributed)) ranks = RankSummary(reports);
   if (options.format == "json") return RenderReportsJson(reports, ranks, inputs.unreadable, job);
@@ -132,12 +134,12 @@ std::string Render(const SummaryCommandOptions& options, const ViewSet& views,
 
 // The common tail: a warning for an empty recording, then the tables.
 std::string RenderRead(const SummaryCommandOptions& options, const ViewSet& views,
-                       const AnalyzedInputs& inputs) {
+                       const AnalyzedInputs& inputs, const CollectiveFigures* figures = nullptr) {
   uint64_t events = 0;
   for (const ProcessReport& report : inputs.reports) events += report.event_count;
   if (events == 0)
     std::fprintf(stderr, "profanalyze: the trace holds no events (empty recording window)\n");
-  return Render(options, views, inputs);
+  return Render(options, views, inputs, figures);
 }
 
 }  // namespace
@@ -284,7 +286,8 @@ std::string AnalysisWords(const SummaryCommandOptions& options) {
 }
 
 SummaryOutput ProducePartialSummary(const SummaryCommandOptions& options,
-                                    const prof::job::JobPartial& partial) {
+                                    const prof::job::JobPartial& partial,
+                                    const CollectiveFigures* figures) {
   if (!CheckPartialOptions(options)) return {2, ""};
   const ViewSet views = *SelectedViews(options);
   JobReports ranks = JobReportsOf(partial);
@@ -297,7 +300,7 @@ SummaryOutput ProducePartialSummary(const SummaryCommandOptions& options,
     std::fprintf(stderr, "profanalyze: no rank could be read\n");
     return {1, ""};
   }
-  return {0, RenderRead(options, views, inputs)};
+  return {0, RenderRead(options, views, inputs, figures)};
 }
 
 int RunSummaryCommand(const SummaryCommandOptions& options) {

@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "analyzer/cli/analyze_inputs.h"
+#include "analyzer/job/job_analysis.h"
 #include "analyzer/job/job_partial.h"
 #include "analyzer/summary/report.h"
 #include "proto/job_partial.pb.h"
@@ -83,8 +84,12 @@ SummaryOutput ProduceSummary(const SummaryCommandOptions& options);
 // What ProduceSummary prints for the same rank files, from merged partials (job/
 // job_partial.h): `profanalyze reduce` and profanalyze-mpi. Tables come from the partials,
 // so they must have been mapped with the options `options` analyzes with (AnalysisWords).
+// `figures`: the job view's collective figures computed elsewhere (profanalyze-mpi, by
+// communicator; one per rank of `partial`), whose ranks then need no collectives; null:
+// computed here from the partial's.
 SummaryOutput ProducePartialSummary(const SummaryCommandOptions& options,
-                                    const prof::job::JobPartial& partial);
+                                    const prof::job::JobPartial& partial,
+                                    const CollectiveFigures* figures = nullptr);
 
 // False, with one line on stderr, for options ProducePartialSummary would refuse (before
 // any rank file is read).

@@ -13,6 +13,7 @@
 #define PROF_ANALYZER_JOB_CLOCK_FIT_H_
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "analyzer/job/collective_match.h"
@@ -46,6 +47,37 @@ struct ClockFit {
 };
 
 ClockFit FitClocks(const CollectiveMatch& match, size_t rank_count);
+
+// FitClocks's steps, for the fit sharded by communicator (sharded_collectives.h), which
+// must compute what FitClocks computes, to the bit.
+
+// One end difference: the end on the rank's clock, minus the collective's end on the
+// reference clock.
+struct ClockSample {
+  double x = 0;
+  double d = 0;
+};
+
+// A complete N-to-N collective with two or more members: one that clocks are fitted on.
+bool UsableForClocks(const MatchedCollective& collective);
+
+// The samples one usable collective gives its unfitted members (none while no member is
+// fitted), as (rank index, sample).
+void AddClockSamples(const MatchedCollective& collective, const ClockFit& fit,
+                     std::vector<std::pair<uint32_t, ClockSample>>* samples);
+
+// Offset and drift from one rank's samples (in its collectives' order): least squares on
+// the inliers.
+RankClock FitRank(const std::vector<ClockSample>& samples);
+
+// One usable collective checked on the final fit: its fitted members' residuals, as (rank
+// index, |aligned end - median end|), and whether an end precedes another's arrival.
+struct CollectiveCheck {
+  bool checked = false;  // false: no member fitted
+  bool violation = false;
+  std::vector<std::pair<uint32_t, double>> residuals;
+};
+CollectiveCheck CheckCollective(const MatchedCollective& collective, const ClockFit& fit);
 
 }  // namespace prof::analyzer
 

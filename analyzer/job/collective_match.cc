@@ -85,6 +85,7 @@ CollectiveMatch MatchCollectives(const std::vector<const CollectiveTable*>& rank
     }
     match.collectives.push_back(std::move(collective));
   }
+  match.matched = match.collectives.size();
   return match;
 }
 

@@ -37,6 +37,7 @@ struct MatchedCollective {
 
 struct CollectiveMatch {
   std::vector<MatchedCollective> collectives;  // by (communicator, sequence)
+  uint64_t matched = 0;     // collectives.size(); kept where they are not (sharded_collectives.h)
   uint64_t incomplete = 0;  // members missing (counted per rank in missing_per_rank)
   uint64_t mismatched = 0;  // ranks disagree on the operation or the size
   uint64_t unnumbered = 0;  // calls without a sequence number (older agents): not matched

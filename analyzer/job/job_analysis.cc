@@ -100,7 +100,22 @@ std::string RankInfo::Label() const {
   return rank >= 0 ? absl::StrCat("rank ", rank) : absl::StrCat("pid ", pid);
 }
 
+CollectiveFigures CollectiveFiguresOf(const std::vector<ProcessReport>& reports) {
+  std::vector<const CollectiveTable*> tables;
+  for (const ProcessReport& report : reports) tables.push_back(&report.collectives);
+  CollectiveFigures figures;
+  figures.match = MatchCollectives(tables);
+  figures.clock = FitClocks(figures.match, reports.size());
+  figures.arrivals = AnalyzeArrivals(figures.match, figures.clock, reports.size());
+  return figures;
+}
+
 JobAnalysis AnalyzeJob(const std::vector<ProcessReport>& reports, size_t unreadable_files) {
+  return AnalyzeJobWith(reports, unreadable_files, CollectiveFiguresOf(reports));
+}
+
+JobAnalysis AnalyzeJobWith(const std::vector<ProcessReport>& reports, size_t unreadable_files,
+                           CollectiveFigures figures) {
   JobAnalysis job;
   job.unreadable_files = unreadable_files;
   std::vector<const CollectiveTable*> tables;
@@ -111,9 +126,10 @@ JobAnalysis AnalyzeJob(const std::vector<ProcessReport>& reports, size_t unreada
     tables.push_back(&report.collectives);
   }
   job.hosts = hosts.size();
-  job.match = MatchCollectives(tables);
-  job.clock = FitClocks(job.match, reports.size());
-  job.stragglers = AnalyzeStragglers(job.match, job.clock, tables);
+  job.match = std::move(figures.match);
+  job.clock = std::move(figures.clock);
+  job.stragglers = std::move(figures.arrivals);
+  if (!figures.steps_analyzed) AnalyzeSteps(tables, &job.stragglers);
   job.distributions = Distributions(job, reports);
   job.quality = GroupByQuality(job, reports);
   return job;

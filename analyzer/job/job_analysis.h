@@ -47,6 +47,22 @@ struct JobAnalysis {
 
 JobAnalysis AnalyzeJob(const std::vector<ProcessReport>& reports, size_t unreadable_files = 0);
 
+// What the job view computes from the ranks' collectives: the match, the clocks and the
+// arrivals (StragglerAnalysis's collective half). In one process, CollectiveFiguresOf;
+// over MPI, AnalyzeCollectivesSharded (sharded_collectives.h), by communicator.
+struct CollectiveFigures {
+  CollectiveMatch match;  // `collectives` may be left empty: `matched` counts them
+  ClockFit clock;
+  StragglerAnalysis arrivals;  // with its step half too where steps_analyzed
+  bool steps_analyzed = false;
+};
+CollectiveFigures CollectiveFiguresOf(const std::vector<ProcessReport>& reports);
+
+// AnalyzeJob with the collectives' figures given (one per report, in the reports' order):
+// the reports' own collectives are not read, nor their steps where steps_analyzed.
+JobAnalysis AnalyzeJobWith(const std::vector<ProcessReport>& reports, size_t unreadable_files,
+                           CollectiveFigures figures);
+
 }  // namespace prof::analyzer
 
 #endif  // PROF_ANALYZER_JOB_JOB_ANALYSIS_H_

@@ -62,8 +62,10 @@ RankPartial RankPartialOf(const ProcessReport& report, bool with_tables) {
   return rank;
 }
 
+}  // namespace
+
 // Columns of unequal length (a damaged partial) are read up to the shortest.
-CollectiveTable TableOf(const RankPartial& rank) {
+CollectiveTable CollectiveTableOf(const RankPartial& rank) {
   CollectiveTable table;
   const CollectiveColumns& c = rank.collectives();
   const int calls = std::min({c.comm_hash_size(), c.sequence_size(), c.operation_size(),
@@ -83,6 +85,8 @@ CollectiveTable TableOf(const RankPartial& rank) {
     table.steps.push_back({s.number(i), s.start_ns(i), s.end_ns(i), s.collective_ns(i)});
   return table;
 }
+
+namespace {
 
 // The rank's tables, or none and one line saying why.
 void AddTables(const RankPartial& rank, ProcessReport* report,
@@ -116,21 +120,23 @@ ProcessReport ReportOf(const RankPartial& rank, std::vector<std::string>* unread
   report.quality_perfect = rank.quality_perfect();
   for (const prof::job::QualityCount& quality : rank.quality())
     report.quality_counts.emplace_back(quality.item(), quality.count());
-  report.collectives = TableOf(rank);
+  report.collectives = CollectiveTableOf(rank);
   AddTables(rank, &report, unreadable);
   return report;
 }
 
-// The in-process reader's order (read/process_files.h), then the files to break ties.
-bool RankBefore(const RankPartial* a, const RankPartial* b) {
-  if (a->rank() != b->rank()) return a->rank() < b->rank();
-  if (a->host() != b->host()) return a->host() < b->host();
-  if (a->pid() != b->pid()) return a->pid() < b->pid();
-  return std::lexicographical_compare(a->files().begin(), a->files().end(), b->files().begin(),
-                                      b->files().end());
-}
+bool RankBefore(const RankPartial* a, const RankPartial* b) { return RankPartialBefore(*a, *b); }
 
 }  // namespace
+
+// The in-process reader's order (read/process_files.h), then the files to break ties.
+bool RankPartialBefore(const RankPartial& a, const RankPartial& b) {
+  if (a.rank() != b.rank()) return a.rank() < b.rank();
+  if (a.host() != b.host()) return a.host() < b.host();
+  if (a.pid() != b.pid()) return a.pid() < b.pid();
+  return std::lexicographical_compare(a.files().begin(), a.files().end(), b.files().begin(),
+                                      b.files().end());
+}
 
 JobPartial JobPartialOf(const std::vector<ProcessReport>& reports,
                         const std::vector<std::string>& unreadable, const TablePolicy& tables) {

@@ -60,6 +60,11 @@ struct JobReports {
 };
 JobReports JobReportsOf(const prof::job::JobPartial& partial);
 
+// The order JobReportsOf gives ranks, for indexing a job's ranks without gathering its
+// partials (profanalyze-mpi); and one rank's collectives and steps as a report holds them.
+bool RankPartialBefore(const prof::job::RankPartial& a, const prof::job::RankPartial& b);
+CollectiveTable CollectiveTableOf(const prof::job::RankPartial& rank);
+
 // The serialized partial; ParseJobPartial names what is wrong ("not a job partial",
 // "version 7 is newer than this profanalyze reads (1)").
 std::string SerializeJobPartial(const prof::job::JobPartial& partial);

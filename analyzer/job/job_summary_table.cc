@@ -23,7 +23,7 @@ std::string JobLine(const JobAnalysis& job) {
       "Job: %d rank(s) on %d host(s); %d collective(s) matched by (communicator, sequence): %d "
       "incomplete, "
       "%d mismatched, %d unnumbered call(s), %d duplicate(s); %d unreadable file(s).",
-      job.ranks.size(), job.hosts, match.collectives.size(), match.incomplete, match.mismatched,
+      job.ranks.size(), job.hosts, match.matched, match.incomplete, match.mismatched,
       match.unnumbered, match.duplicates, job.unreadable_files);
 }
 

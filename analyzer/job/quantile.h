@@ -10,9 +10,14 @@
 
 namespace prof::analyzer {
 
+// The index of the q-quantile in `n` sorted values (n > 0).
+inline size_t QuantileIndex(size_t n, double q) {
+  return std::min(n - 1, static_cast<size_t>(q * (n - 1) + 0.5));
+}
+
 inline double Quantile(std::vector<double> values, double q) {
   if (values.empty()) return 0;
-  const size_t at = std::min(values.size() - 1, static_cast<size_t>(q * (values.size() - 1) + 0.5));
+  const size_t at = QuantileIndex(values.size(), q);
   std::nth_element(values.begin(), values.begin() + at, values.end());
   return values[at];
 }

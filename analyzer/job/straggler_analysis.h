@@ -9,7 +9,10 @@
 #ifndef PROF_ANALYZER_JOB_STRAGGLER_ANALYSIS_H_
 #define PROF_ANALYZER_JOB_STRAGGLER_ANALYSIS_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "analyzer/job/clock_fit.h"
@@ -64,6 +67,61 @@ struct StragglerAnalysis {
 
 StragglerAnalysis AnalyzeStragglers(const CollectiveMatch& match, const ClockFit& clock,
                                     const std::vector<const CollectiveTable*>& ranks);
+
+// AnalyzeStragglers's two halves: from the matched collectives (last arrivals,
+// communicators, waits; `rank_count` ranks) and from each rank's steps (the rest).
+StragglerAnalysis AnalyzeArrivals(const CollectiveMatch& match, const ClockFit& clock,
+                                  size_t rank_count);
+void AnalyzeSteps(const std::vector<const CollectiveTable*>& ranks, StragglerAnalysis* analysis);
+
+// AnalyzeArrivals's steps, for the analysis sharded by communicator
+// (sharded_collectives.h), which must compute what it computes, to the bit.
+
+// Complete, N-to-N, two or more members, every one on an aligned clock.
+bool Analyzable(const MatchedCollective& collective, const ClockFit& clock);
+
+// One analyzable collective on the aligned clock.
+struct CollectiveWaits {
+  uint32_t last_rank = 0;
+  double waited_ns = 0;    // every member's wait for the last, summed in `waits`' order
+  double lateness_ns = 0;  // the last's lead over the second-last
+  double skew_ns = 0;      // last arrival minus first
+  std::vector<std::pair<uint32_t, double>> waits;  // (rank index, its wait), by arrival
+};
+CollectiveWaits WaitsOf(const MatchedCollective& collective, const ClockFit& clock);
+
+// Adds one collective at which `entry`'s rank was last.
+void AddLastArrival(const CollectiveWaits& waits, LastArrival* entry);
+
+// One communicator's collectives, in sequence order, and its figures.
+struct CommunicatorTally {
+  CommunicatorArrivals figures;
+  std::vector<double> skews;
+  std::map<uint32_t, uint64_t> last_counts;
+
+  void Add(const MatchedCollective& collective, const CollectiveWaits& waits);
+  CommunicatorArrivals Finish();
+};
+
+// AnalyzeSteps's steps, for the analysis sharded by step number.
+
+// A rank's average step compute.
+double ComputePerStep(const std::vector<StepRecord>& steps);
+
+// One step number: `computes` (rank index, compute), two or more, in rank order (a rank's
+// own steps in its order); appends each one's excess over the median, in that order.
+StepStraggler AnalyzeStep(int64_t number, const std::vector<std::pair<uint32_t, double>>& computes,
+                          std::vector<double>* excesses);
+
+// Adds one step's positive excess to a rank's leaderboard entry (in step-number order).
+void AddExcess(int64_t number, double excess, StragglerEntry* entry);
+
+// Worst steps and stragglers worst first; ties keep their order (step number, rank index).
+void SortSteps(StragglerAnalysis* analysis);
+
+// Worst first; ties keep their order (rank index order, communicator hash order).
+void SortLastArrivals(std::vector<LastArrival>* last_arrivals);
+void SortCommunicators(std::vector<CommunicatorArrivals>* communicators);
 
 }  // namespace prof::analyzer
 

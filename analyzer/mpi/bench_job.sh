@@ -3,19 +3,24 @@
 # (analyzer/testing/make_job_traces), by profanalyze (one process, the baseline), by
 # profanalyze map + reduce (8 partials), and by profanalyze-mpi under mpirun -n 1, 2, 4;
 # each output compared with profanalyze's. Goals: the same bytes; <= 60 s wall and <= 1 GB
-# per process (the issue's memory goal) on this machine.
+# per process (the issue's memory goal) on this machine. TP > 1: tensor x data parallel
+# groups (many communicators, make_job_traces); STEPS: more collectives per rank.
+# BASELINE_MPI=an older build's profanalyze-mpi: measured beside this one, in the same run
+# (the largest process's peak is the one that grows with the job).
 #
-#   analyzer/mpi/bench_job.sh BAZEL_BIN [RANKS]
+#   [BASELINE_MPI=PATH] analyzer/mpi/bench_job.sh BAZEL_BIN [RANKS [TP [STEPS]]]
 set -euo pipefail
 bin="$1"
 ranks="${2:-10000}"
+tp="${3:-1}"
+steps="${4:-}"
 scratch="$(mktemp -d /tmp/prof-job-bench.XXXXXX)"
 trap 'rm -rf "$scratch"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 profanalyze="$bin/analyzer/cli/profanalyze"
 mpi="$bin/analyzer/mpi/profanalyze-mpi"
 
-"$bin/analyzer/testing/make_job_traces" "$scratch/job" "$ranks" | sed 's/^/   /'
+"$bin/analyzer/testing/make_job_traces" "$scratch/job" "$ranks" $((ranks * 11 / 16)) "$tp" $steps | sed 's/^/   /'
 echo "   $(du -sh "$scratch/job" | cut -f1) of rank files; goals: same bytes, <= 60 s, <= 1 GB per process"
 
 # LABEL EXPECTED COMMAND...: wall time, the largest peak RSS of its processes, same bytes or not.
@@ -24,16 +29,20 @@ measure() {
   shift 2
   local start end
   start=$(date +%s.%N)
+  : >"$scratch/time.txt"
   "$@" >"$scratch/out.txt" 2>"$scratch/err.txt"
   end=$(date +%s.%N)
-  local peak
-  peak=$(grep -o 'peak_kb=[0-9]*' "$scratch/err.txt" | cut -d= -f2 | sort -n | tail -1)
+  local peak peaks
+  peak=$(grep -o 'peak_kb=[0-9]*' "$scratch/time.txt" | cut -d= -f2 | sort -n | tail -1)
+  peaks=$(grep -o 'peak_kb=[0-9]*' "$scratch/time.txt" | cut -d= -f2 | sort -n | awk '{printf "%s%.0f", (NR > 1 ? "/" : ""), $1 / 1024}')
   local same="-"
   [ -n "$expected" ] && { cmp -s "$expected" "$scratch/out.txt" && same="same bytes" || same="DIFFERENT"; }
-  printf "   %-34s %7.2f s  peak %6.0f MiB per process  %s\n" "$label" "$(echo "$end - $start" | bc)" \
-    "$(echo "${peak:-0} / 1024" | bc -l)" "$same"
+  local cpu
+  cpu=$(grep -o 'cpu=[0-9.]*+[0-9.]*' "$scratch/time.txt" | tr '=+' '  ' | awk '{s += $2 + $3} END {printf "%.2f", s}')
+  printf "   %-40s %7.2f s  CPU %6.2f s  peak %6.0f MiB per process (%s)  %s\n" "$label" \
+    "$(echo "$end - $start" | bc)" "$cpu" "$(echo "${peak:-0} / 1024" | bc -l)" "$peaks" "$same"
 }
-timed() { /usr/bin/time -f "peak_kb=%M" "$@"; }
+timed() { /usr/bin/time -a -o "$scratch/time.txt" -f "peak_kb=%M cpu=%U+%S" "$@"; }
 
 measure "profanalyze (1 process)" "" timed "$profanalyze" "$scratch/job"
 cp "$scratch/out.txt" "$scratch/expected.txt"
@@ -48,5 +57,8 @@ map_reduce() {
 measure "profanalyze map x8 + reduce" "$scratch/expected.txt" map_reduce
 for p in 1 2 4; do
   measure "mpirun -n $p profanalyze-mpi" "$scratch/expected.txt" \
-    mpirun -n $p --oversubscribe /usr/bin/time -f "peak_kb=%M" "$mpi" "$scratch/job"
+    mpirun -n $p --oversubscribe /usr/bin/time -a -o "$scratch/time.txt" -f "peak_kb=%M cpu=%U+%S" "$mpi" "$scratch/job"
+  [ -n "${BASELINE_MPI:-}" ] || continue
+  measure "mpirun -n $p baseline profanalyze-mpi" "$scratch/expected.txt" \
+    mpirun -n $p --oversubscribe /usr/bin/time -a -o "$scratch/time.txt" -f "peak_kb=%M cpu=%U+%S" "$BASELINE_MPI" "$scratch/job"
 done

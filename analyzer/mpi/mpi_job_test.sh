@@ -3,7 +3,10 @@
 # profanalyze prints for the same 16 rank files (the issue's example: rank 11 the
 # straggler): the job view as text (the default past 8 ranks, and --views job) and as
 # JSON; every rank's tables through the partials (--rank, --all-ranks, --views, JSON) on
-# those 16 ranks and on a 3-rank job (whose default text is every rank's tables). With a rank file missing and one truncated, it prints what profanalyze map +
+# those 16 ranks and on a 3-rank job (whose default text is every rank's tables); and the
+# same on a tensor x data parallel job (32 ranks in 8 tensor groups of 4 and 4 data groups
+# of 8: 12 communicators, whose collectives are exchanged by communicator between the MPI
+# processes). With a rank file missing and one truncated, it prints what profanalyze map +
 # reduce print (profanalyze itself refuses a missing PATH): both unreadable, counted.
 #
 #   mpi_job_test.sh PROFANALYZE PROFANALYZE_MPI MAKE_JOB_TRACES
@@ -30,26 +33,40 @@ check_same() {  # NAME EXPECTED ACTUAL
 }
 
 "$make_job_traces" "$work/job" 16 11 >/dev/null || exit 1
-"$profanalyze" "$work/job" >"$work/default.txt" || exit 1
-"$profanalyze" --views job "$work/job" >"$work/job.txt" || exit 1
-"$profanalyze" --views job --format json "$work/job" >"$work/job.json" || exit 1
-grep -q "Straggler: rank 11" "$work/default.txt" || { echo "FAIL: profanalyze does not name rank 11"; exit 1; }
-
-for p in 1 2 3 4; do
-  mpirun -n "$p" --oversubscribe "$mpi" "$work/job" >"$work/mpi$p.txt" 2>"$work/mpi$p.err" ||
-    { echo "FAIL: mpirun -n $p exited $?"; cat "$work/mpi$p.err"; failures=$((failures + 1)); }
-  check_same "mpirun -n $p, default text" "$work/default.txt" "$work/mpi$p.txt"
-  mpirun -n "$p" --oversubscribe "$mpi" --views job "$work/job" >"$work/mpi$p.job.txt" 2>/dev/null
-  check_same "mpirun -n $p, --views job" "$work/job.txt" "$work/mpi$p.job.txt"
-  mpirun -n "$p" --oversubscribe "$mpi" --views job --format json "$work/job" >"$work/mpi$p.json" 2>/dev/null
-  check_same "mpirun -n $p, --views job --format json" "$work/job.json" "$work/mpi$p.json"
+"$make_job_traces" "$work/jobtp" 32 29 4 >/dev/null || exit 1
+for job in job jobtp; do
+  "$profanalyze" "$work/$job" >"$work/$job.default.txt" || exit 1
+  "$profanalyze" --views job "$work/$job" >"$work/$job.job.txt" || exit 1
+  "$profanalyze" --views job --format json "$work/$job" >"$work/$job.job.json" || exit 1
 done
+grep -q "Straggler: rank 11" "$work/job.default.txt" || { echo "FAIL: profanalyze does not name rank 11"; exit 1; }
+grep -q "Straggler: rank 29" "$work/jobtp.default.txt" || { echo "FAIL: profanalyze does not name rank 29"; exit 1; }
+grep -q "Job: 32 rank(s) on 4 host(s); 240 collective(s)" "$work/jobtp.default.txt" ||
+  { echo "FAIL: the tensor x data parallel job is not 12 communicators x 20 steps"; exit 1; }
+
+for job in job jobtp; do
+  for p in 1 2 3 4; do
+    [ "$job" = jobtp ] && [ "$p" = 3 ] && continue  # 1, 2 and 4 suffice for the second job
+    mpirun -n "$p" --oversubscribe "$mpi" "$work/$job" >"$work/$job.mpi$p.txt" 2>"$work/$job.mpi$p.err" ||
+      { echo "FAIL: mpirun -n $p exited $?"; cat "$work/$job.mpi$p.err"; failures=$((failures + 1)); }
+    check_same "$job, mpirun -n $p, default text" "$work/$job.default.txt" "$work/$job.mpi$p.txt"
+    mpirun -n "$p" --oversubscribe "$mpi" --views job "$work/$job" >"$work/$job.mpi$p.job.txt" 2>/dev/null
+    check_same "$job, mpirun -n $p, --views job" "$work/$job.job.txt" "$work/$job.mpi$p.job.txt"
+    mpirun -n "$p" --oversubscribe "$mpi" --views job --format json "$work/$job" >"$work/$job.mpi$p.json" 2>/dev/null
+    check_same "$job, mpirun -n $p, --views job --format json" "$work/$job.job.json" "$work/$job.mpi$p.json"
+  done
+done
+
+# The exchange in many small rounds (a job past 1 GiB per process takes several): 4 KiB.
+PROFANALYZE_MPI_ROUND_BYTES=4096 mpirun -n 3 --oversubscribe -x PROFANALYZE_MPI_ROUND_BYTES \
+  "$mpi" "$work/jobtp" >"$work/jobtp.rounds.txt" 2>/dev/null
+check_same "jobtp, mpirun -n 3, 4 KiB exchange rounds" "$work/jobtp.default.txt" "$work/jobtp.rounds.txt"
 
 # Per-rank tables: each option line as profanalyze prints it, at P = 2 and 3.
 "$make_job_traces" "$work/job3" 3 1 >/dev/null || exit 1
 option_lines=("" "--rank 1" "--all-ranks" "--views kernel,distributed,data_quality"
   "--format json" "--sorted-by GPUTotal --top 2 --time-unit us")
-for job in job3 job; do
+for job in job3 job jobtp; do
   for i in "${!option_lines[@]}"; do
     read -r -a opts <<<"${option_lines[$i]}"
     "$profanalyze" "${opts[@]}" "$work/$job" >"$work/$job.$i.expected" 2>/dev/null || exit 1

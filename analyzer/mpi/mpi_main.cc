@@ -3,13 +3,18 @@
 // files by traced process (headers only) and hands each MPI rank its share, largest first
 // (assign_processes.h); every MPI rank maps its share to a job partial
 // (cli/job_partial_command.h) holding the tables the output prints (none when it is the
-// job view alone), the partials are merged along a binomial tree to rank 0, and rank 0
-// prints what `profanalyze` prints for the same files. A missing,
-// truncated or corrupt rank file is a line in the job's data quality, not a failure.
+// job view alone). The job view's collectives are exchanged by communicator (MPI_Alltoallv:
+// each communicator's records go to the MPI rank owning it, job/sharded_collectives.h),
+// and the steps by step number, so no MPI rank holds more than its share of them; only
+// per-rank, per-step and per-communicator figures reach rank 0. The partials, their
+// collectives and steps left out, are merged along a binomial tree to rank 0, and rank 0
+// prints what `profanalyze` prints for the same files. A missing, truncated or corrupt
+// rank file is a line in the job's data quality, not a failure.
 #include <mpi.h>
 
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <string>
 #include <vector>
@@ -19,7 +24,9 @@
 #include "analyzer/cli/analyze_inputs.h"
 #include "analyzer/cli/job_partial_command.h"
 #include "analyzer/job/job_partial.h"
+#include "analyzer/job/sharded_collectives.h"
 #include "analyzer/mpi/assign_processes.h"
+#include "analyzer/mpi/mpi_exchange.h"
 #include "analyzer/pipeline/inputs.h"
 
 namespace prof::analyzer {
@@ -89,12 +96,34 @@ prof::job::JobPartial ReduceToRankZero(prof::job::JobPartial partial, int rank, 
   return partial;
 }
 
+// The job view's collective figures, exchanged by communicator (steps by step number); the
+// partial's ranks give up their collectives and steps to it (the figures stand for them).
+CollectiveFigures ShardCollectives(prof::job::JobPartial* partial, size_t* rank_count) {
+  // PROFANALYZE_MPI_ROUND_BYTES (tests only, mpi_job_test.sh): smaller exchange rounds than
+  // 1 GiB, so a small job goes through the rounds a large one needs.
+  const char* round_bytes = std::getenv("PROFANALYZE_MPI_ROUND_BYTES");
+  MpiExchange exchange(round_bytes && std::atoll(round_bytes) > 0 ? std::atoll(round_bytes)
+                                                                  : uint64_t{1} << 30);
+  const std::vector<uint32_t> indices = IndexRanksSharded(exchange, partial->ranks(), rank_count);
+  std::vector<ShardRank> ranks;
+  for (int i = 0; i < partial->ranks_size(); ++i) {
+    prof::job::RankPartial& rank = *partial->mutable_ranks(i);
+    CollectiveTable table = CollectiveTableOf(rank);
+    ranks.push_back({indices[i], std::move(table.collectives), std::move(table.steps)});
+    prof::job::CollectiveColumns().Swap(rank.mutable_collectives());  // freed, not kept
+    prof::job::StepColumns().Swap(rank.mutable_steps());
+  }
+  return AnalyzeCollectivesSharded(exchange, std::move(ranks), *rank_count);
+}
+
 int Run(const SummaryCommandOptions& options, int rank, int size) {
   Inputs share;  // this rank's processes; rank 0 also holds the unreadable inputs
   uint64_t processes = 0;
   share.processes = ShareOut(options, rank, size, &share.unreadable, &processes);
   const TablePolicy tables = TablesPrinted(options, static_cast<size_t>(processes));
   prof::job::JobPartial partial = MapProcesses(share, options, tables);
+  size_t rank_count = 0;
+  const CollectiveFigures figures = ShardCollectives(&partial, &rank_count);
   partial = ReduceToRankZero(std::move(partial), rank, size);
   int exit_code = 0;
   if (rank == 0 && TablesPrinted(options, partial.ranks_size()).kind != tables.kind) {
@@ -105,8 +134,17 @@ int Run(const SummaryCommandOptions& options, int rank, int size) {
                  "(--all-ranks keeps them)\n",
                  partial.ranks_size(), static_cast<unsigned long long>(processes));
   }
+  const bool all_arrived = static_cast<size_t>(partial.ranks_size()) == rank_count;
+  if (rank == 0 && !all_arrived) {
+    // A partial lost between MPI ranks: the figures no longer line up with the ranks.
+    std::fprintf(stderr,
+                 "profanalyze-mpi: %d of %zu ranks reached MPI rank 0: the job view is left "
+                 "without their collectives\n",
+                 partial.ranks_size(), rank_count);
+  }
   if (rank == 0) {
-    const SummaryOutput output = ProducePartialSummary(options, partial);
+    const SummaryOutput output =
+        ProducePartialSummary(options, partial, all_arrived ? &figures : nullptr);
     std::fputs(output.text.c_str(), stdout);
     std::fflush(stdout);
     exit_code = output.exit_code;

@@ -51,21 +51,30 @@ class JobWriter {
     std::vector<uint64_t> reduce(spec_.ranks), gather(spec_.ranks);
     for (int rank = 0; rank < spec_.ranks; ++rank)
       reduce[rank] = start + ComputeTime(spec_, rank, step);
-    const uint64_t reduced = LastStart(reduce) + spec_.transfer_ns;
+    const std::vector<uint64_t> reduced =
+        GroupEnds(reduce, &JobWriter::ReduceGroup, spec_.transfer_ns);
     for (int rank = 0; rank < spec_.ranks; ++rank) {
-      gather[rank] = reduced + spec_.optimizer_ns +
+      gather[rank] = reduced[ReduceGroup(rank)] + spec_.optimizer_ns +
                      static_cast<uint64_t>(Unit(rank, step + 7919) * spec_.jitter_ns);
     }
-    const uint64_t gathered = LastStart(gather) + spec_.gather_transfer_ns;
-    now_ = gathered + 100000;
+    const std::vector<uint64_t> gathered =
+        GroupEnds(gather, &JobWriter::GatherGroup, spec_.gather_transfer_ns);
+    now_ = *std::max_element(gathered.begin(), gathered.end()) + 100000;
+    const bool world = spec_.tensor_parallel <= 1;
     for (int rank = 0; rank < spec_.ranks; ++rank) {
       TestTrace& trace = *traces_[rank];
       trace.Step(kThread, Clock(rank, start), Clock(rank, now_), step, 32);
       trace.Launch(kThread, Clock(rank, start + 10000), Clock(rank, start + 15000), "gemm_kernel",
                    0, 7, Clock(rank, start + 20000), Clock(rank, start + spec_.compute_ns / 2));
-      Call(rank, schema::NCCL_OPERATION_ALL_REDUCE, reduce[rank], reduced, 2 * step + 1, 64 << 20);
+      const int tp = spec_.tensor_parallel;
+      Call(rank, schema::NCCL_OPERATION_ALL_REDUCE, reduce[rank], reduced[ReduceGroup(rank)],
+           world ? 2 * step + 1 : step + 1, 64 << 20,
+           world ? kJobCommHash : TensorGroupHash(ReduceGroup(rank)), world ? spec_.ranks : tp);
       if (step == spec_.missing_step && rank == spec_.missing_rank) continue;
-      Call(rank, schema::NCCL_OPERATION_ALL_GATHER, gather[rank], gathered, 2 * step + 2, 1 << 20);
+      Call(rank, schema::NCCL_OPERATION_ALL_GATHER, gather[rank], gathered[GatherGroup(rank)],
+           world ? 2 * step + 2 : step + 1, 1 << 20,
+           world ? kJobCommHash : DataGroupHash(GatherGroup(rank)),
+           world ? spec_.ranks : spec_.ranks / tp);
     }
   }
 
@@ -80,17 +89,34 @@ class JobWriter {
  private:
   uint64_t Clock(int rank, uint64_t true_ns) const { return truth_.HostClock(rank, true_ns); }
 
-  // The time the last rank's kernel starts: a collective ends a transfer time after it.
-  static uint64_t LastStart(const std::vector<uint64_t>& calls) {
-    return *std::max_element(calls.begin(), calls.end()) + kKernelDelay;
+  // The all-reduce's group (tensor parallel) and the all-gather's (data parallel).
+  int ReduceGroup(int rank) const {
+    return spec_.tensor_parallel > 1 ? rank / spec_.tensor_parallel : 0;
+  }
+  int GatherGroup(int rank) const {
+    return spec_.tensor_parallel > 1 ? rank % spec_.tensor_parallel : 0;
+  }
+
+  // Per group: the time its last member's kernel starts plus `transfer_ns`, when a
+  // collective that waits for every member ends.
+  std::vector<uint64_t> GroupEnds(const std::vector<uint64_t>& calls,
+                                  int (JobWriter::*group_of)(int) const,
+                                  uint64_t transfer_ns) const {
+    std::vector<uint64_t> last(calls.size(), 0);
+    for (int rank = 0; rank < spec_.ranks; ++rank) {
+      uint64_t& group = last[(this->*group_of)(rank)];
+      group = std::max(group, calls[rank]);
+    }
+    for (uint64_t& end : last) end += kKernelDelay + transfer_ns;
+    return last;
   }
 
   // `rank` calls at `call` (true time); its kernel starts kKernelDelay later, ends at `end`.
   void Call(int rank, schema::NcclOperation operation, uint64_t call, uint64_t end,
-            int64_t sequence, uint64_t bytes) {
+            int64_t sequence, uint64_t bytes, uint64_t comm_hash, int comm_size) {
     TestTrace& trace = *traces_[rank];
-    trace.Nccl(kThread, operation, Clock(rank, call), Clock(rank, call + 20000), bytes, spec_.ranks,
-               sequence, kJobCommHash);
+    trace.Nccl(kThread, operation, Clock(rank, call), Clock(rank, call + 20000), bytes, comm_size,
+               sequence, comm_hash);
     const uint64_t launch = trace.ApiCall(kThread, "cudaLaunchKernel", Clock(rank, call + 2000),
                                           Clock(rank, call + 8000));
     const char* kernel =
@@ -107,6 +133,9 @@ class JobWriter {
 };
 
 }  // namespace
+
+uint64_t TensorGroupHash(int group) { return 0x7E500000000ull + group; }
+uint64_t DataGroupHash(int group) { return 0xDA7A00000000ull + group; }
 
 uint64_t JobTruth::HostClock(int rank, uint64_t true_ns) const {
   const int host = rank / ranks_per_host;

@@ -4,7 +4,10 @@
 // ranks share a host and its clock). Every step, each rank computes, then enters an
 // all-reduce on the world communicator; the all-reduce ends on every rank when the last
 // rank's kernel has started plus a transfer time; then an optimizer phase and a small
-// all-gather that waits the same way. Injected: per-rank jitter, a transient straggler
+// all-gather that waits the same way. With tensor_parallel = T > 1 the job has many
+// communicators, as tensor x data parallel training does: the all-reduce runs in each
+// tensor-parallel group (T consecutive ranks) and the all-gather in each data-parallel
+// group (the ranks with the same rank % T), each waiting for its own members only. Injected: per-rank jitter, a transient straggler
 // (computes `straggler_extra_ns` longer in steps straggler_first_step..last_step), a
 // habitual late arriver (computes `late_extra_ns` longer every step) and a rank whose
 // all-gather of one step is missing from its trace.
@@ -44,7 +47,12 @@ struct JobSpec {
   uint64_t late_extra_ns = 0;
   int missing_rank = -1;  // its all-gather of `missing_step` is not in its trace
   int missing_step = -1;
+  int tensor_parallel = 1;  // T: ranks must be a multiple of it; 1: the world communicator only
 };
+
+// The communicator hashes of the tensor- and data-parallel groups (tensor_parallel > 1).
+uint64_t TensorGroupHash(int group);
+uint64_t DataGroupHash(int group);
 
 struct JobTruth {
   std::string folder;
