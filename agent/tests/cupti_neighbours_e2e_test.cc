@@ -48,6 +48,19 @@ uint64_t Paused(const TraceSummary& trace) {
   return it == trace.losses.end() ? 0 : it->second;
 }
 
+// What every case checks: Kineto traced the device and got the kernels of its own steps,
+// with no buffer it did not ask for; libprof got those of its steps, each matched to its
+// launch, and counted `paused` pauses of its device tracing.
+void CheckEachKeptItsKernels(const Outcome& outcome, uint64_t kineto_steps,
+                             uint64_t libprof_steps, uint64_t paused) {
+  CHECK(outcome.kineto_gpu == 1);
+  CHECK(outcome.kineto_kernels == static_cast<long>(kineto_steps * kKernelsPerStep));
+  CHECK(outcome.kineto_unknown_buffers == 0);
+  CHECK(Total(outcome.trace.kernels) == libprof_steps * kKernelsPerStep);
+  CHECK(outcome.trace.unmatched_device_records == 0);
+  CHECK(Paused(outcome.trace) == paused);
+}
+
 // As on the H100 (../shared gc: tp_first): Kineto initialized before libprof's window keeps
 // its subscription for the life of the process; libprof records device activity again once
 // Kineto's trace ends, not once it unsubscribes (it never does).
@@ -57,14 +70,9 @@ TEST_CASE("torch.profiler first: it keeps its kernels; libprof records the steps
                               {"--steps", "30", "--kineto-init", "0", "--kineto-trace", "1:6"});
   INFO(outcome.run.standard_error);
   REQUIRE(outcome.run.exit_code == 0);
-  CHECK(outcome.kineto_gpu == 1);
-  CHECK(outcome.kineto_kernels == 5 * kKernelsPerStep);
-  CHECK(outcome.kineto_unknown_buffers == 0);
   CHECK(outcome.trace.step_numbers.size() == 25);
   // Steps 6-27 (22 steps) are libprof's: it takes CUPTI back within Kineto's stop.
-  CHECK(Total(outcome.trace.kernels) == (28 - 6) * kKernelsPerStep);
-  CHECK(outcome.trace.unmatched_device_records == 0);
-  CHECK(Paused(outcome.trace) == 1);
+  CheckEachKeptItsKernels(outcome, 5, 28 - 6, 1);
   CHECK(outcome.run.standard_error.find("libprof records host activity only") !=
         std::string::npos);
 }
@@ -79,13 +87,8 @@ TEST_CASE("libprof first: torch.profiler started in a window gets all its kernel
           {"--steps", "20", "--kineto-init", "2", "--kineto-trace", "6:10"});
   INFO(outcome.run.standard_error);
   REQUIRE(outcome.run.exit_code == 0);
-  CHECK(outcome.kineto_gpu == 1);
-  CHECK(outcome.kineto_kernels == 4 * kKernelsPerStep);
-  CHECK(outcome.kineto_unknown_buffers == 0);
   // Steps 2-5 and 10-16 (11 steps) are libprof's, steps 6-9 Kineto's.
-  CHECK(Total(outcome.trace.kernels) == 11 * kKernelsPerStep);
-  CHECK(outcome.trace.unmatched_device_records == 0);
-  CHECK(Paused(outcome.trace) == 1);
+  CheckEachKeptItsKernels(outcome, 4, 11, 1);
 }
 
 // libprof's helper runs torch's CPU-only operator collection in every recorded step: with
@@ -100,13 +103,8 @@ TEST_CASE("the helper's CPU-only collection takes no kernel from libprof; torch.
           {"--steps", "20", "--kineto-init", "2", "--cpu-trace", "2:6", "--kineto-trace", "8:12"});
   INFO(outcome.run.standard_error);
   REQUIRE(outcome.run.exit_code == 0);
-  CHECK(outcome.kineto_gpu == 1);
-  CHECK(outcome.kineto_kernels == 4 * kKernelsPerStep);
-  CHECK(outcome.kineto_unknown_buffers == 0);
   // Steps 2-7 and 12-16 (11 steps) are libprof's, steps 8-11 Kineto's.
-  CHECK(Total(outcome.trace.kernels) == 11 * kKernelsPerStep);
-  CHECK(outcome.trace.unmatched_device_records == 0);
-  CHECK(Paused(outcome.trace) == 1);
+  CheckEachKeptItsKernels(outcome, 4, 11, 1);
 }
 
 TEST_CASE("Kineto initialized in a window, tracing after it: every kernel of both") {
@@ -116,12 +114,7 @@ TEST_CASE("Kineto initialized in a window, tracing after it: every kernel of bot
           {"--steps", "12", "--kineto-init", "2", "--kineto-trace", "8:12"});
   INFO(outcome.run.standard_error);
   REQUIRE(outcome.run.exit_code == 0);
-  CHECK(outcome.kineto_gpu == 1);
-  CHECK(outcome.kineto_kernels == 4 * kKernelsPerStep);
-  CHECK(outcome.kineto_unknown_buffers == 0);
-  CHECK(Total(outcome.trace.kernels) == 4 * kKernelsPerStep);
-  CHECK(outcome.trace.unmatched_device_records == 0);
-  CHECK(Paused(outcome.trace) == 0);
+  CheckEachKeptItsKernels(outcome, 4, 4, 0);
 }
 
 }  // namespace
