@@ -1,20 +1,92 @@
 #include "analyzer/mpi/assign_processes.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <numeric>
+#include <string_view>
 #include <system_error>
+#include <unordered_map>
 
 namespace prof::analyzer {
+namespace {
 
-std::vector<uint64_t> ProcessBytes(const std::vector<ProcessFiles>& processes) {
+// A record's fixed part; the host and the unreadable message follow, NUL-terminated.
+struct SeenFixed {
+  int32_t rank = -1;
+  uint32_t window_index = 0;
+  int64_t pid = 0;
+  uint64_t bytes = 0;
+};
+
+// The NUL-terminated string at `*at`; false when `bytes` ends before its NUL.
+bool TakeString(const std::string& bytes, size_t* at, std::string* out) {
+  const size_t end = bytes.find('\0', *at);
+  if (end == std::string::npos) return false;
+  out->assign(bytes, *at, end - *at);
+  *at = end + 1;
+  return true;
+}
+
+}  // namespace
+
+Slice SliceOf(size_t count, size_t worker, size_t workers) {
+  workers = std::max<size_t>(workers, 1);
+  const size_t base = count / workers, extra = count % workers;
+  const size_t first = worker * base + std::min(worker, extra);
+  return {std::min(first, count), std::min(first + base + (worker < extra ? 1 : 0), count)};
+}
+
+FileSeen SeeFile(const std::string& path) {
+  FileSeen seen;
+  seen.key = ReadFileHeaderKey(path);
+  std::error_code error;
+  const uintmax_t size = std::filesystem::file_size(path, error);
+  if (!error) seen.bytes = size;
+  return seen;
+}
+
+std::string EncodeFilesSeen(const std::vector<FileSeen>& seen) {
+  std::string bytes;
+  for (const FileSeen& file : seen) {
+    const SeenFixed fixed{file.key.rank, file.key.window_index, file.key.pid, file.bytes};
+    bytes.append(reinterpret_cast<const char*>(&fixed), sizeof(fixed));
+    bytes.append(file.key.host).push_back('\0');
+    bytes.append(file.key.unreadable).push_back('\0');
+  }
+  return bytes;
+}
+
+bool DecodeFilesSeen(const std::string& bytes, std::vector<FileSeen>* seen) {
+  size_t at = 0;
+  while (at < bytes.size()) {
+    SeenFixed fixed;
+    if (bytes.size() - at < sizeof(fixed)) return false;
+    std::memcpy(&fixed, bytes.data() + at, sizeof(fixed));
+    at += sizeof(fixed);
+    FileSeen file;
+    if (!TakeString(bytes, &at, &file.key.host) || !TakeString(bytes, &at, &file.key.unreadable))
+      return false;
+    file.key.rank = fixed.rank;
+    file.key.window_index = fixed.window_index;
+    file.key.pid = fixed.pid;
+    file.bytes = fixed.bytes;
+    seen->push_back(std::move(file));
+  }
+  return true;
+}
+
+std::vector<uint64_t> ProcessBytes(const std::vector<ProcessFiles>& processes,
+                                   const std::vector<std::string>& files,
+                                   const std::vector<FileSeen>& seen) {
+  std::unordered_map<std::string_view, uint64_t> file_bytes;
+  for (size_t i = 0; i < files.size() && i < seen.size(); ++i) file_bytes[files[i]] = seen[i].bytes;
   std::vector<uint64_t> bytes;
   for (const ProcessFiles& process : processes) {
     uint64_t sum = 0;
     for (const std::string& path : process.paths) {
-      std::error_code error;
-      const uintmax_t size = std::filesystem::file_size(path, error);
-      if (!error) sum += size;
+      const auto found = file_bytes.find(path);
+      if (found != file_bytes.end()) sum += found->second;
     }
     bytes.push_back(sum);
   }
@@ -38,31 +110,18 @@ std::vector<std::vector<ProcessFiles>> AssignLargestFirst(
   return shares;
 }
 
-std::string EncodeShare(const std::vector<ProcessFiles>& share) {
+std::string EncodePaths(const std::vector<std::string>& paths) {
   std::string bytes;
-  for (const ProcessFiles& process : share) {
-    for (const std::string& path : process.paths) bytes.append(path).push_back('\0');
-    bytes.push_back('\0');
-  }
+  for (const std::string& path : paths) bytes.append(path).push_back('\0');
   return bytes;
 }
 
-std::vector<ProcessFiles> DecodeShare(const std::string& bytes) {
-  std::vector<ProcessFiles> share;
-  ProcessFiles process;
+std::vector<std::string> DecodePaths(const std::string& bytes) {
+  std::vector<std::string> paths;
   size_t at = 0;
-  while (at < bytes.size()) {
-    const size_t end = bytes.find('\0', at);
-    if (end == std::string::npos) break;  // a damaged share: its unterminated tail is not a path
-    if (end == at) {
-      share.push_back(std::move(process));
-      process = ProcessFiles{};
-    } else {
-      process.paths.push_back(bytes.substr(at, end - at));
-    }
-    at = end + 1;
-  }
-  return share;
+  std::string path;
+  while (at < bytes.size() && TakeString(bytes, &at, &path)) paths.push_back(path);
+  return paths;
 }
 
 }  // namespace prof::analyzer

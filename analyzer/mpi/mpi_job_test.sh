@@ -7,7 +7,8 @@
 # same on a tensor x data parallel job (32 ranks in 8 tensor groups of 4 and 4 data groups
 # of 8: 12 communicators, whose collectives are exchanged by communicator between the MPI
 # processes). With a rank file missing and one truncated, it prints what profanalyze map +
-# reduce print (profanalyze itself refuses a missing PATH): both unreadable, counted.
+# reduce print (profanalyze itself refuses a missing PATH): both unreadable, counted, each
+# named once, whichever MPI rank read the truncated file's header.
 #
 #   mpi_job_test.sh PROFANALYZE PROFANALYZE_MPI MAKE_JOB_TRACES
 set -uo pipefail
@@ -88,6 +89,23 @@ grep -q "Job: 15 rank(s) .* 2 unreadable file(s)." "$work/reduced.txt" ||
 mpirun -n 3 --oversubscribe "$mpi" "${inputs[@]}" >"$work/mpi_damaged.txt" 2>/dev/null ||
   { echo "FAIL: mpirun -n 3 on damaged inputs exited $?"; failures=$((failures + 1)); }
 check_same "mpirun -n 3, damaged inputs (vs map + reduce)" "$work/reduced.txt" "$work/mpi_damaged.txt"
+
+# Each MPI rank reads the headers of its slice of the 17 inputs: the cut file, 11th (index
+# 10), is in MPI rank 1's slice at P = 2 and 3 ([9,17), [6,12)) and rank 2's at P = 4
+# ([9,13)), never rank 0's; the output is still map + reduce's, and each unreadable input is
+# one line on stderr, once.
+inputs=("$work"/job/rank_0000*.pb "$work/cut.pb" "$work"/job/rank_0001[0-4].pb "$work/absent.pb")
+"$profanalyze" map "${inputs[@]}" -o "$work/part_mid.pb" 2>/dev/null || { echo "FAIL: map"; exit 1; }
+"$profanalyze" reduce "$work/part_mid.pb" >"$work/reduced_mid.txt" 2>/dev/null || { echo "FAIL: reduce"; exit 1; }
+for p in 2 3 4; do
+  mpirun -n "$p" --oversubscribe "$mpi" "${inputs[@]}" >"$work/mpi_mid$p.txt" 2>"$work/mpi_mid$p.err" ||
+    { echo "FAIL: mpirun -n $p on damaged inputs exited $?"; failures=$((failures + 1)); }
+  check_same "mpirun -n $p, cut file in another MPI rank's slice" "$work/reduced_mid.txt" "$work/mpi_mid$p.txt"
+  for name in cut.pb absent.pb; do
+    count=$(grep -c "$name" "$work/mpi_mid$p.err")
+    [ "$count" = 1 ] || { echo "FAIL: mpirun -n $p: $name on stderr $count time(s), not once"; failures=$((failures + 1)); }
+  done
+done
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "all same"

@@ -1,7 +1,7 @@
 // profanalyze-mpi: profanalyze over MPI, for jobs that outgrow one machine.
-// `mpirun -n P profanalyze-mpi [profanalyze's options] PATH...`: MPI rank 0 groups the
-// files by traced process (headers only) and hands each MPI rank its share, largest first
-// (assign_processes.h); every MPI rank maps its share to a job partial
+// `mpirun -n P profanalyze-mpi [profanalyze's options] PATH...`: each MPI rank reads the
+// headers of its slice of the files, and all group them by traced process alike and take
+// their shares, largest first (assign_processes.h); every MPI rank maps its share to a job partial
 // (cli/job_partial_command.h) holding the tables the output prints (none when it is the
 // job view alone). The job view's collectives are exchanged by communicator (MPI_Alltoallv:
 // each communicator's records go to the MPI rank owning it, job/sharded_collectives.h),
@@ -15,6 +15,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <exception>
 #include <string>
 #include <vector>
@@ -32,7 +33,6 @@
 namespace prof::analyzer {
 namespace {
 
-constexpr int kShareTag = 1;
 constexpr int kPartialTag = 2;
 constexpr uint64_t kChunk = 1 << 30;  // MPI counts are ints: bytes go in chunks of 1 GiB
 
@@ -56,23 +56,46 @@ std::string ReceiveBytes(int from, int tag) {
   return bytes;
 }
 
-// Rank 0 reads the headers and sends every other rank its share; returns this rank's, and
-// the job's process count (which tables the output prints depends on it).
-std::vector<ProcessFiles> ShareOut(const SummaryCommandOptions& options, int rank, int size,
+// Every MPI rank reads the headers of its slice of the input files (rank 0 expands the
+// PATHs, one folder listing, and all get the same list); the records are gathered by all,
+// and every rank groups and assigns them alike, so no rank reads every header while the
+// others wait. Returns this rank's share, and the job's process count (which tables the
+// output prints depends on it); rank 0 also gets every unreadable input, in the order
+// profanalyze lists them (PATHs first, then headers), so each is one line, once.
+std::vector<ProcessFiles> ShareOut(const SummaryCommandOptions& options, Exchange& exchange,
                                    std::vector<std::string>* unreadable,
                                    uint64_t* processes_total) {
-  Inputs inputs;
-  if (rank == 0) inputs = OpenEachInput(options.paths);
-  *processes_total = inputs.processes.size();
-  MPI_Bcast(processes_total, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  if (rank != 0) return DecodeShare(ReceiveBytes(0, kShareTag));
-  *unreadable = std::move(inputs.unreadable);
-  const std::vector<ProcessFiles>& processes = inputs.processes;
+  std::vector<std::string> unexpanded;
+  const std::vector<std::string> files = DecodePaths(exchange.AllGather(
+      exchange.Rank() == 0 ? EncodePaths(ExpandEachInput(options.paths, &unexpanded)) : "")[0]);
+  const Slice mine = SliceOf(files.size(), exchange.Rank(), exchange.Size());
+  std::vector<FileSeen> seen_here;
+  for (size_t i = mine.first; i < mine.last; ++i) seen_here.push_back(SeeFile(files[i]));
+  const std::vector<std::string> blobs = exchange.AllGather(EncodeFilesSeen(seen_here));
+  std::vector<FileSeen> seen;
+  for (int from = 0; from < exchange.Size(); ++from) {
+    const Slice theirs = SliceOf(files.size(), from, exchange.Size());
+    DecodeFilesSeen(blobs[from], &seen);
+    while (seen.size() < theirs.last) {  // records lost between MPI ranks: said, not dropped
+      FileSeen lost;
+      lost.key.unreadable = files[seen.size()] + ": its header record from MPI rank " +
+                            std::to_string(from) + " was lost";
+      seen.push_back(std::move(lost));
+    }
+    seen.resize(theirs.last);
+  }
+  std::vector<FileHeaderKey> keys;
+  for (const FileSeen& file : seen) keys.push_back(file.key);
+  std::vector<std::string> unread_headers;
+  const std::vector<ProcessFiles> processes = GroupFilesByKey(files, keys, &unread_headers);
+  *processes_total = processes.size();
+  if (exchange.Rank() == 0) {
+    *unreadable = std::move(unexpanded);
+    unreadable->insert(unreadable->end(), unread_headers.begin(), unread_headers.end());
+  }
   std::vector<std::vector<ProcessFiles>> shares =
-      AssignLargestFirst(processes, ProcessBytes(processes), size);
-  for (int worker = 1; worker < size; ++worker)
-    SendBytes(EncodeShare(shares[worker]), worker, kShareTag);
-  return std::move(shares[0]);
+      AssignLargestFirst(processes, ProcessBytes(processes, files, seen), exchange.Size());
+  return std::move(shares[exchange.Rank()]);
 }
 
 // Binomial tree: at distance d, a rank with rank % 2d == d sends to rank - d and is done.
@@ -98,12 +121,8 @@ prof::job::JobPartial ReduceToRankZero(prof::job::JobPartial partial, int rank, 
 
 // The job view's collective figures, exchanged by communicator (steps by step number); the
 // partial's ranks give up their collectives and steps to it (the figures stand for them).
-CollectiveFigures ShardCollectives(prof::job::JobPartial* partial, size_t* rank_count) {
-  // PROFANALYZE_MPI_ROUND_BYTES (tests only, mpi_job_test.sh): smaller exchange rounds than
-  // 1 GiB, so a small job goes through the rounds a large one needs.
-  const char* round_bytes = std::getenv("PROFANALYZE_MPI_ROUND_BYTES");
-  MpiExchange exchange(round_bytes && std::atoll(round_bytes) > 0 ? std::atoll(round_bytes)
-                                                                  : uint64_t{1} << 30);
+CollectiveFigures ShardCollectives(Exchange& exchange, prof::job::JobPartial* partial,
+                                    size_t* rank_count) {
   const std::vector<uint32_t> indices = IndexRanksSharded(exchange, partial->ranks(), rank_count);
   std::vector<ShardRank> ranks;
   for (int i = 0; i < partial->ranks_size(); ++i) {
@@ -116,14 +135,41 @@ CollectiveFigures ShardCollectives(prof::job::JobPartial* partial, size_t* rank_
   return AnalyzeCollectivesSharded(exchange, std::move(ranks), *rank_count);
 }
 
+// PROFANALYZE_MPI_PHASE_TIMES=1 (bench_job.sh): each MPI rank's wall and CPU time (its
+// process's, Open MPI's polling while it waits included) to read and share out the inputs.
+class PhaseTimer {
+ public:
+  PhaseTimer() : wall_(Now(CLOCK_MONOTONIC)), cpu_(Now(CLOCK_PROCESS_CPUTIME_ID)) {}
+  void Print(const char* phase, int rank) const {
+    if (std::getenv("PROFANALYZE_MPI_PHASE_TIMES") == nullptr) return;
+    std::fprintf(stderr, "profanalyze-mpi: MPI rank %d: %s: wall %.3f s, CPU %.3f s\n", rank,
+                 phase, Now(CLOCK_MONOTONIC) - wall_, Now(CLOCK_PROCESS_CPUTIME_ID) - cpu_);
+  }
+
+ private:
+  static double Now(clockid_t clock) {
+    timespec now{};
+    clock_gettime(clock, &now);
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+  }
+  double wall_, cpu_;
+};
+
 int Run(const SummaryCommandOptions& options, int rank, int size) {
+  // PROFANALYZE_MPI_ROUND_BYTES (tests only, mpi_job_test.sh): smaller exchange rounds than
+  // 1 GiB, so a small job goes through the rounds a large one needs.
+  const char* round_bytes = std::getenv("PROFANALYZE_MPI_ROUND_BYTES");
+  MpiExchange exchange(round_bytes && std::atoll(round_bytes) > 0 ? std::atoll(round_bytes)
+                                                                  : uint64_t{1} << 30);
   Inputs share;  // this rank's processes; rank 0 also holds the unreadable inputs
   uint64_t processes = 0;
-  share.processes = ShareOut(options, rank, size, &share.unreadable, &processes);
+  const PhaseTimer headers;
+  share.processes = ShareOut(options, exchange, &share.unreadable, &processes);
+  headers.Print("headers", rank);
   const TablePolicy tables = TablesPrinted(options, static_cast<size_t>(processes));
   prof::job::JobPartial partial = MapProcesses(share, options, tables);
   size_t rank_count = 0;
-  const CollectiveFigures figures = ShardCollectives(&partial, &rank_count);
+  const CollectiveFigures figures = ShardCollectives(exchange, &partial, &rank_count);
   partial = ReduceToRankZero(std::move(partial), rank, size);
   int exit_code = 0;
   if (rank == 0 && TablesPrinted(options, partial.ranks_size()).kind != tables.kind) {

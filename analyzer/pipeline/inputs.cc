@@ -18,17 +18,23 @@ absl::StatusOr<Inputs> OpenInputs(const std::vector<std::string>& paths) {
   return inputs;
 }
 
-Inputs OpenEachInput(const std::vector<std::string>& paths) {
-  Inputs inputs;
+std::vector<std::string> ExpandEachInput(const std::vector<std::string>& paths,
+                                         std::vector<std::string>* unreadable) {
   std::vector<std::string> files;
   for (const std::string& path : paths) {
     absl::StatusOr<std::vector<std::string>> expanded = ExpandInputPaths({path});
     if (!expanded.ok()) {
-      inputs.unreadable.push_back(std::string(expanded.status().message()));
+      unreadable->push_back(std::string(expanded.status().message()));
       continue;
     }
     files.insert(files.end(), expanded->begin(), expanded->end());
   }
+  return files;
+}
+
+Inputs OpenEachInput(const std::vector<std::string>& paths) {
+  Inputs inputs;
+  const std::vector<std::string> files = ExpandEachInput(paths, &inputs.unreadable);
   inputs.processes = GroupFilesByProcess(files, &inputs.unreadable);
   return inputs;
 }

@@ -32,6 +32,12 @@ absl::StatusOr<Inputs> OpenInputs(const std::vector<std::string>& paths);
 // (profanalyze map, profanalyze-mpi).
 Inputs OpenEachInput(const std::vector<std::string>& paths);
 
+// OpenEachInput's first half: the trace files the PATHs name, in order; a PATH that cannot
+// be expanded is one line in `unreadable`. Its second half is GroupFilesByProcess
+// (read/process_files.h), which profanalyze-mpi splits across its MPI processes.
+std::vector<std::string> ExpandEachInput(const std::vector<std::string>& paths,
+                                         std::vector<std::string>* unreadable);
+
 }  // namespace prof::analyzer
 
 #endif  // PROF_ANALYZER_PIPELINE_INPUTS_H_

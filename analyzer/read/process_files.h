@@ -23,6 +23,23 @@ struct ProcessFiles {
 std::vector<ProcessFiles> GroupFilesByProcess(const std::vector<std::string>& files,
                                               std::vector<std::string>* unreadable);
 
+// The two halves of GroupFilesByProcess, for profanalyze-mpi, whose MPI processes each
+// read a slice of the headers and group them all alike: what one file's header says
+// (or, when it cannot be read, why: `unreadable` non-empty)...
+struct FileHeaderKey {
+  std::string unreadable;
+  int32_t rank = -1;
+  std::string host;
+  int64_t pid = 0;
+  uint32_t window_index = 0;
+};
+FileHeaderKey ReadFileHeaderKey(const std::string& path);
+
+// ...and the grouping of `files` by those keys (`keys` parallel to `files`).
+std::vector<ProcessFiles> GroupFilesByKey(const std::vector<std::string>& files,
+                                          const std::vector<FileHeaderKey>& keys,
+                                          std::vector<std::string>* unreadable);
+
 }  // namespace prof::analyzer
 
 #endif  // PROF_ANALYZER_READ_PROCESS_FILES_H_
