@@ -6,7 +6,9 @@
 # per process (the issue's memory goal) on this machine. TP > 1: tensor x data parallel
 # groups (many communicators, make_job_traces); STEPS: more collectives per rank.
 # BASELINE_MPI=an older build's profanalyze-mpi: measured beside this one, in the same run
-# (the largest process's peak is the one that grows with the job).
+# (the largest process's peak is the one that grows with the job). Under mpirun, the header
+# phase (expanding the PATHs, reading the headers, the shares) is printed too: MPI rank 0's
+# wall and CPU and the slowest rank's (a baseline without PROFANALYZE_MPI_PHASE_TIMES: none).
 #
 #   [BASELINE_MPI=PATH] analyzer/mpi/bench_job.sh BAZEL_BIN [RANKS [TP [STEPS]]]
 set -euo pipefail
@@ -41,7 +43,13 @@ measure() {
   cpu=$(grep -o 'cpu=[0-9.]*+[0-9.]*' "$scratch/time.txt" | tr '=+' '  ' | awk '{s += $2 + $3} END {printf "%.2f", s}')
   printf "   %-40s %7.2f s  CPU %6.2f s  peak %6.0f MiB per process (%s)  %s\n" "$label" \
     "$(echo "$end - $start" | bc)" "$cpu" "$(echo "${peak:-0} / 1024" | bc -l)" "$peaks" "$same"
+  # The header phase (PROFANALYZE_MPI_PHASE_TIMES): MPI rank 0's, and the slowest rank's.
+  grep -q ': headers: wall' "$scratch/err.txt" || return 0
+  sed -n 's/.*MPI rank \([0-9]*\): headers: wall \([0-9.]*\) s, CPU \([0-9.]*\) s/\1 \2 \3/p' \
+    "$scratch/err.txt" | sort -k2,2g | awk '$1 == 0 {r0 = $2 " s, CPU " $3 " s"} {last = "rank " $1 ": " $2 " s, CPU " $3 " s"}
+      END {printf "   %-40s rank 0: %s; slowest, %s\n", "  header phase", r0, last}'
 }
+export PROFANALYZE_MPI_PHASE_TIMES=1  # each MPI rank's header phase on stderr, read above
 timed() { /usr/bin/time -a -o "$scratch/time.txt" -f "peak_kb=%M cpu=%U+%S" "$@"; }
 
 measure "profanalyze (1 process)" "" timed "$profanalyze" "$scratch/job"
@@ -57,8 +65,8 @@ map_reduce() {
 measure "profanalyze map x8 + reduce" "$scratch/expected.txt" map_reduce
 for p in 1 2 4; do
   measure "mpirun -n $p profanalyze-mpi" "$scratch/expected.txt" \
-    mpirun -n $p --oversubscribe /usr/bin/time -a -o "$scratch/time.txt" -f "peak_kb=%M cpu=%U+%S" "$mpi" "$scratch/job"
+    mpirun -n $p --oversubscribe -x PROFANALYZE_MPI_PHASE_TIMES /usr/bin/time -a -o "$scratch/time.txt" -f "peak_kb=%M cpu=%U+%S" "$mpi" "$scratch/job"
   [ -n "${BASELINE_MPI:-}" ] || continue
   measure "mpirun -n $p baseline profanalyze-mpi" "$scratch/expected.txt" \
-    mpirun -n $p --oversubscribe /usr/bin/time -a -o "$scratch/time.txt" -f "peak_kb=%M cpu=%U+%S" "$BASELINE_MPI" "$scratch/job"
+    mpirun -n $p --oversubscribe -x PROFANALYZE_MPI_PHASE_TIMES /usr/bin/time -a -o "$scratch/time.txt" -f "peak_kb=%M cpu=%U+%S" "$BASELINE_MPI" "$scratch/job"
 done
