@@ -2,6 +2,13 @@
 torch.profiler names and counts them: aten::addmm, aten::add_, aten::convolution_backward,
 autograd::engine::evaluate_function: AddmmBackward0, Optimizer.step#SGD.step.
 
+Two sources (aten_sources.py), started and stopped per thread by the same rules below:
+the agent's own RecordFunction callbacks (the default where the agent offers them: each
+operator recorded as it ends, nothing to read back, so a window goes on past every
+boundary) and torch's own profiler collection, read and replayed (PROF_SHAPES,
+PROF_STACKS, PROF_ATEN_SOURCE=profiler, and the fallback). What follows describes the
+second, which the first replaced as the default.
+
 Why PyTorch's own collection (measured on Debian's torch 1.13, docs/pytorch.md): torch
 gives Python no per-operator callback (RecordFunction callbacks are C++ only, and a C++
 shim would bind to one libtorch build's C++ ABI); TorchFunctionMode sees Python calls
