@@ -188,8 +188,8 @@ PROF_EXPORT int prof_torch_observer_stop(void) {
 
 PROF_EXPORT int prof_torch_observer_counts(uint64_t* counts, int capacity) {
   const prof::TorchObserverCounts now = prof::TorchObserverCountsNow();
-  const uint64_t values[] = {now.threads,    now.folded,    now.async,
-                             now.overflowed, now.unmatched, now.no_stack};
+  const uint64_t values[] = {now.threads,   now.folded,   now.async,       now.overflowed,
+                             now.unmatched, now.no_stack, now.out_of_order};
   const int n = static_cast<int>(sizeof(values) / sizeof(values[0]));
   for (int i = 0; i < n && i < capacity && counts; ++i) counts[i] = values[i];
   return n;

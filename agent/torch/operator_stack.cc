@@ -24,13 +24,14 @@ bool IsUtilityOperatorName(const char* name) {
   return false;
 }
 
-void OperatorStack::Start(const char* name, bool user, uint64_t start_ns) {
+void OperatorStack::Start(const void* call, const char* name, bool user, uint64_t start_ns) {
   if (depth_ == kDepth) {
     ++overflow_;
     ++overflowed_;
     return;
   }
   Level& level = levels_[depth_++];
+  level.call = call;
   level.name = name ? name : "";
   level.start_ns = start_ns;
   level.children = 0;
@@ -39,20 +40,25 @@ void OperatorStack::Start(const char* name, bool user, uint64_t start_ns) {
   level.pending = false;
 }
 
-void OperatorStack::End(uint64_t end_ns, Sink sink) {
-  if (overflow_ > 0) {
-    --overflow_;
+void OperatorStack::End(const void* call, uint64_t end_ns, Sink sink) {
+  int index = depth_ - 1;  // nearly always the innermost call: found at once
+  while (index >= 0 && levels_[index].call != call) --index;
+  if (index < 0) {
+    if (overflow_ > 0) {
+      --overflow_;
+    } else {
+      ++unmatched_;
+    }
     return;
   }
-  if (depth_ == 0) {
-    ++unmatched_;
-    return;
-  }
-  const Level& ended = levels_[--depth_];
+  const Level ended = levels_[index];  // a copy: the calls above it move down
+  if (index != depth_ - 1) ++out_of_order_;
+  for (int above = index + 1; above < depth_; ++above) levels_[above - 1] = levels_[above];
+  --depth_;
   if (ended.pending) ++folded_;  // its only child, named as itself: folded away
   if (ended.utility) return;
-  if (depth_ > 0) {
-    Level& parent = levels_[depth_ - 1];
+  if (index > 0) {
+    Level& parent = levels_[index - 1];
     ++parent.children;
     if (parent.pending) {  // a second child: the first one is no duplicate
       parent.pending = false;

@@ -18,9 +18,14 @@
 // Cost: Start and End are a few loads and stores on a fixed array; a strcmp per first
 // child. No allocation, no lock. Threads: one stack per thread, never shared. Fork: the
 // child inherits the forking thread's stack as it is (Reset when observing starts again).
+// Each call is known by its RecordFunction's address (unique while it lives), so an end
+// finds its own call: the innermost one, nearly always. Where it is not (callbacks removed
+// and added again inside a call; torch 1.13's record_function, whose range starts inside
+// the operator that opens it and outlives it) the call is taken out from under the calls
+// above it, which become its parent's children (counted: out_of_order).
 // Limits: kDepth levels; deeper calls are counted (overflowed) and not recorded, their
-// ends matched by count. An end without a start (callbacks added inside a call) is
-// counted (unmatched) and ignored.
+// ends matched by count. An end without a start (callbacks added inside a call, or removed
+// and added again) is counted (unmatched) and ignored.
 #ifndef PROF_AGENT_TORCH_OPERATOR_STACK_H_
 #define PROF_AGENT_TORCH_OPERATOR_STACK_H_
 
@@ -36,19 +41,21 @@ class OperatorStack {
 
   static constexpr int kDepth = 128;
 
-  // start_ns 0: the call is not recorded (the agent was not recording at its start), but
-  // still counts as its parent's child.
-  void Start(const char* name, bool user, uint64_t start_ns);
-  void End(uint64_t end_ns, Sink sink);
+  // call: the RecordFunction's address. start_ns 0: the call is not recorded (the agent
+  // was not recording at its start), but still counts as its parent's child.
+  void Start(const void* call, const char* name, bool user, uint64_t start_ns);
+  void End(const void* call, uint64_t end_ns, Sink sink);
   void Reset() { depth_ = overflow_ = 0; }
 
   int depth() const { return depth_; }
   uint64_t folded() const { return folded_; }
   uint64_t overflowed() const { return overflowed_; }
   uint64_t unmatched() const { return unmatched_; }
+  uint64_t out_of_order() const { return out_of_order_; }
 
  private:
   struct Level {
+    const void* call;
     const char* name;
     uint64_t start_ns;
     uint64_t pending_start_ns;  // a first child named as this call, held (pending)
@@ -66,6 +73,7 @@ class OperatorStack {
   uint64_t folded_ = 0;
   uint64_t overflowed_ = 0;
   uint64_t unmatched_ = 0;
+  uint64_t out_of_order_ = 0;
 };
 
 // torch.profiler's _filter_name: utility operators that are no rows of its tables.

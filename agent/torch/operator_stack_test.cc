@@ -24,25 +24,34 @@ void Collect(bool user, const char* name, uint64_t start, uint64_t end) {
 }
 
 // Runs `calls`: "+name@t" starts an operator at t ("+u:name@t" a user range), "-@t" ends
-// the innermost call at t; returns the ranges the stack handed on, in order.
+// the innermost open call at t, "-name@t" the innermost open call of that name; returns
+// the ranges the stack handed on, in order. Each call's identity is the address of its
+// own slot (RecordFunctions are told apart by address).
 std::vector<Range> Run(OperatorStack& stack, const std::vector<std::string>& calls) {
   std::vector<Range> ranges;
   g_ranges = &ranges;
+  // Names and identities outlive the calls here; the real callers' names live only until
+  // the end.
+  static std::vector<std::string>* names = new std::vector<std::string>(4096);
+  static size_t next = 0;
+  std::vector<size_t> open;  // slots of the open calls, innermost last
   for (const std::string& call : calls) {
     const size_t at = call.find('@');
     const uint64_t time = std::stoull(call.substr(at + 1));
+    std::string name = call.substr(1, at - 1);
     if (call[0] == '-') {
-      stack.End(time, Collect);
+      size_t index = open.size() - 1;
+      while (!name.empty() && index > 0 && (*names)[open[index]] != name) --index;
+      stack.End(&(*names)[open[index]], time, Collect);
+      open.erase(open.begin() + static_cast<std::ptrdiff_t>(index));
       continue;
     }
-    std::string name = call.substr(1, at - 1);
     const bool user = name.rfind("u:", 0) == 0;
     if (user) name = name.substr(2);
-    // Names outlive the calls here; the real callers' names live only until the end.
-    static std::vector<std::string>* kept = new std::vector<std::string>();
-    kept->reserve(1000);
-    kept->push_back(name);
-    stack.Start(kept->back().c_str(), user, time);
+    const size_t slot = next++ % names->size();
+    (*names)[slot] = name;
+    open.push_back(slot);
+    stack.Start(&(*names)[slot], (*names)[slot].c_str(), user, time);
   }
   return ranges;
 }
@@ -113,11 +122,30 @@ TEST_CASE("calls started while not recording count as children but are not recor
   REQUIRE(same == std::vector<Range>{{false, "aten::mm", 3, 7}});
 }
 
+TEST_CASE("an end that is not the innermost call's takes its call out from under the others") {
+  OperatorStack stack;
+  // torch 1.13's record_function: its range starts inside the operator that opens it and
+  // outlives it; the operators after it are the range's children.
+  const auto ranges = Run(stack, {"+aten::zeros@1", "+u:forward@2", "-aten::zeros@3",
+                                  "+aten::mm@4", "-@5", "-u:forward@6"});
+  REQUIRE(ranges == std::vector<Range>{{false, "aten::zeros", 1, 3},
+                                       {false, "aten::mm", 4, 5},
+                                       {true, "forward", 2, 6}});
+  CHECK(stack.out_of_order() == 1);
+  CHECK(stack.depth() == 0);
+}
+
 TEST_CASE("ends without starts and calls past the depth are counted, not recorded") {
   OperatorStack stack;
-  const auto unmatched = Run(stack, {"-@1", "-@2"});
-  CHECK(unmatched.empty());
-  CHECK(stack.unmatched() == 2);
+  int unknown = 0;
+  stack.End(&unknown, 1, Collect);  // callbacks added inside this call, or after a Reset
+  CHECK(stack.unmatched() == 1);
+  // A call open across a Reset (callbacks removed and added again inside it) never takes
+  // a later call's end.
+  Run(stack, {"+aten::linear@1"});
+  stack.Reset();
+  const auto after_reset = Run(stack, {"+aten::addmm@2", "-@3"});
+  CHECK(after_reset == std::vector<Range>{{false, "aten::addmm", 2, 3}});
 
   std::vector<std::string> calls;
   for (int i = 0; i < OperatorStack::kDepth + 3; ++i) {

@@ -48,7 +48,7 @@ struct TorchFunctions {
 TorchFunctions g_torch;
 
 std::atomic<uint64_t> g_threads{0}, g_folded{0}, g_async{0}, g_overflowed{0}, g_unmatched{0},
-    g_no_stack{0};
+    g_no_stack{0}, g_out_of_order{0};
 
 thread_local OperatorStack* t_stack __attribute__((tls_model("initial-exec"))) = nullptr;
 // The thread's two callbacks (0: none). Two scalars, not an array: GCC stores a 16-byte
@@ -63,6 +63,7 @@ void FoldCounts(OperatorStack* stack) {
   g_folded.fetch_add(stack->folded(), std::memory_order_relaxed);
   g_overflowed.fetch_add(stack->overflowed(), std::memory_order_relaxed);
   g_unmatched.fetch_add(stack->unmatched(), std::memory_order_relaxed);
+  g_out_of_order.fetch_add(stack->out_of_order(), std::memory_order_relaxed);
 }
 
 void FreeStack(void* stack) {
@@ -105,13 +106,14 @@ NullContext OnStart(const void* record_function) {
     g_no_stack.fetch_add(1, std::memory_order_relaxed);
     return {};
   }
-  stack->Start(g_torch.name(record_function), kUser, Recording() ? MonotonicNs() : 0);
+  stack->Start(record_function, g_torch.name(record_function), kUser,
+               Recording() ? MonotonicNs() : 0);
   return {};
 }
 
 void OnEnd(const void* record_function, void* /*context*/) {
   if (g_torch.is_async(record_function) || t_stack == nullptr) return;  // never pushed
-  t_stack->End(Recording() ? MonotonicNs() : 1, Sink);
+  t_stack->End(record_function, Recording() ? MonotonicNs() : 1, Sink);
 }
 
 // libtorch_cpu's functions, from the loaded copy (the first object named libtorch_cpu.so*).
@@ -184,10 +186,12 @@ TorchObserverCounts TorchObserverCountsNow() {
   counts.overflowed = g_overflowed.load(std::memory_order_relaxed);
   counts.unmatched = g_unmatched.load(std::memory_order_relaxed);
   counts.no_stack = g_no_stack.load(std::memory_order_relaxed);
+  counts.out_of_order = g_out_of_order.load(std::memory_order_relaxed);
   if (t_stack != nullptr) {  // this thread's, not yet added
     counts.folded += t_stack->folded();
     counts.overflowed += t_stack->overflowed();
     counts.unmatched += t_stack->unmatched();
+    counts.out_of_order += t_stack->out_of_order();
   }
   return counts;
 }

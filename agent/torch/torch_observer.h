@@ -51,6 +51,7 @@ struct TorchObserverCounts {
   uint64_t overflowed;  // calls past the stack's depth
   uint64_t unmatched;   // ends without a start
   uint64_t no_stack;    // calls on threads whose stack could not be allocated
+  uint64_t out_of_order;  // ends of calls that were not the innermost (operator_stack.h)
 };
 
 // Adds this thread's two callbacks. Returns 1 when they are on (or already were), 0 when

@@ -158,7 +158,8 @@ int prof_torch_observer_stop(void);
 /* Fills counts[0..capacity) with what the observer saw in this process: threads,
  * folded (duplicate only children), async (skipped), overflowed (past the stack's depth),
  * unmatched (ends without a start), no_stack (calls on a thread without memory for its
- * stack). Returns how many counts there are. */
+ * stack), out_of_order (ends of calls that were not the innermost). Returns how many
+ * counts there are. */
 int prof_torch_observer_counts(uint64_t* counts, int capacity);
 
 /* 1 while a recording window is open (the current step records), else 0: one load. Lets

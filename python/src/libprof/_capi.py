@@ -204,7 +204,8 @@ def _install(functions):
         names.pop("operator_range_detail", None)
 
 
-_OBSERVER_COUNTS = ("threads", "folded", "async", "overflowed", "unmatched", "no_stack")
+_OBSERVER_COUNTS = ("threads", "folded", "async", "overflowed", "unmatched", "no_stack",
+                    "out_of_order")
 
 
 def torch_observer_counts():
