@@ -173,7 +173,9 @@ int StopTorchObserver() {
   g_torch.remove(t_operator_handle);
   g_torch.remove(t_user_handle);
   t_operator_handle = t_user_handle = 0;
-  // Calls still open lose their ends with the callbacks: start clean next time.
+  // A RecordFunction keeps the callbacks it started with: the calls still open may end
+  // through OnEnd after this. With the stack reset they find no call of theirs (counted
+  // unmatched) and cannot close a call pushed after a later start.
   if (t_stack != nullptr) t_stack->Reset();
   return 1;
 }
