@@ -12,6 +12,7 @@
 #include "agent/record/errno_preserved.h"
 #include "agent/record/flight_host.h"
 #include "agent/record/recorder.h"
+#include "agent/torch/torch_observer.h"
 #include "proto/schema_enums.h"
 
 namespace {
@@ -173,6 +174,25 @@ PROF_EXPORT void prof_user_range(const char* name, uint64_t start_ns, uint64_t e
 }
 PROF_EXPORT void prof_phase_range(const char* name, uint64_t start_ns, uint64_t end_ns) {
   WholeRange(prof::schema::RANGE_KIND_MODEL_PHASE, name, start_ns, end_ns);
+}
+
+PROF_EXPORT int prof_torch_observer_start(int num_scopes) {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  return prof::StartTorchObserver(num_scopes);
+}
+
+PROF_EXPORT int prof_torch_observer_stop(void) {
+  prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
+  return prof::StopTorchObserver();
+}
+
+PROF_EXPORT int prof_torch_observer_counts(uint64_t* counts, int capacity) {
+  const prof::TorchObserverCounts now = prof::TorchObserverCountsNow();
+  const uint64_t values[] = {now.threads,   now.folded,   now.async,       now.overflowed,
+                             now.unmatched, now.no_stack, now.out_of_order};
+  const int n = static_cast<int>(sizeof(values) / sizeof(values[0]));
+  for (int i = 0; i < n && i < capacity && counts; ++i) counts[i] = values[i];
+  return n;
 }
 
 PROF_EXPORT int prof_recording(void) { return prof::Recording() ? 1 : 0; }

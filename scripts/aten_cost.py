@@ -13,7 +13,9 @@ runs is printed. Cost per operator = (iteration time - plain iteration time) / o
 per iteration, where the operators are those torch.profiler reports (what the agent
 records with PROF_PYTHON_OPS=1). torch.profiler is shown twice: while it collects, and
 with its own end (profile.__exit__, which turns what it collected into events) spread over
-the iterations. The agent's figure includes its reads of torch's collection.
+the iterations. PROF_PYTHON_OPS=1 takes its operators from the agent's RecordFunction
+observer (the default source); PROF_ATEN_SOURCE=profiler is the helper's own collection
+through torch's profiler, whose figure includes its reads of that collection.
 --baseline-agent adds PROF_PYTHON_OPS=1 under another build (with its own helper beside
 it), alternating with the rest: a change's effect, side by side.
 
@@ -77,6 +79,7 @@ VARIANTS = (  # label, under the agent, PROF_PYTHON_OPS
     ("plain", False, None),
     ("agent, phases only", True, "0"),
     ("agent, PROF_PYTHON_OPS=1", True, "1"),
+    ("agent, PROF_ATEN_SOURCE=profiler", True, "1"),
     ("agent, PROF_PYTHON_OPS=python", True, "python"),
     ("torch.profiler", False, None),
 )
@@ -88,6 +91,8 @@ def run_variant(arguments, label, agent, operators, scratch):
         library = arguments.baseline_agent if label.startswith("baseline") else arguments.agent
         env.update({"LD_PRELOAD": library, "PROF_CUPTI_LIB": arguments.cupti,
                     "PROF_OUTPUT_DIR": tempfile.mkdtemp(dir=scratch), "PROF_PYTHON_OPS": operators})
+        if "PROF_ATEN_SOURCE=profiler" in label:
+            env["PROF_ATEN_SOURCE"] = "profiler"
     mode = "torch.profiler" if label == "torch.profiler" else "plain"
     completed = subprocess.run(
         [PYTHON, os.path.abspath(__file__), "--child", mode, "--iterations",
@@ -148,12 +153,15 @@ def cpu_per_operator(results, label, plain, operators):
 
 def print_goal(results, plain, operators):
     ours = cpu_per_operator(results, "agent, PROF_PYTHON_OPS=1", plain, operators)
+    old = cpu_per_operator(results, "agent, PROF_ATEN_SOURCE=profiler", plain, operators)
     phases = cpu_per_operator(results, "agent, phases only", plain, operators)
     torch_collecting = cpu_per_operator(results, "torch.profiler", plain, operators)
     print("   goal: PROF_PYTHON_OPS=1 costs no more CPU per operator than torch.profiler's "
           "collection (same run)")
-    for label, cost in (("PROF_PYTHON_OPS=1", ours),
-                        ("net of the agent's phases", ours - phases)):
+    for label, cost in (("PROF_PYTHON_OPS=1 (observer)", ours),
+                        ("net of the agent's phases", ours - phases),
+                        ("PROF_ATEN_SOURCE=profiler", old),
+                        ("net of the agent's phases", old - phases)):
         print("   %-34s %+.2f us/op vs %+.2f: %+.2f us/op, x%.2f  %s" % (
             label, cost, torch_collecting, cost - torch_collecting,
             cost / torch_collecting if torch_collecting > 0 else float("inf"),
@@ -167,6 +175,7 @@ def parts(iterations):
     replay, each over one collection of `iterations` iterations, median of 5."""
     import torch
     from libprof._torch import aten_operators
+    from libprof._torch.aten_replay import Replay
     torch.manual_seed(0)
     torch.set_num_threads(1)
     model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(),
@@ -181,7 +190,10 @@ def parts(iterations):
             loss_function(model(images), labels).backward()
             optimizer.step()
 
-    operators = aten_operators.AtenOperators(torch)
+    # The helper's own collection (PROF_ATEN_SOURCE=profiler), with its settings.
+    config, activities = aten_operators._profiler_settings(torch, False, with_stack=False)
+    replay = Replay(torch._C._profiler._EventType, False,
+                    torch._C._profiler.RecordScope.USER_SCOPE)
     autograd = torch._C._autograd
     clock = time.process_time
     figures = {"plain loop": [], "collection": [], "stopping it": [], "replay": []}
@@ -190,8 +202,8 @@ def parts(iterations):
         started = clock()
         loop()
         figures["plain loop"].append(clock() - started)
-        autograd._prepare_profiler(operators._config, operators._activities)
-        autograd._enable_profiler(operators._config, operators._activities)
+        autograd._prepare_profiler(config, activities)
+        autograd._enable_profiler(config, activities)
         started = clock()
         loop()
         figures["collection"].append(clock() - started)
@@ -199,7 +211,7 @@ def parts(iterations):
         result = autograd._disable_profiler()
         figures["stopping it"].append(clock() - started)
         started = clock()
-        count = operators._replay.replay(result)
+        count = replay.replay(result)
         figures["replay"].append(clock() - started)
     per = {name: statistics.median(values) * 1e6 / max(count, 1)
            for name, values in figures.items()}

@@ -282,6 +282,27 @@ PythonOperators ParsePythonOperators(ConfigParser* parser) {
   return mode;
 }
 
+// PROF_ATEN_SOURCE=auto|observer|profiler, read by the Python helper only (prof_config_get):
+// where ATen operators come from (python/src/libprof/_torch/aten_operators.py). auto: the
+// agent's RecordFunction callbacks where torch and the settings allow, else torch's own
+// collection; the other two force one (observer still falls back when it cannot run).
+void ParseAtenSource(ConfigParser* parser) {
+  constexpr const char* kName = "PROF_ATEN_SOURCE";
+  const char* applied = "auto";
+  if (const char* value = parser->Get(kName)) {
+    const std::string_view text = TrimAscii(value);
+    for (const char* known : {"auto", "observer", "profiler"}) {
+      if (text.size() == std::strlen(known) && strncasecmp(text.data(), known, text.size()) == 0) {
+        applied = known;
+        value = nullptr;
+        break;
+      }
+    }
+    if (value) parser->Warn(kName, value, "is not auto, observer or profiler", "auto");
+  }
+  parser->Record(kName, applied);
+}
+
 // PROF_CLOCK=tsc|monotonic (record/clock.h); any case.
 void ParseClock(ConfigParser* parser, Config* config) {
   if (const char* value = parser->Get("PROF_CLOCK")) {
@@ -346,6 +367,7 @@ Config ParseConfig(const EnvironmentLookup& environment, std::vector<std::string
   // Read by the Python helper only, through prof_config_get: parsed here so that it has
   // the agent's spellings and warning, and shows in the trace header.
   parser.Flag("PROF_ATEN_STACKS", false);
+  ParseAtenSource(&parser);
   parser.Text("PROF_PYTHON_PATH", "");
   ParseClock(&parser, &config);
   config.control_dir = parser.Text("PROF_CONTROL_DIR", "");

@@ -274,6 +274,21 @@ TEST_CASE("PROF_PYTHON_OPS: 1 records ATen operators, python the Python-level fu
         "PROF_PYTHON_OPS='pyton' is not 1/aten, python or 0 (any PROF_* flag spelling); using 1");
 }
 
+TEST_CASE("PROF_ATEN_SOURCE: auto, observer or profiler, any case; else auto and a warning") {
+  for (const auto& [value, applied] : std::vector<std::pair<const char*, const char*>>{
+           {"observer", "observer"}, {" Profiler ", "profiler"}, {"AUTO", "auto"}}) {
+    std::vector<std::string> warnings;
+    INFO("PROF_ATEN_SOURCE='" << value << "'");
+    CHECK(ParseWith({{"PROF_ATEN_SOURCE", value}}, &warnings).applied.at("PROF_ATEN_SOURCE") ==
+          applied);
+    CHECK(warnings.empty());
+  }
+  std::vector<std::string> warnings;
+  CHECK(ParseWith({}, &warnings).applied.at("PROF_ATEN_SOURCE") == "auto");
+  CHECK(OnlyWarning("PROF_ATEN_SOURCE", "observers") ==
+        "PROF_ATEN_SOURCE='observers' is not auto, observer or profiler; using auto");
+}
+
 TEST_CASE("PROF_WORKER_NAME is a file-name part: no '/', at most 200 bytes") {
   OnlyWarning("PROF_WORKER_NAME", "a/b");
   OnlyWarning("PROF_WORKER_NAME", std::string(201, 'w'));

@@ -82,8 +82,12 @@ class CapiVersionTest(unittest.TestCase):
         self.assertEqual(_capi.api_version(library), _capi.API_VERSION)
         functions, said = bind(library)
         self.assertEqual(said, "")
-        self.assertEqual(set(functions), set(_capi._SIGNATURES) | {"step_ended", "step_stamp"})
+        # Every optional function too, the RecordFunction observer's among them.
+        self.assertEqual(set(functions), set(_capi._SIGNATURES) | {
+            "step_ended", "step_stamp", "torch_observer_start", "torch_observer_stop",
+            "torch_observer_counts"})
         self.assertEqual(functions["step_ended"].restype, ctypes.c_int)
+        self.assertEqual(functions["torch_observer_start"].argtypes, [ctypes.c_int])
 
     def test_an_agent_of_this_version_without_step_ended_binds_without_it(self):
         # Built before prof_step_ended joined version 3: the boundaries fall back to

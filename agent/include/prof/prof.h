@@ -145,6 +145,23 @@ void prof_user_range(const char* name, uint64_t start_ns, uint64_t end_ns);
  * first outermost module call to the last one before Backward). */
 void prof_phase_range(const char* name, uint64_t start_ns, uint64_t end_ns);
 
+/* PyTorch's operators from the agent's own RecordFunction callbacks, on the calling thread
+ * and the threads torch hands its thread-local state to (autograd's, at::launch's): each
+ * operator a prof_operator_range, each record_function range a prof_user_range, named and
+ * counted as torch.profiler's tables (agent/torch/torch_observer.h). num_scopes: the
+ * number of torch's at::RecordScope values (torch._C._profiler.RecordScope's members).
+ * Returns 1 when on, 0 when libtorch_cpu (or a function of it) is not loaded, -1 for a
+ * bad num_scopes. Recorded only while a window records. */
+int prof_torch_observer_start(int num_scopes);
+/* Removes the calling thread's callbacks; returns 1 when there were some, else 0. */
+int prof_torch_observer_stop(void);
+/* Fills counts[0..capacity) with what the observer saw in this process: threads,
+ * folded (duplicate only children), async (skipped), overflowed (past the stack's depth),
+ * unmatched (ends without a start), no_stack (calls on a thread without memory for its
+ * stack), out_of_order (ends of calls that were not the innermost). Returns how many
+ * counts there are. */
+int prof_torch_observer_counts(uint64_t* counts, int capacity);
+
 /* 1 while a recording window is open (the current step records), else 0: one load. Lets
  * a caller skip work whose only use is recording (the Python helper starts PyTorch's
  * operator collection only for steps that record). */

@@ -19,7 +19,11 @@ _ADDED = {2: ("prof_user_range",),
           3: ("prof_config_get", "prof_schedule_state", "prof_window_goes_on")}
 # Bound when the agent has them, else left out (callers fall back): prof_step_ended came
 # late in version 3, after agents of that version were built; prof_step_stamp later still.
-_OPTIONAL = {"step_ended": (ctypes.c_int, [ctypes.c_int64]), "step_stamp": (None, [])}
+_OPTIONAL = {"step_ended": (ctypes.c_int, [ctypes.c_int64]), "step_stamp": (None, []),
+             # The agent's own RecordFunction callbacks (agent/torch/torch_observer.h).
+             "torch_observer_start": (ctypes.c_int, [ctypes.c_int]),
+             "torch_observer_stop": (ctypes.c_int, []),
+             "torch_observer_counts": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_int])}
 STEP_RECORDS, NEXT_STEP_RECORDS = 1, 2  # prof_step_ended's flags (prof.h)
 
 _VOID = ("range_pop", "phase_pop", "operator_pop")
@@ -183,6 +187,10 @@ def _install(functions):
     # None where the agent lacks it (step() and recording() then, as before it).
     names["step_ended"] = functions.get("step_ended")
     names["step_stamp"] = functions.get("step_stamp", _noop)
+    # None where the agent has no RecordFunction observer (the helper then collects itself).
+    names["torch_observer_start"] = functions.get("torch_observer_start")
+    names["torch_observer_stop"] = functions.get("torch_observer_stop", _zero)
+    names["_torch_observer_counts"] = functions.get("torch_observer_counts")
     # Details: an agent without them records the operator by its name only.
     if "operator_push_detail" in functions:
         names["operator_push_detail"] = _with_details(functions["operator_push_detail"])
@@ -194,6 +202,21 @@ def _install(functions):
         names["operator_range_detail"] = _with_range_details(functions["operator_range_detail"])
     else:
         names.pop("operator_range_detail", None)
+
+
+_OBSERVER_COUNTS = ("threads", "folded", "async", "overflowed", "unmatched", "no_stack",
+                    "out_of_order")
+
+
+def torch_observer_counts():
+    """{name: count} of what the agent's observer saw (prof_torch_observer_counts); {}
+    without it."""
+    function = globals().get("_torch_observer_counts")
+    if function is None:
+        return {}
+    values = (ctypes.c_uint64 * 16)()
+    count = min(function(ctypes.addressof(values), 16), 16, len(_OBSERVER_COUNTS))
+    return {name: values[i] for i, name in enumerate(_OBSERVER_COUNTS[:count])}
 
 
 def _preloaded():

@@ -2,6 +2,13 @@
 torch.profiler names and counts them: aten::addmm, aten::add_, aten::convolution_backward,
 autograd::engine::evaluate_function: AddmmBackward0, Optimizer.step#SGD.step.
 
+Two sources (aten_sources.py), started and stopped per thread by the same rules below:
+the agent's own RecordFunction callbacks (the default where the agent offers them: each
+operator recorded as it ends, nothing to read back, so a window goes on past every
+boundary) and torch's own profiler collection, read and replayed (PROF_SHAPES,
+PROF_STACKS, PROF_ATEN_SOURCE=profiler, and the fallback). What follows describes the
+second, which the first replaced as the default.
+
 Why PyTorch's own collection (measured on Debian's torch 1.13, docs/pytorch.md): torch
 gives Python no per-operator callback (RecordFunction callbacks are C++ only, and a C++
 shim would bind to one libtorch build's C++ ABI); TorchFunctionMode sees Python calls
@@ -45,7 +52,7 @@ import threading
 import time
 
 from libprof import _capi, _flags, _guard, _steps
-from libprof._torch import phases
+from libprof._torch import aten_sources, phases
 from libprof._torch.aten_replay import Replay
 
 
@@ -81,10 +88,6 @@ class _Collection:
 
 class AtenOperators:
     def __init__(self, torch):
-        autograd = torch._C._autograd
-        self._prepare = autograd._prepare_profiler
-        self._enable = autograd._enable_profiler
-        self._disable = autograd._disable_profiler
         details = hasattr(_capi, "operator_range_detail")
         shapes = details and _flags.flag("PROF_SHAPES", False)
         # Python source lines need torch's Python tracer (with_stack), and torch 1.13's
@@ -93,11 +96,20 @@ class AtenOperators:
         # tracer survives that get source lines (PROF_ATEN_STACKS=1 to try).
         self._stacks = (details and _flags.flag("PROF_STACKS", False)
                         and _flags.flag("PROF_ATEN_STACKS", False))
-        self._config, self._activities = _profiler_settings(torch, shapes, with_stack=False)
+        self._stack_config = None
         if self._stacks:  # torch's Python tracer is one per process: the main thread only
             self._stack_config, _ = _profiler_settings(torch, shapes, with_stack=True)
-        self._replay = Replay(torch._C._profiler._EventType, shapes or self._stacks,
-                              torch._C._profiler.RecordScope.USER_SCOPE)
+
+        def profiler_source():
+            config, activities = _profiler_settings(torch, shapes, with_stack=False)
+            replay = Replay(torch._C._profiler._EventType, shapes or self._stacks,
+                            torch._C._profiler.RecordScope.USER_SCOPE)
+            return aten_sources.ProfilerSource(torch, config, activities, replay)
+
+        self._source, why = aten_sources.choose(torch, shapes or self._stacks, profiler_source)
+        aten_sources.announce(self._source, why)
+        # The observer records each operator as it ends: nothing to read at boundaries.
+        self._observer = self._source.name == "observer"
         self._thread = _ThreadState()
         self._reads = 0  # boundaries where the stepping thread read its collection
         self._collecting = set()  # the threads whose collection runs (their idents)
@@ -108,26 +120,13 @@ class AtenOperators:
         state = self._thread
         if state.collection or state.program_owns or self._closed or not _capi.recording():
             return
-        config = self._config
+        config = None
         if self._stacks and threading.current_thread() is threading.main_thread():
             config = self._stack_config
-        if not self._prepared(config):
+        if not self._source.start(config):
             return
-        self._enable(config, self._activities)
         state.collection = _Collection(self)
         self._collecting.add(threading.get_ident())
-
-    def _prepared(self, config):
-        """Prepares Kineto for a collection on this thread; False where torch refuses.
-        torch 2's Kineto traces one collection per process: while another thread's runs,
-        _prepare_profiler raises ("Can't disable Kineto profiler when it's not running",
-        torch 2.6) and enabling after that crashes torch at the next disable. This thread
-        then records no operators until that collection stops (the program goes on)."""
-        try:
-            self._prepare(config, self._activities)
-        except RuntimeError:
-            return False
-        return True
 
     def collecting(self):
         """Whether a collection runs on any thread."""
@@ -144,17 +143,17 @@ class AtenOperators:
         the helper has failed)."""
         collection.open = False
         self._collecting.discard(collection.owner[1])
-        result = self._disable()
-        if _guard.active:
-            self._replay.replay(result)
+        self._source.stop(record=_guard.active)
 
     def before_boundary(self):
         """Reads this thread's collection unless it can go on past the boundary: the
         window goes on there, no other thread collects, and it is younger than
         _READ_AFTER_S."""
         collection = self._thread.collection
-        self._goes_on = (collection is not None and len(self._collecting) == 1
-                         and time.monotonic() - collection.started < _READ_AFTER_S
+        self._goes_on = (collection is not None
+                         and (self._observer or (len(self._collecting) == 1 and
+                                                 time.monotonic() - collection.started
+                                                 < _READ_AFTER_S))
                          and _capi.window_goes_on(_steps.boundary_state()) == 1)
         if not self._goes_on:
             self.drain_this_thread()
@@ -211,7 +210,7 @@ class AtenOperators:
             self._thread.collection = None
             collection.open = False
             self._collecting.discard(collection.owner[1])
-            self._disable()
+            self._source.stop(record=False)
 
 
 def _profiler_settings(torch, record_shapes, with_stack):

@@ -1,0 +1,84 @@
+// One thread's open PyTorch operators (RecordFunctions) between their start and end
+// callbacks, turned into whole ranges as torch.profiler's tables count them.
+//
+// Design rule: the names and counts are those of torch.profiler's key_averages, the rules
+// the replay of torch's own collection applies (python/src/libprof/_torch/aten_replay.py):
+//   - utility names (_filter_name: aten::is_leaf, [memory], ...) are no ranges and no
+//     children of anything;
+//   - EventList._remove_dup_nodes: a call that is the only child of a call of the same
+//     name is folded away (autocast's aten::bmm around the kernel's aten::bmm), to a fixed
+//     point. On the stack: a first child named as its parent is held pending in the
+//     parent; a second child records it; the parent's end drops it when it stayed the
+//     only one. A chain A > A > A folds from the inside out, as torch folds it from the
+//     outside in.
+// Names are only read while their RecordFunction lives (a record_function's name is a
+// string it owns): a range is handed to the sink at its end, and a pending child is
+// recorded under its parent's name (the same text) while the parent is still open.
+//
+// Cost: Start and End are a few loads and stores on a fixed array; a strcmp per first
+// child. No allocation, no lock. Threads: one stack per thread, never shared. Fork: the
+// child inherits the forking thread's stack as it is (Reset when observing starts again).
+// Each call is known by its RecordFunction's address (unique while it lives), so an end
+// finds its own call: the innermost one, nearly always. Where it is not (callbacks removed
+// and added again inside a call; torch 1.13's record_function, whose range starts inside
+// the operator that opens it and outlives it) the call is taken out from under the calls
+// above it, which become its parent's children (counted: out_of_order).
+// Limits: kDepth levels; deeper calls are counted (overflowed) and not recorded, their
+// ends matched by count. An end without a start (callbacks added inside a call, or removed
+// and added again) is counted (unmatched) and ignored.
+#ifndef PROF_AGENT_TORCH_OPERATOR_STACK_H_
+#define PROF_AGENT_TORCH_OPERATOR_STACK_H_
+
+#include <cstdint>
+
+namespace prof {
+
+class OperatorStack {
+ public:
+  // Receives each whole range: user is true for a record_function range (torch's
+  // USER_SCOPE, a user range), false for an operator.
+  using Sink = void (*)(bool user, const char* name, uint64_t start_ns, uint64_t end_ns);
+
+  static constexpr int kDepth = 128;
+
+  // call: the RecordFunction's address. start_ns 0: the call is not recorded (the agent
+  // was not recording at its start), but still counts as its parent's child.
+  void Start(const void* call, const char* name, bool user, uint64_t start_ns);
+  void End(const void* call, uint64_t end_ns, Sink sink);
+  void Reset() { depth_ = overflow_ = 0; }
+
+  int depth() const { return depth_; }
+  uint64_t folded() const { return folded_; }
+  uint64_t overflowed() const { return overflowed_; }
+  uint64_t unmatched() const { return unmatched_; }
+  uint64_t out_of_order() const { return out_of_order_; }
+
+ private:
+  struct Level {
+    const void* call;
+    const char* name;
+    uint64_t start_ns;
+    uint64_t pending_start_ns;  // a first child named as this call, held (pending)
+    uint64_t pending_end_ns;
+    uint32_t children;  // counted children (utility names are none)
+    bool user;
+    bool utility;
+    bool pending;
+    bool pending_user;
+  };
+
+  Level levels_[kDepth];
+  int depth_ = 0;
+  int overflow_ = 0;  // open calls past kDepth
+  uint64_t folded_ = 0;
+  uint64_t overflowed_ = 0;
+  uint64_t unmatched_ = 0;
+  uint64_t out_of_order_ = 0;
+};
+
+// torch.profiler's _filter_name: utility operators that are no rows of its tables.
+bool IsUtilityOperatorName(const char* name);
+
+}  // namespace prof
+
+#endif  // PROF_AGENT_TORCH_OPERATOR_STACK_H_

@@ -1,0 +1,163 @@
+#include "agent/torch/operator_stack.h"
+
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+namespace prof {
+namespace {
+
+struct Range {
+  bool user;
+  std::string name;
+  uint64_t start, end;
+  bool operator==(const Range& other) const {
+    return user == other.user && name == other.name && start == other.start && end == other.end;
+  }
+};
+
+std::vector<Range>* g_ranges = nullptr;
+
+void Collect(bool user, const char* name, uint64_t start, uint64_t end) {
+  g_ranges->push_back({user, name, start, end});
+}
+
+// Runs `calls`: "+name@t" starts an operator at t ("+u:name@t" a user range), "-@t" ends
+// the innermost open call at t, "-name@t" the innermost open call of that name; returns
+// the ranges the stack handed on, in order. Each call's identity is the address of its
+// own slot (RecordFunctions are told apart by address).
+std::vector<Range> Run(OperatorStack& stack, const std::vector<std::string>& calls) {
+  std::vector<Range> ranges;
+  g_ranges = &ranges;
+  // Names and identities outlive the calls here; the real callers' names live only until
+  // the end.
+  static std::vector<std::string>* names = new std::vector<std::string>(4096);
+  static size_t next = 0;
+  std::vector<size_t> open;  // slots of the open calls, innermost last
+  for (const std::string& call : calls) {
+    const size_t at = call.find('@');
+    const uint64_t time = std::stoull(call.substr(at + 1));
+    std::string name = call.substr(1, at - 1);
+    if (call[0] == '-') {
+      size_t index = open.size() - 1;
+      while (!name.empty() && index > 0 && (*names)[open[index]] != name) --index;
+      stack.End(&(*names)[open[index]], time, Collect);
+      open.erase(open.begin() + static_cast<std::ptrdiff_t>(index));
+      continue;
+    }
+    const bool user = name.rfind("u:", 0) == 0;
+    if (user) name = name.substr(2);
+    const size_t slot = next++ % names->size();
+    (*names)[slot] = name;
+    open.push_back(slot);
+    stack.Start(&(*names)[slot], (*names)[slot].c_str(), user, time);
+  }
+  return ranges;
+}
+
+TEST_CASE("nested calls become whole ranges, innermost first") {
+  OperatorStack stack;
+  const auto ranges = Run(stack, {"+aten::linear@10", "+aten::t@11", "-@12", "+aten::addmm@13",
+                                  "-@20", "-@21"});
+  REQUIRE(ranges == std::vector<Range>{{false, "aten::t", 11, 12},
+                                       {false, "aten::addmm", 13, 20},
+                                       {false, "aten::linear", 10, 21}});
+  CHECK(stack.depth() == 0);
+  CHECK(stack.folded() == 0);
+}
+
+TEST_CASE("an only child named as its parent is folded, to a fixed point") {
+  OperatorStack stack;
+  // aten::bmm > aten::bmm > aten::bmm > aten::mul: torch.profiler counts one bmm, one mul.
+  const auto ranges = Run(stack, {"+aten::bmm@1", "+aten::bmm@2", "+aten::bmm@3", "+aten::mul@4",
+                                  "-@5", "-@6", "-@7", "-@8"});
+  REQUIRE(ranges == std::vector<Range>{{false, "aten::mul", 4, 5}, {false, "aten::bmm", 1, 8}});
+  CHECK(stack.folded() == 2);
+}
+
+TEST_CASE("a same-name child with a sibling is kept, the sibling after it") {
+  OperatorStack stack;
+  const auto ranges = Run(stack, {"+aten::add@1", "+aten::add@2", "-@3", "+aten::copy_@4", "-@5",
+                                  "-@6"});
+  REQUIRE(ranges == std::vector<Range>{{false, "aten::add", 2, 3},
+                                       {false, "aten::copy_", 4, 5},
+                                       {false, "aten::add", 1, 6}});
+  CHECK(stack.folded() == 0);
+}
+
+TEST_CASE("a same-name child that is not the first child is no duplicate") {
+  OperatorStack stack;
+  const auto ranges = Run(stack, {"+aten::add@1", "+aten::copy_@2", "-@3", "+aten::add@4", "-@5",
+                                  "-@6"});
+  REQUIRE(ranges.size() == 3);
+  CHECK(ranges[1] == Range{false, "aten::add", 4, 5});
+}
+
+TEST_CASE("utility names are no ranges and no children") {
+  OperatorStack stack;
+  // The only counted child of aten::to is aten::to: folded, as torch folds it.
+  const auto ranges = Run(stack, {"+aten::to@1", "+aten::is_leaf@2", "-@3", "+aten::to@4", "-@5",
+                                  "+aten::_version@6", "-@7", "-@8"});
+  REQUIRE(ranges == std::vector<Range>{{false, "aten::to", 1, 8}});
+  CHECK(stack.folded() == 1);
+}
+
+TEST_CASE("user ranges keep their kind, also when held pending") {
+  OperatorStack stack;
+  const auto ranges = Run(stack, {"+u:Optimizer.step#SGD.step@1", "+u:Optimizer.step#SGD.step@2",
+                                  "-@3", "+aten::add_@4", "-@5", "-@6"});
+  REQUIRE(ranges == std::vector<Range>{{true, "Optimizer.step#SGD.step", 2, 3},
+                                       {false, "aten::add_", 4, 5},
+                                       {true, "Optimizer.step#SGD.step", 1, 6}});
+}
+
+TEST_CASE("calls started while not recording count as children but are not recorded") {
+  OperatorStack stack;
+  // The outer call started before the window (start 0): the inner one is its only child
+  // of another name; a same-name unrecorded child is neither pending nor recorded.
+  const auto ranges = Run(stack, {"+aten::linear@0", "+aten::addmm@5", "-@6", "-@7"});
+  REQUIRE(ranges == std::vector<Range>{{false, "aten::addmm", 5, 6}});
+  const auto same = Run(stack, {"+aten::mm@3", "+aten::mm@0", "-@6", "-@7"});
+  REQUIRE(same == std::vector<Range>{{false, "aten::mm", 3, 7}});
+}
+
+TEST_CASE("an end that is not the innermost call's takes its call out from under the others") {
+  OperatorStack stack;
+  // torch 1.13's record_function: its range starts inside the operator that opens it and
+  // outlives it; the operators after it are the range's children.
+  const auto ranges = Run(stack, {"+aten::zeros@1", "+u:forward@2", "-aten::zeros@3",
+                                  "+aten::mm@4", "-@5", "-u:forward@6"});
+  REQUIRE(ranges == std::vector<Range>{{false, "aten::zeros", 1, 3},
+                                       {false, "aten::mm", 4, 5},
+                                       {true, "forward", 2, 6}});
+  CHECK(stack.out_of_order() == 1);
+  CHECK(stack.depth() == 0);
+}
+
+TEST_CASE("ends without starts and calls past the depth are counted, not recorded") {
+  OperatorStack stack;
+  int unknown = 0;
+  stack.End(&unknown, 1, Collect);  // callbacks added inside this call, or after a Reset
+  CHECK(stack.unmatched() == 1);
+  // A call open across a Reset (callbacks removed and added again inside it) never takes
+  // a later call's end.
+  Run(stack, {"+aten::linear@1"});
+  stack.Reset();
+  const auto after_reset = Run(stack, {"+aten::addmm@2", "-@3"});
+  CHECK(after_reset == std::vector<Range>{{false, "aten::addmm", 2, 3}});
+
+  std::vector<std::string> calls;
+  for (int i = 0; i < OperatorStack::kDepth + 3; ++i) {
+    calls.push_back("+op" + std::to_string(i) + "@" + std::to_string(i + 1));
+  }
+  for (int i = 0; i < OperatorStack::kDepth + 3; ++i) calls.push_back("-@1000");
+  const auto deep = Run(stack, calls);
+  CHECK(stack.overflowed() == 3);
+  CHECK(deep.size() == OperatorStack::kDepth);
+  CHECK(deep.back() == Range{false, "op0", 1, 1000});
+  CHECK(stack.depth() == 0);
+}
+
+}  // namespace
+}  // namespace prof
