@@ -38,10 +38,10 @@ class AtenObserverTest(unittest.TestCase):
             AtenObserverTest.expected = json.loads(run.stdout.splitlines()[-1])
         return AtenObserverTest.expected
 
-    def run_agent(self, **environment):
+    def run_agent(self, arguments=(), **environment):
         environment = dict({"PROF_PYTHON_OPS": "1", "PROF_SCHEDULE": "1:4",
                             "PROF_LOG_LEVEL": "info"}, **environment)
-        run = agent_runner.run_python([agent_runner.program(PROGRAM), "5"],
+        run = agent_runner.run_python([agent_runner.program(PROGRAM), "5", *arguments],
                                       environment=environment)
         self.assertEqual(run.returncode, 0, run.stderr)
         self.assertEqual(run.helper_failures(), [])
@@ -64,6 +64,24 @@ class AtenObserverTest(unittest.TestCase):
         for name, calls in expected["torch"].items():
             self.assertLessEqual(counts[name], calls, name)
             self.assertLessEqual(calls, expected["tree"][name], name)
+
+    def test_calls_past_its_depth_are_counted_and_said(self):
+        # 140 nested record_function ranges a step: the observer keeps 128 levels; the
+        # rest are not recorded, and one line at exit says how many (never silent).
+        agent_runner.require_torch(self)
+        run, counts = self.run_agent(arguments=("--deep", "140"))
+        self.assertIn("deep0", counts)
+        self.assertNotIn("deep139", counts)
+        lines = [line for line in run.stderr.splitlines()
+                 if line.startswith("libprof: PyTorch operators not recorded: ")]
+        self.assertEqual(len(lines), 1, run.stderr)
+        lost = int(lines[0].split(": ")[2].split(" ")[0])
+        deepest = max(int(name[4:]) for name in counts if name.startswith("deep"))
+        # Each recorded step loses the levels past the deepest it kept (3 steps at least).
+        self.assertGreaterEqual(lost, 3 * (139 - deepest), lines[0])
+        self.assertIn("nested deeper than 128 calls", lines[0])
+        run, _ = self.run_agent()
+        self.assertNotIn("libprof: PyTorch operators not recorded", run.stderr)
 
     def test_profiler_source_when_asked_and_for_shapes(self):
         agent_runner.require_torch(self)

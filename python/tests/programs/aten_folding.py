@@ -5,6 +5,8 @@ in a range of their own name, alone (folded) and with a sibling (kept). A DataLo
 places the agent's step boundaries, as in aten_train.py.
 
     aten_folding.py STEPS                       runs STEPS iterations
+    aten_folding.py STEPS --deep N              also nests N record_function ranges
+                                                (deep0 > deep1 > ...) each iteration
     aten_folding.py STEPS --torch-profiler A B HELPER_FOLDER
         also profiles iterations A..B-1 with torch.profiler (CPU) and prints, last line,
         {"torch": its key_averages {name: calls}, "replay": the helper's replay of that
@@ -47,8 +49,17 @@ def nested_ranges(tensor):
         tensor.sub(1)
 
 
+def deep_ranges(tensor, depth, level=0):
+    if level < depth:
+        with torch.autograd.profiler.record_function("deep%d" % level):
+            deep_ranges(tensor, depth, level + 1)
+    else:
+        tensor.add(1)
+
+
 def main():
     steps = int(sys.argv[1])
+    depth = int(sys.argv[sys.argv.index("--deep") + 1]) if "--deep" in sys.argv else 0
     profiled = range(int(sys.argv[3]), int(sys.argv[4])) if "--torch-profiler" in sys.argv else ()
     torch.manual_seed(0)
     torch.set_num_threads(1)
@@ -69,6 +80,7 @@ def main():
         loss.backward()
         optimizer.step()
         nested_ranges(inputs)
+        deep_ranges(inputs, depth)
         print("step %d" % index)
         if index == (profiled[-1] if profiled else -1):
             profiler.__exit__(None, None, None)

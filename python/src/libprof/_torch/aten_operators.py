@@ -193,6 +193,7 @@ class AtenOperators:
     def close_at_exit(self):
         self._closed = True
         self.drain_this_thread()
+        self._source.report_losses()
 
     def stop(self):
         """The helper failed: stops collecting on this thread and records nothing more

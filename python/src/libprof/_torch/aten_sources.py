@@ -48,6 +48,10 @@ class ProfilerSource:
         if record:
             self._replay.replay(result)
 
+    @staticmethod
+    def report_losses():
+        """torch's collection loses nothing the replay could count."""
+
 
 class ObserverSource:
     """The agent's RecordFunction callbacks on the calling thread: operators are recorded
@@ -62,6 +66,23 @@ class ObserverSource:
 
     def stop(self, record):  # pylint: disable=unused-argument
         _capi.torch_observer_stop()  # what ended is recorded already
+
+    @staticmethod
+    def report_losses():
+        """At exit: one warning line when the observer left operators unrecorded (nothing
+        dropped silently); empty counts (an older agent) say nothing."""
+        counts = _capi.torch_observer_counts()
+        lost = ["%d %s" % (counts[key], what) for key, what in _LOSSES if counts.get(key)]
+        if lost and (_capi.config_value("PROF_LOG_LEVEL") or "warn") != "error":
+            sys.stderr.write("libprof: PyTorch operators not recorded: %s\n" % ", ".join(lost))
+
+
+# The observer's counts (prof_torch_observer_counts) that are operators it did not record;
+# folded calls are torch.profiler's own rule, and out-of-order ends are still recorded.
+_LOSSES = (("async", "async (they end on another thread)"),
+           ("overflowed", "nested deeper than 128 calls"),
+           ("unmatched", "ended without a start the observer saw"),
+           ("no_stack", "on threads without memory for their stack"))
 
 
 def record_scopes(torch):
