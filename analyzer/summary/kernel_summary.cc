@@ -36,8 +36,7 @@ void AddHostLaunches(const TraceModel& model, KernelFigures* figures) {
   }
   for (size_t i = 0; i < model.api_calls.size(); ++i) {
     const int32_t launch = model.api_calls[i].launch;
-    if (launch == kNoIndex || static_cast<size_t>(launch) >= model.kernel_launches.size())
-      continue;
+    if (launch == kNoIndex || static_cast<size_t>(launch) >= model.kernel_launches.size()) continue;
     ++figures->launches;
     if (answered[i]) continue;
     ++figures->unanswered_launches;

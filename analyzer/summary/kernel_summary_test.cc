@@ -27,8 +27,10 @@ std::string WriteHostOnlyTrace(const std::string& name) {
   testing::TestTrace trace;
   trace.Step(1, 0, 1000, 1);
   uint64_t at = 10;
-  for (int i = 0; i < 3; ++i, at += 20) trace.HostLaunch(1, at, at + 5, "gemm", kGemmGrid, kGemmBlock, 1024);
-  for (int i = 0; i < 2; ++i, at += 20) trace.HostLaunch(1, at, at + 5, "relu", kReluGrid, kReluBlock);
+  for (int i = 0; i < 3; ++i, at += 20)
+    trace.HostLaunch(1, at, at + 5, "gemm", kGemmGrid, kGemmBlock, 1024);
+  for (int i = 0; i < 2; ++i, at += 20)
+    trace.HostLaunch(1, at, at + 5, "relu", kReluGrid, kReluBlock);
   trace.HostLaunch(1, at, at + 5, "gemm", kReluGrid, kGemmBlock, 1024);
   return trace.Write(name);
 }
@@ -49,8 +51,7 @@ TEST_CASE("kernel launch summary: without kernel records, the launches by config
   REQUIRE(table != nullptr);
   CHECK(table->title == "Kernel Launch Summary (host side)");
   REQUIRE(table->preamble.size() == 1);
-  CHECK(table->preamble[0].rfind("No device times: 6 of 6 kernel launches have no device", 0) ==
-        0);
+  CHECK(table->preamble[0].rfind("No device times: 6 of 6 kernel launches have no device", 0) == 0);
   REQUIRE(table->rows.size() == 3);  // by calls, ties in first-seen order
   CHECK(Cells(table->rows[0]) ==
         std::vector<std::string>{"gemm", "3", "[7, 5, 3]", "[32, 4, 2]", "1024"});
