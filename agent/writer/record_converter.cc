@@ -196,17 +196,27 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
 void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record,
                                  const CallArguments& arguments, WindowFile& window) {
   ChunkEncoder& encoder = window.encoder();
-  ApiCallEvent call;
+  // Calls seen only through CUPTI callbacks carry their name inline (api = kApiNone).
+  const StringId name =
+      record.name_length ? encoder.InternString(record.name()) : ApiNameIn(window, record.api);
+  // Every field assigned, in a reused event: a fresh default-constructed one is zeroed with
+  // `rep stos`, whose stores the encoder's loads of the fields left at zero (domain, ...)
+  // cannot forward from, a stall on every call (perf, issue 26).
+  ApiCallEvent& call = call_scratch_;
   call.thread_id = thread_id;
+  call.clock = schema::CLOCK_DOMAIN_HOST_MONOTONIC;
   call.start_ns = record.start_ns;
   call.duration_ns = record.end_ns - record.start_ns;
-  // Calls seen only through CUPTI callbacks carry their name inline (api = kApiNone).
-  call.name =
-      record.name_length ? encoder.InternString(record.name()) : ApiNameIn(window, record.api);
-  if (record.subkind == kApiSubkindDriver) call.domain = schema::API_DOMAIN_DRIVER;
+  call.name = name;
   call.correlation_id = record.correlation_id;
+  call.domain =
+      record.subkind == kApiSubkindDriver ? schema::API_DOMAIN_DRIVER : schema::API_DOMAIN_RUNTIME;
   call.status = record.status;
-  if (arguments.stream_plus_one != 0) call.stream = arguments.stream_plus_one - 1;
+  if (arguments.stream_plus_one != 0) {
+    call.stream = arguments.stream_plus_one - 1;
+  } else {
+    call.stream.reset();
+  }
   call.bytes = arguments.bytes;
   call.copy_kind = CopyKindOf(arguments.copy_kind_plus_one);
   call.kernel_config = arguments.kernel_config;

@@ -113,6 +113,7 @@ class RecordConverter {
       communicator_ids_;
   std::unordered_map<const void*, int64_t> nccl_sequence_;
   std::unordered_map<uint64_t, std::string> frame_names_;  // symbolized return addresses
+  ApiCallEvent call_scratch_;  // AddApiCall's event, every field rewritten per call (see there)
 };
 
 }  // namespace prof

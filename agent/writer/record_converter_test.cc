@@ -148,5 +148,43 @@ TEST_CASE("each typed record becomes its event, field for field") {
   CHECK(events.calls[0].kernel_config == 0);
 }
 
+TEST_CASE("a call keeps none of the previous call's arguments") {
+  // The converter reuses one event for every call: each field must be rewritten.
+  testing::OneWindowRouter router("reused_call");
+  RecordConverter converter([](uint32_t) -> WindowFile* { return nullptr; });
+  WindowFile& window = router.window();
+  auto copy = Typed<ApiCallRecord>(2000, 2100);
+  copy.api = kApi_cudaMemcpy;
+  copy.subkind = kApiSubkindDriver;
+  copy.status = 700;
+  copy.correlation_id = 41;
+  copy.stream_plus_one = 6;
+  copy.bytes = 8192;
+  copy.copy_kind_plus_one = 2;
+  converter.Add(7, copy, window);
+  auto plain = Typed<ApiCallRecord>(3000, 3010);
+  plain.api = kApi_cudaEventRecord;
+  plain.correlation_id = 42;
+  converter.Add(7, plain, window);
+
+  const Events events = ReadEvents(router.Finish());
+  REQUIRE(events.calls.size() == 2);
+  CHECK(events.calls[0].domain == schema::API_DOMAIN_DRIVER);
+  CHECK(events.calls[0].status == 700);
+  CHECK(events.calls[0].stream == std::optional<uint64_t>(5));
+  const ApiCallEvent& second = events.calls[1];
+  CHECK(second.thread_id == 7);
+  CHECK(second.start_ns == 3000);
+  CHECK(second.duration_ns == 10);
+  CHECK(second.correlation_id == 42);
+  CHECK(second.domain == schema::API_DOMAIN_RUNTIME);
+  CHECK(second.status == 0);
+  CHECK_FALSE(second.stream.has_value());
+  CHECK(second.bytes == 0);
+  CHECK(second.copy_kind == schema::COPY_KIND_UNKNOWN);
+  CHECK(second.kernel_config == 0);
+  CHECK(second.call_stack == 0);
+}
+
 }  // namespace
 }  // namespace prof

@@ -51,5 +51,40 @@ TEST_CASE("an operator's GPU Total holds the kernels its library launched itself
   }
 }
 
+// The program's own launches, as library_app.cc writes them: each recorded step launches
+// elementwise_kernel <<<256, 256>>> and reduce_kernel <<<64, 256>>>, no shared memory.
+TEST_CASE("without CUPTI the launches are listed by configuration, with no device times") {
+  const std::string output = FreshFolder("library_kernels_no_cupti");
+  const absl::Status run = RunUnderAgent(
+      {{Runfile("testdata/workloads/library_app"),
+        {std::to_string(kSteps)},
+        {{"PROF_SCHEDULE", "2:6"}, {"PROF_CUPTI_LIB", output + "/no_such_libcupti.so"}}}},
+      output);
+  INFO(run.ToString());
+  REQUIRE(run.ok());
+  absl::StatusOr<std::vector<ProcessFigures>> analyzed = AnalyzeFolder(output);
+  INFO(analyzed.status().ToString());
+  REQUIRE(analyzed.ok());
+  REQUIRE(analyzed->size() == 1);
+  const ProcessFigures& figures = analyzed->front();
+  CHECK(figures.kernels.empty());  // no device record, so no device time anywhere
+  const SummaryTable& launches = TableOf(figures, "kernel_launch");
+  REQUIRE(launches.preamble.size() == 1);
+  INFO(launches.preamble[0]);
+  const std::string counted = "No device times: " + std::to_string(2 * kRecorded) + " of " +
+                              std::to_string(2 * kRecorded) + " kernel launches";
+  CHECK(launches.preamble[0].rfind(counted, 0) == 0);
+  const Row& elementwise = TopRow(launches, "elementwise_kernel");
+  CHECK(CellOf(launches, elementwise, "calls").value == kRecorded);
+  CHECK(CellOf(launches, elementwise, "grid").text == "[256, 1, 1]");
+  CHECK(CellOf(launches, elementwise, "block").text == "[256, 1, 1]");
+  CHECK(CellOf(launches, elementwise, "dynamic_shared_memory").value == 0);
+  const Row& reduce = TopRow(launches, "reduce_kernel");
+  CHECK(CellOf(launches, reduce, "calls").value == kRecorded);
+  CHECK(CellOf(launches, reduce, "grid").text == "[64, 1, 1]");
+  CHECK(CellOf(launches, reduce, "block").text == "[256, 1, 1]");
+  CHECK(launches.rows.size() == 2);  // the library's launches bypass the hooks
+}
+
 }  // namespace
 }  // namespace prof::analyzer::e2e

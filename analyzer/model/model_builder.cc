@@ -127,6 +127,7 @@ void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
   call.copy_kind =
       trace::CopyKind_IsValid(event.copy_kind) ? event.copy_kind : schema::COPY_KIND_UNKNOWN;
   call.call_stack = StackName(event.call_stack);
+  if (event.kernel_config != 0) call.launch = KernelNameOf(event.kernel_config).launch;
   Append(&model_.api_calls, call);
   ++model_.event_count;
 }
@@ -225,7 +226,7 @@ void ModelBuilder::OnMemory(const MemoryEvent& event) {
   ++model_.event_count;
 }
 
-void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity) {
+const ModelBuilder::KernelName& ModelBuilder::KernelNameOf(KernelConfigId config) {
   KernelName& cached = kernel_name_of_config_.Slot(config);
   if (cached.name == 0) {
     const KernelConfigValue* value = dictionary_->KernelConfig(config);
@@ -235,6 +236,7 @@ void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity
     cached.nccl = IsNcclKernelName(raw) || IsNcclKernelName(model_.names.Get(cached.name));
     if (value) {
       KernelLaunch launch;
+      launch.name = cached.name;
       std::copy(value->grid, value->grid + 3, launch.grid);
       std::copy(value->block, value->block + 3, launch.block);
       launch.registers_per_thread = value->registers_per_thread;
@@ -244,6 +246,11 @@ void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity
       model_.kernel_launches.push_back(launch);
     }
   }
+  return cached;
+}
+
+void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity) {
+  const KernelName& cached = KernelNameOf(config);
   activity->name = cached.name;
   activity->nccl = cached.nccl;
   activity->launch = cached.launch;

@@ -76,6 +76,9 @@ class ModelBuilder : public EventSink {
     int32_t launch;  // index in model_.kernel_launches; kNoIndex: no configuration known
   };
   IdCache<KernelName> kernel_name_of_config_;  // by KernelConfigId; name 0 = unresolved
+  // The name and launch of a configuration id, read from the dictionary on first use: the
+  // device kernels' (CUPTI) and the launching calls' (host hooks) alike.
+  const KernelName& KernelNameOf(KernelConfigId config);
   IdCache<NameId> stack_name_of_id_;           // by CallStackId; kUnresolved until read
 };
 

@@ -33,14 +33,17 @@ void AppendModel(TraceModel&& from, TraceModel* into) {
     into->ranges.push_back(range);
   }
   const int32_t call_offset = static_cast<int32_t>(into->api_calls.size());
+  const int32_t launch_offset = static_cast<int32_t>(into->kernel_launches.size());
   for (ApiCall call : from.api_calls) {
     call.name = remap[call.name];
     call.call_stack = remap[call.call_stack];
+    if (call.launch != kNoIndex) call.launch += launch_offset;
     into->api_calls.push_back(call);
   }
-  const int32_t launch_offset = static_cast<int32_t>(into->kernel_launches.size());
-  into->kernel_launches.insert(into->kernel_launches.end(), from.kernel_launches.begin(),
-                               from.kernel_launches.end());
+  for (KernelLaunch launch : from.kernel_launches) {
+    launch.name = remap[launch.name];
+    into->kernel_launches.push_back(launch);
+  }
   for (DeviceActivity activity : from.device_activities) {
     activity.name = remap[activity.name];
     if (activity.launch != kNoIndex) activity.launch += launch_offset;

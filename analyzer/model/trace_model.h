@@ -69,6 +69,9 @@ struct ApiCall {
   bool has_stream = false;
   schema::CopyKind copy_kind = schema::COPY_KIND_UNKNOWN;
   NameId call_stack = 0;  // symbolized launch stack ("f < g < h"), 0: none
+  // Kernel launches: the configuration the program passed (index in
+  // TraceModel::kernel_launches, which names the kernel), read where no device record came.
+  int32_t launch = kNoIndex;
   int64_t status = 0;     // the call's return code
   uint64_t stream = 0;    // the stream argument (a handle), when has_stream
   uint64_t bytes = 0;     // copy / set / allocation size
@@ -79,8 +82,10 @@ static_assert(sizeof(ApiCall) <= 80, "ApiCall grew: keep the fields packed (see 
 enum class DeviceKind : uint8_t { kKernel, kMemcpy, kMemset, kSynchronization };
 
 // A kernel's launch configuration as recorded: one per distinct configuration of a file
-// (TraceModel::kernel_launches), shared by the kernels launched with it.
+// (TraceModel::kernel_launches), shared by the kernels launched with it. The host side
+// (the launching call's arguments) knows no registers or static shared memory: 0 there.
 struct KernelLaunch {
+  NameId name = 0;  // the kernel's display (demangled) name
   uint32_t grid[3] = {0, 0, 0};
   uint32_t block[3] = {0, 0, 0};
   uint32_t registers_per_thread = 0;

@@ -33,6 +33,7 @@ struct Side {
     if (slot == kUnmapped) {
       slot = static_cast<uint32_t>(to->kernel_launches.size());
       to->kernel_launches.push_back(from.kernel_launches[index]);
+      to->kernel_launches.back().name = Name(from.kernel_launches[index].name);
     }
     return static_cast<int32_t>(slot);
   }
@@ -138,6 +139,7 @@ TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model) {
         Side& side = goes ? before : after;
         c.name = side.Name(c.name);
         c.call_stack = side.Name(c.call_stack);
+        c.launch = side.Launch(c.launch);
         const int32_t at = static_cast<int32_t>(index);
         call_index[call++] = goes ? at : ~at;
       });

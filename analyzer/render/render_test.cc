@@ -37,6 +37,32 @@ TEST_CASE("text layout follows paddle: title centring, widths, two trailing spac
   CHECK(device[0] == "-------------------Device Summary-------------------");
 }
 
+TEST_CASE("the host-side Kernel Launch Summary in text and JSON: counts, grid, block") {
+  testing::TestTrace trace;
+  trace.Step(1, 0, 1000, 1);
+  trace.HostLaunch(1, 10, 20, "gemm", {7, 5, 3}, {32, 4, 2}, 1024);
+  trace.HostLaunch(1, 30, 40, "gemm", {7, 5, 3}, {32, 4, 2}, 1024);
+  const ProcessReport report = testing::Analyze(trace.Write("host_launch_text.pb"));
+  const SummaryTable* table = testing::FindTable(report, "kernel_launch");
+  REQUIRE(table != nullptr);
+  const std::string text = RenderTable(*table, TimeUnit::kMilliseconds);
+  INFO(text);
+  CHECK(text.find("Kernel Launch Summary (host side)") != std::string::npos);
+  CHECK(text.find("No device times: 2 of 2 kernel launches") != std::string::npos);
+  CHECK(text.find("Time unit") == std::string::npos);
+  bool row = false;
+  for (const std::string& line : Lines(text)) {
+    row |= line.rfind("gemm", 0) == 0 && line.find(" 2 ") != std::string::npos &&
+           line.find("[7, 5, 3]") != std::string::npos &&
+           line.find("[32, 4, 2]") != std::string::npos && line.find("1024") != std::string::npos;
+  }
+  CHECK(row);
+  const std::string json = RenderReportsJson({report}, std::nullopt, {});
+  CHECK(json.find("\"kernel_launch\"") != std::string::npos);
+  CHECK(json.find("\"grid\":\"[7, 5, 3]\",\"block\":\"[32, 4, 2]\","
+                  "\"dynamic_shared_memory\":1024") != std::string::npos);
+}
+
 TEST_CASE("time units convert; ratios print in percent") {
   CHECK(FormatCell(Cell::Time(1.5e6), TimeUnit::kMilliseconds) == "1.50");
   CHECK(FormatCell(Cell::Time(1.5e6), TimeUnit::kSeconds) == "0.00");

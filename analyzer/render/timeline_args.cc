@@ -103,6 +103,16 @@ TimelineArgs ApiCallArgs(const TraceModel& model, const ApiCall& call) {
   }
   if (call.call_stack)
     args.push_back({"call stack", std::string(model.names.Get(call.call_stack))});
+  // Every launch, with or without its kernel's record: the call's own slice names what it
+  // launched (as Nsight Systems' CUDA API row does), so a trace without CUPTI still shows
+  // it, and one with CUPTI reads the same on either end of the flow arrow.
+  if (call.launch != kNoIndex && static_cast<size_t>(call.launch) < model.kernel_launches.size()) {
+    const KernelLaunch& launch = model.kernel_launches[call.launch];
+    args.push_back({"kernel", std::string(model.names.Get(launch.name))});
+    args.push_back({"grid", Dim3(launch.grid)});
+    args.push_back({"block", Dim3(launch.block)});
+    args.push_back({"dynamic shared memory", uint64_t{launch.dynamic_shared_memory}});
+  }
   return args;
 }
 

@@ -36,7 +36,8 @@ const char* CopyKindShortName(schema::CopyKind kind);
 // Kernels: grid, block, registers, shared memory, theoretical occupancy; copies: bytes,
 // kind, GB/s; memsets: bytes; every record: its correlation id.
 TimelineArgs DeviceActivityArgs(const TraceModel& model, const DeviceActivity& activity);
-// Correlation id, status, and stream / bytes / copy kind / launch stack where recorded.
+// Correlation id, status, and stream / bytes / copy kind / launch stack where recorded;
+// launches: the kernel's name, grid, block and dynamic shared memory as the call passed them.
 TimelineArgs ApiCallArgs(const TraceModel& model, const ApiCall& call);
 // Count, dtype, bytes, reduction, communicator hash, rank and size, root or peer rank.
 TimelineArgs NcclCallArgs(const NcclCall& call);

@@ -74,6 +74,20 @@ TEST_CASE("Chrome export: copies carry bytes, kind and GB/s; API calls their arg
   CHECK(Has(json, "\"call stack\":\"launch_gemm < main\""));
 }
 
+TEST_CASE("Chrome export: a launch call names its kernel, grid, block and shared memory") {
+  // No kernel record (a run without CUPTI): the call's slice is all the timeline shows.
+  testing::TestTrace trace;
+  trace.Step(1, 0, 1000, 1);
+  trace.HostLaunch(1, 10, 20, "gemm_kernel", {7, 5, 3}, {32, 4, 2}, 1024);
+  const TraceModel model = testing::LoadOrDie(trace.Write("host_launch.pb"));
+  const std::optional<std::string> json = testing::ChromeJsonOf(model, "host_launch.json");
+  REQUIRE(json.has_value());
+  CHECK(Has(*json, "\"name\":\"cudaLaunchKernel\""));
+  CHECK(Has(*json,
+            "\"kernel\":\"gemm_kernel\",\"grid\":\"[7, 5, 3]\",\"block\":\"[32, 4, 2]\","
+            "\"dynamic shared memory\":1024"));
+}
+
 TEST_CASE(
     "Chrome export: NCCL calls by their NCCL names with count, dtype, communicator and peer") {
   const std::string json = ChromeJson("nccl_args.pb");

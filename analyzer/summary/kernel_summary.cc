@@ -1,5 +1,8 @@
 #include "analyzer/summary/kernel_summary.h"
 
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
 #include "analyzer/summary/named_items.h"
 
 namespace prof::analyzer {
@@ -14,9 +17,40 @@ SortKey KernelSortKey(SortKey key) {
   }
 }
 
+HostLaunchKey KeyOf(const KernelLaunch& launch) {
+  return {launch.name,     launch.grid[0],  launch.grid[1],  launch.grid[2],
+          launch.block[0], launch.block[1], launch.block[2], launch.dynamic_shared_memory};
+}
+
+// "[256, 1, 1]", as the timeline exports write a kernel's grid and block.
+std::string Dim3Text(uint32_t x, uint32_t y, uint32_t z) {
+  return absl::StrCat("[", x, ", ", y, ", ", z, "]");
+}
+
+// Counts the window's launching calls, and those no device kernel record answered.
+void AddHostLaunches(const TraceModel& model, KernelFigures* figures) {
+  std::vector<bool> answered(model.api_calls.size(), false);
+  for (const DeviceActivity& activity : model.device_activities) {
+    if (activity.kind == DeviceKind::kKernel && activity.api_call != kNoIndex)
+      answered[activity.api_call] = true;
+  }
+  for (size_t i = 0; i < model.api_calls.size(); ++i) {
+    const int32_t launch = model.api_calls[i].launch;
+    if (launch == kNoIndex || static_cast<size_t>(launch) >= model.kernel_launches.size()) continue;
+    ++figures->launches;
+    if (answered[i]) continue;
+    ++figures->unanswered_launches;
+    const HostLaunchKey key = KeyOf(model.kernel_launches[launch]);
+    auto [it, inserted] = figures->unanswered.try_emplace(key, 0);
+    if (inserted) figures->unanswered_order.push_back(key);
+    ++it->second;
+  }
+}
+
 }  // namespace
 
 void AddKernelFigures(const AnalysisContext& window, KernelFigures* figures) {
+  AddHostLaunches(*window.model, figures);
   for (const DeviceActivity& activity : window.model->device_activities) {
     if (activity.kind != DeviceKind::kKernel) continue;
     const double duration = static_cast<double>(activity.end_ns - activity.start_ns);
@@ -43,6 +77,38 @@ std::optional<SummaryTable> KernelSummary(const KernelFigures& figures,
     table.AddRow({Cell::Name(std::string(context.names->Get(item.name)), 90, /*kernel_name=*/true),
                   Cell::Count(item.gpu.calls),
                   Cell::Stats(item.gpu.ToStats(figures.all_kernels_ns))});
+  }
+  return table;
+}
+
+std::optional<SummaryTable> KernelLaunchSummary(const KernelFigures& figures,
+                                                const RenderContext& context) {
+  if (figures.unanswered_launches == 0) return std::nullopt;
+  SummaryTable table;
+  table.key = "kernel_launch";
+  table.title = "Kernel Launch Summary (host side)";
+  table.time_unit_line = false;
+  table.preamble = {absl::StrCat(
+      "No device times: ", figures.unanswered_launches, " of ", figures.launches,
+      " kernel launches have no device kernel record (CUPTI absent, disabled or unsupported, "
+      "or its records lost); grid, block and dynamic shared memory as the launching call "
+      "passed them.")};
+  table.columns = {{"Name", "name", 90, false},
+                   {"Calls", "calls", 6},
+                   {"Grid", "grid", 16},
+                   {"Block", "block", 16},
+                   {"Dynamic Shared Memory (B)", "dynamic_shared_memory", 25}};
+  std::vector<HostLaunchKey> order = figures.unanswered_order;
+  std::stable_sort(order.begin(), order.end(), [&](const HostLaunchKey& a, const HostLaunchKey& b) {
+    return figures.unanswered.at(a) > figures.unanswered.at(b);
+  });
+  if (context.options.top > 0 && order.size() > static_cast<size_t>(context.options.top))
+    order.resize(context.options.top);
+  for (const HostLaunchKey& key : order) {
+    table.AddRow({Cell::Name(std::string(context.names->Get(key[0])), 90, /*kernel_name=*/true),
+                  Cell::Count(static_cast<double>(figures.unanswered.at(key))),
+                  Cell::Text(Dim3Text(key[1], key[2], key[3])),
+                  Cell::Text(Dim3Text(key[4], key[5], key[6])), Cell::Count(key[7])});
   }
   return table;
 }

@@ -134,6 +134,7 @@ void RemapNames(StringPool* process_names, TraceModel* window) {
     range.source = remap[range.source];
   }
   for (ApiCall& call : window->api_calls) call.name = remap[call.name];
+  for (KernelLaunch& launch : window->kernel_launches) launch.name = remap[launch.name];
   for (DeviceActivity& activity : window->device_activities) activity.name = remap[activity.name];
   for (auto& entry : window->thread_names) entry.second = remap[entry.second];
 }
@@ -216,7 +217,10 @@ ProcessReport ProcessAnalysis::Finish() && {
   if (wants(View::kDistributed))
     AddIfPresent(DistributionSummary(figures.communication, context), &tables);
   if (wants(View::kOperator)) AddIfPresent(OperatorSummary(figures.operators, context), &tables);
-  if (wants(View::kKernel)) AddIfPresent(KernelSummary(figures.kernels, context), &tables);
+  if (wants(View::kKernel)) {
+    AddIfPresent(KernelSummary(figures.kernels, context), &tables);
+    AddIfPresent(KernelLaunchSummary(figures.kernels, context), &tables);
+  }
   if (wants(View::kMemoryManipulation))
     AddIfPresent(MemoryManipulationSummary(figures.copies, figures.user_ranges, context), &tables);
   if (wants(View::kUserDefined))

@@ -1,5 +1,6 @@
 #include "analyzer/testing/test_trace.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "proto/header_message.h"
@@ -111,6 +112,25 @@ uint64_t TestTrace::Launch(uint64_t thread, uint64_t call_start, uint64_t call_e
   const uint64_t correlation = ApiCall(thread, "cudaLaunchKernel", call_start, call_end);
   Kernel(kernel, device, stream, start, end, correlation);
   return correlation;
+}
+
+uint64_t TestTrace::HostLaunch(uint64_t thread, uint64_t call_start, uint64_t call_end,
+                               const std::string& kernel, const uint32_t (&grid)[3],
+                               const uint32_t (&block)[3], uint32_t dynamic_shared_memory) {
+  KernelConfigValue config;
+  config.name = encoder_.InternString(kernel);
+  std::copy(grid, grid + 3, config.grid);
+  std::copy(block, block + 3, config.block);
+  config.dynamic_shared_memory = dynamic_shared_memory;
+  ApiCallEvent event;
+  event.thread_id = thread;
+  event.start_ns = call_start;
+  event.duration_ns = call_end - call_start;
+  event.name = encoder_.InternString("cudaLaunchKernel");
+  event.correlation_id = ++next_correlation_;
+  event.kernel_config = encoder_.InternKernelConfig(config);
+  encoder_.AddApiCall(event);
+  return event.correlation_id;
 }
 
 void TestTrace::Nccl(uint64_t thread, schema::NcclOperation operation, uint64_t start, uint64_t end,

@@ -47,6 +47,12 @@ class TestTrace {
   uint64_t Launch(uint64_t thread, uint64_t call_start, uint64_t call_end,
                   const std::string& kernel, uint32_t device, uint32_t stream, uint64_t start,
                   uint64_t end);
+  // cudaLaunchKernel [call_start, call_end) on `thread` with the launch configuration the
+  // host hooks record (no registers, no static shared memory), and no kernel record (a
+  // run without CUPTI); returns the correlation id.
+  uint64_t HostLaunch(uint64_t thread, uint64_t call_start, uint64_t call_end,
+                      const std::string& kernel, const uint32_t (&grid)[3],
+                      const uint32_t (&block)[3], uint32_t dynamic_shared_memory = 0);
   // An NCCL call on communicator `comm_hash` (this rank's place in it: the header's rank)
   // with the agent's per-communicator `sequence` number (0: none, as older agents wrote).
   void Nccl(uint64_t thread, schema::NcclOperation operation, uint64_t start, uint64_t end,
