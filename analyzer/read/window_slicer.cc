@@ -67,28 +67,40 @@ uint64_t CountBefore(const TraceModel& model, uint64_t cut_ns) {
   return count;
 }
 
-// Moves the records for which `before(record)` holds to `slice` (reserved at their count,
-// so it is written once) and keeps the others, in order, at the front of `records`: the
-// held model's pages are reused rather than a second model's written. `place(record,
-// goes_before, index)` renames a record for its side; `index`: its position there.
+// Moves the records for which `before(record)` holds to `slice` and keeps the others, in
+// order, in `records`. `place(record, goes_before, index)` renames a record for its side;
+// `index`: its position there. Whichever side is larger stays where it is and the smaller
+// is written out: a slice usually takes almost all of a segment of 2M events, and writing
+// it to a fresh vector was a copy of every record and its page faults (8 % of the summary
+// of a 10M-event file); now the held vectors become the slice's.
 template <typename T, typename Before, typename Place>
 void SplitRecords(std::vector<T>* records, std::vector<T>* slice, Before before, Place place) {
   size_t count = 0;
   for (const T& record : *records) count += before(record);
-  slice->reserve(slice->size() + count);
-  size_t kept = 0;
+  const bool slice_stays = slice->empty() && 2 * count >= records->size();
+  std::vector<T> written;  // the smaller side, written once at its counted size
+  if (!slice_stays) written.swap(*slice);  // the slice's records so far come first
+  written.reserve(written.size() + (slice_stays ? records->size() - count : count));
+  size_t stay = 0;
   for (size_t i = 0; i < records->size(); ++i) {
     T& record = (*records)[i];
     const bool goes = before(record);
-    place(record, goes, goes ? slice->size() : kept);
-    if (goes) {
-      slice->push_back(std::move(record));
+    const bool stays = goes == slice_stays;
+    place(record, goes, stays ? stay : written.size());
+    if (stays) {
+      if (stay != i) (*records)[stay] = std::move(record);
+      ++stay;
     } else {
-      if (kept != i) (*records)[kept] = std::move(record);
-      ++kept;
+      written.push_back(std::move(record));
     }
   }
-  records->erase(records->begin() + kept, records->end());
+  records->erase(records->begin() + stay, records->end());
+  if (slice_stays) {
+    slice->swap(*records);
+    records->swap(written);
+  } else {
+    slice->swap(written);
+  }
 }
 
 void SplitHostRecords(uint64_t cut_ns, TraceModel* model, Side* before, Side* after) {
