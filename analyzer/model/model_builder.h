@@ -59,9 +59,22 @@ class ModelBuilder : public EventSink {
   void AddDevice(DeviceActivity activity, const StreamKey& where);
   void ConvertClocks();
   // Counts `value` in Data Quality when the schema does not define it; returns `valid`.
-  bool Known(bool valid, const char* field);
+  // Inline: it runs a few times per event, and the count almost never.
+  bool Known(bool valid, const char* field) {
+    if (__builtin_expect(!valid, 0)) CountUnknown(field);
+    return valid;
+  }
+  void CountUnknown(const char* field);
   // True for the CUPTI clock; an unknown domain is counted and read as the host clock.
-  bool Clock(schema::ClockDomain clock);
+  bool Clock(schema::ClockDomain clock) {
+    if (clock == schema::CLOCK_DOMAIN_CUPTI) return true;
+    if (clock != schema::CLOCK_DOMAIN_HOST_MONOTONIC) CountUnknownClock(clock);
+    return false;
+  }
+  void CountUnknownClock(schema::ClockDomain clock);
+  // The interned MEMCPY_* name of a copy, cached by its three kinds (in range: 0-7 each).
+  NameId MemcpyNameId(schema::CopyKind kind, schema::MemoryKind source,
+                      schema::MemoryKind destination);
 
   FileDictionary* dictionary_;
   TraceModel model_;
@@ -77,6 +90,9 @@ class ModelBuilder : public EventSink {
   };
   IdCache<KernelName> kernel_name_of_config_;  // by KernelConfigId; name 0 = unresolved
   IdCache<NameId> stack_name_of_id_;           // by CallStackId; kUnresolved until read
+  // Names of copies and memsets: interned once, not hashed per record. 0 = not yet.
+  NameId memcpy_names_[8 * 8 * 8] = {};
+  NameId memset_name_ = 0;
 };
 
 }  // namespace prof::analyzer
