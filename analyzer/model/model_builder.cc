@@ -267,30 +267,27 @@ void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity
   activity->launch = cached.launch;
 }
 
-void ModelBuilder::AddDevice(DeviceActivity activity, const StreamKey& where) {
-  activity.device = where.device;
-  activity.stream = where.stream;
-  activity.cupti_clock = Clock(where.clock);
-  Append(&model_.device_activities, activity);
+template <typename Event>
+DeviceActivity& ModelBuilder::AddDevice(DeviceKind kind, const Event& event) {
+  DeviceActivity& activity = AppendNew(&model_.device_activities);
+  activity.kind = kind;
+  activity.start_ns = event.start_ns;
+  activity.end_ns = event.start_ns + event.duration_ns;
+  activity.correlation_id = event.correlation_id;
+  activity.device = event.where.device;
+  activity.stream = event.where.stream;
+  activity.cupti_clock = Clock(event.where.clock);
   ++model_.event_count;
+  return activity;
 }
 
 void ModelBuilder::OnKernel(const KernelEvent& event) {
-  DeviceActivity activity;
-  activity.kind = DeviceKind::kKernel;
-  activity.start_ns = event.start_ns;
-  activity.end_ns = event.start_ns + event.duration_ns;
-  activity.correlation_id = event.correlation_id;
+  DeviceActivity& activity = AddDevice(DeviceKind::kKernel, event);
   SetKernelName(event.config, &activity);
-  AddDevice(activity, event.where);
 }
 
 void ModelBuilder::OnMemcpy(const MemcpyEvent& event) {
-  DeviceActivity activity;
-  activity.kind = DeviceKind::kMemcpy;
-  activity.start_ns = event.start_ns;
-  activity.end_ns = event.start_ns + event.duration_ns;
-  activity.correlation_id = event.correlation_id;
+  DeviceActivity& activity = AddDevice(DeviceKind::kMemcpy, event);
   activity.bytes = event.bytes;
   activity.copy_kind = event.copy_kind;
   Known(trace::CopyKind_IsValid(event.copy_kind), "copy kind");
@@ -302,30 +299,19 @@ void ModelBuilder::OnMemcpy(const MemcpyEvent& event) {
   if (trace::MemoryKind_IsValid(event.destination_kind))
     activity.destination_kind = static_cast<uint8_t>(event.destination_kind);
   activity.name = MemcpyNameId(event.copy_kind, event.source_kind, event.destination_kind);
-  AddDevice(activity, event.where);
 }
 
 void ModelBuilder::OnMemset(const MemsetEvent& event) {
-  DeviceActivity activity;
-  activity.kind = DeviceKind::kMemset;
-  activity.start_ns = event.start_ns;
-  activity.end_ns = event.start_ns + event.duration_ns;
-  activity.correlation_id = event.correlation_id;
+  DeviceActivity& activity = AddDevice(DeviceKind::kMemset, event);
   activity.bytes = event.bytes;
   if (memset_name_ == 0) memset_name_ = model_.names.Intern("MEMSET");
   activity.name = memset_name_;
-  AddDevice(activity, event.where);
 }
 
 void ModelBuilder::OnSynchronization(const SynchronizationEvent& event) {
-  DeviceActivity activity;
-  activity.kind = DeviceKind::kSynchronization;
-  activity.start_ns = event.start_ns;
-  activity.end_ns = event.start_ns + event.duration_ns;
-  activity.correlation_id = event.correlation_id;
+  DeviceActivity& activity = AddDevice(DeviceKind::kSynchronization, event);
   activity.name = model_.names.Intern(absl::StrCat("SYNC_", SynchronizationKindName(event.kind)));
   Known(trace::SynchronizationKind_IsValid(event.kind), "synchronization kind");
-  AddDevice(activity, event.where);
 }
 
 void ModelBuilder::OnThreadName(uint64_t thread_id, StringId name) {

@@ -56,7 +56,9 @@ class ModelBuilder : public EventSink {
   void SetKernelName(KernelConfigId config, DeviceActivity* activity);
   // The interned text of a call stack ("f < g < h"), 0 when unknown; cached by id.
   NameId StackName(CallStackId id);
-  void AddDevice(DeviceActivity activity, const StreamKey& where);
+  // A new device record at the end of the model, its times, stream and clock from `event`.
+  template <typename Event>
+  DeviceActivity& AddDevice(DeviceKind kind, const Event& event);
   void ConvertClocks();
   // Counts `value` in Data Quality when the schema does not define it; returns `valid`.
   // Inline: it runs a few times per event, and the count almost never.
