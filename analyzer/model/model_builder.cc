@@ -94,6 +94,14 @@ ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& 
   model_.headers.push_back(header);
 }
 
+ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& header,
+                           TraceModel earlier)
+    : ModelBuilder(dictionary, header) {
+  earlier.identity = std::move(model_.identity);  // the same file's
+  if (earlier.headers.empty()) earlier.headers = std::move(model_.headers);
+  model_ = std::move(earlier);
+}
+
 NameId ModelBuilder::Name(StringId file_id) {
   if (file_id == 0) return 0;
   NameId& name = name_of_file_id_.Slot(file_id);

@@ -25,6 +25,10 @@ namespace prof::analyzer {
 class ModelBuilder : public EventSink {
  public:
   ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& header);
+  // Continues `earlier`, the model of the same file's earlier segments (clocks converted):
+  // new records are appended to its vectors and new names to its pool, so a slicer's held
+  // records are not copied into each new segment (window_slicer.h).
+  ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& header, TraceModel earlier);
 
   void OnApiCall(const ApiCallEvent& event) override;
   void OnHostRange(const HostRangeEvent& event) override;

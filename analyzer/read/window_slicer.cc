@@ -267,6 +267,13 @@ void WindowSlicer::Finish(TraceModel last_segment) {
   Emit(std::move(slice));
 }
 
+TraceModel WindowSlicer::TakeHeld() {
+  TraceModel held = std::move(held_);
+  held_ = TraceModel();
+  holding_ = false;
+  return held;
+}
+
 void WindowSlicer::Emit(TraceModel slice) {
   if (slices_++ == 0) slice.files = {path_};  // the file is named once, as a whole read does
   // Recounts the slice's unmatched records. Its device records went with their calls, so

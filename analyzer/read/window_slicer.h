@@ -21,6 +21,7 @@
 //
 //   WindowSlicer slicer(path, header, 4 * slice_events, on_slice);
 //   slicer.AddSegment(builder.Finish(path));   // any number of times, in file order
+//   builder = ModelBuilder(&dictionary, header, slicer.TakeHeld());  // optional
 //   slicer.Finish();                            // hands on the rest, per-file figures last
 #ifndef PROF_ANALYZER_READ_WINDOW_SLICER_H_
 #define PROF_ANALYZER_READ_WINDOW_SLICER_H_
@@ -56,6 +57,10 @@ class WindowSlicer {
   void AddSegment(TraceModel segment);
   // The last segment; hands on everything held. Always hands on at least one slice.
   void Finish(TraceModel last_segment);
+  // What is held after the last AddSegment, for the next segment's builder to continue
+  // (ModelBuilder's continuing constructor): the next segment then brings it back, and the
+  // held records are not copied into each segment. Without it, segments are appended.
+  TraceModel TakeHeld();
 
   uint64_t slices() const { return slices_; }
 
