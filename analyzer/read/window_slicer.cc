@@ -67,63 +67,58 @@ uint64_t CountBefore(const TraceModel& model, uint64_t cut_ns) {
   return count;
 }
 
-// Moves the records for which `before(record)` holds to `slice` and keeps the others, in
-// order, in `records`. `place(record, goes_before, index)` renames a record for its side;
-// `index`: its position there. Whichever side is larger stays where it is and the smaller
-// is written out: a slice usually takes almost all of a segment of 2M events, and writing
-// it to a fresh vector was a copy of every record and its page faults (8 % of the summary
-// of a 10M-event file); now the held vectors become the slice's.
+// Moves the records for which `before(record)` holds to `slice` (empty) and keeps the others,
+// in order, in `records`. `place(record, goes_before, index)` renames a record for its side;
+// `index`: its position there. The records before the cut stay where they are and their
+// vector becomes the slice's; those after it are written to a vector of their own: a cut
+// is chosen late in what is held, so they are few, where writing the slice out copied
+// almost every record of the file once more (and faulted in its pages).
 template <typename T, typename Before, typename Place>
 void SplitRecords(std::vector<T>* records, std::vector<T>* slice, Before before, Place place) {
-  size_t count = 0;
-  for (const T& record : *records) count += before(record);
-  const bool slice_stays = slice->empty() && 2 * count >= records->size();
-  std::vector<T> written;  // the smaller side, written once at its counted size
-  if (!slice_stays) written.swap(*slice);  // the slice's records so far come first
-  written.reserve(written.size() + (slice_stays ? records->size() - count : count));
-  size_t stay = 0;
+  std::vector<T> after;
+  size_t kept = 0;
   for (size_t i = 0; i < records->size(); ++i) {
     T& record = (*records)[i];
     const bool goes = before(record);
-    const bool stays = goes == slice_stays;
-    place(record, goes, stays ? stay : written.size());
-    if (stays) {
-      if (stay != i) (*records)[stay] = std::move(record);
-      ++stay;
+    place(record, goes, goes ? kept : after.size());
+    if (goes) {
+      if (kept != i) (*records)[kept] = std::move(record);
+      ++kept;
     } else {
-      written.push_back(std::move(record));
+      after.push_back(std::move(record));
     }
   }
-  records->erase(records->begin() + stay, records->end());
-  if (slice_stays) {
-    slice->swap(*records);
-    records->swap(written);
-  } else {
-    slice->swap(written);
-  }
+  records->erase(records->begin() + kept, records->end());
+  slice->swap(*records);  // `slice` was empty
+  records->swap(after);
 }
 
-void SplitHostRecords(uint64_t cut_ns, TraceModel* model, Side* before, Side* after) {
+// `late`: counts the records before `late_ns` (CountBefore's rule) in the same pass.
+void SplitHostRecords(uint64_t cut_ns, uint64_t late_ns, uint64_t* late, TraceModel* model,
+                      Side* before, Side* after) {
   TraceModel& slice = *before->to;
   SplitRecords(
       &model->ranges, &slice.ranges, [&](const HostRange& range) { return range.start_ns < cut_ns; },
       [&](HostRange& range, bool goes, size_t) {
+        *late += range.start_ns < late_ns;
         Side& side = goes ? *before : *after;
         range.name = side.Name(range.name);
         range.shapes = side.Name(range.shapes);
         range.dtypes = side.Name(range.dtypes);
         range.source = side.Name(range.source);
       });
-  auto keep = [](auto&, bool, size_t) {};
   SplitRecords(
       &model->nccl_calls, &slice.nccl_calls,
-      [&](const NcclCall& call) { return call.start_ns < cut_ns; }, keep);
+      [&](const NcclCall& call) { return call.start_ns < cut_ns; },
+      [&](const NcclCall& call, bool, size_t) { *late += call.start_ns < late_ns; });
   SplitRecords(
       &model->memory, &slice.memory,
-      [&](const MemoryRecord& record) { return record.time_ns < cut_ns; }, keep);
+      [&](const MemoryRecord& record) { return record.time_ns < cut_ns; },
+      [&](const MemoryRecord& record, bool, size_t) { *late += record.time_ns < late_ns; });
   SplitRecords(
       &model->memory_samples, &slice.memory_samples,
-      [&](const MemorySample& sample) { return sample.time_ns < cut_ns; }, keep);
+      [&](const MemorySample& sample) { return sample.time_ns < cut_ns; },
+      [&](const MemorySample& sample, bool, size_t) { *late += sample.time_ns < late_ns; });
   for (const auto& [thread, name] : model->thread_names) {
     before->to->thread_names[thread] = before->Name(name);
     after->to->thread_names[thread] = after->Name(name);
@@ -132,21 +127,26 @@ void SplitHostRecords(uint64_t cut_ns, TraceModel* model, Side* before, Side* af
 
 }  // namespace
 
-TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model) {
+TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns,
+                           uint64_t* late_records) {
   // The records kept stay in `model`'s vectors; `rest` collects the names, kernel
   // launches and thread names they use, renumbered, and replaces the model's at the end.
   TraceModel slice, rest;
   slice.identity = model->identity;
   slice.headers = model->headers;
   Side before(*model, &slice), after(*model, &rest);
-  SplitHostRecords(cut_ns, model, &before, &after);
-  // Per call: its index on its side, as i (before the cut) or ~i (after), read by the
-  // device records once the calls have moved.
+  uint64_t late = 0;
+  SplitHostRecords(cut_ns, late_ns, &late, model, &before, &after);
+  // Per call: its index on its side, as i (before the cut) or ~i (after), and whether it
+  // is before `late_ns`, read by the device records once the calls have moved.
   std::vector<int32_t> call_index(model->api_calls.size());
+  std::vector<uint8_t> call_late(model->api_calls.size());
   size_t call = 0;
   SplitRecords(
       &model->api_calls, &slice.api_calls, [&](const ApiCall& c) { return c.start_ns < cut_ns; },
       [&](ApiCall& c, bool goes, size_t index) {
+        call_late[call] = c.start_ns < late_ns;
+        late += call_late[call];
         Side& side = goes ? before : after;
         c.name = side.Name(c.name);
         c.call_stack = side.Name(c.call_stack);
@@ -160,6 +160,8 @@ TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model) {
   };
   SplitRecords(&model->device_activities, &slice.device_activities, goes_before,
                [&](DeviceActivity& activity, bool goes, size_t) {
+                 late += activity.api_call != kNoIndex ? call_late[activity.api_call]
+                                                       : activity.start_ns < late_ns;
                  Side& side = goes ? before : after;
                  activity.name = side.Name(activity.name);
                  activity.launch = side.Launch(activity.launch);
@@ -173,6 +175,7 @@ TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model) {
   model->thread_names = std::move(rest.thread_names);
   slice.event_count = RecordCount(slice);
   model->event_count = RecordCount(*model);
+  if (late_records) *late_records = late;
   return slice;
 }
 
@@ -248,8 +251,8 @@ void WindowSlicer::AddSegment(TraceModel segment) {
   std::optional<uint64_t> cut = ChooseCut(held_, false);
   if (!cut && held_.event_count > force_events_) cut = ChooseCut(held_, true);
   if (!cut || *cut <= cut_ns_) return;
-  const uint64_t late = slices_ > 0 ? CountBefore(held_, cut_ns_) : 0;
-  TraceModel slice = TakeSliceBefore(*cut, &held_);
+  uint64_t late = 0;  // records before the cut already handed on (none before the first)
+  TraceModel slice = TakeSliceBefore(*cut, &held_, slices_ > 0 ? cut_ns_ : 0, &late);
   slice.quality = std::move(held_.quality);  // counts of the records read so far
   held_.quality = DataQuality();
   slice.quality.late_slice_records += late;

@@ -39,8 +39,11 @@ namespace prof::analyzer {
 // Moves the records whose time is before `cut_ns` (device records: their call's time when
 // linked) out of `model` into the returned model; each side keeps only the names and
 // kernel launches its records use. Identity, thread names and headers go to both; files,
-// CPU windows and data quality stay in `model`.
-TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model);
+// CPU windows and data quality stay in `model`. `late_records`, when given: set to the
+// number of records before `late_ns` by the same rule (the records late for an earlier
+// cut), counted in the same pass.
+TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns = 0,
+                           uint64_t* late_records = nullptr);
 
 // The step end to cut `model` at under the rule above, if any; `force`: ignore device
 // streams and spanning ranges.

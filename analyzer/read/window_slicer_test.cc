@@ -201,8 +201,9 @@ TEST_CASE("a slice takes the records before the cut, device records with their c
   CHECK(model.quality.malformed_blocks == 3);
 }
 
-// Either side may be the larger (the larger keeps its vectors, the smaller is written
-// out): both keep their records in order, with their names and call indices renumbered.
+// The records before the cut keep their vectors and those after are written out, however
+// many: both keep their order, with their names and call indices renumbered. Records late
+// for an earlier cut are counted in the same pass, a device record by its call's time.
 TEST_CASE("a slice keeps the order of its records whichever side is larger") {
   for (const uint64_t cut : {uint64_t{35}, uint64_t{15}}) {  // 3 of 4 calls before; 1 of 4
     TraceModel model;
@@ -217,7 +218,9 @@ TEST_CASE("a slice keeps the order of its records whichever side is larger") {
       kernel.name = model.names.Intern("kernel" + std::to_string(start));
       model.device_activities.push_back(kernel);
     }
-    const TraceModel slice = TakeSliceBefore(cut, &model);
+    uint64_t late = 99;
+    const TraceModel slice = TakeSliceBefore(cut, &model, 25, &late);
+    CHECK(late == 4);  // the calls at 10 and 20, and their kernels (run at 90 and 80)
     const std::vector<uint64_t> before =
         cut == 35 ? std::vector<uint64_t>{10, 20, 30} : std::vector<uint64_t>{10};
     const std::vector<uint64_t> after =
