@@ -55,13 +55,26 @@ std::string FormatCallStack(const std::vector<uint64_t>& frames,
 // address space only (large blocks are mapped on demand; pages never written are never
 // touched), and the 1 GiB bound keeps that bounded too.
 template <typename T>
-void Append(std::vector<T>* records, T record) {
+void Grow(std::vector<T>* records) {
   if (records->size() == records->capacity()) {
     constexpr size_t kQuadrupleBelow = (size_t{1} << 30) / sizeof(T);
     const size_t size = std::max<size_t>(records->size(), 256);
     records->reserve(size < kQuadrupleBelow ? 4 * size : 2 * size);
   }
+}
+
+template <typename T>
+void Append(std::vector<T>* records, T record) {
+  Grow(records);
   records->push_back(std::move(record));
+}
+
+// A new default record at the end, filled in place: the most numerous records are written
+// once, not built on the stack and copied.
+template <typename T>
+T& AppendNew(std::vector<T>* records) {
+  Grow(records);
+  return records->emplace_back();
 }
 
 }  // namespace
@@ -79,6 +92,14 @@ ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& 
   anchors_.assign(header.clock_anchors().begin(), header.clock_anchors().end());
   cpu_usage_.assign(header.cpu_usage().begin(), header.cpu_usage().end());
   model_.headers.push_back(header);
+}
+
+ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& header,
+                           TraceModel earlier)
+    : ModelBuilder(dictionary, header) {
+  earlier.identity = std::move(model_.identity);  // the same file's
+  if (earlier.headers.empty()) earlier.headers = std::move(model_.headers);
+  model_ = std::move(earlier);
 }
 
 NameId ModelBuilder::Name(StringId file_id) {
@@ -99,18 +120,24 @@ NameId ModelBuilder::StackName(CallStackId id) {
   return name;
 }
 
-bool ModelBuilder::Clock(schema::ClockDomain clock) {
+void ModelBuilder::CountUnknownClock(schema::ClockDomain clock) {
   Known(trace::ClockDomain_IsValid(clock), "clock domain");  // read as the host clock
-  return clock == schema::CLOCK_DOMAIN_CUPTI;
 }
 
-bool ModelBuilder::Known(bool valid, const char* field) {
-  if (!valid) ++model_.quality.unknown_enum_values[field];
-  return valid;
+void ModelBuilder::CountUnknown(const char* field) { ++model_.quality.unknown_enum_values[field]; }
+
+NameId ModelBuilder::MemcpyNameId(schema::CopyKind kind, schema::MemoryKind source,
+                                  schema::MemoryKind destination) {
+  const uint32_t k = kind, s = source, d = destination;
+  if (k >= 8 || s >= 8 || d >= 8)
+    return model_.names.Intern(MemcpyName(kind, source, destination));
+  NameId& name = memcpy_names_[(k * 8 + s) * 8 + d];
+  if (name == 0) name = model_.names.Intern(MemcpyName(kind, source, destination));
+  return name;
 }
 
 void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
-  ApiCall call;
+  ApiCall& call = AppendNew(&model_.api_calls);
   call.thread_id = event.thread_id;
   call.start_ns = event.start_ns;
   call.end_ns = event.start_ns + event.duration_ns;
@@ -128,7 +155,6 @@ void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
       trace::CopyKind_IsValid(event.copy_kind) ? event.copy_kind : schema::COPY_KIND_UNKNOWN;
   call.call_stack = StackName(event.call_stack);
   if (event.kernel_config != 0) call.launch = KernelNameOf(event.kernel_config).launch;
-  Append(&model_.api_calls, call);
   ++model_.event_count;
 }
 
@@ -256,30 +282,27 @@ void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity
   activity->launch = cached.launch;
 }
 
-void ModelBuilder::AddDevice(DeviceActivity activity, const StreamKey& where) {
-  activity.device = where.device;
-  activity.stream = where.stream;
-  activity.cupti_clock = Clock(where.clock);
-  Append(&model_.device_activities, activity);
+template <typename Event>
+DeviceActivity& ModelBuilder::AddDevice(DeviceKind kind, const Event& event) {
+  DeviceActivity& activity = AppendNew(&model_.device_activities);
+  activity.kind = kind;
+  activity.start_ns = event.start_ns;
+  activity.end_ns = event.start_ns + event.duration_ns;
+  activity.correlation_id = event.correlation_id;
+  activity.device = event.where.device;
+  activity.stream = event.where.stream;
+  activity.cupti_clock = Clock(event.where.clock);
   ++model_.event_count;
+  return activity;
 }
 
 void ModelBuilder::OnKernel(const KernelEvent& event) {
-  DeviceActivity activity;
-  activity.kind = DeviceKind::kKernel;
-  activity.start_ns = event.start_ns;
-  activity.end_ns = event.start_ns + event.duration_ns;
-  activity.correlation_id = event.correlation_id;
+  DeviceActivity& activity = AddDevice(DeviceKind::kKernel, event);
   SetKernelName(event.config, &activity);
-  AddDevice(activity, event.where);
 }
 
 void ModelBuilder::OnMemcpy(const MemcpyEvent& event) {
-  DeviceActivity activity;
-  activity.kind = DeviceKind::kMemcpy;
-  activity.start_ns = event.start_ns;
-  activity.end_ns = event.start_ns + event.duration_ns;
-  activity.correlation_id = event.correlation_id;
+  DeviceActivity& activity = AddDevice(DeviceKind::kMemcpy, event);
   activity.bytes = event.bytes;
   activity.copy_kind = event.copy_kind;
   Known(trace::CopyKind_IsValid(event.copy_kind), "copy kind");
@@ -290,31 +313,20 @@ void ModelBuilder::OnMemcpy(const MemcpyEvent& event) {
     activity.source_kind = static_cast<uint8_t>(event.source_kind);
   if (trace::MemoryKind_IsValid(event.destination_kind))
     activity.destination_kind = static_cast<uint8_t>(event.destination_kind);
-  activity.name =
-      model_.names.Intern(MemcpyName(event.copy_kind, event.source_kind, event.destination_kind));
-  AddDevice(activity, event.where);
+  activity.name = MemcpyNameId(event.copy_kind, event.source_kind, event.destination_kind);
 }
 
 void ModelBuilder::OnMemset(const MemsetEvent& event) {
-  DeviceActivity activity;
-  activity.kind = DeviceKind::kMemset;
-  activity.start_ns = event.start_ns;
-  activity.end_ns = event.start_ns + event.duration_ns;
-  activity.correlation_id = event.correlation_id;
+  DeviceActivity& activity = AddDevice(DeviceKind::kMemset, event);
   activity.bytes = event.bytes;
-  activity.name = model_.names.Intern("MEMSET");
-  AddDevice(activity, event.where);
+  if (memset_name_ == 0) memset_name_ = model_.names.Intern("MEMSET");
+  activity.name = memset_name_;
 }
 
 void ModelBuilder::OnSynchronization(const SynchronizationEvent& event) {
-  DeviceActivity activity;
-  activity.kind = DeviceKind::kSynchronization;
-  activity.start_ns = event.start_ns;
-  activity.end_ns = event.start_ns + event.duration_ns;
-  activity.correlation_id = event.correlation_id;
+  DeviceActivity& activity = AddDevice(DeviceKind::kSynchronization, event);
   activity.name = model_.names.Intern(absl::StrCat("SYNC_", SynchronizationKindName(event.kind)));
   Known(trace::SynchronizationKind_IsValid(event.kind), "synchronization kind");
-  AddDevice(activity, event.where);
 }
 
 void ModelBuilder::OnThreadName(uint64_t thread_id, StringId name) {

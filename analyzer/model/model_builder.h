@@ -25,6 +25,10 @@ namespace prof::analyzer {
 class ModelBuilder : public EventSink {
  public:
   ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& header);
+  // Continues `earlier`, the model of the same file's earlier segments (clocks converted):
+  // new records are appended to its vectors and new names to its pool, so a slicer's held
+  // records are not copied into each new segment (window_slicer.h).
+  ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& header, TraceModel earlier);
 
   void OnApiCall(const ApiCallEvent& event) override;
   void OnHostRange(const HostRangeEvent& event) override;
@@ -56,12 +60,27 @@ class ModelBuilder : public EventSink {
   void SetKernelName(KernelConfigId config, DeviceActivity* activity);
   // The interned text of a call stack ("f < g < h"), 0 when unknown; cached by id.
   NameId StackName(CallStackId id);
-  void AddDevice(DeviceActivity activity, const StreamKey& where);
+  // A new device record at the end of the model, its times, stream and clock from `event`.
+  template <typename Event>
+  DeviceActivity& AddDevice(DeviceKind kind, const Event& event);
   void ConvertClocks();
   // Counts `value` in Data Quality when the schema does not define it; returns `valid`.
-  bool Known(bool valid, const char* field);
+  // Inline: it runs a few times per event, and the count almost never.
+  bool Known(bool valid, const char* field) {
+    if (__builtin_expect(!valid, 0)) CountUnknown(field);
+    return valid;
+  }
+  void CountUnknown(const char* field);
   // True for the CUPTI clock; an unknown domain is counted and read as the host clock.
-  bool Clock(schema::ClockDomain clock);
+  bool Clock(schema::ClockDomain clock) {
+    if (clock == schema::CLOCK_DOMAIN_CUPTI) return true;
+    if (clock != schema::CLOCK_DOMAIN_HOST_MONOTONIC) CountUnknownClock(clock);
+    return false;
+  }
+  void CountUnknownClock(schema::ClockDomain clock);
+  // The interned MEMCPY_* name of a copy, cached by its three kinds (in range: 0-7 each).
+  NameId MemcpyNameId(schema::CopyKind kind, schema::MemoryKind source,
+                      schema::MemoryKind destination);
 
   FileDictionary* dictionary_;
   TraceModel model_;
@@ -80,6 +99,9 @@ class ModelBuilder : public EventSink {
   // device kernels' (CUPTI) and the launching calls' (host hooks) alike.
   const KernelName& KernelNameOf(KernelConfigId config);
   IdCache<NameId> stack_name_of_id_;           // by CallStackId; kUnresolved until read
+  // Names of copies and memsets: interned once, not hashed per record. 0 = not yet.
+  NameId memcpy_names_[8 * 8 * 8] = {};
+  NameId memset_name_ = 0;
 };
 
 }  // namespace prof::analyzer

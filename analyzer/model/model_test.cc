@@ -2,6 +2,7 @@
 
 #include "analyzer/model/clock_alignment.h"
 #include "analyzer/model/kernel_names.h"
+#include "analyzer/model/model_builder.h"
 #include "analyzer/model/model_merge.h"
 #include "analyzer/testing/analyze.h"
 #include "analyzer/testing/test_trace.h"
@@ -92,6 +93,46 @@ TEST_CASE("windows of one process merge with names re-interned and launch links 
   CHECK(merged.names.Get(merged.api_calls[beta.api_call].name) == "cudaLaunchKernel");
   CHECK(merged.files.size() == 2);
   CHECK(merged.event_count == 5);
+}
+
+// A slicer's held records continue in the next segment's builder, not copied into it: the
+// earlier names keep their ids, new ones follow, and the file's header is held once.
+TEST_CASE("a builder continues an earlier segment's model in place") {
+  FileDictionary dictionary;
+  trace::Chunk strings;
+  strings.set_first_string_id(1);
+  strings.add_strings("cudaLaunchKernel");  // id 1
+  strings.add_strings("cudaMemcpyAsync");   // id 2
+  dictionary.AddDefinitions(strings);
+  trace::FileHeader header;
+  header.set_pid(42);
+  ApiCallEvent launch;
+  launch.name = 1;
+  launch.start_ns = 100;
+  launch.clock = schema::CLOCK_DOMAIN_HOST_MONOTONIC;
+  ModelBuilder first(&dictionary, header);
+  first.OnApiCall(launch);
+  TraceModel earlier = first.Finish("f.pb", false);
+  earlier.files.clear();
+  const NameId launch_name = earlier.api_calls[0].name;
+
+  ModelBuilder next(&dictionary, header, std::move(earlier));
+  ApiCallEvent copy = launch;
+  copy.name = 2;
+  copy.start_ns = 300;
+  launch.start_ns = 200;
+  next.OnApiCall(launch);
+  next.OnApiCall(copy);
+  const TraceModel model = next.Finish("f.pb", false);
+  REQUIRE(model.api_calls.size() == 3);
+  CHECK(model.api_calls[1].start_ns == 200);
+  CHECK(model.api_calls[1].name == launch_name);
+  CHECK(model.names.Get(model.api_calls[2].name) == "cudaMemcpyAsync");
+  CHECK(model.api_calls[2].name != launch_name);
+  CHECK(model.event_count == 3);
+  CHECK(model.headers.size() == 1);
+  CHECK(model.identity.pid == 42);
+  CHECK(model.files == std::vector<std::string>{"f.pb"});
 }
 
 }  // namespace

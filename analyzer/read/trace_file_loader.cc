@@ -74,8 +74,8 @@ FileClock ScanClock(const std::string& path) {
 // earliest and latest reading).
 std::unique_ptr<ModelBuilder> SegmentBuilder(FileDictionary* dictionary,
                                              const trace::FileHeader& header,
-                                             const FileClock& clock) {
-  auto builder = std::make_unique<ModelBuilder>(dictionary, header);
+                                             const FileClock& clock, TraceModel earlier = {}) {
+  auto builder = std::make_unique<ModelBuilder>(dictionary, header, std::move(earlier));
   for (const trace::ClockAnchor& anchor : clock.anchors) builder->OnClockAnchor(anchor);
   for (const trace::CpuUsage& usage : clock.cpu_usage) builder->OnCpuUsage(usage);
   return builder;
@@ -125,7 +125,8 @@ absl::Status ReadTraceFileInSlices(const std::string& path, const SliceOptions& 
     segment_events += DecodeInto(path, chunk, &dictionary, builder.get(), events_read);
     if (segment_events < options.segment_events) continue;
     slicer.AddSegment(builder->Finish(path, /*correlate=*/false));  // the slicer links
-    builder = SegmentBuilder(&dictionary, header, clock);
+    // The next segment continues what the slicer still holds, in place.
+    builder = SegmentBuilder(&dictionary, header, clock, slicer.TakeHeld());
     segment_events = 0;
   }
   const ReadReport& report = (*reader)->report();

@@ -68,51 +68,58 @@ uint64_t CountBefore(const TraceModel& model, uint64_t cut_ns) {
   return count;
 }
 
-// Moves the records for which `before(record)` holds to `slice` (reserved at their count,
-// so it is written once) and keeps the others, in order, at the front of `records`: the
-// held model's pages are reused rather than a second model's written. `place(record,
-// goes_before, index)` renames a record for its side; `index`: its position there.
+// Moves the records for which `before(record)` holds to `slice` (empty) and keeps the others,
+// in order, in `records`. `place(record, goes_before, index)` renames a record for its side;
+// `index`: its position there. The records before the cut stay where they are and their
+// vector becomes the slice's; those after it are written to a vector of their own: a cut
+// is chosen late in what is held, so they are few, where writing the slice out copied
+// almost every record of the file once more (and faulted in its pages).
 template <typename T, typename Before, typename Place>
 void SplitRecords(std::vector<T>* records, std::vector<T>* slice, Before before, Place place) {
-  size_t count = 0;
-  for (const T& record : *records) count += before(record);
-  slice->reserve(slice->size() + count);
+  std::vector<T> after;
   size_t kept = 0;
   for (size_t i = 0; i < records->size(); ++i) {
     T& record = (*records)[i];
     const bool goes = before(record);
-    place(record, goes, goes ? slice->size() : kept);
+    place(record, goes, goes ? kept : after.size());
     if (goes) {
-      slice->push_back(std::move(record));
-    } else {
       if (kept != i) (*records)[kept] = std::move(record);
       ++kept;
+    } else {
+      after.push_back(std::move(record));
     }
   }
   records->erase(records->begin() + kept, records->end());
+  slice->swap(*records);  // `slice` was empty
+  records->swap(after);
 }
 
-void SplitHostRecords(uint64_t cut_ns, TraceModel* model, Side* before, Side* after) {
+// `late`: counts the records before `late_ns` (CountBefore's rule) in the same pass.
+void SplitHostRecords(uint64_t cut_ns, uint64_t late_ns, uint64_t* late, TraceModel* model,
+                      Side* before, Side* after) {
   TraceModel& slice = *before->to;
   SplitRecords(
       &model->ranges, &slice.ranges, [&](const HostRange& range) { return range.start_ns < cut_ns; },
       [&](HostRange& range, bool goes, size_t) {
+        *late += range.start_ns < late_ns;
         Side& side = goes ? *before : *after;
         range.name = side.Name(range.name);
         range.shapes = side.Name(range.shapes);
         range.dtypes = side.Name(range.dtypes);
         range.source = side.Name(range.source);
       });
-  auto keep = [](auto&, bool, size_t) {};
   SplitRecords(
       &model->nccl_calls, &slice.nccl_calls,
-      [&](const NcclCall& call) { return call.start_ns < cut_ns; }, keep);
+      [&](const NcclCall& call) { return call.start_ns < cut_ns; },
+      [&](const NcclCall& call, bool, size_t) { *late += call.start_ns < late_ns; });
   SplitRecords(
       &model->memory, &slice.memory,
-      [&](const MemoryRecord& record) { return record.time_ns < cut_ns; }, keep);
+      [&](const MemoryRecord& record) { return record.time_ns < cut_ns; },
+      [&](const MemoryRecord& record, bool, size_t) { *late += record.time_ns < late_ns; });
   SplitRecords(
       &model->memory_samples, &slice.memory_samples,
-      [&](const MemorySample& sample) { return sample.time_ns < cut_ns; }, keep);
+      [&](const MemorySample& sample) { return sample.time_ns < cut_ns; },
+      [&](const MemorySample& sample, bool, size_t) { *late += sample.time_ns < late_ns; });
   for (const auto& [thread, name] : model->thread_names) {
     before->to->thread_names[thread] = before->Name(name);
     after->to->thread_names[thread] = after->Name(name);
@@ -121,21 +128,26 @@ void SplitHostRecords(uint64_t cut_ns, TraceModel* model, Side* before, Side* af
 
 }  // namespace
 
-TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model) {
+TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns,
+                           uint64_t* late_records) {
   // The records kept stay in `model`'s vectors; `rest` collects the names, kernel
   // launches and thread names they use, renumbered, and replaces the model's at the end.
   TraceModel slice, rest;
   slice.identity = model->identity;
   slice.headers = model->headers;
   Side before(*model, &slice), after(*model, &rest);
-  SplitHostRecords(cut_ns, model, &before, &after);
-  // Per call: its index on its side, as i (before the cut) or ~i (after), read by the
-  // device records once the calls have moved.
+  uint64_t late = 0;
+  SplitHostRecords(cut_ns, late_ns, &late, model, &before, &after);
+  // Per call: its index on its side, as i (before the cut) or ~i (after), and whether it
+  // is before `late_ns`, read by the device records once the calls have moved.
   std::vector<int32_t> call_index(model->api_calls.size());
+  std::vector<uint8_t> call_late(model->api_calls.size());
   size_t call = 0;
   SplitRecords(
       &model->api_calls, &slice.api_calls, [&](const ApiCall& c) { return c.start_ns < cut_ns; },
       [&](ApiCall& c, bool goes, size_t index) {
+        call_late[call] = c.start_ns < late_ns;
+        late += call_late[call];
         Side& side = goes ? before : after;
         c.name = side.Name(c.name);
         c.call_stack = side.Name(c.call_stack);
@@ -150,6 +162,8 @@ TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model) {
   };
   SplitRecords(&model->device_activities, &slice.device_activities, goes_before,
                [&](DeviceActivity& activity, bool goes, size_t) {
+                 late += activity.api_call != kNoIndex ? call_late[activity.api_call]
+                                                       : activity.start_ns < late_ns;
                  Side& side = goes ? before : after;
                  activity.name = side.Name(activity.name);
                  activity.launch = side.Launch(activity.launch);
@@ -163,6 +177,7 @@ TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model) {
   model->thread_names = std::move(rest.thread_names);
   slice.event_count = RecordCount(slice);
   model->event_count = RecordCount(*model);
+  if (late_records) *late_records = late;
   return slice;
 }
 
@@ -187,10 +202,18 @@ std::optional<uint64_t> ChooseCut(const TraceModel& model, bool force) {
     const size_t last = std::lower_bound(ends.begin(), ends.end(), range.end_ns) - ends.begin();
     if (first < last) ++spanned[first], --spanned[last];
   }
-  absl::flat_hash_map<uint64_t, uint64_t> stream_latest;  // (device, stream) -> latest start
+  // (device, stream) -> latest start. A record's stream is usually the previous record's:
+  // the map is probed only when it changes (a probe per record was 1 % of the summary).
+  absl::flat_hash_map<uint64_t, uint64_t> stream_latest;
+  uint64_t* latest = nullptr;  // the entry of `key`; fetched again after any insertion
+  uint64_t key = 0;
   for (const DeviceActivity& activity : model.device_activities) {
-    uint64_t& latest = stream_latest[(uint64_t{activity.device} << 32) | activity.stream];
-    latest = std::max(latest, activity.start_ns);
+    const uint64_t stream = (uint64_t{activity.device} << 32) | activity.stream;
+    if (latest == nullptr || stream != key) {
+      key = stream;
+      latest = &stream_latest[key];
+    }
+    *latest = std::max(*latest, activity.start_ns);
   }
   std::vector<bool> clear(candidates);
   for (size_t j = 0, open = 0; j < candidates; ++j) {
@@ -238,8 +261,8 @@ void WindowSlicer::AddSegment(TraceModel segment) {
   std::optional<uint64_t> cut = ChooseCut(held_, false);
   if (!cut && held_.event_count > force_events_) cut = ChooseCut(held_, true);
   if (!cut || *cut <= cut_ns_) return;
-  const uint64_t late = slices_ > 0 ? CountBefore(held_, cut_ns_) : 0;
-  TraceModel slice = TakeSliceBefore(*cut, &held_);
+  uint64_t late = 0;  // records before the cut already handed on (none before the first)
+  TraceModel slice = TakeSliceBefore(*cut, &held_, slices_ > 0 ? cut_ns_ : 0, &late);
   slice.quality = std::move(held_.quality);  // counts of the records read so far
   held_.quality = DataQuality();
   slice.quality.late_slice_records += late;
@@ -255,6 +278,13 @@ void WindowSlicer::Finish(TraceModel last_segment) {
   if (slices_ > 0) slice.quality.late_slice_records += CountBefore(slice, cut_ns_);
   slice.event_count = RecordCount(slice);
   Emit(std::move(slice));
+}
+
+TraceModel WindowSlicer::TakeHeld() {
+  TraceModel held = std::move(held_);
+  held_ = TraceModel();
+  holding_ = false;
+  return held;
 }
 
 void WindowSlicer::Emit(TraceModel slice) {

@@ -21,6 +21,7 @@
 //
 //   WindowSlicer slicer(path, header, 4 * slice_events, on_slice);
 //   slicer.AddSegment(builder.Finish(path));   // any number of times, in file order
+//   builder = ModelBuilder(&dictionary, header, slicer.TakeHeld());  // optional
 //   slicer.Finish();                            // hands on the rest, per-file figures last
 #ifndef PROF_ANALYZER_READ_WINDOW_SLICER_H_
 #define PROF_ANALYZER_READ_WINDOW_SLICER_H_
@@ -38,8 +39,11 @@ namespace prof::analyzer {
 // Moves the records whose time is before `cut_ns` (device records: their call's time when
 // linked) out of `model` into the returned model; each side keeps only the names and
 // kernel launches its records use. Identity, thread names and headers go to both; files,
-// CPU windows and data quality stay in `model`.
-TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model);
+// CPU windows and data quality stay in `model`. `late_records`, when given: set to the
+// number of records before `late_ns` by the same rule (the records late for an earlier
+// cut), counted in the same pass.
+TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns = 0,
+                           uint64_t* late_records = nullptr);
 
 // The step end to cut `model` at under the rule above, if any; `force`: ignore device
 // streams and spanning ranges.
@@ -56,6 +60,10 @@ class WindowSlicer {
   void AddSegment(TraceModel segment);
   // The last segment; hands on everything held. Always hands on at least one slice.
   void Finish(TraceModel last_segment);
+  // What is held after the last AddSegment, for the next segment's builder to continue
+  // (ModelBuilder's continuing constructor): the next segment then brings it back, and the
+  // held records are not copied into each segment. Without it, segments are appended.
+  TraceModel TakeHeld();
 
   uint64_t slices() const { return slices_; }
 

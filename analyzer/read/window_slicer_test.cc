@@ -201,5 +201,44 @@ TEST_CASE("a slice takes the records before the cut, device records with their c
   CHECK(model.quality.malformed_blocks == 3);
 }
 
+// The records before the cut keep their vectors and those after are written out, however
+// many: both keep their order, with their names and call indices renumbered. Records late
+// for an earlier cut are counted in the same pass, a device record by its call's time.
+TEST_CASE("a slice keeps the order of its records whichever side is larger") {
+  for (const uint64_t cut : {uint64_t{35}, uint64_t{15}}) {  // 3 of 4 calls before; 1 of 4
+    TraceModel model;
+    for (uint64_t start : {10, 20, 30, 40}) {
+      ApiCall call;
+      call.start_ns = start;
+      call.name = model.names.Intern("call" + std::to_string(start));
+      model.api_calls.push_back(call);
+      DeviceActivity kernel;
+      kernel.start_ns = 100 - start;  // ran late: its call decides its side
+      kernel.api_call = static_cast<int32_t>(model.api_calls.size() - 1);
+      kernel.name = model.names.Intern("kernel" + std::to_string(start));
+      model.device_activities.push_back(kernel);
+    }
+    uint64_t late = 99;
+    const TraceModel slice = TakeSliceBefore(cut, &model, 25, &late);
+    CHECK(late == 4);  // the calls at 10 and 20, and their kernels (run at 90 and 80)
+    const std::vector<uint64_t> before =
+        cut == 35 ? std::vector<uint64_t>{10, 20, 30} : std::vector<uint64_t>{10};
+    const std::vector<uint64_t> after =
+        cut == 35 ? std::vector<uint64_t>{40} : std::vector<uint64_t>{20, 30, 40};
+    const TraceModel& rest = model;
+    for (const auto& [side, starts] : {std::pair{&slice, before}, std::pair{&rest, after}}) {
+      REQUIRE(side->api_calls.size() == starts.size());
+      REQUIRE(side->device_activities.size() == starts.size());
+      for (size_t i = 0; i < starts.size(); ++i) {
+        const std::string time = std::to_string(starts[i]);
+        CHECK(side->api_calls[i].start_ns == starts[i]);
+        CHECK(side->names.Get(side->api_calls[i].name) == "call" + time);
+        CHECK(side->device_activities[i].api_call == static_cast<int32_t>(i));
+        CHECK(side->names.Get(side->device_activities[i].name) == "kernel" + time);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace prof::analyzer

@@ -82,19 +82,21 @@ void AddOverviewFigures(const AnalysisContext& window, WindowCarry* carry,
                         OverviewFigures* figures) {
   const TraceModel& model = *window.model;
   // Each list is reserved at its exact size first (counted in one pass): the lists hold
-  // millions of intervals, and grown by doubling they were written twice.
+  // millions of intervals, and grown by doubling they were written twice. The three lists
+  // of a record type are filled in one more pass, not one pass per list.
   size_t host_count[3] = {0, 0, 0};
   for (const HostRange& range : model.ranges) {
     for (size_t slot = 0; slot < 3; ++slot) host_count[slot] += range.type == kHostRangeTypes[slot];
   }
-  for (size_t slot = 0; slot < 3; ++slot) {
-    IntervalList own;
-    own.reserve(host_count[slot]);
-    for (const HostRange& range : model.ranges) {
-      if (range.type == kHostRangeTypes[slot]) own.push_back({range.start_ns, range.end_ns});
+  IntervalList host[3];
+  for (size_t slot = 0; slot < 3; ++slot) host[slot].reserve(host_count[slot]);
+  for (const HostRange& range : model.ranges) {
+    for (size_t slot = 0; slot < 3; ++slot) {
+      if (range.type == kHostRangeTypes[slot]) host[slot].push_back({range.start_ns, range.end_ns});
     }
-    AddUnion(window, kHostUnions[slot], std::move(own), carry, &figures->host[slot]);
   }
+  for (size_t slot = 0; slot < 3; ++slot)
+    AddUnion(window, kHostUnions[slot], std::move(host[slot]), carry, &figures->host[slot]);
   IntervalList calls;
   calls.reserve(model.api_calls.size());
   for (const ApiCall& call : model.api_calls) calls.push_back({call.start_ns, call.end_ns});
@@ -103,14 +105,16 @@ void AddOverviewFigures(const AnalysisContext& window, WindowCarry* carry,
   for (const DeviceActivity& activity : model.device_activities) {
     for (size_t slot = 0; slot < 3; ++slot) device_count[slot] += activity.kind == kDeviceKinds[slot];
   }
-  for (size_t slot = 0; slot < 3; ++slot) {
-    IntervalList own;
-    own.reserve(device_count[slot]);
-    for (const DeviceActivity& activity : model.device_activities) {
-      if (activity.kind == kDeviceKinds[slot]) own.push_back({activity.start_ns, activity.end_ns});
+  IntervalList device[3];
+  for (size_t slot = 0; slot < 3; ++slot) device[slot].reserve(device_count[slot]);
+  for (const DeviceActivity& activity : model.device_activities) {
+    for (size_t slot = 0; slot < 3; ++slot) {
+      if (activity.kind == kDeviceKinds[slot])
+        device[slot].push_back({activity.start_ns, activity.end_ns});
     }
-    AddUnion(window, kDeviceUnions[slot], std::move(own), carry, &figures->device[slot]);
   }
+  for (size_t slot = 0; slot < 3; ++slot)
+    AddUnion(window, kDeviceUnions[slot], std::move(device[slot]), carry, &figures->device[slot]);
 }
 
 std::optional<SummaryTable> OverviewSummary(const OverviewFigures& figures,

@@ -59,29 +59,31 @@ void NestRanges(const std::vector<HostRange>& ranges, RangeTree* tree, DataQuali
   }
 }
 
+// The calls by (thread, start); empty when they are in that order already (the agent
+// writes each thread's calls in time order), so the sweep reads them in place rather than
+// through an index of millions.
 std::vector<uint32_t> SortedCalls(const std::vector<ApiCall>& calls) {
+  auto before = [](const ApiCall& a, const ApiCall& b) {
+    return std::tie(a.thread_id, a.start_ns) < std::tie(b.thread_id, b.start_ns);
+  };
+  if (std::is_sorted(calls.begin(), calls.end(), before)) return {};
   std::vector<uint32_t> order(calls.size());
   for (uint32_t i = 0; i < calls.size(); ++i) order[i] = i;
-  auto before = [&](uint32_t a, uint32_t b) {
-    return std::tie(calls[a].thread_id, calls[a].start_ns) <
-           std::tie(calls[b].thread_id, calls[b].start_ns);
-  };
-  // The agent writes each thread's calls in time order; skip the sort when it did.
-  if (!std::is_sorted(order.begin(), order.end(), before)) {
-    std::stable_sort(order.begin(), order.end(), before);
-  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return before(calls[a], calls[b]); });
   return order;
 }
 
 // Sweeps ranges (pre-order) and calls (by start) of each thread together.
 void AttributeCalls(TraceModel* model, const RangeTree& tree) {
   const std::vector<HostRange>& ranges = model->ranges;
-  const std::vector<uint32_t> calls = SortedCalls(model->api_calls);
+  const std::vector<uint32_t> order = SortedCalls(model->api_calls);
+  const bool in_place = order.empty();
   size_t next_range = 0;
   int32_t current = kNoIndex;
   uint64_t thread = ~uint64_t{0};
-  for (uint32_t call_index : calls) {
-    ApiCall& call = model->api_calls[call_index];
+  for (size_t i = 0; i < model->api_calls.size(); ++i) {
+    ApiCall& call = model->api_calls[in_place ? i : order[i]];
     if (call.thread_id != thread) {
       thread = call.thread_id;
       current = kNoIndex;

@@ -69,5 +69,22 @@ TEST_CASE("identical ranges nest in file order and device time sums through the 
   CHECK(model.quality.reparented_ranges == 0);
 }
 
+// Calls of two threads interleaved in time are not in (thread, start) order: the sweep
+// takes them through a sorted index and still finds each one's own thread's range.
+TEST_CASE("interleaved threads' calls go to their own thread's ranges") {
+  testing::TestTrace trace;
+  const auto user = schema::RANGE_KIND_USER;
+  trace.Range(2, user, "T2", 0, 100);
+  trace.Range(1, user, "T1", 0, 100);
+  trace.ApiCall(2, "cudaGetDevice", 10, 20);
+  trace.ApiCall(1, "cudaGetDevice", 30, 40);
+  trace.ApiCall(2, "cudaGetDevice", 50, 60);
+  TraceModel model = testing::LoadOrDie(trace.Write("interleaved.pb"));
+  BuildRangeTree(&model);
+  CHECK(model.api_calls[CallStartingAt(model, 10)].parent_range == RangeNamed(model, "T2"));
+  CHECK(model.api_calls[CallStartingAt(model, 30)].parent_range == RangeNamed(model, "T1"));
+  CHECK(model.api_calls[CallStartingAt(model, 50)].parent_range == RangeNamed(model, "T2"));
+}
+
 }  // namespace
 }  // namespace prof::analyzer
