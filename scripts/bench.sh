@@ -14,6 +14,14 @@ bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
 agent="$bin/agent/libprof.so"
 cupti="$bin/testdata/sim/libcupti.so.13"
 scratch="$(mktemp -d /tmp/prof-bench.XXXXXX)"
+# Runs a PyTorch benchmark where Debian's python3 has torch; says it was skipped elsewhere.
+with_torch() {
+  if /usr/bin/python3 -c "import torch" 2>/dev/null; then
+    "$@"
+  else
+    echo "   skipped: /usr/bin/python3 has no torch (scripts/setup.sh installs python3-torch)"
+  fi
+}
 trap 'rm -rf "$scratch"' EXIT
 
 echo "== machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"
@@ -154,33 +162,23 @@ PY
 echo
 echo "== PyTorch operators: host cost per operator, the agent (PROF_PYTHON_OPS) beside"
 echo "   torch.profiler's CPU-only profiling on the same loop (scripts/aten_cost.py)"
-if /usr/bin/python3 -c "import torch" 2>/dev/null; then
-  /usr/bin/python3 scripts/aten_cost.py --agent "$agent" --cupti "$cupti" \
-    --runs $([ $quick = 1 ] && echo 3 || echo 7) --iterations 300
-else
-  echo "   skipped: /usr/bin/python3 has no torch (scripts/setup.sh installs python3-torch)"
-fi
+# 2,000 iterations: a process of 300 ends before the helper's first 0.2 s read of torch's
+# collection (PROF_ATEN_SOURCE=profiler), whose figure would leave the reads out.
+with_torch /usr/bin/python3 scripts/aten_cost.py --agent "$agent" --cupti "$cupti" \
+  --runs $([ $quick = 1 ] && echo 3 || echo 7) --iterations 2000
 
 echo
 echo "== PyTorch: the Python helper while nothing records, on the same loop"
 echo "   (scripts/helper_closed_cost.py); goal: CLOSED <= +1%, the helper included"
-if /usr/bin/python3 -c "import torch" 2>/dev/null; then
-  scripts/helper_closed_cost.py --agent "$agent" --cupti "$cupti" --runs $([ $quick = 1 ] && echo 3 || echo 7)
-else
-  echo "   skipped: /usr/bin/python3 has no torch"
-fi
+with_torch scripts/helper_closed_cost.py --agent "$agent" --cupti "$cupti" --runs $([ $quick = 1 ] && echo 3 || echo 7)
 
 echo
 echo "== PyTorch: gpu_check's training loop (testdata/gpu/train.py, conv + attention, AdamW,"
 echo "   a DataLoader) on the CPU: CLOSED and RECORD beside a plain run and torch.profiler"
 echo "   (scripts/step_cost.py); goals: CLOSED <= +1%, RECORD <= +10%, operators no costlier"
 echo "   than torch.profiler's collection"
-if /usr/bin/python3 -c "import torch" 2>/dev/null; then
-  /usr/bin/python3 scripts/step_cost.py --agent "$agent" --cupti "$cupti" \
-    --runs $([ $quick = 1 ] && echo 3 || echo 5) --steps 100
-else
-  echo "   skipped: /usr/bin/python3 has no torch"
-fi
+with_torch /usr/bin/python3 scripts/step_cost.py --agent "$agent" --cupti "$cupti" \
+  --runs $([ $quick = 1 ] && echo 3 || echo 5) --steps 100
 
 echo
 echo "== compare: time to compare two 10-step runs of the 2-rank demo (analyzer/compare/bench_compare.sh)"

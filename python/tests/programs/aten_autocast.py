@@ -5,16 +5,12 @@ agent's calls faked) beside torch.profiler's key_averages.
   aten_autocast.py HELPER_FOLDER STEPS FIRST END
 Prints one JSON line: {"torch": {name: calls}, "replay": {name: calls},
 "tree": {name: calls} (every event of the result's tree, nothing folded)}."""
-import collections
-import ctypes
 import json
 import sys
 
 import torch
 
-sys.path.insert(0, sys.argv[1])
-from libprof import _capi  # noqa: E402
-from libprof._torch import aten_replay  # noqa: E402
+from replayed_counts import replayed_counts
 
 
 class ConvAttention(torch.nn.Module):
@@ -54,23 +50,8 @@ def main():
         if index == end - 1:
             profiler.__exit__(None, None, None)
             break
-    result = profiler.profiler.kineto_results
-    replayed = collections.Counter()
-    _capi.recording = lambda: 1
-    _capi.operator_ranges = lambda names, starts, ends: replayed.update(  # text addresses
-        ctypes.string_at(name).decode() for name in names)
-    _capi.user_range = lambda name, start, end: replayed.update([name.decode()])
-    aten_replay.Replay(torch._C._profiler._EventType, with_details=False,
-                       user_scope=torch._C._profiler.RecordScope.USER_SCOPE).replay(result)
-    tree = collections.Counter()
-    pending = list(result.experimental_event_tree())
-    while pending:
-        node = pending.pop()
-        pending.extend(node.children)
-        if node.name not in aten_replay._NOT_OPERATORS:
-            tree[node.name] += 1
-    print(json.dumps({"torch": {row.key: row.count for row in profiler.key_averages()},
-                      "replay": replayed, "tree": tree}))
+    print(json.dumps(dict(replayed_counts(torch, profiler, sys.argv[1]),
+                          torch={row.key: row.count for row in profiler.key_averages()})))
 
 
 if __name__ == "__main__":

@@ -15,13 +15,13 @@ places the agent's step boundaries, as in aten_train.py.
 torch's table nests by whole microseconds, so what it folds varies from run to run;
 the replay's folds do not.
 """
-import collections
-import ctypes
 import json
 import sys
 
 import torch
 from torch.utils.data import DataLoader, TensorDataset
+
+from replayed_counts import replayed_counts
 
 
 class ConvAttention(torch.nn.Module):
@@ -85,30 +85,8 @@ def main():
         if index == (profiled[-1] if profiled else -1):
             profiler.__exit__(None, None, None)
     if profiled:
-        print(json.dumps(dict(torch_counts(profiler, sys.argv[5]),
+        print(json.dumps(dict(replayed_counts(torch, profiler, sys.argv[5]),
                               torch={row.key: row.count for row in profiler.key_averages()})))
-
-
-def torch_counts(profiler, helper_folder):
-    sys.path.insert(0, helper_folder)
-    from libprof import _capi
-    from libprof._torch import aten_replay
-    result = profiler.profiler.kineto_results
-    replayed = collections.Counter()
-    _capi.recording = lambda: 1
-    _capi.operator_ranges = lambda names, starts, ends: replayed.update(  # text addresses
-        ctypes.string_at(name).decode() for name in names)
-    _capi.user_range = lambda name, start, end: replayed.update([name.decode()])
-    aten_replay.Replay(torch._C._profiler._EventType, with_details=False,
-                       user_scope=torch._C._profiler.RecordScope.USER_SCOPE).replay(result)
-    tree = collections.Counter()
-    pending = list(result.experimental_event_tree())
-    while pending:
-        node = pending.pop()
-        pending.extend(node.children)
-        if node.name not in aten_replay._NOT_OPERATORS:
-            tree[node.name] += 1
-    return {"replay": replayed, "tree": tree}
 
 
 if __name__ == "__main__":
