@@ -11,6 +11,9 @@
 # which -ffunction-sections (agent/copts.bzl) splits in every compilation mode:
 # - each one is defined in LIBRARY: a renamed function would silently fall out of the order;
 # - together they span at most 64 KiB, one fault-around window.
+# And no initialized writable object ('d'/'D' in nm) is larger than a page: a table that is
+# all zeros at start lives in .bss, whose untouched pages cost nothing, where in .data the
+# fault-around maps its file pages with those the loader's relocations touch.
 # The C++ runtime's entries are placed too where its archive has one section per function
 # (-c opt, with --gc-sections), and are only counted here.
 set -uo pipefail
@@ -57,5 +60,11 @@ if [ "$span" -gt "$window" ]; then
   echo "FAIL: the load path's functions span $span bytes, more than $window"
   failures=$((failures + 1))
 fi
+while read -r value length kind name; do
+  if [ $((16#$length)) -gt 4096 ]; then
+    echo "FAIL: $name ($((16#$length)) bytes) is initialized writable data larger than a page"
+    failures=$((failures + 1))
+  fi
+done < <(nm -S --defined-only "$library" | awk 'NF == 4 && ($3 == "d" || $3 == "D")')
 [ "$failures" -eq 0 ] && echo PASS
 exit $((failures > 0))

@@ -11,7 +11,10 @@ struct Slot {
   std::atomic<const void*> key{nullptr};
   std::atomic<uint32_t> version{0};
   std::atomic<uint64_t> comm_hash{0};
-  std::atomic<int32_t> rank{-1};
+  // 0, not -1, until the first write (read only once `version` is nonzero): an all-zero
+  // table lives in .bss, where it costs a process nothing until NCCL is used, not in .data
+  // (64 KiB mapped at load with the pages the loader relocates).
+  std::atomic<int32_t> rank{0};
   std::atomic<int32_t> rank_count{0};
   std::atomic<uint64_t> init_start_ns{0};
   std::atomic<uint64_t> init_duration_ns{0};
