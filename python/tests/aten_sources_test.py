@@ -4,6 +4,7 @@ torch and a fake agent; no torch, no agent."""
 import contextlib
 import io
 import os
+import re
 import sys
 import types
 import unittest
@@ -13,7 +14,7 @@ import agent_runner  # noqa: E402
 
 sys.path.insert(0, agent_runner.helper_folder())
 from libprof import _capi  # noqa: E402
-from libprof._torch import aten_sources  # noqa: E402
+from libprof._torch import aten_replay, aten_sources  # noqa: E402
 
 SCOPES_1_13 = ("FUNCTION", "BACKWARD_FUNCTION", "TORCHSCRIPT_FUNCTION", "KERNEL_FUNCTION_DTYPE",
                "CUSTOM_CLASS", "BUILD_FEATURE", "LITE_INTERPRETER", "USER_SCOPE",
@@ -28,6 +29,17 @@ def fake_torch(scopes=SCOPES_1_13):
 
 
 class AtenSourcesTest(unittest.TestCase):
+    def test_both_sources_leave_out_the_same_utility_names(self):
+        # torch.profiler's _filter_name, written once per source: in the observer's C++
+        # (agent/torch/operator_stack.cc, kUtilities) and in the replay (_NOT_OPERATORS).
+        with open(agent_runner.runfile("agent/torch/operator_stack.cc")) as source:
+            text = source.read()
+        listed = text[text.index("kUtilities[] = {"):]
+        listed = listed[:listed.index("};")]
+        names = set(re.findall(r'"([^"]+)"', listed))
+        self.assertEqual(len(names), 8)
+        self.assertEqual(names, set(aten_replay._NOT_OPERATORS))  # pylint: disable=protected-access
+
     def setUp(self):
         self.saved = {name: getattr(_capi, name) for name in (
             "config_value", "torch_observer_start", "torch_observer_stop")}
