@@ -211,6 +211,8 @@ ldd "$facts" | awk '$3 ~ /^\// {print $3}' | grep -vE '/(libc|libm|libpthread|li
 printf '#!/bin/sh\nd="$(dirname "$0")"\nLD_LIBRARY_PATH="$d/trace_facts.libs" exec "$d/trace_facts.bin" "$@"\n' > "$tests/trace_facts"
 chmod +x "$tests/trace_facts"
 cp -r "$here"/python/tests/*.py "$here/python/tests/programs" "$tests/"
+# aten_sources_test reads the observer's utility names from its source, as under Bazel.
+mkdir -p "$root/check/bin/agent/torch" && cp "$here/agent/torch/operator_stack.cc" "$root/check/bin/agent/torch/"
 mkdir -p "$root/check/src/scripts" && cp -r "$here/testdata" "$root/check/src/" &&
   cp "$here/scripts/gpu_check.sh" "$root/check/src/scripts/"
 
