@@ -53,9 +53,10 @@ class OriginConsumer : public ProcessConsumer {
   }
   void AddSlice(TraceModel slice, const std::string& path, size_t index) override {
     WindowPart& span = pass_->spans[path];
-    if (index == 0) span = {false, std::numeric_limits<uint64_t>::max(), 0};
+    if (index == 0) span = {false, std::numeric_limits<uint64_t>::max(), 0, 0};
     span.start_ns = std::min(span.start_ns, EarliestTime(slice));
     span.end_ns = std::max(span.end_ns, LatestTime(slice));
+    span.id_ranges += KinetoIdRanges(slice);
     pass_->origin = std::min(pass_->origin, span.start_ns);
   }
 
@@ -77,7 +78,7 @@ bool FindOrigin(const Inputs& inputs, const SliceOptions& slices, OriginPass* pa
 }
 
 // The export pass as a consumer: every window of process `index` to `exporter`
-// (ChromeTraceExport or KinetoTraceExport); Chrome's also takes a large window's slices.
+// (ChromeTraceExport or KinetoTraceExport), a large window slice by slice.
 template <typename Exporter>
 class ExportConsumer : public ProcessConsumer {
  public:
@@ -91,17 +92,18 @@ class ExportConsumer : public ProcessConsumer {
     }
   }
   void AddSlice(TraceModel slice, const std::string& path, size_t index) override {
-    if constexpr (std::is_same_v<Exporter, ChromeTraceExport>) {
-      // The origin pass measured the window; a file that grew past the slicing size
-      // since then has only its first slice's span.
-      auto span = pass_->spans.find(path);
-      WindowPart part = span != pass_->spans.end()
-                            ? span->second
-                            : WindowPart{false, EarliestTime(slice), LatestTime(slice)};
-      part.continues = index > 0;
-      exporter_->AddWindow(slice, index_, &part);
+    // The origin pass measured the window; a file that grew past the slicing size since
+    // then has only its first slice's span (and Kineto numbers its operators from it).
+    auto span = pass_->spans.find(path);
+    WindowPart part =
+        span != pass_->spans.end()
+            ? span->second
+            : WindowPart{false, EarliestTime(slice), LatestTime(slice), KinetoIdRanges(slice)};
+    part.continues = index > 0;
+    if constexpr (std::is_same_v<Exporter, KinetoTraceExport>) {
+      exporter_->AddWindow(slice, &part);
     } else {
-      AddWindow(std::move(slice));  // not reached: only Chrome's export pass slices
+      exporter_->AddWindow(slice, index_, &part);
     }
   }
 
@@ -112,16 +114,15 @@ class ExportConsumer : public ProcessConsumer {
 };
 
 // Feeds every window of every process to `exporter`, process by process, one window in
-// memory at a time (besides those kept decoded from the origin pass). Chrome's export reads
-// a large window in slices; Kineto's reads it whole: it numbers operators ("External id")
-// in the walk's order and links each API call to its enclosing operator by index, so a
-// cut would renumber them.
+// memory at a time (besides those kept decoded from the origin pass), a large window in
+// slices. Kineto numbers a window's collectives after its operators ("External id"): the
+// origin pass counted the operators of a window read in slices (WindowPart::id_ranges).
 template <typename Exporter>
 RunSummary ExportWindows(const Inputs& inputs, const SliceOptions& slices, OriginPass* pass,
                          Exporter* exporter) {
   RunOptions options;
   options.decoded = &pass->kept;
-  if constexpr (std::is_same_v<Exporter, ChromeTraceExport>) options.slices = slices;
+  options.slices = slices;
   return RunProcesses(inputs, options, [exporter, pass](size_t i) {
     return std::make_unique<ExportConsumer<Exporter>>(exporter, i, pass);
   });
@@ -206,12 +207,12 @@ absl::Status WriteChrome(const Inputs& inputs, const SliceOptions& slices, Origi
 }
 
 // One process's Kineto trace into `out`.
-absl::Status WriteKinetoProcess(const ProcessFiles& process, OriginPass* pass, std::FILE* out,
-                                KinetoExportFigures* figures) {
+absl::Status WriteKinetoProcess(const ProcessFiles& process, const SliceOptions& slices,
+                                OriginPass* pass, std::FILE* out, KinetoExportFigures* figures) {
   KinetoTraceExport exporter(out, pass->origin, figures);
   Inputs one;
   one.processes.push_back(process);
-  ExportWindows(one, SliceOptions(), pass, &exporter);
+  ExportWindows(one, slices, pass, &exporter);
   return exporter.End();
 }
 
@@ -231,8 +232,8 @@ std::vector<std::string> KinetoFileNames(const std::vector<ProcessFiles>& proces
 
 // Kineto traces are per process: one process goes to `output`; several go to one file each
 // in the folder `output` (created if missing), as torch.profiler writes one per rank.
-absl::Status WriteKineto(const std::vector<ProcessFiles>& processes, OriginPass* pass,
-                         const std::string& output, std::string* summary) {
+absl::Status WriteKineto(const std::vector<ProcessFiles>& processes, const SliceOptions& slices,
+                         OriginPass* pass, const std::string& output, std::string* summary) {
   KinetoExportFigures figures;
   std::vector<std::string> paths = {output};
   if (processes.size() > 1) {
@@ -252,7 +253,7 @@ absl::Status WriteKineto(const std::vector<ProcessFiles>& processes, OriginPass*
     std::FILE* out = OpenOutput(paths[index]);
     if (out == nullptr)
       return absl::ErrnoToStatus(errno, absl::StrCat("cannot write ", paths[index]));
-    absl::Status written = WriteKinetoProcess(processes[index], pass, out, &figures);
+    absl::Status written = WriteKinetoProcess(processes[index], slices, pass, out, &figures);
     absl::Status status = CloseOutput(out, paths[index], std::move(written));
     if (!status.ok()) return status;
   }
@@ -281,7 +282,8 @@ absl::Status ExportTimeline(const std::vector<std::string>& paths, const std::st
   if (!FindOrigin(*inputs, slices, &pass, &result->unreadable)) {
     return absl::FailedPreconditionError("nothing could be read");
   }
-  if (format == "kineto") return WriteKineto(inputs->processes, &pass, output, &result->summary);
+  if (format == "kineto")
+    return WriteKineto(inputs->processes, slices, &pass, output, &result->summary);
   std::FILE* out = OpenOutput(output);
   if (out == nullptr) {
     const int error = errno;

@@ -183,9 +183,58 @@ KinetoTraceExport::KinetoTraceExport(std::FILE* out, uint64_t origin_ns,
 
 KinetoTraceExport::~KinetoTraceExport() = default;
 
-void KinetoTraceExport::AddWindow(const TraceModel& window) { walk_.AddWindow(window, 0); }
+namespace {
 
-void KinetoTraceExport::OnBeginWindow(const TraceModel& window, size_t) {
+bool TakesId(const HostRange& range) {
+  return range.type == RangeType::kOperator || IsKinetoAnnotation(range.type);
+}
+
+bool TakesId(const NcclCall& call) {
+  return call.operation != schema::NCCL_OPERATION_GROUP_START &&
+         call.operation != schema::NCCL_OPERATION_GROUP_END;
+}
+
+// Numbers the items that take an External id in start order (ties: model order) from
+// `first`, as torch numbers operators as they start; the others get 0. Start order, not
+// the file's order (a chunk holds a thread's ranges, then its steps; a range is written when
+// it ends), so a window read in slices (cut by start time) numbers them as a whole read.
+// Returns how many were numbered.
+template <typename T>
+uint64_t NumberByStart(const std::vector<T>& items, uint64_t first, std::vector<uint64_t>* ids) {
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < items.size(); ++i)
+    if (TakesId(items[i])) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&items](uint32_t a, uint32_t b) {
+    return items[a].start_ns < items[b].start_ns;
+  });
+  ids->assign(items.size(), 0);
+  for (size_t rank = 0; rank < order.size(); ++rank) (*ids)[order[rank]] = first + rank;
+  return order.size();
+}
+
+}  // namespace
+
+uint64_t KinetoIdRanges(const TraceModel& model) {
+  uint64_t count = 0;
+  for (const HostRange& range : model.ranges) count += TakesId(range);
+  return count;
+}
+
+void KinetoTraceExport::AddWindow(const TraceModel& window, const WindowPart* part) {
+  part_ = part;
+  walk_.AddWindow(window, 0, part);
+  part_ = nullptr;
+}
+
+void KinetoTraceExport::OnBeginWindow(const TraceModel& window, size_t process_index) {
+  // The previous window's ids end where its collectives' do.
+  next_range_id_ = next_collective_id_;
+  next_collective_id_ += part_ != nullptr ? part_->id_ranges : KinetoIdRanges(window);
+  OnContinueWindow(window, process_index);
+}
+
+// A slice continuing the window: the id counters go on.
+void KinetoTraceExport::OnContinueWindow(const TraceModel& window, size_t) {
   window_ = &window;
   identity_ = window.identity;
   for (const trace::FileHeader& header : window.headers) {
@@ -195,7 +244,8 @@ void KinetoTraceExport::OnBeginWindow(const TraceModel& window, size_t) {
         static_cast<int64_t>(anchor.host_realtime_ns() - anchor.host_monotonic_ns());
     have_realtime_ = true;
   }
-  range_ids_.assign(window.ranges.size(), 0);
+  next_range_id_ += NumberByStart(window.ranges, next_range_id_, &range_ids_);
+  next_collective_id_ += NumberByStart(window.nccl_calls, next_collective_id_, &collective_ids_);
   call_ids_.clear();
   NameHostRows(window);
 }
@@ -241,8 +291,7 @@ void KinetoTraceExport::OnHostRange(const HostRange& range) {
   const bool annotation = IsKinetoAnnotation(range.type);
   if (range.type == RangeType::kOperator || annotation) {
     // One sequence for both, as torch's: a gpu_user_annotation names its range's id.
-    const uint64_t id = next_external_id_++;
-    range_ids_[&range - window.ranges.data()] = id;
+    const uint64_t id = range_ids_[&range - window.ranges.data()];
     TimelineArgs args = {{"External id", id}};
     if (range.shapes != 0)
       args.push_back({"Input Dims", std::string(window.names.Get(range.shapes))});
@@ -256,8 +305,7 @@ void KinetoTraceExport::OnHostRange(const HostRange& range) {
 void KinetoTraceExport::OnNcclCall(const NcclCall& call) {
   KinetoWriter& w = *writer_;
   const int64_t pid = window_->identity.pid;
-  if (call.operation == schema::NCCL_OPERATION_GROUP_START ||
-      call.operation == schema::NCCL_OPERATION_GROUP_END) {
+  if (!TakesId(call)) {
     w.Complete("cpu_op", NcclFunctionName(call.operation), pid, call.thread_id, call.start_ns,
                call.end_ns);
     w.json().EndObject();
@@ -265,7 +313,7 @@ void KinetoTraceExport::OnNcclCall(const NcclCall& call) {
   }
   w.Complete("cpu_op", "record_param_comms", pid, call.thread_id, call.start_ns, call.end_ns);
   TimelineArgs args = CollectiveArgs(call);
-  args.insert(args.begin(), {"External id", next_external_id_++});
+  args.insert(args.begin(), {"External id", collective_ids_[&call - window_->nccl_calls.data()]});
   w.Args(args);
   w.json().EndObject();
 }

@@ -62,8 +62,10 @@ class KinetoTraceExport : private TimelineSink {
   KinetoTraceExport(std::FILE* out, uint64_t origin_ns, KinetoExportFigures* figures);
   ~KinetoTraceExport() override;
 
-  // Every window of the one process, in order.
-  void AddWindow(const TraceModel& window);
+  // Every window of the one process, in order. `part`: the window is a slice of one read in
+  // slices (timeline_walk.h), its slices given in order; its id_ranges must be the whole
+  // window's KinetoIdRanges, so each slice numbers its operators as a whole read does.
+  void AddWindow(const TraceModel& window, const WindowPart* part = nullptr);
   // Writes the trace's metadata; errors: the output could not be written whole.
   absl::Status End();
 
@@ -71,6 +73,7 @@ class KinetoTraceExport : private TimelineSink {
   // The walk's items, written as they come; the recording window and memory are not
   // Kineto rows.
   void OnBeginWindow(const TraceModel& window, size_t process_index) override;
+  void OnContinueWindow(const TraceModel& slice, size_t process_index) override;
   void OnHostRange(const HostRange& range) override;
   void OnNcclCall(const NcclCall& call) override;
   void OnApiCall(const ApiCall& call, bool launched) override;
@@ -84,7 +87,12 @@ class KinetoTraceExport : private TimelineSink {
 
   std::unique_ptr<KinetoWriter> writer_;
   uint64_t origin_ns_;
-  uint64_t next_external_id_ = 1;
+  // External ids: a window's operator and annotation ranges take the next KinetoIdRanges
+  // ids in start order, its collectives the ids after those (in start order), so a window
+  // read in slices numbers them as a whole read does.
+  uint64_t next_range_id_ = 1;
+  uint64_t next_collective_id_ = 1;
+  const WindowPart* part_ = nullptr;  // the slice being walked, if any
   std::set<uint32_t> devices_;
   std::set<std::pair<int64_t, uint64_t>> named_rows_;  // (pid, tid); tid UINT64_MAX: the process
   ProcessIdentity identity_;
@@ -92,9 +100,13 @@ class KinetoTraceExport : private TimelineSink {
   bool have_realtime_ = false;
   const TraceModel* window_ = nullptr;  // the window being walked
   std::vector<uint64_t> range_ids_;     // its ranges' External ids (operators; 0 for others)
+  std::vector<uint64_t> collective_ids_;  // its NCCL calls' External ids (0: group calls)
   std::vector<uint64_t> call_ids_;      // CallIds(), once computed for the window
   TimelineWalk walk_;
 };
+
+// The ranges of `model` that take an External id: operators and Kineto annotations.
+uint64_t KinetoIdRanges(const TraceModel& model);
 
 // c10d's name for an NCCL operation ("allreduce", "broadcast", ...), as the
 // "Collective name" torch.profiler records.

@@ -73,6 +73,8 @@ struct WindowPart {
   // The whole window's EarliestTime and LatestTime (the first slice's recording window).
   uint64_t start_ns = 0;
   uint64_t end_ns = 0;
+  // The whole window's ranges that take a Kineto External id (KinetoIdRanges).
+  uint64_t id_ranges = 0;
 };
 
 class TimelineWalk {
