@@ -7,130 +7,13 @@
 #include <memory>
 #include <utility>
 
+#include "analyzer/cli/hang_dump.h"
 #include "analyzer/cli/hang_render.h"
 #include "analyzer/job/hang_analysis.h"
-#include "analyzer/model/enum_names.h"
-#include "analyzer/model/kernel_names.h"
 #include "analyzer/pipeline/run_processes.h"
-#include "proto/events.h"
 
 namespace prof::analyzer {
 namespace {
-
-bool IsGroupCall(schema::NcclOperation operation) {
-  return operation == schema::NCCL_OPERATION_GROUP_START ||
-         operation == schema::NCCL_OPERATION_GROUP_END;
-}
-
-// "ALL_REDUCE #24 on communicator 1a2b...: completed".
-std::string Describe(const NcclCall& call,
-                     const std::map<std::pair<uint64_t, int64_t>, int32_t>& unfinished) {
-  char hash[20];
-  std::snprintf(hash, sizeof(hash), "%016" PRIx64, call.comm_hash);
-  const auto found = unfinished.find({call.comm_hash, call.sequence_number});
-  return NcclOperationName(call.operation) + " #" + std::to_string(call.sequence_number) +
-         " on communicator " + hash + ": " +
-         (found == unfinished.end()
-              ? "completed"
-              : std::string("not completed (") + UnfinishedStateText(found->second) + ")");
-}
-
-// The process's rank and job size where the header has none: its place in the largest
-// communicator it used.
-void RankFromCommunicators(const TraceModel& model, RankDump* dump) {
-  int32_t largest = 0;
-  for (const NcclCall& call : model.nccl_calls) {
-    if (call.rank_count <= largest || call.comm_rank < 0) continue;
-    largest = call.rank_count;
-    if (dump->rank < 0) dump->rank = call.comm_rank;
-  }
-  if (dump->world_size <= 0) dump->world_size = largest;
-}
-
-// " on stream 0x7f00" (empty for the legacy default stream, handle 0).
-std::string OnStream(uint64_t stream) {
-  if (stream == 0) return " on the default stream";
-  char text[40];
-  std::snprintf(text, sizeof(text), " on stream 0x%" PRIx64, stream);
-  return text;
-}
-
-// What the rank did last (hang_analysis.h LastActivity): its latest API call, its innermost
-// range still open at the dump (an entry still running was written ending at dump_ns),
-// else the latest range begun, and the latest kernel launched, from the header's
-// per-stream list. Steps and marks are not ranges here.
-LastActivity LastActivityOf(const TraceModel& model, const trace::FlightDump& flight) {
-  LastActivity last;
-  const uint64_t dump_ns = flight.dump_ns();
-  const ApiCall* call = nullptr;
-  for (const ApiCall& candidate : model.api_calls) {
-    if (!call || candidate.start_ns >= call->start_ns) call = &candidate;
-  }
-  if (call) {
-    last.api_call = std::string(model.names.Get(call->name)) +
-                    (call->end_ns >= dump_ns ? " (running at the dump)" : " (returned)");
-  }
-  const HostRange* range = nullptr;
-  bool range_open = false;
-  for (const HostRange& candidate : model.ranges) {
-    if (candidate.type == RangeType::kProfileStep || candidate.type == RangeType::kMark) continue;
-    const bool open = candidate.end_ns >= dump_ns;
-    if (range &&
-        (range_open > open || (range_open == open && candidate.start_ns < range->start_ns)))
-      continue;
-    range = &candidate;
-    range_open = open;
-  }
-  if (range) {
-    last.range = std::string(model.names.Get(range->name)) +
-                 (range_open ? " (open at the dump)" : " (ended)");
-  }
-  if (flight.last_launches_size() > 0) {
-    const trace::FlightLaunch& launch = flight.last_launches(0);  // latest first
-    last.kernel = DemangleKernelName(launch.kernel()) + OnStream(launch.stream());
-  }
-  return last;
-}
-
-RankDump DumpOf(const TraceModel& model) {
-  const trace::FileHeader& header = model.headers.front();
-  RankDump dump;
-  dump.rank = header.rank();
-  dump.world_size = header.world_size();
-  dump.host = header.host_name();
-  dump.pid = header.pid();
-  dump.reason = header.flight().reason();
-  dump.detail = header.flight().detail();
-  const trace::FlightDump& flight = header.flight();
-  dump.losses = {flight.calls_overwritten(), flight.calls_torn(), flight.host_overwritten(),
-                 flight.host_torn(), flight.host_threads_refused()};
-  RankFromCommunicators(model, &dump);
-  for (const trace::FlightUnfinishedCall& call : header.flight().unfinished()) {
-    dump.unfinished[{call.comm_hash(), call.sequence_number()}] = call.device_state();
-  }
-  const NcclCall* last = nullptr;
-  for (const NcclCall& call : model.nccl_calls) {
-    if (IsGroupCall(call.operation) || call.sequence_number <= 0) continue;
-    CollectiveRecord record;
-    record.comm_hash = call.comm_hash;
-    record.sequence = call.sequence_number;
-    record.operation = call.operation;
-    record.rank_count = call.rank_count;
-    record.bytes = call.bytes;
-    record.enter_ns = call.start_ns;
-    record.end_ns = call.end_ns;
-    dump.calls.collectives.push_back(record);
-    if (!last || call.start_ns >= last->start_ns) last = &call;
-  }
-  if (last) dump.last_call = Describe(*last, dump.unfinished);
-  for (const HostRange& range : model.ranges) {
-    // The step in progress at the dump is written too, marked open: not completed.
-    if (range.type == RangeType::kProfileStep && range.sample_count != kStepOpenAtExit)
-      dump.last_step = std::max(dump.last_step, range.step_number);
-  }
-  dump.last = LastActivityOf(model, header.flight());
-  return dump;
-}
 
 struct LoadedDumps {
   std::vector<RankDump> dumps;
@@ -139,32 +22,64 @@ struct LoadedDumps {
 };
 
 // Hang as a pipeline consumer: every window file's dump; per process (host, pid) only
-// the latest (largest dump time). Processes are read one at a time (threads 1).
+// the latest (largest dump time). Processes are read one at a time (threads 1). A large
+// file comes in slices (DumpBuilder carries the dump across them), so a dump of any size
+// is read one slice at a time; a large file that is no dump is decoded but not kept.
 class DumpConsumer : public ProcessConsumer {
  public:
   using Latest = std::map<std::pair<std::string, int64_t>, std::pair<uint64_t, RankDump>>;
   DumpConsumer(Latest* latest, size_t* not_flight) : latest_(latest), not_flight_(not_flight) {}
   void AddWindow(TraceModel model) override {
-    if (model.headers.empty() || !model.headers.front().has_flight()) {
-      ++*not_flight_;
-      return;
-    }
-    const trace::FileHeader& header = model.headers.front();
-    auto key = std::make_pair(header.host_name(), header.pid());
-    auto it = latest_->find(key);
-    if (it != latest_->end() && it->second.first >= header.flight().dump_ns()) return;
-    (*latest_)[key] = {header.flight().dump_ns(), DumpOf(model)};
+    EndFile();
+    if (Start(model)) EndFile();
   }
+  void AddSlice(TraceModel slice, const std::string&, size_t index) override {
+    if (index == 0) {
+      EndFile();
+      Start(slice);
+    } else if (building_) {
+      builder_.Add(slice);
+    }
+  }
+  void Finish(const ProcessOutcome&) override { EndFile(); }
 
  private:
+  // The first (or only) part of a file; false when it is not a flight dump, or not later
+  // than the dump already kept for its process.
+  bool Start(const TraceModel& model) {
+    if (model.headers.empty() || !model.headers.front().has_flight()) {
+      ++*not_flight_;
+      return false;
+    }
+    const trace::FileHeader& header = model.headers.front();
+    key_ = std::make_pair(header.host_name(), header.pid());
+    dump_ns_ = header.flight().dump_ns();
+    auto it = latest_->find(key_);
+    if (it != latest_->end() && it->second.first >= dump_ns_) return false;
+    building_ = true;
+    builder_.Add(model);
+    return true;
+  }
+  void EndFile() {
+    if (!building_) return;
+    building_ = false;
+    (*latest_)[key_] = {dump_ns_, builder_.Finish()};
+  }
+
   Latest* latest_;
   size_t* not_flight_;
+  DumpBuilder builder_;
+  bool building_ = false;
+  std::pair<std::string, int64_t> key_;
+  uint64_t dump_ns_ = 0;
 };
 
 LoadedDumps LoadDumps(const Inputs& inputs) {
   LoadedDumps loaded;
   DumpConsumer::Latest latest;
-  RunSummary run = RunProcesses(inputs, RunOptions{}, [&](size_t) {
+  RunOptions options;
+  options.slices = SliceOptions();
+  RunSummary run = RunProcesses(inputs, options, [&](size_t) {
     return std::make_unique<DumpConsumer>(&latest, &loaded.not_flight);
   });
   loaded.unreadable = std::move(run.unreadable);
