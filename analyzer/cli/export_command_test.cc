@@ -143,6 +143,61 @@ TEST_CASE("export --format kineto: a window read in slices writes the events of 
   }
 }
 
+// A Perfetto trace as what a reader makes of it: per track (by uuid), its begin and end
+// packets in order, then its instants and counters sorted; track descriptors (key 0) sorted.
+std::map<uint64_t, std::vector<std::string>> PerfettoTracks(const std::string& bytes) {
+  perfetto::Trace trace;
+  REQUIRE(trace.ParseFromString(bytes));
+  std::map<uint64_t, std::vector<std::string>> nesting, others;
+  for (const perfetto::TracePacket& packet : trace.packet()) {
+    const std::string text = packet.SerializeAsString();
+    if (!packet.has_track_event()) {
+      others[0].push_back(text);
+      continue;
+    }
+    const perfetto::TrackEvent& event = packet.track_event();
+    const bool nests = event.type() == perfetto::TrackEvent::TYPE_SLICE_BEGIN ||
+                       event.type() == perfetto::TrackEvent::TYPE_SLICE_END;
+    (nests ? nesting : others)[event.track_uuid()].push_back(text);
+  }
+  for (auto& [track, packets] : others) {
+    std::sort(packets.begin(), packets.end());
+    std::vector<std::string>& all = nesting[track];
+    all.insert(all.end(), packets.begin(), packets.end());
+  }
+  return nesting;
+}
+
+TEST_CASE("export --format perfetto: a window read in slices nests each track as a whole read") {
+  testing::TestTrace trace(0);
+  testing::AddTwelveSteps(false, &trace);
+  const std::string twelve = trace.Write("export_sliced_perfetto_twelve.pb");
+  const std::string synthetic = testing::ScratchFolder("export_sliced_perfetto") + "/run.pb";
+  REQUIRE(WriteSyntheticTrace(synthetic, 300000, 1) > 0);
+  for (const std::string& input : {twelve, synthetic}) {
+    INFO(input);
+    TimelineExport whole, sliced;
+    REQUIRE(ExportTimeline({input}, input + ".whole.pftrace", "perfetto", &whole).ok());
+    REQUIRE(ExportTimeline({input}, input + ".sliced.pftrace", "perfetto", &sliced, {0, 1}).ok());
+    size_t slices = 0;
+    REQUIRE(ReadTraceFileInSlices(input, {0, 1}, nullptr, [&](TraceModel) { ++slices; }).ok());
+    CHECK(slices >= 3);
+    // The same packets, slices, flows and clamped slices.
+    CHECK(sliced.summary == whole.summary);
+    const auto whole_tracks = PerfettoTracks(ReadAll(input + ".whole.pftrace"));
+    const auto sliced_tracks = PerfettoTracks(ReadAll(input + ".sliced.pftrace"));
+    CHECK(whole_tracks.size() > 3);
+    for (const auto& [track, packets] : whole_tracks) {
+      INFO("track " << track << ": " << packets.size() << " packets");
+      const auto found = sliced_tracks.find(track);
+      REQUIRE(found != sliced_tracks.end());
+      CHECK(found->second.size() == packets.size());
+      CHECK((found->second == packets));
+    }
+    CHECK(sliced_tracks.size() == whole_tracks.size());
+  }
+}
+
 // Slice begins per event name category, read back with the protobuf reader.
 std::map<std::string, int> PerfettoSlices(const std::string& input, const std::string& output) {
   ExportCommandOptions options;

@@ -140,9 +140,9 @@ absl::Status CloseOutput(std::FILE* out, const std::string& path, absl::Status s
 }
 
 // Perfetto's trace needs no time origin: one pass, and the output is opened at the first
-// readable window (nothing readable: no output is created). It reads every window whole:
-// it collects a window's rows and nests them per track at the window's end (clamping
-// overlaps), so a cut would change its packets; slicing it is not done yet.
+// readable window (nothing readable: no output is created). A large window comes in
+// slices: the exporter carries each track's open slices from one to the next, so they
+// nest (and are clamped) as a whole read nests them.
 class PerfettoConsumer : public ProcessConsumer {
  public:
   struct Output {
@@ -154,29 +154,39 @@ class PerfettoConsumer : public ProcessConsumer {
   };
   PerfettoConsumer(Output* output, size_t index) : output_(output), index_(index) {}
   void AddWindow(TraceModel window) override {
+    if (Open()) output_->exporter->AddWindow(window, index_);
+  }
+  void AddSlice(TraceModel slice, const std::string&, size_t index) override {
+    if (Open()) output_->exporter->AddSlice(slice, index_, WindowPart{index > 0, 0, 0, 0});
+  }
+
+ private:
+  // False when the output cannot be written.
+  bool Open() {
     if (!output_->exporter && output_->open_error.ok()) {
       output_->file = OpenOutput(*output_->path);
       if (output_->file == nullptr) {
         const int error = errno;
         output_->open_error =
             absl::ErrnoToStatus(error, absl::StrCat("cannot write ", *output_->path));
-        return;
+        return false;
       }
       output_->exporter = std::make_unique<PerfettoTraceExport>(output_->file, &output_->figures);
     }
-    if (output_->exporter) output_->exporter->AddWindow(window, index_);
+    return output_->exporter != nullptr;
   }
 
- private:
   Output* output_;
   size_t index_;
 };
 
 absl::Status ExportPerfetto(const Inputs& inputs, const std::string& output,
-                            TimelineExport* result) {
+                            const SliceOptions& slices, TimelineExport* result) {
   PerfettoConsumer::Output out;
   out.path = &output;
-  const RunSummary run = RunProcesses(inputs, RunOptions{}, [&out](size_t i) {
+  RunOptions options;
+  options.slices = slices;
+  const RunSummary run = RunProcesses(inputs, options, [&out](size_t i) {
     return std::make_unique<PerfettoConsumer>(&out, i);
   });
   result->unreadable = run.unreadable;
@@ -266,8 +276,8 @@ absl::Status WriteKineto(const std::vector<ProcessFiles>& processes, const Slice
 }  // namespace
 
 // Chrome and Kineto: two passes, the time origin (keeping what fits of the decoded
-// windows, kKeptEvents) and then the events, process by process and window by window
-// (Chrome: a large window slice by slice). Perfetto: one pass.
+// windows, kKeptEvents) and then the events, process by process and window by window (a
+// large window slice by slice). Perfetto: one pass.
 absl::Status ExportTimeline(const std::vector<std::string>& paths, const std::string& output,
                             const std::string& format, TimelineExport* result,
                             const SliceOptions& slices) {
@@ -277,7 +287,7 @@ absl::Status ExportTimeline(const std::vector<std::string>& paths, const std::st
   }
   absl::StatusOr<Inputs> inputs = OpenInputs(paths);
   if (!inputs.ok()) return inputs.status();
-  if (format == "perfetto") return ExportPerfetto(*inputs, output, result);
+  if (format == "perfetto") return ExportPerfetto(*inputs, output, slices, result);
   OriginPass pass;
   if (!FindOrigin(*inputs, slices, &pass, &result->unreadable)) {
     return absl::FailedPreconditionError("nothing could be read");

@@ -25,9 +25,9 @@ struct TimelineExport {
 // another format; NotFound (or Unavailable) for a path that cannot be listed; FailedPrecondition
 // "nothing could be read" (no output is created); the errno's code when the output cannot be
 // opened; DataLoss when it was not written whole.
-// A Chrome export reads a file past slices.whole_file_bytes in step-aligned slices (memory
-// flat in the file's size; the same events, in another order); Perfetto's and Kineto's read
-// every window whole (export_timeline.cc says why).
+// Every format reads a file past slices.whole_file_bytes in step-aligned slices (memory flat
+// in the file's size): Chrome and Kineto write the same events as a whole read, in another
+// order; Perfetto each track's same packets in the same order (other tracks' between them).
 absl::Status ExportTimeline(const std::vector<std::string>& paths, const std::string& output,
                             const std::string& format, TimelineExport* result,
                             const SliceOptions& slices = SliceOptions());

@@ -187,7 +187,9 @@ void PerfettoTraceExport::OnRecordingWindow(uint64_t start_ns, uint64_t end_ns,
                                             const std::string& label) {
   const uint64_t track = ChildTrack(ProcessTrack(*window_, index_), Uuid(kWindows, index_, 0),
                                     "recording windows", false);
-  slices_.push_back({track, start_ns, end_ns, false, label, "window", {}, 0, 0});
+  // A window in slices: written at its end, when its span is known (AddSlice).
+  (carry_ ? carried_window_ : slices_)
+      .push_back({track, start_ns, end_ns, false, label, "window", {}, 0, 0});
 }
 
 void PerfettoTraceExport::OnHostRange(const HostRange& range) {
@@ -324,17 +326,35 @@ void PerfettoTraceExport::WriteSlices(std::vector<TimelineSlice>* slices) {
                      if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
                      return a.end_ns > b.end_ns;
                    });
-  std::vector<TimelineSlice*> open;
+  std::vector<OpenSlice> open;  // the current track's, outermost first
   auto end_top = [&] {
-    WriteEvent(open.back()->end_ns, perfetto::TrackEvent::TYPE_SLICE_END, *open.back(), false);
+    WriteEnd(open.back().track, open.back().end_ns);
     open.pop_back();
   };
+  // Done with the current track: its open slices end, or are carried to the next slice.
+  auto leave_track = [&] {
+    if (carry_ && !open.empty()) {
+      carried_[open.back().track] = std::move(open);
+      open.clear();
+    }
+    while (!open.empty()) end_top();
+  };
+  bool have_track = false;
+  uint64_t track = 0;
   for (TimelineSlice& slice : *slices) {
-    while (!open.empty() &&
-           (open.back()->track != slice.track || open.back()->end_ns <= slice.start_ns))
-      end_top();
-    while (!open.empty() && slice.end_ns > open.back()->end_ns) {
-      open.back()->end_ns = slice.start_ns;
+    if (!have_track || slice.track != track) {
+      if (have_track) leave_track();
+      have_track = true;
+      track = slice.track;
+      const auto carried = carried_.find(track);
+      if (carried != carried_.end()) {
+        open = std::move(carried->second);
+        carried_.erase(carried);
+      }
+    }
+    while (!open.empty() && open.back().end_ns <= slice.start_ns) end_top();
+    while (!open.empty() && slice.end_ns > open.back().end_ns) {
+      open.back().end_ns = slice.start_ns;
       ++figures_->clamped_slices;
       end_top();
     }
@@ -344,16 +364,59 @@ void PerfettoTraceExport::WriteSlices(std::vector<TimelineSlice>* slices) {
     }
     WriteEvent(slice.start_ns, perfetto::TrackEvent::TYPE_SLICE_BEGIN, slice, true);
     ++figures_->slices;
-    open.push_back(&slice);
+    open.push_back({slice.track, slice.end_ns});
   }
-  while (!open.empty()) end_top();
+  if (have_track) leave_track();
+}
+
+void PerfettoTraceExport::WriteEnd(uint64_t track, uint64_t time_ns) {
+  perfetto::TracePacket packet;
+  packet.set_trusted_packet_sequence_id(kSequence);
+  packet.set_timestamp(time_ns);
+  perfetto::TrackEvent* event = packet.mutable_track_event();
+  event->set_type(perfetto::TrackEvent::TYPE_SLICE_END);
+  event->set_track_uuid(track);
+  WritePacket(packet.SerializeAsString());
+}
+
+void PerfettoTraceExport::EndCarried() {
+  for (auto& [track, open] : carried_) {
+    while (!open.empty()) {
+      WriteEnd(track, open.back().end_ns);
+      open.pop_back();
+    }
+  }
+  carried_.clear();
+  const bool carry = carry_;
+  carry_ = false;
+  WriteSlices(&carried_window_);
+  carried_window_.clear();
+  carry_ = carry;
 }
 
 void PerfettoTraceExport::AddWindow(const TraceModel& window, size_t process_index) {
+  EndCarried();
+  carry_ = false;
   walk_.AddWindow(window, process_index);
 }
 
+void PerfettoTraceExport::AddSlice(const TraceModel& slice, size_t process_index,
+                                   const WindowPart& part) {
+  if (!part.continues) EndCarried();
+  carry_ = true;
+  WindowPart span = part;
+  span.start_ns = EarliestTime(slice);
+  span.end_ns = LatestTime(slice);
+  walk_.AddWindow(slice, process_index, &span);
+  if (part.continues && !carried_window_.empty()) {
+    TimelineSlice& window = carried_window_.back();
+    window.start_ns = std::min(window.start_ns, span.start_ns);
+    window.end_ns = std::max(window.end_ns, span.end_ns);
+  }
+}
+
 absl::Status PerfettoTraceExport::End() {
+  EndCarried();
   if (std::fflush(out_) != 0) failed_ = true;
   if (failed_) return absl::DataLossError("could not write the whole export (disk full?)");
   return absl::OkStatus();

@@ -37,6 +37,11 @@ class PerfettoTraceExport : private TimelineSink {
 
   // `process_index` is the same for every window of one process (as ChromeTraceExport).
   void AddWindow(const TraceModel& window, size_t process_index);
+  // A slice of a window read in slices (read/window_slicer.h), its slices given in order
+  // (part->continues for all but the first; its span is not needed): the slices still open
+  // on a track at a slice's end are carried to the next, so each track's slices nest as a
+  // whole read nests them, and the recording window is written once its span is known.
+  void AddSlice(const TraceModel& slice, size_t process_index, const WindowPart& part);
   // Errors: the output could not be written whole.
   absl::Status End();
 
@@ -65,6 +70,9 @@ class PerfettoTraceExport : private TimelineSink {
   void WriteMemoryCounter(const TraceModel& window, size_t process_index, uint64_t time_ns,
                           int32_t place, uint64_t bytes);
   void WriteSlices(std::vector<TimelineSlice>* slices);
+  // Ends every slice carried open, and writes the sliced window's recording window.
+  void EndCarried();
+  void WriteEnd(uint64_t track, uint64_t time_ns);
   void WriteEvent(uint64_t time_ns, int type, const TimelineSlice& slice, bool with_details);
 
   std::FILE* out_;
@@ -75,6 +83,15 @@ class PerfettoTraceExport : private TimelineSink {
   size_t index_ = 0;                    // its process index
   std::vector<TimelineSlice> slices_;
   std::vector<const NcclCall*> pending_nccl_;
+  // A window read in slices: per track, the slices still open (their ends), outermost
+  // first; and the window's span and label, written at its end.
+  bool carry_ = false;
+  struct OpenSlice {
+    uint64_t track;
+    uint64_t end_ns;
+  };
+  std::map<uint64_t, std::vector<OpenSlice>> carried_;
+  std::vector<TimelineSlice> carried_window_;
   TimelineWalk walk_;
 };
 
