@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "analyzer/pipeline/run_processes.h"
 #include "analyzer/render/chrome_exporter.h"
+#include "analyzer/render/kineto_annotations.h"
 #include "analyzer/render/kineto_exporter.h"
 #include "analyzer/render/perfetto_exporter.h"
 

@@ -10,6 +10,21 @@ bool IsKinetoAnnotation(RangeType type) {
   return type == RangeType::kProfileStep || type == RangeType::kUserDefined;
 }
 
+bool TakesExternalId(const HostRange& range) {
+  return range.type == RangeType::kOperator || IsKinetoAnnotation(range.type);
+}
+
+bool TakesExternalId(const NcclCall& call) {
+  return call.operation != schema::NCCL_OPERATION_GROUP_START &&
+         call.operation != schema::NCCL_OPERATION_GROUP_END;
+}
+
+uint64_t KinetoIdRanges(const TraceModel& model) {
+  uint64_t count = 0;
+  for (const HostRange& range : model.ranges) count += TakesExternalId(range);
+  return count;
+}
+
 // One sweep over the counted ranges and the calls in time order, a stack per thread.
 std::vector<int32_t> EnclosingRanges(const TraceModel& model, bool (*counts)(RangeType)) {
   struct Item {

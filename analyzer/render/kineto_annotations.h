@@ -9,6 +9,7 @@
 #ifndef PROF_ANALYZER_RENDER_KINETO_ANNOTATIONS_H_
 #define PROF_ANALYZER_RENDER_KINETO_ANNOTATIONS_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -41,6 +42,32 @@ struct GpuAnnotation {
 // device and stream (Kineto's order is its hash maps').
 std::vector<GpuAnnotation> GpuAnnotations(const TraceModel& model,
                                           const std::vector<int32_t>& call_annotations);
+
+// What takes a Kineto "External id": operator and annotation ranges, and NCCL calls but
+// group starts and ends.
+bool TakesExternalId(const HostRange& range);
+bool TakesExternalId(const NcclCall& call);
+// The ranges of `model` that take an External id.
+uint64_t KinetoIdRanges(const TraceModel& model);
+
+// Numbers the items that take an External id in start order (ties: model order) from
+// `first`, as torch numbers operators as they start; the others get 0. Start order, not
+// the file's order (a chunk holds a thread's ranges, then its steps; a range is written when
+// it ends), so a window read in slices (cut by start time) numbers them as a whole read.
+// Returns how many were numbered. T: HostRange or NcclCall.
+template <typename T>
+uint64_t NumberExternalIds(const std::vector<T>& items, uint64_t first,
+                           std::vector<uint64_t>* ids) {
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < items.size(); ++i)
+    if (TakesExternalId(items[i])) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&items](uint32_t a, uint32_t b) {
+    return items[a].start_ns < items[b].start_ns;
+  });
+  ids->assign(items.size(), 0);
+  for (size_t rank = 0; rank < order.size(); ++rank) (*ids)[order[rank]] = first + rank;
+  return order.size();
+}
 
 }  // namespace prof::analyzer
 

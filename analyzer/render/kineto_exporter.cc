@@ -183,43 +183,6 @@ KinetoTraceExport::KinetoTraceExport(std::FILE* out, uint64_t origin_ns,
 
 KinetoTraceExport::~KinetoTraceExport() = default;
 
-namespace {
-
-bool TakesId(const HostRange& range) {
-  return range.type == RangeType::kOperator || IsKinetoAnnotation(range.type);
-}
-
-bool TakesId(const NcclCall& call) {
-  return call.operation != schema::NCCL_OPERATION_GROUP_START &&
-         call.operation != schema::NCCL_OPERATION_GROUP_END;
-}
-
-// Numbers the items that take an External id in start order (ties: model order) from
-// `first`, as torch numbers operators as they start; the others get 0. Start order, not
-// the file's order (a chunk holds a thread's ranges, then its steps; a range is written when
-// it ends), so a window read in slices (cut by start time) numbers them as a whole read.
-// Returns how many were numbered.
-template <typename T>
-uint64_t NumberByStart(const std::vector<T>& items, uint64_t first, std::vector<uint64_t>* ids) {
-  std::vector<uint32_t> order;
-  for (uint32_t i = 0; i < items.size(); ++i)
-    if (TakesId(items[i])) order.push_back(i);
-  std::stable_sort(order.begin(), order.end(), [&items](uint32_t a, uint32_t b) {
-    return items[a].start_ns < items[b].start_ns;
-  });
-  ids->assign(items.size(), 0);
-  for (size_t rank = 0; rank < order.size(); ++rank) (*ids)[order[rank]] = first + rank;
-  return order.size();
-}
-
-}  // namespace
-
-uint64_t KinetoIdRanges(const TraceModel& model) {
-  uint64_t count = 0;
-  for (const HostRange& range : model.ranges) count += TakesId(range);
-  return count;
-}
-
 void KinetoTraceExport::AddWindow(const TraceModel& window, const WindowPart* part) {
   part_ = part;
   walk_.AddWindow(window, 0, part);
@@ -244,8 +207,9 @@ void KinetoTraceExport::OnContinueWindow(const TraceModel& window, size_t) {
         static_cast<int64_t>(anchor.host_realtime_ns() - anchor.host_monotonic_ns());
     have_realtime_ = true;
   }
-  next_range_id_ += NumberByStart(window.ranges, next_range_id_, &range_ids_);
-  next_collective_id_ += NumberByStart(window.nccl_calls, next_collective_id_, &collective_ids_);
+  next_range_id_ += NumberExternalIds(window.ranges, next_range_id_, &range_ids_);
+  next_collective_id_ +=
+      NumberExternalIds(window.nccl_calls, next_collective_id_, &collective_ids_);
   call_ids_.clear();
   NameHostRows(window);
 }
@@ -305,7 +269,7 @@ void KinetoTraceExport::OnHostRange(const HostRange& range) {
 void KinetoTraceExport::OnNcclCall(const NcclCall& call) {
   KinetoWriter& w = *writer_;
   const int64_t pid = window_->identity.pid;
-  if (!TakesId(call)) {
+  if (!TakesExternalId(call)) {
     w.Complete("cpu_op", NcclFunctionName(call.operation), pid, call.thread_id, call.start_ns,
                call.end_ns);
     w.json().EndObject();

@@ -105,9 +105,6 @@ class KinetoTraceExport : private TimelineSink {
   TimelineWalk walk_;
 };
 
-// The ranges of `model` that take an External id: operators and Kineto annotations.
-uint64_t KinetoIdRanges(const TraceModel& model);
-
 // c10d's name for an NCCL operation ("allreduce", "broadcast", ...), as the
 // "Collective name" torch.profiler records.
 const char* CollectiveName(schema::NcclOperation operation);
