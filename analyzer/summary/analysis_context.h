@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,6 +50,8 @@ struct RecordCounts {
   size_t Device(DeviceKind kind) const { return device_by_kind[static_cast<size_t>(kind)]; }
 };
 
+struct SelfTimes;  // self_time.h
+
 struct AnalysisContext {
   const TraceModel* model = nullptr;
   const RangeTree* tree = nullptr;
@@ -67,6 +70,9 @@ struct AnalysisContext {
   std::vector<uint64_t> kernel_ns_per_step;  // parallel to `steps`
   std::vector<uint64_t> device_ns_per_step;
   RecordCounts counts;
+  // Every range's self times, computed by the first summary that asks (SelfTimesOf) and
+  // shared by the others: a context belongs to one window and one thread.
+  mutable std::shared_ptr<const SelfTimes> self_times;
 };
 
 AnalysisContext MakeAnalysisContext(const TraceModel& model, const RangeTree& tree,
