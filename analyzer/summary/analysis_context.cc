@@ -71,8 +71,10 @@ void WalkDeviceRecords(AnalysisContext* context) {
   size_t last_device = 0;
   for (const DeviceActivity& activity : model.device_activities) {
     ++context->counts.device_by_kind[static_cast<size_t>(activity.kind)];
-    if (activity.kind == DeviceKind::kKernel)
+    if (activity.kind == DeviceKind::kKernel) {
       CountKernel(activity.device, &context->counts, &last_device);
+      context->counts.nccl_kernels += activity.nccl;
+    }
     if (activity.api_call == kNoIndex || activity.kind == DeviceKind::kSynchronization) continue;
     const int step = cursor.Find(model.api_calls[activity.api_call].start_ns);
     if (step < 0) continue;

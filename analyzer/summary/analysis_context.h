@@ -39,12 +39,14 @@ struct SummaryOptions {
 // The window's records counted by kind, taken in the context's one walk over each record
 // type (the walk that finds the steps and sums their device time), so a summary that lays
 // out per-kind interval lists reserves each at its exact size without a counting pass of
-// its own (millions of records, each pass a few percent of the analysis).
+// its own (millions of records, each pass a few percent of the analysis). Only reserve
+// sizes: nothing computed depends on them.
 struct RecordCounts {
   size_t ranges_by_type[static_cast<size_t>(RangeType::kMark) + 1] = {};
   size_t device_by_kind[static_cast<size_t>(DeviceKind::kSynchronization) + 1] = {};
   // Kernel records per device, sorted by device (a handful of devices).
   std::vector<std::pair<uint32_t, size_t>> kernels_by_device;
+  size_t nccl_kernels = 0;  // kernel records of NCCL (DeviceActivity::nccl)
 
   size_t Ranges(RangeType type) const { return ranges_by_type[static_cast<size_t>(type)]; }
   size_t Device(DeviceKind kind) const { return device_by_kind[static_cast<size_t>(kind)]; }
