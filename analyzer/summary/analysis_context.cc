@@ -47,12 +47,34 @@ class StepCursor {
   int last_ = -1;
 };
 
-void SumStepDeviceTime(AnalysisContext* context) {
+// Counts a kernel of `device` in `counts`; `last` remembers the previous kernel's entry,
+// as consecutive kernels nearly always run on one device (no lookup per kernel).
+void CountKernel(uint32_t device, RecordCounts* counts, size_t* last) {
+  auto& by_device = counts->kernels_by_device;
+  if (*last < by_device.size() && by_device[*last].first == device) {
+    ++by_device[*last].second;
+    return;
+  }
+  auto at = std::lower_bound(by_device.begin(), by_device.end(), std::make_pair(device, size_t{0}));
+  if (at == by_device.end() || at->first != device) at = by_device.insert(at, {device, 0});
+  ++at->second;
+  *last = static_cast<size_t>(at - by_device.begin());
+}
+
+// The one walk over the window's device records: each step's device and kernel time,
+// and the records counted by kind and device (RecordCounts).
+void WalkDeviceRecords(AnalysisContext* context) {
   const TraceModel& model = *context->model;
   context->kernel_ns_per_step.assign(context->steps.size(), 0);
   context->device_ns_per_step.assign(context->steps.size(), 0);
   StepCursor cursor(*context);
+  size_t last_device = 0;
   for (const DeviceActivity& activity : model.device_activities) {
+    ++context->counts.device_by_kind[static_cast<size_t>(activity.kind)];
+    if (activity.kind == DeviceKind::kKernel) {
+      CountKernel(activity.device, &context->counts, &last_device);
+      context->counts.nccl_kernels += activity.nccl;
+    }
     if (activity.api_call == kNoIndex || activity.kind == DeviceKind::kSynchronization) continue;
     const int step = cursor.Find(model.api_calls[activity.api_call].start_ns);
     if (step < 0) continue;
@@ -86,6 +108,7 @@ AnalysisContext MakeAnalysisContext(const TraceModel& model, const RangeTree& tr
   IntervalList step_intervals;
   const bool setup_apart = !options.include_setup && RecordedEveryStep(model);
   for (uint32_t i = 0; i < model.ranges.size(); ++i) {
+    ++context.counts.ranges_by_type[static_cast<size_t>(model.ranges[i].type)];
     if (model.ranges[i].type != RangeType::kProfileStep) continue;
     if (setup_apart && model.ranges[i].step_number == 0 && context.setup_step == kNoIndex) {
       context.setup_step = static_cast<int32_t>(i);
@@ -101,7 +124,7 @@ AnalysisContext MakeAnalysisContext(const TraceModel& model, const RangeTree& tr
   context.window =
       context.has_steps ? MergeIntervals(std::move(step_intervals)) : SpanOfEvents(model);
   context.total_ns = TotalLength(context.window);
-  SumStepDeviceTime(&context);
+  WalkDeviceRecords(&context);
   return context;
 }
 

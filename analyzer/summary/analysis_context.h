@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzer/model/trace_model.h"
@@ -34,6 +36,24 @@ struct SummaryOptions {
   bool include_setup = false;
 };
 
+// The window's records counted by kind, taken in the context's one walk over each record
+// type (the walk that finds the steps and sums their device time), so a summary that lays
+// out per-kind interval lists reserves each at its exact size without a counting pass of
+// its own (millions of records, each pass a few percent of the analysis). Only reserve
+// sizes: nothing computed depends on them.
+struct RecordCounts {
+  size_t ranges_by_type[static_cast<size_t>(RangeType::kMark) + 1] = {};
+  size_t device_by_kind[static_cast<size_t>(DeviceKind::kSynchronization) + 1] = {};
+  // Kernel records per device, sorted by device (a handful of devices).
+  std::vector<std::pair<uint32_t, size_t>> kernels_by_device;
+  size_t nccl_kernels = 0;  // kernel records of NCCL (DeviceActivity::nccl)
+
+  size_t Ranges(RangeType type) const { return ranges_by_type[static_cast<size_t>(type)]; }
+  size_t Device(DeviceKind kind) const { return device_by_kind[static_cast<size_t>(kind)]; }
+};
+
+struct SelfTimes;  // self_time.h
+
 struct AnalysisContext {
   const TraceModel* model = nullptr;
   const RangeTree* tree = nullptr;
@@ -51,6 +71,10 @@ struct AnalysisContext {
   uint64_t step_device_ns = 0;
   std::vector<uint64_t> kernel_ns_per_step;  // parallel to `steps`
   std::vector<uint64_t> device_ns_per_step;
+  RecordCounts counts;
+  // Every range's self times, computed by the first summary that asks (SelfTimesOf) and
+  // shared by the others: a context belongs to one window and one thread.
+  mutable std::shared_ptr<const SelfTimes> self_times;
 };
 
 AnalysisContext MakeAnalysisContext(const TraceModel& model, const RangeTree& tree,

@@ -24,16 +24,19 @@ void AddDeviceFigures(const AnalysisContext& window, WindowCarry* carry, DeviceF
   }
   std::map<uint32_t, IntervalList> kernels;  // by device
   for (uint32_t device : carry->CarriedDevices()) kernels[device];
-  // Counted first so each device's list is reserved at its exact size (millions of kernels,
-  // written once rather than copied as the list doubles).
-  std::map<uint32_t, size_t> counts;
-  for (const DeviceActivity& activity : window.model->device_activities) {
-    if (activity.kind == DeviceKind::kKernel) ++counts[activity.device];
-  }
-  for (const auto& [device, count] : counts) kernels[device].reserve(count);
+  // Each device's list reserved at its exact size (counted by the context's walk): millions
+  // of kernels, written once rather than copied as the list doubles.
+  for (const auto& [device, count] : window.counts.kernels_by_device) kernels[device].reserve(count);
+  // Consecutive kernels nearly always share a device: the map is looked up when it changes.
+  uint32_t device = 0;
+  IntervalList* list = nullptr;
   for (const DeviceActivity& activity : window.model->device_activities) {
     if (activity.kind != DeviceKind::kKernel) continue;
-    kernels[activity.device].push_back({activity.start_ns, activity.end_ns});
+    if (list == nullptr || activity.device != device) {
+      device = activity.device;
+      list = &kernels[device];
+    }
+    list->push_back({activity.start_ns, activity.end_ns});
   }
   for (auto& [device, own] : kernels) {
     const ClippedUnion busy =

@@ -35,16 +35,11 @@ bool IsCommunicationOperatorName(absl::string_view name) {
 CommunicationFigures ComputeCommunication(const AnalysisContext& context, WindowCarry* carry) {
   const TraceModel& model = *context.model;
   IntervalList host, gpu, computation;
-  // Reserved at their exact sizes: millions of kernels, written once rather than copied as
-  // the lists double.
-  size_t nccl_kernels = 0, kernels = 0;
-  for (const DeviceActivity& activity : model.device_activities) {
-    if (activity.kind != DeviceKind::kKernel) continue;
-    ++kernels;
-    nccl_kernels += activity.nccl;
-  }
+  // Reserved at their exact sizes (counted by the context's walk): millions of kernels,
+  // written once rather than copied as the lists double.
+  const size_t nccl_kernels = context.counts.nccl_kernels;
   gpu.reserve(nccl_kernels);
-  computation.reserve(kernels - nccl_kernels);
+  computation.reserve(context.counts.Device(DeviceKind::kKernel) - nccl_kernels);
   for (const NcclCall& call : model.nccl_calls) {
     if (call.operation == schema::NCCL_OPERATION_GROUP_START ||
         call.operation == schema::NCCL_OPERATION_GROUP_END) {

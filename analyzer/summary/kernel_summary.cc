@@ -28,12 +28,8 @@ std::string Dim3Text(uint32_t x, uint32_t y, uint32_t z) {
 }
 
 // Counts the window's launching calls, and those no device kernel record answered.
-void AddHostLaunches(const TraceModel& model, KernelFigures* figures) {
-  std::vector<bool> answered(model.api_calls.size(), false);
-  for (const DeviceActivity& activity : model.device_activities) {
-    if (activity.kind == DeviceKind::kKernel && activity.api_call != kNoIndex)
-      answered[activity.api_call] = true;
-  }
+void AddHostLaunches(const TraceModel& model, const std::vector<bool>& answered,
+                     KernelFigures* figures) {
   for (size_t i = 0; i < model.api_calls.size(); ++i) {
     const int32_t launch = model.api_calls[i].launch;
     if (launch == kNoIndex || static_cast<size_t>(launch) >= model.kernel_launches.size()) continue;
@@ -50,13 +46,18 @@ void AddHostLaunches(const TraceModel& model, KernelFigures* figures) {
 }  // namespace
 
 void AddKernelFigures(const AnalysisContext& window, KernelFigures* figures) {
-  AddHostLaunches(*window.model, figures);
-  for (const DeviceActivity& activity : window.model->device_activities) {
+  const TraceModel& model = *window.model;
+  // One walk over the device records: each kernel's time by name, and which calls a kernel
+  // record answered (for the host-side launch count after it).
+  std::vector<bool> answered(model.api_calls.size(), false);
+  for (const DeviceActivity& activity : model.device_activities) {
     if (activity.kind != DeviceKind::kKernel) continue;
+    if (activity.api_call != kNoIndex) answered[activity.api_call] = true;
     const double duration = static_cast<double>(activity.end_ns - activity.start_ns);
     figures->kernels.Get(activity.name).gpu.Add(duration);
     figures->all_kernels_ns += duration;
   }
+  AddHostLaunches(model, answered, figures);
 }
 
 std::optional<SummaryTable> KernelSummary(const KernelFigures& figures,

@@ -1,6 +1,7 @@
 #include "analyzer/summary/memory_manipulation_summary.h"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -19,6 +20,29 @@ struct DeviceWork {
   NameId direction = 0;  // the last copy record's name (MEMCPY_HtoD); 0 for memsets
 };
 
+// Sorts (call, record index) pairs, listed in record order, by call: a stable radix sort on
+// the call index, 11 bits a pass, as many passes as the largest index needs. Stable, so
+// record order within a call stays, as std::sort of the distinct pairs gave; linear, where
+// std::sort of a million copies was 2 % of the analysis.
+void SortByCall(std::vector<std::pair<int32_t, int32_t>>* order) {
+  if (std::is_sorted(order->begin(), order->end())) return;
+  uint32_t largest = 0;
+  for (const auto& entry : *order) largest = std::max(largest, static_cast<uint32_t>(entry.first));
+  constexpr int kBits = 11;
+  std::vector<std::pair<int32_t, int32_t>> sorted(order->size());
+  for (int shift = 0; shift < 32 && (shift == 0 || (largest >> shift) != 0); shift += kBits) {
+    auto digit = [shift](const std::pair<int32_t, int32_t>& entry) {
+      return (static_cast<uint32_t>(entry.first) >> shift) & ((1u << kBits) - 1);
+    };
+    std::vector<uint32_t> next(size_t{1} << kBits, 0);  // first slot of each digit
+    for (const auto& entry : *order) ++next[digit(entry)];
+    uint32_t sum = 0;
+    for (uint32_t& slot : next) sum += std::exchange(slot, sum);
+    for (const auto& entry : *order) sorted[next[digit(entry)]++] = entry;
+    order->swap(sorted);
+  }
+}
+
 // The window's device copies and memsets as (issuing call, activity index), in call order
 // and, within a call, in record order. A sorted list walked beside the calls, not a hash map
 // by call: a million copies made the map's random probes a fifth of the whole analysis.
@@ -31,8 +55,7 @@ std::vector<std::pair<int32_t, int32_t>> CopyActivitiesByCall(const TraceModel& 
     if (activity.kind != DeviceKind::kMemcpy && activity.kind != DeviceKind::kMemset) continue;
     order.emplace_back(activity.api_call, index);
   }
-  // (call, index) pairs are distinct, so sorting them keeps record order within a call.
-  if (!std::is_sorted(order.begin(), order.end())) std::sort(order.begin(), order.end());
+  SortByCall(&order);
   return order;
 }
 

@@ -63,7 +63,7 @@ std::vector<uint64_t> KernelTimeFromOtherThreads(const AnalysisContext& context,
 void AddModelPhaseTotals(const AnalysisContext& context, ModelPhaseTotals* totals_out) {
   ModelPhaseTotals& totals = *totals_out;
   const std::vector<HostRange>& ranges = context.model->ranges;
-  const SelfTimes self = ComputeSelfTimes(context);
+  const SelfTimes& self = SelfTimesOf(context);
   for (size_t i = 0; i < context.steps.size(); ++i) {
     const HostRange& step = ranges[context.steps[i]];
     totals.cpu[0].Add(step.end_ns - step.start_ns);

@@ -88,7 +88,7 @@ void AddOperatorCall(const AnalysisContext& context, const SelfTimes& self, uint
 
 void CollectRanges(const AnalysisContext& context, OperatorFigures* figures) {
   const TraceModel& model = *context.model;
-  const SelfTimes self = ComputeSelfTimes(context);
+  const SelfTimes& self = SelfTimesOf(context);
   for (uint32_t index : context.tree->preorder) {
     const HostRange& range = model.ranges[index];
     if (range.type == RangeType::kOperator) {

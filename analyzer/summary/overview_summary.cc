@@ -81,15 +81,11 @@ std::vector<OverviewItem> GpuItems(const OverviewFigures& figures,
 void AddOverviewFigures(const AnalysisContext& window, WindowCarry* carry,
                         OverviewFigures* figures) {
   const TraceModel& model = *window.model;
-  // Each list is reserved at its exact size first (counted in one pass): the lists hold
-  // millions of intervals, and grown by doubling they were written twice. The three lists
-  // of a record type are filled in one more pass, not one pass per list.
-  size_t host_count[3] = {0, 0, 0};
-  for (const HostRange& range : model.ranges) {
-    for (size_t slot = 0; slot < 3; ++slot) host_count[slot] += range.type == kHostRangeTypes[slot];
-  }
+  // Each list is reserved at its exact size (the context counted the records): the lists
+  // hold millions of intervals, and grown by doubling they were written twice. The three
+  // lists of a record type are filled in one pass, not one pass per list.
   IntervalList host[3];
-  for (size_t slot = 0; slot < 3; ++slot) host[slot].reserve(host_count[slot]);
+  for (size_t slot = 0; slot < 3; ++slot) host[slot].reserve(window.counts.Ranges(kHostRangeTypes[slot]));
   for (const HostRange& range : model.ranges) {
     for (size_t slot = 0; slot < 3; ++slot) {
       if (range.type == kHostRangeTypes[slot]) host[slot].push_back({range.start_ns, range.end_ns});
@@ -101,12 +97,8 @@ void AddOverviewFigures(const AnalysisContext& window, WindowCarry* carry,
   calls.reserve(model.api_calls.size());
   for (const ApiCall& call : model.api_calls) calls.push_back({call.start_ns, call.end_ns});
   AddUnion(window, UnionKind::kApiCalls, std::move(calls), carry, &figures->host[3]);
-  size_t device_count[3] = {0, 0, 0};
-  for (const DeviceActivity& activity : model.device_activities) {
-    for (size_t slot = 0; slot < 3; ++slot) device_count[slot] += activity.kind == kDeviceKinds[slot];
-  }
   IntervalList device[3];
-  for (size_t slot = 0; slot < 3; ++slot) device[slot].reserve(device_count[slot]);
+  for (size_t slot = 0; slot < 3; ++slot) device[slot].reserve(window.counts.Device(kDeviceKinds[slot]));
   for (const DeviceActivity& activity : model.device_activities) {
     for (size_t slot = 0; slot < 3; ++slot) {
       if (activity.kind == kDeviceKinds[slot])

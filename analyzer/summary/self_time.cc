@@ -1,5 +1,8 @@
 #include "analyzer/summary/self_time.h"
 
+#include <memory>
+#include <utility>
+
 namespace prof::analyzer {
 namespace {
 
@@ -9,30 +12,31 @@ uint64_t ClippedDifference(uint64_t whole, uint64_t parts) {
 
 }  // namespace
 
-SelfTimes ComputeSelfTimes(const AnalysisContext& context) {
+const SelfTimes& SelfTimesOf(const AnalysisContext& context) {
+  if (context.self_times) return *context.self_times;
   const std::vector<HostRange>& ranges = context.model->ranges;
   const RangeTree& tree = *context.tree;
-  std::vector<uint64_t> children_cpu(ranges.size(), 0);
-  std::vector<uint64_t> children_kernel(ranges.size(), 0);
-  std::vector<uint64_t> children_device(ranges.size(), 0);
+  // The children's sums are gathered in the result's own vectors, then turned into self
+  // times in place: three vectors of ranges.size(), not six.
+  auto self = std::make_shared<SelfTimes>();
+  self->cpu_ns.assign(ranges.size(), 0);
+  self->kernel_ns.assign(ranges.size(), 0);
+  self->device_ns.assign(ranges.size(), 0);
   for (uint32_t index : tree.preorder) {
     const int32_t parent = tree.parent[index];
     if (parent == kNoIndex) continue;
-    children_cpu[parent] += ranges[index].end_ns - ranges[index].start_ns;
-    children_kernel[parent] += tree.kernel_ns[index];
-    children_device[parent] += tree.device_ns[index];
+    self->cpu_ns[parent] += ranges[index].end_ns - ranges[index].start_ns;
+    self->kernel_ns[parent] += tree.kernel_ns[index];
+    self->device_ns[parent] += tree.device_ns[index];
   }
-  SelfTimes self;
-  self.cpu_ns.assign(ranges.size(), 0);
-  self.kernel_ns.assign(ranges.size(), 0);
-  self.device_ns.assign(ranges.size(), 0);
   for (uint32_t index : tree.preorder) {
-    self.cpu_ns[index] =
-        ClippedDifference(ranges[index].end_ns - ranges[index].start_ns, children_cpu[index]);
-    self.kernel_ns[index] = ClippedDifference(tree.kernel_ns[index], children_kernel[index]);
-    self.device_ns[index] = ClippedDifference(tree.device_ns[index], children_device[index]);
+    self->cpu_ns[index] =
+        ClippedDifference(ranges[index].end_ns - ranges[index].start_ns, self->cpu_ns[index]);
+    self->kernel_ns[index] = ClippedDifference(tree.kernel_ns[index], self->kernel_ns[index]);
+    self->device_ns[index] = ClippedDifference(tree.device_ns[index], self->device_ns[index]);
   }
-  return self;
+  context.self_times = std::move(self);
+  return *context.self_times;
 }
 
 }  // namespace prof::analyzer

@@ -20,7 +20,8 @@ struct SelfTimes {
   std::vector<uint64_t> device_ns;  // kernels, copies and memsets
 };
 
-SelfTimes ComputeSelfTimes(const AnalysisContext& context);
+// The window's self times, computed on the first call and kept in the context.
+const SelfTimes& SelfTimesOf(const AnalysisContext& context);
 
 }  // namespace prof::analyzer
 

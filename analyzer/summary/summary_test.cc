@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <vector>
 
 #include "analyzer/summary/intervals.h"
 #include "analyzer/summary/named_items.h"
@@ -310,6 +311,36 @@ TEST_CASE("Memory Manipulation: a row per copy call and direction, device time b
   CHECK(plain.cells[5].kind == Cell::Kind::kDash);
   CHECK(RowOf(report, "memory_manipulation", "cudaMemcpy DtoH").cells[5].value == Approx(10.0));
   CHECK(RowOf(report, "memory_manipulation", "cudaMemsetAsync").cells[3].stats.total_ns == 50);
+}
+
+TEST_CASE("Memory Manipulation: device records out of call order, past 2048 calls") {
+  // 3000 cudaMemcpy(Default) calls whose device records run in reverse call order, so the
+  // records are grouped by call past one 11-bit digit of the call index; even calls copy
+  // HtoD, odd calls DtoH, each 100 B in 10 ns. The last call has two records, HtoD (5 ns)
+  // then DtoH (7 ns): its row is named by the last, DtoH.
+  testing::TestTrace trace;
+  trace.Step(1, 0, 1000000, 1);
+  constexpr int kCalls = 3000;
+  std::vector<uint64_t> correlation(kCalls + 1);
+  for (int i = 0; i <= kCalls; ++i)
+    correlation[i] = trace.ApiCall(1, "cudaMemcpy", 100 + 10 * i, 105 + 10 * i);
+  for (int i = kCalls - 1; i >= 0; --i) {
+    const uint64_t start = 500000 - 100 * i;
+    trace.Memcpy(0, 7, start, start + 10, 100,
+                 i % 2 ? schema::COPY_KIND_DEVICE_TO_HOST : schema::COPY_KIND_HOST_TO_DEVICE,
+                 correlation[i]);
+  }
+  trace.Memcpy(0, 7, 600000, 600005, 100, schema::COPY_KIND_HOST_TO_DEVICE, correlation[kCalls]);
+  trace.Memcpy(0, 7, 600010, 600017, 100, schema::COPY_KIND_DEVICE_TO_HOST, correlation[kCalls]);
+  const ProcessReport report = testing::Analyze(trace.Write("copies_out_of_order.pb"));
+  const Row& to_device = RowOf(report, "memory_manipulation", "cudaMemcpy HtoD");
+  CHECK(to_device.cells[1].value == 1500);
+  CHECK(to_device.cells[3].stats.total_ns == 15000);
+  CHECK(to_device.cells[4].value == 150000);
+  const Row& to_host = RowOf(report, "memory_manipulation", "cudaMemcpy DtoH");
+  CHECK(to_host.cells[1].value == 1501);
+  CHECK(to_host.cells[3].stats.total_ns == 15000 + 12);
+  CHECK(to_host.cells[4].value == 150000 + 200);
 }
 
 // Steps 0 (from the program's start: 5000 ns, a phase and a kernel), 1 and 2 of 1000 ns.
