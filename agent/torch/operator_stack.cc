@@ -16,9 +16,16 @@ bool IsUtilityOperatorName(const char* name) {
       "aten::output_nr",
       "aten::_version",
   };
-  // Most names are aten::<not one of these>: one character decides before any strcmp.
-  if (name[0] != '[' && name[0] != 'p' && name[0] != 'a') return false;
+  // Called at every operator's start, and nearly every name is "aten::<op>", as are three
+  // of the utilities: a name is compared in full only with the utilities that share its
+  // first character and, for aten:: names, the character after "aten::" (mostly none).
+  // The utilities starting with 'a' are all aten:: names (operator_stack_test lists them).
+  const char first = name[0];
+  if (first != '[' && first != 'p' && first != 'a') return false;
+  const bool aten = first == 'a';
+  if (aten && std::strncmp(name, "aten::", 6) != 0) return false;
   for (const char* utility : kUtilities) {
+    if (utility[0] != first || (aten && utility[6] != name[6])) continue;
     if (std::strcmp(name, utility) == 0) return true;
   }
   return false;

@@ -46,6 +46,11 @@ class OperatorStack {
   void Start(const void* call, const char* name, bool user, uint64_t start_ns);
   void End(const void* call, uint64_t end_ns, Sink sink);
   void Reset() { depth_ = overflow_ = 0; }
+  // Whether `call` is the innermost open call: an end's usual case, where the caller
+  // needs no other test that it was pushed.
+  bool IsInnermost(const void* call) const {
+    return depth_ > 0 && levels_[depth_ - 1].call == call;
+  }
 
   int depth() const { return depth_; }
   uint64_t folded() const { return folded_; }

@@ -103,6 +103,39 @@ TEST_CASE("utility names are no ranges and no children") {
   CHECK(stack.folded() == 1);
 }
 
+TEST_CASE("utility names are exactly torch.profiler's _filter_name list") {
+  // torch/autograd/profiler_util.py, _filter_name: every name on it, and names that share
+  // a prefix or a first character with one (the check skips the full compare by them).
+  for (const char* utility :
+       {"[memory]", "[OutOfMemory]", "profiler::_record_function_enter",
+        "profiler::_record_function_enter_new", "profiler::_record_function_exit",
+        "aten::is_leaf", "aten::output_nr", "aten::_version"}) {
+    INFO(utility);
+    CHECK(IsUtilityOperatorName(utility));
+  }
+  for (const char* other :
+       {"", "a", "aten::", "aten::add", "aten::is_nonzero", "aten::is_leaf_", "aten::output",
+        "aten::_version2", "aten::_to_copy", "aten::ones", "autograd::engine", "[memory",
+        "[memory]x", "profiler::_record_function", "prim::is_leaf", "aten:is_leaf",
+        "Optimizer.step#SGD.step"}) {
+    INFO(other);
+    CHECK_FALSE(IsUtilityOperatorName(other));
+  }
+}
+
+TEST_CASE("only the innermost open call is innermost") {
+  OperatorStack stack;
+  int outer = 0, inner = 0;
+  CHECK_FALSE(stack.IsInnermost(&outer));  // nothing open
+  stack.Start(&outer, "aten::a", false, 1);
+  CHECK(stack.IsInnermost(&outer));
+  stack.Start(&inner, "aten::b", false, 2);
+  CHECK(stack.IsInnermost(&inner));
+  CHECK_FALSE(stack.IsInnermost(&outer));
+  stack.End(&inner, 3, [](bool, const char*, uint64_t, uint64_t) {});
+  CHECK(stack.IsInnermost(&outer));
+}
+
 TEST_CASE("user ranges keep their kind, also when held pending") {
   OperatorStack stack;
   const auto ranges = Run(stack, {"+u:Optimizer.step#SGD.step@1", "+u:Optimizer.step#SGD.step@2",

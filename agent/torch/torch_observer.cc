@@ -111,9 +111,14 @@ NullContext OnStart(const void* record_function) {
   return {};
 }
 
+// isAsync (a call into torch) only where the end is not the innermost call's: an async
+// RecordFunction was never pushed, so the innermost open call is never it (that call's
+// RecordFunction is alive, at another address).
 void OnEnd(const void* record_function, void* /*context*/) {
-  if (g_torch.is_async(record_function) || t_stack == nullptr) return;  // never pushed
-  t_stack->End(record_function, Recording() ? MonotonicNs() : 1, Sink);
+  OperatorStack* stack = t_stack;
+  if (stack == nullptr) return;  // never pushed
+  if (!stack->IsInnermost(record_function) && g_torch.is_async(record_function)) return;
+  stack->End(record_function, Recording() ? MonotonicNs() : 1, Sink);
 }
 
 // libtorch_cpu's functions, from the loaded copy (the first object named libtorch_cpu.so*).
