@@ -2,7 +2,13 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <new>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14; older headers lack it
+#endif
 
 namespace prof {
 
@@ -30,6 +36,8 @@ void ChunkPool::Configure(size_t bytes) {
   free_head_.store(0, std::memory_order_relaxed);
   fresh_.store(0, std::memory_order_relaxed);
   in_use_.store(0, std::memory_order_relaxed);
+  fresh_seen_ = 0;
+  populated_ = 0;
 }
 
 RecordChunk* ChunkPool::Take() {
@@ -76,6 +84,32 @@ void ChunkPool::ResetAfterFork() {
   free_head_.store(0, std::memory_order_relaxed);
   fresh_.store(0, std::memory_order_relaxed);
   in_use_.store(0, std::memory_order_relaxed);
+  fresh_seen_ = 0;
+  populated_ = 0;
+}
+
+void ChunkPool::PrefaultFresh() {
+  // One caller at a time (the process has one writer; a test may run two): the other skips.
+  if (prefaulting_.exchange(true, std::memory_order_acquire)) return;
+  PrefaultFreshLocked();
+  prefaulting_.store(false, std::memory_order_release);
+}
+
+void ChunkPool::PrefaultFreshLocked() {
+  const uint32_t fresh = fresh_.load(std::memory_order_relaxed);
+  const uint32_t taken = fresh - std::min(fresh, fresh_seen_);
+  fresh_seen_ = fresh;
+  if (taken == 0 || prefault_unsupported_) return;
+  const size_t ahead = std::min<size_t>(2 * size_t{taken}, kPrefaultChunks);
+  const size_t start = std::max(populated_, fresh);
+  const size_t end = std::min(count_, size_t{fresh} + ahead);
+  if (start >= end) return;
+  if (madvise(At(static_cast<uint32_t>(start)), (end - start) * kChunkBytes,
+              MADV_POPULATE_WRITE) != 0 &&
+      errno == EINVAL) {
+    prefault_unsupported_ = true;
+  }
+  populated_ = static_cast<uint32_t>(end);
 }
 
 }  // namespace prof

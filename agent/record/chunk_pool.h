@@ -10,7 +10,8 @@
 // Thread safety: Take and Give from any thread, lock-free (a Treiber stack of chunk indexes
 // whose head carries a tag against ABA, plus a bump index for never-used chunks). Configure
 // before any Take (at load, single-threaded); ResetAfterFork in a fork child only, where the
-// forking thread is the only one.
+// forking thread is the only one. PrefaultFresh from any thread (the writer), one at a time
+// (a second caller meanwhile skips); it only reads fresh_ and asks the kernel for pages.
 #ifndef PROF_AGENT_RECORD_CHUNK_POOL_H_
 #define PROF_AGENT_RECORD_CHUNK_POOL_H_
 
@@ -59,6 +60,18 @@ class ChunkPool {
   // Fork child: every chunk is free again (the inherited buffers are discarded).
   void ResetAfterFork();
 
+  // The writer thread, once a pass: makes resident the never-used chunks the threads will take
+  // next, twice as many as they took fresh since the last call (at most kPrefaultChunks
+  // ahead), so a growing pool's page faults (~16 a chunk) are taken on the writer's core in
+  // one call, not one by one in the recording thread's hook. A process that records nothing
+  // takes no chunk and gets no page. MADV_POPULATE_WRITE (Linux 5.14) maps pages writable
+  // without writing them, so a chunk a thread takes and writes meanwhile is not disturbed
+  // (the kernel serializes the faults of a page; its contents are never touched), and the
+  // mapping is never unmapped. Without it (EINVAL) the writer stops trying.
+  void PrefaultFresh();
+  bool prefault_supported() const { return !prefault_unsupported_; }
+  static constexpr uint32_t kPrefaultChunks = 64;  // 4 MiB: what one 4 ms pass takes at most
+
  private:
   RecordChunk* At(uint32_t index) {
     return reinterpret_cast<RecordChunk*>(base_ + size_t{index} * kChunkBytes);
@@ -69,6 +82,13 @@ class ChunkPool {
   std::atomic<uint64_t> free_head_{0};  // low 32 bits: index + 1 (0 = empty); high: tag
   std::atomic<uint32_t> fresh_{0};      // chunks below this have been handed out before
   std::atomic<size_t> in_use_{0};
+  void PrefaultFreshLocked();
+  // PrefaultFresh's, read and written only while holding prefaulting_ (or at Configure and
+  // ResetAfterFork, single-threaded).
+  std::atomic<bool> prefaulting_{false};
+  uint32_t fresh_seen_ = 0;  // fresh_ at the last call
+  uint32_t populated_ = 0;   // chunks below this were made resident or handed out
+  bool prefault_unsupported_ = false;
 };
 
 // The process's pool (never destroyed).

@@ -114,6 +114,27 @@ TEST_CASE("16 threads launching at once lose nothing") {
   if (!kSanitizerBuild) CHECK(trace.losses.empty());
 }
 
+TEST_CASE("a drain pass of many launches is written in chunks of at most 16384 events") {
+  // A pass drains tens of thousands of launches (4 ms of a full-speed loop, more when the
+  // writer waits for a core); a chunk must not take them all (window_file.h's kChunkEvents:
+  // its columns would grow past the cache, in fresh pages). 16384 and the drained
+  // launches' bookkeeping (the thread's name, the window's anchors) may add a few events.
+  const std::string output = FreshFolder("chunk_size");
+  const std::string truth_path = output + "/../chunk_size_truth.json";
+  const RunResult run =
+      RunProgram(Program("testdata/workloads/launch_stress"),
+                 {"--launches", "300000", "--truth", truth_path}, UnderAgent(output));
+  REQUIRE(run.exit_code == 0);
+  const TruthFile truth(truth_path);
+  TraceSummary trace = SummarizeFolder(output);
+  REQUIRE(trace.files.size() == 1);
+  CHECK(Total(trace.launches) == truth.Number({"totals", "kernels", "count"}));
+  CHECK(trace.files[0].complete);
+  CHECK(trace.files[0].largest_chunk_events >= 16384);  // full chunks were written
+  CHECK(trace.files[0].largest_chunk_events <= 16384 + 16);
+  CHECK(trace.files[0].chunks >= 300000 / (16384 + 16));
+}
+
 TEST_CASE("a budget too small for the run counts every record it could not keep") {
   const std::string output = FreshFolder("tiny_budget");
   const std::string truth_path = output + "/../tiny_truth.json";

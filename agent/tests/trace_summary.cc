@@ -132,6 +132,7 @@ void SummarizeFile(const std::string& path, TraceSummary* summary) {
   while ((*reader)->Next(&chunk)) {
     dictionary.AddDefinitions(chunk);
     const ChunkDecodeStats stats = DecodeChunk(chunk, &sink);
+    file.largest_chunk_events = std::max(file.largest_chunk_events, stats.events);
     summary->malformed_blocks += stats.malformed_blocks + stats.malformed_columns;
     if (summary->first_decode_problem.empty()) summary->first_decode_problem = stats.first_problem;
   }

@@ -15,6 +15,7 @@ struct FileSummary {
   std::string path;
   bool complete = false;  // read whole, with the final chunk
   uint64_t chunks = 0;
+  uint64_t largest_chunk_events = 0;  // the most events one chunk held
   int64_t pid = 0;
   uint32_t window_index = 0;
   int window_origin = 0;  // trace::WindowOrigin

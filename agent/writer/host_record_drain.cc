@@ -20,7 +20,9 @@ void TraceWriter::DrainHostRecords(uint64_t before_ns) {
     const uint64_t thread_id = buffer.thread_id();
     if (!buffer.empty()) NameThread(thread_id, *windows_.back());
     records_drained_ += buffer.DrainBefore(before_ns, [&](const Record& record) {
-      converter_.Add(thread_id, record, *WindowAt(record.start_ns));
+      WindowFile& window = *WindowAt(record.start_ns);
+      converter_.Add(thread_id, record, window);
+      window.FlushIfFull();  // within the pass, so a chunk stays small (window_file.h)
     });
     ReportHostLosses(&buffer, *windows_.back());
     buffer.ReleaseIfExited();  // its chunk back to the pool, the buffer to a new thread

@@ -111,17 +111,37 @@ class WindowFile final : public DeviceWindow {
   KernelConfigId InternKernelConfig(const KernelConfigValue& config) override {
     return encoder_.InternKernelConfig(config);
   }
-  void AddKernel(const KernelEvent& kernel) override { encoder_.AddKernel(kernel); }
-  void AddMemcpy(const MemcpyEvent& copy) override { encoder_.AddMemcpy(copy); }
-  void AddMemset(const MemsetEvent& memset) override { encoder_.AddMemset(memset); }
+  // Device events, as host records (FlushIfFull), keep a chunk within kChunkEvents.
+  void AddKernel(const KernelEvent& kernel) override {
+    encoder_.AddKernel(kernel);
+    FlushIfFull();
+  }
+  void AddMemcpy(const MemcpyEvent& copy) override {
+    encoder_.AddMemcpy(copy);
+    FlushIfFull();
+  }
+  void AddMemset(const MemsetEvent& memset) override {
+    encoder_.AddMemset(memset);
+    FlushIfFull();
+  }
   void AddSynchronization(const SynchronizationEvent& sync) override {
     encoder_.AddSynchronization(sync);
+    FlushIfFull();
   }
   void AddClockAnchor(const ClockAnchorValue& anchor) override { encoder_.AddClockAnchor(anchor); }
   void AddLoss(schema::LossKind kind, uint64_t count) override { AddLoss(kind, count, -1); }
 
   // Writes the pending events as a chunk (when there are any, or when `force`).
   void Flush(bool force);
+  // A chunk holds about this many events at most: the drain calls FlushIfFull after each
+  // record, so the encoder's columns (kept from chunk to chunk) stay a few hundred KiB and
+  // warm in cache. Bounded only per drain pass, a chunk took what a pass drained (20-50K
+  // launches at load) and its columns grew in 512 KiB steps, each growth a run of fresh
+  // pages: ~3,500 page faults for 1M launches against ~2,000 now (docs/benchmarks.md).
+  static constexpr uint64_t kChunkEvents = 16384;
+  void FlushIfFull() {
+    if (encoder_.pending_events() >= kChunkEvents) Flush(false);
+  }
   // Writes the last chunk and closes the file.
   void Finish();
   // After Finish: whether a file was written (a window that recorded nothing has none).

@@ -1,7 +1,8 @@
 // Finishing windows: a closed window's file is finalized once its records are drained past
 // its grace period (or past its end, for Flush), its still-open ranges closed or carried to
 // the file that continues it; the windows still open are flushed every ~100 ms or every
-// kChunkEvents events, so a crash loses little.
+// WindowFile::kChunkEvents events (the drain flushes a full chunk at once), so a crash
+// loses little.
 //
 // Thread safety: writer thread (or Shutdown's inline finish, when no writer thread exists).
 // Every step checks for an exit timeout (ParkIfAbandoned, writer_shutdown.cc).
@@ -15,7 +16,6 @@ namespace prof {
 namespace {
 
 constexpr uint64_t kFlushPeriodNs = 100000000;  // a crash loses at most ~100 ms
-constexpr uint64_t kChunkEvents = 65536;        // or this many events, whichever first
 
 }  // namespace
 
@@ -47,7 +47,9 @@ void TraceWriter::FinishWindows(bool everything, bool flushing) {
   }
   for (auto& window : windows_) {
     ParkIfAbandoned();
-    if (periodic || window->encoder().pending_events() >= kChunkEvents) window->Flush(false);
+    if (periodic || window->encoder().pending_events() >= WindowFile::kChunkEvents) {
+      window->Flush(false);
+    }
   }
 }
 

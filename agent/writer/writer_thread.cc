@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "agent/control/log.h"
+#include "agent/record/chunk_pool.h"
 #include "agent/record/host_clock_calibration.h"
 #include "agent/record/clock.h"
 #include "agent/record/writer_doorbell.h"
@@ -142,6 +143,7 @@ void TraceWriter::Run() {
     taken_commands_.clear();
     ParkIfAbandoned();
     DrainHostRecords(horizon);
+    TheChunkPool().PrefaultFresh();  // the next fresh chunks' faults, here (chunk_pool.h)
     ParkIfAbandoned();
     if (device_enabled_) device_->Drain(*this);
     ParkIfAbandoned();
