@@ -66,6 +66,8 @@ void Pop() {
   }
 }
 
+bool NoText(const char* text) { return text == nullptr || *text == '\0'; }
+
 // A range that already ended, as a start/end pair (not push/pop): each range has an id of
 // its own, so a record lost to a full buffer leaves one range unmatched instead of
 // mismatching the thread's push/pop stack. Ids have the top bit set: NVTX start/end
@@ -167,6 +169,12 @@ PROF_EXPORT void prof_operator_range_detail(const char* name, uint64_t start_ns,
   }
   if (!prof::Recording()) return;
   if (prof::ActivityEnabled(prof::kActivityTimerOnly)) return;  // operators: not in timer-only
+  // Without details (the RecordFunction observer's every operator): the name-only kind,
+  // one text to measure on this thread and none to split on the writer's.
+  if (NoText(shapes) && NoText(dtypes) && NoText(source)) {
+    prof::RecordOperatorRange(name, start_ns, end_ns);
+    return;
+  }
   prof::RecordOperatorRangeDetail(name, shapes, dtypes, source, start_ns, end_ns);
 }
 PROF_EXPORT void prof_user_range(const char* name, uint64_t start_ns, uint64_t end_ns) {

@@ -42,9 +42,13 @@ enum class RecordKind : uint8_t {
   kOperatorRangeDetail = 12,
   kMemorySample = 13,  // MemorySampleRecord: prof_memory_sample, a device allocator's figures
   kLaunch = 14,        // LaunchRecord: a runtime kernel launch in one 64-byte line
+  // A whole operator range that already ended, without details (the RecordFunction
+  // observer's, prof_operator_range_detail with no texts), OperatorRangeRecord: the name
+  // alone after the header, start_ns and end_ns the range's times.
+  kOperatorRange = 15,
 };
 // One past the highest kind: the size table below has this many entries.
-constexpr size_t kRecordKindCount = 15;
+constexpr size_t kRecordKindCount = 16;
 
 // Record::flags bit: return addresses follow the record's name (PROF_STACKS=1); their
 // count is in the flags' high byte. See FramesOf().
@@ -232,6 +236,12 @@ struct OperatorDetailRecord : Record {
                                           RecordKind::kOperatorRangeDetail};
 };
 
+// kOperatorRange: the header, then the name. One text, so one strlen on the program's
+// thread and no split on the writer's (the observer records every operator this way).
+struct OperatorRangeRecord : Record {
+  static constexpr RecordKind kKind = RecordKind::kOperatorRange;
+};
+
 static_assert(sizeof(Record) == 40, "the common header");
 static_assert(sizeof(LaunchGeometry) == 32, "hashed by 64-bit words (window_file.h)");
 static_assert(sizeof(ApiCallRecord) == 104, "the header, 4 arguments and the geometry");
@@ -242,6 +252,7 @@ static_assert(sizeof(StepRecord) == 56, "the header and 2 words");
 static_assert(sizeof(MemorySampleRecord) == 72, "the header and 4 words");
 static_assert(sizeof(NamedRecord) == 48, "the header and the domain");
 static_assert(sizeof(OperatorDetailRecord) == 40, "the header only");
+static_assert(sizeof(OperatorRangeRecord) == 40, "the header only");
 
 namespace internal {
 template <typename T, typename = void>
@@ -291,7 +302,7 @@ constexpr bool EachKindServedOnce() {
 }
 #define PROF_RECORD_TYPES                                                                   \
   ApiCallRecord, NcclCallRecord, MemoryRecord, StepRecord, MemorySampleRecord, NamedRecord, \
-      OperatorDetailRecord, LaunchRecord
+      OperatorDetailRecord, OperatorRangeRecord, LaunchRecord
 static_assert(EachKindServedOnce<PROF_RECORD_TYPES>(), "every kind has one struct");
 constexpr RecordTypeSizeTable kRecordTypeSizes = MakeRecordTypeSizeTable<PROF_RECORD_TYPES>();
 #undef PROF_RECORD_TYPES

@@ -202,6 +202,8 @@ static_assert(RecordServes<NamedRecord>(RecordKind::kThreadName), "");
 static_assert(!RecordServes<NamedRecord>(RecordKind::kOperatorPushDetail), "");
 static_assert(RecordServes<OperatorDetailRecord>(RecordKind::kOperatorRangeDetail), "");
 static_assert(!RecordServes<OperatorDetailRecord>(RecordKind::kRangePush), "");
+static_assert(RecordServes<OperatorRangeRecord>(RecordKind::kOperatorRange), "");
+static_assert(!RecordServes<OperatorDetailRecord>(RecordKind::kOperatorRange), "");
 
 TEST_CASE("memory, memory-sample and NCCL records come back through their own structs") {
   ConfigureBuffers(8u << 20);
@@ -321,6 +323,39 @@ TEST_CASE("operator-detail records keep both kinds in one struct, texts after th
   CHECK(std::string(pushed.source) == "x.py(1)");
 }
 
+TEST_CASE("a whole operator range is the header and its name only") {
+  ConfigureBuffers(8u << 20);
+  DrainAll();
+  RecordOperatorRange("aten::addmm", 500, 900);
+  RecordOperatorRange("aten::t", 1000, 990);
+  RecordOperatorRange(nullptr, 1100, 1200);
+
+  const auto records = DrainAll();
+  REQUIRE(records.size() == 3);
+  const Record& range = HeaderOf(records[0]);
+  CHECK(range.kind == RecordKind::kOperatorRange);
+  CHECK(range.size == 56);  // 40 + "aten::addmm\0" (12), to 8
+  CHECK(range.name_length == 11);
+  CHECK(std::string(RecordAs<OperatorRangeRecord>(range).name()) == "aten::addmm");
+  CHECK(range.start_ns == 500);
+  CHECK(range.end_ns == 900);
+  const Record& clamped = HeaderOf(records[1]);
+  CHECK(clamped.size == 48);  // 40 + "aten::t\0" (8)
+  CHECK(clamped.start_ns == 1000);
+  CHECK(clamped.end_ns == 1000);  // an end before the start is clamped to it
+  const Record& unnamed = HeaderOf(records[2]);
+  CHECK(unnamed.size == 40);
+  CHECK(std::string(unnamed.name()).empty());
+
+  const std::string long_name(5000, 'x');  // past kMaxNameLength (4096): cut
+  RecordOperatorRange(long_name.c_str(), 1, 2);
+  const auto cut = DrainAll();
+  REQUIRE(cut.size() == 1);
+  CHECK(HeaderOf(cut[0]).name_length == 4096);
+  CHECK(HeaderOf(cut[0]).size == 40 + 4104);  // 4096 + NUL, to 8
+  CHECK(std::string(HeaderOf(cut[0]).name()) == std::string(4096, 'x'));
+}
+
 TEST_CASE("every kind's records start their name after the kind's own struct") {
   // By hand from record.h's layouts: a 40-byte header, then each kind's fields.
   CHECK(RecordTypeSize(RecordKind::kApiCall) == 40 + 4 * 8 + 32);
@@ -335,6 +370,7 @@ TEST_CASE("every kind's records start their name after the kind's own struct") {
   }
   CHECK(RecordTypeSize(RecordKind::kOperatorPushDetail) == 40);
   CHECK(RecordTypeSize(RecordKind::kOperatorRangeDetail) == 40);
+  CHECK(RecordTypeSize(RecordKind::kOperatorRange) == 40);
   CHECK(RecordTypeSize(static_cast<RecordKind>(200)) == 0);
 }
 

@@ -211,6 +211,10 @@ void RecordOperatorPushDetail(const char* name, const char* shapes, const char* 
 void RecordOperatorRangeDetail(const char* name, const char* shapes, const char* dtypes,
                                const char* source, uint64_t start_ns, uint64_t end_ns);
 
+// A whole operator range without details (kOperatorRange): the name (null: none, cut at
+// kMaxNameLength) and its times; an end before the start is clamped to it.
+void RecordOperatorRange(const char* name, uint64_t start_ns, uint64_t end_ns);
+
 }  // namespace prof
 
 #endif  // PROF_AGENT_RECORD_RECORDER_H_

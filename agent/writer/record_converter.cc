@@ -75,6 +75,20 @@ RecordConverter::OpenRange RecordConverter::DetailedRange(uint64_t thread_id, co
   return range;
 }
 
+// A whole operator range without details: straight into the window being drained (it has
+// ended, so it belongs to no other), its name interned from the record's bytes (no
+// OpenRange, no string copies).
+void RecordConverter::AddOperatorRange(uint64_t thread_id, const Record& record,
+                                       WindowFile& window) {
+  HostRangeEvent event;
+  event.thread_id = thread_id;
+  event.start_ns = record.start_ns;
+  event.duration_ns = record.end_ns > record.start_ns ? record.end_ns - record.start_ns : 0;
+  event.name = window.encoder().InternString(std::string_view(record.name(), record.name_length));
+  event.kind = schema::RANGE_KIND_OPERATOR;
+  window.encoder().AddHostRange(event);
+}
+
 void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& window) {
   ChunkEncoder& encoder = window.encoder();
   if (record.kind == RecordKind::kApiCall || record.kind == RecordKind::kLaunch ||
@@ -118,6 +132,7 @@ void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& 
     case RecordKind::kOperatorRangeDetail:  // whole: no stack, nothing to match
       EndRange(DetailedRange(thread_id, record, window), record.end_ns, window);
       return;
+    case RecordKind::kOperatorRange: AddOperatorRange(thread_id, record, window); return;
     case RecordKind::kRangePop: {
       auto& stack = stacks_[thread_id];
       if (stack.empty()) {

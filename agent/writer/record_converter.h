@@ -70,6 +70,7 @@ class RecordConverter {
                   WindowFile& window);
   void AddNcclCall(uint64_t thread_id, const NcclCallRecord& record, WindowFile& window);
   void AddMemory(uint64_t thread_id, const MemoryRecord& record, WindowFile& window);
+  void AddOperatorRange(uint64_t thread_id, const Record& record, WindowFile& window);
   static OpenRange DetailedRange(uint64_t thread_id, const Record& record,
                                  const WindowFile& window);
   void EndRange(const OpenRange& range, uint64_t end_ns, WindowFile& current);

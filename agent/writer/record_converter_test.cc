@@ -4,6 +4,7 @@
 #include "agent/writer/record_converter.h"
 
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -33,15 +34,18 @@ struct Events : EventSink {
   void OnMemory(const MemoryEvent& event) override { memory.push_back(event); }
   void OnNcclCall(const NcclCallEvent& event) override { nccl.push_back(event); }
   void OnApiCall(const ApiCallEvent& event) override { calls.push_back(event); }
+  void OnHostRange(const HostRangeEvent& event) override { ranges.push_back(event); }
   std::vector<StepEvent> steps;
   std::vector<MemorySampleEvent> samples;
   std::vector<MemoryEvent> memory;
   std::vector<NcclCallEvent> nccl;
   std::vector<ApiCallEvent> calls;
+  std::vector<HostRangeEvent> ranges;
 };
 
-Events ReadEvents(const std::string& path) {
-  FileDictionary dictionary;
+Events ReadEvents(const std::string& path, FileDictionary* names = nullptr) {
+  FileDictionary own;
+  FileDictionary& dictionary = names ? *names : own;
   Events events;
   auto reader = TraceFileReader::Open(path);
   REQUIRE(reader.ok());
@@ -146,6 +150,59 @@ TEST_CASE("each typed record becomes its event, field for field") {
   CHECK(events.calls[0].bytes == 8192);
   CHECK(events.calls[0].copy_kind == schema::COPY_KIND_HOST_TO_DEVICE);
   CHECK(events.calls[0].kernel_config == 0);
+}
+
+// A record of `kind` with `texts` (NUL-separated) after the header, as the recorder lays it.
+template <typename T>
+std::vector<uint64_t> Named(RecordKind kind, const std::string& texts, uint64_t start_ns,
+                            uint64_t end_ns) {
+  std::vector<uint64_t> words((RecordSize(kind, texts.size()) + 7) / 8, 0);
+  T& record = *reinterpret_cast<T*>(words.data());
+  record.size = static_cast<uint16_t>(RecordSize(kind, texts.size()));
+  record.kind = kind;
+  record.name_length = static_cast<uint32_t>(texts.size());
+  record.start_ns = start_ns;
+  record.end_ns = end_ns;
+  std::memcpy(reinterpret_cast<char*>(words.data()) + sizeof(T), texts.data(), texts.size());
+  return words;
+}
+
+TEST_CASE("a whole operator range becomes an operator range; the detailed kind still reads") {
+  testing::OneWindowRouter router("operator_ranges");
+  RecordConverter converter([](uint32_t) -> WindowFile* { return nullptr; });
+  WindowFile& window = router.window();
+  const auto plain = Named<OperatorRangeRecord>(RecordKind::kOperatorRange, "aten::mm", 100, 160);
+  converter.Add(3, *reinterpret_cast<const Record*>(plain.data()), window);
+  const auto detailed = Named<OperatorDetailRecord>(
+      RecordKind::kOperatorRangeDetail, std::string("aten::relu\0[[2]]\0float\0m.py:7", 29),
+      200, 230);
+  converter.Add(3, *reinterpret_cast<const Record*>(detailed.data()), window);
+  const auto again = Named<OperatorRangeRecord>(RecordKind::kOperatorRange, "aten::mm", 300, 301);
+  converter.Add(4, *reinterpret_cast<const Record*>(again.data()), window);
+
+  FileDictionary names;
+  const Events events = ReadEvents(router.Finish(), &names);
+  REQUIRE(events.ranges.size() == 3);
+  const HostRangeEvent& mm = events.ranges[0];
+  CHECK(mm.thread_id == 3);
+  CHECK(mm.kind == schema::RANGE_KIND_OPERATOR);
+  CHECK(mm.start_ns == 100);
+  CHECK(mm.duration_ns == 60);
+  CHECK(names.String(mm.name) == "aten::mm");
+  CHECK(mm.domain == 0);
+  CHECK(mm.shapes == 0);
+  CHECK(mm.dtypes == 0);
+  CHECK(mm.source == 0);
+  const HostRangeEvent& relu = events.ranges[1];
+  CHECK(relu.kind == schema::RANGE_KIND_OPERATOR);
+  CHECK(relu.duration_ns == 30);
+  CHECK(names.String(relu.name) == "aten::relu");
+  CHECK(names.String(relu.shapes) == "[[2]]");
+  CHECK(names.String(relu.dtypes) == "float");
+  CHECK(names.String(relu.source) == "m.py:7");
+  CHECK(events.ranges[2].thread_id == 4);
+  CHECK(events.ranges[2].name == mm.name);  // one string, interned once
+  CHECK(events.ranges[2].duration_ns == 1);
 }
 
 TEST_CASE("a call keeps none of the previous call's arguments") {
