@@ -84,9 +84,9 @@ OperatorStack* Stack() {
   return t_stack = stack;
 }
 
-// An operator as one whole-range record (prof_operator_range_detail without details),
-// where prof_operator_range writes a start and an end record: half the records to write
-// and convert (aten_cost.py measured it).
+// An operator as one whole-range record (prof_operator_range_detail without details: a
+// name-only kOperatorRange record), where prof_operator_range writes a start and an end
+// record: half the records to write and convert (aten_cost.py measured it).
 void Sink(bool user, const char* name, uint64_t start_ns, uint64_t end_ns) {
   if (user) {
     prof_user_range(name, start_ns, end_ns);

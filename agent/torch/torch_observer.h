@@ -29,9 +29,11 @@
 //
 // Cost: per operator two callbacks, each a check of the state, a clock read and a few
 // stores; one isAsync call into torch at the start (at the end only where the call is not
-// the innermost open one); at the end, one whole-range record. Measured split per
-// operator (docs/benchmarks.md, "PyTorch operators"): torch's own RecordFunction work,
-// which torch.profiler pays too, is about half; this file's code a tenth.
+// the innermost open one); at the end, one whole-range record, the name and two times
+// only (kOperatorRange, record.h: the writer interns the name from its bytes). Measured
+// split per operator (docs/benchmarks.md, "PyTorch operators"): torch's own
+// RecordFunction work, which torch.profiler pays too, is about half; this file's code a
+// tenth.
 // Threads: every piece of state is the thread's own (its stack is allocated at its first
 // callback, freed as it exits). Async RecordFunctions (isAsync: they end on another
 // thread) are counted and skipped, never pushed. Fork: a child keeps the callbacks of the
