@@ -14,9 +14,9 @@ bool IsStepKind(RecordKind kind) { return kind == RecordKind::kStep; }
 bool IsRangeKind(RecordKind kind) {
   return kind == RecordKind::kRangePush || kind == RecordKind::kRangePop ||
          kind == RecordKind::kOperatorPushDetail || kind == RecordKind::kOperatorRangeDetail ||
-         kind == RecordKind::kOperatorRange ||
-         kind == RecordKind::kRangeStart || kind == RecordKind::kRangeEnd ||
-         kind == RecordKind::kMark || kind == RecordKind::kThreadName;
+         kind == RecordKind::kOperatorRange || kind == RecordKind::kRangeStart ||
+         kind == RecordKind::kRangeEnd || kind == RecordKind::kMark ||
+         kind == RecordKind::kThreadName;
 }
 
 }  // namespace

@@ -173,9 +173,9 @@ TEST_CASE("a whole operator range becomes an operator range; the detailed kind s
   WindowFile& window = router.window();
   const auto plain = Named<OperatorRangeRecord>(RecordKind::kOperatorRange, "aten::mm", 100, 160);
   converter.Add(3, *reinterpret_cast<const Record*>(plain.data()), window);
-  const auto detailed = Named<OperatorDetailRecord>(
-      RecordKind::kOperatorRangeDetail, std::string("aten::relu\0[[2]]\0float\0m.py:7", 29),
-      200, 230);
+  const auto detailed =
+      Named<OperatorDetailRecord>(RecordKind::kOperatorRangeDetail,
+                                  std::string("aten::relu\0[[2]]\0float\0m.py:7", 29), 200, 230);
   converter.Add(3, *reinterpret_cast<const Record*>(detailed.data()), window);
   const auto again = Named<OperatorRangeRecord>(RecordKind::kOperatorRange, "aten::mm", 300, 301);
   converter.Add(4, *reinterpret_cast<const Record*>(again.data()), window);
