@@ -1,13 +1,12 @@
 #include "analyzer/summary/device_summary.h"
 
-#include <map>
-#include <vector>
 
 #include "absl/strings/str_cat.h"
 
 namespace prof::analyzer {
 
-void AddDeviceFigures(const AnalysisContext& window, WindowCarry* carry, DeviceFigures* figures) {
+void AddDeviceFigures(const AnalysisContext& window, const DeviceUnions& unions,
+                      DeviceFigures* figures) {
   for (const TraceModel::CpuWindow& cpu : window.model->cpu_windows) {
     ++figures->cpu_windows;
     figures->elapsed_ns += cpu.close.host_monotonic_ns() - cpu.open.host_monotonic_ns();
@@ -22,27 +21,8 @@ void AddDeviceFigures(const AnalysisContext& window, WindowCarry* carry, DeviceF
       figures->system_idle_ticks += cpu.close.system_idle_ticks() - cpu.open.system_idle_ticks();
     }
   }
-  std::map<uint32_t, IntervalList> kernels;  // by device
-  for (uint32_t device : carry->CarriedDevices()) kernels[device];
-  // Each device's list reserved at its exact size (counted by the context's walk): millions
-  // of kernels, written once rather than copied as the list doubles.
-  for (const auto& [device, count] : window.counts.kernels_by_device) kernels[device].reserve(count);
-  // Consecutive kernels nearly always share a device: the map is looked up when it changes.
-  uint32_t device = 0;
-  IntervalList* list = nullptr;
-  for (const DeviceActivity& activity : window.model->device_activities) {
-    if (activity.kind != DeviceKind::kKernel) continue;
-    if (list == nullptr || activity.device != device) {
-      device = activity.device;
-      list = &kernels[device];
-    }
-    list->push_back({activity.start_ns, activity.end_ns});
-  }
-  for (auto& [device, own] : kernels) {
-    const ClippedUnion busy =
-        carry->Union(window, UnionKind::kKernelsByDevice, std::move(own), device);
+  for (const auto& [device, busy] : unions.kernels_by_device)
     figures->kernel_busy_ns[device] += TotalLength(busy.intervals);
-  }
 }
 
 std::optional<SummaryTable> DeviceSummary(const DeviceFigures& figures,

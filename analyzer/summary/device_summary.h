@@ -9,8 +9,8 @@
 #include <optional>
 
 #include "analyzer/summary/analysis_context.h"
+#include "analyzer/summary/device_unions.h"
 #include "analyzer/summary/summary_table.h"
-#include "analyzer/summary/window_carry.h"
 
 namespace prof::analyzer {
 
@@ -25,8 +25,9 @@ struct DeviceFigures {
   uint64_t system_idle_ticks = 0;
 };
 
-// Adds one window's busy time per device (with the kernels carried into it).
-void AddDeviceFigures(const AnalysisContext& window, WindowCarry* carry, DeviceFigures* figures);
+// Adds one window's busy time per device (its kernel unions, with the kernels carried in).
+void AddDeviceFigures(const AnalysisContext& window, const DeviceUnions& unions,
+                      DeviceFigures* figures);
 std::optional<SummaryTable> DeviceSummary(const DeviceFigures& figures,
                                           const RenderContext& context);
 

@@ -16,8 +16,6 @@ constexpr UnionKind kHostUnions[] = {UnionKind::kOperatorRanges, UnionKind::kUse
                                      UnionKind::kNvtxRanges};
 constexpr DeviceKind kDeviceKinds[] = {DeviceKind::kKernel, DeviceKind::kMemcpy,
                                        DeviceKind::kMemset};
-constexpr UnionKind kDeviceUnions[] = {UnionKind::kKernels, UnionKind::kMemcpys,
-                                       UnionKind::kMemsets};
 
 struct OverviewItem {
   std::string name;
@@ -78,8 +76,8 @@ std::vector<OverviewItem> GpuItems(const OverviewFigures& figures,
 
 }  // namespace
 
-void AddOverviewFigures(const AnalysisContext& window, WindowCarry* carry,
-                        OverviewFigures* figures) {
+void AddOverviewHostFigures(const AnalysisContext& window, WindowCarry* carry,
+                            OverviewFigures* figures) {
   const TraceModel& model = *window.model;
   // Each list is reserved at its exact size (the context counted the records): the lists
   // hold millions of intervals, and grown by doubling they were written twice. The three
@@ -97,16 +95,18 @@ void AddOverviewFigures(const AnalysisContext& window, WindowCarry* carry,
   calls.reserve(model.api_calls.size());
   for (const ApiCall& call : model.api_calls) calls.push_back({call.start_ns, call.end_ns});
   AddUnion(window, UnionKind::kApiCalls, std::move(calls), carry, &figures->host[3]);
-  IntervalList device[3];
-  for (size_t slot = 0; slot < 3; ++slot) device[slot].reserve(window.counts.Device(kDeviceKinds[slot]));
-  for (const DeviceActivity& activity : model.device_activities) {
-    for (size_t slot = 0; slot < 3; ++slot) {
-      if (activity.kind == kDeviceKinds[slot])
-        device[slot].push_back({activity.start_ns, activity.end_ns});
-    }
+}
+
+void AddOverviewDeviceFigures(const DeviceUnions& device, OverviewFigures* figures) {
+  const bool present[3] = {device.any_kernel, device.any_memcpy, device.any_memset};
+  const uint64_t calls[3] = {device.KernelCalls(), device.memcpys.calls, device.memsets.calls};
+  const uint64_t time_ns[3] = {device.AllKernelsLength(), TotalLength(device.memcpys.intervals),
+                               TotalLength(device.memsets.intervals)};
+  for (size_t slot = 0; slot < 3; ++slot) {
+    figures->device[slot].present |= present[slot];
+    figures->device[slot].calls += calls[slot];
+    figures->device[slot].time_ns += time_ns[slot];
   }
-  for (size_t slot = 0; slot < 3; ++slot)
-    AddUnion(window, kDeviceUnions[slot], std::move(device[slot]), carry, &figures->device[slot]);
 }
 
 std::optional<SummaryTable> OverviewSummary(const OverviewFigures& figures,

@@ -168,8 +168,13 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
   figures.communication.Add(ComputeCommunication(context, &figures.carry));
   AddCollectiveRecords(context,
                        &figures.collectives);  // always: the job view is the default past 8 ranks
-  if (wants(View::kDevice)) AddDeviceFigures(context, &figures.carry, &figures.device);
-  if (wants(View::kOverview)) AddOverviewFigures(context, &figures.carry, &figures.overview);
+  if (wants(View::kOverview)) AddOverviewHostFigures(context, &figures.carry, &figures.overview);
+  if (wants(View::kDevice) || wants(View::kOverview)) {
+    const DeviceUnions device_unions =
+        ComputeDeviceUnions(context, &figures.carry, wants(View::kOverview));
+    if (wants(View::kDevice)) AddDeviceFigures(context, device_unions, &figures.device);
+    if (wants(View::kOverview)) AddOverviewDeviceFigures(device_unions, &figures.overview);
+  }
   if (wants(View::kModel) || wants(View::kOverview)) AddModelPhaseTotals(context, &figures.phases);
   if (wants(View::kOperator)) AddOperatorFigures(context, &figures.operators);
   if (wants(View::kKernel)) AddKernelFigures(context, &figures.kernels);
