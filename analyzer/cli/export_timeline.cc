@@ -185,14 +185,12 @@ absl::Status ExportPerfetto(const Inputs& inputs, const std::string& output,
                             const SliceOptions& slices, TimelineExport* result) {
   PerfettoConsumer::Output out;
   out.path = &output;
-  // The exporter collects a slice's rows (names and arguments copied) before nesting them,
-  // several times the decoded slice's size (10M events in 2M-event slices peaked at 1.47 GB
-  // against 263 MB for Chrome's): its slices, and the files it reads whole, are a quarter
-  // of the others'.
+  // The exporter holds a slice's rows (40 bytes each, plus the sort's buffer) before nesting
+  // them: at half the others' slices it peaks below Chrome's export (docs/benchmarks.md).
   RunOptions options;
   options.slices = slices;
-  options.slices->segment_events = std::max<uint64_t>(1, slices.segment_events / 4);
-  options.slices->whole_file_bytes = slices.whole_file_bytes / 4;
+  options.slices->segment_events = std::max<uint64_t>(1, slices.segment_events / 2);
+  options.slices->whole_file_bytes = slices.whole_file_bytes / 2;
   const RunSummary run = RunProcesses(inputs, options, [&out](size_t i) {
     return std::make_unique<PerfettoConsumer>(&out, i);
   });

@@ -3,31 +3,28 @@
 // process per traced process with a track per thread, one per GPU with a track per stream,
 // memory counters, a "recording windows" track, launch flows), in a format the Perfetto UI
 // opens beyond the Chrome JSON importer's size limits. Streams one packet at a time; memory
-// holds one window's events.
+// holds one window's (or slice's) events and 40 bytes per row of it.
 #ifndef PROF_ANALYZER_RENDER_PERFETTO_EXPORTER_H_
 #define PROF_ANALYZER_RENDER_PERFETTO_EXPORTER_H_
 
 #include <cstdio>
+#include <deque>
 #include <map>
-#include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "analyzer/model/trace_model.h"
+#include "analyzer/render/perfetto_tracks.h"
 #include "analyzer/render/timeline_walk.h"
 
 namespace prof::analyzer {
 
-struct PerfettoExportFigures {
-  uint64_t packets = 0;
-  uint64_t slices = 0;
-  uint64_t flows = 0;
-  uint64_t clamped_slices = 0;  // ended early where a later slice on their track overlapped them
-};
-
-struct TimelineSlice;
+// One row of a window (a slice or instant of a track) as held until its track's rows are put
+// in nesting order: its track, times and the record it came from (the window's, valid until
+// the walk's OnEndWindow), whose name and arguments are read when the row is written, so a
+// row holds no strings (40 bytes).
+struct PerfettoRow;
 
 // A sink of the timeline walk (timeline_walk.h); privately, so callers only add windows.
 class PerfettoTraceExport : private TimelineSink {
@@ -46,14 +43,6 @@ class PerfettoTraceExport : private TimelineSink {
   absl::Status End();
 
  private:
-  void WritePacket(const std::string& serialized_packet);
-  // Describes a track once (the first time it is used); returns its uuid.
-  uint64_t ProcessTrack(const TraceModel& model, size_t process_index);
-  uint64_t ThreadTrack(const TraceModel& model, size_t process_index, uint64_t thread);
-  uint64_t GpuTrack(const TraceModel& model, size_t process_index, uint32_t device);
-  uint64_t StreamTrack(const TraceModel& model, size_t process_index, uint32_t device,
-                       uint32_t stream);
-  uint64_t ChildTrack(uint64_t parent, uint64_t uuid, const std::string& name, bool bytes_counter);
   // The walk's items: slices are collected per window, nested and written at OnEndSlices;
   // memory events are written as they come.
   void OnBeginWindow(const TraceModel& window, size_t process_index) override;
@@ -69,19 +58,18 @@ class PerfettoTraceExport : private TimelineSink {
   void CollectNcclCalls();
   void WriteMemoryCounter(const TraceModel& window, size_t process_index, uint64_t time_ns,
                           int32_t place, uint64_t bytes);
-  void WriteSlices(std::vector<TimelineSlice>* slices);
+  void WriteSlices(std::vector<PerfettoRow>* rows);
   // Ends every slice carried open, and writes the sliced window's recording window.
   void EndCarried();
   void WriteEnd(uint64_t track, uint64_t time_ns);
-  void WriteEvent(uint64_t time_ns, int type, const TimelineSlice& slice, bool with_details);
+  void WriteEvent(uint64_t time_ns, int type, const PerfettoRow& row, bool with_details);
 
-  std::FILE* out_;
+  PerfettoTracks tracks_;
   PerfettoExportFigures* figures_;
-  bool failed_ = false;
-  std::set<uint64_t> described_;
   const TraceModel* window_ = nullptr;  // the window being walked
   size_t index_ = 0;                    // its process index
-  std::vector<TimelineSlice> slices_;
+  std::vector<PerfettoRow> slices_;
+  std::deque<std::string> labels_;  // the recording windows' labels the rows point to
   std::vector<const NcclCall*> pending_nccl_;
   // A window read in slices: per track, the slices still open (their ends), outermost
   // first; and the window's span and label, written at its end.
@@ -91,7 +79,7 @@ class PerfettoTraceExport : private TimelineSink {
     uint64_t end_ns;
   };
   std::map<uint64_t, std::vector<OpenSlice>> carried_;
-  std::vector<TimelineSlice> carried_window_;
+  std::vector<PerfettoRow> carried_window_;
   TimelineWalk walk_;
 };
 

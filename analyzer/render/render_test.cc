@@ -61,6 +61,20 @@ TEST_CASE("the host-side Kernel Launch Summary in text and JSON: counts, grid, b
   CHECK(json.find("\"kernel_launch\"") != std::string::npos);
   CHECK(json.find("\"grid\":\"[7, 5, 3]\",\"block\":\"[32, 4, 2]\","
                   "\"dynamic_shared_memory\":1024") != std::string::npos);
+  // The Data Quality section counts them too: the trace's 2 launches, neither answered.
+  const SummaryTable* quality = testing::FindTable(report, "data_quality");
+  REQUIRE(quality != nullptr);
+  const std::string quality_text = RenderTable(*quality, TimeUnit::kMilliseconds);
+  INFO(quality_text);
+  bool counted = false;
+  for (const std::string& line : Lines(quality_text)) {
+    counted |= line.rfind("kernel launches without a device record", 0) == 0 &&
+               line.find(" 2 ") != std::string::npos &&
+               line.find("of 2 launches") != std::string::npos;
+  }
+  CHECK(counted);
+  CHECK(json.find("{\"item\":\"kernel launches without a device record\",\"count\":2,") !=
+        std::string::npos);
 }
 
 TEST_CASE("time units convert; ratios print in percent") {

@@ -71,8 +71,9 @@ const LossText* LossTextOf(const std::string& kind) {
 
 }  // namespace
 
-std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
-  if (quality.Perfect()) return std::nullopt;
+std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality,
+                                               const LaunchCoverage& launches) {
+  if (quality.Perfect() && launches.without_device == 0) return std::nullopt;
   SummaryTable table;
   table.key = "data_quality";
   table.title = "Data Quality";
@@ -116,6 +117,11 @@ std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
     AddCount(absl::StrCat("unmatched correlation ids: ", kind), count,
              "launching call not recorded: in Kernel/Overview/Device, not under any range", &table);
   }
+  AddCount("kernel launches without a device record", launches.without_device,
+           absl::StrCat("of ", launches.launches,
+                        " launches; no device times (CUPTI absent, disabled or its records "
+                        "lost): see the Kernel Launch Summary (host side)"),
+           &table);
   AddCount("duplicate correlation ids", quality.duplicate_correlation_ids, "the later call wins",
            &table);
   AddCount("re-parented ranges", quality.reparented_ranges,
@@ -144,9 +150,9 @@ std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality) {
   return table;
 }
 
-QualityCounts QualityCountsOf(const DataQuality& quality) {
+QualityCounts QualityCountsOf(const DataQuality& quality, const LaunchCoverage& launches) {
   QualityCounts counts;
-  const std::optional<SummaryTable> table = DataQualitySummary(quality);
+  const std::optional<SummaryTable> table = DataQualitySummary(quality, launches);
   if (!table) return counts;
   for (const Row& row : table->rows) {
     if (row.kind != Row::Kind::kData || row.cells.size() < 2) continue;

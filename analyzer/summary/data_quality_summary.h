@@ -1,5 +1,6 @@
-// Data quality section: every count of DataQuality that is not zero, the reader's issue
-// lines and the clock anchors used. Returned only when something is not perfect.
+// Data quality section: every count of DataQuality that is not zero, the kernel launches no
+// device kernel record answered, the reader's issue lines and the clock anchors used.
+// Returned only when something is not perfect.
 #ifndef PROF_ANALYZER_SUMMARY_DATA_QUALITY_SUMMARY_H_
 #define PROF_ANALYZER_SUMMARY_DATA_QUALITY_SUMMARY_H_
 
@@ -14,12 +15,20 @@
 
 namespace prof::analyzer {
 
-std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality);
+// Kernel launches (calls with a launch configuration) and those no device kernel record
+// answered (KernelFigures: the Kernel Launch Summary's count).
+struct LaunchCoverage {
+  uint64_t launches = 0;
+  uint64_t without_device = 0;
+};
+
+std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality,
+                                               const LaunchCoverage& launches = {});
 
 // Every count the section shows, as (item, count) in its order, without the per-step rows
 // (a breakdown of the losses): what the job view groups ranks by and adds up.
 using QualityCounts = std::vector<std::pair<std::string, uint64_t>>;
-QualityCounts QualityCountsOf(const DataQuality& quality);
+QualityCounts QualityCountsOf(const DataQuality& quality, const LaunchCoverage& launches = {});
 
 }  // namespace prof::analyzer
 

@@ -45,3 +45,28 @@ TEST_CASE("a flight dump's ring losses and its open ranges are rows in words, wi
 
 }  // namespace
 }  // namespace prof::analyzer
+
+namespace prof::analyzer {
+namespace {
+
+TEST_CASE("kernel launches without a device kernel record are counted, of all launches") {
+  DataQuality perfect;
+  CHECK(!DataQualitySummary(perfect, {}).has_value());  // nothing to say
+  LaunchCoverage launches;
+  launches.launches = 6;
+  launches.without_device = 4;
+  const std::optional<SummaryTable> table = DataQualitySummary(perfect, launches);
+  REQUIRE(table.has_value());  // the launches alone make the section
+  REQUIRE(table->rows.size() == 1);
+  CHECK(table->rows[0].cells[0].text == "kernel launches without a device record");
+  CHECK(table->rows[0].cells[1].value == 4);
+  CHECK(table->rows[0].cells[2].text.rfind("of 6 launches;", 0) == 0);
+  const QualityCounts counts = QualityCountsOf(perfect, launches);
+  REQUIRE(counts.size() == 1);
+  CHECK(counts[0].second == 4);
+  launches.without_device = 0;
+  CHECK(!DataQualitySummary(perfect, launches).has_value());
+}
+
+}  // namespace
+}  // namespace prof::analyzer

@@ -177,7 +177,8 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
   }
   if (wants(View::kModel) || wants(View::kOverview)) AddModelPhaseTotals(context, &figures.phases);
   if (wants(View::kOperator)) AddOperatorFigures(context, &figures.operators);
-  if (wants(View::kKernel)) AddKernelFigures(context, &figures.kernels);
+  if (wants(View::kKernel) || wants(View::kDataQuality))
+    AddKernelFigures(context, &figures.kernels);
   if (wants(View::kMemoryManipulation) || wants(View::kUserDefined)) {
     AddUserRangeFigures(context, &figures.user_ranges);
   }
@@ -206,7 +207,8 @@ ProcessReport ProcessAnalysis::Finish() && {
   report.overlap_ns = figures.communication.overlap_ns;
   report.collectives = std::move(figures.collectives);
   report.quality_perfect = figures.quality.Perfect();
-  report.quality_counts = QualityCountsOf(figures.quality);
+  const LaunchCoverage launches{figures.kernels.launches, figures.kernels.unanswered_launches};
+  report.quality_counts = QualityCountsOf(figures.quality, launches);
 
   const RenderContext context{&figures.names, &figures.totals, options_};
   std::vector<SummaryTable>& tables = report.tables;
@@ -240,7 +242,8 @@ ProcessReport ProcessAnalysis::Finish() && {
       AddIfPresent(std::move(table), &tables);
     }
   }
-  if (wants(View::kDataQuality)) AddIfPresent(DataQualitySummary(figures.quality), &tables);
+  if (wants(View::kDataQuality))
+    AddIfPresent(DataQualitySummary(figures.quality, launches), &tables);
   return report;
 }
 
