@@ -8,6 +8,7 @@
 
 #include "analyzer/model/enum_names.h"
 #include "analyzer/model/kernel_names.h"
+#include "analyzer/summary/collective_table.h"
 #include "proto/events.h"
 
 namespace prof::analyzer {
@@ -69,15 +70,7 @@ void DumpBuilder::Add(const TraceModel& part) {
       if (dump_.rank < 0) dump_.rank = call.comm_rank;
     }
     if (IsGroupCall(call.operation) || call.sequence_number <= 0) continue;
-    CollectiveRecord record;
-    record.comm_hash = call.comm_hash;
-    record.sequence = call.sequence_number;
-    record.operation = call.operation;
-    record.rank_count = call.rank_count;
-    record.bytes = call.bytes;
-    record.enter_ns = call.start_ns;
-    record.end_ns = call.end_ns;
-    dump_.calls.collectives.push_back(record);
+    dump_.calls.collectives.push_back(HostCollectiveRecord(call));
     if (!last_call_ || call.start_ns >= last_call_->start_ns) last_call_ = call;
   }
   // What the rank did last (hang_analysis.h LastActivity): its latest API call, its

@@ -7,6 +7,18 @@
 
 namespace prof::analyzer {
 
+CollectiveRecord HostCollectiveRecord(const NcclCall& call) {
+  CollectiveRecord record;
+  record.comm_hash = call.comm_hash;
+  record.sequence = call.sequence_number;
+  record.operation = call.operation;
+  record.rank_count = call.rank_count;
+  record.bytes = call.bytes;
+  record.enter_ns = call.start_ns;
+  record.end_ns = call.end_ns;
+  return record;
+}
+
 void AddCollectiveRecords(const AnalysisContext& window, CollectiveTable* table) {
   const TraceModel& model = *window.model;
   const std::vector<NcclKernelSpan> spans = NcclKernelSpanPerCall(model);
@@ -17,15 +29,12 @@ void AddCollectiveRecords(const AnalysisContext& window, CollectiveTable* table)
         call.operation == schema::NCCL_OPERATION_GROUP_END) {
       continue;
     }
-    CollectiveRecord record;
-    record.comm_hash = call.comm_hash;
-    record.sequence = call.sequence_number;
-    record.operation = call.operation;
-    record.rank_count = call.rank_count;
-    record.bytes = call.bytes;
+    CollectiveRecord record = HostCollectiveRecord(call);
     record.kernel_timed = spans[i].linked;
-    record.enter_ns = spans[i].linked ? spans[i].start_ns : call.start_ns;
-    record.end_ns = spans[i].linked ? std::max(spans[i].end_ns, record.enter_ns) : call.end_ns;
+    if (spans[i].linked) {
+      record.enter_ns = spans[i].start_ns;
+      record.end_ns = std::max(spans[i].end_ns, record.enter_ns);
+    }
     const int step = FindStep(window, call.start_ns);
     if (step >= 0) {
       const HostRange& range = model.ranges[window.steps[step]];

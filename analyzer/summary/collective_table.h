@@ -47,6 +47,10 @@ struct CollectiveTable {
   std::vector<StepRecord> steps;              // in window order, then start order
 };
 
+// A collective call's row as its host saw it: arrival and end are the call's own times
+// (AddCollectiveRecords moves them to the linked kernels' where there are some).
+CollectiveRecord HostCollectiveRecord(const NcclCall& call);
+
 // Adds one window's collectives and steps.
 void AddCollectiveRecords(const AnalysisContext& window, CollectiveTable* table);
 
