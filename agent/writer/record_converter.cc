@@ -75,21 +75,23 @@ RecordConverter::OpenRange RecordConverter::DetailedRange(uint64_t thread_id, co
   return range;
 }
 
-void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& window) {
+void RecordConverter::AddLaunch(uint64_t thread_id, const Record& record, WindowFile& window) {
+  window.NoteCudaActivity();
+  const PackedLaunch& launch = RecordAs<LaunchRecord>(record).launch;
+  CallArguments arguments;
+  arguments.stream_plus_one = launch.stream_grid_z & internal::kLaunchPointerMask;
+  arguments.kernel_config = LaunchConfigIn(window, launch);
+  AddApiCall(thread_id, record, arguments, window);
+}
+
+void RecordConverter::AddRecord(uint64_t thread_id, const Record& record, WindowFile& window) {
   ChunkEncoder& encoder = window.encoder();
   if (record.kind == RecordKind::kApiCall || record.kind == RecordKind::kLaunch ||
       record.kind == RecordKind::kNcclCall) {
     window.NoteCudaActivity();
   }
   switch (record.kind) {
-    case RecordKind::kLaunch: {
-      const PackedLaunch& launch = RecordAs<LaunchRecord>(record).launch;
-      CallArguments arguments;
-      arguments.stream_plus_one = launch.stream_grid_z & internal::kLaunchPointerMask;
-      arguments.kernel_config = LaunchConfigIn(window, launch);
-      AddApiCall(thread_id, record, arguments, window);
-      return;
-    }
+    case RecordKind::kLaunch: AddLaunch(thread_id, record, window); return;  // Add's path
     case RecordKind::kApiCall: {
       const ApiCallRecord& call = RecordAs<ApiCallRecord>(record);
       CallArguments arguments;
@@ -233,14 +235,10 @@ StringId RecordConverter::InternApiName(WindowFile& window, uint16_t api) {
   return id;
 }
 
-KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const PackedLaunch& launch) {
-  FileInterning& interning = window.interning();
+KernelConfigId RecordConverter::LaunchConfigMiss(WindowFile& window, const PackedLaunch& launch) {
   const uint64_t grid_z = launch.stream_grid_z >> 48;
-  FileInterning::LaunchMemo& memo = interning.launch_memo[FileInterning::LaunchMemoSlot(launch)];
-  if (memo.id != 0 && memo.function_grid_y == launch.function_grid_y && memo.grid_z == grid_z &&
-      memo.geometry == launch.geometry) {
-    return memo.id;
-  }
+  FileInterning::LaunchMemo& memo =
+      window.interning().launch_memo[FileInterning::LaunchMemoSlot(launch)];
   const KernelConfigId id = LaunchConfigInMap(window, UnpackLaunch(launch));
   memo = {launch.function_grid_y, grid_z, launch.geometry, id};
   return id;
