@@ -55,6 +55,8 @@ class ChunkEncoder {
   CommunicatorId AddCommunicator(const CommunicatorValue& value);
 
   void AddApiCall(const ApiCallEvent& event);
+  // The same, inline where proto/chunk_encoder_inline.h is included (the writer's launches).
+  [[gnu::always_inline]] inline void AddApiCallInline(const ApiCallEvent& event);
   void AddHostRange(const HostRangeEvent& event);
   void AddStep(const StepEvent& event);
   void AddNcclCall(const NcclCallEvent& event);

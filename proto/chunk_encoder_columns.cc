@@ -3,6 +3,7 @@
 // definitions are in chunk_encoder.cc.
 #include "proto/chunk_blocks.h"
 #include "proto/chunk_encoder.h"
+#include "proto/chunk_encoder_inline.h"
 #include "proto/trace_fields.h"
 
 namespace prof {
@@ -12,27 +13,7 @@ using chunk_blocks::NewRow;
 using chunk_blocks::PutBlock;
 using chunk_blocks::TakeDelta;
 
-void ChunkEncoder::AddApiCall(const ApiCallEvent& event) {
-  chunk_blocks::ApiCalls& calls = Thread(event.thread_id, event.clock).api;
-  const uint32_t row = NewRow(&calls);
-  calls.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &calls.deltas.start));
-  calls.duration_ns.AddUnsigned(event.duration_ns);
-  calls.name_id.AddRepeating(event.name);
-  calls.correlation_id_delta.AddRepeatingSigned(
-      TakeDelta(event.correlation_id, &calls.deltas.correlation));
-  if (event.domain != schema::API_DOMAIN_RUNTIME) {
-    calls.domain.Append(row, wire::Int32Bits(event.domain));
-  }
-  if (event.status != 0) calls.status.Append(row, static_cast<uint64_t>(event.status));
-  if (event.stream) calls.stream.Append(row, *event.stream);
-  if (event.bytes != 0) calls.bytes.Append(row, event.bytes);
-  if (event.copy_kind != schema::COPY_KIND_UNKNOWN) {
-    calls.copy_kind.Append(row, wire::Int32Bits(event.copy_kind));
-  }
-  if (event.kernel_config != 0) calls.kernel_config_id.Append(row, event.kernel_config);
-  if (event.call_stack != 0) calls.call_stack_id.Append(row, event.call_stack);
-  ++pending_events_;
-}
+void ChunkEncoder::AddApiCall(const ApiCallEvent& event) { AddApiCallInline(event); }
 
 void ChunkEncoder::AddHostRange(const HostRangeEvent& event) {
   chunk_blocks::HostRanges& ranges = Thread(event.thread_id, event.clock).ranges;

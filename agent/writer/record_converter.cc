@@ -12,6 +12,7 @@
 #include "agent/record/api_ids.h"
 #include "agent/record/kernel_names.h"
 #include "agent/record/nccl_registry.h"
+#include "proto/chunk_encoder_inline.h"
 
 namespace prof {
 namespace {
@@ -201,10 +202,11 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record,
   // Calls seen only through CUPTI callbacks carry their name inline (api = kApiNone).
   const StringId name =
       record.name_length ? encoder.InternString(record.name()) : ApiNameIn(window, record.api);
-  // Every field assigned, in a reused event: a fresh default-constructed one is zeroed with
-  // `rep stos`, whose stores the encoder's loads of the fields left at zero (domain, ...)
-  // cannot forward from, a stall on every call (perf, issue 26).
-  ApiCallEvent& call = call_scratch_;
+  // A local event, every field assigned, handed to the encoder's inline body: it lives in
+  // registers, its constant fields fold away. (A reused member was needed while the encoder
+  // was out of line: a fresh default-constructed event is zeroed with `rep stos`, whose
+  // stores the encoder's loads could not forward from; perf, issue 26.)
+  ApiCallEvent call;
   call.thread_id = thread_id;
   call.clock = schema::CLOCK_DOMAIN_HOST_MONOTONIC;
   call.start_ns = record.start_ns;
@@ -224,7 +226,7 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record,
   call.kernel_config = arguments.kernel_config;
   call.call_stack = StackOf(record, encoder);
   window.NoteCorrelationId(record.correlation_id);
-  encoder.AddApiCall(call);
+  encoder.AddApiCallInline(call);
 }
 
 StringId RecordConverter::InternApiName(WindowFile& window, uint16_t api) {
