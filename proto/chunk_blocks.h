@@ -41,6 +41,11 @@ struct SparseColumn {
   RunColumn value_runs;
   uint32_t last_row = 0;
 
+  // Room for `values` more Appends (RunColumn::Reserve); the runs are written at settling.
+  void Reserve(size_t values) {
+    index_delta.Reserve(values);
+    value.Reserve(values);
+  }
   void Append(uint32_t row, uint64_t v) {
     index_delta.AddRepeating(row - last_row);
     value.AddRepeating(v);
@@ -141,6 +146,30 @@ void ClearBlock(Block* block) {
   Block::Fields(*block, [](uint32_t, auto& column) { column.clear(); });
   block->deltas = {};
   block->rows = 0;
+  block->room_rows = 0;
+}
+
+// Rows a block's columns make room for at once: the capacity check of a value's append is
+// paid once per this many rows (not once per value, ~4 instructions each; callgrind, issue
+// 26), for ~640 bytes of capacity per column a block uses (kept across chunks).
+inline constexpr uint32_t kRoomRows = 64;
+
+// Room in each column a row appends to (not the `_runs` companions: settling writes them)
+// for kRoomRows more rows.
+template <typename Block>
+__attribute__((noinline)) void MakeRoom(Block* block) {
+  Block::Fields(*block, [](uint32_t number, auto& column) {
+    if (number < kRunsNumberOffset) column.Reserve(kRoomRows);
+  });
+  block->room_rows = block->rows + kRoomRows;
+}
+
+// Starts a row of `block` and returns its index. Each column gets at most one value per
+// row, so after MakeRoom the row's appends need no capacity check of their own.
+template <typename Block>
+uint32_t NewRow(Block* block) {
+  if (block->rows == block->room_rows) MakeRoom(block);
+  return block->rows++;
 }
 
 // The encoder's previous value of each delta-encoded column of a block (TakeDelta).
@@ -166,6 +195,7 @@ template <template <typename, typename> class Columns, typename DeltaState>
 struct EncoderBlock : Columns<RunColumn, SparseColumn> {
   DeltaState deltas;
   uint32_t rows = 0;
+  uint32_t room_rows = 0;  // rows the columns have room for (NewRow)
 };
 
 using ApiCalls = EncoderBlock<block_columns::ApiCalls, StartCorrelationDeltas>;

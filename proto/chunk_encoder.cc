@@ -101,10 +101,8 @@ CommunicatorId ChunkEncoder::AddCommunicator(const CommunicatorValue& value) {
   return id;
 }
 
-ChunkEncoder::ThreadGroup& ChunkEncoder::Thread(uint64_t thread_id, schema::ClockDomain clock) {
-  if (last_thread_ && last_thread_->thread_id == thread_id && last_thread_->clock == clock) {
-    return *last_thread_;
-  }
+ChunkEncoder::ThreadGroup& ChunkEncoder::FindThread(uint64_t thread_id,
+                                                    schema::ClockDomain clock) {
   const auto key = std::make_pair(thread_id, static_cast<uint64_t>(clock));
   auto [it, inserted] = thread_group_index_.try_emplace(key, threads_used_);
   if (inserted) {
@@ -114,6 +112,8 @@ ChunkEncoder::ThreadGroup& ChunkEncoder::Thread(uint64_t thread_id, schema::Cloc
     thread_groups_[threads_used_++]->Reset(thread_id, clock);
   }
   last_thread_ = thread_groups_[it->second].get();
+  last_thread_id_ = thread_id;
+  last_thread_clock_ = clock;
   return *last_thread_;
 }
 

@@ -3,39 +3,21 @@
 // definitions are in chunk_encoder.cc.
 #include "proto/chunk_blocks.h"
 #include "proto/chunk_encoder.h"
+#include "proto/chunk_encoder_inline.h"
 #include "proto/trace_fields.h"
 
 namespace prof {
 
 using chunk_blocks::BlockFieldSize;
+using chunk_blocks::NewRow;
 using chunk_blocks::PutBlock;
 using chunk_blocks::TakeDelta;
 
-void ChunkEncoder::AddApiCall(const ApiCallEvent& event) {
-  chunk_blocks::ApiCalls& calls = Thread(event.thread_id, event.clock).api;
-  const uint32_t row = calls.rows++;
-  calls.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &calls.deltas.start));
-  calls.duration_ns.AddUnsigned(event.duration_ns);
-  calls.name_id.AddRepeating(event.name);
-  calls.correlation_id_delta.AddRepeatingSigned(
-      TakeDelta(event.correlation_id, &calls.deltas.correlation));
-  if (event.domain != schema::API_DOMAIN_RUNTIME) {
-    calls.domain.Append(row, wire::Int32Bits(event.domain));
-  }
-  if (event.status != 0) calls.status.Append(row, static_cast<uint64_t>(event.status));
-  if (event.stream) calls.stream.Append(row, *event.stream);
-  if (event.bytes != 0) calls.bytes.Append(row, event.bytes);
-  if (event.copy_kind != schema::COPY_KIND_UNKNOWN) {
-    calls.copy_kind.Append(row, wire::Int32Bits(event.copy_kind));
-  }
-  if (event.kernel_config != 0) calls.kernel_config_id.Append(row, event.kernel_config);
-  if (event.call_stack != 0) calls.call_stack_id.Append(row, event.call_stack);
-  ++pending_events_;
-}
+void ChunkEncoder::AddApiCall(const ApiCallEvent& event) { AddApiCallInline(event); }
 
 void ChunkEncoder::AddHostRange(const HostRangeEvent& event) {
   chunk_blocks::HostRanges& ranges = Thread(event.thread_id, event.clock).ranges;
-  const uint32_t row = ranges.rows++;
+  const uint32_t row = NewRow(&ranges);
   ranges.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &ranges.deltas.start));
   ranges.duration_ns.AddUnsigned(event.duration_ns);
   ranges.name_id.AddRepeating(event.name);
@@ -49,7 +31,7 @@ void ChunkEncoder::AddHostRange(const HostRangeEvent& event) {
 
 void ChunkEncoder::AddStep(const StepEvent& event) {
   chunk_blocks::Steps& steps = Thread(event.thread_id, event.clock).steps;
-  ++steps.rows;
+  NewRow(&steps);
   steps.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &steps.deltas.start));
   steps.duration_ns.AddUnsigned(event.duration_ns);
   steps.step_number_delta.AddSigned(
@@ -60,7 +42,7 @@ void ChunkEncoder::AddStep(const StepEvent& event) {
 
 void ChunkEncoder::AddNcclCall(const NcclCallEvent& event) {
   chunk_blocks::NcclCalls& calls = Thread(event.thread_id, event.clock).nccl;
-  const uint32_t row = calls.rows++;
+  const uint32_t row = NewRow(&calls);
   calls.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &calls.deltas.start));
   calls.duration_ns.AddUnsigned(event.duration_ns);
   calls.operation.AddInt32(event.operation);
@@ -79,7 +61,7 @@ void ChunkEncoder::AddNcclCall(const NcclCallEvent& event) {
 
 void ChunkEncoder::AddMemory(const MemoryEvent& event) {
   chunk_blocks::MemoryEvents& memory = Thread(event.thread_id, event.clock).memory;
-  const uint32_t row = memory.rows++;
+  const uint32_t row = NewRow(&memory);
   memory.time_delta_ns.AddSigned(TakeDelta(event.time_ns, &memory.deltas.time));
   memory.operation.AddInt32(event.operation);
   memory.address_delta.AddSigned(TakeDelta(event.address, &memory.deltas.address));
@@ -93,7 +75,7 @@ void ChunkEncoder::AddMemory(const MemoryEvent& event) {
 
 void ChunkEncoder::AddKernel(const KernelEvent& event) {
   chunk_blocks::Kernels& kernels = Stream(event.where).kernels;
-  const uint32_t row = kernels.rows++;
+  const uint32_t row = NewRow(&kernels);
   kernels.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &kernels.deltas.start));
   kernels.duration_ns.AddUnsigned(event.duration_ns);
   kernels.kernel_config_id.AddRepeating(event.config);
@@ -107,7 +89,7 @@ void ChunkEncoder::AddKernel(const KernelEvent& event) {
 
 void ChunkEncoder::AddMemcpy(const MemcpyEvent& event) {
   chunk_blocks::Memcpys& copies = Stream(event.where).memcpys;
-  ++copies.rows;
+  NewRow(&copies);
   copies.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &copies.deltas.start));
   copies.duration_ns.AddUnsigned(event.duration_ns);
   copies.bytes.AddUnsigned(event.bytes);
@@ -121,7 +103,7 @@ void ChunkEncoder::AddMemcpy(const MemcpyEvent& event) {
 
 void ChunkEncoder::AddMemset(const MemsetEvent& event) {
   chunk_blocks::Memsets& memsets = Stream(event.where).memsets;
-  ++memsets.rows;
+  NewRow(&memsets);
   memsets.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &memsets.deltas.start));
   memsets.duration_ns.AddUnsigned(event.duration_ns);
   memsets.bytes.AddUnsigned(event.bytes);
@@ -133,7 +115,7 @@ void ChunkEncoder::AddMemset(const MemsetEvent& event) {
 
 void ChunkEncoder::AddSynchronization(const SynchronizationEvent& event) {
   chunk_blocks::Synchronizations& syncs = Stream(event.where).syncs;
-  const uint32_t row = syncs.rows++;
+  const uint32_t row = NewRow(&syncs);
   syncs.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &syncs.deltas.start));
   syncs.duration_ns.AddUnsigned(event.duration_ns);
   syncs.kind.AddRepeatingInt32(event.kind);

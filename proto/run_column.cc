@@ -49,7 +49,7 @@ void RunColumn::SettleRuns(uint32_t number, uint32_t lengths_number, RunColumn* 
   if (changes_ == 1 && value == 0) {
     while (*at == 0) ++at, ++length;  // a value that is not 0 follows (changes_ == 1)
     values.AddUnsigned(0);
-    lengths->AddUnsigned(length);
+    lengths->plain_.AddUnsigned(length);
     value = ReadVarint(&at);
     length = static_cast<uint32_t>(count) - length;
     read = count;
@@ -61,12 +61,12 @@ void RunColumn::SettleRuns(uint32_t number, uint32_t lengths_number, RunColumn* 
       continue;
     }
     values.AddUnsigned(value);
-    lengths->AddUnsigned(length);
+    lengths->plain_.AddUnsigned(length);
     value = next;
     length = 1;
   }
   values.AddUnsigned(value);
-  lengths->AddUnsigned(length);
+  lengths->plain_.AddUnsigned(length);
   const size_t as_runs = wire::PackedFieldSize(number, values) +
                          wire::PackedFieldSize(lengths_number, lengths->packed());
   if (as_runs < wire::PackedFieldSize(number, plain_)) {

@@ -22,10 +22,15 @@ namespace prof::chunk_blocks {
 // values, is the encoder's, shared).
 class RunColumn {
  public:
+  // Room for `values` more values: every add below writes without a capacity check of its
+  // own (the encoder makes room for many rows of a block at once, chunk_blocks::NewRow;
+  // one check per row instead of one per value). Adding past the room is undefined.
+  void Reserve(size_t values) { plain_.Reserve(values); }
+
   // Values of a column written plain (no companion, or values that rarely repeat).
-  void AddUnsigned(uint64_t value) { plain_.AddUnsigned(value); }
-  void AddSigned(int64_t value) { plain_.AddSigned(value); }
-  void AddInt32(int32_t value) { plain_.AddInt32(value); }
+  void AddUnsigned(uint64_t value) { plain_.AddUnsignedInRoom(value); }
+  void AddSigned(int64_t value) { AddUnsigned(wire::ZigZag(value)); }
+  void AddInt32(int32_t value) { AddUnsigned(wire::Int32Bits(value)); }
 
   // Values of a column that has a `_runs` companion: only through these (SettleRuns trusts
   // their count of changes to find a column of one run without reading it back).
@@ -33,7 +38,7 @@ class RunColumn {
     // No branch: in a mixed column it would mispredict.
     changes_ += value != last_;
     last_ = value;
-    plain_.AddUnsigned(value);
+    plain_.AddUnsignedInRoom(value);
   }
   void AddRepeatingSigned(int64_t value) { AddRepeating(wire::ZigZag(value)); }
   void AddRepeatingInt32(int32_t value) { AddRepeating(wire::Int32Bits(value)); }

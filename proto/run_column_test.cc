@@ -23,6 +23,7 @@ std::string Bytes(const RunColumn& column) { return std::string(column.packed().
 TEST_CASE("a column that repeats is rewritten as runs only when that is smaller") {
   wire::PackedColumn scratch;
   RunColumn column, lengths;
+  column.Reserve(12);  // the adds write in room made beforehand (as NewRow does)
   for (int i = 0; i < 10; ++i) column.AddRepeating(5);
   column.AddRepeating(7);
   column.AddRepeating(7);
@@ -33,6 +34,7 @@ TEST_CASE("a column that repeats is rewritten as runs only when that is smaller"
   CHECK(Bytes(lengths) == std::string("\x0a\x02", 2));
 
   RunColumn alternating, unused;
+  alternating.Reserve(12);
   for (int i = 0; i < 12; ++i) alternating.AddRepeating(i % 2);
   // 12 runs of 1: more than half the values start a run (and 14 + 16 bytes against 14).
   alternating.SettleRuns(3, 19, &unused, &scratch);
@@ -42,11 +44,13 @@ TEST_CASE("a column that repeats is rewritten as runs only when that is smaller"
   // 5 equal values: 7 bytes plain, 3 (tag, length, 1) + 4 (two-byte tag, length, 5) as
   // runs: a tie keeps the plain column; a sixth value tips it.
   RunColumn tie, tie_lengths;
+  tie.Reserve(5);
   for (int i = 0; i < 5; ++i) tie.AddRepeating(1);
   tie.SettleRuns(3, 19, &tie_lengths, &scratch);
   CHECK(tie.count() == 5);
   CHECK(tie_lengths.count() == 0);
   RunColumn six, six_lengths;
+  six.Reserve(6);
   for (int i = 0; i < 6; ++i) six.AddRepeating(1);
   six.SettleRuns(3, 19, &six_lengths, &scratch);
   CHECK(Bytes(six) == "\x01");
@@ -78,6 +82,7 @@ TEST_CASE("columns of one run and of two runs settle to their runs") {
   wire::PackedColumn scratch;
   for (const Case& each : cases) {
     RunColumn column, lengths;
+    column.Reserve(each.values.size());
     for (uint64_t value : each.values) column.AddRepeating(value);
     column.SettleRuns(3, 19, &lengths, &scratch);
     CHECK(Bytes(column) == each.runs);

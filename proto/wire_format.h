@@ -84,7 +84,16 @@ class Buffer {
 
   void AppendVarint(uint64_t value) {
     Reserve(kMaxVarintSize);
-    uint8_t* start = reinterpret_cast<uint8_t*>(&bytes_[size_]);
+    AppendVarintInRoom(value);
+  }
+  // Makes room for `more` bytes, so that appends of that many bytes in all can go through
+  // AppendVarintInRoom, which checks nothing (one check for several values: the encoder's
+  // columns make room for many rows at once, chunk_blocks.h).
+  void Reserve(size_t more) {
+    if (size_ + more > bytes_.size()) Grow(size_ + more);
+  }
+  void AppendVarintInRoom(uint64_t value) {
+    uint8_t* start = reinterpret_cast<uint8_t*>(bytes_.data()) + size_;
     size_ += static_cast<size_t>(WriteVarint(value, start) - start);
   }
   void AppendFixed32(uint32_t value) { AppendLittleEndian(value, 4); }
@@ -97,9 +106,6 @@ class Buffer {
   }
 
  private:
-  void Reserve(size_t more) {
-    if (size_ + more > bytes_.size()) Grow(size_ + more);
-  }
   void Grow(size_t needed);
   void AppendLittleEndian(uint64_t value, int size) {
     Reserve(8);
@@ -120,6 +126,12 @@ class PackedColumn {
   }
   void AddSigned(int64_t value) { AddUnsigned(ZigZag(value)); }    // sint32/sint64
   void AddInt32(int32_t value) { AddUnsigned(Int32Bits(value)); }  // int32, enums
+  // Room for `values` more values, each then added by AddUnsignedInRoom without a check.
+  void Reserve(size_t values) { bytes_.Reserve(values * kMaxVarintSize); }
+  void AddUnsignedInRoom(uint64_t value) {
+    bytes_.AppendVarintInRoom(value);
+    ++count_;
+  }
   size_t count() const { return count_; }
   const Buffer& bytes() const { return bytes_; }
   void clear() {

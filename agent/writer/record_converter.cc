@@ -12,6 +12,7 @@
 #include "agent/record/api_ids.h"
 #include "agent/record/kernel_names.h"
 #include "agent/record/nccl_registry.h"
+#include "proto/chunk_encoder_inline.h"
 
 namespace prof {
 namespace {
@@ -89,21 +90,23 @@ void RecordConverter::AddOperatorRange(uint64_t thread_id, const Record& record,
   window.encoder().AddHostRange(event);
 }
 
-void RecordConverter::Add(uint64_t thread_id, const Record& record, WindowFile& window) {
+void RecordConverter::AddLaunch(uint64_t thread_id, const Record& record, WindowFile& window) {
+  window.NoteCudaActivity();
+  const PackedLaunch& launch = RecordAs<LaunchRecord>(record).launch;
+  CallArguments arguments;
+  arguments.stream_plus_one = launch.stream_grid_z & internal::kLaunchPointerMask;
+  arguments.kernel_config = LaunchConfigIn(window, launch);
+  AddApiCall(thread_id, record, arguments, window);
+}
+
+void RecordConverter::AddRecord(uint64_t thread_id, const Record& record, WindowFile& window) {
   ChunkEncoder& encoder = window.encoder();
   if (record.kind == RecordKind::kApiCall || record.kind == RecordKind::kLaunch ||
       record.kind == RecordKind::kNcclCall) {
     window.NoteCudaActivity();
   }
   switch (record.kind) {
-    case RecordKind::kLaunch: {
-      const PackedLaunch& launch = RecordAs<LaunchRecord>(record).launch;
-      CallArguments arguments;
-      arguments.stream_plus_one = launch.stream_grid_z & internal::kLaunchPointerMask;
-      arguments.kernel_config = LaunchConfigIn(window, launch);
-      AddApiCall(thread_id, record, arguments, window);
-      return;
-    }
+    case RecordKind::kLaunch: AddLaunch(thread_id, record, window); return;  // Add's path
     case RecordKind::kApiCall: {
       const ApiCallRecord& call = RecordAs<ApiCallRecord>(record);
       CallArguments arguments;
@@ -214,10 +217,11 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record,
   // Calls seen only through CUPTI callbacks carry their name inline (api = kApiNone).
   const StringId name =
       record.name_length ? encoder.InternString(record.name()) : ApiNameIn(window, record.api);
-  // Every field assigned, in a reused event: a fresh default-constructed one is zeroed with
-  // `rep stos`, whose stores the encoder's loads of the fields left at zero (domain, ...)
-  // cannot forward from, a stall on every call (perf, issue 26).
-  ApiCallEvent& call = call_scratch_;
+  // A local event, every field assigned, handed to the encoder's inline body: it lives in
+  // registers, its constant fields fold away. (A reused member was needed while the encoder
+  // was out of line: a fresh default-constructed event is zeroed with `rep stos`, whose
+  // stores the encoder's loads could not forward from; perf, issue 26.)
+  ApiCallEvent call;
   call.thread_id = thread_id;
   call.clock = schema::CLOCK_DOMAIN_HOST_MONOTONIC;
   call.start_ns = record.start_ns;
@@ -237,7 +241,7 @@ void RecordConverter::AddApiCall(uint64_t thread_id, const Record& record,
   call.kernel_config = arguments.kernel_config;
   call.call_stack = StackOf(record, encoder);
   window.NoteCorrelationId(record.correlation_id);
-  encoder.AddApiCall(call);
+  encoder.AddApiCallInline(call);
 }
 
 StringId RecordConverter::InternApiName(WindowFile& window, uint16_t api) {
@@ -248,14 +252,10 @@ StringId RecordConverter::InternApiName(WindowFile& window, uint16_t api) {
   return id;
 }
 
-KernelConfigId RecordConverter::LaunchConfigIn(WindowFile& window, const PackedLaunch& launch) {
-  FileInterning& interning = window.interning();
+KernelConfigId RecordConverter::LaunchConfigMiss(WindowFile& window, const PackedLaunch& launch) {
   const uint64_t grid_z = launch.stream_grid_z >> 48;
-  FileInterning::LaunchMemo& memo = interning.launch_memo[FileInterning::LaunchMemoSlot(launch)];
-  if (memo.id != 0 && memo.function_grid_y == launch.function_grid_y && memo.grid_z == grid_z &&
-      memo.geometry == launch.geometry) {
-    return memo.id;
-  }
+  FileInterning::LaunchMemo& memo =
+      window.interning().launch_memo[FileInterning::LaunchMemoSlot(launch)];
   const KernelConfigId id = LaunchConfigInMap(window, UnpackLaunch(launch));
   memo = {launch.function_grid_y, grid_z, launch.geometry, id};
   return id;
