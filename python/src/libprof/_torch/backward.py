@@ -14,6 +14,6 @@ def _make_backward(original):
     def backward(*args, **kwargs):
         if current.open or not phases.hooks_live():
             return original(*args, **kwargs)
-        return phases.run_in_phase(b"Backward", original, args, kwargs)
+        return phases.run_in_phase("Backward", original, args, kwargs)
 
     return backward

@@ -20,7 +20,7 @@ def _make_next(original):
         if current.open or not phases.hooks_live():
             return original(self)
         started = time.perf_counter()
-        batch = phases.run_in_phase(b"Dataloader", original, (self,), {})
+        batch = phases.run_in_phase("Dataloader", original, (self,), {})
         _guard.guarded(_fetched, self, batch, started)
         return batch
 

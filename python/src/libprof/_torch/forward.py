@@ -93,7 +93,7 @@ class _NextModuleCall:
 
 
 def _begin(grad_enabled):
-    if not phases.enter(_FORWARD, push=False):
+    if not phases.enter("Forward", push=False):
         return False
     if not phases.current.recorded:
         return True  # a quiet step: only the boundary mattered
@@ -116,7 +116,7 @@ def _end():
 
 
 def _end_before_other_phase(name):
-    if name != _FORWARD:
+    if name != "Forward":
         flush()
 
 

@@ -62,7 +62,7 @@ def _make_step(original):
         current.optimizer_depth += 1
         try:
             if current.optimizer_depth == 1:
-                result = phases.run_in_phase(b"Optimization", original, (self,) + args, kwargs)
+                result = phases.run_in_phase("Optimization", original, (self,) + args, kwargs)
             else:
                 result = original(self, *args, **kwargs)
         finally:

@@ -1,16 +1,8 @@
 """The model phase open on each thread. Only a thread's outermost phase is recorded: a
 phase hook that finds one open calls straight through (one attribute test), which keeps
 the cost of the many nested nn.Module calls of a forward pass low. An outermost phase is
-also where a due step boundary is placed (see _steps).
-
-A phase is handed to the agent once, as it closes, as a whole range (prof_phase_range:
-one ctypes call, where a push and a pop made two; each costs the helper ~5k instructions,
-docs/benchmarks.md). So, like Forward, a phase is recorded when it closes inside a
-recording window, with its true start: a window that opens mid-phase has that phase
-(starting before the window), one that closes mid-phase does not.
-"""
+also where a due step boundary is placed (see _steps)."""
 import threading
-import time
 
 from libprof import _capi, _guard, _process, _steps
 
@@ -20,8 +12,6 @@ class _ThreadPhase(threading.local):
     recorded = False      # it was handed to the agent (not opened in a quiet step)
     optimizer_depth = 0   # nested optimizer steps (a subclass calling super().step())
     seen = False          # this thread has run a phase hook before
-    start_ns = 0          # when the open phase began (its range is recorded as it closes)
-    name = b""            # the open phase's name, for its range
 
 
 current = _ThreadPhase()
@@ -34,7 +24,7 @@ def on_first_use_in_thread(callback):
 
 
 def on_outermost_phase(callback):
-    """callback(name: bytes) as each outermost phase of a thread opens, before it is recorded
+    """callback(name) as each outermost phase of a thread opens, before it is recorded
     (the pending Forward ends here; ATen operator collection catches up)."""
     _each_outermost_phase.append(callback)
 
@@ -46,7 +36,7 @@ def hooks_live():
 
 
 def enter(name, push=True):
-    """Opens phase `name` (bytes) unless one is open on this thread; True when it did. With
+    """Opens phase `name` unless one is open on this thread; True when it did. With
     push=False the caller records the phase itself (forward: one range per step), when
     `recorded()` says so: a phase opened in a quiet step (_steps.quiet) only marks where
     a due boundary goes."""
@@ -69,8 +59,7 @@ def enter(name, push=True):
     state.open = True
     state.recorded = True
     if push:
-        state.name = name
-        state.start_ns = time.monotonic_ns()
+        _capi.phase_push(name)
     return True
 
 
@@ -84,12 +73,12 @@ def leave(pop=True):
     state = current
     state.open = False
     if pop and state.recorded:
-        _capi.phase_range(state.name, state.start_ns, time.monotonic_ns())
+        _capi.phase_pop()
     return state.recorded
 
 
 def run_in_phase(name, function, args, kwargs):
-    """function(*args, **kwargs) inside phase `name` (bytes; when it is the outermost)."""
+    """function(*args, **kwargs) inside phase `name` (when it is the outermost)."""
     opened = _guard.guarded(enter, name)
     try:
         return function(*args, **kwargs)
