@@ -38,16 +38,19 @@ def _figures(cuda, device):
 
 
 def sample():
-    """Hands each device's figures to the agent; a no-op without CUDA or without the agent."""
+    """Hands each device's figures to the agent; a no-op without CUDA or without the agent.
+    Returns False when there was no CUDA to sample (the boundary then skips its second
+    sample: nothing it runs in between initializes CUDA)."""
     if not _capi.AGENT_LOADED:
-        return
+        return False
     cuda = _cuda()
     if cuda is None:
-        return
+        return False
     try:
         for device in range(cuda.device_count()):
             allocated, reserved, peak = _figures(cuda, device)
             if reserved or peak:  # a device the program never allocated on stays out
                 _capi.memory_sample(device, allocated, reserved, peak)
     except Exception:  # never let a sample break the program's step
-        return
+        pass
+    return True

@@ -10,13 +10,13 @@ import sys
 
 # multiprocessing's spawn starts `python -c '...spawn_main(...)' --multiprocessing-fork`,
 # then sets sys.argv to the parent's: this must be read at interpreter start (_autostart).
-_maybe_worker = "--multiprocessing-fork" in getattr(sys, "argv", ())
+maybe_worker = "--multiprocessing-fork" in getattr(sys, "argv", ())
 _worker_info = None  # torch.utils.data.get_worker_info, looked up once in a child
 
 
 def _after_fork_in_child():
-    global _maybe_worker
-    _maybe_worker = True
+    global maybe_worker
+    maybe_worker = True
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
@@ -24,7 +24,7 @@ os.register_at_fork(after_in_child=_after_fork_in_child)
 
 def in_dataloader_worker():
     """True inside a PyTorch DataLoader worker process (one branch elsewhere)."""
-    if not _maybe_worker:
+    if not maybe_worker:
         return False
     global _worker_info
     if _worker_info is None:

@@ -182,10 +182,11 @@ class StepBoundaries:
         # memory sample is kept only while a window records: around quiet steps these are
         # skipped.
         ending_quiet = quiet
+        cuda_sampled = None  # not asked yet
         if not ending_quiet:
             # Device memory on both sides of the boundary: the ending step's last figures,
             # and the next step's first ones (a window may open or close at this boundary).
-            _memory.sample()
+            cuda_sampled = _memory.sample()
             # The step ends here, where the program reached its boundary: what the
             # callables hand over (a window's operators, read at its last boundary: tens
             # of ms) is the profiler's time, not the step's (prof_step_stamp).
@@ -208,7 +209,8 @@ class StepBoundaries:
             records = _capi.recording()
         _decide_quiet(records)
         if not quiet:
-            _memory.sample()
+            if cuda_sampled is not False:
+                _memory.sample()
             for _, after in _around:
                 if after is not None:
                     _guard.guarded(after)

@@ -95,7 +95,7 @@ class _NextModuleCall:
 def _begin(grad_enabled):
     if not phases.enter("Forward", push=False):
         return False
-    if not phases.recorded():
+    if not phases.current.recorded:
         return True  # a quiet step: only the boundary mattered
     mergeable = bool(grad_enabled())
     state = pending

@@ -30,8 +30,9 @@ def on_outermost_phase(callback):
 
 
 def hooks_live():
-    """False once the helper failed, and in DataLoader workers."""
-    return _guard.active and not _process.in_dataloader_worker()
+    """False once the helper failed, and in DataLoader workers. (Run at each outermost
+    phase: the worker question is asked only in a process that may be one.)"""
+    return _guard.active and not (_process.maybe_worker and _process.in_dataloader_worker())
 
 
 def enter(name, push=True):
@@ -42,7 +43,9 @@ def enter(name, push=True):
     state = current
     if state.open:
         return False
-    _steps.boundaries.place_due_boundary()  # a new iteration may begin here
+    boundaries = _steps.boundaries
+    if boundaries.due:  # a new iteration may begin here
+        boundaries.place_due_boundary()
     if _steps.quiet:
         state.open = True
         state.recorded = False
