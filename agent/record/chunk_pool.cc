@@ -1,5 +1,6 @@
 #include "agent/record/chunk_pool.h"
 
+#include <sched.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -18,8 +19,17 @@ ChunkPool& TheChunkPool() {
 }
 
 // At load, before any thread records (a reconfiguration in a test leaks the old mapping:
-// chunks still held from it are never given back to the new one, see Give).
+// chunks still held from it are never given back to the new one, see Give). The writer
+// thread may already be running PrefaultFresh (the pool is configured at the first
+// thread's first record): Configure holds PrefaultFresh's flag while the fields change, so
+// the writer sees the old pool or the new one, never a mix. It waits at most one madvise.
 void ChunkPool::Configure(size_t bytes) {
+  while (prefaulting_.exchange(true, std::memory_order_acquire)) sched_yield();
+  ConfigureLocked(bytes);
+  prefaulting_.store(false, std::memory_order_release);
+}
+
+void ChunkPool::ConfigureLocked(size_t bytes) {
   size_t count = bytes / kChunkBytes;
   if (count == 0) count = 1;
   if (count > UINT32_MAX - 1) count = UINT32_MAX - 1;
@@ -81,6 +91,8 @@ void ChunkPool::Give(RecordChunk* chunk) {
 }
 
 void ChunkPool::ResetAfterFork() {
+  // The child has no writer thread: a flag its parent's writer held at the fork is stale.
+  prefaulting_.store(false, std::memory_order_relaxed);
   free_head_.store(0, std::memory_order_relaxed);
   fresh_.store(0, std::memory_order_relaxed);
   in_use_.store(0, std::memory_order_relaxed);

@@ -12,6 +12,7 @@
 // before any Take (at load, single-threaded); ResetAfterFork in a fork child only, where the
 // forking thread is the only one. PrefaultFresh from any thread (the writer), one at a time
 // (a second caller meanwhile skips); it only reads fresh_ and asks the kernel for pages.
+// Configure may run while the writer is in PrefaultFresh: both hold prefaulting_.
 #ifndef PROF_AGENT_RECORD_CHUNK_POOL_H_
 #define PROF_AGENT_RECORD_CHUNK_POOL_H_
 
@@ -82,6 +83,7 @@ class ChunkPool {
   std::atomic<uint64_t> free_head_{0};  // low 32 bits: index + 1 (0 = empty); high: tag
   std::atomic<uint32_t> fresh_{0};      // chunks below this have been handed out before
   std::atomic<size_t> in_use_{0};
+  void ConfigureLocked(size_t bytes);
   void PrefaultFreshLocked();
   // PrefaultFresh's, read and written only while holding prefaulting_ (or at Configure and
   // ResetAfterFork, single-threaded).
