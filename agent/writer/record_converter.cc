@@ -101,12 +101,12 @@ void RecordConverter::AddLaunch(uint64_t thread_id, const Record& record, Window
 
 void RecordConverter::AddRecord(uint64_t thread_id, const Record& record, WindowFile& window) {
   ChunkEncoder& encoder = window.encoder();
-  if (record.kind == RecordKind::kApiCall || record.kind == RecordKind::kLaunch ||
-      record.kind == RecordKind::kNcclCall) {
+  // A launch notes its CUDA activity in AddLaunch (Add sends launches there directly).
+  if (record.kind == RecordKind::kApiCall || record.kind == RecordKind::kNcclCall) {
     window.NoteCudaActivity();
   }
   switch (record.kind) {
-    case RecordKind::kLaunch: AddLaunch(thread_id, record, window); return;  // Add's path
+    case RecordKind::kLaunch: AddLaunch(thread_id, record, window); return;
     case RecordKind::kApiCall: {
       const ApiCallRecord& call = RecordAs<ApiCallRecord>(record);
       CallArguments arguments;
