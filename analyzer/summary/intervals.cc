@@ -5,9 +5,9 @@
 namespace prof::analyzer {
 
 IntervalList MergeIntervals(IntervalList intervals) {
-  auto by_start = [](const Interval& a, const Interval& b) {
-    return a.start != b.start ? a.start < b.start : a.end < b.end;
-  };
+  // By start only: the merge keeps the longest end of equal starts in any order, and
+  // nested ranges that start together (ends descending) need no sort.
+  auto by_start = [](const Interval& a, const Interval& b) { return a.start < b.start; };
   if (!std::is_sorted(intervals.begin(), intervals.end(), by_start)) {
     std::sort(intervals.begin(), intervals.end(), by_start);
   }
@@ -68,7 +68,25 @@ IntervalList IntersectIntervals(const IntervalList& a, const IntervalList& b) {
   return result;
 }
 
+namespace {
+
+// ClipIntervals for the usual window, one span (a process's steps follow one another
+// without gaps): each interval is clamped to it, no walk beside the window's pieces.
+IntervalList ClipToSpan(IntervalList intervals, const Interval& span) {
+  size_t kept = 0;
+  for (size_t i = 0; i < intervals.size(); ++i) {
+    const uint64_t start = std::max(intervals[i].start, span.start);
+    const uint64_t end = std::min(intervals[i].end, span.end);
+    if (start < end) intervals[kept++] = {start, end};
+  }
+  intervals.resize(kept);
+  return intervals;
+}
+
+}  // namespace
+
 IntervalList ClipIntervals(IntervalList intervals, const IntervalList& window) {
+  if (window.size() == 1) return ClipToSpan(std::move(intervals), window.front());
   // Pieces are written over the intervals already read; only when an interval is cut into
   // more pieces than that leaves room for (it spans a gap of `window`) do the pieces move
   // to a list of their own.

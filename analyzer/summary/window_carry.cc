@@ -13,36 +13,76 @@ bool Overlaps(const IntervalList& window, uint64_t start, uint64_t end) {
   return it != window.end() && (it->start < end || (start == end && it->start <= start));
 }
 
+// Overlaps for events taken in start order: the window interval a search would find only
+// moves forward, so the cursor steps to it instead of a binary search per event (the
+// union's own events number millions).
+class OverlapCursor {
+ public:
+  explicit OverlapCursor(const IntervalList& window) : window_(window) {}
+
+  // `start` is at least the previous call's.
+  bool Overlaps(uint64_t start, uint64_t end) {
+    while (next_ < window_.size() && window_[next_].end <= start) ++next_;
+    if (next_ == window_.size()) return false;
+    const Interval& at = window_[next_];
+    return at.start < end || (start == end && at.start <= start);
+  }
+
+ private:
+  const IntervalList& window_;
+  size_t next_ = 0;
+};
+
+// Sorts by start unless already sorted (device records of a stream come in start order):
+// the overlap cursor and the merge need no order of ends.
+void SortByStart(IntervalList* intervals) {
+  auto by_start = [](const Interval& a, const Interval& b) { return a.start < b.start; };
+  if (!std::is_sorted(intervals->begin(), intervals->end(), by_start)) {
+    std::sort(intervals->begin(), intervals->end(), by_start);
+  }
+}
+
+// Puts the carried intervals in front of `own` (both sorted by start), keeping the list
+// sorted: the two runs merged as runs, so the union's merge needs no sort of the whole.
+void JoinCarried(IntervalList carried, IntervalList* own) {
+  if (carried.empty()) return;
+  SortByStart(&carried);
+  own->insert(own->begin(), carried.begin(), carried.end());
+  std::inplace_merge(own->begin(), own->begin() + carried.size(), own->end(),
+                     [](const Interval& a, const Interval& b) { return a.start < b.start; });
+}
+
 }  // namespace
 
 ClippedUnion WindowCarry::Union(const AnalysisContext& window, UnionKind kind, IntervalList own,
                                 int device) {
-  const size_t slot = static_cast<size_t>(kind);
+  std::vector<CarriedInterval>& out = out_[static_cast<size_t>(kind)];
   // Without steps the window is the span of the events: nothing runs past it.
   const uint64_t window_end =
       window.has_steps && !window.window.empty() ? window.window.back().end : 0;
   const uint32_t own_device = device < 0 ? 0 : static_cast<uint32_t>(device);
   ClippedUnion result;
-  auto add = [&](uint64_t start, uint64_t end, uint32_t on_device, bool counted) {
-    const bool inside = Overlaps(window.window, start, end);
+  auto add = [&](uint64_t start, uint64_t end, bool inside, uint32_t on_device, bool counted) {
     result.calls += inside && !counted;
     if (window_end > 0 && end > window_end) {
-      out_[slot].push_back({std::max(start, window_end), end, on_device, counted || inside});
+      out.push_back({std::max(start, window_end), end, on_device, counted || inside});
     }
   };
-  for (const Interval& interval : own) add(interval.start, interval.end, own_device, false);
-  // Carried work starts where the previous window ended, before this window's own: in
-  // front, the list stays as sorted as it was (appended, it would make std::sort fall
-  // back to heapsort on millions of nearly sorted intervals).
+  // Sorted first, the events are counted in one forward walk over the window.
+  SortByStart(&own);
+  OverlapCursor cursor(window.window);
+  for (const Interval& interval : own) {
+    add(interval.start, interval.end, cursor.Overlaps(interval.start, interval.end), own_device,
+        false);
+  }
   IntervalList carried_in;
-  for (const CarriedInterval& carried : in_[slot]) {
+  for (const CarriedInterval& carried : in_[static_cast<size_t>(kind)]) {
     if (device >= 0 && carried.device != own_device) continue;
-    add(carried.start, carried.end, carried.device, carried.counted);
+    add(carried.start, carried.end, Overlaps(window.window, carried.start, carried.end),
+        carried.device, carried.counted);
     carried_in.push_back({carried.start, carried.end});
   }
-  std::sort(carried_in.begin(), carried_in.end(),
-            [](const Interval& a, const Interval& b) { return a.start < b.start; });
-  own.insert(own.begin(), carried_in.begin(), carried_in.end());
+  JoinCarried(std::move(carried_in), &own);
   result.intervals = ClipIntervals(MergeIntervals(std::move(own)), window.window);
   return result;
 }
