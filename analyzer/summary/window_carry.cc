@@ -15,23 +15,48 @@ bool Overlaps(const IntervalList& window, uint64_t start, uint64_t end) {
 
 // Overlaps for events taken in start order: the window interval a search would find only
 // moves forward, so the cursor steps to it instead of a binary search per event (the
-// union's own events number millions).
+// union's own events number millions). Holds the window's storage, not the vector, so
+// the walk keeps it in registers.
 class OverlapCursor {
  public:
-  explicit OverlapCursor(const IntervalList& window) : window_(window) {}
+  explicit OverlapCursor(const IntervalList& window)
+      : pieces_(window.data()), count_(window.size()) {}
 
   // `start` is at least the previous call's.
   bool Overlaps(uint64_t start, uint64_t end) {
-    while (next_ < window_.size() && window_[next_].end <= start) ++next_;
-    if (next_ == window_.size()) return false;
-    const Interval& at = window_[next_];
+    while (next_ < count_ && pieces_[next_].end <= start) ++next_;
+    if (next_ == count_) return false;
+    const Interval& at = pieces_[next_];
     return at.start < end || (start == end && at.start <= start);
   }
 
  private:
-  const IntervalList& window_;
+  const Interval* pieces_;
+  size_t count_;
   size_t next_ = 0;
 };
+
+// Hands on the part of `interval` past the window's end (0: nothing runs past it).
+void HandOn(uint64_t window_end, CarriedInterval interval, std::vector<CarriedInterval>* out) {
+  if (window_end == 0 || interval.end <= window_end) return;
+  interval.start = std::max(interval.start, window_end);
+  out->push_back(interval);
+}
+
+// The events (sorted by start) that overlap the window, counted in one forward walk;
+// hands on what runs past its end.
+uint64_t CountOwn(const IntervalList& own, const IntervalList& window, uint64_t window_end,
+                  uint32_t device, std::vector<CarriedInterval>* out) {
+  OverlapCursor cursor(window);
+  uint64_t calls = 0;
+  for (const Interval& interval : own) {
+    const bool inside = cursor.Overlaps(interval.start, interval.end);
+    calls += inside;
+    if (interval.end > window_end)
+      HandOn(window_end, {interval.start, interval.end, device, inside}, out);
+  }
+  return calls;
+}
 
 // Sorts by start unless already sorted (device records of a stream come in start order):
 // the overlap cursor and the merge need no order of ends.
@@ -62,24 +87,15 @@ ClippedUnion WindowCarry::Union(const AnalysisContext& window, UnionKind kind, I
       window.has_steps && !window.window.empty() ? window.window.back().end : 0;
   const uint32_t own_device = device < 0 ? 0 : static_cast<uint32_t>(device);
   ClippedUnion result;
-  auto add = [&](uint64_t start, uint64_t end, bool inside, uint32_t on_device, bool counted) {
-    result.calls += inside && !counted;
-    if (window_end > 0 && end > window_end) {
-      out.push_back({std::max(start, window_end), end, on_device, counted || inside});
-    }
-  };
-  // Sorted first, the events are counted in one forward walk over the window.
   SortByStart(&own);
-  OverlapCursor cursor(window.window);
-  for (const Interval& interval : own) {
-    add(interval.start, interval.end, cursor.Overlaps(interval.start, interval.end), own_device,
-        false);
-  }
+  result.calls = CountOwn(own, window.window, window_end, own_device, &out);
   IntervalList carried_in;
   for (const CarriedInterval& carried : in_[static_cast<size_t>(kind)]) {
     if (device >= 0 && carried.device != own_device) continue;
-    add(carried.start, carried.end, Overlaps(window.window, carried.start, carried.end),
-        carried.device, carried.counted);
+    const bool inside = Overlaps(window.window, carried.start, carried.end);
+    result.calls += inside && !carried.counted;
+    HandOn(window_end, {carried.start, carried.end, carried.device, carried.counted || inside},
+           &out);
     carried_in.push_back({carried.start, carried.end});
   }
   JoinCarried(std::move(carried_in), &own);

@@ -25,8 +25,7 @@ TEST_CASE("window carry: unsorted events, a window with a gap, zero-length event
   CHECK(first.intervals == IntervalList{{10, 12}, {15, 20}, {30, 32}, {35, 40}});
   carry.NextWindow();
   // Carried in: [40, 50) (counted already) and the instant at 45, counted here.
-  const ClippedUnion second =
-      carry.Union(WindowOf({{45, 60}}), UnionKind::kApiCalls, {{55, 58}});
+  const ClippedUnion second = carry.Union(WindowOf({{45, 60}}), UnionKind::kApiCalls, {{55, 58}});
   CHECK(second.calls == 2);
   CHECK(second.intervals == IntervalList{{45, 50}, {55, 58}});
 }
