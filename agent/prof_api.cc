@@ -68,6 +68,18 @@ void Pop() {
 
 bool NoText(const char* text) { return text == nullptr || *text == '\0'; }
 
+// The torch observer's operators (torch_observer.h): prof_operator_range_detail's path for
+// a name-only range, entered directly (no exported call, no detail tests).
+void ObservedOperatorRange(const char* name, uint64_t start_ns, uint64_t end_ns) {
+  prof::ErrnoPreserved keep;  // inside torch's callback: the program's errno stays
+  if (prof::FlightOn()) {
+    prof::FlightHostRange(prof::schema::RANGE_KIND_OPERATOR, name, start_ns, end_ns);
+  }
+  if (!prof::Recording()) return;
+  if (prof::ActivityEnabled(prof::kActivityTimerOnly)) return;  // operators: not in timer-only
+  prof::RecordOperatorRange(name, start_ns, end_ns);
+}
+
 // A range that already ended, as a start/end pair (not push/pop): each range has an id of
 // its own, so a record lost to a full buffer leaves one range unmatched instead of
 // mismatching the thread's push/pop stack. Ids have the top bit set: NVTX start/end
@@ -186,7 +198,7 @@ PROF_EXPORT void prof_phase_range(const char* name, uint64_t start_ns, uint64_t 
 
 PROF_EXPORT int prof_torch_observer_start(int num_scopes) {
   prof::ErrnoPreserved keep;  // the C API leaves the program's errno as it was
-  return prof::StartTorchObserver(num_scopes);
+  return prof::StartTorchObserver(num_scopes, ObservedOperatorRange);
 }
 
 PROF_EXPORT int prof_torch_observer_stop(void) {

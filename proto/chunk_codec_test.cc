@@ -154,6 +154,34 @@ TEST_CASE("interned values are defined once per file and resolve in later chunks
   CHECK(dictionary.unknown_references() == 0);
 }
 
+TEST_CASE("strings that share their length and both ends are interned apart") {
+  // The encoder's memo of recent strings finds a slot by the length and the first and
+  // last eight bytes: these two share all of it, and each keeps its own id.
+  ChunkEncoder encoder;
+  const std::string first = "aten::a_middle_one_xxxxxxxx";
+  const std::string second = "aten::a_middle_two_xxxxxxxx";
+  const StringId first_id = encoder.InternString(first);
+  const StringId second_id = encoder.InternString(second);
+  CHECK(first_id != second_id);
+  for (int round = 0; round < 3; ++round) {
+    CHECK(encoder.InternString(first) == first_id);
+    CHECK(encoder.InternString(second) == second_id);
+  }
+  // Short ones (under eight bytes) and the empty string, by their bytes too.
+  const StringId short_id = encoder.InternString("ab");
+  const StringId empty_id = encoder.InternString("");
+  CHECK(encoder.InternString(std::string("ab")) == short_id);
+  CHECK(encoder.InternString(std::string_view("abc", 2)) == short_id);
+  CHECK(encoder.InternString("") == empty_id);
+  CHECK(short_id != empty_id);
+  const trace::Chunk chunk = Parse(encoder.Finish(true));
+  REQUIRE(chunk.strings_size() == 4);
+  CHECK(chunk.strings(0) == first);
+  CHECK(chunk.strings(1) == second);
+  CHECK(chunk.strings(2) == "ab");
+  CHECK(chunk.strings(3).empty());
+}
+
 TEST_CASE("ids defined in a lost chunk resolve to placeholders and are counted") {
   ChunkEncoder encoder;
   encoder.InternString("lost");

@@ -1,5 +1,7 @@
 #include "proto/chunk_encoder.h"
 
+#include <cstring>
+
 #include "proto/chunk_blocks.h"
 #include "proto/trace_fields.h"
 
@@ -33,12 +35,36 @@ size_t ChunkEncoder::StackHash::operator()(const std::vector<uint64_t>& frames) 
 ChunkEncoder::ChunkEncoder() = default;
 ChunkEncoder::~ChunkEncoder() = default;
 
+namespace {
+
+// recent_strings_' slot for `value`: its length and its first and last eight bytes, mixed
+// (a few instructions for any length; names differ mostly at their ends: "aten::...").
+size_t RecentSlot(std::string_view value, size_t slots) {
+  const size_t length = value.size();
+  uint64_t head = 0, tail = 0;
+  if (length >= 8) {
+    std::memcpy(&head, value.data(), 8);
+    std::memcpy(&tail, value.data() + length - 8, 8);
+  } else if (length > 0) {
+    std::memcpy(&head, value.data(), length);
+  }
+  const uint64_t mixed = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ length) * 0xFF51AFD7ED558CCDull;
+  return static_cast<size_t>(mixed >> 32) & (slots - 1);
+}
+
+}  // namespace
+
 StringId ChunkEncoder::InternString(std::string_view value) {
+  RecentString& recent = recent_strings_[RecentSlot(value, kRecentStrings)];
+  if (recent.text != nullptr && *recent.text == value) return recent.id;
   lookup_key_.assign(value.data(), value.size());
   auto it = string_ids_.find(lookup_key_);
-  if (it != string_ids_.end()) return it->second;
+  if (it != string_ids_.end()) {
+    recent = RecentString{&it->first, it->second};
+    return it->second;
+  }
   const StringId id = static_cast<StringId>(string_ids_.size() + 1);
-  string_ids_.emplace(lookup_key_, id);
+  recent = RecentString{&string_ids_.emplace(lookup_key_, id).first->first, id};
   if (first_string_id_ == 0) first_string_id_ = id;
   // Repeated strings are written even when empty (only singular scalars are omitted).
   wire::PutBytesField(&strings_, field::Chunk::kStrings, value);

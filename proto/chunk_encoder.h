@@ -20,6 +20,7 @@
 #ifndef PROF_PROTO_CHUNK_ENCODER_H_
 #define PROF_PROTO_CHUNK_ENCODER_H_
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -134,6 +135,17 @@ class ChunkEncoder {
 
   std::unordered_map<std::string, StringId> string_ids_;
   std::string lookup_key_;  // reused by InternString to avoid an allocation per lookup
+  // Strings interned lately, by a cheap hash of their bytes (RecentSlot), ahead of
+  // string_ids_: a writer interns the same few hundred names (PyTorch's operators, once
+  // each) over and over, and a hit costs one compare of the bytes where the map copies
+  // them into lookup_key_ and hashes them in full (~260 instructions an operator,
+  // callgrind). `text` points at the map's own key, which lives as long as the encoder.
+  struct RecentString {
+    const std::string* text = nullptr;
+    StringId id = 0;
+  };
+  static constexpr size_t kRecentStrings = 1024;  // a power of two
+  std::array<RecentString, kRecentStrings> recent_strings_{};
   std::unordered_map<KernelConfigValue, KernelConfigId, ConfigHash> kernel_config_ids_;
   std::unordered_map<std::vector<uint64_t>, CallStackId, StackHash> call_stack_ids_;
   CommunicatorId next_communicator_id_ = 1;

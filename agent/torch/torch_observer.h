@@ -59,9 +59,15 @@ struct TorchObserverCounts {
   uint64_t out_of_order;  // ends of calls that were not the innermost (operator_stack.h)
 };
 
-// Adds this thread's two callbacks. Returns 1 when they are on (or already were), 0 when
+// Records one operator that ended (whole range, name only), as prof_operator_range_detail
+// without details but without its entry's work (the API layer's internal entry: errno
+// kept, the flight recorder and the activities honoured, no exported call).
+using OperatorRangeSink = void (*)(const char* name, uint64_t start_ns, uint64_t end_ns);
+
+// Adds this thread's two callbacks; operators go to `operators` (the same for every
+// thread: the first start's is kept). Returns 1 when they are on (or already were), 0 when
 // libtorch_cpu or one of its functions is not found, -1 for a bad num_scopes.
-int StartTorchObserver(int num_scopes);
+int StartTorchObserver(int num_scopes, OperatorRangeSink operators);
 // Removes this thread's callbacks (nothing when none are on). Returns 1 when removed.
 int StopTorchObserver();
 // The counts so far (the calling thread's included).
