@@ -28,28 +28,31 @@ bool KeyBefore(const RangeKey& x, const RangeKey& y) {
 // late. Those few are set aside, sorted alone and merged back, O(n + k log k) rather than
 // a full sort; when they are many (threads interleaved in the file), a full sort.
 void SortKeys(std::vector<RangeKey>* keys) {
+  std::vector<RangeKey>& all = *keys;
   std::vector<RangeKey> late;
   size_t kept = 0;
-  for (const RangeKey& key : *keys) {
-    if (kept > 0 && KeyBefore(key, (*keys)[kept - 1])) {
-      late.push_back(key);
-      if (late.size() > keys->size() / 8 + 16) {
-        std::sort(keys->begin(), keys->end(), KeyBefore);
-        return;
-      }
-    } else {
-      (*keys)[kept++] = key;  // kept <= the read position: it overwrites a key already read
+  for (size_t read = 0; read < all.size(); ++read) {
+    if (kept == 0 || !KeyBefore(all[read], all[kept - 1])) {
+      all[kept++] = all[read];  // kept <= read: it overwrites a key already read
+      continue;
+    }
+    late.push_back(all[read]);
+    if (late.size() > all.size() / 8 + 16) {
+      // Slots [kept, read] are stale: the keys read so far are the kept ones and `late`.
+      std::copy(late.begin(), late.end(), all.begin() + kept);
+      std::sort(all.begin(), all.end(), KeyBefore);
+      return;
     }
   }
   std::sort(late.begin(), late.end(), KeyBefore);
   // Merge from the back, where the kept run's slots are already free.
-  size_t out = keys->size();
+  size_t out = all.size();
   size_t from_late = late.size();
   while (from_late > 0) {
-    if (kept > 0 && KeyBefore(late[from_late - 1], (*keys)[kept - 1])) {
-      (*keys)[--out] = (*keys)[--kept];
+    if (kept > 0 && KeyBefore(late[from_late - 1], all[kept - 1])) {
+      all[--out] = all[--kept];
     } else {
-      (*keys)[--out] = late[--from_late];
+      all[--out] = late[--from_late];
     }
   }
 }
