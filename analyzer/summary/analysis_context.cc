@@ -1,7 +1,9 @@
 #include "analyzer/summary/analysis_context.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
+#include <utility>
 
 namespace prof::analyzer {
 namespace {
@@ -24,27 +26,34 @@ IntervalList SpanOfEvents(const TraceModel& model) {
 }
 
 // FindStep with a memory: launches arrive mostly in time order, so the step of the
-// previous one usually holds the next one too and the binary search is skipped.
+// previous one usually holds the next one too and the binary search is skipped. The
+// times that give the remembered answer are kept as one half-open span, [the step's
+// start, its end or the next step's start if sooner): FindStep's answer there too.
 class StepCursor {
  public:
   explicit StepCursor(const AnalysisContext& context) : context_(context) {}
   int Find(uint64_t time_ns) {
-    if (last_ >= 0) {
-      const std::vector<HostRange>& ranges = context_.model->ranges;
-      const HostRange& step = ranges[context_.steps[last_]];
-      // The same answer as FindStep: the next step must not have started yet.
-      const bool next_started = last_ + 1 < static_cast<int>(context_.steps.size()) &&
-                                ranges[context_.steps[last_ + 1]].start_ns <= time_ns;
-      if (time_ns >= step.start_ns && time_ns < step.end_ns && !next_started) return last_;
-    }
+    if (time_ns >= from_ns_ && time_ns < to_ns_) return last_;
     const int found = FindStep(context_, time_ns);
-    if (found >= 0) last_ = found;
+    if (found >= 0) Remember(found);
     return found;
   }
 
  private:
+  void Remember(int step) {
+    const std::vector<HostRange>& ranges = context_.model->ranges;
+    const std::vector<uint32_t>& steps = context_.steps;
+    last_ = step;
+    from_ns_ = ranges[steps[step]].start_ns;
+    to_ns_ = ranges[steps[step]].end_ns;
+    if (step + 1 < static_cast<int>(steps.size()))
+      to_ns_ = std::min(to_ns_, ranges[steps[step + 1]].start_ns);
+  }
+
   const AnalysisContext& context_;
   int last_ = -1;
+  uint64_t from_ns_ = 0;  // empty span until the first find
+  uint64_t to_ns_ = 0;
 };
 
 // Counts a kernel of `device` in `counts`; `last` remembers the previous kernel's entry,
@@ -62,29 +71,43 @@ void CountKernel(uint32_t device, RecordCounts* counts, size_t* last) {
 }
 
 // The one walk over the window's device records: each step's device and kernel time,
-// and the records counted by kind and device (RecordCounts).
+// and the records counted by kind and device (RecordCounts). The sums are kept in locals
+// and stored once: stores through `context` may alias the records read, so the compiler
+// would otherwise write them back on every record.
 void WalkDeviceRecords(AnalysisContext* context) {
   const TraceModel& model = *context->model;
-  context->kernel_ns_per_step.assign(context->steps.size(), 0);
-  context->device_ns_per_step.assign(context->steps.size(), 0);
+  std::vector<uint64_t> kernel_ns_per_step(context->steps.size(), 0);
+  std::vector<uint64_t> device_ns_per_step(context->steps.size(), 0);
+  RecordCounts& counts = context->counts;
+  decltype(RecordCounts::device_by_kind) device_by_kind = {};
+  size_t nccl_kernels = 0;
+  uint64_t step_device_ns = 0;
+  uint64_t step_kernel_ns = 0;
   StepCursor cursor(*context);
   size_t last_device = 0;
   for (const DeviceActivity& activity : model.device_activities) {
-    ++context->counts.device_by_kind[static_cast<size_t>(activity.kind)];
+    ++device_by_kind[static_cast<size_t>(activity.kind)];
     if (activity.kind == DeviceKind::kKernel) {
-      CountKernel(activity.device, &context->counts, &last_device);
-      context->counts.nccl_kernels += activity.nccl;
+      CountKernel(activity.device, &counts, &last_device);
+      nccl_kernels += activity.nccl;
     }
     if (activity.api_call == kNoIndex || activity.kind == DeviceKind::kSynchronization) continue;
     const int step = cursor.Find(model.api_calls[activity.api_call].start_ns);
     if (step < 0) continue;
     const uint64_t duration = activity.end_ns - activity.start_ns;
-    context->device_ns_per_step[step] += duration;
-    context->step_device_ns += duration;
+    device_ns_per_step[step] += duration;
+    step_device_ns += duration;
     if (activity.kind != DeviceKind::kKernel) continue;
-    context->kernel_ns_per_step[step] += duration;
-    context->step_kernel_ns += duration;
+    kernel_ns_per_step[step] += duration;
+    step_kernel_ns += duration;
   }
+  for (size_t kind = 0; kind < std::size(device_by_kind); ++kind)
+    counts.device_by_kind[kind] += device_by_kind[kind];
+  counts.nccl_kernels += nccl_kernels;
+  context->step_device_ns += step_device_ns;
+  context->step_kernel_ns += step_kernel_ns;
+  context->kernel_ns_per_step = std::move(kernel_ns_per_step);
+  context->device_ns_per_step = std::move(device_ns_per_step);
 }
 
 // True when one of the window's files was recorded with no schedule (every step): its

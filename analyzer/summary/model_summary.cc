@@ -9,12 +9,17 @@
 namespace prof::analyzer {
 namespace {
 
-bool HasPhaseAncestor(const AnalysisContext& context, uint32_t index) {
-  for (int32_t parent = context.tree->parent[index]; parent != kNoIndex;
-       parent = context.tree->parent[parent]) {
-    if (IsModelPhase(context.model->ranges[parent].type)) return true;
+// Per range (indexed like model.ranges): true when it or one of its ancestors on its
+// thread is a model phase. Filled in pre-order, where a parent precedes its children, so
+// each range reads its parent's answer instead of walking up the tree (once per kernel).
+std::vector<bool> InsidePhaseByRange(const AnalysisContext& context) {
+  const std::vector<HostRange>& ranges = context.model->ranges;
+  std::vector<bool> inside(ranges.size(), false);
+  for (uint32_t index : context.tree->preorder) {
+    const int32_t parent = context.tree->parent[index];
+    inside[index] = IsModelPhase(ranges[index].type) || (parent != kNoIndex && inside[parent]);
   }
-  return false;
+  return inside;
 }
 
 std::vector<Cell> PhaseRow(const char* name, const ModelPhaseTotals& totals, int slot,
@@ -27,28 +32,21 @@ std::vector<Cell> PhaseRow(const char* name, const ModelPhaseTotals& totals, int
           Cell::Stats(totals.self_gpu[slot].ToStats(gpu_total_ns))};
 }
 
-}  // namespace
-
-// True when `range` or one of its ancestors on its thread is a model phase.
-bool InsidePhase(const AnalysisContext& context, int32_t range) {
-  for (; range != kNoIndex; range = context.tree->parent[range]) {
-    if (IsModelPhase(context.model->ranges[range].type)) return true;
-  }
-  return false;
-}
-
 // Kernel time launched by threads that have no phase of their own at that moment, given
 // to the top-level phase open then (on another thread): PyTorch runs backward kernels on
 // its autograd threads while Backward is open on the training thread. Indexed like
 // `phases` (top-level phases sorted by start).
 std::vector<uint64_t> KernelTimeFromOtherThreads(const AnalysisContext& context,
+                                                 const std::vector<bool>& inside_phase,
                                                  const std::vector<uint32_t>& phases) {
   const TraceModel& model = *context.model;
   std::vector<uint64_t> extra(phases.size(), 0);
+  if (phases.empty()) return extra;  // no phase to give kernel time to
   for (const DeviceActivity& activity : model.device_activities) {
     if (activity.kind != DeviceKind::kKernel || activity.api_call == kNoIndex) continue;
     const ApiCall& call = model.api_calls[activity.api_call];
-    if (InsidePhase(context, call.parent_range)) continue;  // counted on its own thread
+    // Counted on its own thread.
+    if (call.parent_range != kNoIndex && inside_phase[call.parent_range]) continue;
     auto after = std::upper_bound(
         phases.begin(), phases.end(), call.start_ns,
         [&](uint64_t time, uint32_t index) { return time < model.ranges[index].start_ns; });
@@ -59,6 +57,8 @@ std::vector<uint64_t> KernelTimeFromOtherThreads(const AnalysisContext& context,
   }
   return extra;
 }
+
+}  // namespace
 
 void AddModelPhaseTotals(const AnalysisContext& context, ModelPhaseTotals* totals_out) {
   ModelPhaseTotals& totals = *totals_out;
@@ -71,9 +71,13 @@ void AddModelPhaseTotals(const AnalysisContext& context, ModelPhaseTotals* total
     totals.self_cpu[0].Add(self.cpu_ns[context.steps[i]]);
     totals.self_gpu[0].Add(self.kernel_ns[context.steps[i]]);
   }
+  const std::vector<bool> inside_phase = InsidePhaseByRange(context);
   std::vector<uint32_t> phases;
   for (uint32_t index : context.tree->preorder) {
-    if (!IsModelPhase(ranges[index].type) || HasPhaseAncestor(context, index)) continue;
+    // Top-level phases only: none with a phase above it.
+    const int32_t parent = context.tree->parent[index];
+    if (!IsModelPhase(ranges[index].type)) continue;
+    if (parent != kNoIndex && inside_phase[parent]) continue;
     // Phases of the set-up step stay out, with the step itself (setup_summary.h).
     if (context.setup_step != kNoIndex &&
         ranges[index].start_ns < ranges[context.setup_step].end_ns &&
@@ -84,7 +88,7 @@ void AddModelPhaseTotals(const AnalysisContext& context, ModelPhaseTotals* total
   }
   std::sort(phases.begin(), phases.end(),
             [&](uint32_t a, uint32_t b) { return ranges[a].start_ns < ranges[b].start_ns; });
-  const std::vector<uint64_t> extra = KernelTimeFromOtherThreads(context, phases);
+  const std::vector<uint64_t> extra = KernelTimeFromOtherThreads(context, inside_phase, phases);
   for (size_t i = 0; i < phases.size(); ++i) {
     const HostRange& range = ranges[phases[i]];
     const int slot = static_cast<int>(range.type);

@@ -19,15 +19,39 @@ bool IsOperator(const TraceModel& model, int32_t range) {
   return range != kNoIndex && model.ranges[range].type == RangeType::kOperator;
 }
 
-OperatorItem& ItemOf(const AnalysisContext& context, OperatorFigures* figures, int32_t op) {
+// The group (OperatorFigures::groups) of each thread, remembering the last one: without
+// thread_sep every range is in group 0, and with it consecutive ranges nearly always share
+// a thread, so the map is searched only when the thread changes (not once per record).
+class GroupCursor {
+ public:
+  GroupCursor(const AnalysisContext& context, OperatorFigures* figures)
+      : context_(context), figures_(figures) {}
+
+  NamedItems<OperatorItem>& Of(const HostRange& range) {
+    const uint64_t group = context_.options.thread_sep ? range.thread_id : 0;
+    if (items_ == nullptr || group != group_) {
+      items_ = &figures_->groups[group];  // std::map: the reference outlives insertions
+      group_ = group;
+    }
+    return *items_;
+  }
+
+ private:
+  const AnalysisContext& context_;
+  OperatorFigures* figures_;
+  NamedItems<OperatorItem>* items_ = nullptr;
+  uint64_t group_ = 0;
+};
+
+OperatorItem& ItemOf(const AnalysisContext& context, OperatorFigures* figures,
+                     GroupCursor* groups, int32_t op) {
   const HostRange& range = context.model->ranges[op];
-  const uint64_t group = context.options.thread_sep ? range.thread_id : 0;
   NameId key = range.name;
   if (context.options.group_by_shape) {
     const NameId next = static_cast<NameId>(figures->shape_keys.size() + 1);
     key = figures->shape_keys.emplace(std::make_pair(range.name, range.shapes), next).first->second;
   }
-  OperatorItem& item = figures->groups[group].Get(key);
+  OperatorItem& item = groups->Of(range).Get(key);
   item.op_name = range.name;
   if (context.options.group_by_shape) item.shapes = range.shapes;
   return item;
@@ -60,10 +84,10 @@ bool InBackwardOrOptimizer(const AnalysisContext& context, int32_t range) {
 }
 
 void AddOperatorCall(const AnalysisContext& context, const SelfTimes& self, uint32_t index,
-                     OperatorFigures* figures) {
+                     OperatorFigures* figures, GroupCursor* groups) {
   const HostRange& range = context.model->ranges[index];
   const double duration = static_cast<double>(range.end_ns - range.start_ns);
-  OperatorItem& item = ItemOf(context, figures, index);
+  OperatorItem& item = ItemOf(context, figures, groups, index);
   item.cpu.Add(duration);
   item.gpu.Add(static_cast<double>(context.tree->device_ns[index]));
   item.self_cpu.Add(static_cast<double>(self.cpu_ns[index]));
@@ -89,15 +113,16 @@ void AddOperatorCall(const AnalysisContext& context, const SelfTimes& self, uint
 void CollectRanges(const AnalysisContext& context, OperatorFigures* figures) {
   const TraceModel& model = *context.model;
   const SelfTimes& self = SelfTimesOf(context);
+  GroupCursor groups(context, figures);
   for (uint32_t index : context.tree->preorder) {
     const HostRange& range = model.ranges[index];
     if (range.type == RangeType::kOperator) {
-      AddOperatorCall(context, self, index, figures);
+      AddOperatorCall(context, self, index, figures, &groups);
       continue;
     }
     const int32_t parent = context.tree->parent[index];
     if (!IsOperator(model, parent)) continue;
-    OperatorInnerItem& inner = ItemOf(context, figures, parent).inners.Get(range.name);
+    OperatorInnerItem& inner = ItemOf(context, figures, &groups, parent).inners.Get(range.name);
     inner.cpu.Add(static_cast<double>(range.end_ns - range.start_ns));
     inner.gpu.Add(static_cast<double>(context.tree->device_ns[index]));
   }
@@ -106,19 +131,20 @@ void CollectRanges(const AnalysisContext& context, OperatorFigures* figures) {
 // Device records launched directly by an operator or by one of its inner ranges.
 void CollectDeviceRecords(const AnalysisContext& context, OperatorFigures* figures) {
   const TraceModel& model = *context.model;
+  GroupCursor groups(context, figures);
   for (const DeviceActivity& activity : model.device_activities) {
     if (activity.api_call == kNoIndex || activity.kind == DeviceKind::kSynchronization) continue;
     const int32_t range = model.api_calls[activity.api_call].parent_range;
     if (range == kNoIndex) continue;
     const double duration = static_cast<double>(activity.end_ns - activity.start_ns);
     if (IsOperator(model, range)) {
-      ItemOf(context, figures, range).devices.Get(activity.name).gpu.Add(duration);
+      ItemOf(context, figures, &groups, range).devices.Get(activity.name).gpu.Add(duration);
       continue;
     }
     const int32_t parent = context.tree->parent[range];
     if (!IsOperator(model, parent)) continue;
     OperatorInnerItem& inner =
-        ItemOf(context, figures, parent).inners.Get(model.ranges[range].name);
+        ItemOf(context, figures, &groups, parent).inners.Get(model.ranges[range].name);
     inner.devices.Get(activity.name).gpu.Add(duration);
   }
 }

@@ -6,30 +6,70 @@
 namespace prof::analyzer {
 namespace {
 
-// Orders ranges thread by thread, enclosing ranges before the ranges they hold (by
-// start, then longest first, then index). The keys are copied next to each index: a sort
-// that compared through the index read two scattered ranges per comparison, and on a million
-// ranges it was most of the tree's time.
+// A range's sort key, copied next to its index: a sort that compared through the index
+// read two scattered ranges per comparison, and on a million ranges it was most of the
+// tree's time.
+struct RangeKey {
+  uint64_t thread_id;
+  uint64_t start_ns;
+  uint64_t end_ns;
+  uint32_t index;
+};
+
+// Thread by thread, enclosing ranges before the ranges they hold: by start, then longest
+// first, then index (so no two keys tie and every sort gives one order).
+bool KeyBefore(const RangeKey& x, const RangeKey& y) {
+  return std::tie(x.thread_id, x.start_ns, y.end_ns, x.index) <
+         std::tie(y.thread_id, y.start_ns, x.end_ns, y.index);
+}
+
+// Sorts `keys` by KeyBefore. A thread's ranges are written as they end, so they arrive
+// nearly in order: only an enclosing range (a step, after the hundreds it holds) comes
+// late. Those few are set aside, sorted alone and merged back, O(n + k log k) rather than
+// a full sort; when they are many (threads interleaved in the file), a full sort.
+void SortKeys(std::vector<RangeKey>* keys) {
+  std::vector<RangeKey>& all = *keys;
+  std::vector<RangeKey> late;
+  size_t kept = 0;
+  for (size_t read = 0; read < all.size(); ++read) {
+    if (kept == 0 || !KeyBefore(all[read], all[kept - 1])) {
+      all[kept++] = all[read];  // kept <= read: it overwrites a key already read
+      continue;
+    }
+    late.push_back(all[read]);
+    if (late.size() > all.size() / 8 + 16) {
+      // Slots [kept, read] are stale: the keys read so far are the kept ones and `late`.
+      std::copy(late.begin(), late.end(), all.begin() + kept);
+      std::sort(all.begin(), all.end(), KeyBefore);
+      return;
+    }
+  }
+  std::sort(late.begin(), late.end(), KeyBefore);
+  // Merge from the back, where the kept run's slots are already free.
+  size_t out = all.size();
+  size_t from_late = late.size();
+  while (from_late > 0) {
+    if (kept > 0 && KeyBefore(late[from_late - 1], all[kept - 1])) {
+      all[--out] = all[--kept];
+    } else {
+      all[--out] = late[--from_late];
+    }
+  }
+}
+
+// The tree's ranges (all but marks), by KeyBefore.
 std::vector<uint32_t> SortedRanges(const std::vector<HostRange>& ranges) {
-  struct Key {
-    uint64_t thread_id;
-    uint64_t start_ns;
-    uint64_t end_ns;
-    uint32_t index;
-  };
-  std::vector<Key> keys;
+  std::vector<RangeKey> keys;
   keys.reserve(ranges.size());
   for (uint32_t i = 0; i < ranges.size(); ++i) {
     const HostRange& range = ranges[i];
-    if (range.type != RangeType::kMark) keys.push_back({range.thread_id, range.start_ns, range.end_ns, i});
+    if (range.type == RangeType::kMark) continue;
+    keys.push_back({range.thread_id, range.start_ns, range.end_ns, i});
   }
-  std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
-    return std::tie(x.thread_id, x.start_ns, y.end_ns, x.index) <
-           std::tie(y.thread_id, y.start_ns, x.end_ns, y.index);
-  });
+  SortKeys(&keys);
   std::vector<uint32_t> order;
   order.reserve(keys.size());
-  for (const Key& key : keys) order.push_back(key.index);
+  for (const RangeKey& key : keys) order.push_back(key.index);
   return order;
 }
 

@@ -1,5 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <random>
+#include <tuple>
+#include <vector>
+
 #include "analyzer/testing/analyze.h"
 #include "analyzer/testing/test_trace.h"
 #include "analyzer/tree/range_tree.h"
@@ -84,6 +89,59 @@ TEST_CASE("interleaved threads' calls go to their own thread's ranges") {
   CHECK(model.api_calls[CallStartingAt(model, 10)].parent_range == RangeNamed(model, "T2"));
   CHECK(model.api_calls[CallStartingAt(model, 30)].parent_range == RangeNamed(model, "T1"));
   CHECK(model.api_calls[CallStartingAt(model, 50)].parent_range == RangeNamed(model, "T2"));
+}
+
+HostRange RangeOn(uint64_t thread, uint64_t start, uint64_t end) {
+  HostRange range;
+  range.thread_id = thread;
+  range.start_ns = start;
+  range.end_ns = end;
+  return range;
+}
+
+// Ranges as the agent writes them, when they end: inner ranges first, their enclosing
+// range (a step) after them; the pre-order puts each enclosing range first.
+TEST_CASE("ranges written as they end come out in pre-order") {
+  TraceModel model;
+  model.ranges = {RangeOn(1, 0, 10),  RangeOn(1, 2, 10),  RangeOn(1, 10, 20),
+                  RangeOn(1, 12, 20), RangeOn(1, 0, 20),  // step 1 after its four ranges
+                  RangeOn(1, 20, 30), RangeOn(1, 20, 30)};  // identical: file order
+  const RangeTree tree = BuildRangeTree(&model);
+  CHECK(tree.preorder == std::vector<uint32_t>{4, 0, 1, 2, 3, 5, 6});
+  CHECK(tree.parent == std::vector<int32_t>{4, 0, 4, 2, kNoIndex, kNoIndex, 5});
+}
+
+// Nearly in order (a few ranges moved to the end, as late enclosing ranges are), and
+// shuffled with two threads interleaved (the full sort): the pre-order must be the one the
+// README states, (thread, start, longest first, index), whatever the arrival order.
+TEST_CASE("the pre-order is (thread, start, longest first, index) for any arrival order") {
+  std::mt19937 random(7);
+  for (bool nearly_sorted : {true, false}) {
+    TraceModel model;
+    for (uint64_t i = 0; i < 2000; ++i) {
+      const uint64_t start = random() % (nearly_sorted ? 100000 : 500);
+      model.ranges.push_back(RangeOn(1 + i % 2, start, start + random() % 50));
+    }
+    std::vector<HostRange>& r = model.ranges;
+    if (nearly_sorted) {
+      std::sort(r.begin(), r.end(), [](const HostRange& a, const HostRange& b) {
+        return std::tie(a.thread_id, a.start_ns) < std::tie(b.thread_id, b.start_ns);
+      });
+      for (int i = 0; i < 20; ++i) {
+        const auto moved = r.begin() + random() % 1900;
+        std::rotate(moved, moved + 1, r.end());
+      }
+    }
+    std::vector<uint32_t> expected(r.size());
+    for (uint32_t i = 0; i < expected.size(); ++i) expected[i] = i;
+    std::sort(expected.begin(), expected.end(), [&](uint32_t a, uint32_t b) {
+      if (r[a].thread_id != r[b].thread_id) return r[a].thread_id < r[b].thread_id;
+      if (r[a].start_ns != r[b].start_ns) return r[a].start_ns < r[b].start_ns;
+      if (r[a].end_ns != r[b].end_ns) return r[a].end_ns > r[b].end_ns;
+      return a < b;
+    });
+    CHECK(BuildRangeTree(&model).preorder == expected);
+  }
 }
 
 }  // namespace
