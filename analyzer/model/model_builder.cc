@@ -104,7 +104,7 @@ ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& 
 
 // Name, StackName and KernelNameOf run per event and almost always find their id cached:
 // that check stays small enough to inline, and the first use's work is out of line.
-NameId ModelBuilder::Name(StringId file_id) {
+inline NameId ModelBuilder::Name(StringId file_id) {
   if (file_id == 0) return 0;
   NameId& name = name_of_file_id_.Slot(file_id);
   if (__builtin_expect(name == kUnresolved, 0)) name = ResolveName(file_id);
@@ -115,7 +115,7 @@ NameId ModelBuilder::ResolveName(StringId file_id) {
   return model_.names.Intern(dictionary_->String(file_id));
 }
 
-NameId ModelBuilder::StackName(CallStackId id) {
+inline NameId ModelBuilder::StackName(CallStackId id) {
   if (id == 0) return 0;
   NameId& name = stack_name_of_id_.Slot(id);
   if (__builtin_expect(name == kUnresolved, 0)) name = ResolveStackName(id);
@@ -260,7 +260,7 @@ void ModelBuilder::OnMemory(const MemoryEvent& event) {
   ++model_.event_count;
 }
 
-const ModelBuilder::KernelName& ModelBuilder::KernelNameOf(KernelConfigId config) {
+inline const ModelBuilder::KernelName& ModelBuilder::KernelNameOf(KernelConfigId config) {
   KernelName& cached = kernel_name_of_config_.Slot(config);
   if (__builtin_expect(cached.name == 0, 0)) ResolveKernelName(config, &cached);
   return cached;
