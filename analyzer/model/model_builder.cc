@@ -285,7 +285,7 @@ void ModelBuilder::ResolveKernelName(KernelConfigId config, KernelName* cached) 
   }
 }
 
-void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity) {
+inline void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity) {
   const KernelName& cached = KernelNameOf(config);
   activity->name = cached.name;
   activity->nccl = cached.nccl;
