@@ -21,6 +21,44 @@ using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
 using google::protobuf::Reflection;
 
+// The columns of one block message type, found from its descriptor once per process: the
+// walk over its fields, the search for each companion and the companion's name were per
+// block of every chunk.
+struct BlockLayout {
+  struct Column {
+    const FieldDescriptor* values;
+    const FieldDescriptor* runs;  // its companion of run lengths; nullptr when it has none
+  };
+  explicit BlockLayout(const Descriptor& type);
+
+  const Descriptor& descriptor;
+  std::vector<Column> columns;                 // every packed column, in declaration order
+  std::vector<const FieldDescriptor*> sparse;  // every SparseColumn field
+  int highest_number = 0;
+};
+
+BlockLayout::BlockLayout(const Descriptor& type) : descriptor(type) {
+  for (int i = 0; i < type.field_count(); ++i) {
+    const FieldDescriptor* field = type.field(i);
+    highest_number = std::max(highest_number, field->number());
+    if (!field->is_repeated()) {
+      if (field->message_type() == trace::SparseColumn::descriptor()) sparse.push_back(field);
+      continue;
+    }
+    // A companion is checked with its column.
+    if (field->number() > kRunsNumberOffset) continue;
+    const FieldDescriptor* runs = type.FindFieldByNumber(field->number() + kRunsNumberOffset);
+    if (runs != nullptr && runs->name() != field->name() + "_runs") runs = nullptr;
+    columns.push_back({field, runs});
+  }
+}
+
+template <typename Block>
+const BlockLayout& LayoutOf() {
+  static const BlockLayout layout(*Block::descriptor());
+  return layout;
+}
+
 // Decodes the blocks of one chunk, collecting what was malformed.
 class BlockDecoder {
  public:
@@ -45,10 +83,19 @@ class BlockDecoder {
   // packed columns (a column written as runs: the sum of its companion's lengths), found
   // from its descriptor so that a column added to the schema is checked without a change
   // here. -1 (and counted) when the lengths differ or runs do not fit their column.
-  int Rows(const Message& block);
+  template <typename Block>
+  int Rows(const Block& block) {
+    return Rows(block, LayoutOf<Block>());
+  }
+  int Rows(const Message& block, const BlockLayout& layout);
   // A cursor over every sparse column of `block`, indexed by field number (from its
   // descriptor, as Rows); an invalid column is counted and reads as empty.
-  std::vector<SparseCursor> SparseColumns(const Message& block, int rows);
+  template <typename Block>
+  std::vector<SparseCursor> SparseColumns(const Block& block, int rows) {
+    return SparseColumns(block, LayoutOf<Block>(), rows);
+  }
+  std::vector<SparseCursor> SparseColumns(const Message& block, const BlockLayout& layout,
+                                          int rows);
   void Problem(std::string description);
 
   uint64_t sequence_;
@@ -63,23 +110,20 @@ void BlockDecoder::Problem(std::string description) {
   }
 }
 
-int BlockDecoder::Rows(const Message& block) {
-  const Descriptor& descriptor = *block.GetDescriptor();
+int BlockDecoder::Rows(const Message& block, const BlockLayout& layout) {
   int64_t rows = -1;
-  for (int i = 0; i < descriptor.field_count(); ++i) {
-    const FieldDescriptor* field = descriptor.field(i);
-    // A companion is checked with its column.
-    if (!field->is_repeated() || field->number() > kRunsNumberOffset) continue;
-    const int64_t size = ColumnRows(block, field);
+  for (const BlockLayout::Column& column : layout.columns) {
+    const int64_t size = ColumnRows(block, column.values, column.runs);
     if (size < 0 || size > std::numeric_limits<int>::max()) {
       ++stats_.malformed_blocks;
-      Problem(absl::StrFormat("%s block: the runs of %s do not fit the column", descriptor.name(),
-                              field->name()));
+      Problem(absl::StrFormat("%s block: the runs of %s do not fit the column",
+                              layout.descriptor.name(), column.values->name()));
       return -1;
     }
     if (rows >= 0 && size != rows) {
       ++stats_.malformed_blocks;
-      Problem(absl::StrFormat("%s block has columns of different lengths", descriptor.name()));
+      Problem(absl::StrFormat("%s block has columns of different lengths",
+                              layout.descriptor.name()));
       return -1;
     }
     rows = size;
@@ -87,19 +131,11 @@ int BlockDecoder::Rows(const Message& block) {
   return static_cast<int>(std::max<int64_t>(rows, 0));
 }
 
-std::vector<SparseCursor> BlockDecoder::SparseColumns(const Message& block, int rows) {
-  const Descriptor& descriptor = *block.GetDescriptor();
+std::vector<SparseCursor> BlockDecoder::SparseColumns(const Message& block,
+                                                      const BlockLayout& layout, int rows) {
   const Reflection& reflection = *block.GetReflection();
-  int highest = 0;
-  for (int i = 0; i < descriptor.field_count(); ++i) {
-    highest = std::max(highest, descriptor.field(i)->number());
-  }
-  std::vector<SparseCursor> cursors(highest + 1, SparseCursor(empty_column_, rows));
-  for (int i = 0; i < descriptor.field_count(); ++i) {
-    const FieldDescriptor* field = descriptor.field(i);
-    if (field->is_repeated() || field->message_type() != trace::SparseColumn::descriptor()) {
-      continue;
-    }
+  std::vector<SparseCursor> cursors(layout.highest_number + 1, SparseCursor(empty_column_, rows));
+  for (const FieldDescriptor* field : layout.sparse) {
     const auto& column =
         static_cast<const trace::SparseColumn&>(reflection.GetMessage(block, field));
     SparseCursor cursor(column, rows);
@@ -108,8 +144,8 @@ std::vector<SparseCursor> BlockDecoder::SparseColumns(const Message& block, int 
       continue;
     }
     ++stats_.malformed_columns;
-    Problem(absl::StrFormat("sparse column %s.%s is malformed and was ignored", descriptor.name(),
-                            field->name()));
+    Problem(absl::StrFormat("sparse column %s.%s is malformed and was ignored",
+                            layout.descriptor.name(), field->name()));
   }
   return cursors;
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "google/protobuf/reflection.h"
 #include "proto/trace.pb.h"
 
 namespace prof {
@@ -38,21 +39,25 @@ int64_t ExpandedSize(const Repeated<T>& values, const Repeated<uint32_t>& runs) 
 // chunk_blocks::kRunsNumberOffset on the writing side).
 inline constexpr int kRunsNumberOffset = 16;
 
-// ExpandedSize of column `field` of `block` through reflection, for the decoder's check of
-// every column of a block; its companion is found by number and name.
+// ExpandedSize of column `values` of `block` through reflection, `runs` its companion of
+// run lengths (nullptr when it has none), for the decoder's check of every column of a block.
 inline int64_t ColumnRows(const google::protobuf::Message& block,
-                          const google::protobuf::FieldDescriptor* field) {
+                          const google::protobuf::FieldDescriptor* values,
+                          const google::protobuf::FieldDescriptor* runs) {
   const google::protobuf::Reflection& reflection = *block.GetReflection();
-  const int size = reflection.FieldSize(block, field);
-  const google::protobuf::FieldDescriptor* runs =
-      block.GetDescriptor()->FindFieldByNumber(field->number() + kRunsNumberOffset);
-  if (runs == nullptr || runs->name() != field->name() + "_runs") return size;
-  const int run_count = reflection.FieldSize(block, runs);
+  const int size = reflection.FieldSize(block, values);
+  if (runs == nullptr) return size;
+  // A reference to the whole field: each length is then one indirect call, where
+  // GetRepeatedUInt32 checked the field and looked up its offset again (a name column can
+  // have a run per row).
+  const google::protobuf::RepeatedFieldRef<uint32_t> lengths =
+      reflection.GetRepeatedFieldRef<uint32_t>(block, runs);
+  const int run_count = lengths.size();
   if (run_count == 0) return size;
   if (run_count != size) return -1;
   int64_t rows = 0;
   for (int k = 0; k < run_count; ++k) {
-    const uint32_t length = reflection.GetRepeatedUInt32(block, runs, k);
+    const uint32_t length = lengths.Get(k);
     if (length == 0) return -1;
     rows += length;
   }

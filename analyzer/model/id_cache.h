@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/container/flat_hash_map.h"
 
 namespace prof::analyzer {
@@ -22,7 +23,19 @@ class IdCache {
   explicit IdCache(Value empty) : empty_(empty) {}
 
   // The entry of `id`, `empty` until the caller fills it. Valid until the next Slot().
+  // Inline for the common case, a small id seen before while no id has gone to the map:
+  // the builder asks several times per event.
   Value& Slot(uint32_t id) {
+    if (sparse_.empty() && id < dense_.size()) return dense_[id];
+    return SlotSlow(id);
+  }
+
+  size_t dense_size() const { return dense_.size(); }
+
+ private:
+  static constexpr uint64_t kSlack = 4096;
+
+  ABSL_ATTRIBUTE_NOINLINE Value& SlotSlow(uint32_t id) {
     // An id that went to the map stays there, even once the array has grown past it.
     if (!sparse_.empty()) {
       auto it = sparse_.find(id);
@@ -37,11 +50,6 @@ class IdCache {
     }
     return sparse_.try_emplace(id, empty_).first->second;
   }
-
-  size_t dense_size() const { return dense_.size(); }
-
- private:
-  static constexpr uint64_t kSlack = 4096;
 
   Value empty_;
   std::vector<Value> dense_;

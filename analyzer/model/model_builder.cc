@@ -102,22 +102,30 @@ ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& 
   model_ = std::move(earlier);
 }
 
-NameId ModelBuilder::Name(StringId file_id) {
+// Name, StackName and KernelNameOf run per event and almost always find their id cached:
+// that check stays small enough to inline, and the first use's work is out of line.
+inline NameId ModelBuilder::Name(StringId file_id) {
   if (file_id == 0) return 0;
   NameId& name = name_of_file_id_.Slot(file_id);
-  if (name == kUnresolved) name = model_.names.Intern(dictionary_->String(file_id));
+  if (__builtin_expect(name == kUnresolved, 0)) name = ResolveName(file_id);
   return name;
 }
 
-NameId ModelBuilder::StackName(CallStackId id) {
+NameId ModelBuilder::ResolveName(StringId file_id) {
+  return model_.names.Intern(dictionary_->String(file_id));
+}
+
+inline NameId ModelBuilder::StackName(CallStackId id) {
   if (id == 0) return 0;
   NameId& name = stack_name_of_id_.Slot(id);
-  if (name == kUnresolved) {
-    const std::vector<uint64_t>* frames = dictionary_->CallStack(id);
-    name =
-        frames ? model_.names.Intern(FormatCallStack(*frames, dictionary_->CallStackNames(id))) : 0;
-  }
+  if (__builtin_expect(name == kUnresolved, 0)) name = ResolveStackName(id);
   return name;
+}
+
+NameId ModelBuilder::ResolveStackName(CallStackId id) {
+  const std::vector<uint64_t>* frames = dictionary_->CallStack(id);
+  return frames ? model_.names.Intern(FormatCallStack(*frames, dictionary_->CallStackNames(id)))
+                : 0;
 }
 
 void ModelBuilder::CountUnknownClock(schema::ClockDomain clock) {
@@ -252,30 +260,32 @@ void ModelBuilder::OnMemory(const MemoryEvent& event) {
   ++model_.event_count;
 }
 
-const ModelBuilder::KernelName& ModelBuilder::KernelNameOf(KernelConfigId config) {
+inline const ModelBuilder::KernelName& ModelBuilder::KernelNameOf(KernelConfigId config) {
   KernelName& cached = kernel_name_of_config_.Slot(config);
-  if (cached.name == 0) {
-    const KernelConfigValue* value = dictionary_->KernelConfig(config);
-    const absl::string_view raw =
-        value ? dictionary_->String(value->name) : absl::string_view("<unknown kernel>");
-    cached.name = model_.names.Intern(DemangleKernelName(raw));
-    cached.nccl = IsNcclKernelName(raw) || IsNcclKernelName(model_.names.Get(cached.name));
-    if (value) {
-      KernelLaunch launch;
-      launch.name = cached.name;
-      std::copy(value->grid, value->grid + 3, launch.grid);
-      std::copy(value->block, value->block + 3, launch.block);
-      launch.registers_per_thread = value->registers_per_thread;
-      launch.static_shared_memory = value->static_shared_memory;
-      launch.dynamic_shared_memory = value->dynamic_shared_memory;
-      cached.launch = static_cast<int32_t>(model_.kernel_launches.size());
-      model_.kernel_launches.push_back(launch);
-    }
-  }
+  if (__builtin_expect(cached.name == 0, 0)) ResolveKernelName(config, &cached);
   return cached;
 }
 
-void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity) {
+void ModelBuilder::ResolveKernelName(KernelConfigId config, KernelName* cached) {
+  const KernelConfigValue* value = dictionary_->KernelConfig(config);
+  const absl::string_view raw =
+      value ? dictionary_->String(value->name) : absl::string_view("<unknown kernel>");
+  cached->name = model_.names.Intern(DemangleKernelName(raw));
+  cached->nccl = IsNcclKernelName(raw) || IsNcclKernelName(model_.names.Get(cached->name));
+  if (value) {
+    KernelLaunch launch;
+    launch.name = cached->name;
+    std::copy(value->grid, value->grid + 3, launch.grid);
+    std::copy(value->block, value->block + 3, launch.block);
+    launch.registers_per_thread = value->registers_per_thread;
+    launch.static_shared_memory = value->static_shared_memory;
+    launch.dynamic_shared_memory = value->dynamic_shared_memory;
+    cached->launch = static_cast<int32_t>(model_.kernel_launches.size());
+    model_.kernel_launches.push_back(launch);
+  }
+}
+
+inline void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity) {
   const KernelName& cached = KernelNameOf(config);
   activity->name = cached.name;
   activity->nccl = cached.nccl;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "analyzer/model/id_cache.h"
 #include "analyzer/model/trace_model.h"
 #include "proto/chunk_decoder.h"
@@ -55,11 +56,13 @@ class ModelBuilder : public EventSink {
 
  private:
   NameId Name(StringId file_id);
+  ABSL_ATTRIBUTE_NOINLINE NameId ResolveName(StringId file_id);
   // "NAME, seq = N, op_id = N, sizes = [...]" (PyTorch emit_nvtx): NAME, sizes as shapes.
   void NormalizeOperatorName(HostRange* range);
   void SetKernelName(KernelConfigId config, DeviceActivity* activity);
   // The interned text of a call stack ("f < g < h"), 0 when unknown; cached by id.
   NameId StackName(CallStackId id);
+  ABSL_ATTRIBUTE_NOINLINE NameId ResolveStackName(CallStackId id);
   // A new device record at the end of the model, its times, stream and clock from `event`.
   template <typename Event>
   DeviceActivity& AddDevice(DeviceKind kind, const Event& event);
@@ -98,6 +101,8 @@ class ModelBuilder : public EventSink {
   // The name and launch of a configuration id, read from the dictionary on first use: the
   // device kernels' (CUPTI) and the launching calls' (host hooks) alike.
   const KernelName& KernelNameOf(KernelConfigId config);
+  // Fills `cached`, the entry of `config`: interns its name, adds its launch.
+  ABSL_ATTRIBUTE_NOINLINE void ResolveKernelName(KernelConfigId config, KernelName* cached);
   IdCache<NameId> stack_name_of_id_;           // by CallStackId; kUnresolved until read
   // Names of copies and memsets: interned once, not hashed per record. 0 = not yet.
   NameId memcpy_names_[8 * 8 * 8] = {};
