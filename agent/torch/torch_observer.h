@@ -9,7 +9,9 @@
 // Two per thread: one for USER_SCOPE (record_function ranges, recorded as user ranges)
 // and one for every other scope (operators). Each start pushes on the thread's
 // OperatorStack (operator_stack.h: torch.profiler's counting rules), each end pops and
-// records a whole range (prof_operator_range / prof_user_range).
+// records a whole range: an operator through the sink StartTorchObserver was given (the API
+// layer's internal entry: one name-only kOperatorRange record), a user range through
+// prof_user_range.
 //
 // ABI (x86-64 SysV, Itanium C++), without torch's headers: the agent calls torch's
 // exported functions through dlsym on libtorch_cpu, already loaded (RTLD_NOLOAD):
