@@ -71,9 +71,13 @@ const LossText* LossTextOf(const std::string& kind) {
 
 }  // namespace
 
+bool QualityPerfect(const DataQuality& quality, const LaunchCoverage& launches) {
+  return quality.Perfect() && launches.without_device == 0;
+}
+
 std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality,
                                                const LaunchCoverage& launches) {
-  if (quality.Perfect() && launches.without_device == 0) return std::nullopt;
+  if (QualityPerfect(quality, launches)) return std::nullopt;
   SummaryTable table;
   table.key = "data_quality";
   table.title = "Data Quality";

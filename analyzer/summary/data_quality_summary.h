@@ -22,6 +22,10 @@ struct LaunchCoverage {
   uint64_t without_device = 0;
 };
 
+// Whether there is nothing to say: no count of `quality` and every launch answered (the
+// section is absent exactly then; the report's quality_perfect is this rule).
+bool QualityPerfect(const DataQuality& quality, const LaunchCoverage& launches = {});
+
 std::optional<SummaryTable> DataQualitySummary(const DataQuality& quality,
                                                const LaunchCoverage& launches = {});
 

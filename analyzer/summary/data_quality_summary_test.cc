@@ -64,8 +64,10 @@ TEST_CASE("kernel launches without a device kernel record are counted, of all la
   const QualityCounts counts = QualityCountsOf(perfect, launches);
   REQUIRE(counts.size() == 1);
   CHECK(counts[0].second == 4);
+  CHECK_FALSE(QualityPerfect(perfect, launches));
   launches.without_device = 0;
   CHECK(!DataQualitySummary(perfect, launches).has_value());
+  CHECK(QualityPerfect(perfect, launches));
 }
 
 }  // namespace

@@ -206,8 +206,8 @@ ProcessReport ProcessAnalysis::Finish() && {
   report.computation_ns = figures.communication.computation_ns;
   report.overlap_ns = figures.communication.overlap_ns;
   report.collectives = std::move(figures.collectives);
-  report.quality_perfect = figures.quality.Perfect();
   const LaunchCoverage launches{figures.kernels.launches, figures.kernels.unanswered_launches};
+  report.quality_perfect = QualityPerfect(figures.quality, launches);
   report.quality_counts = QualityCountsOf(figures.quality, launches);
 
   const RenderContext context{&figures.names, &figures.totals, options_};
