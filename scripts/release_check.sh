@@ -37,7 +37,7 @@ check="${1:-}" suite="${2:-}"
 usage() { echo "release_check.sh: $1 (see the header of $0)" >&2; exit 2; }
 case "$check" in
   old-glibc) suite="${suite:-bullseye}" packages=python3,python3-venv,binutils,g++ ;;
-  torch2) suite="${suite:-trixie}" packages=python3,python3-torch,python3-numpy
+  torch2) suite="${suite:-trixie}" packages=python3,python3-torch,python3-numpy,python3-venv
     added=slurmctld,slurmd,slurm-client ;;
   *) usage "the check must be old-glibc or torch2, got '${check}'" ;;
 esac
