@@ -18,7 +18,7 @@ ChunkPool& TheChunkPool() {
   return *pool;
 }
 
-// At load, before any thread records (a reconfiguration in a test leaks the old mapping:
+// Before any Take (a reconfiguration in a test leaks the old mapping:
 // chunks still held from it are never given back to the new one, see Give). The writer
 // thread may already be running PrefaultFresh (the pool is configured at the first
 // thread's first record): Configure holds PrefaultFresh's flag while the fields change, so
