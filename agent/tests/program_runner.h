@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "agent/tests/sanitizer_preload.h"
+
 namespace prof::testing {
 
 struct RunResult {
@@ -21,7 +23,10 @@ struct RunOptions {
   std::map<std::string, std::string> environment;  // added to (or replacing) the test's own
   int signal_after_ready = 0;  // sent this long after the program prints "ready"
   int signal_delay_ms = 300;
-  int timeout_ms = 60000;
+  // Then the program is killed (RunResult::timed_out). Three times as long under a
+  // sanitizer, as .bazelrc's test timeouts: TSan's launch_stress of 300000 launches took
+  // over 60 s on a loaded machine.
+  int timeout_ms = kSanitizerBuild ? 180000 : 60000;
 };
 
 RunResult RunProgram(const std::string& path, const std::vector<std::string>& arguments,

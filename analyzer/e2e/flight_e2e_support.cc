@@ -41,6 +41,14 @@ std::string FlightRanks(int ranks, const std::string& out, const std::string& en
          arguments;
 }
 
+int HangSeconds() { return prof::testing::kSanitizerBuild ? 8 : 1; }
+
+std::string HangLimits() {
+  const int timeout_ms = HangSeconds() * 1000 + (prof::testing::kSanitizerBuild ? 12000 : 3000);
+  return "PROF_FLIGHT_HANG_S=" + std::to_string(HangSeconds()) +
+         " SIM_NCCL_TIMEOUT_MS=" + std::to_string(timeout_ms);
+}
+
 long long NumberAfter(const std::string& text, const std::string& label) {
   const size_t at = text.find(label);
   if (at == std::string::npos) return -1;

@@ -19,6 +19,17 @@ std::string HangJson(const std::string& folder);
 std::string FlightRanks(int ranks, const std::string& out, const std::string& environment,
                         const std::string& arguments);
 
+// "PROF_FLIGHT_HANG_S=H SIM_NCCL_TIMEOUT_MS=T": the tests' hang limit, and the simulated
+// NCCL timeout that ends a hung job T ms after its calls entered. H is 1 s and T 4 s in a
+// normal build. Under a sanitizer, 8 instrumented ranks share the machine's cores with
+// other tests: a collective that was not hung waited over 1 s for its peers in CI (tsan),
+// and the job's first collective, waiting for every rank to start, over 4 s on a machine
+// loaded 5 times as much. There H is 8 s, and T leaves 12 s after it for the dumps.
+std::string HangLimits();
+
+// H above, in seconds.
+int HangSeconds();
+
 // The number printed after `label` in `text` (a table row), or -1.
 long long NumberAfter(const std::string& text, const std::string& label);
 

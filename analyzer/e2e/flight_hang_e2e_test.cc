@@ -1,8 +1,9 @@
 // The flight recorder end to end: `train_ranks` on 8 simulated ranks under libprof.so with
 // PROF_FLIGHT=1 and no recording window (PROF_SCHEDULE=off); rank 3 stops before
 // all-reduce #25 (sleeps), the other 7 block in it. Their writers dump after
-// PROF_FLIGHT_HANG_S (1 s), the simulated NCCL times them out (4 s), the launcher then
-// SIGTERMs rank 3 (as torchrun does), whose flush handler dumps too. Every rank leaves a
+// PROF_FLIGHT_HANG_S (1 s), the simulated NCCL times them out (4 s; longer under a
+// sanitizer: HangLimits), the launcher then SIGTERMs rank 3 (as torchrun does), whose flush
+// handler dumps too. Every rank leaves a
 // dump and `profanalyze hang` names rank 3 and #25 and what it did last (its last CUDA
 // call, range and kernel launch); without rank 3's dump it names the
 // missing rank instead. Run as torchrun runs it (one process per rank, no launcher to
@@ -53,7 +54,7 @@ int RankOf(const TraceModel& model) {
 TEST_CASE("8 ranks, one stops before all-reduce #25: every rank dumps, hang names it") {
   const std::string out = FreshFolder("flight_hang");
   const std::string command =
-      EightRanks(out, "PROF_FLIGHT_HANG_S=1 SIM_NCCL_TIMEOUT_MS=4000",
+      EightRanks(out, HangLimits(),
                  "--steps 14 --group-size 0 --stop-rank 3 --stop-before 25");
   int status = 0;
   const std::string log = Run(command, &status);
@@ -192,7 +193,7 @@ TEST_CASE("a mismatched collective is flagged; calls the small rings overwrote a
   // entered #1..#25 and keeps #10..#25 (9 overwritten), rank 3 entered 24 (8): 7 x 9 + 8.
   int status = 0;
   const std::string log =
-      Run(EightRanks(out, "PROF_FLIGHT_ENTRIES=16 PROF_FLIGHT_HANG_S=1 SIM_NCCL_TIMEOUT_MS=4000",
+      Run(EightRanks(out, "PROF_FLIGHT_ENTRIES=16 " + HangLimits(),
                      "--steps 14 --group-size 0 --stop-rank 3 --stop-before 25 "
                      "--mismatch-rank 5 --mismatch-at 20"),
           &status);
@@ -222,14 +223,16 @@ TEST_CASE("a mismatched collective is flagged; calls the small rings overwrote a
 TEST_CASE("a slow step dumps once and names the step") {
   const std::string out = FreshFolder("flight_slow_step");
   // One rank, 30 steps of a few ms; step 20 stalls 1 s (a data loader): > 20x the median.
-  // Nothing else may dump: no hang limit is reached, and the job ends normally.
+  // Nothing else may dump: no hang limit is reached, and the job ends normally. Under a
+  // sanitizer, on a loaded machine, a step took over 50 ms: the stall is 4 s there.
+  const int stall_ms = prof::testing::kSanitizerBuild ? 4000 : 1000;
   int status = 0;
   const std::string log = Run(
       "env LD_PRELOAD=\"" + prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so")) +
           "\" PROF_CUPTI_LIB=" + Runfile("testdata/sim/libcupti.so.13") +
           " PROF_FLIGHT=1 PROF_FLIGHT_SLOW_FACTOR=20 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out +
           " " + Runfile("testdata/workloads/train_ranks") + " --ranks 1 --steps 30 --group-size 0" +
-          " --slow-step 20:1000 --rendezvous " + out + "/rendezvous",
+          " --slow-step 20:" + std::to_string(stall_ms) + " --rendezvous " + out + "/rendezvous",
       &status);
   INFO(log);
   CHECK(WIFEXITED(status));
@@ -250,7 +253,7 @@ TEST_CASE("a slow step dumps once and names the step") {
   for (const HostRange& range : model->ranges) {
     if (range.type == RangeType::kProfileStep && range.step_number == 20) {
       has_step_20 = true;
-      CHECK(range.end_ns - range.start_ns >= 1000000000ull);
+      CHECK(range.end_ns - range.start_ns >= stall_ms * 1000000ull);
     }
   }
   CHECK(has_step_20);
@@ -262,7 +265,7 @@ TEST_CASE("through the trigger folder, the hung ranks' dumps make the culprit du
   int status = 0;
   const std::string log = Run(
       EightRanks(out,
-                 "PROF_FLIGHT_HANG_S=1 SIM_NCCL_TIMEOUT_MS=4000 PROF_FLIGHT_TRIGGER_DIR=" + folder,
+                 HangLimits() + " PROF_FLIGHT_TRIGGER_DIR=" + folder,
                  "--steps 14 --group-size 0 --stop-rank 3 --stop-before 25"),
       &status);
   INFO(log);
@@ -299,17 +302,20 @@ TEST_CASE("through the trigger folder, the hung ranks' dumps make the culprit du
 
 TEST_CASE("a kernel that never finishes: the call returned, the GPU state names the rank") {
   const std::string out = FreshFolder("flight_gpu_hang");
-  // 4 ranks; rank 2's GPU stalls for 5 s just before world collective #3 (an all-reduce
-  // of step 1): its host calls return, its #3 stays enqueued behind the stuck kernel, the
-  // others' #3 start and wait for it, and every rank blocks in its next synchronization.
-  // The writers dump after PROF_FLIGHT_HANG_S (1 s); then the kernel ends and the job too.
+  // 4 ranks; rank 2's GPU stalls for 5 s (12 s under a sanitizer) just before world
+  // collective #3 (an all-reduce of step 1): its host calls return, its #3 stays enqueued
+  // behind the stuck kernel, the others' #3 start and wait for it, and every rank blocks in
+  // its next synchronization. The writers dump after PROF_FLIGHT_HANG_S (HangSeconds()),
+  // 4 s before the kernel ends and the job too.
   int status = 0;
   const std::string log =
       Run("env LD_PRELOAD=\"" + prof::testing::WithSanitizerRuntime(Runfile("agent/libprof.so")) +
               "\" PROF_CUPTI_LIB=" + Runfile("testdata/sim/libcupti.so.13") +
-              " PROF_FLIGHT=1 PROF_FLIGHT_HANG_S=1 PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out + " " +
+              " PROF_FLIGHT=1 PROF_FLIGHT_HANG_S=" + std::to_string(HangSeconds()) +
+              " PROF_SCHEDULE=off PROF_OUTPUT_DIR=" + out + " " +
               Runfile("testdata/workloads/train_ranks") +
-              " --ranks 4 --steps 3 --group-size 0 --stuck-rank 2 --stuck-at 3 --stuck-ms 5000" +
+              " --ranks 4 --steps 3 --group-size 0 --stuck-rank 2 --stuck-at 3 --stuck-ms " +
+              std::to_string(HangSeconds() * 1000 + 4000) +
               " --rendezvous " + out + "/rendezvous",
           &status);
   INFO(log);

@@ -54,7 +54,7 @@ TEST_CASE("host ring losses are counted in every dump and by hang; the hung step
   int status = 0;
   const std::string log = RunCommand(
       FlightRanks(4, out,
-                  "PROF_FLIGHT_HOST_ENTRIES=64 PROF_FLIGHT_HANG_S=1 SIM_NCCL_TIMEOUT_MS=4000",
+                  "PROF_FLIGHT_HOST_ENTRIES=64 " + HangLimits(),
                   "--steps 14 --group-size 0 --stop-rank 1 --stop-before 25"),
       &status);
   INFO(log);
