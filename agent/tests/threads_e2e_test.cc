@@ -130,7 +130,10 @@ TEST_CASE("a drain pass of many launches is written in chunks of at most 16384 e
   REQUIRE(trace.files.size() == 1);
   CHECK(Total(trace.launches) == truth.Number({"totals", "kernels", "count"}));
   CHECK(trace.files[0].complete);
-  CHECK(trace.files[0].largest_chunk_events >= 16384);  // full chunks were written
+  // Full chunks were written. Under a sanitizer the launch loop runs several times slower
+  // and a 4 ms pass drains fewer than 16384 launches (12599 at most in a TSan run): only
+  // the upper bound can be checked there.
+  if (!kSanitizerBuild) CHECK(trace.files[0].largest_chunk_events >= 16384);
   CHECK(trace.files[0].largest_chunk_events <= 16384 + 16);
   CHECK(trace.files[0].chunks >= 300000 / (16384 + 16));
 }
