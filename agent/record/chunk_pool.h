@@ -9,10 +9,11 @@
 //
 // Thread safety: Take and Give from any thread, lock-free (a Treiber stack of chunk indexes
 // whose head carries a tag against ABA, plus a bump index for never-used chunks). Configure
-// before any Take (at load, single-threaded); ResetAfterFork in a fork child only, where the
-// forking thread is the only one. PrefaultFresh from any thread (the writer), one at a time
-// (a second caller meanwhile skips); it only reads fresh_ and asks the kernel for pages.
-// Configure may run while the writer is in PrefaultFresh: both hold prefaulting_.
+// once, before any Take (buffer_registry.cc: at the first thread's first record, under the
+// registry's mutex, so no other thread can Take yet); ResetAfterFork in a fork child only,
+// where the forking thread is the only one. PrefaultFresh from any thread (the writer), one
+// at a time (a second caller meanwhile skips); it only reads fresh_ and asks the kernel for
+// pages. Configure may run while the writer is in PrefaultFresh: both hold prefaulting_.
 #ifndef PROF_AGENT_RECORD_CHUNK_POOL_H_
 #define PROF_AGENT_RECORD_CHUNK_POOL_H_
 
