@@ -19,43 +19,57 @@ bool IsOperator(const TraceModel& model, int32_t range) {
   return range != kNoIndex && model.ranges[range].type == RangeType::kOperator;
 }
 
-// The group (OperatorFigures::groups) of each thread, remembering the last one: without
-// thread_sep every range is in group 0, and with it consecutive ranges nearly always share
-// a thread, so the map is searched only when the thread changes (not once per record).
-class GroupCursor {
+// The row (OperatorItem) of each operator range, remembering the last operator asked for:
+// a range's inner ranges follow it in preorder and its launches' records follow one another,
+// so consecutive asks are nearly always for one operator and the row is found (its group's
+// map, its shape key, its name slot) once, not once per record. The remembered row stays
+// valid: only a find for another operator adds rows (moving them), and that replaces it.
+class OperatorRows {
  public:
-  GroupCursor(const AnalysisContext& context, OperatorFigures* figures)
+  OperatorRows(const AnalysisContext& context, OperatorFigures* figures)
       : context_(context), figures_(figures) {}
 
-  NamedItems<OperatorItem>& Of(const HostRange& range) {
-    const uint64_t group = context_.options.thread_sep ? range.thread_id : 0;
-    if (items_ == nullptr || group != group_) {
-      items_ = &figures_->groups[group];  // std::map: the reference outlives insertions
-      group_ = group;
+  OperatorItem& Of(int32_t op) {
+    if (op != last_op_) {
+      last_item_ = &Find(op);
+      last_op_ = op;
     }
-    return *items_;
+    return *last_item_;
   }
 
  private:
+  OperatorItem& Find(int32_t op) {
+    const HostRange& range = context_.model->ranges[op];
+    NameId key = range.name;
+    if (context_.options.group_by_shape) {
+      const NameId next = static_cast<NameId>(figures_->shape_keys.size() + 1);
+      key = figures_->shape_keys.emplace(std::make_pair(range.name, range.shapes), next)
+                .first->second;
+    }
+    OperatorItem& item = GroupOf(range).Get(key);
+    item.op_name = range.name;
+    if (context_.options.group_by_shape) item.shapes = range.shapes;
+    return item;
+  }
+
+  // The group of the operator's thread (all one without thread_sep), remembered too: the
+  // map is searched only when the thread changes.
+  NamedItems<OperatorItem>& GroupOf(const HostRange& range) {
+    const uint64_t group = context_.options.thread_sep ? range.thread_id : 0;
+    if (group_items_ == nullptr || group != group_) {
+      group_items_ = &figures_->groups[group];  // std::map: the reference outlives insertions
+      group_ = group;
+    }
+    return *group_items_;
+  }
+
   const AnalysisContext& context_;
   OperatorFigures* figures_;
-  NamedItems<OperatorItem>* items_ = nullptr;
+  int32_t last_op_ = kNoIndex;
+  OperatorItem* last_item_ = nullptr;
+  NamedItems<OperatorItem>* group_items_ = nullptr;
   uint64_t group_ = 0;
 };
-
-OperatorItem& ItemOf(const AnalysisContext& context, OperatorFigures* figures,
-                     GroupCursor* groups, int32_t op) {
-  const HostRange& range = context.model->ranges[op];
-  NameId key = range.name;
-  if (context.options.group_by_shape) {
-    const NameId next = static_cast<NameId>(figures->shape_keys.size() + 1);
-    key = figures->shape_keys.emplace(std::make_pair(range.name, range.shapes), next).first->second;
-  }
-  OperatorItem& item = groups->Of(range).Get(key);
-  item.op_name = range.name;
-  if (context.options.group_by_shape) item.shapes = range.shapes;
-  return item;
-}
 
 double FlopsOfCall(const AnalysisContext& context, const HostRange& range,
                    OperatorFigures* figures) {
@@ -84,10 +98,10 @@ bool InBackwardOrOptimizer(const AnalysisContext& context, int32_t range) {
 }
 
 void AddOperatorCall(const AnalysisContext& context, const SelfTimes& self, uint32_t index,
-                     OperatorFigures* figures, GroupCursor* groups) {
+                     OperatorFigures* figures, OperatorRows* rows) {
   const HostRange& range = context.model->ranges[index];
   const double duration = static_cast<double>(range.end_ns - range.start_ns);
-  OperatorItem& item = ItemOf(context, figures, groups, index);
+  OperatorItem& item = rows->Of(static_cast<int32_t>(index));
   item.cpu.Add(duration);
   item.gpu.Add(static_cast<double>(context.tree->device_ns[index]));
   item.self_cpu.Add(static_cast<double>(self.cpu_ns[index]));
@@ -113,39 +127,50 @@ void AddOperatorCall(const AnalysisContext& context, const SelfTimes& self, uint
 void CollectRanges(const AnalysisContext& context, OperatorFigures* figures) {
   const TraceModel& model = *context.model;
   const SelfTimes& self = SelfTimesOf(context);
-  GroupCursor groups(context, figures);
+  OperatorRows rows(context, figures);
   for (uint32_t index : context.tree->preorder) {
     const HostRange& range = model.ranges[index];
     if (range.type == RangeType::kOperator) {
-      AddOperatorCall(context, self, index, figures, &groups);
+      AddOperatorCall(context, self, index, figures, &rows);
       continue;
     }
     const int32_t parent = context.tree->parent[index];
     if (!IsOperator(model, parent)) continue;
-    OperatorInnerItem& inner = ItemOf(context, figures, &groups, parent).inners.Get(range.name);
+    OperatorInnerItem& inner = rows.Of(parent).inners.Get(range.name);
     inner.cpu.Add(static_cast<double>(range.end_ns - range.start_ns));
     inner.gpu.Add(static_cast<double>(context.tree->device_ns[index]));
   }
 }
 
-// Device records launched directly by an operator or by one of its inner ranges.
+// The device list a record launched by `range` goes to: the operator's own when `range`
+// is an operator, its inner range's when `range` is an operator's direct child, else none.
+NamedItems<NamedItem>* DevicesOf(const AnalysisContext& context, OperatorRows* rows,
+                                 int32_t range) {
+  const TraceModel& model = *context.model;
+  if (IsOperator(model, range)) return &rows->Of(range).devices;
+  const int32_t parent = context.tree->parent[range];
+  if (!IsOperator(model, parent)) return nullptr;
+  return &rows->Of(parent).inners.Get(model.ranges[range].name).devices;
+}
+
+// Device records launched directly by an operator or by one of its inner ranges. A range's
+// launches' records mostly follow one another, so the list of the previous record's range
+// is kept; it stays valid, as only finding another range's list adds rows or inner items.
 void CollectDeviceRecords(const AnalysisContext& context, OperatorFigures* figures) {
   const TraceModel& model = *context.model;
-  GroupCursor groups(context, figures);
+  OperatorRows rows(context, figures);
+  int32_t last_range = kNoIndex;
+  NamedItems<NamedItem>* devices = nullptr;
   for (const DeviceActivity& activity : model.device_activities) {
     if (activity.api_call == kNoIndex || activity.kind == DeviceKind::kSynchronization) continue;
     const int32_t range = model.api_calls[activity.api_call].parent_range;
     if (range == kNoIndex) continue;
-    const double duration = static_cast<double>(activity.end_ns - activity.start_ns);
-    if (IsOperator(model, range)) {
-      ItemOf(context, figures, &groups, range).devices.Get(activity.name).gpu.Add(duration);
-      continue;
+    if (range != last_range) {
+      devices = DevicesOf(context, &rows, range);
+      last_range = range;
     }
-    const int32_t parent = context.tree->parent[range];
-    if (!IsOperator(model, parent)) continue;
-    OperatorInnerItem& inner =
-        ItemOf(context, figures, &groups, parent).inners.Get(model.ranges[range].name);
-    inner.devices.Get(activity.name).gpu.Add(duration);
+    if (devices == nullptr) continue;
+    devices->Get(activity.name).gpu.Add(static_cast<double>(activity.end_ns - activity.start_ns));
   }
 }
 
