@@ -136,6 +136,40 @@ void AddRangeRows(const UserRangeFigures& ranges, const RenderContext& context,
   }
 }
 
+// What AddCopyFigures knows of one API function name: whether it copies or sets memory
+// (tested once per name), and the row of its last call with that row's direction key, as
+// a function nearly always copies one way: its next call then needs no hash lookup.
+struct CallNameSlot {
+  int8_t is_copy = -1;  // -1: not yet tested
+  uint32_t direction_key = 0;
+  CopyCallFigures* row = nullptr;  // std::map values stay put
+};
+
+// The row of each (call name, direction), its name built once per pair, not per call.
+class CopyRows {
+ public:
+  CopyCallFigures& Of(const TraceModel& model, const ApiCall& call, NameId direction,
+                      CallNameSlot* slot, CopyFigures* figures) {
+    // Directions from a record's name are NameIds; those from the call's copy kind are
+    // kept apart by the top bit (so a key is never 0).
+    const uint32_t key =
+        direction != 0 ? direction : (0x80000000u | static_cast<uint32_t>(call.copy_kind));
+    if (slot->row != nullptr && slot->direction_key == key) return *slot->row;
+    CopyCallFigures*& row = row_of_[(static_cast<uint64_t>(call.name) << 32) | key];
+    if (row == nullptr) {
+      const absl::string_view text = direction != 0 ? model.names.Get(direction).substr(7)
+                                                    : CopyDirectionName(call.copy_kind);
+      row = &figures->rows[RowName(model.names.Get(call.name), text)];
+    }
+    slot->direction_key = key;
+    slot->row = row;
+    return *row;
+  }
+
+ private:
+  absl::flat_hash_map<uint64_t, CopyCallFigures*> row_of_;
+};
+
 }  // namespace
 
 bool IsCopyOrSetCall(absl::string_view name) {
@@ -147,35 +181,24 @@ void AddCopyFigures(const AnalysisContext& window, CopyFigures* figures) {
   const TraceModel& model = *window.model;
   const std::vector<std::pair<int32_t, int32_t>> order = CopyActivitiesByCall(model);
   size_t cursor = 0;
-  std::vector<int8_t> is_copy_name;    // by NameId: -1 not yet known; the test once per name
-  std::vector<int8_t> is_copy_record;  // the same for device record names (MEMCPY_*)
-  // (call name, direction) -> its row, so the row's name is built once per pair, not per call.
-  absl::flat_hash_map<uint64_t, CopyCallFigures*> row_of;
+  std::vector<CallNameSlot> slot_of_name;  // by the call's NameId
+  std::vector<int8_t> is_copy_record;      // by device record NameId (MEMCPY_*); -1 unknown
+  CopyRows rows;
   for (int32_t index = 0; index < static_cast<int32_t>(model.api_calls.size()); ++index) {
     const ApiCall& call = model.api_calls[index];
-    if (call.name >= is_copy_name.size()) is_copy_name.resize(call.name + 1, -1);
-    int8_t& known = is_copy_name[call.name];
-    if (known < 0) known = IsCopyOrSetCall(model.names.Get(call.name));
-    if (!known) continue;
+    if (call.name >= slot_of_name.size()) slot_of_name.resize(call.name + 1);
+    CallNameSlot& slot = slot_of_name[call.name];
+    if (slot.is_copy < 0) slot.is_copy = IsCopyOrSetCall(model.names.Get(call.name));
+    if (!slot.is_copy) continue;
     DeviceWork work;
     const bool has_device = DeviceWorkOf(model, order, index, &cursor, &is_copy_record, &work);
-    // Directions from a record's name are NameIds; those from the call's copy kind are
-    // kept apart by the top bit.
-    const uint32_t direction_key =
-        work.direction != 0 ? work.direction : (0x80000000u | static_cast<uint32_t>(call.copy_kind));
-    CopyCallFigures*& row = row_of[(static_cast<uint64_t>(call.name) << 32) | direction_key];
-    if (row == nullptr) {
-      const absl::string_view direction = work.direction != 0
-                                              ? model.names.Get(work.direction).substr(7)
-                                              : CopyDirectionName(call.copy_kind);
-      row = &figures->rows[RowName(model.names.Get(call.name), direction)];
-    }
-    row->host.Add(static_cast<double>(call.end_ns - call.start_ns));
+    CopyCallFigures& row = rows.Of(model, call, work.direction, &slot, figures);
+    row.host.Add(static_cast<double>(call.end_ns - call.start_ns));
     const uint64_t bytes = has_device && work.bytes > 0 ? work.bytes : call.bytes;
-    row->bytes += bytes;
+    row.bytes += bytes;
     if (has_device) {
-      row->device.Add(static_cast<double>(work.ns));
-      row->bytes_with_device_time += bytes;
+      row.device.Add(static_cast<double>(work.ns));
+      row.bytes_with_device_time += bytes;
     }
   }
 }
