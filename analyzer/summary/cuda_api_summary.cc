@@ -26,14 +26,18 @@ double StandardDeviation(const ApiItem& item) {
 }  // namespace
 
 void AddApiFigures(const AnalysisContext& window, ApiFigures* figures) {
+  // The sum runs in a local, in the same order: a store through `figures` each call may
+  // alias the items, which the compiler would then reload.
+  double all_calls_ns = figures->all_calls_ns;
   for (const ApiCall& call : window.model->api_calls) {
     ApiItem& item = figures->calls.Get(call.name);
     const double duration = static_cast<double>(call.end_ns - call.start_ns);
     item.cpu.Add(duration);
     item.sum_of_squares += duration * duration;
     item.failed += call.failed;
-    figures->all_calls_ns += duration;
+    all_calls_ns += duration;
   }
+  figures->all_calls_ns = all_calls_ns;
 }
 
 std::optional<SummaryTable> CudaApiSummary(const ApiFigures& figures,
