@@ -46,8 +46,12 @@ void SortByCall(std::vector<std::pair<int32_t, int32_t>>* order) {
 // The window's device copies and memsets as (issuing call, activity index), in call order
 // and, within a call, in record order. A sorted list walked beside the calls, not a hash map
 // by call: a million copies made the map's random probes a fifth of the whole analysis.
-std::vector<std::pair<int32_t, int32_t>> CopyActivitiesByCall(const TraceModel& model) {
+// Reserved at the context's count of copies and memsets, so it is written once, not regrown.
+std::vector<std::pair<int32_t, int32_t>> CopyActivitiesByCall(const AnalysisContext& window) {
+  const TraceModel& model = *window.model;
   std::vector<std::pair<int32_t, int32_t>> order;
+  order.reserve(window.counts.Device(DeviceKind::kMemcpy) +
+                window.counts.Device(DeviceKind::kMemset));
   const auto& activities = model.device_activities;
   for (int32_t index = 0; index < static_cast<int32_t>(activities.size()); ++index) {
     const DeviceActivity& activity = activities[index];
@@ -179,7 +183,7 @@ bool IsCopyOrSetCall(absl::string_view name) {
 
 void AddCopyFigures(const AnalysisContext& window, CopyFigures* figures) {
   const TraceModel& model = *window.model;
-  const std::vector<std::pair<int32_t, int32_t>> order = CopyActivitiesByCall(model);
+  const std::vector<std::pair<int32_t, int32_t>> order = CopyActivitiesByCall(window);
   size_t cursor = 0;
   std::vector<CallNameSlot> slot_of_name;  // by the call's NameId
   std::vector<int8_t> is_copy_record;      // by device record NameId (MEMCPY_*); -1 unknown
