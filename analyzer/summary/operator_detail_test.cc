@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analyzer/render/text_renderer.h"
 #include "analyzer/render/timeline_test_trace.h"
@@ -144,6 +145,46 @@ TEST_CASE("--group-by-shape: one row per operator and input shapes") {
   CHECK(std::count(rows.begin(), rows.end(),
                    std::make_pair(std::string("aten::mm"), std::string("[[16, 8], [8, 2]]"))) == 1);
   CHECK(RenderTable(table, TimeUnit::kNanoseconds).find("Input Shapes") != std::string::npos);
+}
+
+// The rows of the operator table as "title" or "indent name gpu-total" lines.
+std::vector<std::string> RowLines(const SummaryTable& table) {
+  std::vector<std::string> lines;
+  for (const Row& row : table.rows) {
+    if (row.kind == Row::Kind::kTitle) lines.push_back(row.title);
+    if (row.kind != Row::Kind::kData) continue;
+    lines.push_back(std::to_string(row.indent) + " " + row.cells[0].text + " " +
+                    std::to_string(static_cast<int>(CellOf(table, row, "gpu").stats.total_ns)));
+  }
+  return lines;
+}
+
+// The rows are found once per change of operator or launching range (operator_summary.cc):
+// records that alternate between two threads' operators, and between an operator and its
+// inner range, must still each land in their own row.
+TEST_CASE("operator rows: records alternating between operators and ranges each find theirs") {
+  testing::TestTrace trace;
+  trace.Step(1, 0, 1000, 1);
+  for (uint64_t thread : {1, 2}) {
+    trace.Range(thread, schema::RANGE_KIND_OPERATOR, "aten::conv", 100, 400);
+    trace.Range(thread, schema::RANGE_KIND_USER, "inner", 110, 300);
+  }
+  // Launches in file order (one stream, so the records keep it): thread 1's inner range,
+  // thread 2's inner range, thread 1's operator itself, and again.
+  trace.Launch(1, 120, 125, "k", 0, 7, 500, 510);  // 10 ns
+  trace.Launch(2, 121, 126, "k", 0, 7, 510, 530);  // 20 ns
+  trace.Launch(1, 310, 315, "k", 0, 7, 530, 535);  // 5 ns, the operator's own
+  trace.Launch(1, 130, 135, "k", 0, 7, 535, 565);  // 30 ns
+  trace.Launch(2, 131, 136, "k", 0, 7, 565, 605);  // 40 ns
+  trace.Launch(1, 320, 325, "k", 0, 7, 605, 612);  // 7 ns, the operator's own
+  SummaryOptions options;
+  options.thread_sep = true;
+  const ProcessReport report = testing::Analyze(trace.Write("alternating.pb"), options);
+  // Per thread: the operator (all its device time), its inner range with the inner
+  // range's kernels, then the operator's own kernels.
+  CHECK(RowLines(*FindTable(report, "operator")) ==
+        std::vector<std::string>{"Thread: 1", "0 aten::conv 52", "2 inner 40", "4 k 40", "2 k 12",
+                                 "Thread: 2", "0 aten::conv 60", "2 inner 60", "4 k 60"});
 }
 
 TEST_CASE("Chrome export: operator ranges carry shapes, dtypes and source as args") {
