@@ -1,6 +1,7 @@
 #include "analyzer/summary/model_summary.h"
 
 #include <algorithm>
+#include <iterator>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -20,6 +21,15 @@ std::vector<bool> InsidePhaseByRange(const AnalysisContext& context) {
     inside[index] = IsModelPhase(ranges[index].type) || (parent != kNoIndex && inside[parent]);
   }
   return inside;
+}
+
+// True when the window has a model phase range, by the context's counts (IsModelPhase
+// says which types are phases).
+bool AnyModelPhase(const RecordCounts& counts) {
+  for (size_t type = 0; type < std::size(counts.ranges_by_type); ++type) {
+    if (counts.ranges_by_type[type] > 0 && IsModelPhase(static_cast<RangeType>(type))) return true;
+  }
+  return false;
 }
 
 std::vector<Cell> PhaseRow(const char* name, const ModelPhaseTotals& totals, int slot,
@@ -71,6 +81,9 @@ void AddModelPhaseTotals(const AnalysisContext& context, ModelPhaseTotals* total
     totals.self_cpu[0].Add(self.cpu_ns[context.steps[i]]);
     totals.self_gpu[0].Add(self.kernel_ns[context.steps[i]]);
   }
+  // No phase range in the window (the context counted them): nothing below would find one,
+  // so the two walks over every range are skipped.
+  if (!AnyModelPhase(context.counts)) return;
   const std::vector<bool> inside_phase = InsidePhaseByRange(context);
   std::vector<uint32_t> phases;
   for (uint32_t index : context.tree->preorder) {
