@@ -24,7 +24,10 @@ struct NamedItem {
 template <typename Item>
 class NamedItems {
  public:
-  Item& Get(NameId name) {
+  Item& Get(NameId name) { return items_[Slot(name)]; }
+  // The index in items() of `name`'s item, added when new: unlike a reference, it stays
+  // valid while items are added.
+  uint32_t Slot(NameId name) {
     if (name >= slot_of_name_.size()) slot_of_name_.resize(name + 1, kAbsent);
     uint32_t& slot = slot_of_name_[name];
     if (slot == kAbsent) {
@@ -32,7 +35,7 @@ class NamedItems {
       items_.emplace_back();
       items_.back().name = name;
     }
-    return items_[slot];
+    return slot;
   }
   const std::vector<Item>& items() const { return items_; }
   std::vector<Item>& items() { return items_; }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -19,26 +20,33 @@ bool IsOperator(const TraceModel& model, int32_t range) {
   return range != kNoIndex && model.ranges[range].type == RangeType::kOperator;
 }
 
-// The row (OperatorItem) of each operator range, remembering the last operator asked for:
-// a range's inner ranges follow it in preorder and its launches' records follow one another,
-// so consecutive asks are nearly always for one operator and the row is found (its group's
-// map, its shape key, its name slot) once, not once per record. The remembered row stays
-// valid: only a find for another operator adds rows (moving them), and that replaces it.
+// Where an operator's row is: its group (OperatorFigures::groups, a std::map, so the
+// group stays put) and its index there (unlike a reference, valid while rows are added).
+struct RowPlace {
+  NamedItems<OperatorItem>* group = nullptr;
+  uint32_t slot = 0;
+  OperatorItem& Item() const { return group->items()[slot]; }
+};
+
+// The row of each operator range, remembering the last operator asked for: a range's inner
+// ranges follow it in preorder and its launches' records follow one another, so the row is
+// found (its group's map, its shape key, its name slot) once per change of operator.
 class OperatorRows {
  public:
   OperatorRows(const AnalysisContext& context, OperatorFigures* figures)
       : context_(context), figures_(figures) {}
 
-  OperatorItem& Of(int32_t op) {
+  OperatorItem& Of(int32_t op) { return PlaceOf(op).Item(); }
+  const RowPlace& PlaceOf(int32_t op) {
     if (op != last_op_) {
-      last_item_ = &Find(op);
+      last_ = Find(op);
       last_op_ = op;
     }
-    return *last_item_;
+    return last_;
   }
 
  private:
-  OperatorItem& Find(int32_t op) {
+  RowPlace Find(int32_t op) {
     const HostRange& range = context_.model->ranges[op];
     NameId key = range.name;
     if (context_.options.group_by_shape) {
@@ -46,10 +54,12 @@ class OperatorRows {
       key = figures_->shape_keys.emplace(std::make_pair(range.name, range.shapes), next)
                 .first->second;
     }
-    OperatorItem& item = GroupOf(range).Get(key);
+    NamedItems<OperatorItem>& group = GroupOf(range);
+    const RowPlace place{&group, group.Slot(key)};
+    OperatorItem& item = place.Item();
     item.op_name = range.name;
     if (context_.options.group_by_shape) item.shapes = range.shapes;
-    return item;
+    return place;
   }
 
   // The group of the operator's thread (all one without thread_sep), remembered too: the
@@ -57,7 +67,7 @@ class OperatorRows {
   NamedItems<OperatorItem>& GroupOf(const HostRange& range) {
     const uint64_t group = context_.options.thread_sep ? range.thread_id : 0;
     if (group_items_ == nullptr || group != group_) {
-      group_items_ = &figures_->groups[group];  // std::map: the reference outlives insertions
+      group_items_ = &figures_->groups[group];
       group_ = group;
     }
     return *group_items_;
@@ -66,9 +76,19 @@ class OperatorRows {
   const AnalysisContext& context_;
   OperatorFigures* figures_;
   int32_t last_op_ = kNoIndex;
-  OperatorItem* last_item_ = nullptr;
+  RowPlace last_;
   NamedItems<OperatorItem>* group_items_ = nullptr;
   uint64_t group_ = 0;
+};
+
+// Where the device records a range launches go, by range (indexed like model.ranges): the
+// row's own list for an operator, its inner item's (`inner`) for an operator's direct
+// child. Taken in the walk over the ranges, as the records come grouped by stream, not by
+// range, and finding the row again for each change of range was most of the record walk.
+struct DeviceListPlace {
+  static constexpr uint32_t kOwnList = ~uint32_t{0};
+  RowPlace row;  // row.group nullptr: not a range the walk placed
+  uint32_t inner = kOwnList;
 };
 
 double FlopsOfCall(const AnalysisContext& context, const HostRange& range,
@@ -124,7 +144,8 @@ void AddOperatorCall(const AnalysisContext& context, const SelfTimes& self, uint
   }
 }
 
-void CollectRanges(const AnalysisContext& context, OperatorFigures* figures) {
+void CollectRanges(const AnalysisContext& context, OperatorFigures* figures,
+                   std::vector<DeviceListPlace>* places) {
   const TraceModel& model = *context.model;
   const SelfTimes& self = SelfTimesOf(context);
   OperatorRows rows(context, figures);
@@ -132,11 +153,15 @@ void CollectRanges(const AnalysisContext& context, OperatorFigures* figures) {
     const HostRange& range = model.ranges[index];
     if (range.type == RangeType::kOperator) {
       AddOperatorCall(context, self, index, figures, &rows);
+      (*places)[index].row = rows.PlaceOf(static_cast<int32_t>(index));
       continue;
     }
     const int32_t parent = context.tree->parent[index];
     if (!IsOperator(model, parent)) continue;
-    OperatorInnerItem& inner = rows.Of(parent).inners.Get(range.name);
+    const RowPlace row = rows.PlaceOf(parent);
+    const uint32_t slot = row.Item().inners.Slot(range.name);
+    (*places)[index] = {row, slot};
+    OperatorInnerItem& inner = row.Item().inners.items()[slot];
     inner.cpu.Add(static_cast<double>(range.end_ns - range.start_ns));
     inner.gpu.Add(static_cast<double>(context.tree->device_ns[index]));
   }
@@ -144,8 +169,16 @@ void CollectRanges(const AnalysisContext& context, OperatorFigures* figures) {
 
 // The device list a record launched by `range` goes to: the operator's own when `range`
 // is an operator, its inner range's when `range` is an operator's direct child, else none.
-NamedItems<NamedItem>* DevicesOf(const AnalysisContext& context, OperatorRows* rows,
+NamedItems<NamedItem>* DevicesOf(const AnalysisContext& context,
+                                 const std::vector<DeviceListPlace>& places, OperatorRows* rows,
                                  int32_t range) {
+  const DeviceListPlace& place = places[range];
+  if (place.row.group != nullptr) {
+    OperatorItem& item = place.row.Item();
+    if (place.inner == DeviceListPlace::kOwnList) return &item.devices;
+    return &item.inners.items()[place.inner].devices;
+  }
+  // A range the walk over the tree did not place (none in a well-formed tree).
   const TraceModel& model = *context.model;
   if (IsOperator(model, range)) return &rows->Of(range).devices;
   const int32_t parent = context.tree->parent[range];
@@ -153,10 +186,11 @@ NamedItems<NamedItem>* DevicesOf(const AnalysisContext& context, OperatorRows* r
   return &rows->Of(parent).inners.Get(model.ranges[range].name).devices;
 }
 
-// Device records launched directly by an operator or by one of its inner ranges. A range's
-// launches' records mostly follow one another, so the list of the previous record's range
-// is kept; it stays valid, as only finding another range's list adds rows or inner items.
-void CollectDeviceRecords(const AnalysisContext& context, OperatorFigures* figures) {
+// Device records launched directly by an operator or by one of its inner ranges. The list
+// of the previous record's range is kept: it stays valid, as only finding another range's
+// list can add rows or inner items.
+void CollectDeviceRecords(const AnalysisContext& context,
+                          const std::vector<DeviceListPlace>& places, OperatorFigures* figures) {
   const TraceModel& model = *context.model;
   OperatorRows rows(context, figures);
   int32_t last_range = kNoIndex;
@@ -166,7 +200,7 @@ void CollectDeviceRecords(const AnalysisContext& context, OperatorFigures* figur
     const int32_t range = model.api_calls[activity.api_call].parent_range;
     if (range == kNoIndex) continue;
     if (range != last_range) {
-      devices = DevicesOf(context, &rows, range);
+      devices = DevicesOf(context, places, &rows, range);
       last_range = range;
     }
     if (devices == nullptr) continue;
@@ -298,8 +332,9 @@ std::vector<std::string> FlopsPrintout(const OperatorFigures& figures, const Str
 }  // namespace
 
 void AddOperatorFigures(const AnalysisContext& window, OperatorFigures* figures) {
-  CollectRanges(window, figures);
-  CollectDeviceRecords(window, figures);
+  std::vector<DeviceListPlace> places(window.model->ranges.size());
+  CollectRanges(window, figures, &places);
+  CollectDeviceRecords(window, places, figures);
 }
 
 std::optional<SummaryTable> OperatorSummary(const OperatorFigures& figures,
