@@ -28,9 +28,9 @@ struct RowPlace {
   OperatorItem& Item() const { return group->items()[slot]; }
 };
 
-// The row of each operator range, remembering the last operator asked for: a range's inner
-// ranges follow it in preorder and its launches' records follow one another, so the row is
-// found (its group's map, its shape key, its name slot) once per change of operator.
+// The row of each operator range, remembering the last operator asked for: an operator's
+// inner ranges follow it in preorder, so the row is found (its group's map, its shape key,
+// its name slot) once per operator, not again for each inner range.
 class OperatorRows {
  public:
   OperatorRows(const AnalysisContext& context, OperatorFigures* figures)
@@ -178,7 +178,8 @@ NamedItems<NamedItem>* DevicesOf(const AnalysisContext& context,
     if (place.inner == DeviceListPlace::kOwnList) return &item.devices;
     return &item.inners.items()[place.inner].devices;
   }
-  // A range the walk over the tree did not place (none in a well-formed tree).
+  // Not placed by the walk over the tree: a range whose records count in no row (the
+  // checks below say so), or one the walk did not reach (none in a well-formed tree).
   const TraceModel& model = *context.model;
   if (IsOperator(model, range)) return &rows->Of(range).devices;
   const int32_t parent = context.tree->parent[range];
