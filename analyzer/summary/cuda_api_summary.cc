@@ -29,12 +29,19 @@ void AddApiFigures(const AnalysisContext& window, ApiFigures* figures) {
   // The sum runs in a local, in the same order: a store through `figures` each call may
   // alias the items, which the compiler would then reload.
   double all_calls_ns = figures->all_calls_ns;
+  // Consecutive calls are mostly of one function (launch after launch): its item is kept
+  // and looked up again when the name changes, the only time items can be added (moved).
+  ApiItem* item = nullptr;
+  NameId name = 0;
   for (const ApiCall& call : window.model->api_calls) {
-    ApiItem& item = figures->calls.Get(call.name);
+    if (item == nullptr || call.name != name) {
+      item = &figures->calls.Get(call.name);
+      name = call.name;
+    }
     const double duration = static_cast<double>(call.end_ns - call.start_ns);
-    item.cpu.Add(duration);
-    item.sum_of_squares += duration * duration;
-    item.failed += call.failed;
+    item->cpu.Add(duration);
+    item->sum_of_squares += duration * duration;
+    item->failed += call.failed;
     all_calls_ns += duration;
   }
   figures->all_calls_ns = all_calls_ns;
