@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "proto/chunk_guard.h"
 #include "proto/crc32c.h"
+#include "proto/reusable_chunk.h"
 
 namespace prof {
 namespace {
@@ -136,7 +137,7 @@ bool TraceFileReader::DecodeChunk(const FrameHeader& frame, const uint8_t* paylo
     ++report_.chunks_missing;
     return false;
   }
-  if (!chunk->ParseFromArray(payload, static_cast<int>(frame.payload_size))) {
+  if (!ParseChunkKeepingCapacity(payload, static_cast<int>(frame.payload_size), chunk)) {
     report_.Add({ReadIssue::Kind::kCorruptChunk, file_offset_, frame.payload_size,
                  "checksum matches but the chunk does not decode"});
     ++report_.chunks_missing;
