@@ -20,19 +20,23 @@ inline uint64_t ApplyDelta(int64_t delta, uint64_t* previous) {
   return *previous;
 }
 
-// The rows a column stands for: its size, or, when its companion `runs` is not empty, the
-// sum of the run lengths. -1 when the runs do not fit the column (a length of 0, or not
-// one length per value).
-template <typename T>
-int64_t ExpandedSize(const Repeated<T>& values, const Repeated<uint32_t>& runs) {
-  if (runs.empty()) return values.size();
-  if (runs.size() != values.size()) return -1;
+// The rows a column of `size` values stands for: `size`, or, when its companion `runs` is
+// not empty, the sum of the run lengths. -1 when the runs do not fit the column (a length
+// of 0, or not one length per value).
+inline int64_t RunsExpandedSize(int64_t size, const Repeated<uint32_t>& runs) {
+  if (runs.empty()) return size;
+  if (runs.size() != size) return -1;
   int64_t rows = 0;
   for (const uint32_t length : runs) {
     if (length == 0) return -1;
     rows += length;
   }
   return rows;
+}
+
+template <typename T>
+int64_t ExpandedSize(const Repeated<T>& values, const Repeated<uint32_t>& runs) {
+  return RunsExpandedSize(values.size(), runs);
 }
 
 // A block column's companion of run lengths is numbered this much higher (trace.proto;
@@ -47,21 +51,14 @@ inline int64_t ColumnRows(const google::protobuf::Message& block,
   const google::protobuf::Reflection& reflection = *block.GetReflection();
   const int size = reflection.FieldSize(block, values);
   if (runs == nullptr) return size;
-  // A reference to the whole field: each length is then one indirect call, where
-  // GetRepeatedUInt32 checked the field and looked up its offset again (a name column can
-  // have a run per row).
-  const google::protobuf::RepeatedFieldRef<uint32_t> lengths =
-      reflection.GetRepeatedFieldRef<uint32_t>(block, runs);
-  const int run_count = lengths.size();
-  if (run_count == 0) return size;
-  if (run_count != size) return -1;
-  int64_t rows = 0;
-  for (int k = 0; k < run_count; ++k) {
-    const uint32_t length = lengths.Get(k);
-    if (length == 0) return -1;
-    rows += length;
-  }
-  return rows;
+  // The array itself: through GetRepeatedFieldRef each length was an indirect call (a name
+  // column can have a run per row: 9M instructions on a 1M-event file). GetRepeatedField is
+  // deprecated for that interface but is the one that hands out the array; protobuf keeps it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  const Repeated<uint32_t>& lengths = reflection.GetRepeatedField<uint32_t>(block, runs);
+#pragma GCC diagnostic pop
+  return RunsExpandedSize(size, lengths);
 }
 
 // Reads a column value by value, expanding its runs (trace.proto, "Run-length columns").
