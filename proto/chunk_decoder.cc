@@ -16,6 +16,7 @@ using columns::ColumnCursor;
 using columns::ColumnRows;
 using columns::kRunsNumberOffset;
 using columns::SparseCursor;
+using columns::ValueAt;
 using google::protobuf::Descriptor;
 using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
@@ -180,8 +181,8 @@ void BlockDecoder::ApiCalls(const trace::ThreadEvents& thread) {
   event.clock = static_cast<schema::ClockDomain>(thread.clock());
   for (int row = 0; row < rows; ++row) {
     uint64_t value = 0;
-    event.start_ns = ApplyDelta(calls.start_delta_ns(row), &start);
-    event.duration_ns = calls.duration_ns(row);
+    event.start_ns = ApplyDelta(ValueAt(calls.start_delta_ns(), row), &start);
+    event.duration_ns = ValueAt(calls.duration_ns(), row);
     event.name = name.Next();
     event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
     event.domain =
@@ -215,8 +216,8 @@ void BlockDecoder::Ranges(const trace::ThreadEvents& thread) {
   event.clock = static_cast<schema::ClockDomain>(thread.clock());
   for (int row = 0; row < rows; ++row) {
     uint64_t value = 0;
-    event.start_ns = ApplyDelta(ranges.start_delta_ns(row), &start);
-    event.duration_ns = ranges.duration_ns(row);
+    event.start_ns = ApplyDelta(ValueAt(ranges.start_delta_ns(), row), &start);
+    event.duration_ns = ValueAt(ranges.duration_ns(), row);
     event.name = name.Next();
     event.kind = static_cast<schema::RangeKind>(kind.Next());
     event.domain = domain.At(row, &value) ? static_cast<StringId>(value) : 0;
@@ -238,10 +239,11 @@ void BlockDecoder::Steps(const trace::ThreadEvents& thread) {
   event.thread_id = thread.thread_id();
   event.clock = static_cast<schema::ClockDomain>(thread.clock());
   for (int row = 0; row < rows; ++row) {
-    event.start_ns = ApplyDelta(steps.start_delta_ns(row), &start);
-    event.duration_ns = steps.duration_ns(row);
-    event.step_number = static_cast<int64_t>(ApplyDelta(steps.step_number_delta(row), &number));
-    event.sample_count = steps.sample_count(row);
+    event.start_ns = ApplyDelta(ValueAt(steps.start_delta_ns(), row), &start);
+    event.duration_ns = ValueAt(steps.duration_ns(), row);
+    event.step_number =
+        static_cast<int64_t>(ApplyDelta(ValueAt(steps.step_number_delta(), row), &number));
+    event.sample_count = ValueAt(steps.sample_count(), row);
     sink_->OnStep(event);
   }
   stats_.events += rows;
@@ -261,16 +263,16 @@ void BlockDecoder::NcclCalls(const trace::ThreadEvents& thread) {
   event.clock = static_cast<schema::ClockDomain>(thread.clock());
   for (int row = 0; row < rows; ++row) {
     uint64_t value = 0;
-    event.start_ns = ApplyDelta(calls.start_delta_ns(row), &start);
-    event.duration_ns = calls.duration_ns(row);
-    event.operation = static_cast<schema::NcclOperation>(calls.operation(row));
-    event.count = calls.count(row);
-    event.data_type = calls.data_type(row);
-    event.bytes = calls.bytes(row);
-    event.communicator = calls.communicator_id(row);
+    event.start_ns = ApplyDelta(ValueAt(calls.start_delta_ns(), row), &start);
+    event.duration_ns = ValueAt(calls.duration_ns(), row);
+    event.operation = static_cast<schema::NcclOperation>(ValueAt(calls.operation(), row));
+    event.count = ValueAt(calls.count(), row);
+    event.data_type = ValueAt(calls.data_type(), row);
+    event.bytes = ValueAt(calls.bytes(), row);
+    event.communicator = ValueAt(calls.communicator_id(), row);
     event.sequence_number =
-        static_cast<int64_t>(ApplyDelta(calls.sequence_number_delta(row), &sequence));
-    event.stream = calls.stream(row);
+        static_cast<int64_t>(ApplyDelta(ValueAt(calls.sequence_number_delta(), row), &sequence));
+    event.stream = ValueAt(calls.stream(), row);
     event.root_or_peer =
         root.At(row, &value) ? std::optional<int64_t>(static_cast<int64_t>(value)) : std::nullopt;
     event.reduction_op = reduction.At(row, &value)
@@ -295,12 +297,12 @@ void BlockDecoder::Memory(const trace::ThreadEvents& thread) {
   event.clock = static_cast<schema::ClockDomain>(thread.clock());
   for (int row = 0; row < rows; ++row) {
     uint64_t value = 0;
-    event.time_ns = ApplyDelta(memory.time_delta_ns(row), &time);
-    event.operation = static_cast<schema::MemoryOperation>(memory.operation(row));
-    event.address = ApplyDelta(memory.address_delta(row), &address);
-    event.bytes = memory.bytes(row);
-    event.device = memory.device(row);
-    event.kind = static_cast<schema::MemoryKind>(memory.kind(row));
+    event.time_ns = ApplyDelta(ValueAt(memory.time_delta_ns(), row), &time);
+    event.operation = static_cast<schema::MemoryOperation>(ValueAt(memory.operation(), row));
+    event.address = ApplyDelta(ValueAt(memory.address_delta(), row), &address);
+    event.bytes = ValueAt(memory.bytes(), row);
+    event.device = ValueAt(memory.device(), row);
+    event.kind = static_cast<schema::MemoryKind>(ValueAt(memory.kind(), row));
     event.stream = stream.At(row, &value) ? std::optional<uint64_t>(value) : std::nullopt;
     event.call_stack = stack.At(row, &value) ? static_cast<CallStackId>(value) : 0;
     sink_->OnMemory(event);
@@ -333,8 +335,8 @@ void BlockDecoder::Kernels(const StreamKey& where, const trace::Kernels& kernels
   event.where = where;
   for (int row = 0; row < rows; ++row) {
     uint64_t value = 0;
-    event.start_ns = ApplyDelta(kernels.start_delta_ns(row), &start);
-    event.duration_ns = kernels.duration_ns(row);
+    event.start_ns = ApplyDelta(ValueAt(kernels.start_delta_ns(), row), &start);
+    event.duration_ns = ValueAt(kernels.duration_ns(), row);
     event.config = config.Next();
     event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
     event.graph_id = graph.At(row, &value) ? std::optional<uint64_t>(value) : std::nullopt;
@@ -360,9 +362,9 @@ void BlockDecoder::Memcpys(const StreamKey& where, const trace::Memcpys& copies)
   MemcpyEvent event;
   event.where = where;
   for (int row = 0; row < rows; ++row) {
-    event.start_ns = ApplyDelta(copies.start_delta_ns(row), &start);
-    event.duration_ns = copies.duration_ns(row);
-    event.bytes = copies.bytes(row);
+    event.start_ns = ApplyDelta(ValueAt(copies.start_delta_ns(), row), &start);
+    event.duration_ns = ValueAt(copies.duration_ns(), row);
+    event.bytes = ValueAt(copies.bytes(), row);
     event.copy_kind = static_cast<schema::CopyKind>(copy_kind.Next());
     event.source_kind = static_cast<schema::MemoryKind>(source.Next());
     event.destination_kind = static_cast<schema::MemoryKind>(destination.Next());
@@ -383,9 +385,9 @@ void BlockDecoder::Memsets(const StreamKey& where, const trace::Memsets& memsets
   MemsetEvent event;
   event.where = where;
   for (int row = 0; row < rows; ++row) {
-    event.start_ns = ApplyDelta(memsets.start_delta_ns(row), &start);
-    event.duration_ns = memsets.duration_ns(row);
-    event.bytes = memsets.bytes(row);
+    event.start_ns = ApplyDelta(ValueAt(memsets.start_delta_ns(), row), &start);
+    event.duration_ns = ValueAt(memsets.duration_ns(), row);
+    event.bytes = ValueAt(memsets.bytes(), row);
     event.value = value.Next();
     event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
     sink_->OnMemset(event);
@@ -407,8 +409,8 @@ void BlockDecoder::Synchronizations(const StreamKey& where, const trace::Synchro
   event.where = where;
   for (int row = 0; row < rows; ++row) {
     uint64_t value = 0;
-    event.start_ns = ApplyDelta(syncs.start_delta_ns(row), &start);
-    event.duration_ns = syncs.duration_ns(row);
+    event.start_ns = ApplyDelta(ValueAt(syncs.start_delta_ns(), row), &start);
+    event.duration_ns = ValueAt(syncs.duration_ns(), row);
     event.kind = static_cast<schema::SynchronizationKind>(kind.Next());
     event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
     event.event_id = waited.At(row, &value) ? std::optional<uint64_t>(value) : std::nullopt;

@@ -39,6 +39,14 @@ int64_t ExpandedSize(const Repeated<T>& values, const Repeated<uint32_t>& runs) 
   return RunsExpandedSize(values.size(), runs);
 }
 
+// Value `row` of a plain column (one value per row) of a block that the decoder's Rows has
+// checked: unchecked here, where the generated accessor checks its index again on every
+// call in a build without NDEBUG (two compares and a log branch per value of the inner loop).
+template <typename T>
+T ValueAt(const Repeated<T>& column, int row) {
+  return column.data()[row];
+}
+
 // A block column's companion of run lengths is numbered this much higher (trace.proto;
 // chunk_blocks::kRunsNumberOffset on the writing side).
 inline constexpr int kRunsNumberOffset = 16;
