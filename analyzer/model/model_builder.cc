@@ -152,7 +152,10 @@ void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
   call.correlation_id = event.correlation_id;
   call.name = Name(event.name);
   call.driver = event.domain == schema::API_DOMAIN_DRIVER;
-  Known(trace::ApiDomain_IsValid(event.domain), "API domain");
+  // The generated IsValid functions are out of line: the usual values skip the call.
+  Known(event.domain == schema::API_DOMAIN_RUNTIME || call.driver ||
+            trace::ApiDomain_IsValid(event.domain),
+        "API domain");
   call.failed = event.status != 0;
   call.cupti_clock = Clock(event.clock);
   call.status = event.status;
@@ -160,7 +163,9 @@ void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
   call.stream = event.stream.value_or(0);
   call.bytes = event.bytes;
   call.copy_kind =
-      trace::CopyKind_IsValid(event.copy_kind) ? event.copy_kind : schema::COPY_KIND_UNKNOWN;
+      event.copy_kind == schema::COPY_KIND_UNKNOWN || trace::CopyKind_IsValid(event.copy_kind)
+          ? event.copy_kind
+          : schema::COPY_KIND_UNKNOWN;
   call.call_stack = StackName(event.call_stack);
   if (event.kernel_config != 0) call.launch = KernelNameOf(event.kernel_config).launch;
   ++model_.event_count;
