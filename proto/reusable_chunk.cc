@@ -81,9 +81,12 @@ void ReturnCleared(const std::vector<T*>& elements, RepeatedPtrField<T>* field) 
 
 }  // namespace
 
-bool ParseChunkKeepingCapacity(const uint8_t* payload, int size, trace::Chunk* chunk) {
+bool ParseChunkKeepingCapacity(const uint8_t* payload, int size, uint64_t keep_at_most,
+                               trace::Chunk* chunk) {
   // Cleared elements cannot be handed to a field on an arena.
   if (chunk->GetArena() != nullptr) return chunk->ParseFromArray(payload, size);
+  // SpaceUsedLong counts the spare elements too; the swap frees them, Clear() would not.
+  if (chunk->SpaceUsedLong() > keep_at_most) trace::Chunk().Swap(chunk);
   const std::vector<trace::ThreadEvents*> threads = TakeKeepingMessages(chunk->mutable_threads());
   const std::vector<trace::StreamEvents*> streams = TakeKeepingMessages(chunk->mutable_streams());
   chunk->Clear();  // the rest of the chunk: small

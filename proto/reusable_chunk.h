@@ -16,8 +16,12 @@
 namespace prof {
 
 // Replaces `chunk` with the chunk in `payload`; false when it does not parse (`chunk` is
-// then partly filled, as after a failed ParseFromArray).
-bool ParseChunkKeepingCapacity(const uint8_t* payload, int size, trace::Chunk* chunk);
+// then partly filled, as after a failed ParseFromArray). When what `chunk` holds (kept
+// arrays and spare elements included) is over `keep_at_most` bytes, it is all freed first:
+// otherwise a hostile file that fills another thread's block in every chunk would make the
+// kept arrays add up chunk after chunk.
+bool ParseChunkKeepingCapacity(const uint8_t* payload, int size, uint64_t keep_at_most,
+                               trace::Chunk* chunk);
 
 }  // namespace prof
 

@@ -8,6 +8,8 @@
 namespace prof {
 namespace {
 
+constexpr uint64_t kNoBound = ~uint64_t{0};
+
 // A chunk of one thread whose api_calls block has `rows` rows (none: no block), a status
 // sparse column when `with_status`, and a ranges block when `with_ranges`; plus one stream
 // with kernels.
@@ -41,7 +43,7 @@ trace::Chunk MakeChunk(uint64_t sequence, int rows, bool with_status, bool with_
 void ParseAndCompare(const trace::Chunk& expected, trace::Chunk* reused) {
   const std::string bytes = expected.SerializeAsString();
   REQUIRE(ParseChunkKeepingCapacity(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                    static_cast<int>(bytes.size()), reused));
+                                    static_cast<int>(bytes.size()), kNoBound, reused));
   trace::Chunk fresh;
   REQUIRE(fresh.ParseFromString(bytes));
   CHECK(reused->ShortDebugString() == fresh.ShortDebugString());
@@ -75,13 +77,27 @@ TEST_CASE("a column's array survives into the next chunk") {
   CHECK(reused.threads(0).api_calls().start_delta_ns_size() == 900);
 }
 
+TEST_CASE("what earlier chunks left is freed once it passes the bound") {
+  // A hostile file could fill another thread's block in every chunk: each kept array
+  // would stay, and the memory held would grow chunk after chunk.
+  trace::Chunk reused;
+  ParseAndCompare(MakeChunk(1, 100000, false, false), &reused);
+  const uint64_t held = reused.SpaceUsedLong();
+  REQUIRE(held > 800000);  // 100000 rows of four columns
+  const std::string small = MakeChunk(2, 10, false, false).SerializeAsString();
+  REQUIRE(ParseChunkKeepingCapacity(reinterpret_cast<const uint8_t*>(small.data()),
+                                    static_cast<int>(small.size()), held - 1, &reused));
+  CHECK(reused.SpaceUsedLong() < 10000);
+  CHECK(reused.threads(0).api_calls().start_delta_ns_size() == 10);
+}
+
 TEST_CASE("an empty block on the wire reads as absent") {
   trace::Chunk with_empty_block = MakeChunk(1, 2, false, false);
   with_empty_block.mutable_threads(0)->mutable_steps();  // present, no rows
   const std::string bytes = with_empty_block.SerializeAsString();
   trace::Chunk reused;
   REQUIRE(ParseChunkKeepingCapacity(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                    static_cast<int>(bytes.size()), &reused));
+                                    static_cast<int>(bytes.size()), kNoBound, &reused));
   CHECK_FALSE(reused.threads(0).has_steps());
   CHECK(reused.threads(0).api_calls().start_delta_ns_size() == 2);
 }
@@ -90,7 +106,7 @@ TEST_CASE("bytes that are not a chunk do not parse") {
   const std::string garbage = "\xff\xff\xff\xff";
   trace::Chunk reused = MakeChunk(1, 2, false, false);
   CHECK_FALSE(ParseChunkKeepingCapacity(reinterpret_cast<const uint8_t*>(garbage.data()),
-                                        static_cast<int>(garbage.size()), &reused));
+                                        static_cast<int>(garbage.size()), kNoBound, &reused));
 }
 
 }  // namespace

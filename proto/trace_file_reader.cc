@@ -137,7 +137,10 @@ bool TraceFileReader::DecodeChunk(const FrameHeader& frame, const uint8_t* paylo
     ++report_.chunks_missing;
     return false;
   }
-  if (!ParseChunkKeepingCapacity(payload, static_cast<int>(frame.payload_size), chunk)) {
+  // What the last chunks left is held to the bound of a parsed chunk (chunk_guard.h).
+  const uint64_t keep_at_most = 3 * ParsedBytesLimit(frame.payload_size);
+  if (!ParseChunkKeepingCapacity(payload, static_cast<int>(frame.payload_size), keep_at_most,
+                                 chunk)) {
     report_.Add({ReadIssue::Kind::kCorruptChunk, file_offset_, frame.payload_size,
                  "checksum matches but the chunk does not decode"});
     ++report_.chunks_missing;

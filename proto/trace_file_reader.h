@@ -9,7 +9,10 @@
 // what is left of it and is refilled whole, and nothing is moved once the source is at its
 // end; so every byte is copied and checksummed a bounded number of times (work() counts
 // them). Memory: the buffer is at most the largest frame plus half of it, never more than
-// the file holds plus a read block; a parsed chunk is bounded by chunk_guard.h.
+// the file holds plus a read block; a parsed chunk is bounded by chunk_guard.h. Next()
+// parses into the caller's chunk keeping its column arrays (reusable_chunk.h); what it keeps
+// is freed first when over the 3 x ParsedBytesLimit bound of the frame being read, so while
+// parsing the chunk term of chunk_guard.h's stated bound can at most double.
 //
 // Not thread-safe; open one reader per file and thread.
 //
