@@ -17,8 +17,10 @@
 // ParsedBytesLimit (a repeated field grows by doubling, briefly holding its old and new
 // arrays): per frame at most 1.5 x payload + 3 x min(8 x payload + 64 KiB, 64 MiB), so
 // at most 288 MiB for the largest frame, whatever it holds (measured: a 4 MiB frame of
-// 1-byte varints peaks at ~82 MiB, bound 102 MiB). The model built from the events is
-// O(events) by design.
+// 1-byte varints peaks at ~82 MiB, bound 102 MiB). TraceFileReader parses into a chunk
+// that keeps the last chunks' column arrays (reusable_chunk.h), freed first when over the
+// 3 x ParsedBytesLimit of the frame being read: the parsed-chunk term at most doubles
+// while a frame is parsed. The model built from the events is O(events) by design.
 //
 // Thread-safe (no shared state but a per-thread cache of message sizes).
 #ifndef PROF_PROTO_CHUNK_GUARD_H_
