@@ -135,7 +135,9 @@ void RecordConverter::AddRecord(uint64_t thread_id, const Record& record, Window
     case RecordKind::kOperatorRangeDetail:  // whole: no stack, nothing to match
       EndRange(DetailedRange(thread_id, record, window), record.end_ns, window);
       return;
-    case RecordKind::kOperatorRange: AddOperatorRange(thread_id, record, window); return;
+    case RecordKind::kOperatorRange:  // Add sends these to AddOperatorRange directly
+      AddOperatorRange(thread_id, record, window);
+      return;
     case RecordKind::kRangePop: {
       auto& stack = stacks_[thread_id];
       if (stack.empty()) {
