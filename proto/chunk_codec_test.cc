@@ -182,28 +182,6 @@ TEST_CASE("strings that share their length and both ends are interned apart") {
   CHECK(chunk.strings(3).empty());
 }
 
-TEST_CASE("strings of up to 17 bytes that differ in any one byte are interned apart") {
-  // Up to 16 bytes the memo takes equal length and ends for equal strings (no memcmp):
-  // each byte must be in one of the ends. Every length 1-17, every position changed.
-  ChunkEncoder encoder;
-  size_t interned = 0;
-  for (size_t length = 1; length <= 17; ++length) {
-    const std::string base(length, 'a');
-    const StringId base_id = encoder.InternString(base);
-    ++interned;
-    for (size_t position = 0; position < length; ++position) {
-      std::string changed = base;
-      changed[position] = 'b';
-      const StringId changed_id = encoder.InternString(changed);
-      ++interned;
-      CHECK(changed_id != base_id);
-      CHECK(encoder.InternString(base) == base_id);
-      CHECK(encoder.InternString(changed) == changed_id);
-    }
-  }
-  CHECK(Parse(encoder.Finish(true)).strings_size() == static_cast<int>(interned));
-}
-
 TEST_CASE("ids defined in a lost chunk resolve to placeholders and are counted") {
   ChunkEncoder encoder;
   encoder.InternString("lost");

@@ -37,57 +37,34 @@ ChunkEncoder::~ChunkEncoder() = default;
 
 namespace {
 
-// A string's length and its first and last eight bytes (zero-padded when shorter): the
-// whole string when it is at most 16 bytes long, so the memo compares most names without
-// memcmp (names differ mostly at their ends: "aten::...").
-struct StringEnds {
-  uint64_t head = 0;
-  uint64_t tail = 0;
-  size_t length = 0;
-};
-
-StringEnds EndsOf(std::string_view value) {
-  StringEnds ends;
-  ends.length = value.size();
-  if (ends.length >= 8) {
-    std::memcpy(&ends.head, value.data(), 8);
-    std::memcpy(&ends.tail, value.data() + ends.length - 8, 8);
-  } else if (ends.length > 0) {
-    std::memcpy(&ends.head, value.data(), ends.length);
+// recent_strings_' slot for `value`: its length and its first and last eight bytes, mixed
+// (a few instructions for any length; names differ mostly at their ends: "aten::...").
+size_t RecentSlot(std::string_view value, size_t slots) {
+  const size_t length = value.size();
+  uint64_t head = 0, tail = 0;
+  if (length >= 8) {
+    std::memcpy(&head, value.data(), 8);
+    std::memcpy(&tail, value.data() + length - 8, 8);
+  } else if (length > 0) {
+    std::memcpy(&head, value.data(), length);
   }
-  return ends;
-}
-
-// recent_strings_' slot for a string with these ends: mixed (a few instructions for any
-// length).
-size_t RecentSlot(const StringEnds& ends, size_t slots) {
-  const uint64_t mixed =
-      (ends.head ^ (ends.tail * 0x9E3779B97F4A7C15ull) ^ ends.length) * 0xFF51AFD7ED558CCDull;
+  const uint64_t mixed = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ length) * 0xFF51AFD7ED558CCDull;
   return static_cast<size_t>(mixed >> 32) & (slots - 1);
 }
 
 }  // namespace
 
 StringId ChunkEncoder::InternString(std::string_view value) {
-  const StringEnds ends = EndsOf(value);
-  RecentString& recent = recent_strings_[RecentSlot(ends, kRecentStrings)];
-  // Equal ends and length are equal strings up to 16 bytes; past that the middle is
-  // compared too (the ends cover bytes [0, 8) and [length - 8, length)).
-  if (recent.text != nullptr && recent.length == ends.length && recent.head == ends.head &&
-      recent.tail == ends.tail &&
-      (ends.length <= 16 ||
-       std::memcmp(recent.text->data() + 8, value.data() + 8, ends.length - 16) == 0)) {
-    return recent.id;
-  }
+  RecentString& recent = recent_strings_[RecentSlot(value, kRecentStrings)];
+  if (recent.text != nullptr && *recent.text == value) return recent.id;
   lookup_key_.assign(value.data(), value.size());
   auto it = string_ids_.find(lookup_key_);
   if (it != string_ids_.end()) {
-    recent = RecentString{&it->first, it->second, ends.head, ends.tail, ends.length};
+    recent = RecentString{&it->first, it->second};
     return it->second;
   }
   const StringId id = static_cast<StringId>(string_ids_.size() + 1);
-  recent = RecentString{&string_ids_.emplace(lookup_key_, id).first->first, id, ends.head,
-                        ends.tail, ends.length};
+  recent = RecentString{&string_ids_.emplace(lookup_key_, id).first->first, id};
   if (first_string_id_ == 0) first_string_id_ = id;
   // Repeated strings are written even when empty (only singular scalars are omitted).
   wire::PutBytesField(&strings_, field::Chunk::kStrings, value);

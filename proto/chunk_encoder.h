@@ -139,16 +139,10 @@ class ChunkEncoder {
   // string_ids_: a writer interns the same few hundred names (PyTorch's operators, once
   // each) over and over, and a hit costs one compare of the bytes where the map copies
   // them into lookup_key_ and hashes them in full (~260 instructions an operator,
-  // callgrind). `text` points at the map's own key, which lives as long as the encoder;
-  // head, tail and length are its ends (chunk_encoder.cc EndsOf), compared before its
-  // bytes: a name of up to 16 bytes is then known equal without memcmp (~30 instructions an
-  // operator, callgrind).
+  // callgrind). `text` points at the map's own key, which lives as long as the encoder.
   struct RecentString {
     const std::string* text = nullptr;
     StringId id = 0;
-    uint64_t head = 0;
-    uint64_t tail = 0;
-    size_t length = 0;
   };
   static constexpr size_t kRecentStrings = 1024;  // a power of two
   std::array<RecentString, kRecentStrings> recent_strings_{};
