@@ -73,40 +73,4 @@ void OperatorStack::Start(const void* call, const char* name, bool user, uint64_
   level.pending = false;
 }
 
-void OperatorStack::End(const void* call, uint64_t end_ns, Sink sink) {
-  int index = depth_ - 1;  // nearly always the innermost call: found at once
-  while (index >= 0 && levels_[index].call != call) --index;
-  if (index < 0) {
-    if (overflow_ > 0) {
-      --overflow_;
-    } else {
-      ++unmatched_;
-    }
-    return;
-  }
-  const Level ended = levels_[index];  // a copy: the calls above it move down
-  if (index != depth_ - 1) ++out_of_order_;
-  for (int above = index + 1; above < depth_; ++above) levels_[above - 1] = levels_[above];
-  --depth_;
-  if (ended.pending) ++folded_;  // its only child, named as itself: folded away
-  if (ended.utility) return;
-  if (index > 0) {
-    Level& parent = levels_[index - 1];
-    ++parent.children;
-    if (parent.pending) {  // a second child: the first one is no duplicate
-      parent.pending = false;
-      sink(parent.pending_user, parent.name, parent.pending_start_ns, parent.pending_end_ns);
-    }
-    if (parent.children == 1 && std::strcmp(ended.name, parent.name) == 0) {
-      if (ended.start_ns == 0) return;  // not recorded anyway
-      parent.pending = true;
-      parent.pending_user = ended.user;
-      parent.pending_start_ns = ended.start_ns;
-      parent.pending_end_ns = end_ns;
-      return;
-    }
-  }
-  if (ended.start_ns != 0) sink(ended.user, ended.name, ended.start_ns, end_ns);
-}
-
 }  // namespace prof

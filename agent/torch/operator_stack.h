@@ -30,13 +30,16 @@
 #define PROF_AGENT_TORCH_OPERATOR_STACK_H_
 
 #include <cstdint>
+#include <cstring>
 
 namespace prof {
 
 class OperatorStack {
  public:
   // Receives each whole range: user is true for a record_function range (torch's
-  // USER_SCOPE, a user range), false for an operator.
+  // USER_SCOPE, a user range), false for an operator. End takes any callable of this
+  // signature: a template, so the observer's sink is inlined into its end (through this
+  // function pointer it was one more indirect call and frame an operator).
   using Sink = void (*)(bool user, const char* name, uint64_t start_ns, uint64_t end_ns);
 
   static constexpr int kDepth = 128;
@@ -44,7 +47,8 @@ class OperatorStack {
   // call: the RecordFunction's address. start_ns 0: the call is not recorded (the agent
   // was not recording at its start), but still counts as its parent's child.
   void Start(const void* call, const char* name, bool user, uint64_t start_ns);
-  void End(const void* call, uint64_t end_ns, Sink sink);
+  template <typename SinkFunction>
+  void End(const void* call, uint64_t end_ns, SinkFunction&& sink);
   void Reset() { depth_ = overflow_ = 0; }
   // Whether `call` is the innermost open call: an end's usual case, where the caller
   // needs no other test that it was pushed.
@@ -83,6 +87,43 @@ class OperatorStack {
 
 // torch.profiler's _filter_name: utility operators that are no rows of its tables.
 bool IsUtilityOperatorName(const char* name);
+
+template <typename SinkFunction>
+inline void OperatorStack::End(const void* call, uint64_t end_ns, SinkFunction&& sink) {
+  int index = depth_ - 1;  // nearly always the innermost call: found at once
+  while (index >= 0 && levels_[index].call != call) --index;
+  if (index < 0) {
+    if (overflow_ > 0) {
+      --overflow_;
+    } else {
+      ++unmatched_;
+    }
+    return;
+  }
+  const Level ended = levels_[index];  // a copy: the calls above it move down
+  if (index != depth_ - 1) ++out_of_order_;
+  for (int above = index + 1; above < depth_; ++above) levels_[above - 1] = levels_[above];
+  --depth_;
+  if (ended.pending) ++folded_;  // its only child, named as itself: folded away
+  if (ended.utility) return;
+  if (index > 0) {
+    Level& parent = levels_[index - 1];
+    ++parent.children;
+    if (parent.pending) {  // a second child: the first one is no duplicate
+      parent.pending = false;
+      sink(parent.pending_user, parent.name, parent.pending_start_ns, parent.pending_end_ns);
+    }
+    if (parent.children == 1 && std::strcmp(ended.name, parent.name) == 0) {
+      if (ended.start_ns == 0) return;  // not recorded anyway
+      parent.pending = true;
+      parent.pending_user = ended.user;
+      parent.pending_start_ns = ended.start_ns;
+      parent.pending_end_ns = end_ns;
+      return;
+    }
+  }
+  if (ended.start_ns != 0) sink(ended.user, ended.name, ended.start_ns, end_ns);
+}
 
 }  // namespace prof
 
