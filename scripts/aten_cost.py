@@ -38,7 +38,8 @@ import time
 PYTHON = "/usr/bin/python3"
 
 
-def child(mode, iterations, warmup):
+def training_iteration():
+    """One iteration of the measured loop, as a function (also aten_callgrind_loop.py's)."""
     import torch
     torch.manual_seed(0)
     torch.set_num_threads(1)
@@ -53,6 +54,12 @@ def child(mode, iterations, warmup):
         loss_function(model(images), labels).backward()
         optimizer.step()
 
+    return iteration
+
+
+def child(mode, iterations, warmup):
+    import torch
+    iteration = training_iteration()
     for _ in range(warmup):
         iteration()
     profiler = None
@@ -176,19 +183,11 @@ def parts(iterations):
     import torch
     from libprof._torch import aten_operators
     from libprof._torch.aten_replay import Replay
-    torch.manual_seed(0)
-    torch.set_num_threads(1)
-    model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(),
-                                torch.nn.Flatten(), torch.nn.Linear(8 * 8 * 8, 10))
-    loss_function = torch.nn.CrossEntropyLoss()
-    images, labels = torch.randn(4, 3, 8, 8), torch.randint(0, 10, (4,))
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    iteration = training_iteration()
 
     def loop():
         for _ in range(iterations):
-            optimizer.zero_grad()
-            loss_function(model(images), labels).backward()
-            optimizer.step()
+            iteration()
 
     # The helper's own collection (PROF_ATEN_SOURCE=profiler), with its settings.
     config, activities = aten_operators._profiler_settings(torch, False, with_stack=False)
