@@ -3,6 +3,7 @@
 #ifndef PROF_PROTO_COLUMNS_H_
 #define PROF_PROTO_COLUMNS_H_
 
+#include <cassert>
 #include <cstdint>
 
 #include "google/protobuf/reflection.h"
@@ -42,8 +43,12 @@ int64_t ExpandedSize(const Repeated<T>& values, const Repeated<uint32_t>& runs) 
 // Value `row` of a plain column (one value per row) of a block that the decoder's Rows has
 // checked: unchecked here, where the generated accessor checks its index again on every
 // call in a build without NDEBUG (two compares and a log branch per value of the inner loop).
+// Rows' check covers it only while the column has no `_runs` companion (with one, a column
+// holds fewer values than rows): the assert catches a column that gains one, in the first
+// test build that decodes it.
 template <typename T>
 T ValueAt(const Repeated<T>& column, int row) {
+  assert(row >= 0 && row < column.size());
   return column.data()[row];
 }
 
