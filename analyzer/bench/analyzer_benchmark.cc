@@ -92,21 +92,20 @@ std::optional<int> ParseOptions(int argc, char** argv, Options* options) {
 int main(int argc, char** argv) {
   Options options;
   if (std::optional<int> status = ParseOptions(argc, argv, &options)) return *status;
-  const uint64_t events = options.events;
-  const std::string& write_only = options.write_only;
-  const int windows = options.windows;
-  if (!write_only.empty()) {
-    const uint64_t written = prof::analyzer::WriteSyntheticTrace(write_only, events, windows);
+  if (!options.write_only.empty()) {
+    const uint64_t written =
+        prof::analyzer::WriteSyntheticTrace(options.write_only, options.events, options.windows);
     if (written == 0) {
-      std::fprintf(stderr, "analyzer_benchmark: could not write %s%s\n", write_only.c_str(),
-                   windows > 1 ? " (--windows writes into a folder that must exist)" : "");
+      std::fprintf(stderr, "analyzer_benchmark: could not write %s%s\n",
+                   options.write_only.c_str(),
+                   options.windows > 1 ? " (--windows writes into a folder that must exist)" : "");
       return 1;
     }
     std::printf("%llu\n", static_cast<unsigned long long>(written));
     return 0;
   }
   const std::string path = absl::StrFormat("/tmp/analyzer_benchmark.%d.pb", getpid());
-  const uint64_t written = prof::analyzer::WriteSyntheticTrace(path, events, 1);
+  const uint64_t written = prof::analyzer::WriteSyntheticTrace(path, options.events, 1);
   const long rss_before = prof::analyzer::PeakRssMiB();
 
   const double cpu_start = prof::analyzer::CpuSeconds();
