@@ -144,47 +144,49 @@ void AddOperatorCall(const AnalysisContext& context, const SelfTimes& self, uint
   }
 }
 
+// Where the device records `range` launches count: its own row's list for an operator, its
+// inner item's for an operator's direct child (the row and inner item added when new);
+// row.group nullptr: in no row.
+DeviceListPlace PlaceOfRange(const AnalysisContext& context, OperatorRows* rows, int32_t range) {
+  const TraceModel& model = *context.model;
+  if (IsOperator(model, range)) return {rows->PlaceOf(range)};
+  const int32_t parent = context.tree->parent[range];
+  if (!IsOperator(model, parent)) return {};
+  const RowPlace row = rows->PlaceOf(parent);
+  return {row, row.Item().inners.Slot(model.ranges[range].name)};
+}
+
 void CollectRanges(const AnalysisContext& context, OperatorFigures* figures,
                    std::vector<DeviceListPlace>* places) {
-  const TraceModel& model = *context.model;
   const SelfTimes& self = SelfTimesOf(context);
   OperatorRows rows(context, figures);
   for (uint32_t index : context.tree->preorder) {
-    const HostRange& range = model.ranges[index];
-    if (range.type == RangeType::kOperator) {
+    const DeviceListPlace place = PlaceOfRange(context, &rows, static_cast<int32_t>(index));
+    if (place.row.group == nullptr) continue;
+    (*places)[index] = place;
+    if (place.inner == DeviceListPlace::kOwnList) {
       AddOperatorCall(context, self, index, figures, &rows);
-      (*places)[index].row = rows.PlaceOf(static_cast<int32_t>(index));
       continue;
     }
-    const int32_t parent = context.tree->parent[index];
-    if (!IsOperator(model, parent)) continue;
-    const RowPlace row = rows.PlaceOf(parent);
-    const uint32_t slot = row.Item().inners.Slot(range.name);
-    (*places)[index] = {row, slot};
-    OperatorInnerItem& inner = row.Item().inners.items()[slot];
+    const HostRange& range = context.model->ranges[index];
+    OperatorInnerItem& inner = place.row.Item().inners.items()[place.inner];
     inner.cpu.Add(static_cast<double>(range.end_ns - range.start_ns));
     inner.gpu.Add(static_cast<double>(context.tree->device_ns[index]));
   }
 }
 
-// The device list a record launched by `range` goes to: the operator's own when `range`
-// is an operator, its inner range's when `range` is an operator's direct child, else none.
+// The device list a record launched by `range` goes to, or none (PlaceOfRange). Ranges
+// the walk over the tree placed are looked up; any other (none in a well-formed tree, as
+// the walk reaches every range) is placed here.
 NamedItems<NamedItem>* DevicesOf(const AnalysisContext& context,
                                  const std::vector<DeviceListPlace>& places, OperatorRows* rows,
                                  int32_t range) {
-  const DeviceListPlace& place = places[range];
-  if (place.row.group != nullptr) {
-    OperatorItem& item = place.row.Item();
-    if (place.inner == DeviceListPlace::kOwnList) return &item.devices;
-    return &item.inners.items()[place.inner].devices;
-  }
-  // Not placed by the walk over the tree: a range whose records count in no row (the
-  // checks below say so), or one the walk did not reach (none in a well-formed tree).
-  const TraceModel& model = *context.model;
-  if (IsOperator(model, range)) return &rows->Of(range).devices;
-  const int32_t parent = context.tree->parent[range];
-  if (!IsOperator(model, parent)) return nullptr;
-  return &rows->Of(parent).inners.Get(model.ranges[range].name).devices;
+  DeviceListPlace place = places[range];
+  if (place.row.group == nullptr) place = PlaceOfRange(context, rows, range);
+  if (place.row.group == nullptr) return nullptr;
+  OperatorItem& item = place.row.Item();
+  if (place.inner == DeviceListPlace::kOwnList) return &item.devices;
+  return &item.inners.items()[place.inner].devices;
 }
 
 // Device records launched directly by an operator or by one of its inner ranges. The list
