@@ -1,6 +1,7 @@
 #include "analyzer/summary/window_carry.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 namespace prof::analyzer {
@@ -15,25 +16,23 @@ bool Overlaps(const IntervalList& window, uint64_t start, uint64_t end) {
 
 // Overlaps for events taken in start order: the window interval a search would find only
 // moves forward, so the cursor steps to it instead of a binary search per event (the
-// union's own events number millions). Holds the window's storage, not the vector, so
-// the walk keeps it in registers.
+// union's own events number millions). Holds pointers into the window's storage, not the
+// vector, so the walk keeps them in registers.
 class OverlapCursor {
  public:
   explicit OverlapCursor(const IntervalList& window)
-      : pieces_(window.data()), count_(window.size()) {}
+      : next_(window.data()), end_(window.data() + window.size()) {}
 
   // `start` is at least the previous call's.
   bool Overlaps(uint64_t start, uint64_t end) {
-    while (next_ < count_ && pieces_[next_].end <= start) ++next_;
-    if (next_ == count_) return false;
-    const Interval& at = pieces_[next_];
-    return at.start < end || (start == end && at.start <= start);
+    while (next_ != end_ && next_->end <= start) ++next_;
+    if (next_ == end_) return false;
+    return next_->start < end || (start == end && next_->start <= start);
   }
 
  private:
-  const Interval* pieces_;
-  size_t count_;
-  size_t next_ = 0;
+  const Interval* next_;
+  const Interval* end_;
 };
 
 // Hands on the part of `interval` past the window's end (0: nothing runs past it).
@@ -43,38 +42,94 @@ void HandOn(uint64_t window_end, CarriedInterval interval, std::vector<CarriedIn
   out->push_back(interval);
 }
 
-// The events (sorted by start) that overlap the window, counted in one forward walk;
-// hands on what runs past its end.
-uint64_t CountOwn(const IntervalList& own, const IntervalList& window, uint64_t window_end,
-                  uint32_t device, std::vector<CarriedInterval>* out) {
+// Where the parts past a window's end go: read only when an event runs past it, so the
+// walk over the events keeps none of it in registers.
+struct HandOver {
+  uint64_t window_end;  // 0: nothing runs past the window
+  uint32_t device;
+  std::vector<CarriedInterval>* out;
+};
+
+// `interval` clamped to `span` (empty when they do not overlap).
+Interval Clamped(Interval interval, Interval span) {
+  return {std::max(interval.start, span.start), std::min(interval.end, span.end)};
+}
+
+// What one walk over a window's own events leaves: own[0, kept) is the union of
+// own[0, read), clamped to the walk's span, sorted and disjoint, without empty intervals;
+// own[read, size) was not reached (read < size: the event at `read` starts before the one
+// read before it).
+struct MergedPrefix {
+  size_t kept = 0;
+  size_t read = 0;
+  uint64_t calls = 0;  // of own[0, read), inside the window
+};
+
+// Counts the events inside the window, hands on what runs past its end and merges them in
+// place, clamped to `span`, in one walk: a union's events number millions and nearly
+// always come in start order (a stream's device records, a thread's calls), so a sort
+// check, a count, a merge and a clip, each a pass of its own, read them four times. Stops
+// at the first event out of start order, which MergeRest takes from there. Empty merged
+// intervals are dropped: every union is clipped, which drops them, and a point touching
+// two intervals joins nothing that does not touch already.
+MergedPrefix CountAndMerge(IntervalList* own, const IntervalList& window, Interval span,
+                           const HandOver& hand_over) {
+  if (own->empty()) return {};
   OverlapCursor cursor(window);
-  uint64_t calls = 0;
-  for (const Interval& interval : own) {
-    const bool inside = cursor.Overlaps(interval.start, interval.end);
+  const Interval* const first = own->data();
+  const Interval* const last = first + own->size();
+  const uint64_t hand_on_past = hand_over.window_end == 0 ? UINT64_MAX : hand_over.window_end;
+  Interval* kept = own->data();  // below `read`: it overwrites events already read
+  uint64_t calls = 0, last_start = first->start;
+  Interval group{first->start, first->start};  // grown until an event starts past its end
+  // One event counted and merged; true when it lies inside the window.
+  auto take = [&](uint64_t start, uint64_t end) {
+    last_start = start;
+    const bool inside = cursor.Overlaps(start, end);
     calls += inside;
-    if (interval.end > window_end)
-      HandOn(window_end, {interval.start, interval.end, device, inside}, out);
+    if (start <= group.end) {  // touching events merge, as in MergeIntervals
+      group.end = std::max(group.end, end);
+    } else {
+      const Interval clamped = Clamped(group, span);
+      if (clamped.start < clamped.end) *kept++ = clamped;
+      group = {start, end};
+    }
+    return inside;
+  };
+  const Interval* read = first;
+  while (read != last) {
+    // The events that need no hand-on, the bulk: no call in this loop, so its state stays
+    // in registers (a call clobbers most of them).
+    for (; read != last; ++read) {
+      if (read->start < last_start || read->end > hand_on_past) break;
+      take(read->start, read->end);
+    }
+    if (read == last || read->start < last_start) break;
+    const Interval event = *read++;
+    const bool inside = take(event.start, event.end);
+    HandOn(hand_over.window_end, {event.start, event.end, hand_over.device, inside},
+           hand_over.out);
   }
+  const Interval clamped = Clamped(group, span);
+  if (clamped.start < clamped.end) *kept++ = clamped;
+  return {static_cast<size_t>(kept - first), static_cast<size_t>(read - first), calls};
+}
+
+// The events CountAndMerge did not reach, out of start order: each counted with a search
+// of its own, then merged with the prefix's union after a sort. Returns their calls.
+uint64_t MergeRest(const MergedPrefix& prefix, const IntervalList& window,
+                   const HandOver& hand_over, IntervalList* own) {
+  uint64_t calls = 0;
+  for (size_t i = prefix.read; i < own->size(); ++i) {
+    const Interval event = (*own)[i];
+    const bool inside = Overlaps(window, event.start, event.end);
+    calls += inside;
+    HandOn(hand_over.window_end, {event.start, event.end, hand_over.device, inside},
+           hand_over.out);
+  }
+  own->erase(own->begin() + prefix.kept, own->begin() + prefix.read);
+  *own = MergeIntervals(std::move(*own));
   return calls;
-}
-
-// Sorts by start unless already sorted (device records of a stream come in start order):
-// the overlap cursor and the merge need no order of ends.
-void SortByStart(IntervalList* intervals) {
-  auto by_start = [](const Interval& a, const Interval& b) { return a.start < b.start; };
-  if (!std::is_sorted(intervals->begin(), intervals->end(), by_start)) {
-    std::sort(intervals->begin(), intervals->end(), by_start);
-  }
-}
-
-// Puts the carried intervals in front of `own` (both sorted by start), keeping the list
-// sorted: the two runs merged as runs, so the union's merge needs no sort of the whole.
-void JoinCarried(IntervalList carried, IntervalList* own) {
-  if (carried.empty()) return;
-  SortByStart(&carried);
-  own->insert(own->begin(), carried.begin(), carried.end());
-  std::inplace_merge(own->begin(), own->begin() + carried.size(), own->end(),
-                     [](const Interval& a, const Interval& b) { return a.start < b.start; });
 }
 
 }  // namespace
@@ -87,8 +142,6 @@ ClippedUnion WindowCarry::Union(const AnalysisContext& window, UnionKind kind, I
       window.has_steps && !window.window.empty() ? window.window.back().end : 0;
   const uint32_t own_device = device < 0 ? 0 : static_cast<uint32_t>(device);
   ClippedUnion result;
-  SortByStart(&own);
-  result.calls = CountOwn(own, window.window, window_end, own_device, &out);
   IntervalList carried_in;
   for (const CarriedInterval& carried : in_[static_cast<size_t>(kind)]) {
     if (device >= 0 && carried.device != own_device) continue;
@@ -98,8 +151,24 @@ ClippedUnion WindowCarry::Union(const AnalysisContext& window, UnionKind kind, I
            &out);
     carried_in.push_back({carried.start, carried.end});
   }
-  JoinCarried(std::move(carried_in), &own);
-  result.intervals = ClipIntervals(MergeIntervals(std::move(own)), window.window);
+  // The usual window (one span, nothing carried in) is clipped in the walk; any other
+  // union is clipped once whole.
+  const bool clip_in_walk = window.window.size() == 1 && carried_in.empty();
+  const Interval no_clamp{0, UINT64_MAX};
+  const HandOver hand_over{window_end, own_device, &out};
+  const MergedPrefix prefix = CountAndMerge(
+      &own, window.window, clip_in_walk ? window.window.front() : no_clamp, hand_over);
+  result.calls += prefix.calls;
+  const bool whole = prefix.read == own.size();
+  if (whole) {
+    own.resize(prefix.kept);
+  } else {
+    result.calls += MergeRest(prefix, window.window, hand_over, &own);
+  }
+  // The carried work is a handful of intervals: merged alone, then joined to the union.
+  if (!carried_in.empty()) own = UniteIntervals(MergeIntervals(std::move(carried_in)), own);
+  result.intervals =
+      clip_in_walk && whole ? std::move(own) : ClipIntervals(std::move(own), window.window);
   return result;
 }
 
