@@ -99,39 +99,43 @@ void NestRanges(const std::vector<HostRange>& ranges, RangeTree* tree, DataQuali
   }
 }
 
-// The calls by (thread, start); empty when they are in that order already (the agent
-// writes each thread's calls in time order), so the sweep reads them in place rather than
-// through an index of millions.
+// The calls by (thread, start), for a model whose calls are not in that order.
 std::vector<uint32_t> SortedCalls(const std::vector<ApiCall>& calls) {
-  auto before = [](const ApiCall& a, const ApiCall& b) {
-    return std::tie(a.thread_id, a.start_ns) < std::tie(b.thread_id, b.start_ns);
-  };
-  if (std::is_sorted(calls.begin(), calls.end(), before)) return {};
   std::vector<uint32_t> order(calls.size());
   for (uint32_t i = 0; i < calls.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return before(calls[a], calls[b]); });
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return std::tie(calls[a].thread_id, calls[a].start_ns) <
+           std::tie(calls[b].thread_id, calls[b].start_ns);
+  });
   return order;
 }
 
-// Sweeps ranges (pre-order) and calls (by start) of each thread together.
-void AttributeCalls(TraceModel* model, const RangeTree& tree) {
+// Sweeps ranges (pre-order) and calls (by start) of each thread together: the calls in
+// `order`, or in place when it is null. In place, returns false at the first call out of
+// (thread, start) order, the model left for a sweep in order to redo; the agent writes
+// each thread's calls in time order, so the check rides in the sweep instead of being a
+// pass over millions of calls of its own.
+bool SweepCalls(TraceModel* model, const RangeTree& tree, const std::vector<uint32_t>* order) {
   const std::vector<HostRange>& ranges = model->ranges;
-  const std::vector<uint32_t> order = SortedCalls(model->api_calls);
-  const bool in_place = order.empty();
+  std::vector<ApiCall>& calls = model->api_calls;
   size_t next_range = 0;
   int32_t current = kNoIndex;
-  uint64_t thread = ~uint64_t{0};
-  for (size_t i = 0; i < model->api_calls.size(); ++i) {
-    ApiCall& call = model->api_calls[in_place ? i : order[i]];
+  uint64_t thread = ~uint64_t{0}, last_start = 0;
+  uint64_t straddling = 0;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    ApiCall& call = calls[order ? (*order)[i] : i];
     if (call.thread_id != thread) {
+      if (i > 0 && call.thread_id < thread) return false;
       thread = call.thread_id;
       current = kNoIndex;
       while (next_range < tree.preorder.size() &&
              ranges[tree.preorder[next_range]].thread_id < thread) {
         ++next_range;
       }
+    } else if (call.start_ns < last_start) {
+      return false;
     }
+    last_start = call.start_ns;
     // Open every range of this thread that starts at or before the call.
     while (next_range < tree.preorder.size()) {
       const HostRange& range = ranges[tree.preorder[next_range]];
@@ -141,19 +145,31 @@ void AttributeCalls(TraceModel* model, const RangeTree& tree) {
     while (current != kNoIndex && call.start_ns >= ranges[current].end_ns)
       current = tree.parent[current];
     call.parent_range = current;
-    if (current != kNoIndex && call.end_ns > ranges[current].end_ns)
-      ++model->quality.straddling_api_calls;
+    if (current != kNoIndex && call.end_ns > ranges[current].end_ns) ++straddling;
   }
+  model->quality.straddling_api_calls += straddling;
+  return true;
+}
+
+void AttributeCalls(TraceModel* model, const RangeTree& tree) {
+  if (SweepCalls(model, tree, nullptr)) return;
+  const std::vector<uint32_t> order = SortedCalls(model->api_calls);
+  SweepCalls(model, tree, &order);
 }
 
 void SumDeviceTime(const TraceModel& model, RangeTree* tree) {
+  // The lists' storage in locals: the sums written through them would otherwise make the
+  // compiler reload each list's address for each of millions of records.
+  const ApiCall* const calls = model.api_calls.data();
+  uint64_t* const device_ns = tree->device_ns.data();
+  uint64_t* const kernel_ns = tree->kernel_ns.data();
   for (const DeviceActivity& activity : model.device_activities) {
     if (activity.api_call == kNoIndex || activity.kind == DeviceKind::kSynchronization) continue;
-    const int32_t range = model.api_calls[activity.api_call].parent_range;
+    const int32_t range = calls[activity.api_call].parent_range;
     if (range == kNoIndex) continue;
     const uint64_t duration = activity.end_ns - activity.start_ns;
-    tree->device_ns[range] += duration;
-    if (activity.kind == DeviceKind::kKernel) tree->kernel_ns[range] += duration;
+    device_ns[range] += duration;
+    if (activity.kind == DeviceKind::kKernel) kernel_ns[range] += duration;
   }
   // Children follow their parents in pre-order, so a reverse sweep sums whole subtrees.
   for (auto it = tree->preorder.rbegin(); it != tree->preorder.rend(); ++it) {

@@ -99,6 +99,29 @@ HostRange RangeOn(uint64_t thread, uint64_t start, uint64_t end) {
   return range;
 }
 
+ApiCall CallOn(uint64_t thread, uint64_t start, uint64_t end) {
+  ApiCall call;
+  call.thread_id = thread;
+  call.start_ns = start;
+  call.end_ns = end;
+  return call;
+}
+
+// Calls in (thread, start) order until the fourth, which starts before the third: the
+// sweep over the calls in place stops there and takes them all in sorted order, counting
+// the straddling call (at 15, past [0, 18)'s end) once.
+TEST_CASE("calls in order, then one out of order, are each attributed once") {
+  TraceModel model;
+  model.ranges = {RangeOn(1, 0, 18), RangeOn(1, 20, 30), RangeOn(1, 40, 50)};
+  model.api_calls = {CallOn(1, 5, 6), CallOn(1, 15, 19), CallOn(1, 42, 43), CallOn(1, 25, 26),
+                     CallOn(1, 35, 36)};
+  BuildRangeTree(&model);
+  std::vector<int32_t> parents;
+  for (const ApiCall& call : model.api_calls) parents.push_back(call.parent_range);
+  CHECK(parents == std::vector<int32_t>{0, 0, 2, 1, kNoIndex});
+  CHECK(model.quality.straddling_api_calls == 1);
+}
+
 // Ranges as the agent writes them, when they end: inner ranges first, their enclosing
 // range (a step) after them; the pre-order puts each enclosing range first.
 TEST_CASE("ranges written as they end come out in pre-order") {
