@@ -116,20 +116,26 @@ std::vector<uint32_t> SortedCalls(const std::vector<ApiCall>& calls) {
 // each thread's calls in time order, so the check rides in the sweep instead of being a
 // pass over millions of calls of its own.
 bool SweepCalls(TraceModel* model, const RangeTree& tree, const std::vector<uint32_t>* order) {
-  const std::vector<HostRange>& ranges = model->ranges;
-  std::vector<ApiCall>& calls = model->api_calls;
+  // The lists' storage in locals: the parents written through `calls` would otherwise
+  // make the compiler reload each list's address for each of millions of calls.
+  const HostRange* const ranges = model->ranges.data();
+  const uint32_t* const preorder = tree.preorder.data();
+  const size_t range_count = tree.preorder.size();
+  const int32_t* const parent = tree.parent.data();
+  ApiCall* const calls = model->api_calls.data();
+  const size_t call_count = model->api_calls.size();
+  const uint32_t* const call_order = order ? order->data() : nullptr;
   size_t next_range = 0;
   int32_t current = kNoIndex;
   uint64_t thread = ~uint64_t{0}, last_start = 0;
   uint64_t straddling = 0;
-  for (size_t i = 0; i < calls.size(); ++i) {
-    ApiCall& call = calls[order ? (*order)[i] : i];
+  for (size_t i = 0; i < call_count; ++i) {
+    ApiCall& call = calls[call_order ? call_order[i] : i];
     if (call.thread_id != thread) {
       if (i > 0 && call.thread_id < thread) return false;
       thread = call.thread_id;
       current = kNoIndex;
-      while (next_range < tree.preorder.size() &&
-             ranges[tree.preorder[next_range]].thread_id < thread) {
+      while (next_range < range_count && ranges[preorder[next_range]].thread_id < thread) {
         ++next_range;
       }
     } else if (call.start_ns < last_start) {
@@ -137,13 +143,13 @@ bool SweepCalls(TraceModel* model, const RangeTree& tree, const std::vector<uint
     }
     last_start = call.start_ns;
     // Open every range of this thread that starts at or before the call.
-    while (next_range < tree.preorder.size()) {
-      const HostRange& range = ranges[tree.preorder[next_range]];
+    while (next_range < range_count) {
+      const HostRange& range = ranges[preorder[next_range]];
       if (range.thread_id != thread || range.start_ns > call.start_ns) break;
-      current = static_cast<int32_t>(tree.preorder[next_range++]);
+      current = static_cast<int32_t>(preorder[next_range++]);
     }
     while (current != kNoIndex && call.start_ns >= ranges[current].end_ns)
-      current = tree.parent[current];
+      current = parent[current];
     call.parent_range = current;
     if (current != kNoIndex && call.end_ns > ranges[current].end_ns) ++straddling;
   }
