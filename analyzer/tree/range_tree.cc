@@ -46,15 +46,18 @@ void SortKeys(std::vector<RangeKey>* keys) {
     }
   }
   std::sort(late.begin(), late.end(), KeyBefore);
-  // Merge from the back, where the kept run's slots are already free.
+  // Merge from the back, where the kept run's slots are already free. The late keys are a
+  // few enclosing ranges and the kept ones all the others: each late key's place is found
+  // by a search, and the kept keys past it move as one block, not one by one.
   size_t out = all.size();
-  size_t from_late = late.size();
-  while (from_late > 0) {
-    if (kept > 0 && KeyBefore(late[from_late - 1], all[kept - 1])) {
-      all[--out] = all[--kept];
-    } else {
-      all[--out] = late[--from_late];
-    }
+  for (size_t from_late = late.size(); from_late > 0; --from_late) {
+    const RangeKey& key = late[from_late - 1];
+    const size_t place =
+        std::upper_bound(all.begin(), all.begin() + kept, key, KeyBefore) - all.begin();
+    std::copy_backward(all.begin() + place, all.begin() + kept, all.begin() + out);
+    out -= kept - place;
+    kept = place;
+    all[--out] = key;
   }
 }
 
