@@ -5,6 +5,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <random>
+
 namespace prof::analyzer {
 namespace {
 
@@ -88,6 +91,86 @@ TEST_CASE("window carry: a device's union takes only that device's carried kerne
   const ClippedUnion device1 = carry.Union(next, UnionKind::kKernelsByDevice, {}, 1);
   CHECK(device1.calls == 0);  // counted in the first window
   CHECK(device1.intervals == IntervalList{{10, 15}});
+}
+
+// Brute force on small integer times, independent of the union's walk: an event lies inside
+// the window when it shares a unit of time with a step, or, zero-length, when its instant
+// lies in one.
+bool Inside(const IntervalList& window, const Interval& event) {
+  for (const Interval& step : window) {
+    if (event.start == event.end ? step.start <= event.start && event.start < step.end
+                                 : step.start < event.end && event.start < step.end) {
+      return true;
+    }
+  }
+  return false;
+}
+
+struct Expected {
+  uint64_t calls = 0;
+  IntervalList intervals;
+};
+
+// The union by unit cells: a cell is busy when an event covers it and a step holds it;
+// runs of busy cells are the clipped union.
+Expected ExpectedUnion(const IntervalList& window, const std::vector<Interval>& events,
+                       std::vector<std::pair<Interval, bool>>* carried) {
+  Expected expected;
+  const uint64_t window_end = window.back().end;
+  std::vector<bool> busy(200, false);
+  std::vector<std::pair<Interval, bool>> next;
+  auto take = [&](const Interval& event, bool counted) {
+    const bool inside = Inside(window, event);
+    expected.calls += inside && !counted;
+    for (uint64_t t = event.start; t < event.end; ++t) busy[t] = true;
+    if (event.end > window_end)
+      next.push_back({{std::max(event.start, window_end), event.end}, counted || inside});
+  };
+  for (const auto& [event, counted] : *carried) take(event, counted);
+  for (const Interval& event : events) take(event, false);
+  for (uint64_t t = 0; t < busy.size(); ++t) {
+    const bool held = Inside(window, {t, t + 1});
+    if (!busy[t] || !held) continue;
+    if (!expected.intervals.empty() && expected.intervals.back().end == t) {
+      expected.intervals.back().end = t + 1;
+    } else {
+      expected.intervals.push_back({t, t + 1});
+    }
+  }
+  *carried = std::move(next);
+  return expected;
+}
+
+// Three windows of random events (sorted, sorted but for one, or shuffled; windows of one
+// span or with a gap), each union checked against the brute force.
+TEST_CASE("window carry: random windows agree with a brute-force union") {
+  std::mt19937 random(11);
+  for (int round = 0; round < 300; ++round) {
+    WindowCarry carry;
+    std::vector<std::pair<Interval, bool>> carried;
+    for (uint64_t w = 0; w < 3; ++w) {
+      const uint64_t base = 10 + 40 * w;
+      IntervalList window = random() % 2 ? IntervalList{{base, base + 40}}
+                                         : IntervalList{{base, base + 15}, {base + 20, base + 40}};
+      std::vector<Interval> events(random() % 12);
+      for (Interval& event : events) {
+        event.start = base - 5 + random() % 50;
+        event.end = event.start + random() % 13;
+      }
+      auto by_start = [](const Interval& a, const Interval& b) { return a.start < b.start; };
+      const int order = random() % 3;
+      if (order < 2) std::sort(events.begin(), events.end(), by_start);
+      if (order == 1 && events.size() > 2) std::swap(events[1], events[events.size() - 1]);
+      if (order == 2) std::shuffle(events.begin(), events.end(), random);
+      const Expected expected = ExpectedUnion(window, events, &carried);
+      const ClippedUnion got =
+          carry.Union(WindowOf(window), UnionKind::kKernels, IntervalList(events));
+      INFO("round " << round << " window " << w);
+      CHECK(got.calls == expected.calls);
+      CHECK(got.intervals == expected.intervals);
+      carry.NextWindow();
+    }
+  }
 }
 
 }  // namespace
