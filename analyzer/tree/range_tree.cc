@@ -63,13 +63,16 @@ void SortKeys(std::vector<RangeKey>* keys) {
 
 // The tree's ranges (all but marks), by KeyBefore.
 std::vector<uint32_t> SortedRanges(const std::vector<HostRange>& ranges) {
-  std::vector<RangeKey> keys;
-  keys.reserve(ranges.size());
+  // Written through a pointer, not push_back: the list's end, stored for each key, made
+  // the compiler reload the ranges' storage for each range.
+  std::vector<RangeKey> keys(ranges.size());
+  RangeKey* key = keys.data();
+  const HostRange* const range = ranges.data();
   for (uint32_t i = 0; i < ranges.size(); ++i) {
-    const HostRange& range = ranges[i];
-    if (range.type == RangeType::kMark) continue;
-    keys.push_back({range.thread_id, range.start_ns, range.end_ns, i});
+    if (range[i].type == RangeType::kMark) continue;
+    *key++ = {range[i].thread_id, range[i].start_ns, range[i].end_ns, i};
   }
+  keys.resize(key - keys.data());
   SortKeys(&keys);
   std::vector<uint32_t> order;
   order.reserve(keys.size());
