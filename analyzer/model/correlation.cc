@@ -25,31 +25,67 @@ class CorrelationIndex {
     if (dense_) {
       first_ = first;
       call_of_id_.assign(last - first + 1, kNoIndex);
-    } else {
-      sparse_.reserve(with_id);
+      IndexDense(calls);
+      return;
     }
+    sparse_.reserve(with_id);
     for (size_t i = 0; i < calls.size(); ++i) {
-      if (calls[i].correlation_id != 0) Insert(calls[i].correlation_id, static_cast<int32_t>(i));
+      if (calls[i].correlation_id != 0) InsertSparse(calls[i].correlation_id, static_cast<int32_t>(i));
     }
   }
 
-  int32_t Find(uint64_t id) const {
-    if (id == 0) return kNoIndex;
-    if (dense_)
-      return id >= first_ && id - first_ < call_of_id_.size() ? call_of_id_[id - first_] : kNoIndex;
-    auto it = sparse_.find(id);
-    return it == sparse_.end() ? kNoIndex : it->second;
+  // Sets each record's call (kNoIndex when none) and counts, by DeviceKind, the records
+  // left without one: one walk over the records, the dense case's test hoisted out of it.
+  void Link(std::vector<DeviceActivity>* activities, uint64_t unmatched[4]) const {
+    if (!dense_) {
+      for (DeviceActivity& activity : *activities) {
+        activity.api_call = FindSparse(activity.correlation_id);
+        unmatched[static_cast<int>(activity.kind)] += activity.api_call == kNoIndex;
+      }
+      return;
+    }
+    uint64_t counts[4] = {0, 0, 0, 0};  // a local array: its stores alias no record
+    // first_ >= 1 (id 0 is never indexed), so id 0 and ids below first_ wrap to an offset
+    // past the end: one comparison rejects them all.
+    const uint64_t first = first_, size = call_of_id_.size();
+    const int32_t* call_of_offset = call_of_id_.data();
+    for (DeviceActivity& activity : *activities) {
+      const uint64_t offset = activity.correlation_id - first;
+      const int32_t call = offset < size ? call_of_offset[offset] : kNoIndex;
+      activity.api_call = call;
+      counts[static_cast<int>(activity.kind)] += call == kNoIndex;
+    }
+    for (int kind = 0; kind < 4; ++kind) unmatched[kind] += counts[kind];
   }
 
   uint64_t duplicates() const { return duplicates_; }
 
  private:
   // When two calls share an id the later one wins.
-  void Insert(uint64_t id, int32_t call) {
-    int32_t& slot =
-        dense_ ? call_of_id_[id - first_] : sparse_.try_emplace(id, kNoIndex).first->second;
+  void IndexDense(const std::vector<ApiCall>& calls) {
+    const uint64_t first = first_;
+    int32_t* call_of_offset = call_of_id_.data();
+    uint64_t duplicates = 0;
+    for (size_t i = 0; i < calls.size(); ++i) {
+      const uint64_t id = calls[i].correlation_id;
+      if (id == 0) continue;  // calls that launch nothing carry no id
+      int32_t& slot = call_of_offset[id - first];
+      duplicates += slot != kNoIndex;
+      slot = static_cast<int32_t>(i);
+    }
+    duplicates_ += duplicates;
+  }
+
+  void InsertSparse(uint64_t id, int32_t call) {
+    int32_t& slot = sparse_.try_emplace(id, kNoIndex).first->second;
     duplicates_ += slot != kNoIndex;
     slot = call;
+  }
+
+  int32_t FindSparse(uint64_t id) const {
+    if (id == 0) return kNoIndex;
+    auto it = sparse_.find(id);
+    return it == sparse_.end() ? kNoIndex : it->second;
   }
 
   bool dense_ = false;
@@ -59,27 +95,31 @@ class CorrelationIndex {
   uint64_t duplicates_ = 0;
 };
 
+// The map is keyed by kind name; kinds without unmatched records get no entry.
+void SetUnmatched(const uint64_t unmatched[4], DataQuality* quality) {
+  quality->unmatched_device_records.clear();
+  for (int kind = 0; kind < 4; ++kind) {
+    if (unmatched[kind])
+      quality->unmatched_device_records[DeviceKindName(static_cast<DeviceKind>(kind))] =
+          unmatched[kind];
+  }
+}
+
 }  // namespace
 
 void LinkDeviceActivitiesToApiCalls(TraceModel* model) {
   const CorrelationIndex index(model->api_calls);
   model->quality.duplicate_correlation_ids = index.duplicates();
-  for (DeviceActivity& activity : model->device_activities)
-    activity.api_call = index.Find(activity.correlation_id);
-  CountUnmatchedDeviceRecords(model);
+  uint64_t unmatched[4] = {0, 0, 0, 0};  // by DeviceKind
+  index.Link(&model->device_activities, unmatched);
+  SetUnmatched(unmatched, &model->quality);
 }
 
 void CountUnmatchedDeviceRecords(TraceModel* model) {
-  DataQuality& quality = model->quality;
-  quality.unmatched_device_records.clear();
-  uint64_t unmatched[4] = {0, 0, 0, 0};  // by DeviceKind; the map is keyed by name
+  uint64_t unmatched[4] = {0, 0, 0, 0};  // by DeviceKind
   for (const DeviceActivity& activity : model->device_activities)
     unmatched[static_cast<int>(activity.kind)] += activity.api_call == kNoIndex;
-  for (int kind = 0; kind < 4; ++kind) {
-    if (unmatched[kind])
-      quality.unmatched_device_records[DeviceKindName(static_cast<DeviceKind>(kind))] =
-          unmatched[kind];
-  }
+  SetUnmatched(unmatched, &model->quality);
 }
 
 }  // namespace prof::analyzer
