@@ -26,7 +26,7 @@ class IdCache {
   // Inline for the common case, a small id seen before while no id has gone to the map:
   // the builder asks several times per event.
   Value& Slot(uint32_t id) {
-    if (sparse_.empty() && id < dense_.size()) return dense_[id];
+    if (id < fast_size_) return dense_[id];
     return SlotSlow(id);
   }
 
@@ -46,8 +46,10 @@ class IdCache {
     ++stored_;
     if (wide < kSlack + 2 * stored_) {
       dense_.resize(wide + 1, empty_);
+      if (sparse_.empty()) fast_size_ = dense_.size();
       return dense_[wide];
     }
+    fast_size_ = 0;  // from now on every id asks the map first
     return sparse_.try_emplace(id, empty_).first->second;
   }
 
@@ -55,6 +57,8 @@ class IdCache {
   std::vector<Value> dense_;
   absl::flat_hash_map<uint32_t, Value> sparse_;
   uint64_t stored_ = 0;  // ids ever given a slot (an upper bound on the entries)
+  // dense_.size() while the map is empty, else 0: Slot's one comparison for both tests.
+  uint64_t fast_size_ = 0;
 };
 
 }  // namespace prof::analyzer
