@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -18,69 +19,84 @@ struct DeviceWork {
   uint64_t ns = 0;
   uint64_t bytes = 0;
   NameId direction = 0;  // the last copy record's name (MEMCPY_HtoD); 0 for memsets
+  bool found = false;    // the call has a copy or memset record
 };
 
-// Sorts (call, record index) pairs, listed in record order, by call: a stable radix sort on
-// the call index, 11 bits a pass, as many passes as the largest index needs. Stable, so
-// record order within a call stays, as std::sort of the distinct pairs gave; linear, where
-// std::sort of a million copies was 2 % of the analysis.
-void SortByCall(std::vector<std::pair<int32_t, int32_t>>* order) {
-  if (std::is_sorted(order->begin(), order->end())) return;
-  uint32_t largest = 0;
-  for (const auto& entry : *order) largest = std::max(largest, static_cast<uint32_t>(entry.first));
-  constexpr int kBits = 11;
-  std::vector<std::pair<int32_t, int32_t>> sorted(order->size());
-  for (int shift = 0; shift < 32 && (shift == 0 || (largest >> shift) != 0); shift += kBits) {
-    auto digit = [shift](const std::pair<int32_t, int32_t>& entry) {
-      return (static_cast<uint32_t>(entry.first) >> shift) & ((1u << kBits) - 1);
-    };
-    std::vector<uint32_t> next(size_t{1} << kBits, 0);  // first slot of each digit
-    for (const auto& entry : *order) ++next[digit(entry)];
-    uint32_t sum = 0;
-    for (uint32_t& slot : next) sum += std::exchange(slot, sum);
-    for (const auto& entry : *order) sorted[next[digit(entry)]++] = entry;
-    order->swap(sorted);
+// Whether each name copies or sets memory, by NameId, tested once per name by `is_copy`.
+// A byte per name, kept apart from anything larger: most calls are not copies and stop at
+// this test. An enum, not int8_t: a store through a char type may alias any object, and
+// forced the loops around to reload every vector's bounds after each test.
+template <bool (*is_copy)(absl::string_view)>
+class NameTest {
+ public:
+  explicit NameTest(const StringPool& names) : names_(names), known_(names.size()) {}
+
+  // Inline only for a name tested before; the first test of a name is out of line.
+  bool operator()(NameId name) {
+    if (name < known_.size() && known_[name] != Known::kUntested) return known_[name] == Known::kYes;
+    return Test(name);
   }
+
+ private:
+  ABSL_ATTRIBUTE_NOINLINE bool Test(NameId name) {
+    if (name >= known_.size()) known_.resize(name + 1);
+    Known& known = known_[name];
+    if (known == Known::kUntested) known = is_copy(names_.Get(name)) ? Known::kYes : Known::kNo;
+    return known == Known::kYes;
+  }
+
+  enum class Known : uint8_t { kUntested, kNo, kYes };
+  const StringPool& names_;
+  std::vector<Known> known_;
+};
+
+// "MEMCPY_HtoD" names the direction the device saw, also for cudaMemcpyDefault.
+bool IsCopyRecordName(absl::string_view name) { return absl::StartsWith(name, "MEMCPY_"); }
+
+// The window's copy and set calls, in call order, each with what its device records add
+// up to. The records are summed in record order into their call's entry, found through an
+// array indexed by call: no hash map (a million copies made its random probes a fifth of
+// the analysis) and no sort of the records by call (which was most of this table's cost).
+struct CopyCalls {
+  std::vector<int32_t> calls;    // indices in model.api_calls
+  std::vector<DeviceWork> work;  // parallel to calls
+};
+
+// The indices of the copy and set calls, in call order. Its own function, so the walk over
+// every call (most not copies) keeps its few values in registers.
+ABSL_ATTRIBUTE_NOINLINE std::vector<int32_t> CopyCallIndices(const TraceModel& model) {
+  NameTest<IsCopyOrSetCall> is_copy_call(model.names);
+  std::vector<int32_t> indices;
+  const int32_t call_count = static_cast<int32_t>(model.api_calls.size());
+  const ApiCall* calls = model.api_calls.data();
+  for (int32_t index = 0; index < call_count; ++index) {
+    if (is_copy_call(calls[index].name)) indices.push_back(index);
+  }
+  return indices;
 }
 
-// The window's device copies and memsets as (issuing call, activity index), in call order
-// and, within a call, in record order. A sorted list walked beside the calls, not a hash map
-// by call: a million copies made the map's random probes a fifth of the whole analysis.
-// Reserved at the context's count of copies and memsets, so it is written once, not regrown.
-std::vector<std::pair<int32_t, int32_t>> CopyActivitiesByCall(const AnalysisContext& window) {
-  const TraceModel& model = *window.model;
-  std::vector<std::pair<int32_t, int32_t>> order;
-  order.reserve(window.counts.Device(DeviceKind::kMemcpy) +
-                window.counts.Device(DeviceKind::kMemset));
-  const auto& activities = model.device_activities;
-  for (int32_t index = 0; index < static_cast<int32_t>(activities.size()); ++index) {
-    const DeviceActivity& activity = activities[index];
-    if (activity.api_call == kNoIndex) continue;
+CopyCalls CopyCallsOf(const TraceModel& model) {
+  CopyCalls copies;
+  copies.calls = CopyCallIndices(model);
+  copies.work.resize(copies.calls.size());
+  const int32_t call_count = static_cast<int32_t>(model.api_calls.size());
+  std::vector<int32_t> entry_of_call(call_count, kNoIndex);
+  for (size_t entry = 0; entry < copies.calls.size(); ++entry)
+    entry_of_call[copies.calls[entry]] = static_cast<int32_t>(entry);
+  NameTest<IsCopyRecordName> is_copy_record(model.names);
+  for (const DeviceActivity& activity : model.device_activities) {
     if (activity.kind != DeviceKind::kMemcpy && activity.kind != DeviceKind::kMemset) continue;
-    order.emplace_back(activity.api_call, index);
+    // api_call is kNoIndex or a call of the model (the correlation stage sets it).
+    if (activity.api_call < 0 || activity.api_call >= call_count) continue;
+    const int32_t entry = entry_of_call[activity.api_call];
+    if (entry == kNoIndex) continue;
+    DeviceWork& work = copies.work[entry];
+    work.found = true;
+    work.ns += activity.end_ns - activity.start_ns;
+    work.bytes += activity.bytes;
+    if (is_copy_record(activity.name)) work.direction = activity.name;
   }
-  SortByCall(&order);
-  return order;
-}
-
-// Sums the device records of `call` from `*cursor` on; false when it has none.
-bool DeviceWorkOf(const TraceModel& model, const std::vector<std::pair<int32_t, int32_t>>& order,
-                  int32_t call, size_t* cursor, std::vector<int8_t>* is_copy_record,
-                  DeviceWork* work) {
-  while (*cursor < order.size() && order[*cursor].first < call) ++*cursor;
-  bool found = false;
-  for (; *cursor < order.size() && order[*cursor].first == call; ++*cursor) {
-    const DeviceActivity& activity = model.device_activities[order[*cursor].second];
-    found = true;
-    work->ns += activity.end_ns - activity.start_ns;
-    work->bytes += activity.bytes;
-    if (activity.name >= is_copy_record->size()) is_copy_record->resize(activity.name + 1, -1);
-    int8_t& known = (*is_copy_record)[activity.name];
-    // "MEMCPY_HtoD" names the direction the device saw, also for cudaMemcpyDefault.
-    if (known < 0) known = absl::StartsWith(model.names.Get(activity.name), "MEMCPY_");
-    if (known) work->direction = activity.name;
-  }
-  return found;
+  return copies;
 }
 
 std::string RowName(absl::string_view call, absl::string_view direction) {
@@ -140,11 +156,10 @@ void AddRangeRows(const UserRangeFigures& ranges, const RenderContext& context,
   }
 }
 
-// What AddCopyFigures knows of one API function name: whether it copies or sets memory
-// (tested once per name), and the row of its last call with that row's direction key, as
-// a function nearly always copies one way: its next call then needs no hash lookup.
+// What AddCopyFigures knows of a copy or set function's name: the row of its last call
+// with that row's direction key, as a function nearly always copies one way: its next
+// call then needs no hash lookup.
 struct CallNameSlot {
-  int8_t is_copy = -1;  // -1: not yet tested
   uint32_t direction_key = 0;
   CopyCallFigures* row = nullptr;  // std::map values stay put
 };
@@ -183,24 +198,18 @@ bool IsCopyOrSetCall(absl::string_view name) {
 
 void AddCopyFigures(const AnalysisContext& window, CopyFigures* figures) {
   const TraceModel& model = *window.model;
-  const std::vector<std::pair<int32_t, int32_t>> order = CopyActivitiesByCall(window);
-  size_t cursor = 0;
+  const CopyCalls copies = CopyCallsOf(model);
   std::vector<CallNameSlot> slot_of_name;  // by the call's NameId
-  std::vector<int8_t> is_copy_record;      // by device record NameId (MEMCPY_*); -1 unknown
   CopyRows rows;
-  for (int32_t index = 0; index < static_cast<int32_t>(model.api_calls.size()); ++index) {
-    const ApiCall& call = model.api_calls[index];
+  for (size_t i = 0; i < copies.calls.size(); ++i) {
+    const ApiCall& call = model.api_calls[copies.calls[i]];
+    const DeviceWork& work = copies.work[i];
     if (call.name >= slot_of_name.size()) slot_of_name.resize(call.name + 1);
-    CallNameSlot& slot = slot_of_name[call.name];
-    if (slot.is_copy < 0) slot.is_copy = IsCopyOrSetCall(model.names.Get(call.name));
-    if (!slot.is_copy) continue;
-    DeviceWork work;
-    const bool has_device = DeviceWorkOf(model, order, index, &cursor, &is_copy_record, &work);
-    CopyCallFigures& row = rows.Of(model, call, work.direction, &slot, figures);
+    CopyCallFigures& row = rows.Of(model, call, work.direction, &slot_of_name[call.name], figures);
     row.host.Add(static_cast<double>(call.end_ns - call.start_ns));
-    const uint64_t bytes = has_device && work.bytes > 0 ? work.bytes : call.bytes;
+    const uint64_t bytes = work.found && work.bytes > 0 ? work.bytes : call.bytes;
     row.bytes += bytes;
-    if (has_device) {
+    if (work.found) {
       row.device.Add(static_cast<double>(work.ns));
       row.bytes_with_device_time += bytes;
     }
