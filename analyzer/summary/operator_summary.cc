@@ -4,6 +4,7 @@
 #include <map>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -146,8 +147,9 @@ void AddOperatorCall(const AnalysisContext& context, const SelfTimes& self, uint
 
 // Where the device records `range` launches count: its own row's list for an operator, its
 // inner item's for an operator's direct child (the row and inner item added when new);
-// row.group nullptr: in no row.
-DeviceListPlace PlaceOfRange(const AnalysisContext& context, OperatorRows* rows, int32_t range) {
+// row.group nullptr: in no row. Inline: the walk over the ranges asks it for every range,
+// and the call (a 24-byte result through memory) cost a quarter of its work.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline DeviceListPlace PlaceOfRange(const AnalysisContext& context, OperatorRows* rows, int32_t range) {
   const TraceModel& model = *context.model;
   if (IsOperator(model, range)) return {rows->PlaceOf(range)};
   const int32_t parent = context.tree->parent[range];
