@@ -192,5 +192,58 @@ TEST_CASE("a cleared buffer is reused without losing what is appended next") {
   CHECK(buffer.view() == "xyz");
 }
 
+TEST_CASE("varints libprotobuf writes read back, one by one and as a packed payload") {
+  const std::vector<uint64_t> values = InterestingValues();
+  const std::string bytes = LibprotobufVarints(values);
+  const uint8_t* begin = reinterpret_cast<const uint8_t*>(bytes.data());
+  const uint8_t* end = begin + bytes.size();
+  const uint8_t* p = begin;
+  for (uint64_t expected : values) {
+    uint64_t value = 0;
+    p = ReadVarint(p, end, &value);
+    REQUIRE(p != nullptr);
+    CHECK(value == expected);
+  }
+  CHECK(p == end);
+  REQUIRE(PackedVarintCount(begin, end) == static_cast<int64_t>(values.size()));
+  std::vector<uint64_t> decoded(values.size());
+  CHECK(DecodePackedVarints(begin, PackedVarintCount(begin, end), decoded.data(),
+                            [](uint64_t v) { return v; }));
+  CHECK(decoded == values);
+}
+
+TEST_CASE("zigzag decodes what ZigZag and libprotobuf encode") {
+  for (int64_t value : {int64_t{0}, int64_t{-1}, int64_t{1}, int64_t{-64}, int64_t{63}, kMinSigned,
+                        kMaxSigned, kMinSigned + 1}) {
+    CHECK(UnZigZag(ZigZag(value)) == value);
+    CHECK(UnZigZag(WireFormatLite::ZigZagEncode64(value)) == value);
+  }
+  CHECK(UnZigZag(3) == -2);  // hand-checked: 3 -> -2, 4 -> 2
+  CHECK(UnZigZag32(4) == 2);
+  CHECK(UnZigZag32(WireFormatLite::ZigZagEncode32(std::numeric_limits<int32_t>::min())) ==
+        std::numeric_limits<int32_t>::min());
+}
+
+TEST_CASE("cut, overlong and overflowing varints are refused") {
+  uint64_t value = 0;
+  const uint8_t cut[] = {0x80, 0x80};
+  CHECK(ReadVarint(cut, cut + 2, &value) == nullptr);
+  CHECK(ReadVarint(cut, cut, &value) == nullptr);
+  CHECK(PackedVarintCount(cut, cut + 2) == -1);
+  // Ten bytes: the tenth may hold only the 64th bit.
+  const uint8_t max[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+  CHECK(ReadVarint(max, max + 10, &value) == max + 10);
+  CHECK(value == kMax64);
+  const uint8_t over[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02};
+  CHECK(ReadVarint(over, over + 10, &value) == nullptr);
+  uint64_t out = 0;
+  CHECK_FALSE(DecodePackedVarints(over, PackedVarintCount(over, over + 10), &out,
+                                  [](uint64_t v) { return v; }));
+  const uint8_t eleven[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x81, 0x00};
+  CHECK(ReadVarint(eleven, eleven + 11, &value) == nullptr);
+  CHECK(PackedVarintCount(eleven, eleven + 11) == 1);
+  CHECK_FALSE(DecodePackedVarints(eleven, 1, &out, [](uint64_t v) { return v; }));
+}
+
 }  // namespace
 }  // namespace prof::wire
