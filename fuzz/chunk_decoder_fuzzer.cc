@@ -1,12 +1,19 @@
 // libFuzzer target: one chunk payload (a serialized trace.Chunk) through the dictionary and
-// the decoder, with a sink that resolves every id the events name.
+// the decoder, with a sink that resolves every id the events name. Also differential: our
+// own block reader (chunk_block_reader.h) must take only chunks libprotobuf accepts, into an
+// equal message, and the file reader's parse (reusable_chunk.h) must accept exactly those
+// libprotobuf accepts and decode them the same; a difference aborts.
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 
 #include "google/protobuf/stubs/logging.h"
+#include "google/protobuf/util/message_differencer.h"
 
+#include "proto/chunk_block_reader.h"
 #include "proto/chunk_decoder.h"
 #include "proto/file_dictionary.h"
+#include "proto/reusable_chunk.h"
 #include "proto/trace.pb.h"
 
 namespace {
@@ -48,9 +55,34 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   return 0;
 }
 
+// Our readers against libprotobuf's parse of the same bytes (`parsed`: whether it accepted).
+void CompareReaders(const uint8_t* data, size_t size, bool parsed,
+                    const prof::trace::Chunk& chunk) {
+  prof::trace::Chunk ours;
+  if (prof::MergeChunkReadingBlocks(data, size, &ours) &&
+      (!parsed || !google::protobuf::util::MessageDifferencer::Equals(ours, chunk))) {
+    abort();
+  }
+  // Reused from input to input, as the file reader reuses it from chunk to chunk.
+  static prof::trace::Chunk* reused = new prof::trace::Chunk;
+  if (prof::ParseChunkKeepingCapacity(data, static_cast<int>(size), 1 << 24, reused) != parsed) {
+    abort();
+  }
+  if (!parsed) return;
+  prof::EventSink ignoring;
+  const prof::ChunkDecodeStats a = prof::DecodeChunk(*reused, &ignoring);
+  const prof::ChunkDecodeStats b = prof::DecodeChunk(chunk, &ignoring);
+  if (a.events != b.events || a.malformed_blocks != b.malformed_blocks ||
+      a.malformed_columns != b.malformed_columns || a.first_problem != b.first_problem) {
+    abort();
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   prof::trace::Chunk chunk;
-  if (!chunk.ParseFromArray(data, static_cast<int>(size))) return 0;
+  const bool parsed = chunk.ParseFromArray(data, static_cast<int>(size));
+  CompareReaders(data, size, parsed, chunk);
+  if (!parsed) return 0;
   prof::FileDictionary dictionary;
   dictionary.AddDefinitions(chunk);
   ResolvingSink sink(&dictionary);

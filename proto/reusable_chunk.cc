@@ -6,6 +6,7 @@
 
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/message.h"
+#include "proto/chunk_block_reader.h"
 
 namespace prof {
 namespace {
@@ -79,6 +80,15 @@ void ReturnCleared(const std::vector<T*>& elements, RepeatedPtrField<T>* field) 
   for (T* element : elements) field->AddCleared(element);
 }
 
+// Clears `chunk` keeping its threads' and streams' blocks and their arrays, for the parse.
+void ClearKeepingCapacity(trace::Chunk* chunk) {
+  const std::vector<trace::ThreadEvents*> threads = TakeKeepingMessages(chunk->mutable_threads());
+  const std::vector<trace::StreamEvents*> streams = TakeKeepingMessages(chunk->mutable_streams());
+  chunk->Clear();  // the rest of the chunk: small
+  ReturnCleared(threads, chunk->mutable_threads());
+  ReturnCleared(streams, chunk->mutable_streams());
+}
+
 }  // namespace
 
 bool ParseChunkKeepingCapacity(const uint8_t* payload, int size, uint64_t keep_at_most,
@@ -87,14 +97,14 @@ bool ParseChunkKeepingCapacity(const uint8_t* payload, int size, uint64_t keep_a
   if (chunk->GetArena() != nullptr) return chunk->ParseFromArray(payload, size);
   // SpaceUsedLong counts the spare elements too; the swap frees them, Clear() would not.
   if (chunk->SpaceUsedLong() > keep_at_most) trace::Chunk().Swap(chunk);
-  const std::vector<trace::ThreadEvents*> threads = TakeKeepingMessages(chunk->mutable_threads());
-  const std::vector<trace::StreamEvents*> streams = TakeKeepingMessages(chunk->mutable_streams());
-  chunk->Clear();  // the rest of the chunk: small
-  ReturnCleared(threads, chunk->mutable_threads());
-  ReturnCleared(streams, chunk->mutable_streams());
-  // A merge, which keeps what is in `chunk`, where ParseFromArray would clear it.
-  google::protobuf::io::ArrayInputStream input(payload, size);
-  if (!chunk->MergeFromBoundedZeroCopyStream(&input, size)) return false;
+  ClearKeepingCapacity(chunk);
+  // Merges, which keep what is in `chunk`, where ParseFromArray would clear it. Our own
+  // reader first; what it does not read (or finds malformed) libprotobuf decides, afresh.
+  if (size < 0 || !MergeChunkReadingBlocks(payload, static_cast<size_t>(size), chunk)) {
+    ClearKeepingCapacity(chunk);
+    google::protobuf::io::ArrayInputStream input(payload, size);
+    if (!chunk->MergeFromBoundedZeroCopyStream(&input, size)) return false;
+  }
   for (trace::ThreadEvents& thread : *chunk->mutable_threads()) RemoveEmptyMessages(&thread);
   for (trace::StreamEvents& stream : *chunk->mutable_streams()) RemoveEmptyMessages(&stream);
   return true;

@@ -36,7 +36,8 @@ flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -I. -I"$build/gen"
        -fsanitize=address,undefined -fno-sanitize-recover=undefined)
 sources=(proto/crc32c.cc proto/framing.cc proto/byte_source.cc proto/read_report.cc
          proto/trace_file_reader.cc proto/chunk_decoder.cc proto/file_dictionary.cc
-         proto/chunk_guard.cc proto/reusable_chunk.cc "$build/gen/proto/trace.pb.cc"
+         proto/chunk_guard.cc proto/reusable_chunk.cc proto/chunk_block_reader.cc
+         "$build/gen/proto/trace.pb.cc"
          fuzz/fuzz_support.cc
          analyzer/model/clock_alignment.cc analyzer/model/correlation.cc
          analyzer/model/data_quality.cc analyzer/model/enum_names.cc
