@@ -82,6 +82,12 @@ class ThreadBuffer {
   // `before_ns`: it and the records after it stay for a later call. A thread appends its
   // records in about the order of their start times, so stopping there holds back only what
   // must wait. Records of the two rings are visited in start-time order.
+  //
+  // The data records up to the next control record's start go as one batch, read from the
+  // chunk's committed bytes without peeking the control ring again for each: peeking both
+  // rings per record was ~55 instructions an operator on the writer (callgrind, issue 26).
+  // A control record committed during a batch comes after it, as if it had been committed
+  // just after the batch was read (the producer's timing decides that order anyway).
   template <typename Visitor>
   uint64_t DrainBefore(uint64_t before_ns, Visitor&& visit) {
     uint64_t count = 0;
@@ -92,14 +98,21 @@ class ThreadBuffer {
       if (control && control->start_ns >= before_ns) control = nullptr;
       if (!data && !control) break;
       if (data && (!control || data->start_ns <= control->start_ns)) {
-        PrefetchAhead(data);
-        visit(*data);
-        read_offset_ += data->size;
+        // Data records starting at or before `last_ns` go before the control record.
+        const uint64_t last_ns = control ? control->start_ns : before_ns - 1;
+        do {
+          PrefetchAhead(data);
+          visit(*data);
+          read_offset_ += data->size;
+          ++count;
+          if (read_offset_ >= read_limit_) break;  // the chunk's end: PeekData's slow path
+          data = reinterpret_cast<const Record*>(read_->data() + read_offset_);
+        } while (data->start_ns <= last_ns);
       } else {
         visit(*control);
         control_.Pop(*control);
+        ++count;
       }
-      ++count;
     }
     control_.Publish();
     return count;
