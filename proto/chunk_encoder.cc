@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "proto/chunk_blocks.h"
+#include "proto/chunk_encoder_inline.h"
 #include "proto/trace_fields.h"
 
 namespace prof {
@@ -35,28 +36,11 @@ size_t ChunkEncoder::StackHash::operator()(const std::vector<uint64_t>& frames) 
 ChunkEncoder::ChunkEncoder() = default;
 ChunkEncoder::~ChunkEncoder() = default;
 
-namespace {
-
-// recent_strings_' slot for `value`: its length and its first and last eight bytes, mixed
-// (a few instructions for any length; names differ mostly at their ends: "aten::...").
-size_t RecentSlot(std::string_view value, size_t slots) {
-  const size_t length = value.size();
-  uint64_t head = 0, tail = 0;
-  if (length >= 8) {
-    std::memcpy(&head, value.data(), 8);
-    std::memcpy(&tail, value.data() + length - 8, 8);
-  } else if (length > 0) {
-    std::memcpy(&head, value.data(), length);
-  }
-  const uint64_t mixed = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ length) * 0xFF51AFD7ED558CCDull;
-  return static_cast<size_t>(mixed >> 32) & (slots - 1);
+StringId ChunkEncoder::InternString(std::string_view value) {
+  return InternStringInline(value);
 }
 
-}  // namespace
-
-StringId ChunkEncoder::InternString(std::string_view value) {
-  RecentString& recent = recent_strings_[RecentSlot(value, kRecentStrings)];
-  if (recent.text != nullptr && *recent.text == value) return recent.id;
+StringId ChunkEncoder::InternStringMiss(std::string_view value, RecentString& recent) {
   lookup_key_.assign(value.data(), value.size());
   auto it = string_ids_.find(lookup_key_);
   if (it != string_ids_.end()) {

@@ -48,6 +48,8 @@ class ChunkEncoder {
 
   // Interning: the first call for a value defines it in the current chunk.
   StringId InternString(std::string_view value);
+  // The same, inline where proto/chunk_encoder_inline.h is included (the writer's operators).
+  [[gnu::always_inline]] inline StringId InternStringInline(std::string_view value);
   KernelConfigId InternKernelConfig(const KernelConfigValue& value);
   // `frame_names` (optional, one per address) are the symbolized frames.
   CallStackId InternCallStack(const std::vector<uint64_t>& frame_addresses,
@@ -59,6 +61,8 @@ class ChunkEncoder {
   // The same, inline where proto/chunk_encoder_inline.h is included (the writer's launches).
   [[gnu::always_inline]] inline void AddApiCallInline(const ApiCallEvent& event);
   void AddHostRange(const HostRangeEvent& event);
+  // The same, inline where proto/chunk_encoder_inline.h is included (the writer's operators).
+  [[gnu::always_inline]] inline void AddHostRangeInline(const HostRangeEvent& event);
   void AddStep(const StepEvent& event);
   void AddNcclCall(const NcclCallEvent& event);
   void AddMemory(const MemoryEvent& event);
@@ -146,6 +150,8 @@ class ChunkEncoder {
   };
   static constexpr size_t kRecentStrings = 1024;  // a power of two
   std::array<RecentString, kRecentStrings> recent_strings_{};
+  // InternString past a memo miss: the map, else a new definition; fills `recent`.
+  StringId InternStringMiss(std::string_view value, RecentString& recent);
   std::unordered_map<KernelConfigValue, KernelConfigId, ConfigHash> kernel_config_ids_;
   std::unordered_map<std::vector<uint64_t>, CallStackId, StackHash> call_stack_ids_;
   CommunicatorId next_communicator_id_ = 1;

@@ -15,19 +15,7 @@ using chunk_blocks::TakeDelta;
 
 void ChunkEncoder::AddApiCall(const ApiCallEvent& event) { AddApiCallInline(event); }
 
-void ChunkEncoder::AddHostRange(const HostRangeEvent& event) {
-  chunk_blocks::HostRanges& ranges = Thread(event.thread_id, event.clock).ranges;
-  const uint32_t row = NewRow(&ranges);
-  ranges.start_delta_ns.AddSigned(TakeDelta(event.start_ns, &ranges.deltas.start));
-  ranges.duration_ns.AddUnsigned(event.duration_ns);
-  ranges.name_id.AddRepeating(event.name);
-  ranges.kind.AddRepeatingInt32(event.kind);
-  if (event.domain != 0) ranges.domain_name_id.Append(row, event.domain);
-  if (event.shapes != 0) ranges.shapes_id.Append(row, event.shapes);
-  if (event.dtypes != 0) ranges.dtypes_id.Append(row, event.dtypes);
-  if (event.source != 0) ranges.source_id.Append(row, event.source);
-  ++pending_events_;
-}
+void ChunkEncoder::AddHostRange(const HostRangeEvent& event) { AddHostRangeInline(event); }
 
 void ChunkEncoder::AddStep(const StepEvent& event) {
   chunk_blocks::Steps& steps = Thread(event.thread_id, event.clock).steps;

@@ -3,13 +3,43 @@
 // fields the converter sets to constants (domain, bytes, copy kind, ...) fold away and the
 // event is never stored and read back: ~40 instructions a launch (callgrind, issue 26).
 // AddApiCall (chunk_encoder_columns.cc) is the same body, out of line, for everyone else.
+// AddHostRangeInline likewise, for the writer's operator ranges (their domain and details
+// are constants there), and InternStringInline, the string memo's hit (a call and its frame
+// were ~15 of its ~70 instructions an operator; InternString is the same, out of line).
 #ifndef PROF_PROTO_CHUNK_ENCODER_INLINE_H_
 #define PROF_PROTO_CHUNK_ENCODER_INLINE_H_
+
+#include <cstring>
 
 #include "proto/chunk_blocks.h"
 #include "proto/chunk_encoder.h"
 
 namespace prof {
+namespace chunk_encoder_internal {
+
+// recent_strings_' slot for `value`: its length and its first and last eight bytes, mixed
+// (a few instructions for any length; names differ mostly at their ends: "aten::...").
+inline size_t RecentSlot(std::string_view value, size_t slots) {
+  const size_t length = value.size();
+  uint64_t head = 0, tail = 0;
+  if (length >= 8) {
+    std::memcpy(&head, value.data(), 8);
+    std::memcpy(&tail, value.data() + length - 8, 8);
+  } else if (length > 0) {
+    std::memcpy(&head, value.data(), length);
+  }
+  const uint64_t mixed = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ length) * 0xFF51AFD7ED558CCDull;
+  return static_cast<size_t>(mixed >> 32) & (slots - 1);
+}
+
+}  // namespace chunk_encoder_internal
+
+inline StringId ChunkEncoder::InternStringInline(std::string_view value) {
+  RecentString& recent =
+      recent_strings_[chunk_encoder_internal::RecentSlot(value, kRecentStrings)];
+  if (recent.text != nullptr && *recent.text == value) return recent.id;
+  return InternStringMiss(value, recent);
+}
 
 inline void ChunkEncoder::AddApiCallInline(const ApiCallEvent& event) {
   chunk_blocks::ApiCalls& calls = Thread(event.thread_id, event.clock).api;
@@ -30,6 +60,20 @@ inline void ChunkEncoder::AddApiCallInline(const ApiCallEvent& event) {
   }
   if (event.kernel_config != 0) calls.kernel_config_id.Append(row, event.kernel_config);
   if (event.call_stack != 0) calls.call_stack_id.Append(row, event.call_stack);
+  ++pending_events_;
+}
+
+inline void ChunkEncoder::AddHostRangeInline(const HostRangeEvent& event) {
+  chunk_blocks::HostRanges& ranges = Thread(event.thread_id, event.clock).ranges;
+  const uint32_t row = chunk_blocks::NewRow(&ranges);
+  ranges.start_delta_ns.AddSigned(chunk_blocks::TakeDelta(event.start_ns, &ranges.deltas.start));
+  ranges.duration_ns.AddUnsigned(event.duration_ns);
+  ranges.name_id.AddRepeating(event.name);
+  ranges.kind.AddRepeatingInt32(event.kind);
+  if (event.domain != 0) ranges.domain_name_id.Append(row, event.domain);
+  if (event.shapes != 0) ranges.shapes_id.Append(row, event.shapes);
+  if (event.dtypes != 0) ranges.dtypes_id.Append(row, event.dtypes);
+  if (event.source != 0) ranges.source_id.Append(row, event.source);
   ++pending_events_;
 }
 

@@ -85,9 +85,10 @@ void RecordConverter::AddOperatorRange(uint64_t thread_id, const Record& record,
   event.thread_id = thread_id;
   event.start_ns = record.start_ns;
   event.duration_ns = record.end_ns > record.start_ns ? record.end_ns - record.start_ns : 0;
-  event.name = window.encoder().InternString(std::string_view(record.name(), record.name_length));
+  event.name =
+      window.encoder().InternStringInline(std::string_view(record.name(), record.name_length));
   event.kind = schema::RANGE_KIND_OPERATOR;
-  window.encoder().AddHostRange(event);
+  window.encoder().AddHostRangeInline(event);  // its unset fields fold away there
 }
 
 void RecordConverter::AddLaunch(uint64_t thread_id, const Record& record, WindowFile& window) {
