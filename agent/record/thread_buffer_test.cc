@@ -135,6 +135,33 @@ TEST_CASE("with the pool exhausted, steps and ranges take the control ring, in t
   CHECK(std::is_sorted(seen.begin(), seen.end()));
 }
 
+TEST_CASE("data records drained in batches still interleave with control records by start") {
+  TestPool test(1);
+  ThreadBuffer buffer(1, &test.pool, 1000);
+  uint64_t data_records = 0;
+  while (Append(buffer, 10 * data_records, 0)) ++data_records;  // 0, 10, 20, ... (629)
+  REQUIRE(data_records == 629);
+  // Steps in the control ring, appended after the data but starting between its records;
+  // the one at 50 ties with a data record, which goes first.
+  for (uint64_t start : {25, 45, 50, 100000}) REQUIRE(Append(buffer, start, 0, RecordKind::kStep));
+  std::vector<std::pair<uint64_t, bool>> seen;  // start, from the control ring
+  auto visit = [&](const Record& record) {
+    seen.emplace_back(record.start_ns, record.kind == RecordKind::kStep);
+  };
+  CHECK(buffer.DrainBefore(46, visit) == 7);
+  using Seen = std::vector<std::pair<uint64_t, bool>>;
+  CHECK(seen == Seen{{0, false}, {10, false}, {20, false}, {25, true}, {30, false},
+                     {40, false}, {45, true}});
+  seen.clear();
+  CHECK(buffer.DrainBefore(61, visit) == 3);
+  CHECK(seen == Seen{{50, false}, {50, true}, {60, false}});
+  seen.clear();
+  // The rest: data records 70 to 6280 (629 less the 7 drained), then the step at 100000.
+  CHECK(buffer.Drain(visit) == 622 + 1);
+  CHECK(seen.back() == std::pair<uint64_t, bool>{100000, true});
+  CHECK(buffer.empty());
+}
+
 TEST_CASE("a bounded drain stops each ring at its first record at or after the bound") {
   TestPool test(2);
   ThreadBuffer buffer(1, &test.pool, 1000);
