@@ -25,7 +25,7 @@ bool WindowSet::AnyClosing() const {
   return false;
 }
 
-WindowFile* WindowSet::At(uint64_t host_time_ns) {
+WindowFile* WindowSet::AtOlder(uint64_t host_time_ns) {
   if (windows_.empty()) return nullptr;
   for (auto it = windows_.rbegin(); it != windows_.rend(); ++it) {
     if ((*it)->spec().open_ns <= host_time_ns) return it->get();

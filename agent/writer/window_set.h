@@ -44,12 +44,22 @@ class WindowSet {
 
   // The window containing `host_time_ns` (the newest opened at or before it; the oldest
   // for an earlier time); null when there is none.
-  WindowFile* At(uint64_t host_time_ns);
+  // The newest window's check is inline: the drain asks for each record, and nearly all
+  // belong to it (an out-of-line call and a reverse walk of the deque were ~20
+  // instructions an operator on the writer; callgrind, issue 26).
+  WindowFile* At(uint64_t host_time_ns) {
+    if (!windows_.empty() && windows_.back()->spec().open_ns <= host_time_ns) {
+      return windows_.back().get();
+    }
+    return AtOlder(host_time_ns);
+  }
   // A device record's window: see window_set.cc.
   WindowFile* For(uint64_t correlation_id, uint64_t host_time_ns);
   WindowFile* ByIndex(uint32_t index);
 
  private:
+  WindowFile* AtOlder(uint64_t host_time_ns);  // At past the newest window
+
   Windows windows_;
 };
 
