@@ -141,6 +141,8 @@ TEST_CASE("data records drained in batches still interleave with control records
   uint64_t data_records = 0;
   while (Append(buffer, 10 * data_records, 0)) ++data_records;  // 0, 10, 20, ... (629)
   REQUIRE(data_records == 629);
+  // A step fills the chunk's last 56 bytes (see the test above), in time order.
+  REQUIRE(Append(buffer, 10 * data_records, 0, RecordKind::kStep));
   // Steps in the control ring, appended after the data but starting between its records;
   // the one at 50 ties with a data record, which goes first.
   for (uint64_t start : {25, 45, 50, 100000}) REQUIRE(Append(buffer, start, 0, RecordKind::kStep));
@@ -156,8 +158,9 @@ TEST_CASE("data records drained in batches still interleave with control records
   CHECK(buffer.DrainBefore(61, visit) == 3);
   CHECK(seen == Seen{{50, false}, {50, true}, {60, false}});
   seen.clear();
-  // The rest: data records 70 to 6280 (629 less the 7 drained), then the step at 100000.
-  CHECK(buffer.Drain(visit) == 622 + 1);
+  // The rest: data records 70 to 6280 (629 less the 7 drained), the step at 6290 that
+  // filled the chunk, then the step at 100000.
+  CHECK(buffer.Drain(visit) == 622 + 2);
   CHECK(seen.back() == std::pair<uint64_t, bool>{100000, true});
   CHECK(buffer.empty());
 }
