@@ -66,10 +66,8 @@ inline void ChunkEncoder::AddApiCallInline(const ApiCallEvent& event) {
 inline void ChunkEncoder::AddHostRangeInline(const HostRangeEvent& event) {
   chunk_blocks::HostRanges& ranges = Thread(event.thread_id, event.clock).ranges;
   const uint32_t row = chunk_blocks::NewRow(&ranges);
-  // NewRow made room in these columns (chunk_blocks.h): no capacity check per value.
-  ranges.start_delta_ns.AddUnsignedInRoom(
-      wire::ZigZag(chunk_blocks::TakeDelta(event.start_ns, &ranges.deltas.start)));
-  ranges.duration_ns.AddUnsignedInRoom(event.duration_ns);
+  ranges.start_delta_ns.AddSigned(chunk_blocks::TakeDelta(event.start_ns, &ranges.deltas.start));
+  ranges.duration_ns.AddUnsigned(event.duration_ns);
   ranges.name_id.AddRepeating(event.name);
   ranges.kind.AddRepeatingInt32(event.kind);
   if (event.domain != 0) ranges.domain_name_id.Append(row, event.domain);
