@@ -4,6 +4,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "analyzer/summary/name_test.h"
 
 namespace prof::analyzer {
 namespace {
@@ -48,12 +49,10 @@ CommunicationFigures ComputeCommunication(const AnalysisContext& context, Window
     host.push_back({call.start_ns, call.end_ns});
   }
   // The name test lowercases and searches ten patterns: once per name, not per range.
-  std::vector<int8_t> communication_name(model.names.size(), -1);
+  NameTest<IsCommunicationOperatorName> is_communication(model.names);
   for (const HostRange& range : model.ranges) {
     if (range.type != RangeType::kOperator) continue;
-    int8_t& known = communication_name[range.name];
-    if (known < 0) known = IsCommunicationOperatorName(model.names.Get(range.name));
-    if (known) host.push_back({range.start_ns, range.end_ns});
+    if (is_communication(range.name)) host.push_back({range.start_ns, range.end_ns});
   }
   for (const DeviceActivity& activity : model.device_activities) {
     if (activity.kind != DeviceKind::kKernel) continue;

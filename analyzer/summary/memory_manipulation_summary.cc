@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "analyzer/model/enum_names.h"
+#include "analyzer/summary/name_test.h"
 #include "analyzer/summary/named_items.h"
 
 namespace prof::analyzer {
@@ -20,34 +21,6 @@ struct DeviceWork {
   uint64_t bytes = 0;
   NameId direction = 0;  // the last copy record's name (MEMCPY_HtoD); 0 for memsets
   bool found = false;    // the call has a copy or memset record
-};
-
-// Whether each name copies or sets memory, by NameId, tested once per name by `is_copy`.
-// A byte per name, kept apart from anything larger: most calls are not copies and stop at
-// this test. An enum, not int8_t: a store through a char type may alias any object, and
-// forced the loops around to reload every vector's bounds after each test.
-template <bool (*is_copy)(absl::string_view)>
-class NameTest {
- public:
-  explicit NameTest(const StringPool& names) : names_(names), known_(names.size()) {}
-
-  // Inline only for a name tested before; the first test of a name is out of line.
-  bool operator()(NameId name) {
-    if (name < known_.size() && known_[name] != Known::kUntested) return known_[name] == Known::kYes;
-    return Test(name);
-  }
-
- private:
-  ABSL_ATTRIBUTE_NOINLINE bool Test(NameId name) {
-    if (name >= known_.size()) known_.resize(name + 1);
-    Known& known = known_[name];
-    if (known == Known::kUntested) known = is_copy(names_.Get(name)) ? Known::kYes : Known::kNo;
-    return known == Known::kYes;
-  }
-
-  enum class Known : uint8_t { kUntested, kNo, kYes };
-  const StringPool& names_;
-  std::vector<Known> known_;
 };
 
 // "MEMCPY_HtoD" names the direction the device saw, also for cudaMemcpyDefault.

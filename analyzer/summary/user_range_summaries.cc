@@ -5,6 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "analyzer/summary/name_test.h"
 #include "analyzer/summary/named_items.h"
 
 namespace prof::analyzer {
@@ -24,21 +25,6 @@ void AddItemRow(const RenderContext& context, const NamedItem& item, SummaryTabl
        Cell::Stats(item.gpu.ToStats(static_cast<double>(context.totals->step_device_ns)))});
 }
 
-// IsMemoryManipulationName lowercases and searches: once per name, not per range.
-class MemoryManipulationNames {
- public:
-  explicit MemoryManipulationNames(const StringPool& names)
-      : names_(names), known_(names.size(), -1) {}
-  bool Contains(NameId name) {
-    if (known_[name] < 0) known_[name] = IsMemoryManipulationName(names_.Get(name));
-    return known_[name] != 0;
-  }
-
- private:
-  const StringPool& names_;
-  std::vector<int8_t> known_;
-};
-
 void AddRange(const AnalysisContext& context, uint32_t index, NamedItems<NamedItem>* items) {
   const HostRange& range = context.model->ranges[index];
   NamedItem& item = items->Get(range.name);
@@ -55,11 +41,12 @@ bool IsMemoryManipulationName(absl::string_view name) {
 }
 
 void AddUserRangeFigures(const AnalysisContext& window, UserRangeFigures* figures) {
-  MemoryManipulationNames memory_names(window.model->names);
+  // IsMemoryManipulationName lowercases and searches: once per name, not per range.
+  NameTest<IsMemoryManipulationName> is_memory_name(window.model->names);
   for (uint32_t index : window.tree->preorder) {
     const HostRange& range = window.model->ranges[index];
     if (range.type != RangeType::kUserDefined && range.type != RangeType::kNvtx) continue;
-    if (memory_names.Contains(range.name)) {
+    if (is_memory_name(range.name)) {
       AddRange(window, index, &figures->memory_manipulation);
     } else if (range.type == RangeType::kUserDefined) {
       AddRange(window, index,
