@@ -1,8 +1,9 @@
 #!/bin/bash
 # Where a recorded call's cost goes, by thread: ns a launch of the launching thread's hook
 # (the agent's own samples, by its file name), its kernel time, the writer thread's time
-# (and its kernel part), and the process's page faults, for each agent given, runs alternating. perf's software
-# clock (this VM has no hardware counters), 20 kHz: one sample is 50 us.
+# (and its kernel part), and the process's page faults, for each agent given, runs
+# alternating. perf's software clock (this VM has no hardware counters), 20 kHz: one
+# sample is 50 us.
 #   scripts/call_cost_split.sh BAZEL_BIN RUNS LAUNCHES libprof.so [other libprof.so ...]
 # (PROF_ACTIVITIES=cuda, as process_call_cost.py; launch_stress from BAZEL_BIN, -c opt.)
 set -euo pipefail
