@@ -134,11 +134,11 @@ bool SweepCalls(TraceModel* model, const RangeTree& tree, const std::vector<uint
   const uint32_t* const call_order = order ? order->data() : nullptr;
   size_t next_range = 0;
   int32_t current = kNoIndex;
-  uint64_t thread = ~uint64_t{0}, last_start = 0;
+  uint64_t thread = 0, last_start = 0;  // no thread before the first call: any id is one
   uint64_t straddling = 0;
   for (size_t i = 0; i < call_count; ++i) {
     ApiCall& call = calls[call_order ? call_order[i] : i];
-    if (call.thread_id != thread) {
+    if (i == 0 || call.thread_id != thread) {
       if (i > 0 && call.thread_id < thread) return false;
       thread = call.thread_id;
       current = kNoIndex;

@@ -122,6 +122,30 @@ TEST_CASE("calls in order, then one out of order, are each attributed once") {
   CHECK(model.quality.straddling_api_calls == 1);
 }
 
+// The parents of calls on `thread`, with another thread's range (on thread 0) sorted
+// before `thread`'s ranges.
+std::vector<int32_t> CallParentsOnThread(uint64_t thread) {
+  TraceModel model;
+  model.ranges = {RangeOn(0, 0, 100), RangeOn(thread, 0, 50), RangeOn(thread, 10, 20)};
+  model.api_calls = {CallOn(thread, 5, 6), CallOn(thread, 12, 13), CallOn(thread, 30, 60),
+                     CallOn(thread, 70, 71)};
+  BuildRangeTree(&model);
+  std::vector<int32_t> parents;
+  for (const ApiCall& call : model.api_calls) parents.push_back(call.parent_range);
+  parents.push_back(static_cast<int32_t>(model.quality.straddling_api_calls));
+  return parents;
+}
+
+// A thread id of all ones is a thread id like any other: the sweep once began with it as
+// "no thread yet" and so never skipped the lower threads' ranges for a first call on it.
+TEST_CASE("calls on the all-ones thread id are attributed as on thread 1") {
+  // By hand: [5,6) and [30,60) in range 1 [0,50), the latter straddling its end; [12,13)
+  // in range 2 [10,20); [70,71) in none. The last entry is the straddling count.
+  const std::vector<int32_t> expected{1, 2, 1, kNoIndex, 1};
+  CHECK(CallParentsOnThread(1) == expected);
+  CHECK(CallParentsOnThread(~uint64_t{0}) == expected);
+}
+
 // Ranges as the agent writes them, when they end: inner ranges first, their enclosing
 // range (a step) after them; the pre-order puts each enclosing range first.
 TEST_CASE("ranges written as they end come out in pre-order") {
