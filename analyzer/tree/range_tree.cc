@@ -117,23 +117,84 @@ std::vector<uint32_t> SortedCalls(const std::vector<ApiCall>& calls) {
   return order;
 }
 
+// One thread's ranges as the call sweep meets them: the ranges opened so far (`current`,
+// the innermost holding the last call, and its ancestors through `parent`) and the next
+// range to open. The end of `current` and the start of the next range are kept beside
+// them, so a call that opens and closes nothing, most calls, reads no range at all.
+class OpenRanges {
+ public:
+  OpenRanges(const TraceModel& model, const RangeTree& tree)
+      : ranges_(model.ranges.data()),
+        preorder_(tree.preorder.data()),
+        range_count_(tree.preorder.size()),
+        parent_(tree.parent.data()) {}
+
+  // Skips to `thread`'s ranges (threads come in increasing order), none open.
+  void StartThread(uint64_t thread) {
+    thread_ = thread;
+    while (next_ < range_count_ && ranges_[preorder_[next_]].thread_id < thread) ++next_;
+    current_ = kNoIndex;
+    current_end_ = UINT64_MAX;
+    next_start_ = NextStart();
+  }
+
+  // The innermost range holding `start` (at least the previous call's start).
+  int32_t Holding(uint64_t start) {
+    if (start >= next_start_) {
+      // Open every range of this thread that starts at or before the call.
+      while (next_ < range_count_) {
+        const HostRange& range = ranges_[preorder_[next_]];
+        if (range.thread_id != thread_ || range.start_ns > start) break;
+        current_ = static_cast<int32_t>(preorder_[next_++]);
+      }
+      current_end_ = EndOf(current_);
+      next_start_ = NextStart();
+    }
+    while (start >= current_end_ && current_ != kNoIndex) {
+      current_ = parent_[current_];
+      current_end_ = EndOf(current_);
+    }
+    return current_;
+  }
+
+  // The end of the range Holding returned (UINT64_MAX: none, which holds every call whole).
+  uint64_t HoldingEnd() const { return current_end_; }
+
+ private:
+  uint64_t EndOf(int32_t range) const {
+    return range == kNoIndex ? UINT64_MAX : ranges_[range].end_ns;
+  }
+
+  // UINT64_MAX when the thread has no range left: Holding then checks the open loop itself.
+  uint64_t NextStart() const {
+    if (next_ == range_count_) return UINT64_MAX;
+    const HostRange& range = ranges_[preorder_[next_]];
+    return range.thread_id == thread_ ? range.start_ns : UINT64_MAX;
+  }
+
+  const HostRange* const ranges_;
+  const uint32_t* const preorder_;
+  const size_t range_count_;
+  const int32_t* const parent_;
+  uint64_t thread_ = 0;
+  size_t next_ = 0;
+  int32_t current_ = kNoIndex;
+  uint64_t current_end_ = UINT64_MAX;
+  uint64_t next_start_ = UINT64_MAX;
+};
+
 // Sweeps ranges (pre-order) and calls (by start) of each thread together: the calls in
 // `order`, or in place when it is null. In place, returns false at the first call out of
 // (thread, start) order, the model left for a sweep in order to redo; the agent writes
 // each thread's calls in time order, so the check rides in the sweep instead of being a
 // pass over millions of calls of its own.
 bool SweepCalls(TraceModel* model, const RangeTree& tree, const std::vector<uint32_t>* order) {
-  // The lists' storage in locals: the parents written through `calls` would otherwise
-  // make the compiler reload each list's address for each of millions of calls.
-  const HostRange* const ranges = model->ranges.data();
-  const uint32_t* const preorder = tree.preorder.data();
-  const size_t range_count = tree.preorder.size();
-  const int32_t* const parent = tree.parent.data();
+  // The calls' storage in a local: the parents written through `calls` would otherwise
+  // make the compiler reload the list's address for each of millions of calls.
   ApiCall* const calls = model->api_calls.data();
   const size_t call_count = model->api_calls.size();
   const uint32_t* const call_order = order ? order->data() : nullptr;
-  size_t next_range = 0;
-  int32_t current = kNoIndex;
+  OpenRanges open(*model, tree);
   uint64_t thread = 0, last_start = 0;  // no thread before the first call: any id is one
   uint64_t straddling = 0;
   for (size_t i = 0; i < call_count; ++i) {
@@ -141,24 +202,13 @@ bool SweepCalls(TraceModel* model, const RangeTree& tree, const std::vector<uint
     if (i == 0 || call.thread_id != thread) {
       if (i > 0 && call.thread_id < thread) return false;
       thread = call.thread_id;
-      current = kNoIndex;
-      while (next_range < range_count && ranges[preorder[next_range]].thread_id < thread) {
-        ++next_range;
-      }
+      open.StartThread(thread);
     } else if (call.start_ns < last_start) {
       return false;
     }
     last_start = call.start_ns;
-    // Open every range of this thread that starts at or before the call.
-    while (next_range < range_count) {
-      const HostRange& range = ranges[preorder[next_range]];
-      if (range.thread_id != thread || range.start_ns > call.start_ns) break;
-      current = static_cast<int32_t>(preorder[next_range++]);
-    }
-    while (current != kNoIndex && call.start_ns >= ranges[current].end_ns)
-      current = parent[current];
-    call.parent_range = current;
-    if (current != kNoIndex && call.end_ns > ranges[current].end_ns) ++straddling;
+    call.parent_range = open.Holding(call.start_ns);
+    straddling += call.end_ns > open.HoldingEnd();
   }
   model->quality.straddling_api_calls += straddling;
   return true;
