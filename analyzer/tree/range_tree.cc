@@ -183,24 +183,24 @@ class OpenRanges {
   uint64_t next_start_ = UINT64_MAX;
 };
 
-// Sweeps ranges (pre-order) and calls (by start) of each thread together: the calls in
-// `order`, or in place when it is null. In place, returns false at the first call out of
-// (thread, start) order, the model left for a sweep in order to redo; the agent writes
-// each thread's calls in time order, so the check rides in the sweep instead of being a
-// pass over millions of calls of its own.
-bool SweepCalls(TraceModel* model, const RangeTree& tree, const std::vector<uint32_t>* order) {
+// `CallAt(i)` is the index of the i-th call of the sweep: a template, so the sweep in place
+// tests no order list for each of millions of calls.
+template <typename CallAt>
+bool SweepCallsIn(TraceModel* model, const RangeTree& tree, CallAt call_at) {
   // The calls' storage in a local: the parents written through `calls` would otherwise
   // make the compiler reload the list's address for each of millions of calls.
   ApiCall* const calls = model->api_calls.data();
   const size_t call_count = model->api_calls.size();
-  const uint32_t* const call_order = order ? order->data() : nullptr;
+  if (call_count == 0) return true;
   OpenRanges open(*model, tree);
-  uint64_t thread = 0, last_start = 0;  // no thread before the first call: any id is one
+  // The first call's thread is the first thread, whatever its id.
+  uint64_t thread = calls[call_at(0)].thread_id, last_start = 0;
+  open.StartThread(thread);
   uint64_t straddling = 0;
   for (size_t i = 0; i < call_count; ++i) {
-    ApiCall& call = calls[call_order ? call_order[i] : i];
-    if (i == 0 || call.thread_id != thread) {
-      if (i > 0 && call.thread_id < thread) return false;
+    ApiCall& call = calls[call_at(i)];
+    if (call.thread_id != thread) {
+      if (call.thread_id < thread) return false;
       thread = call.thread_id;
       open.StartThread(thread);
     } else if (call.start_ns < last_start) {
@@ -212,6 +212,17 @@ bool SweepCalls(TraceModel* model, const RangeTree& tree, const std::vector<uint
   }
   model->quality.straddling_api_calls += straddling;
   return true;
+}
+
+// Sweeps ranges (pre-order) and calls (by start) of each thread together: the calls in
+// `order`, or in place when it is null. In place, returns false at the first call out of
+// (thread, start) order, the model left for a sweep in order to redo; the agent writes
+// each thread's calls in time order, so the check rides in the sweep instead of being a
+// pass over millions of calls of its own.
+bool SweepCalls(TraceModel* model, const RangeTree& tree, const std::vector<uint32_t>* order) {
+  if (order == nullptr) return SweepCallsIn(model, tree, [](size_t i) { return i; });
+  const uint32_t* const call_order = order->data();
+  return SweepCallsIn(model, tree, [call_order](size_t i) { return call_order[i]; });
 }
 
 void AttributeCalls(TraceModel* model, const RangeTree& tree) {
