@@ -56,18 +56,15 @@ class StepCursor {
   uint64_t to_ns_ = 0;
 };
 
-// Counts a kernel of `device` in `counts`; `last` remembers the previous kernel's entry,
-// as consecutive kernels nearly always run on one device (no lookup per kernel).
-void CountKernel(uint32_t device, RecordCounts* counts, size_t* last) {
+// Adds a run of `length` kernels of `device` to the counts (kept sorted by device). The walk
+// counts kernels by runs, as consecutive kernels nearly always run on one device: the list
+// is searched once a run, not once a kernel.
+void AddKernelRun(uint32_t device, size_t length, RecordCounts* counts) {
+  if (length == 0) return;
   auto& by_device = counts->kernels_by_device;
-  if (*last < by_device.size() && by_device[*last].first == device) {
-    ++by_device[*last].second;
-    return;
-  }
   auto at = std::lower_bound(by_device.begin(), by_device.end(), std::make_pair(device, size_t{0}));
   if (at == by_device.end() || at->first != device) at = by_device.insert(at, {device, 0});
-  ++at->second;
-  *last = static_cast<size_t>(at - by_device.begin());
+  at->second += length;
 }
 
 // The one walk over the window's device records: each step's device and kernel time,
@@ -84,11 +81,17 @@ void WalkDeviceRecords(AnalysisContext* context) {
   uint64_t step_device_ns = 0;
   uint64_t step_kernel_ns = 0;
   StepCursor cursor(*context);
-  size_t last_device = 0;
+  uint32_t run_device = 0;
+  size_t run_length = 0;
   for (const DeviceActivity& activity : model.device_activities) {
     ++device_by_kind[static_cast<size_t>(activity.kind)];
     if (activity.kind == DeviceKind::kKernel) {
-      CountKernel(activity.device, &counts, &last_device);
+      if (activity.device != run_device) {
+        AddKernelRun(run_device, run_length, &counts);
+        run_device = activity.device;
+        run_length = 0;
+      }
+      ++run_length;
       nccl_kernels += activity.nccl;
     }
     if (activity.api_call == kNoIndex || activity.kind == DeviceKind::kSynchronization) continue;
@@ -101,6 +104,7 @@ void WalkDeviceRecords(AnalysisContext* context) {
     kernel_ns_per_step[step] += duration;
     step_kernel_ns += duration;
   }
+  AddKernelRun(run_device, run_length, &counts);
   for (size_t kind = 0; kind < std::size(device_by_kind); ++kind)
     counts.device_by_kind[kind] += device_by_kind[kind];
   counts.nccl_kernels += nccl_kernels;

@@ -1,0 +1,54 @@
+// MakeAnalysisContext's record counts: kernel records per device, sorted by device, in
+// whatever order the records come (runs on one device, returns to an earlier one). The
+// expected counts are the hand-made records', counted by hand.
+#include <utility>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "analyzer/summary/analysis_context.h"
+
+namespace prof::analyzer {
+namespace {
+
+using DeviceCount = std::pair<uint32_t, size_t>;
+
+DeviceActivity Record(DeviceKind kind, uint32_t device) {
+  DeviceActivity activity;
+  activity.kind = kind;
+  activity.device = device;
+  activity.start_ns = 10;
+  activity.end_ns = 20;
+  return activity;
+}
+
+RecordCounts CountsOf(const std::vector<DeviceActivity>& records) {
+  TraceModel model;
+  model.device_activities = records;
+  const RangeTree tree;
+  return MakeAnalysisContext(model, tree, SummaryOptions{}).counts;
+}
+
+TEST_CASE("analysis context: kernels counted per device, in device order") {
+  std::vector<DeviceActivity> records;
+  for (uint32_t device : {1u, 1u, 0u, 2u, 0u, 0u, 1u})
+    records.push_back(Record(DeviceKind::kKernel, device));
+  // A copy between the kernels of device 0 and a memset on a device with no kernel.
+  records.insert(records.begin() + 5, Record(DeviceKind::kMemcpy, 0));
+  records.push_back(Record(DeviceKind::kMemset, 3));
+  const RecordCounts counts = CountsOf(records);
+  CHECK(counts.kernels_by_device == std::vector<DeviceCount>{{0, 3}, {1, 3}, {2, 1}});
+  CHECK(counts.Device(DeviceKind::kKernel) == 7);
+  CHECK(counts.Device(DeviceKind::kMemcpy) == 1);
+  CHECK(counts.Device(DeviceKind::kMemset) == 1);
+}
+
+TEST_CASE("analysis context: device 0 gets an entry only when it has kernels") {
+  CHECK(CountsOf({Record(DeviceKind::kMemcpy, 0)}).kernels_by_device.empty());
+  CHECK(CountsOf({Record(DeviceKind::kKernel, 0), Record(DeviceKind::kKernel, 0)})
+            .kernels_by_device == std::vector<DeviceCount>{{0, 2}});
+  CHECK(CountsOf({}).kernels_by_device.empty());
+}
+
+}  // namespace
+}  // namespace prof::analyzer
