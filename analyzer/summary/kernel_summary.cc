@@ -27,13 +27,20 @@ std::string Dim3Text(uint32_t x, uint32_t y, uint32_t z) {
   return absl::StrCat("[", x, ", ", y, ", ", z, "]");
 }
 
-// Counts the window's launching calls, and those no device kernel record answered.
+// Counts the window's launching calls, and those no device kernel record answered. The
+// calls' bounds and the count are locals: the map insertion on the rare unanswered path
+// may write anywhere, so the walk reloaded the bounds for every call (dividing by the
+// record size to get the count).
 void AddHostLaunches(const TraceModel& model, const std::vector<uint8_t>& answered,
                      KernelFigures* figures) {
-  for (size_t i = 0; i < model.api_calls.size(); ++i) {
-    const int32_t launch = model.api_calls[i].launch;
-    if (launch == kNoIndex || static_cast<size_t>(launch) >= model.kernel_launches.size()) continue;
-    ++figures->launches;
+  const ApiCall* calls = model.api_calls.data();
+  const size_t call_count = model.api_calls.size();
+  const size_t launch_count = model.kernel_launches.size();
+  uint64_t launches = 0;
+  for (size_t i = 0; i < call_count; ++i) {
+    const int32_t launch = calls[i].launch;
+    if (launch == kNoIndex || static_cast<size_t>(launch) >= launch_count) continue;
+    ++launches;
     if (answered[i]) continue;
     ++figures->unanswered_launches;
     const HostLaunchKey key = KeyOf(model.kernel_launches[launch]);
@@ -41,6 +48,7 @@ void AddHostLaunches(const TraceModel& model, const std::vector<uint8_t>& answer
     if (inserted) figures->unanswered_order.push_back(key);
     ++it->second;
   }
+  figures->launches += launches;
 }
 
 }  // namespace
