@@ -36,14 +36,22 @@ struct CopyCalls {
 };
 
 // The indices of the copy and set calls, in call order. Its own function, so the walk over
-// every call (most not copies) keeps its few values in registers.
+// every call (most not copies) keeps its few values in registers. The answer for the
+// previous call's name is kept: calls come in runs of one function (launch after launch),
+// and a run's calls then skip the name test's table.
 ABSL_ATTRIBUTE_NOINLINE std::vector<int32_t> CopyCallIndices(const TraceModel& model) {
   NameTest<IsCopyOrSetCall> is_copy_call(model.names);
   std::vector<int32_t> indices;
   const int32_t call_count = static_cast<int32_t>(model.api_calls.size());
   const ApiCall* calls = model.api_calls.data();
+  NameId run_name = 0;  // the empty name: no copy
+  bool run_is_copy = false;
   for (int32_t index = 0; index < call_count; ++index) {
-    if (is_copy_call(calls[index].name)) indices.push_back(index);
+    if (calls[index].name != run_name) {
+      run_name = calls[index].name;
+      run_is_copy = is_copy_call(run_name);
+    }
+    if (run_is_copy) indices.push_back(index);
   }
   return indices;
 }
