@@ -62,11 +62,12 @@ void AddKernelFigures(const AnalysisContext& window, KernelFigures* figures) {
   // items, which the compiler would then reload.
   std::vector<uint8_t> answered(model.api_calls.size(), 0);
   double all_kernels_ns = figures->all_kernels_ns;
+  NamedItemsCursor<NamedItem> kernels(&figures->kernels);
   for (const DeviceActivity& activity : model.device_activities) {
     if (activity.kind != DeviceKind::kKernel) continue;
     if (activity.api_call != kNoIndex) answered[activity.api_call] = 1;
     const double duration = static_cast<double>(activity.end_ns - activity.start_ns);
-    figures->kernels.Get(activity.name).gpu.Add(duration);
+    kernels.Get(activity.name).gpu.Add(duration);
     all_kernels_ns += duration;
   }
   figures->all_kernels_ns = all_kernels_ns;

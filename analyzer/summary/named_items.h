@@ -22,6 +22,9 @@ struct NamedItem {
 // so the index is a plain array by id: one load per event instead of a hash lookup, and
 // still sized by the number of distinct names.
 template <typename Item>
+class NamedItemsCursor;
+
+template <typename Item>
 class NamedItems {
  public:
   Item& Get(NameId name) { return items_[Slot(name)]; }
@@ -42,9 +45,42 @@ class NamedItems {
   bool empty() const { return items_.empty(); }
 
  private:
+  friend class NamedItemsCursor<Item>;
   static constexpr uint32_t kAbsent = ~uint32_t{0};
   std::vector<uint32_t> slot_of_name_;
   std::vector<Item> items_;
+};
+
+// NamedItems::Get for a walk over millions of records: the index and the items as the
+// walk's own pointers, which stay in registers, refreshed only when a new name adds an
+// item (which may move them). Through NamedItems::Get the walk reloaded both vectors for
+// every record, as the adding path may write anywhere.
+template <typename Item>
+class NamedItemsCursor {
+ public:
+  NamedItemsCursor() = default;  // of no items: assign one before Get
+  explicit NamedItemsCursor(NamedItems<Item>* items) : items_(items) { Refresh(); }
+
+  Item& Get(NameId name) {
+    if (name < slot_count_ && slots_[name] != NamedItems<Item>::kAbsent) {
+      return data_[slots_[name]];
+    }
+    Item& item = items_->Get(name);
+    Refresh();
+    return item;
+  }
+
+ private:
+  void Refresh() {
+    slots_ = items_->slot_of_name_.data();
+    slot_count_ = items_->slot_of_name_.size();
+    data_ = items_->items_.data();
+  }
+
+  NamedItems<Item>* items_ = nullptr;
+  const uint32_t* slots_ = nullptr;
+  size_t slot_count_ = 0;
+  Item* data_ = nullptr;
 };
 
 // Indices of `items` in display order for `key` (stable: ties keep first-seen order).
