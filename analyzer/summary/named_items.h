@@ -18,12 +18,12 @@ struct NamedItem {
   DurationStats gpu;  // all device activity ("general GPU time") unless a table says otherwise
 };
 
-// Items keyed by name, remembering first-seen order. Name ids are dense (a StringPool),
-// so the index is a plain array by id: one load per event instead of a hash lookup, and
-// still sized by the number of distinct names.
 template <typename Item>
 class NamedItemsCursor;
 
+// Items keyed by name, remembering first-seen order. Name ids are dense (a StringPool),
+// so the index is a plain array by id: one load per event instead of a hash lookup, and
+// still sized by the number of distinct names.
 template <typename Item>
 class NamedItems {
  public:
