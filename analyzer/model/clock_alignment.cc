@@ -31,16 +31,14 @@ CuptiToHostClock::CuptiToHostClock(const std::vector<trace::ClockAnchor>& anchor
       std::unique(points_.begin(), points_.end(),
                   [](const Point& a, const Point& b) { return a.cupti_ns == b.cupti_ns; }),
       points_.end());
+  if (points_.empty()) return;
+  first_cupti_ns_ = points_.front().cupti_ns;
+  last_cupti_ns_ = points_.back().cupti_ns;
+  first_offset_ = points_.front().host_ns - points_.front().cupti_ns;
+  last_offset_ = points_.back().host_ns - points_.back().cupti_ns;
 }
 
-uint64_t CuptiToHostClock::ToHost(uint64_t cupti_ns) const {
-  if (points_.empty()) return cupti_ns;
-  if (cupti_ns <= points_.front().cupti_ns) {
-    return Shift(cupti_ns, Offset(points_.front().host_ns, points_.front().cupti_ns));
-  }
-  if (cupti_ns >= points_.back().cupti_ns) {
-    return Shift(cupti_ns, Offset(points_.back().host_ns, points_.back().cupti_ns));
-  }
+uint64_t CuptiToHostClock::Interpolate(uint64_t cupti_ns) const {
   auto upper = std::upper_bound(points_.begin(), points_.end(), cupti_ns,
                                 [](uint64_t value, const Point& p) { return value < p.cupti_ns; });
   const Point& right = *upper;
