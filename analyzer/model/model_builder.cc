@@ -157,7 +157,7 @@ void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
             trace::ApiDomain_IsValid(event.domain),
         "API domain");
   call.failed = event.status != 0;
-  call.cupti_clock = Clock(event.clock);
+  call.cupti_clock = HostClock(event.clock);
   call.status = event.status;
   call.has_stream = event.stream.has_value();
   call.stream = event.stream.value_or(0);
@@ -177,7 +177,7 @@ void ModelBuilder::OnHostRange(const HostRangeEvent& event) {
   range.start_ns = event.start_ns;
   range.end_ns = event.start_ns + event.duration_ns;
   range.name = Name(event.name);
-  range.cupti_clock = Clock(event.clock);
+  range.cupti_clock = HostClock(event.clock);
   Known(trace::RangeKind_IsValid(event.kind), "range kind");
   switch (event.kind) {
     case schema::RANGE_KIND_MODEL_PHASE:
@@ -215,7 +215,7 @@ void ModelBuilder::OnStep(const StepEvent& event) {
   range.type = RangeType::kProfileStep;
   range.step_number = event.step_number;
   range.sample_count = event.sample_count;
-  range.cupti_clock = Clock(event.clock);
+  range.cupti_clock = HostClock(event.clock);
   Append(&model_.ranges, range);
   ++model_.event_count;
 }
@@ -228,7 +228,7 @@ void ModelBuilder::OnNcclCall(const NcclCallEvent& event) {
   call.bytes = event.bytes;
   call.operation = event.operation;
   Known(trace::NcclOperation_IsValid(event.operation), "NCCL operation");
-  call.cupti_clock = Clock(event.clock);
+  call.cupti_clock = HostClock(event.clock);
   if (const CommunicatorValue* comm = dictionary_->Communicator(event.communicator)) {
     call.comm_hash = comm->comm_hash;
     call.rank_count = comm->rank_count;
@@ -258,7 +258,7 @@ void ModelBuilder::OnMemory(const MemoryEvent& event) {
   Known(trace::MemoryOperation_IsValid(event.operation), "memory operation");
   record.kind = event.kind;
   Known(trace::MemoryKind_IsValid(event.kind), "memory kind");
-  record.cupti_clock = Clock(event.clock);
+  record.cupti_clock = HostClock(event.clock);
   if (const NameId stack = StackName(event.call_stack))
     record.call_stack = std::string(model_.names.Get(stack));
   Append(&model_.memory, std::move(record));
@@ -386,10 +386,12 @@ void ModelBuilder::ConvertClocks() {
       ++converted;
     }
   };
-  convert(model_.ranges, &HostRange::start_ns, &HostRange::end_ns);
-  convert(model_.api_calls, &ApiCall::start_ns, &ApiCall::end_ns);
-  convert(model_.nccl_calls, &NcclCall::start_ns, &NcclCall::end_ns);
-  convert(model_.memory, &MemoryRecord::time_ns, nullptr);
+  if (host_records_on_cupti_clock_ > 0) {
+    convert(model_.ranges, &HostRange::start_ns, &HostRange::end_ns);
+    convert(model_.api_calls, &ApiCall::start_ns, &ApiCall::end_ns);
+    convert(model_.nccl_calls, &NcclCall::start_ns, &NcclCall::end_ns);
+    convert(model_.memory, &MemoryRecord::time_ns, nullptr);
+  }
   convert(model_.device_activities, &DeviceActivity::start_ns, &DeviceActivity::end_ns);
   if (!clock.aligned() && converted > 0) model_.quality.cupti_clock_assumed_equal = true;
   model_.quality.clock_lines.push_back(clock.Describe());

@@ -81,6 +81,13 @@ class ModelBuilder : public EventSink {
     return false;
   }
   void CountUnknownClock(schema::ClockDomain clock);
+  // Clock() for host-side records (API calls, ranges, NCCL calls, memory), counting those on
+  // the CUPTI clock: with none, ConvertClocks skips their vectors instead of walking them.
+  bool HostClock(schema::ClockDomain clock) {
+    const bool cupti = Clock(clock);
+    host_records_on_cupti_clock_ += cupti;
+    return cupti;
+  }
   // The interned MEMCPY_* name of a copy, cached by its three kinds (in range: 0-7 each).
   NameId MemcpyNameId(schema::CopyKind kind, schema::MemoryKind source,
                       schema::MemoryKind destination);
@@ -107,6 +114,7 @@ class ModelBuilder : public EventSink {
   // Names of copies and memsets: interned once, not hashed per record. 0 = not yet.
   NameId memcpy_names_[8 * 8 * 8] = {};
   NameId memset_name_ = 0;
+  uint64_t host_records_on_cupti_clock_ = 0;  // by this builder (earlier ones are converted)
 };
 
 }  // namespace prof::analyzer

@@ -135,5 +135,46 @@ TEST_CASE("a builder continues an earlier segment's model in place") {
   CHECK(model.files == std::vector<std::string>{"f.pb"});
 }
 
+// Host-side records may carry CUPTI times too; the builder skips their vectors only when
+// none does. A continued segment converts its own records and not the earlier ones again.
+TEST_CASE("host records on the CUPTI clock move to host time, once per segment") {
+  FileDictionary dictionary;
+  trace::FileHeader header;
+  *header.add_clock_anchors() = Anchor(1000, 5000);  // host = cupti - 4000
+  ApiCallEvent call;
+  call.clock = schema::CLOCK_DOMAIN_CUPTI;
+  call.start_ns = 5100;
+  call.duration_ns = 10;
+  HostRangeEvent range;
+  range.clock = schema::CLOCK_DOMAIN_CUPTI;
+  range.kind = schema::RANGE_KIND_USER;
+  range.start_ns = 5050;
+  range.duration_ns = 100;
+  ModelBuilder first(&dictionary, header);
+  first.OnApiCall(call);
+  first.OnHostRange(range);
+  TraceModel earlier = first.Finish("f.pb", false);
+  REQUIRE(earlier.api_calls.size() == 1);
+  CHECK(earlier.api_calls[0].start_ns == 1100);
+  CHECK(earlier.api_calls[0].end_ns == 1110);
+  REQUIRE(earlier.ranges.size() == 1);
+  CHECK(earlier.ranges[0].start_ns == 1050);
+  CHECK(earlier.ranges[0].end_ns == 1150);
+
+  ModelBuilder next(&dictionary, header, std::move(earlier));
+  call.start_ns = 6000;
+  next.OnApiCall(call);
+  call.clock = schema::CLOCK_DOMAIN_HOST_MONOTONIC;  // already host time: kept
+  call.start_ns = 7000;
+  next.OnApiCall(call);
+  const TraceModel model = next.Finish("f.pb", false);
+  REQUIRE(model.api_calls.size() == 3);
+  CHECK(model.api_calls[0].start_ns == 1100);  // not shifted a second time
+  CHECK(model.api_calls[1].start_ns == 2000);
+  CHECK(model.api_calls[1].end_ns == 2010);
+  CHECK(model.api_calls[2].start_ns == 7000);
+  CHECK(model.ranges[0].start_ns == 1050);
+}
+
 }  // namespace
 }  // namespace prof::analyzer
