@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/base/attributes.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -55,12 +56,16 @@ std::string FormatCallStack(const std::vector<uint64_t>& frames,
 // address space only (large blocks are mapped on demand; pages never written are never
 // touched), and the 1 GiB bound keeps that bounded too.
 template <typename T>
+ABSL_ATTRIBUTE_NOINLINE void GrowFull(std::vector<T>* records) {
+  constexpr size_t kQuadrupleBelow = (size_t{1} << 30) / sizeof(T);
+  const size_t size = std::max<size_t>(records->size(), 256);
+  records->reserve(size < kQuadrupleBelow ? 4 * size : 2 * size);
+}
+
+// Inline, the reserving out of line: it runs once per record, and reserves almost never.
+template <typename T>
 void Grow(std::vector<T>* records) {
-  if (records->size() == records->capacity()) {
-    constexpr size_t kQuadrupleBelow = (size_t{1} << 30) / sizeof(T);
-    const size_t size = std::max<size_t>(records->size(), 256);
-    records->reserve(size < kQuadrupleBelow ? 4 * size : 2 * size);
-  }
+  if (__builtin_expect(records->size() == records->capacity(), 0)) GrowFull(records);
 }
 
 template <typename T>
