@@ -88,7 +88,8 @@ ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& 
     : dictionary_(dictionary),
       name_of_file_id_(kUnresolved),
       kernel_name_of_config_(KernelName{0, false, kNoIndex}),
-      stack_name_of_id_(kUnresolved) {
+      stack_name_of_id_(kUnresolved),
+      operator_name_parts_(OperatorNameParts{kUnresolved, {}, kUnresolved}) {
   model_.identity.host = header.host_name();
   model_.identity.pid = header.pid();
   model_.identity.rank = header.rank();
@@ -202,13 +203,27 @@ void ModelBuilder::OnHostRange(const HostRangeEvent& event) {
 }
 
 void ModelBuilder::NormalizeOperatorName(HostRange* range) {
+  OperatorNameParts& parts = operator_name_parts_.Slot(range->name);
+  if (__builtin_expect(parts.name == kUnresolved, 0)) return SplitOperatorName(range, &parts);
+  if (parts.name == range->name) return;  // not of the emit_nvtx form
+  if (range->shapes == 0 && !parts.shapes.empty()) {
+    if (parts.shapes_id == kUnresolved) parts.shapes_id = model_.names.Intern(parts.shapes);
+    range->shapes = parts.shapes_id;
+  }
+  range->name = parts.name;
+}
+
+void ModelBuilder::SplitOperatorName(HostRange* range, OperatorNameParts* parts) {
   const absl::string_view text = model_.names.Get(range->name);
-  const NvtxOperatorName parts = SplitNvtxOperatorName(text);
-  if (parts.name.size() == text.size()) return;
-  // Intern the shapes first: `parts` views the pool's string, which interning keeps alive.
-  if (range->shapes == 0 && !parts.shapes.empty())
-    range->shapes = model_.names.Intern(parts.shapes);
-  range->name = model_.names.Intern(parts.name);
+  const NvtxOperatorName split = SplitNvtxOperatorName(text);
+  *parts = {range->name, {}, kUnresolved};
+  if (split.name.size() == text.size()) return;
+  // `split` views the pool's string, which interning keeps alive. The shapes first, then
+  // the name, the order the pool's ids have always come in.
+  parts->shapes = split.shapes;
+  if (range->shapes == 0 && !split.shapes.empty())
+    range->shapes = parts->shapes_id = model_.names.Intern(split.shapes);
+  range->name = parts->name = model_.names.Intern(split.name);
 }
 
 void ModelBuilder::OnStep(const StepEvent& event) {

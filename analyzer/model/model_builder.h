@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/base/attributes.h"
+#include "absl/strings/string_view.h"
 #include "analyzer/model/id_cache.h"
 #include "analyzer/model/trace_model.h"
 #include "proto/chunk_decoder.h"
@@ -59,6 +60,16 @@ class ModelBuilder : public EventSink {
   ABSL_ATTRIBUTE_NOINLINE NameId ResolveName(StringId file_id);
   // "NAME, seq = N, op_id = N, sizes = [...]" (PyTorch emit_nvtx): NAME, sizes as shapes.
   void NormalizeOperatorName(HostRange* range);
+  // The split of one operator name (by its NameId), made on its first range: operators
+  // repeat their names, and splitting scanned the text every time.
+  struct OperatorNameParts {
+    NameId name;  // NAME's id (the range's own when unsplit); kUnresolved: not split yet
+    absl::string_view shapes;  // the `sizes = ` list (views the pool); empty: none
+    NameId shapes_id;          // kUnresolved until a range without shapes of its own takes them
+  };
+  // Normalizes the first range of a name as NormalizeOperatorName did uncached, and keeps
+  // the split in `parts`.
+  ABSL_ATTRIBUTE_NOINLINE void SplitOperatorName(HostRange* range, OperatorNameParts* parts);
   void SetKernelName(KernelConfigId config, DeviceActivity* activity);
   // The interned text of a call stack ("f < g < h"), 0 when unknown; cached by id.
   NameId StackName(CallStackId id);
@@ -111,6 +122,7 @@ class ModelBuilder : public EventSink {
   // Fills `cached`, the entry of `config`: interns its name, adds its launch.
   ABSL_ATTRIBUTE_NOINLINE void ResolveKernelName(KernelConfigId config, KernelName* cached);
   IdCache<NameId> stack_name_of_id_;           // by CallStackId; kUnresolved until read
+  IdCache<OperatorNameParts> operator_name_parts_;  // by the range's NameId
   // Names of copies and memsets: interned once, not hashed per record. 0 = not yet.
   NameId memcpy_names_[8 * 8 * 8] = {};
   NameId memset_name_ = 0;

@@ -176,5 +176,35 @@ TEST_CASE("host records on the CUPTI clock move to host time, once per segment")
   CHECK(model.ranges[0].start_ns == 1050);
 }
 
+// The builder splits each emit_nvtx name once; every range of it still gets the NAME, and
+// the sizes as shapes unless it recorded shapes of its own.
+TEST_CASE("repeated emit_nvtx range names are split alike, own shapes kept") {
+  FileDictionary dictionary;
+  trace::Chunk strings;
+  strings.set_first_string_id(1);
+  strings.add_strings("aten::mm, seq = 1, op_id = 2, sizes = [[4, 8], [8, 2]]");  // id 1
+  strings.add_strings("[[9]]");                                                 // id 2
+  strings.add_strings("aten::relu");                                            // id 3
+  dictionary.AddDefinitions(strings);
+  ModelBuilder builder(&dictionary, trace::FileHeader());
+  HostRangeEvent range;  // an NVTX push/pop range: shown as an operator
+  range.name = 1;
+  range.shapes = 2;
+  builder.OnHostRange(range);
+  range.shapes = 0;
+  builder.OnHostRange(range);
+  builder.OnHostRange(range);
+  range.name = 3;
+  builder.OnHostRange(range);
+  const TraceModel model = builder.Finish("f.pb");
+  REQUIRE(model.ranges.size() == 4);
+  for (int i = 0; i < 3; ++i) CHECK(model.names.Get(model.ranges[i].name) == "aten::mm");
+  CHECK(model.names.Get(model.ranges[0].shapes) == "[[9]]");
+  CHECK(model.names.Get(model.ranges[1].shapes) == "[[4, 8], [8, 2]]");
+  CHECK(model.ranges[2].shapes == model.ranges[1].shapes);
+  CHECK(model.names.Get(model.ranges[3].name) == "aten::relu");
+  CHECK(model.ranges[3].shapes == 0);
+}
+
 }  // namespace
 }  // namespace prof::analyzer
