@@ -178,13 +178,12 @@ void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
 }
 
 void ModelBuilder::OnHostRange(const HostRangeEvent& event) {
-  HostRange range;
+  HostRange& range = AppendNew(&model_.ranges);
   range.thread_id = event.thread_id;
   range.start_ns = event.start_ns;
   range.end_ns = event.start_ns + event.duration_ns;
   range.name = Name(event.name);
   range.cupti_clock = HostClock(event.clock);
-  Known(trace::RangeKind_IsValid(event.kind), "range kind");
   switch (event.kind) {
     case schema::RANGE_KIND_MODEL_PHASE:
       range.type = PhaseType(model_.names.Get(range.name));
@@ -192,13 +191,16 @@ void ModelBuilder::OnHostRange(const HostRangeEvent& event) {
     case schema::RANGE_KIND_OPERATOR: range.type = RangeType::kOperator; break;
     case schema::RANGE_KIND_USER: range.type = RangeType::kUserDefined; break;
     case schema::RANGE_KIND_MARK: range.type = RangeType::kMark; break;
-    default: range.type = NvtxRangeType(model_.names.Get(range.name)); break;
+    default:
+      // Only here: the kinds above are valid, and the generated IsValid is out of line.
+      Known(trace::RangeKind_IsValid(event.kind), "range kind");
+      range.type = NvtxRangeType(model_.names.Get(range.name));
+      break;
   }
   range.shapes = Name(event.shapes);
   range.dtypes = Name(event.dtypes);
   range.source = Name(event.source);
   if (range.type == RangeType::kOperator) NormalizeOperatorName(&range);
-  Append(&model_.ranges, range);
   ++model_.event_count;
 }
 
