@@ -7,18 +7,13 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "analyzer/model/clock_alignment.h"
 #include "analyzer/model/correlation.h"
 #include "analyzer/model/enum_names.h"
-#include "analyzer/model/kernel_names.h"
-#include "analyzer/model/nvtx_operator_name.h"
 #include "proto/schema_names.h"
 
 namespace prof::analyzer {
 namespace {
-
-constexpr NameId kUnresolved = ~NameId{0};
 
 // Model phases are recognized by name, as paddle's Python lane names them.
 RangeType PhaseType(absl::string_view name) {
@@ -36,18 +31,6 @@ RangeType PhaseType(absl::string_view name) {
 RangeType NvtxRangeType(absl::string_view name) {
   const RangeType phase = PhaseType(name);
   return phase == RangeType::kUserDefined ? RangeType::kOperator : phase;
-}
-
-// Every frame, innermost first: the agent's symbol where it resolved one, else the address.
-// The whole stack is data; only the text renderer shortens it.
-std::string FormatCallStack(const std::vector<uint64_t>& frames,
-                            const std::vector<std::string>& names) {
-  std::string text;
-  for (size_t i = 0; i < frames.size(); ++i) {
-    const bool named = i < names.size() && !names[i].empty();
-    absl::StrAppend(&text, i ? " < " : "", named ? names[i] : absl::StrFormat("0x%x", frames[i]));
-  }
-  return text;
 }
 
 // Appends with a growth of 4x (2x past 1 GiB) instead of the library's 2x: a record
@@ -117,10 +100,6 @@ inline NameId ModelBuilder::Name(StringId file_id) {
   return name;
 }
 
-NameId ModelBuilder::ResolveName(StringId file_id) {
-  return model_.names.Intern(dictionary_->String(file_id));
-}
-
 inline NameId ModelBuilder::StackName(CallStackId id) {
   if (id == 0) return 0;
   NameId& name = stack_name_of_id_.Slot(id);
@@ -128,27 +107,11 @@ inline NameId ModelBuilder::StackName(CallStackId id) {
   return name;
 }
 
-NameId ModelBuilder::ResolveStackName(CallStackId id) {
-  const std::vector<uint64_t>* frames = dictionary_->CallStack(id);
-  return frames ? model_.names.Intern(FormatCallStack(*frames, dictionary_->CallStackNames(id)))
-                : 0;
-}
-
 void ModelBuilder::CountUnknownClock(schema::ClockDomain clock) {
   Known(trace::ClockDomain_IsValid(clock), "clock domain");  // read as the host clock
 }
 
 void ModelBuilder::CountUnknown(const char* field) { ++model_.quality.unknown_enum_values[field]; }
-
-NameId ModelBuilder::MemcpyNameId(schema::CopyKind kind, schema::MemoryKind source,
-                                  schema::MemoryKind destination) {
-  const uint32_t k = kind, s = source, d = destination;
-  if (k >= 8 || s >= 8 || d >= 8)
-    return model_.names.Intern(MemcpyName(kind, source, destination));
-  NameId& name = memcpy_names_[(k * 8 + s) * 8 + d];
-  if (name == 0) name = model_.names.Intern(MemcpyName(kind, source, destination));
-  return name;
-}
 
 void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
   ApiCall& call = AppendNew(&model_.api_calls);
@@ -215,19 +178,6 @@ void ModelBuilder::NormalizeOperatorName(HostRange* range) {
   range->name = parts.name;
 }
 
-void ModelBuilder::SplitOperatorName(HostRange* range, OperatorNameParts* parts) {
-  const absl::string_view text = model_.names.Get(range->name);
-  const NvtxOperatorName split = SplitNvtxOperatorName(text);
-  *parts = {range->name, {}, kUnresolved};
-  if (split.name.size() == text.size()) return;
-  // `split` views the pool's string, which interning keeps alive. The shapes first, then
-  // the name, the order the pool's ids have always come in.
-  parts->shapes = split.shapes;
-  if (range->shapes == 0 && !split.shapes.empty())
-    range->shapes = parts->shapes_id = model_.names.Intern(split.shapes);
-  range->name = parts->name = model_.names.Intern(split.name);
-}
-
 void ModelBuilder::OnStep(const StepEvent& event) {
   HostRange range;
   range.thread_id = event.thread_id;
@@ -291,25 +241,6 @@ inline const ModelBuilder::KernelName& ModelBuilder::KernelNameOf(KernelConfigId
   KernelName& cached = kernel_name_of_config_.Slot(config);
   if (__builtin_expect(cached.name == 0, 0)) ResolveKernelName(config, &cached);
   return cached;
-}
-
-void ModelBuilder::ResolveKernelName(KernelConfigId config, KernelName* cached) {
-  const KernelConfigValue* value = dictionary_->KernelConfig(config);
-  const absl::string_view raw =
-      value ? dictionary_->String(value->name) : absl::string_view("<unknown kernel>");
-  cached->name = model_.names.Intern(DemangleKernelName(raw));
-  cached->nccl = IsNcclKernelName(raw) || IsNcclKernelName(model_.names.Get(cached->name));
-  if (value) {
-    KernelLaunch launch;
-    launch.name = cached->name;
-    std::copy(value->grid, value->grid + 3, launch.grid);
-    std::copy(value->block, value->block + 3, launch.block);
-    launch.registers_per_thread = value->registers_per_thread;
-    launch.static_shared_memory = value->static_shared_memory;
-    launch.dynamic_shared_memory = value->dynamic_shared_memory;
-    cached->launch = static_cast<int32_t>(model_.kernel_launches.size());
-    model_.kernel_launches.push_back(launch);
-  }
 }
 
 inline void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity) {

@@ -103,6 +103,9 @@ class ModelBuilder : public EventSink {
   NameId MemcpyNameId(schema::CopyKind kind, schema::MemoryKind source,
                       schema::MemoryKind destination);
 
+  // An IdCache entry not filled yet.
+  static constexpr NameId kUnresolved = ~NameId{0};
+
   FileDictionary* dictionary_;
   TraceModel model_;
   std::vector<trace::ClockAnchor> anchors_;
