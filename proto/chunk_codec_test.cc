@@ -73,6 +73,55 @@ TEST_CASE("operator details (shapes, dtypes, source) round-trip on the rows that
   CHECK(dictionary.String(detailed.shapes) == "[[4, 8], [8, 2]]");
 }
 
+TEST_CASE("rows after one with sparse values decode with their fields' defaults") {
+  // The decoder sets an event's sparse fields only on the rows that have a value and on the
+  // row after: a row of defaults must not keep the values of the row before it.
+  ChunkEncoder encoder;
+  ApiCallEvent plain;
+  plain.thread_id = 3;
+  plain.duration_ns = 5;
+  plain.name = encoder.InternString("cudaLaunchKernel");
+  ApiCallEvent full = plain;
+  full.domain = schema::API_DOMAIN_DRIVER;
+  full.status = 2;
+  full.stream = 7;
+  full.bytes = 4096;
+  full.copy_kind = schema::COPY_KIND_HOST_TO_DEVICE;
+  full.kernel_config = 9;
+  full.call_stack = 11;
+  ApiCallEvent stream_only = plain;
+  stream_only.stream = 0;
+  KernelEvent kernel;
+  kernel.where = {0, 1, 7, schema::CLOCK_DOMAIN_CUPTI};
+  kernel.duration_ns = 3;
+  KernelEvent in_graph = kernel;
+  in_graph.graph_id = 1;
+  in_graph.graph_node_id = 2;
+  in_graph.launch_type = 3;
+  std::vector<std::string> expected;
+  int row = 0;
+  for (const ApiCallEvent* event : {&plain, &full, &plain, &plain, &stream_only, &full, &full,
+                                    &plain, &stream_only}) {
+    ApiCallEvent at = *event;
+    at.start_ns = 100 * ++row;
+    at.correlation_id = row;
+    encoder.AddApiCall(at);
+    expected.push_back(testing::Describe(at));
+  }
+  for (const KernelEvent* event : {&in_graph, &kernel, &kernel, &in_graph, &kernel}) {
+    KernelEvent at = *event;
+    at.start_ns = 100 * ++row;
+    at.correlation_id = row;
+    encoder.AddKernel(at);
+    expected.push_back(testing::Describe(at));
+  }
+  FileDictionary dictionary;
+  RecordingSink sink;
+  const ChunkDecodeStats stats = DecodeThroughBytes(encoder.Finish(true), &dictionary, &sink);
+  CHECK(stats.malformed_columns == 0);
+  CHECK(sink.events == expected);
+}
+
 TEST_CASE("every event kind round-trips with and without its optional fields") {
   ChunkEncoder encoder;
   std::vector<std::string> expected;

@@ -15,8 +15,9 @@ using columns::ApplyDelta;
 using columns::ColumnCursor;
 using columns::ColumnRows;
 using columns::kRunsNumberOffset;
+using columns::PlainValues;
 using columns::SparseCursor;
-using columns::ValueAt;
+using columns::SparseRows;
 using google::protobuf::Descriptor;
 using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
@@ -171,20 +172,19 @@ void BlockDecoder::ApiCalls(const trace::ThreadEvents& thread) {
   SparseCursor& copy_kind = sparse[trace::ApiCalls::kCopyKindFieldNumber];
   SparseCursor& config = sparse[trace::ApiCalls::kKernelConfigIdFieldNumber];
   SparseCursor& stack = sparse[trace::ApiCalls::kCallStackIdFieldNumber];
+  SparseRows<7> sparse_rows({&domain, &status, &stream, &bytes, &copy_kind, &config, &stack});
   ColumnCursor<uint32_t> name(calls.name_id(), calls.name_id_runs());
   ColumnCursor<int64_t> correlation_delta(calls.correlation_id_delta(),
                                           calls.correlation_id_delta_runs());
+  const int64_t* start_delta = PlainValues(calls.start_delta_ns(), rows);
+  const uint64_t* duration = PlainValues(calls.duration_ns(), rows);
   uint64_t start = 0;
   uint64_t correlation = 0;
   ApiCallEvent event;
   event.thread_id = thread.thread_id();
   event.clock = static_cast<schema::ClockDomain>(thread.clock());
-  for (int row = 0; row < rows; ++row) {
+  const auto set_sparse = [&](uint32_t row) {
     uint64_t value = 0;
-    event.start_ns = ApplyDelta(ValueAt(calls.start_delta_ns(), row), &start);
-    event.duration_ns = ValueAt(calls.duration_ns(), row);
-    event.name = name.Next();
-    event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
     event.domain =
         domain.At(row, &value) ? static_cast<schema::ApiDomain>(value) : schema::API_DOMAIN_RUNTIME;
     event.status = status.At(row, &value) ? static_cast<int64_t>(value) : 0;
@@ -194,6 +194,13 @@ void BlockDecoder::ApiCalls(const trace::ThreadEvents& thread) {
                                                 : schema::COPY_KIND_UNKNOWN;
     event.kernel_config = config.At(row, &value) ? static_cast<KernelConfigId>(value) : 0;
     event.call_stack = stack.At(row, &value) ? static_cast<CallStackId>(value) : 0;
+  };
+  for (int row = 0; row < rows; ++row) {
+    event.start_ns = ApplyDelta(start_delta[row], &start);
+    event.duration_ns = duration[row];
+    event.name = name.Next();
+    event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
+    sparse_rows.At(row, set_sparse);
     sink_->OnApiCall(event);
   }
   stats_.events += rows;
@@ -208,22 +215,28 @@ void BlockDecoder::Ranges(const trace::ThreadEvents& thread) {
   SparseCursor& shapes = sparse[trace::HostRanges::kShapesIdFieldNumber];
   SparseCursor& dtypes = sparse[trace::HostRanges::kDtypesIdFieldNumber];
   SparseCursor& source = sparse[trace::HostRanges::kSourceIdFieldNumber];
+  SparseRows<4> sparse_rows({&domain, &shapes, &dtypes, &source});
   ColumnCursor<uint32_t> name(ranges.name_id(), ranges.name_id_runs());
   ColumnCursor<int> kind(ranges.kind(), ranges.kind_runs());
+  const int64_t* start_delta = PlainValues(ranges.start_delta_ns(), rows);
+  const uint64_t* duration = PlainValues(ranges.duration_ns(), rows);
   uint64_t start = 0;
   HostRangeEvent event;
   event.thread_id = thread.thread_id();
   event.clock = static_cast<schema::ClockDomain>(thread.clock());
-  for (int row = 0; row < rows; ++row) {
+  const auto set_sparse = [&](uint32_t row) {
     uint64_t value = 0;
-    event.start_ns = ApplyDelta(ValueAt(ranges.start_delta_ns(), row), &start);
-    event.duration_ns = ValueAt(ranges.duration_ns(), row);
-    event.name = name.Next();
-    event.kind = static_cast<schema::RangeKind>(kind.Next());
     event.domain = domain.At(row, &value) ? static_cast<StringId>(value) : 0;
     event.shapes = shapes.At(row, &value) ? static_cast<StringId>(value) : 0;
     event.dtypes = dtypes.At(row, &value) ? static_cast<StringId>(value) : 0;
     event.source = source.At(row, &value) ? static_cast<StringId>(value) : 0;
+  };
+  for (int row = 0; row < rows; ++row) {
+    event.start_ns = ApplyDelta(start_delta[row], &start);
+    event.duration_ns = duration[row];
+    event.name = name.Next();
+    event.kind = static_cast<schema::RangeKind>(kind.Next());
+    sparse_rows.At(row, set_sparse);
     sink_->OnHostRange(event);
   }
   stats_.events += rows;
@@ -233,17 +246,20 @@ void BlockDecoder::Steps(const trace::ThreadEvents& thread) {
   const trace::Steps& steps = thread.steps();
   const int rows = Rows(steps);
   if (rows < 0) return;
+  const auto* start_delta_ns = PlainValues(steps.start_delta_ns(), rows);
+  const auto* duration_ns = PlainValues(steps.duration_ns(), rows);
+  const auto* step_number_delta = PlainValues(steps.step_number_delta(), rows);
+  const auto* sample_count = PlainValues(steps.sample_count(), rows);
   uint64_t start = 0;
   uint64_t number = 0;
   StepEvent event;
   event.thread_id = thread.thread_id();
   event.clock = static_cast<schema::ClockDomain>(thread.clock());
   for (int row = 0; row < rows; ++row) {
-    event.start_ns = ApplyDelta(ValueAt(steps.start_delta_ns(), row), &start);
-    event.duration_ns = ValueAt(steps.duration_ns(), row);
-    event.step_number =
-        static_cast<int64_t>(ApplyDelta(ValueAt(steps.step_number_delta(), row), &number));
-    event.sample_count = ValueAt(steps.sample_count(), row);
+    event.start_ns = ApplyDelta(start_delta_ns[row], &start);
+    event.duration_ns = duration_ns[row];
+    event.step_number = static_cast<int64_t>(ApplyDelta(step_number_delta[row], &number));
+    event.sample_count = sample_count[row];
     sink_->OnStep(event);
   }
   stats_.events += rows;
@@ -256,6 +272,15 @@ void BlockDecoder::NcclCalls(const trace::ThreadEvents& thread) {
   std::vector<SparseCursor> sparse = SparseColumns(calls, rows);
   SparseCursor& root = sparse[trace::NcclCalls::kRootOrPeerFieldNumber];
   SparseCursor& reduction = sparse[trace::NcclCalls::kReductionOpFieldNumber];
+  const auto* start_delta_ns = PlainValues(calls.start_delta_ns(), rows);
+  const auto* duration_ns = PlainValues(calls.duration_ns(), rows);
+  const auto* operation = PlainValues(calls.operation(), rows);
+  const auto* count = PlainValues(calls.count(), rows);
+  const auto* data_type = PlainValues(calls.data_type(), rows);
+  const auto* bytes = PlainValues(calls.bytes(), rows);
+  const auto* communicator_id = PlainValues(calls.communicator_id(), rows);
+  const auto* sequence_number_delta = PlainValues(calls.sequence_number_delta(), rows);
+  const auto* stream = PlainValues(calls.stream(), rows);
   uint64_t start = 0;
   uint64_t sequence = 0;
   NcclCallEvent event;
@@ -263,16 +288,15 @@ void BlockDecoder::NcclCalls(const trace::ThreadEvents& thread) {
   event.clock = static_cast<schema::ClockDomain>(thread.clock());
   for (int row = 0; row < rows; ++row) {
     uint64_t value = 0;
-    event.start_ns = ApplyDelta(ValueAt(calls.start_delta_ns(), row), &start);
-    event.duration_ns = ValueAt(calls.duration_ns(), row);
-    event.operation = static_cast<schema::NcclOperation>(ValueAt(calls.operation(), row));
-    event.count = ValueAt(calls.count(), row);
-    event.data_type = ValueAt(calls.data_type(), row);
-    event.bytes = ValueAt(calls.bytes(), row);
-    event.communicator = ValueAt(calls.communicator_id(), row);
-    event.sequence_number =
-        static_cast<int64_t>(ApplyDelta(ValueAt(calls.sequence_number_delta(), row), &sequence));
-    event.stream = ValueAt(calls.stream(), row);
+    event.start_ns = ApplyDelta(start_delta_ns[row], &start);
+    event.duration_ns = duration_ns[row];
+    event.operation = static_cast<schema::NcclOperation>(operation[row]);
+    event.count = count[row];
+    event.data_type = data_type[row];
+    event.bytes = bytes[row];
+    event.communicator = communicator_id[row];
+    event.sequence_number = static_cast<int64_t>(ApplyDelta(sequence_number_delta[row], &sequence));
+    event.stream = stream[row];
     event.root_or_peer =
         root.At(row, &value) ? std::optional<int64_t>(static_cast<int64_t>(value)) : std::nullopt;
     event.reduction_op = reduction.At(row, &value)
@@ -290,6 +314,12 @@ void BlockDecoder::Memory(const trace::ThreadEvents& thread) {
   std::vector<SparseCursor> sparse = SparseColumns(memory, rows);
   SparseCursor& stream = sparse[trace::MemoryEvents::kStreamFieldNumber];
   SparseCursor& stack = sparse[trace::MemoryEvents::kCallStackIdFieldNumber];
+  const auto* time_delta_ns = PlainValues(memory.time_delta_ns(), rows);
+  const auto* operation = PlainValues(memory.operation(), rows);
+  const auto* address_delta = PlainValues(memory.address_delta(), rows);
+  const auto* bytes = PlainValues(memory.bytes(), rows);
+  const auto* device = PlainValues(memory.device(), rows);
+  const auto* kind = PlainValues(memory.kind(), rows);
   uint64_t time = 0;
   uint64_t address = 0;
   MemoryEvent event;
@@ -297,12 +327,12 @@ void BlockDecoder::Memory(const trace::ThreadEvents& thread) {
   event.clock = static_cast<schema::ClockDomain>(thread.clock());
   for (int row = 0; row < rows; ++row) {
     uint64_t value = 0;
-    event.time_ns = ApplyDelta(ValueAt(memory.time_delta_ns(), row), &time);
-    event.operation = static_cast<schema::MemoryOperation>(ValueAt(memory.operation(), row));
-    event.address = ApplyDelta(ValueAt(memory.address_delta(), row), &address);
-    event.bytes = ValueAt(memory.bytes(), row);
-    event.device = ValueAt(memory.device(), row);
-    event.kind = static_cast<schema::MemoryKind>(ValueAt(memory.kind(), row));
+    event.time_ns = ApplyDelta(time_delta_ns[row], &time);
+    event.operation = static_cast<schema::MemoryOperation>(operation[row]);
+    event.address = ApplyDelta(address_delta[row], &address);
+    event.bytes = bytes[row];
+    event.device = device[row];
+    event.kind = static_cast<schema::MemoryKind>(kind[row]);
     event.stream = stream.At(row, &value) ? std::optional<uint64_t>(value) : std::nullopt;
     event.call_stack = stack.At(row, &value) ? static_cast<CallStackId>(value) : 0;
     sink_->OnMemory(event);
@@ -326,24 +356,30 @@ void BlockDecoder::Kernels(const StreamKey& where, const trace::Kernels& kernels
   SparseCursor& graph = sparse[trace::Kernels::kGraphIdFieldNumber];
   SparseCursor& node = sparse[trace::Kernels::kGraphNodeIdFieldNumber];
   SparseCursor& launch = sparse[trace::Kernels::kLaunchTypeFieldNumber];
+  SparseRows<3> sparse_rows({&graph, &node, &launch});
   ColumnCursor<uint32_t> config(kernels.kernel_config_id(), kernels.kernel_config_id_runs());
   ColumnCursor<int64_t> correlation_delta(kernels.correlation_id_delta(),
                                           kernels.correlation_id_delta_runs());
+  const int64_t* start_delta = PlainValues(kernels.start_delta_ns(), rows);
+  const uint64_t* duration = PlainValues(kernels.duration_ns(), rows);
   uint64_t start = 0;
   uint64_t correlation = 0;
   KernelEvent event;
   event.where = where;
-  for (int row = 0; row < rows; ++row) {
+  const auto set_sparse = [&](uint32_t row) {
     uint64_t value = 0;
-    event.start_ns = ApplyDelta(ValueAt(kernels.start_delta_ns(), row), &start);
-    event.duration_ns = ValueAt(kernels.duration_ns(), row);
-    event.config = config.Next();
-    event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
     event.graph_id = graph.At(row, &value) ? std::optional<uint64_t>(value) : std::nullopt;
     event.graph_node_id = node.At(row, &value) ? std::optional<uint64_t>(value) : std::nullopt;
     event.launch_type = launch.At(row, &value)
                             ? std::optional<uint32_t>(static_cast<uint32_t>(value))
                             : std::nullopt;
+  };
+  for (int row = 0; row < rows; ++row) {
+    event.start_ns = ApplyDelta(start_delta[row], &start);
+    event.duration_ns = duration[row];
+    event.config = config.Next();
+    event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
+    sparse_rows.At(row, set_sparse);
     sink_->OnKernel(event);
   }
   stats_.events += rows;
@@ -357,14 +393,17 @@ void BlockDecoder::Memcpys(const StreamKey& where, const trace::Memcpys& copies)
   ColumnCursor<int> destination(copies.destination_kind(), copies.destination_kind_runs());
   ColumnCursor<int64_t> correlation_delta(copies.correlation_id_delta(),
                                           copies.correlation_id_delta_runs());
+  const auto* start_delta_ns = PlainValues(copies.start_delta_ns(), rows);
+  const auto* duration_ns = PlainValues(copies.duration_ns(), rows);
+  const auto* bytes = PlainValues(copies.bytes(), rows);
   uint64_t start = 0;
   uint64_t correlation = 0;
   MemcpyEvent event;
   event.where = where;
   for (int row = 0; row < rows; ++row) {
-    event.start_ns = ApplyDelta(ValueAt(copies.start_delta_ns(), row), &start);
-    event.duration_ns = ValueAt(copies.duration_ns(), row);
-    event.bytes = ValueAt(copies.bytes(), row);
+    event.start_ns = ApplyDelta(start_delta_ns[row], &start);
+    event.duration_ns = duration_ns[row];
+    event.bytes = bytes[row];
     event.copy_kind = static_cast<schema::CopyKind>(copy_kind.Next());
     event.source_kind = static_cast<schema::MemoryKind>(source.Next());
     event.destination_kind = static_cast<schema::MemoryKind>(destination.Next());
@@ -380,14 +419,17 @@ void BlockDecoder::Memsets(const StreamKey& where, const trace::Memsets& memsets
   ColumnCursor<uint32_t> value(memsets.value(), memsets.value_runs());
   ColumnCursor<int64_t> correlation_delta(memsets.correlation_id_delta(),
                                           memsets.correlation_id_delta_runs());
+  const auto* start_delta_ns = PlainValues(memsets.start_delta_ns(), rows);
+  const auto* duration_ns = PlainValues(memsets.duration_ns(), rows);
+  const auto* bytes = PlainValues(memsets.bytes(), rows);
   uint64_t start = 0;
   uint64_t correlation = 0;
   MemsetEvent event;
   event.where = where;
   for (int row = 0; row < rows; ++row) {
-    event.start_ns = ApplyDelta(ValueAt(memsets.start_delta_ns(), row), &start);
-    event.duration_ns = ValueAt(memsets.duration_ns(), row);
-    event.bytes = ValueAt(memsets.bytes(), row);
+    event.start_ns = ApplyDelta(start_delta_ns[row], &start);
+    event.duration_ns = duration_ns[row];
+    event.bytes = bytes[row];
     event.value = value.Next();
     event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
     sink_->OnMemset(event);
@@ -403,14 +445,16 @@ void BlockDecoder::Synchronizations(const StreamKey& where, const trace::Synchro
   ColumnCursor<int> kind(syncs.kind(), syncs.kind_runs());
   ColumnCursor<int64_t> correlation_delta(syncs.correlation_id_delta(),
                                           syncs.correlation_id_delta_runs());
+  const auto* start_delta_ns = PlainValues(syncs.start_delta_ns(), rows);
+  const auto* duration_ns = PlainValues(syncs.duration_ns(), rows);
   uint64_t start = 0;
   uint64_t correlation = 0;
   SynchronizationEvent event;
   event.where = where;
   for (int row = 0; row < rows; ++row) {
     uint64_t value = 0;
-    event.start_ns = ApplyDelta(ValueAt(syncs.start_delta_ns(), row), &start);
-    event.duration_ns = ValueAt(syncs.duration_ns(), row);
+    event.start_ns = ApplyDelta(start_delta_ns[row], &start);
+    event.duration_ns = duration_ns[row];
     event.kind = static_cast<schema::SynchronizationKind>(kind.Next());
     event.correlation_id = ApplyDelta(correlation_delta.Next(), &correlation);
     event.event_id = waited.At(row, &value) ? std::optional<uint64_t>(value) : std::nullopt;

@@ -3,7 +3,10 @@
 #ifndef PROF_PROTO_COLUMNS_H_
 #define PROF_PROTO_COLUMNS_H_
 
+#include <algorithm>
+#include <array>
 #include <cassert>
+#include <cstddef>
 #include <cstdint>
 
 #include "google/protobuf/reflection.h"
@@ -40,16 +43,17 @@ int64_t ExpandedSize(const Repeated<T>& values, const Repeated<uint32_t>& runs) 
   return RunsExpandedSize(values.size(), runs);
 }
 
-// Value `row` of a plain column (one value per row) of a block that the decoder's Rows has
-// checked: unchecked here, where the generated accessor checks its index again on every
-// call in a build without NDEBUG (two compares and a log branch per value of the inner loop).
-// Rows' check covers it only while the column has no `_runs` companion (with one, a column
-// holds fewer values than rows): the assert catches a column that gains one, in the first
-// test build that decodes it.
+// The values of a plain column (one value per row) of a block that the decoder's Rows has
+// checked, for the decoder's inner loop to read by row: the generated accessor, in a build
+// without NDEBUG, checks its index again on every call (two compares and a log branch per
+// value). Rows' check covers the column only while it has no `_runs` companion (with one, a
+// column holds fewer values than rows): the assert catches a column that gains one, in the
+// first test build that decodes it (once per block, not once per value).
 template <typename T>
-T ValueAt(const Repeated<T>& column, int row) {
-  assert(row >= 0 && row < column.size());
-  return column.data()[row];
+const T* PlainValues(const Repeated<T>& column, int rows) {
+  assert(column.size() == rows);
+  (void)rows;
+  return column.data();
 }
 
 // A block column's companion of run lengths is numbered this much higher (trace.proto;
@@ -124,6 +128,8 @@ class SparseCursor {
   }
 
   bool valid() const { return valid_; }
+  // The row of the column's next value; ~0 when none is left.
+  uint64_t next_row() const { return next_row_; }
 
   // The value at `row`, if the column has one; call with rows 0, 1, 2, ... in order.
   bool At(uint32_t row, uint64_t* value) {
@@ -141,6 +147,43 @@ class SparseCursor {
   int64_t count_ = 0;
   int64_t position_ = 0;
   uint64_t next_row_ = kNoRow;
+};
+
+// The sparse columns of a block, set into its event row by row. Most rows have no sparse
+// value at all: each such row costs one compare, not one per column (7 columns of an API
+// call), and leaves the event's sparse fields as they are: their defaults, which the
+// event's constructor set and `set` restores on the row after one that had a value. (The
+// sink gets the event as const and does not change it.)
+template <size_t N>
+class SparseRows {
+ public:
+  explicit SparseRows(std::array<SparseCursor*, N> cursors)
+      : cursors_(cursors), next_(NextValueRow()) {}
+
+  // `set(row)` sets every sparse field of the event from its cursor (SparseCursor::At): the
+  // column's value at `row`, or the field's default. Call with rows 0, 1, 2, ... in order.
+  template <typename Set>
+  void At(uint32_t row, Set set) {
+    if (row == next_) {
+      set(row);
+      next_ = NextValueRow();
+      restore_ = true;
+    } else if (restore_) {
+      set(row);  // no column has a value here: every field back to its default
+      restore_ = false;
+    }
+  }
+
+ private:
+  uint64_t NextValueRow() const {
+    uint64_t next = ~uint64_t{0};
+    for (const SparseCursor* cursor : cursors_) next = std::min(next, cursor->next_row());
+    return next;
+  }
+
+  std::array<SparseCursor*, N> cursors_;
+  uint64_t next_;
+  bool restore_ = false;  // the last row set a value: the next one restores the defaults
 };
 
 }  // namespace columns
