@@ -212,6 +212,24 @@ TEST_CASE("varints libprotobuf writes read back, one by one and as a packed payl
   CHECK(decoded == values);
 }
 
+TEST_CASE("runs of one-byte varints decode as their values, whatever the runs' lengths") {
+  // Runs of 0 to 19 one-byte values between longer ones, so that a run starts and ends at
+  // every offset within eight bytes; converted, as a signed column's are.
+  std::vector<uint64_t> values;
+  for (uint64_t run = 0; run < 20; ++run) {
+    for (uint64_t i = 0; i < run; ++i) values.push_back((run * 7 + i) & 0x7f);
+    values.push_back(0x80 + run * 1000);
+  }
+  for (uint64_t i = 0; i < 11; ++i) values.push_back(i);  // ends with a run
+  const std::string bytes = LibprotobufVarints(values);
+  const uint8_t* begin = reinterpret_cast<const uint8_t*>(bytes.data());
+  const int64_t count = PackedVarintCount(begin, begin + bytes.size());
+  REQUIRE(count == static_cast<int64_t>(values.size()));
+  std::vector<int64_t> decoded(values.size());
+  REQUIRE(DecodePackedVarints(begin, count, decoded.data(), UnZigZag));
+  for (size_t i = 0; i < values.size(); ++i) CHECK(decoded[i] == UnZigZag(values[i]));
+}
+
 TEST_CASE("zigzag decodes what ZigZag and libprotobuf encode") {
   for (int64_t value : {int64_t{0}, int64_t{-1}, int64_t{1}, int64_t{-64}, int64_t{63}, kMinSigned,
                         kMaxSigned, kMinSigned + 1}) {
