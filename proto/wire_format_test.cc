@@ -230,6 +230,45 @@ TEST_CASE("runs of one-byte varints decode as their values, whatever the runs' l
   for (size_t i = 0; i < values.size(); ++i) CHECK(decoded[i] == UnZigZag(values[i]));
 }
 
+TEST_CASE("runs of two-byte varints among shorter and longer ones decode as their values") {
+  // Runs of 0 to 9 two-byte values (the edges 128 and 16383 among them) between one-byte
+  // (127, 0) and three-byte (16384) ones, so that pairs start at odd and even places; each
+  // payload ends with 0 to 5 two-byte values, so that a pair ends at the payload's last byte
+  // or stops short of it.
+  for (uint64_t tail = 0; tail < 6; ++tail) {
+    std::vector<uint64_t> values;
+    for (uint64_t run = 0; run < 10; ++run) {
+      for (uint64_t i = 0; i < run; ++i) {
+        values.push_back(i % 3 == 0 ? 128 : i % 3 == 1 ? 16383 : 128 + run * 1000 + i);
+      }
+      values.push_back(run % 3 == 0 ? 127 : run % 3 == 1 ? 16384 : 0);
+    }
+    for (uint64_t i = 0; i < tail; ++i) values.push_back(16383 - i * 4000);
+    const std::string bytes = LibprotobufVarints(values);
+    const uint8_t* begin = reinterpret_cast<const uint8_t*>(bytes.data());
+    const int64_t count = PackedVarintCount(begin, begin + bytes.size());
+    REQUIRE(count == static_cast<int64_t>(values.size()));
+    std::vector<uint64_t> decoded(values.size());
+    REQUIRE(DecodePackedVarints(begin, count, decoded.data(), [](uint64_t v) { return v; }));
+    CHECK(decoded == values);
+    std::vector<int64_t> signed_decoded(values.size());  // converted, as a signed column's
+    REQUIRE(DecodePackedVarints(begin, count, signed_decoded.data(), UnZigZag));
+    for (size_t i = 0; i < values.size(); ++i) CHECK(signed_decoded[i] == UnZigZag(values[i]));
+  }
+}
+
+TEST_CASE("an overflowing varint after pairs of two-byte ones is refused") {
+  // 300 = 0xac 0x02 (hand-encoded), four times, then ten bytes over 64 bits.
+  const uint8_t bytes[] = {0xac, 0x02, 0xac, 0x02, 0xac, 0x02, 0xac, 0x02, 0xff, 0xff,
+                           0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02};
+  const int64_t count = PackedVarintCount(bytes, bytes + sizeof(bytes));
+  REQUIRE(count == 5);
+  uint64_t out[5] = {};
+  CHECK_FALSE(DecodePackedVarints(bytes, count, out, [](uint64_t v) { return v; }));
+  CHECK(out[0] == 300);
+  CHECK(out[3] == 300);
+}
+
 TEST_CASE("zigzag decodes what ZigZag and libprotobuf encode") {
   for (int64_t value : {int64_t{0}, int64_t{-1}, int64_t{1}, int64_t{-64}, int64_t{63}, kMinSigned,
                         kMaxSigned, kMinSigned + 1}) {
