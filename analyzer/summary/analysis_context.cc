@@ -174,12 +174,12 @@ double SortValue(SortKey key, const DurationStats& cpu, const DurationStats& gpu
   switch (key) {
     case SortKey::kCpuTotal: return cpu.total;
     case SortKey::kCpuAvg: return cpu.Average();
-    case SortKey::kCpuMax: return cpu.max;
-    case SortKey::kCpuMin: return cpu.min;
+    case SortKey::kCpuMax: return cpu.Max();
+    case SortKey::kCpuMin: return cpu.Min();
     case SortKey::kGpuTotal: return gpu.total;
     case SortKey::kGpuAvg: return gpu.Average();
-    case SortKey::kGpuMax: return gpu.max;
-    case SortKey::kGpuMin: return gpu.min;
+    case SortKey::kGpuMax: return gpu.Max();
+    case SortKey::kGpuMin: return gpu.Min();
   }
   return 0;
 }

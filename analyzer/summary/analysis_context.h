@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -112,30 +113,34 @@ int FindStep(const AnalysisContext& context, uint64_t time_ns);
 struct DurationStats {
   uint64_t calls = 0;
   double total = 0;
-  double max = 0;
-  double min = 0;
+  // Start at the neutral values, so Add needs no first-call branch (it runs a few times per
+  // record); read through Max() / Min(), which give 0 for no calls.
+  double max_seen = -std::numeric_limits<double>::infinity();
+  double min_seen = std::numeric_limits<double>::infinity();
 
   void Add(double duration) {
-    max = calls == 0 ? duration : std::max(max, duration);
-    min = calls == 0 ? duration : std::min(min, duration);
+    max_seen = std::max(max_seen, duration);
+    min_seen = std::min(min_seen, duration);
     total += duration;
     ++calls;
   }
   void Merge(const DurationStats& other) {
     if (other.calls == 0) return;
-    max = calls == 0 ? other.max : std::max(max, other.max);
-    min = calls == 0 ? other.min : std::min(min, other.min);
+    max_seen = std::max(max_seen, other.max_seen);
+    min_seen = std::min(min_seen, other.min_seen);
     total += other.total;
     calls += other.calls;
   }
+  double Max() const { return calls ? max_seen : 0; }
+  double Min() const { return calls ? min_seen : 0; }
   double Average() const { return calls ? total / calls : 0; }
   // The composite cell value; `denominator` 0 gives a 0 ratio.
   TimeStats ToStats(double denominator) const {
     TimeStats stats;
     stats.total_ns = total;
     stats.avg_ns = Average();
-    stats.max_ns = max;
-    stats.min_ns = min;
+    stats.max_ns = Max();
+    stats.min_ns = Min();
     stats.ratio = denominator > 0 ? total / denominator : 0;
     return stats;
   }

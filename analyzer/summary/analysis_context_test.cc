@@ -50,5 +50,24 @@ TEST_CASE("analysis context: device 0 gets an entry only when it has kernels") {
   CHECK(CountsOf({}).kernels_by_device.empty());
 }
 
+TEST_CASE("duration stats: no calls read as 0; min and max of the calls otherwise") {
+  DurationStats none;
+  CHECK(none.Max() == 0);
+  CHECK(none.Min() == 0);
+  CHECK(none.ToStats(10).min_ns == 0);
+  CHECK(SortValue(SortKey::kCpuMin, none, none) == 0);
+  DurationStats stats;
+  for (double duration : {5.0, 3.0, 7.0}) stats.Add(duration);
+  CHECK(stats.Max() == 7);
+  CHECK(stats.Min() == 3);
+  none.Merge(stats);  // an empty side keeps the other's extremes
+  CHECK(none.Min() == 3);
+  CHECK(none.Max() == 7);
+  DurationStats one;
+  one.Add(4);  // a single call is both the max and the min
+  CHECK(one.ToStats(0).max_ns == 4);
+  CHECK(one.ToStats(0).min_ns == 4);
+}
+
 }  // namespace
 }  // namespace prof::analyzer

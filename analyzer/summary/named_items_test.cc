@@ -31,7 +31,7 @@ TEST_CASE("named items cursor: a cursor over items that exist adds to them") {
   cursor.Get(3).gpu.Add(4.0);
   REQUIRE(items.items().size() == 2);
   CHECK(items.items()[0].gpu.calls == 2);
-  CHECK(items.items()[0].gpu.max == 2.0);
+  CHECK(items.items()[0].gpu.Max() == 2.0);
   CHECK(items.items()[1].name == 3);
   CHECK(&cursor.Get(3) == &items.Get(3));
 }

@@ -28,8 +28,8 @@ std::vector<double> ReaderCostPerStep(const AnalysisContext& context) {
 }
 
 void AddRow(const char* name, double avg, const DurationStats& stats, SummaryTable* table) {
-  table->AddRow({Cell::Text(name), Cell::Number(avg, 5), Cell::Number(stats.max, 5),
-                 Cell::Number(stats.min, 5)});
+  table->AddRow({Cell::Text(name), Cell::Number(avg, 5), Cell::Number(stats.Max(), 5),
+                 Cell::Number(stats.Min(), 5)});
 }
 
 }  // namespace
