@@ -45,8 +45,8 @@ int BlockDecoder::Rows(const Message& block, const BlockLayout& layout) {
     }
     if (rows >= 0 && size != rows) {
       ++stats_.malformed_blocks;
-      Problem(absl::StrFormat("%s block has columns of different lengths",
-                              layout.descriptor.name()));
+      Problem(
+          absl::StrFormat("%s block has columns of different lengths", layout.descriptor.name()));
       return -1;
     }
     rows = size;

@@ -100,8 +100,8 @@ TEST_CASE("rows after one with sparse values decode with their fields' defaults"
   in_graph.launch_type = 3;
   std::vector<std::string> expected;
   int row = 0;
-  for (const ApiCallEvent* event : {&plain, &full, &plain, &plain, &stream_only, &full, &full,
-                                    &plain, &stream_only}) {
+  for (const ApiCallEvent* event :
+       {&plain, &full, &plain, &plain, &stream_only, &full, &full, &plain, &stream_only}) {
     ApiCallEvent at = *event;
     at.start_ns = 100 * ++row;
     at.correlation_id = row;

@@ -323,12 +323,12 @@ const uint8_t* DecodeTwoByteVarintPairs(const uint8_t* p, int64_t* i, int64_t co
 
 // Decodes the `count` varints of a packed payload at `p` (PackedVarintCount) into
 // out[0, count), each through `convert`. False on a varint over 64 bits (out then partly
-// written). After a one-byte varint it takes each next eight bytes below 0x80 as eight more: a column
-// of small values (run lengths, ids, kinds) then costs about two instructions a value, not
-// eight (callgrind, issue 22); a column of longer varints never pays for the test. Eight
-// varints left are at least eight bytes, so the test reads none past the payload. After a
-// two-byte varint it takes pairs of two-byte ones (DecodeTwoByteVarintPairs), which
-// columns of longer varints never pay for.
+// written). After a one-byte varint it takes each next eight bytes below 0x80 as eight
+// more: a column of small values (run lengths, ids, kinds) then costs about two
+// instructions a value, not eight (callgrind, issue 22); a column of longer varints never
+// pays for the test. Eight varints left are at least eight bytes, so the test reads none
+// past the payload. After a two-byte varint it takes pairs of two-byte ones
+// (DecodeTwoByteVarintPairs), which columns of longer varints never pay for either.
 template <typename T, typename Convert>
 bool DecodePackedVarints(const uint8_t* p, int64_t count, T* out, Convert convert) {
   constexpr uint64_t kHighBits = 0x8080808080808080;

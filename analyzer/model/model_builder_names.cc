@@ -42,8 +42,7 @@ NameId ModelBuilder::ResolveStackName(CallStackId id) {
 NameId ModelBuilder::MemcpyNameId(schema::CopyKind kind, schema::MemoryKind source,
                                   schema::MemoryKind destination) {
   const uint32_t k = kind, s = source, d = destination;
-  if (k >= 8 || s >= 8 || d >= 8)
-    return model_.names.Intern(MemcpyName(kind, source, destination));
+  if (k >= 8 || s >= 8 || d >= 8) return model_.names.Intern(MemcpyName(kind, source, destination));
   NameId& name = memcpy_names_[(k * 8 + s) * 8 + d];
   if (name == 0) name = model_.names.Intern(MemcpyName(kind, source, destination));
   return name;

@@ -183,8 +183,8 @@ TEST_CASE("repeated emit_nvtx range names are split alike, own shapes kept") {
   trace::Chunk strings;
   strings.set_first_string_id(1);
   strings.add_strings("aten::mm, seq = 1, op_id = 2, sizes = [[4, 8], [8, 2]]");  // id 1
-  strings.add_strings("[[9]]");                                                 // id 2
-  strings.add_strings("aten::relu");                                            // id 3
+  strings.add_strings("[[9]]");                                                   // id 2
+  strings.add_strings("aten::relu");                                              // id 3
   dictionary.AddDefinitions(strings);
   ModelBuilder builder(&dictionary, trace::FileHeader());
   HostRangeEvent range;  // an NVTX push/pop range: shown as an operator
