@@ -1,5 +1,6 @@
 #include "agent/cupti/activity_buffers.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
@@ -16,6 +17,7 @@ struct BufferPool {
   size_t buffer_bytes = 4u << 20;  // Kineto's size: ~19k kernel records
   size_t max_buffers = 8;
   size_t existing = 0;  // free + lent to CUPTI + completed
+  std::vector<const uint8_t*> made;  // every buffer in existence: IsAgentBuffer
   bool may_refuse = false;
   // In a forked child, the parent's pool this one replaced: never used nor freed (its mutex
   // may be held by a thread that no longer exists), only kept reachable, so that it is not
@@ -51,6 +53,11 @@ void ForgetBuffer(BufferPool& pool) {
   --pool.existing;
 }
 
+void NoteMade(BufferPool& pool, const uint8_t* buffer) {
+  std::lock_guard<std::mutex> lock(pool.mutex);
+  pool.made.push_back(buffer);
+}
+
 }  // namespace
 
 void ConfigureActivityBuffers(size_t buffer_bytes, size_t max_buffers, bool may_refuse) {
@@ -74,7 +81,11 @@ void CUPTIAPI OnBufferRequested(uint8_t** buffer, size_t* size, size_t* max_reco
   if (allocate) {
     // Outside the lock; 8-byte alignment is what CUPTI requires.
     taken = static_cast<uint8_t*>(std::aligned_alloc(8, bytes));
-    if (!taken) ForgetBuffer(pool);
+    if (taken) {
+      NoteMade(pool, taken);
+    } else {
+      ForgetBuffer(pool);
+    }
   }
   if (!taken) return;  // refused: CUPTI drops these records and counts them
   *buffer = taken;
@@ -91,6 +102,12 @@ void CUPTIAPI OnBufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t siz
   BufferPool& pool = Pool();
   std::lock_guard<std::mutex> lock(pool.mutex);
   pool.completed.push_back(ActivityBuffer{buffer, size, valid_size});
+}
+
+bool IsAgentBuffer(const uint8_t* buffer) {
+  BufferPool& pool = Pool();
+  std::lock_guard<std::mutex> lock(pool.mutex);
+  return std::find(pool.made.begin(), pool.made.end(), buffer) != pool.made.end();
 }
 
 std::vector<ActivityBuffer> TakeCompletedBuffers() {
@@ -110,6 +127,8 @@ void RecycleBuffers(const std::vector<ActivityBuffer>& buffers) {
     } else {
       std::free(buffer.data);  // made before a reconfiguration
       --pool.existing;
+      const auto made = std::find(pool.made.begin(), pool.made.end(), buffer.data);
+      if (made != pool.made.end()) pool.made.erase(made);
     }
   }
 }

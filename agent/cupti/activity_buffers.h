@@ -32,6 +32,10 @@ void CUPTIAPI OnBufferRequested(uint8_t** buffer, size_t* size, size_t* max_reco
 void CUPTIAPI OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t size,
                                 size_t valid_size);
 
+// Whether CUPTI got `buffer` from OnBufferRequested (and it is not freed since). A buffer
+// libprof did not make is the program's (buffer_routing.h).
+bool IsAgentBuffer(const uint8_t* buffer);
+
 // The completed buffers, in completion order; the caller owns them until recycled.
 std::vector<ActivityBuffer> TakeCompletedBuffers();
 void RecycleBuffers(const std::vector<ActivityBuffer>& buffers);

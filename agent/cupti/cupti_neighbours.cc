@@ -133,6 +133,21 @@ void AfterForeignFlush() {
   });
 }
 
+bool ProgramTakesRecords(CUpti_BuffersCallbackRequestFunc* requested,
+                         CUpti_BuffersCallbackCompleteFunc* completed) {
+  if (!g_foreign_trace.load(std::memory_order_acquire) ||
+      g_agent_holds.load(std::memory_order_acquire)) {
+    return false;
+  }
+  *requested = g_foreign_requested.load(std::memory_order_acquire);
+  *completed = g_foreign_completed.load(std::memory_order_acquire);
+  return *requested != nullptr && *completed != nullptr;
+}
+
+CUpti_BuffersCallbackCompleteFunc ProgramBufferCompleted() {
+  return g_foreign_completed.load(std::memory_order_acquire);
+}
+
 bool AgentNeedsCupti() {
   return g_agent_holds.load(std::memory_order_acquire) ||
          g_agent_waits.load(std::memory_order_acquire);

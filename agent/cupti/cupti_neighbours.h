@@ -28,8 +28,13 @@
 //     symbols): libprof records host activity only, one line.
 //  5. The program's cuptiFinalize (Kineto's TEARDOWN_CUPTI=1) is skipped while libprof
 //     holds the activity API or waits for it.
-// Not covered: a program's trace that begins within the writer's take-back itself (the
-// same millisecond) may find libprof's buffer callbacks registered after its own.
+//  6. Buffers: CUPTI keeps one pair of buffer callbacks, and on CUDA 13.0 (H200) a forced
+//     flush left it holding a buffer of the client registered then, which a client that
+//     registered later got back through its own callback (Kineto drops an unknown buffer:
+//     325 of 575 kernels). So CUPTI only ever has libprof's routing pair
+//     (buffer_routing.h), registered in place of the program's: a buffer goes back to
+//     whoever gave it, and records in libprof's buffer while the program's trace runs are
+//     copied into one of the program's.
 //
 // Thread safety: the program-thread side (interposers) and the writer-thread side
 // (CuptiSource) meet only in the atomics of cupti_neighbours.cc. The interposer's waits
@@ -80,6 +85,14 @@ void AfterForeignFlush();
 // Whether the program's cuptiFinalize (Kineto's TEARDOWN_CUPTI=1) would tear down CUPTI
 // under libprof: while libprof holds the activity API or waits for it, it is skipped.
 bool AgentNeedsCupti();
+
+// --- CUPTI's buffer callbacks (buffer_routing.h), on any thread.
+// Whether the records CUPTI stores now are the program's: its trace runs and libprof does
+// not hold the activity API. Then `*requested` and `*completed` are its callbacks.
+bool ProgramTakesRecords(CUpti_BuffersCallbackRequestFunc* requested,
+                         CUpti_BuffersCallbackCompleteFunc* completed);
+// The program's completion callback (null: it registered none).
+CUpti_BuffersCallbackCompleteFunc ProgramBufferCompleted();
 
 // --- writer thread: CuptiSource.
 // Whether the program's trace runs (ends it 1 s after its last disable without a flush).

@@ -17,6 +17,7 @@
 
 #include "agent/control/log.h"
 #include "agent/cupti/activity_buffers.h"
+#include "agent/cupti/buffer_routing.h"
 #include "agent/cupti/activity_converter.h"
 #include "agent/cupti/api_callbacks.h"
 #include "agent/cupti/callback_ids.h"
@@ -187,7 +188,7 @@ bool CuptiSource::Subscribe() {
         library_->path.c_str(), library_->ResultText(result).c_str());
   }
   if (!EnableCallbacks()) return false;
-  result = library_->ActivityRegisterCallbacks(&OnBufferRequested, &OnBufferCompleted);
+  result = library_->ActivityRegisterCallbacks(&RoutedBufferRequested, &RoutedBufferCompleted);
   if (result != CUPTI_SUCCESS) {
     Unsubscribe();
     return Fail("cuptiActivityRegisterCallbacks failed (%s)", library_->ResultText(result).c_str());

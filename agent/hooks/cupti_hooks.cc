@@ -7,6 +7,7 @@
 #include <cupti.h>
 
 #include "agent/control/log.h"
+#include "agent/cupti/buffer_routing.h"
 #include "agent/cupti/cupti_neighbours.h"
 #include "agent/cupti/shared_subscription.h"
 #include "agent/hooks/hook_support.h"
@@ -32,6 +33,17 @@ void WarnNotReleased() {
   prof::Log(prof::LogLevel::kWarn,
             "the program's profiler starts a CUPTI trace while libprof's writer did not "
             "release CUPTI's activity API within 2 s");
+}
+
+// The program's trace begins (rule 6 of cupti_neighbours.h): CUPTI may still hold a buffer
+// libprof gave it (CUDA 13.0 keeps one across a forced flush). A forced flush now hands it
+// back before the program's records could go into it; CUPTI's next request is then served
+// by the program (buffer_routing.h).
+void HandBackHeldBuffer(const void* caller) {
+  static prof::RealSymbol flush_symbol;
+  const auto flush = reinterpret_cast<decltype(&cuptiActivityFlushAll)>(
+      flush_symbol.For(caller, "cuptiActivityFlushAll"));
+  if (flush) flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 
 }  // namespace
@@ -102,7 +114,10 @@ PROF_EXPORT CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequ
     return CUPTI_SUCCESS;  // registered when the program's trace begins
   }
   if (!in_time) WarnNotReleased();
-  return real(requested, completed);
+  if (!requested || !completed) return real(requested, completed);  // CUPTI's own answer
+  const CUptiResult result = real(&prof::RoutedBufferRequested, &prof::RoutedBufferCompleted);
+  if (result == CUPTI_SUCCESS) HandBackHeldBuffer(__builtin_return_address(0));
+  return result;
 }
 
 PROF_EXPORT CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind) {
@@ -117,7 +132,8 @@ PROF_EXPORT CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind) {
     const auto register_callbacks = reinterpret_cast<decltype(&cuptiActivityRegisterCallbacks)>(
         register_symbol.For(__builtin_return_address(0), "cuptiActivityRegisterCallbacks"));
     if (register_callbacks && begin.requested && begin.completed) {
-      register_callbacks(begin.requested, begin.completed);
+      register_callbacks(&prof::RoutedBufferRequested, &prof::RoutedBufferCompleted);  // rule 6
+      HandBackHeldBuffer(__builtin_return_address(0));
     }
     for (uint32_t each = 0; each < 63; ++each) {
       const auto waited = static_cast<CUpti_ActivityKind>(each);

@@ -225,6 +225,22 @@ void FlushRecords(bool forced) {
   for (const ClientBuffer& buffer : full) {
     if (completed != nullptr) completed(nullptr, 0, buffer.data, buffer.size, buffer.used);
   }
+  // SIM_CUPTI_HOLD_AFTER_FLUSH: as CUDA 13.0's CUPTI did on an H200 (../shared gpu probe,
+  // co_late), a forced flush leaves CUPTI holding a buffer of the client registered then:
+  // it asks for a new one at once and keeps it until its next flush, whoever registers in
+  // between. A client that registers later gets its records in that buffer, completed
+  // through its own callback (Kineto: "bufferCompleted called with unknown buffer").
+  if (forced && Config().hold_after_flush && buffers.current.data == nullptr) {
+    CUpti_BuffersCallbackRequestFunc requested;
+    {
+      std::lock_guard<std::mutex> lock(buffers.queue_mutex);
+      requested = buffers.requested;
+    }
+    size_t max_records = 0;
+    if (requested != nullptr) requested(&buffers.current.data, &buffers.current.size, &max_records);
+    if (buffers.current.data == nullptr) buffers.current = ClientBuffer();
+    buffers.holds_current.store(buffers.current.data != nullptr, std::memory_order_release);
+  }
 }
 
 size_t TakeDroppedCount() {

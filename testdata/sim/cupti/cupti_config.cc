@@ -29,6 +29,7 @@ CuptiConfig ReadConfig() {
   if (ReadInteger("SIM_CUPTI_DROP_EVERY", &value) && value > 0) config.drop_every = value;
   if (ReadInteger("SIM_CUPTI_LATE_BUFFERS", &value)) config.late_buffers = value != 0;
   if (ReadInteger("SIM_CUPTI_PARTIAL_BUFFERS", &value)) config.partial_buffers = value != 0;
+  if (ReadInteger("SIM_CUPTI_HOLD_AFTER_FLUSH", &value)) config.hold_after_flush = value != 0;
   if (ReadInteger("SIM_CUPTI_OTHER_SUBSCRIBER", &value)) config.other_subscriber = value != 0;
   if (ReadInteger("SIM_CUPTI_CLOCK_OFFSET_NS", &value)) config.clock_offset_ns = value;
   if (ReadInteger("SIM_CUPTI_FLUSH_PERIOD_MS", &value) && value > 0) config.flush_period_ms = value;
