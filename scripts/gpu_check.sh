@@ -123,26 +123,34 @@ if [ $simulated = 1 ]; then
   # The agent uses the CUPTI the program loaded (PROF_CUPTI_LIB unset), as it finds torch's:
   # one copy in the process, whose one subscription both share (a staged copy of the file
   # would be a second CUPTI).
-  n="$w/neighbour_app"
-  run kineto_alone 60 env SIM_CUPTI_LATE_BUFFERS=1 "$n" --steps 12 --kineto-init 1 --kineto-trace 2:6 --step-us 2000 &&
-    run tp_first 60 under t_tp_first SIM_CUPTI_LATE_BUFFERS=1 PROF_CUPTI_LIB= PROF_SCHEDULE=skip_first=10,ready=1,record=4,repeat=1 "$n" --steps 16 --kineto-init 1 --kineto-trace 2:6 --step-us 2000 &&
-    run tp_after 60 under t_tp_after SIM_CUPTI_LATE_BUFFERS=1 PROF_CUPTI_LIB= PROF_SCHEDULE=skip_first=1,ready=1,record=4,repeat=1 "$n" --steps 12 --kineto-init 2 --cpu-trace 2:6 --kineto-trace 8:12 --step-us 2000
-  analyze t_tp_first; analyze t_tp_after
+  # SIM_CUPTI_HOLD_AFTER_FLUSH: CUPTI keeps a buffer of the client registered at a forced
+  # flush, as CUDA 13.0's did on the H200 (tp_late: Kineto's records went into libprof's).
+  n="$w/neighbour_app" sim=(SIM_CUPTI_LATE_BUFFERS=1 SIM_CUPTI_HOLD_AFTER_FLUSH=1)
+  run kineto_alone 60 env "${sim[@]}" "$n" --steps 12 --kineto-init 1 --kineto-trace 2:6 --step-us 2000 &&
+    run tp_first 60 under t_tp_first "${sim[@]}" PROF_CUPTI_LIB= PROF_SCHEDULE=skip_first=10,ready=1,record=4,repeat=1 "$n" --steps 16 --kineto-init 1 --kineto-trace 2:6 --step-us 2000 &&
+    run tp_after 60 under t_tp_after "${sim[@]}" PROF_CUPTI_LIB= PROF_SCHEDULE=skip_first=1,ready=1,record=4,repeat=1 "$n" --steps 12 --kineto-init 2 --cpu-trace 2:6 --kineto-trace 8:12 --step-us 2000 &&
+    run tp_late 60 under t_tp_late "${sim[@]}" PROF_CUPTI_LIB= PROF_SCHEDULE=skip_first=1,ready=1,record=4,repeat=1 "$n" --steps 16 --kineto-init 10 --kineto-trace 10:14 --step-us 2000
+  analyze t_tp_first; analyze t_tp_after; analyze t_tp_late
   alone=$(awk '/kineto_kernels/ {print $2}' "$out/kineto_alone.out")
   compare count "c: torch.profiler first: its kernels" "$(awk '/kineto_kernels/ {print $2}' "$out/tp_first.out")" "$alone"
   compare count "c: torch.profiler first: agent's kernels after it" "$("$python" -c 'import json,sys; print(sum(r["calls"] for r in json.load(open(sys.argv[1]))["processes"][0]["tables"].get("kernel",{}).get("rows",[])))' "$out/t_tp_first.json")" "$alone"
   compare count "c: agent first: torch.profiler's kernels" "$(awk '/kineto_kernels/ {print $2}' "$out/tp_after.out")" "$alone"
   compare count "c: agent first: agent's kernels before it" "$("$python" -c 'import json,sys; print(sum(r["calls"] for r in json.load(open(sys.argv[1]))["processes"][0]["tables"].get("kernel",{}).get("rows",[])))' "$out/t_tp_after.json")" "$alone"
+  compare count "c: torch.profiler prepared after the agent's window: its kernels" "$(awk '/kineto_kernels/ {print $2}' "$out/tp_late.out")" "$alone"
 else
   # torch.profiler on iterations 2-6 then the agent on 10-14; the agent on 2-6 then torch.profiler on 10-14.
   run tp_alone 300 "$python" "$src/train.py" "$out/tp_alone.json" --steps 16 --torch-profiler 10:15 "$out/tp_alone.chrome.json"
   run tp_first 300 under t_tp_first PROF_SCHEDULE=10:15 "$python" "$src/train.py" "$out/tp_first.json" --steps 16 --torch-profiler 2:7 "$out/tp_first.chrome.json"
   run tp_after 300 under t_tp_after PROF_SCHEDULE=2:7 "$python" "$src/train.py" "$out/tp_after.json" --steps 16 --torch-profiler 10:15 "$out/tp_after.chrome.json"
-  analyze t_tp_first; analyze t_tp_after
+  # torch.profiler created after the agent's window with a warm-up step (the H200's probe:
+  # 325 of 575 kernels with d3825eb).
+  run tp_late 300 under t_tp_late PROF_SCHEDULE=2:7 "$python" "$src/train.py" "$out/tp_late.json" --steps 16 --torch-profiler 10:15 "$out/tp_late.chrome.json" --torch-warmup
+  analyze t_tp_first; analyze t_tp_after; analyze t_tp_late
   compare torch_kernels "c: torch.profiler first: its kernels" "$out/tp_first.chrome.json" "$out/tp_alone.chrome.json"
   compare torch_kernels "c: torch.profiler first: agent's kernels after it" "$out/t_tp_first.chrome.json" "$out/tp_alone.chrome.json"
   compare torch_kernels "c: agent first: torch.profiler's kernels" "$out/tp_after.chrome.json" "$out/tp_alone.chrome.json"
   compare torch_kernels "c: agent first: agent's kernels before it" "$out/t_tp_after.chrome.json" "$out/tp_alone.chrome.json"
+  compare torch_kernels "c: torch.profiler prepared after the agent's window: its kernels" "$out/tp_late.chrome.json" "$out/tp_alone.chrome.json"
 fi
 
 # (d) NCCL: every call with its bytes, as the program counted them.

@@ -8,8 +8,8 @@
 namespace prof {
 namespace {
 
-// Copies the records of libprof's `buffer` into one the program gives and completes that
-// one to the program; false when it gives none big enough (the records stay libprof's).
+// Copies the records of `buffer` into one `requested` gives and completes that one through
+// `completed`; false when it gives none big enough (the records stay where they are).
 bool HandOverRecords(CUpti_BuffersCallbackRequestFunc requested,
                      CUpti_BuffersCallbackCompleteFunc completed, CUcontext context,
                      uint32_t stream_id, const uint8_t* buffer, size_t valid_size) {
@@ -42,20 +42,26 @@ void CUPTIAPI RoutedBufferRequested(uint8_t** buffer, size_t* size, size_t* max_
 void CUPTIAPI RoutedBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* buffer,
                                     size_t size, size_t valid_size) {
   if (!buffer) return;
-  if (!IsAgentBuffer(buffer)) {
-    // The program's (libprof never frees a buffer it did not make).
-    if (CUpti_BuffersCallbackCompleteFunc completed = ProgramBufferCompleted()) {
-      completed(context, stream_id, buffer, size, valid_size);
+  if (IsAgentBuffer(buffer)) {
+    CUpti_BuffersCallbackRequestFunc requested = nullptr;
+    CUpti_BuffersCallbackCompleteFunc completed = nullptr;
+    if (valid_size > 0 && ProgramTakesRecords(&requested, &completed) &&
+        HandOverRecords(requested, completed, context, stream_id, buffer, valid_size)) {
+      valid_size = 0;  // back to libprof's pool, empty
     }
+    OnBufferCompleted(context, stream_id, buffer, size, valid_size);
     return;
   }
-  CUpti_BuffersCallbackRequestFunc requested = nullptr;
-  CUpti_BuffersCallbackCompleteFunc completed = nullptr;
-  if (valid_size > 0 && ProgramTakesRecords(&requested, &completed) &&
-      HandOverRecords(requested, completed, context, stream_id, buffer, valid_size)) {
-    valid_size = 0;  // back to libprof's pool, empty
+  // The program's (libprof never frees a buffer it did not make). Records in it while
+  // libprof holds the activity API are libprof's.
+  if (valid_size > 0 && AgentTakesRecords() &&
+      HandOverRecords(&OnBufferRequested, &OnBufferCompleted, context, stream_id, buffer,
+                      valid_size)) {
+    valid_size = 0;
   }
-  OnBufferCompleted(context, stream_id, buffer, size, valid_size);
+  if (CUpti_BuffersCallbackCompleteFunc completed = ProgramBufferCompleted()) {
+    completed(context, stream_id, buffer, size, valid_size);
+  }
 }
 
 }  // namespace prof

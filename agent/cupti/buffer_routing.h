@@ -8,13 +8,14 @@
 //
 // Rule: a request is served by whoever the records now belong to (the program while its
 // trace runs and libprof does not hold the activity API, else libprof). A completed buffer
-// goes back to whoever gave it; libprof's buffers are the ones activity_buffers made. The
-// records in a buffer of libprof's completed while the program's trace runs are the
-// program's (libprof flushed its own before letting go): they are copied into a buffer the
-// program gives, and libprof's buffer goes back to its pool empty.
+// goes back to whoever gave it; libprof's buffers are the ones activity_buffers made. Its
+// records belong to whoever holds the activity API when it completes: each side flushes
+// its own before letting go (cupti_neighbours.h rules 2 and 3), so what a buffer of the
+// other side holds then was recorded after. Such records are copied into a buffer of the
+// holder, and the giver gets its buffer back empty.
 //
 // Cost: one mutex-guarded lookup among libprof's few buffers per 4 MiB buffer, and a copy
-// only in the hand-over case. Threads: CUPTI calls these on any thread, its own or one in
+// only in a hand-over. Threads: CUPTI calls these on any thread, its own or one in
 // cuptiActivityFlushAll; they read the neighbours' atomics and take activity_buffers'
 // mutex, never one of the program's. Fork: activity_buffers' child rules apply. Never in a
 // signal handler.

@@ -148,6 +148,8 @@ CUpti_BuffersCallbackCompleteFunc ProgramBufferCompleted() {
   return g_foreign_completed.load(std::memory_order_acquire);
 }
 
+bool AgentTakesRecords() { return g_agent_holds.load(std::memory_order_acquire); }
+
 bool AgentNeedsCupti() {
   return g_agent_holds.load(std::memory_order_acquire) ||
          g_agent_waits.load(std::memory_order_acquire);

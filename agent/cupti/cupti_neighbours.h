@@ -33,8 +33,7 @@
 //     registered later got back through its own callback (Kineto drops an unknown buffer:
 //     325 of 575 kernels). So CUPTI only ever has libprof's routing pair
 //     (buffer_routing.h), registered in place of the program's: a buffer goes back to
-//     whoever gave it, and records in libprof's buffer while the program's trace runs are
-//     copied into one of the program's.
+//     whoever gave it, its records to whoever holds the activity API when it completes.
 //
 // Thread safety: the program-thread side (interposers) and the writer-thread side
 // (CuptiSource) meet only in the atomics of cupti_neighbours.cc. The interposer's waits
@@ -93,6 +92,8 @@ bool ProgramTakesRecords(CUpti_BuffersCallbackRequestFunc* requested,
                          CUpti_BuffersCallbackCompleteFunc* completed);
 // The program's completion callback (null: it registered none).
 CUpti_BuffersCallbackCompleteFunc ProgramBufferCompleted();
+// Whether libprof holds the activity API: the records CUPTI stores now are libprof's.
+bool AgentTakesRecords();
 
 // --- writer thread: CuptiSource.
 // Whether the program's trace runs (ends it 1 s after its last disable without a flush).

@@ -280,6 +280,9 @@ bool CuptiSource::TakeCupti(uint32_t version) {
   ConfigureActivityBuffers(kActivityBufferBytes, max_buffers, version >= kRefusableVersion);
   StartApiCallbacks((config_.activities & kActivityCudaApi) != 0);
   if (!Subscribe()) return false;
+  // CUPTI may still hold a buffer the program gave it (CUDA 13.0 keeps one across a forced
+  // flush): handed back now, before libprof's records could go into it (buffer_routing.h).
+  library_->ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   converter_ = std::make_unique<ActivityConverter>(library_->ActivityGetNextRecord);
   RefreshClockOffset(/*always=*/true);
   if (!EnableKinds()) return false;

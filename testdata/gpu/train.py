@@ -3,7 +3,7 @@
 else on the CPU (the --simulated check, Debian's CPU PyTorch 1.13).
 
   train.py OUT_JSON [--steps N] [--model mixed|mlp] [--torch-profiler A:B TRACE]
-                    [--compile] [--nccl]
+                    [--torch-warmup] [--compile] [--nccl]
 
   --model mlp          the launch-bound MLP of the first real-GPU check (12 x Linear+GELU),
                        for the cost figures; mixed (default): conv + attention
@@ -12,6 +12,11 @@ else on the CPU (the --simulated check, Debian's CPU PyTorch 1.13).
                        with ProfilerStep#A..B-1 (torch 2; 1.13 misnumbers them); on a GPU
                        with CUDA synchronization events where torch has them (cuda_sync,
                        which the agent records)
+  --torch-warmup       torch.profiler created one iteration before A, which is its
+                       warm-up step (device tracing on, records discarded), as
+                       schedule(wait=0, warmup=1, ...) does: Kineto enables CUPTI a step
+                       before its trace and clears what it got at A (the H200's probe lost
+                       kernels this way after libprof's window, gpu_check (c))
   --compile            torch.compile(model)
   --nccl               torch.distributed with NCCL at world size 1: every gradient all-reduced
 
@@ -126,12 +131,17 @@ def main():
     operators = None
     times, cpu_times = [], []
     batches = iter(loader)
+    warmup = "--torch-warmup" in sys.argv
     for index in range(steps):
-        if profiled and index == profiled[0]:
-            # A schedule that always records, numbered from this iteration: torch then writes
-            # ProfilerStep#N ranges named as the agent's steps (compare.py kineto's step check).
+        if profiled and index == profiled[0] - (1 if warmup else 0):
+            # A schedule that always records (after its warm-up step), numbered from this
+            # iteration: torch then writes ProfilerStep#N ranges named as the agent's steps
+            # (compare.py kineto's step check).
+            first = profiled[0]
+            action = torch.profiler.ProfilerAction
             profiler = torch.profiler.profile(
-                activities=activities, schedule=lambda step: torch.profiler.ProfilerAction.RECORD,
+                activities=activities,
+                schedule=lambda step: action.WARMUP if step < first else action.RECORD,
                 **sync_events(torch, device))
             profiler.step_num = index
             profiler.__enter__()
