@@ -10,13 +10,18 @@ uint64_t DeviceUnions::KernelCalls() const {
   return calls;
 }
 
-uint64_t DeviceUnions::AllKernelsLength() const {
-  // One device (the usual process) needs no copy of its union.
-  if (kernels_by_device.size() == 1) return TotalLength(kernels_by_device.begin()->second.intervals);
+IntervalList DeviceUnions::AllKernels() const {
+  if (kernels_by_device.size() == 1) return kernels_by_device.begin()->second.intervals;
   IntervalList all;
   for (const auto& [device, kernels] : kernels_by_device)
     all = UniteIntervals(all, kernels.intervals);
-  return TotalLength(all);
+  return all;
+}
+
+uint64_t DeviceUnions::AllKernelsLength() const {
+  // One device (the usual process) needs no copy of its union.
+  if (kernels_by_device.size() == 1) return TotalLength(kernels_by_device.begin()->second.intervals);
+  return TotalLength(AllKernels());
 }
 
 DeviceUnions ComputeDeviceUnions(const AnalysisContext& window, WindowCarry* carry,

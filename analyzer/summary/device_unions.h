@@ -29,8 +29,9 @@ struct DeviceUnions {
   bool any_memcpy = false;
   bool any_memset = false;
 
-  // Every device's kernels counted, and the length of their union (devices overlap).
+  // Every device's kernels counted, their union (devices overlap) and its length.
   uint64_t KernelCalls() const;
+  IntervalList AllKernels() const;
   uint64_t AllKernelsLength() const;
 };
 

@@ -2,6 +2,7 @@
 // (device_unions.h): kernels overlapping across devices count once in its time. Expected
 // values are the hand-made trace's intervals, summed by hand.
 #include <string>
+#include <utility>
 
 #include <catch2/catch.hpp>
 
@@ -39,6 +40,42 @@ TEST_CASE("device and overview: kernels of two devices, one past the step, and c
   CHECK(Cell(report, "overview", "Memcpy", 1) == 1);
   CHECK(Cell(report, "overview", "Memcpy", 2) == 100);
   CHECK(Cell(report, "overview", "Memset", 2) == 100);
+}
+
+// Two windows of one process, each one step; `a` and `b` write their kernels.
+ProcessReport TwoWindows(testing::TestTrace* a, testing::TestTrace* b, const std::string& name) {
+  a->Step(1, 0, 1000, 1);
+  b->Step(1, 1000, 2000, 2);
+  ProcessAnalysis analysis(SummaryOptions(), AllViews());
+  analysis.AddWindow(testing::LoadOrDie(a->Write(name + "_a.pb")));
+  analysis.AddWindow(testing::LoadOrDie(b->Write(name + "_b.pb")));
+  return std::move(analysis).Finish();
+}
+
+// The computation union of a window without NCCL kernels is the device unions' kernel
+// union; what runs past that window's end must still reach the next window's own union.
+TEST_CASE("distribution: computation carried from a window without NCCL kernels") {
+  testing::TestTrace a, b;
+  a.Kernel("gemm", 0, 7, 900, 1500, 900001);  // [1000, 1500) carried on
+  b.Kernel("ncclKernel_AllReduce_RING_LL_Sum_float", 0, 8, 1200, 1300, 900002);
+  b.Kernel("add", 0, 7, 1600, 1700, 900003);
+  const ProcessReport report = TwoWindows(&a, &b, "computation_carried");
+  CHECK(report.computation_ns == 700);   // [900, 1000), then [1000, 1500) and [1600, 1700)
+  CHECK(report.communication_ns == 100);  // [1200, 1300)
+  CHECK(report.overlap_ns == 100);
+}
+
+// An NCCL kernel carried in is a kernel but not computation: the next window, without NCCL
+// kernels of its own, must not take its computation from the kernels' union.
+TEST_CASE("distribution: an NCCL kernel carried into a window without NCCL kernels") {
+  testing::TestTrace a, b;
+  a.Kernel("ncclKernel_AllReduce_RING_LL_Sum_float", 0, 8, 900, 1500, 900001);
+  a.Kernel("gemm", 0, 7, 800, 950, 900002);
+  b.Kernel("add", 0, 7, 1600, 1700, 900003);
+  const ProcessReport report = TwoWindows(&a, &b, "nccl_carried");
+  CHECK(report.computation_ns == 250);    // [800, 950), then [1600, 1700)
+  CHECK(report.communication_ns == 600);  // [900, 1000), then [1000, 1500)
+  CHECK(report.overlap_ns == 50);         // [900, 950)
 }
 
 }  // namespace

@@ -33,14 +33,11 @@ bool IsCommunicationOperatorName(absl::string_view name) {
   return false;
 }
 
-CommunicationFigures ComputeCommunication(const AnalysisContext& context, WindowCarry* carry) {
-  const TraceModel& model = *context.model;
-  IntervalList host, gpu, computation;
-  // Reserved at their exact sizes (counted by the context's walk): millions of kernels,
-  // written once rather than copied as the lists double.
-  const size_t nccl_kernels = context.counts.nccl_kernels;
-  gpu.reserve(nccl_kernels);
-  computation.reserve(context.counts.Device(DeviceKind::kKernel) - nccl_kernels);
+namespace {
+
+// The host's communication: NCCL calls (but group marks) and communication operators.
+IntervalList HostCommunication(const TraceModel& model) {
+  IntervalList host;
   for (const NcclCall& call : model.nccl_calls) {
     if (call.operation == schema::NCCL_OPERATION_GROUP_START ||
         call.operation == schema::NCCL_OPERATION_GROUP_END) {
@@ -54,18 +51,53 @@ CommunicationFigures ComputeCommunication(const AnalysisContext& context, Window
     if (range.type != RangeType::kOperator) continue;
     if (is_communication(range.name)) host.push_back({range.start_ns, range.end_ns});
   }
-  for (const DeviceActivity& activity : model.device_activities) {
+  return host;
+}
+
+// The window's kernels, NCCL ones into `gpu`, the others into `computation` (null: not
+// wanted, the walk then stops when there are no NCCL kernels).
+void SplitKernels(const AnalysisContext& context, IntervalList* gpu, IntervalList* computation) {
+  const size_t nccl_kernels = context.counts.nccl_kernels;
+  if (computation == nullptr && nccl_kernels == 0) return;
+  // Reserved at their exact sizes (counted by the context's walk): millions of kernels,
+  // written once rather than copied as the lists double.
+  gpu->reserve(nccl_kernels);
+  if (computation != nullptr)
+    computation->reserve(context.counts.Device(DeviceKind::kKernel) - nccl_kernels);
+  for (const DeviceActivity& activity : context.model->device_activities) {
     if (activity.kind != DeviceKind::kKernel) continue;
-    (activity.nccl ? gpu : computation).push_back({activity.start_ns, activity.end_ns});
+    if (activity.nccl) {
+      gpu->push_back({activity.start_ns, activity.end_ns});
+    } else if (computation != nullptr) {
+      computation->push_back({activity.start_ns, activity.end_ns});
+    }
   }
+}
+
+}  // namespace
+
+CommunicationFigures ComputeCommunication(const AnalysisContext& context,
+                                          const DeviceUnions* device_unions, WindowCarry* carry) {
+  // Without NCCL kernels the computation union is the union of all kernels, which the
+  // device unions merged already, when the two carry the same work in.
+  const bool computation_from_device_unions =
+      device_unions != nullptr && context.counts.nccl_kernels == 0 &&
+      carry->CarriesLike(UnionKind::kComputation, UnionKind::kKernelsByDevice);
+  IntervalList host = HostCommunication(*context.model), gpu, computation;
+  SplitKernels(context, &gpu, computation_from_device_unions ? nullptr : &computation);
   CommunicationFigures figures;
   figures.host_calls = DistinctCount(host);
   figures.gpu_calls = DistinctCount(gpu);
   figures.host = carry->Union(context, UnionKind::kCommunicationHost, std::move(host)).intervals;
   figures.gpu = carry->Union(context, UnionKind::kCommunicationGpu, std::move(gpu)).intervals;
   figures.communication = UniteIntervals(figures.host, figures.gpu);
-  figures.computation =
-      carry->Union(context, UnionKind::kComputation, std::move(computation)).intervals;
+  if (computation_from_device_unions) {
+    figures.computation = device_unions->AllKernels();
+    carry->HandOnLike(UnionKind::kComputation, UnionKind::kKernelsByDevice);
+  } else {
+    figures.computation =
+        carry->Union(context, UnionKind::kComputation, std::move(computation)).intervals;
+  }
   figures.overlap = IntersectIntervals(figures.communication, figures.computation);
   return figures;
 }

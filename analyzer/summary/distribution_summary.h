@@ -10,6 +10,7 @@
 
 #include "absl/strings/string_view.h"
 #include "analyzer/summary/analysis_context.h"
+#include "analyzer/summary/device_unions.h"
 #include "analyzer/summary/summary_table.h"
 #include "analyzer/summary/window_carry.h"
 
@@ -29,8 +30,10 @@ struct CommunicationFigures {
 // but never an ATen operator or a shape operator such as broadcast_tensors.
 bool IsCommunicationOperatorName(absl::string_view name);
 
-// One window's unions (with the work carried into it).
-CommunicationFigures ComputeCommunication(const AnalysisContext& window, WindowCarry* carry);
+// One window's unions (with the work carried into it). `device_unions`, when the window
+// has them (else null), give the computation union whenever it is their kernels' union.
+CommunicationFigures ComputeCommunication(const AnalysisContext& window,
+                                          const DeviceUnions* device_unions, WindowCarry* carry);
 
 // The lengths and counts of every window's unions, summed.
 struct CommunicationTotals {

@@ -165,16 +165,18 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
   // Always: the Data quality section counts unpaired frees, the rank table needs these.
   AddMemoryFigures(context, &figures.memory);
   if (wants(View::kMemory)) AddMemorySampleFigures(context, &figures.memory_samples);
-  figures.communication.Add(ComputeCommunication(context, &figures.carry));
+  // The device unions first: the communication's computation union is often theirs.
+  std::optional<DeviceUnions> device_unions;
+  if (wants(View::kDevice) || wants(View::kOverview))
+    device_unions = ComputeDeviceUnions(context, &figures.carry, wants(View::kOverview));
+  const DeviceUnions* const unions = device_unions ? &*device_unions : nullptr;
+  figures.communication.Add(ComputeCommunication(context, unions, &figures.carry));
   AddCollectiveRecords(context,
                        &figures.collectives);  // always: the job view is the default past 8 ranks
   if (wants(View::kOverview)) AddOverviewHostFigures(context, &figures.carry, &figures.overview);
-  if (wants(View::kDevice) || wants(View::kOverview)) {
-    const DeviceUnions device_unions =
-        ComputeDeviceUnions(context, &figures.carry, wants(View::kOverview));
-    if (wants(View::kDevice)) AddDeviceFigures(context, device_unions, &figures.device);
-    if (wants(View::kOverview)) AddOverviewDeviceFigures(device_unions, &figures.overview);
-  }
+  if (wants(View::kDevice)) AddDeviceFigures(context, *unions, &figures.device);
+  if (wants(View::kOverview)) AddOverviewDeviceFigures(*unions, &figures.overview);
+  device_unions.reset();  // its lists are as long as the window's kernels
   if (wants(View::kModel) || wants(View::kOverview)) AddModelPhaseTotals(context, &figures.phases);
   if (wants(View::kOperator)) AddOperatorFigures(context, &figures.operators);
   if (wants(View::kKernel) || wants(View::kDataQuality))

@@ -206,6 +206,24 @@ std::vector<uint32_t> WindowCarry::CarriedDevices() const {
   return {devices.begin(), devices.end()};
 }
 
+bool WindowCarry::CarriesLike(UnionKind kind, UnionKind like) const {
+  // A handful of intervals at most (the work in flight at a window's end), in any order.
+  auto intervals = [this](UnionKind of) {
+    IntervalList list;
+    for (const CarriedInterval& carried : in_[static_cast<size_t>(of)])
+      list.push_back({carried.start, carried.end});
+    std::sort(list.begin(), list.end(), [](const Interval& a, const Interval& b) {
+      return a.start != b.start ? a.start < b.start : a.end < b.end;
+    });
+    return list;
+  };
+  return intervals(kind) == intervals(like);
+}
+
+void WindowCarry::HandOnLike(UnionKind kind, UnionKind like) {
+  out_[static_cast<size_t>(kind)] = out_[static_cast<size_t>(like)];
+}
+
 void WindowCarry::NextWindow() {
   in_ = std::move(out_);
   out_ = Lists();

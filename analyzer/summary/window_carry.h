@@ -60,6 +60,13 @@ class WindowCarry {
   // The devices of the kernels carried in for kKernelsByDevice.
   std::vector<uint32_t> CarriedDevices() const;
 
+  // For a union of `kind` taken from the union of `like` (the same events: a second merge
+  // of millions of them saved). True when both carry the same intervals into this window,
+  // whatever their devices; Union(`like`) first, then HandOnLike, so that what `kind`
+  // hands on is what `like` handed on, and a later window can take `kind`'s own union.
+  bool CarriesLike(UnionKind kind, UnionKind like) const;
+  void HandOnLike(UnionKind kind, UnionKind like);
+
   // Between windows: what was handed on becomes what is carried in.
   void NextWindow();
 

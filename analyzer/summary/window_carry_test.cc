@@ -141,6 +141,26 @@ Expected ExpectedUnion(const IntervalList& window, const std::vector<Interval>& 
   return expected;
 }
 
+TEST_CASE("window carry: a union taken from another kind's hands on what that one did") {
+  WindowCarry carry;
+  CHECK(carry.CarriesLike(UnionKind::kComputation, UnionKind::kKernelsByDevice));
+  // [30, 50) runs past 40 on device 1; the computation union is taken from this one.
+  carry.Union(WindowOf({{0, 40}}), UnionKind::kKernelsByDevice, {{5, 10}, {30, 50}}, 1);
+  carry.HandOnLike(UnionKind::kComputation, UnionKind::kKernelsByDevice);
+  carry.Union(WindowOf({{0, 40}}), UnionKind::kMemcpys, {{35, 45}});
+  carry.NextWindow();
+  CHECK(carry.CarriesLike(UnionKind::kComputation, UnionKind::kKernelsByDevice));
+  CHECK_FALSE(carry.CarriesLike(UnionKind::kComputation, UnionKind::kMemcpys));
+  // The computation's own union joins [40, 50), carried in from the kernels' walk.
+  const ClippedUnion computation =
+      carry.Union(WindowOf({{40, 80}}), UnionKind::kComputation, {{60, 70}});
+  CHECK(computation.intervals == IntervalList{{40, 50}, {60, 70}});
+  // [55, 90) runs past 80 in the kernels' union only: the two carry different work now.
+  carry.Union(WindowOf({{40, 80}}), UnionKind::kKernelsByDevice, {{55, 90}}, 1);
+  carry.NextWindow();
+  CHECK_FALSE(carry.CarriesLike(UnionKind::kComputation, UnionKind::kKernelsByDevice));
+}
+
 // Three windows of random events (sorted, sorted but for one, or shuffled; windows of one
 // span or with a gap), each union checked against the brute force.
 TEST_CASE("window carry: random windows agree with a brute-force union") {
