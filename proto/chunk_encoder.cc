@@ -40,7 +40,14 @@ StringId ChunkEncoder::InternString(std::string_view value) {
   return InternStringInline(value);
 }
 
-StringId ChunkEncoder::InternStringMiss(std::string_view value, RecentString& recent) {
+StringId ChunkEncoder::InternStringMiss(std::string_view value, size_t slot) {
+  // The partner is left where it is on a hit: two names that alternate in one slot then
+  // both hit, one in each way, with no stores.
+  const RecentString& partner = recent_strings_[slot ^ 1];
+  if (partner.text != nullptr && *partner.text == value) return partner.id;
+  ++recent_string_misses_;
+  RecentString& recent = recent_strings_[slot];
+  if (recent.text != nullptr) recent_strings_[slot ^ 1] = recent;
   lookup_key_.assign(value.data(), value.size());
   auto it = string_ids_.find(lookup_key_);
   if (it != string_ids_.end()) {

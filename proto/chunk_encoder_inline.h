@@ -35,10 +35,10 @@ inline size_t RecentSlot(std::string_view value, size_t slots) {
 }  // namespace chunk_encoder_internal
 
 inline StringId ChunkEncoder::InternStringInline(std::string_view value) {
-  RecentString& recent =
-      recent_strings_[chunk_encoder_internal::RecentSlot(value, kRecentStrings)];
+  const size_t slot = chunk_encoder_internal::RecentSlot(value, kRecentStrings);
+  const RecentString& recent = recent_strings_[slot];
   if (recent.text != nullptr && *recent.text == value) return recent.id;
-  return InternStringMiss(value, recent);
+  return InternStringMiss(value, slot);
 }
 
 inline void ChunkEncoder::AddApiCallInline(const ApiCallEvent& event) {
