@@ -233,39 +233,61 @@ TEST_CASE("strings that share their length and both ends are interned apart") {
 }
 
 TEST_CASE("two strings of one memo slot that alternate are each looked up once") {
-  // "aten::zeros" and "aten::zero_" (aten_cost's loop calls both) share a slot of the
-  // recent-string memo; with one way each evicted the other and every call went to the map.
-  ChunkEncoder encoder;
+  // Two names that share a slot of the recent-string memo (found by search: the hash is
+  // fixed); with one way each evicted the other and every call went to the map.
   using chunk_encoder_internal::RecentSlot;
-  REQUIRE(RecentSlot("aten::zeros", 1024) == RecentSlot("aten::zero_", 1024));
-  const StringId zeros = encoder.InternString("aten::zeros");
-  const StringId zero = encoder.InternString("aten::zero_");
-  CHECK(zeros != zero);
+  constexpr size_t kSlots = 4096;  // ChunkEncoder::kRecentStrings
+  std::vector<std::string> by_slot(kSlots);
+  std::string first, second;
+  for (int n = 0; second.empty(); ++n) {
+    const std::string name = "aten::op_" + std::to_string(n);
+    std::string& holder = by_slot[RecentSlot(name, kSlots)];
+    if (holder.empty()) {
+      holder = name;
+    } else {
+      first = holder;
+      second = name;
+    }
+  }
+  ChunkEncoder encoder;
+  const StringId first_id = encoder.InternString(first);
+  const StringId second_id = encoder.InternString(second);
+  CHECK(first_id != second_id);
   for (int round = 0; round < 50; ++round) {
-    CHECK(encoder.InternString("aten::zeros") == zeros);
-    CHECK(encoder.InternString("aten::zero_") == zero);
+    CHECK(encoder.InternString(first) == first_id);
+    CHECK(encoder.InternString(second) == second_id);
   }
   CHECK(encoder.string_memo_misses() == 2);  // their first calls only
 
-  // A third string of the same pair of slots (found by search: the hash is fixed) evicts
-  // one of them, and every id stays right.
-  const size_t pair = RecentSlot("aten::zeros", 1024) & ~size_t{1};
+  // A third string of the same pair of slots evicts one of them, and every id stays right.
+  const size_t pair = RecentSlot(first, kSlots) & ~size_t{1};
   std::string third;
   for (int n = 0; third.empty(); ++n) {
-    const std::string candidate = "aten::op_" + std::to_string(n);
-    if ((RecentSlot(candidate, 1024) & ~size_t{1}) == pair) third = candidate;
+    const std::string candidate = "aten::other_" + std::to_string(n);
+    if ((RecentSlot(candidate, kSlots) & ~size_t{1}) == pair) third = candidate;
   }
   const StringId third_id = encoder.InternString(third);
   for (int round = 0; round < 3; ++round) {
     CHECK(encoder.InternString(third) == third_id);
-    CHECK(encoder.InternString("aten::zeros") == zeros);
-    CHECK(encoder.InternString("aten::zero_") == zero);
+    CHECK(encoder.InternString(first) == first_id);
+    CHECK(encoder.InternString(second) == second_id);
   }
   const trace::Chunk chunk = Parse(encoder.Finish(true));
   REQUIRE(chunk.strings_size() == 3);
-  CHECK(chunk.strings(0) == "aten::zeros");
-  CHECK(chunk.strings(1) == "aten::zero_");
+  CHECK(chunk.strings(0) == first);
+  CHECK(chunk.strings(1) == second);
   CHECK(chunk.strings(2) == third);
+}
+
+TEST_CASE("strings that differ only in their last byte spread over the memo's slots") {
+  // "aten::zeros" and "aten::zero_": with the slot taken below the product's top bits, a
+  // difference in the last byte never reached it and all 26 of these shared one slot.
+  using chunk_encoder_internal::RecentSlot;
+  std::set<size_t> slots;
+  for (char last = 'a'; last <= 'z'; ++last) {
+    slots.insert(RecentSlot(std::string("aten::zero") + last, 4096));
+  }
+  CHECK(slots.size() >= 20);  // 26 at random into 4096 slots: ~25.9 distinct expected
 }
 
 TEST_CASE("ids defined in a lost chunk resolve to placeholders and are counted") {

@@ -149,14 +149,16 @@ class ChunkEncoder {
   //
   // Two ways: a string missing from its slot is looked for in the slot's partner (slot ^ 1,
   // the same cache line) before the map. With one way, two names of one slot that alternate
-  // missed every time: aten_cost's 60 names hold four such pairs ("aten::zeros" and
+  // missed every time: aten_cost's 60 names held four such pairs ("aten::zeros" and
   // "aten::zero_", "aten::to" and "aten::mm", ...), ~2,250 misses of ~265 instructions over
   // 29,040 operators (callgrind, issue 26). The hit in the slot itself stays inline as before.
   struct RecentString {
     const std::string* text = nullptr;
     StringId id = 0;
   };
-  static constexpr size_t kRecentStrings = 1024;  // a power of two
+  // A power of two. 64 KiB: 60 names (aten_cost's loop) in 1024 slots left three pairs
+  // sharing a slot, in 4096 one (each pair's second way costs a call to InternStringMiss).
+  static constexpr size_t kRecentStrings = 4096;
   std::array<RecentString, kRecentStrings> recent_strings_{};
   uint64_t recent_string_misses_ = 0;  // memo misses in both ways (string_memo_misses)
   // InternString past a miss in `slot`: its partner, else the map, else a new definition;

@@ -17,8 +17,11 @@
 namespace prof {
 namespace chunk_encoder_internal {
 
-// recent_strings_' slot for `value`: its length and its first and last eight bytes, mixed
-// (a few instructions for any length; names differ mostly at their ends: "aten::...").
+// recent_strings_' slot for `value` (`slots` a power of two, at least 2): its length and its
+// first and last eight bytes, mixed (a few instructions for any length; names differ mostly
+// at their ends: "aten::..."). The slot is the product's top bits: a multiplication carries a
+// difference only upwards, and with bits 32 and up "aten::zeros" and "aten::zero_" (whose
+// last bytes, the tail's top byte, differ) always shared a slot.
 inline size_t RecentSlot(std::string_view value, size_t slots) {
   const size_t length = value.size();
   uint64_t head = 0, tail = 0;
@@ -29,7 +32,7 @@ inline size_t RecentSlot(std::string_view value, size_t slots) {
     std::memcpy(&head, value.data(), length);
   }
   const uint64_t mixed = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ length) * 0xFF51AFD7ED558CCDull;
-  return static_cast<size_t>(mixed >> 32) & (slots - 1);
+  return static_cast<size_t>(mixed >> (64 - __builtin_ctzll(slots)));
 }
 
 }  // namespace chunk_encoder_internal
