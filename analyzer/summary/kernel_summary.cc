@@ -66,8 +66,11 @@ void AddKernelFigures(const AnalysisContext& window, KernelFigures* figures) {
   for (const DeviceActivity& activity : model.device_activities) {
     if (activity.kind != DeviceKind::kKernel) continue;
     if (activity.api_call != kNoIndex) answered[activity.api_call] = 1;
+    // The item first: a double computed before it would be kept on the stack across the
+    // call that adds a new name (which clobbers every floating-point register).
+    NamedItem& kernel = kernels.Get(activity.name);
     const double duration = static_cast<double>(activity.end_ns - activity.start_ns);
-    kernels.Get(activity.name).gpu.Add(duration);
+    kernel.gpu.Add(duration);
     all_kernels_ns += duration;
   }
   figures->all_kernels_ns = all_kernels_ns;
