@@ -73,6 +73,9 @@ void AddKernelRun(uint32_t device, size_t length, RecordCounts* counts) {
 // would otherwise write them back on every record.
 void WalkDeviceRecords(AnalysisContext* context) {
   const TraceModel& model = *context->model;
+  // Read through a local pointer: the counts' stores may alias the model's call vector,
+  // which the walk otherwise reloaded for every record.
+  const ApiCall* calls = model.api_calls.data();
   std::vector<uint64_t> kernel_ns_per_step(context->steps.size(), 0);
   std::vector<uint64_t> device_ns_per_step(context->steps.size(), 0);
   RecordCounts& counts = context->counts;
@@ -95,7 +98,7 @@ void WalkDeviceRecords(AnalysisContext* context) {
       nccl_kernels += activity.nccl;
     }
     if (activity.api_call == kNoIndex || activity.kind == DeviceKind::kSynchronization) continue;
-    const int step = cursor.Find(model.api_calls[activity.api_call].start_ns);
+    const int step = cursor.Find(calls[activity.api_call].start_ns);
     if (step < 0) continue;
     const uint64_t duration = activity.end_ns - activity.start_ns;
     device_ns_per_step[step] += duration;
