@@ -155,18 +155,26 @@ class CopyRows {
     const uint32_t key =
         direction != 0 ? direction : (0x80000000u | static_cast<uint32_t>(call.copy_kind));
     if (slot->row != nullptr && slot->direction_key == key) return *slot->row;
+    slot->direction_key = key;
+    slot->row = Find(model, call, direction, key, figures);
+    return *slot->row;
+  }
+
+ private:
+  // Out of line: inlined, its hash map and string code took the registers of the walk over
+  // the calls, which then kept its values on the stack.
+  ABSL_ATTRIBUTE_NOINLINE CopyCallFigures* Find(const TraceModel& model, const ApiCall& call,
+                                                NameId direction, uint32_t key,
+                                                CopyFigures* figures) {
     CopyCallFigures*& row = row_of_[(static_cast<uint64_t>(call.name) << 32) | key];
     if (row == nullptr) {
       const absl::string_view text = direction != 0 ? model.names.Get(direction).substr(7)
                                                     : CopyDirectionName(call.copy_kind);
       row = &figures->rows[RowName(model.names.Get(call.name), text)];
     }
-    slot->direction_key = key;
-    slot->row = row;
-    return *row;
+    return row;
   }
 
- private:
   absl::flat_hash_map<uint64_t, CopyCallFigures*> row_of_;
 };
 
