@@ -17,8 +17,9 @@
 // Cost: one mutex-guarded lookup among libprof's few buffers per 4 MiB buffer, and a copy
 // only in a hand-over. Threads: CUPTI calls these on any thread, its own or one in
 // cuptiActivityFlushAll; they read the neighbours' atomics and take activity_buffers'
-// mutex, never one of the program's. Fork: activity_buffers' child rules apply. Never in a
-// signal handler.
+// mutex, never one of the program's. Fork: a child's pool is new, so a buffer the parent's
+// libprof gave CUPTI counts there as the program's; libprof never uses CUPTI in a child
+// (fork_guard.h). Never in a signal handler.
 #ifndef PROF_AGENT_CUPTI_BUFFER_ROUTING_H_
 #define PROF_AGENT_CUPTI_BUFFER_ROUTING_H_
 
