@@ -30,6 +30,10 @@ class IdCache {
     return SlotSlow(id);
   }
 
+  // The entry of `id` when Slot() would find it in the array, else nullptr (never
+  // creates one): for a caller's path that must not call out.
+  Value* Peek(uint32_t id) { return id < fast_size_ ? &dense_[id] : nullptr; }
+
   size_t dense_size() const { return dense_.size(); }
 
  private:

@@ -10,10 +10,15 @@
 #include "analyzer/model/clock_alignment.h"
 #include "analyzer/model/correlation.h"
 #include "analyzer/model/enum_names.h"
+#include "analyzer/model/record_append.h"
 #include "proto/schema_names.h"
 
 namespace prof::analyzer {
 namespace {
+
+using model_records::Append;
+using model_records::AppendNew;
+using model_records::HasRoom;
 
 // Model phases are recognized by name, as paddle's Python lane names them.
 RangeType PhaseType(absl::string_view name) {
@@ -31,38 +36,6 @@ RangeType PhaseType(absl::string_view name) {
 RangeType NvtxRangeType(absl::string_view name) {
   const RangeType phase = PhaseType(name);
   return phase == RangeType::kUserDefined ? RangeType::kOperator : phase;
-}
-
-// Appends with a growth of 4x (2x past 1 GiB) instead of the library's 2x: a record
-// vector of millions is copied to fresh pages each time it grows, and on a 10M-event file
-// those copies and page faults were a quarter of the analysis. The unused tail costs
-// address space only (large blocks are mapped on demand; pages never written are never
-// touched), and the 1 GiB bound keeps that bounded too.
-template <typename T>
-ABSL_ATTRIBUTE_NOINLINE void GrowFull(std::vector<T>* records) {
-  constexpr size_t kQuadrupleBelow = (size_t{1} << 30) / sizeof(T);
-  const size_t size = std::max<size_t>(records->size(), 256);
-  records->reserve(size < kQuadrupleBelow ? 4 * size : 2 * size);
-}
-
-// Inline, the reserving out of line: it runs once per record, and reserves almost never.
-template <typename T>
-void Grow(std::vector<T>* records) {
-  if (__builtin_expect(records->size() == records->capacity(), 0)) GrowFull(records);
-}
-
-template <typename T>
-void Append(std::vector<T>* records, T record) {
-  Grow(records);
-  records->push_back(std::move(record));
-}
-
-// A new default record at the end, filled in place: the most numerous records are written
-// once, not built on the stack and copied.
-template <typename T>
-T& AppendNew(std::vector<T>* records) {
-  Grow(records);
-  return records->emplace_back();
 }
 
 }  // namespace
@@ -113,31 +86,92 @@ void ModelBuilder::CountUnknownClock(schema::ClockDomain clock) {
 
 void ModelBuilder::CountUnknown(const char* field) { ++model_.quality.unknown_enum_values[field]; }
 
+// The fast paths below must not call out: a call anywhere in them made the compiler save
+// six registers on every event (a fifth of OnApiCall). These read the caches without
+// filling them; false sends the event to the general path, which fills them.
+inline bool ModelBuilder::CachedName(IdCache<NameId>* cache, uint32_t id, NameId* name) {
+  if (id == 0) {
+    *name = 0;
+    return true;
+  }
+  const NameId* cached = cache->Peek(id);
+  if (cached == nullptr || *cached == kUnresolved) return false;
+  *name = *cached;
+  return true;
+}
+
+inline bool ModelBuilder::CachedLaunch(KernelConfigId config, int32_t* launch) {
+  if (config == 0) {
+    *launch = kNoIndex;
+    return true;
+  }
+  const KernelName* cached = kernel_name_of_config_.Peek(config);
+  if (cached == nullptr || cached->name == 0) return false;
+  *launch = cached->launch;
+  return true;
+}
+
+// The usual call: ids seen before, a defined domain and clock, no copy kind (copies take
+// the general path, which checks it), room in the vector.
 void ModelBuilder::OnApiCall(const ApiCallEvent& event) {
-  ApiCall& call = AppendNew(&model_.api_calls);
+  std::vector<ApiCall>& calls = model_.api_calls;
+  ApiCallIds ids;
+  const bool usual = (event.domain == schema::API_DOMAIN_RUNTIME ||
+                      event.domain == schema::API_DOMAIN_DRIVER) &&
+                     (event.clock == schema::CLOCK_DOMAIN_HOST_MONOTONIC ||
+                      event.clock == schema::CLOCK_DOMAIN_CUPTI) &&
+                     event.copy_kind == schema::COPY_KIND_UNKNOWN && HasRoom(calls);
+  if (__builtin_expect(!usual || !CachedName(&name_of_file_id_, event.name, &ids.name) ||
+                           !CachedName(&stack_name_of_id_, event.call_stack, &ids.call_stack) ||
+                           !CachedLaunch(event.kernel_config, &ids.launch),
+                       0))
+    return AddApiCall(event);
+  const bool cupti = event.clock == schema::CLOCK_DOMAIN_CUPTI;
+  host_records_on_cupti_clock_ += cupti;
+  const ApiCall call = MakeApiCall(event, ids, schema::COPY_KIND_UNKNOWN, cupti);
+  calls.emplace_back() = call;  // inline, unlike push_back
+  ++model_.event_count;
+}
+
+void ModelBuilder::AddApiCall(const ApiCallEvent& event) {
+  // The generated IsValid functions are out of line: the usual values skip the call.
+  Known(event.domain == schema::API_DOMAIN_RUNTIME || event.domain == schema::API_DOMAIN_DRIVER ||
+            trace::ApiDomain_IsValid(event.domain),
+        "API domain");
+  const bool cupti = HostClock(event.clock);
+  const schema::CopyKind copy_kind =
+      event.copy_kind == schema::COPY_KIND_UNKNOWN || trace::CopyKind_IsValid(event.copy_kind)
+          ? event.copy_kind
+          : schema::COPY_KIND_UNKNOWN;
+  ApiCallIds ids;
+  ids.name = Name(event.name);
+  ids.call_stack = StackName(event.call_stack);
+  ids.launch = event.kernel_config != 0 ? KernelNameOf(event.kernel_config).launch : kNoIndex;
+  Append(&model_.api_calls, MakeApiCall(event, ids, copy_kind, cupti));
+  ++model_.event_count;
+}
+
+// Built whole, then copied in: filled in place, the record's defaults were stored first
+// and overwritten (the event might alias the vector, so the compiler kept both).
+inline ApiCall ModelBuilder::MakeApiCall(const ApiCallEvent& event, const ApiCallIds& ids,
+                                         schema::CopyKind copy_kind, bool cupti) {
+  ApiCall call;
   call.thread_id = event.thread_id;
   call.start_ns = event.start_ns;
   call.end_ns = event.start_ns + event.duration_ns;
   call.correlation_id = event.correlation_id;
-  call.name = Name(event.name);
+  call.name = ids.name;
   call.driver = event.domain == schema::API_DOMAIN_DRIVER;
-  // The generated IsValid functions are out of line: the usual values skip the call.
-  Known(event.domain == schema::API_DOMAIN_RUNTIME || call.driver ||
-            trace::ApiDomain_IsValid(event.domain),
-        "API domain");
   call.failed = event.status != 0;
-  call.cupti_clock = HostClock(event.clock);
-  call.status = event.status;
+  call.cupti_clock = cupti;
   call.has_stream = event.stream.has_value();
+  call.copy_kind = copy_kind;
+  call.call_stack = ids.call_stack;
+  call.launch = ids.launch;
+  call.status = event.status;
   call.stream = event.stream.value_or(0);
   call.bytes = event.bytes;
-  call.copy_kind =
-      event.copy_kind == schema::COPY_KIND_UNKNOWN || trace::CopyKind_IsValid(event.copy_kind)
-          ? event.copy_kind
-          : schema::COPY_KIND_UNKNOWN;
-  call.call_stack = StackName(event.call_stack);
-  if (event.kernel_config != 0) call.launch = KernelNameOf(event.kernel_config).launch;
-  ++model_.event_count;
+  return call;
 }
 
 void ModelBuilder::OnHostRange(const HostRangeEvent& event) {
@@ -235,66 +269,6 @@ void ModelBuilder::OnMemory(const MemoryEvent& event) {
     record.call_stack = std::string(model_.names.Get(stack));
   Append(&model_.memory, std::move(record));
   ++model_.event_count;
-}
-
-inline const ModelBuilder::KernelName& ModelBuilder::KernelNameOf(KernelConfigId config) {
-  KernelName& cached = kernel_name_of_config_.Slot(config);
-  if (__builtin_expect(cached.name == 0, 0)) ResolveKernelName(config, &cached);
-  return cached;
-}
-
-inline void ModelBuilder::SetKernelName(KernelConfigId config, DeviceActivity* activity) {
-  const KernelName& cached = KernelNameOf(config);
-  activity->name = cached.name;
-  activity->nccl = cached.nccl;
-  activity->launch = cached.launch;
-}
-
-template <typename Event>
-DeviceActivity& ModelBuilder::AddDevice(DeviceKind kind, const Event& event) {
-  DeviceActivity& activity = AppendNew(&model_.device_activities);
-  activity.kind = kind;
-  activity.start_ns = event.start_ns;
-  activity.end_ns = event.start_ns + event.duration_ns;
-  activity.correlation_id = event.correlation_id;
-  activity.device = event.where.device;
-  activity.stream = event.where.stream;
-  activity.cupti_clock = Clock(event.where.clock);
-  ++model_.event_count;
-  return activity;
-}
-
-void ModelBuilder::OnKernel(const KernelEvent& event) {
-  DeviceActivity& activity = AddDevice(DeviceKind::kKernel, event);
-  SetKernelName(event.config, &activity);
-}
-
-void ModelBuilder::OnMemcpy(const MemcpyEvent& event) {
-  DeviceActivity& activity = AddDevice(DeviceKind::kMemcpy, event);
-  activity.bytes = event.bytes;
-  activity.copy_kind = event.copy_kind;
-  Known(trace::CopyKind_IsValid(event.copy_kind), "copy kind");
-  Known(trace::MemoryKind_IsValid(event.source_kind), "memory kind");
-  Known(trace::MemoryKind_IsValid(event.destination_kind), "memory kind");
-  // An undefined kind (a newer agent, a damaged file) is kept as unknown.
-  if (trace::MemoryKind_IsValid(event.source_kind))
-    activity.source_kind = static_cast<uint8_t>(event.source_kind);
-  if (trace::MemoryKind_IsValid(event.destination_kind))
-    activity.destination_kind = static_cast<uint8_t>(event.destination_kind);
-  activity.name = MemcpyNameId(event.copy_kind, event.source_kind, event.destination_kind);
-}
-
-void ModelBuilder::OnMemset(const MemsetEvent& event) {
-  DeviceActivity& activity = AddDevice(DeviceKind::kMemset, event);
-  activity.bytes = event.bytes;
-  if (memset_name_ == 0) memset_name_ = model_.names.Intern("MEMSET");
-  activity.name = memset_name_;
-}
-
-void ModelBuilder::OnSynchronization(const SynchronizationEvent& event) {
-  DeviceActivity& activity = AddDevice(DeviceKind::kSynchronization, event);
-  activity.name = model_.names.Intern(absl::StrCat("SYNC_", SynchronizationKindName(event.kind)));
-  Known(trace::SynchronizationKind_IsValid(event.kind), "synchronization kind");
 }
 
 void ModelBuilder::OnThreadName(uint64_t thread_id, StringId name) {

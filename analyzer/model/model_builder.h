@@ -70,13 +70,30 @@ class ModelBuilder : public EventSink {
   // Normalizes the first range of a name as NormalizeOperatorName did uncached, and keeps
   // the split in `parts`.
   ABSL_ATTRIBUTE_NOINLINE void SplitOperatorName(HostRange* range, OperatorNameParts* parts);
-  void SetKernelName(KernelConfigId config, DeviceActivity* activity);
+
   // The interned text of a call stack ("f < g < h"), 0 when unknown; cached by id.
   NameId StackName(CallStackId id);
   ABSL_ATTRIBUTE_NOINLINE NameId ResolveStackName(CallStackId id);
+  // The ids of an API call, read from the caches.
+  struct ApiCallIds {
+    NameId name = 0;
+    NameId call_stack = 0;
+    int32_t launch = kNoIndex;
+  };
+  // OnApiCall's general path: fills the caches, checks and counts unusual values.
+  ABSL_ATTRIBUTE_NOINLINE void AddApiCall(const ApiCallEvent& event);
+  ApiCall MakeApiCall(const ApiCallEvent& event, const ApiCallIds& ids, schema::CopyKind copy_kind,
+                      bool cupti);
+  // The cached entry of `id` without filling it (0 is "none"); false when not cached.
+  bool CachedName(IdCache<NameId>* cache, uint32_t id, NameId* name);
+  bool CachedLaunch(KernelConfigId config, int32_t* launch);
   // A new device record at the end of the model, its times, stream and clock from `event`.
   template <typename Event>
   DeviceActivity& AddDevice(DeviceKind kind, const Event& event);
+  template <typename Event>
+  void WriteDevice(DeviceKind kind, const Event& event, bool cupti, DeviceActivity* activity);
+  // OnKernel's general path, as AddApiCall.
+  ABSL_ATTRIBUTE_NOINLINE void AddKernel(const KernelEvent& event);
   void ConvertClocks();
   // Counts `value` in Data Quality when the schema does not define it; returns `valid`.
   // Inline: it runs a few times per event, and the count almost never.
@@ -122,6 +139,7 @@ class ModelBuilder : public EventSink {
   // The name and launch of a configuration id, read from the dictionary on first use: the
   // device kernels' (CUPTI) and the launching calls' (host hooks) alike.
   const KernelName& KernelNameOf(KernelConfigId config);
+  void WriteKernelName(const KernelName& cached, DeviceActivity* activity);
   // Fills `cached`, the entry of `config`: interns its name, adds its launch.
   ABSL_ATTRIBUTE_NOINLINE void ResolveKernelName(KernelConfigId config, KernelName* cached);
   IdCache<NameId> stack_name_of_id_;           // by CallStackId; kUnresolved until read
@@ -131,6 +149,14 @@ class ModelBuilder : public EventSink {
   NameId memset_name_ = 0;
   uint64_t host_records_on_cupti_clock_ = 0;  // by this builder (earlier ones are converted)
 };
+
+// Inline: it runs per kernel and per launching call (model_builder.cc and
+// model_builder_device.cc), and almost always finds its id cached.
+inline const ModelBuilder::KernelName& ModelBuilder::KernelNameOf(KernelConfigId config) {
+  KernelName& cached = kernel_name_of_config_.Slot(config);
+  if (__builtin_expect(cached.name == 0, 0)) ResolveKernelName(config, &cached);
+  return cached;
+}
 
 }  // namespace prof::analyzer
 

@@ -1,0 +1,117 @@
+// The builder's per-event paths: the first event of a name takes the general path (which
+// fills the caches), later ones the fast path; both must write the same record.
+#include <catch2/catch.hpp>
+
+#include "analyzer/model/model_builder.h"
+
+namespace prof::analyzer {
+namespace {
+
+trace::FileHeader HeaderWithAnchor(uint64_t host_ns, uint64_t cupti_ns) {
+  trace::FileHeader header;
+  trace::ClockAnchor* anchor = header.add_clock_anchors();
+  anchor->set_host_monotonic_ns(host_ns);
+  anchor->set_cupti_ns(cupti_ns);
+  return header;
+}
+
+ApiCallEvent DriverCall(schema::ClockDomain clock, uint64_t start_ns) {
+  ApiCallEvent event;
+  event.thread_id = 11;
+  event.clock = clock;
+  event.start_ns = start_ns;
+  event.duration_ns = 30;
+  event.name = 5;
+  event.correlation_id = start_ns;  // distinct per call
+  event.domain = schema::API_DOMAIN_DRIVER;
+  event.status = 3;
+  event.stream = 9;
+  event.bytes = 64;
+  return event;
+}
+
+TEST_CASE("an API call is recorded alike on the first and on a repeated name") {
+  FileDictionary dictionary;
+  ModelBuilder builder(&dictionary, HeaderWithAnchor(1000, 5000));  // cupti - 4000
+  builder.OnApiCall(DriverCall(schema::CLOCK_DOMAIN_HOST_MONOTONIC, 100));  // name uncached
+  // Only this one is on the CUPTI clock: it must be counted for conversion too.
+  builder.OnApiCall(DriverCall(schema::CLOCK_DOMAIN_CUPTI, 6000));
+  const TraceModel model = std::move(builder).Finish("f");
+  REQUIRE(model.api_calls.size() == 2);
+  CHECK(model.event_count == 2);
+  CHECK(model.api_calls[0].start_ns == 100);
+  CHECK(model.api_calls[0].end_ns == 130);
+  CHECK(model.api_calls[1].start_ns == 2000);
+  CHECK(model.api_calls[1].end_ns == 2030);
+  for (const ApiCall& call : model.api_calls) {
+    CHECK(call.thread_id == 11);
+    CHECK(call.name == model.api_calls[0].name);
+    CHECK(call.name != 0);
+    CHECK(call.parent_range == kNoIndex);
+    CHECK(call.driver);
+    CHECK(call.failed);
+    CHECK_FALSE(call.cupti_clock);
+    CHECK(call.has_stream);
+    CHECK(call.stream == 9);
+    CHECK(call.status == 3);
+    CHECK(call.bytes == 64);
+    CHECK(call.copy_kind == schema::COPY_KIND_UNKNOWN);
+    CHECK(call.call_stack == 0);
+    CHECK(call.launch == kNoIndex);
+  }
+  CHECK(model.quality.unknown_enum_values.empty());
+}
+
+TEST_CASE("an API call's unusual values are checked and counted on every call") {
+  FileDictionary dictionary;
+  ModelBuilder builder(&dictionary, trace::FileHeader());
+  ApiCallEvent event = DriverCall(schema::CLOCK_DOMAIN_HOST_MONOTONIC, 100);
+  builder.OnApiCall(event);  // fills the name cache
+  event.domain = static_cast<schema::ApiDomain>(77);
+  event.copy_kind = static_cast<schema::CopyKind>(99);
+  builder.OnApiCall(event);
+  event.domain = schema::API_DOMAIN_RUNTIME;
+  event.copy_kind = schema::COPY_KIND_DEVICE_TO_HOST;
+  builder.OnApiCall(event);
+  const TraceModel model = std::move(builder).Finish("f");
+  REQUIRE(model.api_calls.size() == 3);
+  CHECK(model.quality.unknown_enum_values.at("API domain") == 1);
+  CHECK(model.api_calls[1].copy_kind == schema::COPY_KIND_UNKNOWN);  // undefined: unknown
+  CHECK_FALSE(model.api_calls[2].driver);
+  CHECK(model.api_calls[2].copy_kind == schema::COPY_KIND_DEVICE_TO_HOST);
+}
+
+TEST_CASE("a kernel is recorded alike on the first and on a repeated configuration") {
+  FileDictionary dictionary;
+  ModelBuilder builder(&dictionary, HeaderWithAnchor(1000, 5000));
+  KernelEvent event;
+  event.where.device = 2;
+  event.where.stream = 7;
+  event.config = 4;  // not defined: "<unknown kernel>", no launch
+  event.duration_ns = 50;
+  for (uint64_t start : {6000, 7000}) {
+    event.start_ns = start;
+    event.correlation_id = start;
+    builder.OnKernel(event);
+  }
+  const TraceModel model = std::move(builder).Finish("f");
+  REQUIRE(model.device_activities.size() == 2);
+  CHECK(model.event_count == 2);
+  CHECK(model.device_activities[0].start_ns == 2000);
+  CHECK(model.device_activities[1].start_ns == 3000);
+  for (const DeviceActivity& kernel : model.device_activities) {
+    CHECK(kernel.end_ns == kernel.start_ns + 50);
+    CHECK(kernel.kind == DeviceKind::kKernel);
+    CHECK(model.names.Get(kernel.name) == "<unknown kernel>");
+    CHECK_FALSE(kernel.nccl);
+    CHECK(kernel.launch == kNoIndex);
+    CHECK(kernel.device == 2);
+    CHECK(kernel.stream == 7);
+    CHECK(kernel.bytes == 0);
+    CHECK(kernel.api_call == kNoIndex);
+    CHECK_FALSE(kernel.cupti_clock);
+  }
+}
+
+}  // namespace
+}  // namespace prof::analyzer
