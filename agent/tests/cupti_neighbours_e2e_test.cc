@@ -131,9 +131,8 @@ TEST_CASE("Kineto initialized in a window, tracing after it: every kernel of bot
 // and the records of libprof's go to the program when its trace runs.
 TEST_CASE("torch.profiler prepared after libprof's window: every kernel of both") {
   // libprof's window is steps 2-5; Kineto is initialized at step 10 and traces steps 10-13.
-  const Outcome outcome =
-      Run("prepared_after_window", "skip_first=1,ready=1,record=4,repeat=1",
-          {"--steps", "16", "--kineto-init", "10", "--kineto-trace", "10:14"});
+  const Outcome outcome = Run("prepared_after_window", "skip_first=1,ready=1,record=4,repeat=1",
+                              {"--steps", "16", "--kineto-init", "10", "--kineto-trace", "10:14"});
   INFO(outcome.run.standard_error);
   REQUIRE(outcome.run.exit_code == 0);
   CheckEachKeptItsKernels(outcome, 4, 4, 0);
