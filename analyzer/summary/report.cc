@@ -165,15 +165,17 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
   // Always: the Data quality section counts unpaired frees, the rank table needs these.
   AddMemoryFigures(context, &figures.memory);
   if (wants(View::kMemory)) AddMemorySampleFigures(context, &figures.memory_samples);
-  // The device unions first: the communication's computation union is often theirs.
+  AddCollectiveRecords(context,
+                       &figures.collectives);  // always: the job view is the default past 8 ranks
+  // Before the device unions, so that the host unions' lists are freed before those are
+  // made (each carry kind is its own: the order changes no figure).
+  if (wants(View::kOverview)) AddOverviewHostFigures(context, &figures.carry, &figures.overview);
+  // The device unions before the communication: its computation union is often theirs.
   std::optional<DeviceUnions> device_unions;
   if (wants(View::kDevice) || wants(View::kOverview))
     device_unions = ComputeDeviceUnions(context, &figures.carry, wants(View::kOverview));
   const DeviceUnions* const unions = device_unions ? &*device_unions : nullptr;
   figures.communication.Add(ComputeCommunication(context, unions, &figures.carry));
-  AddCollectiveRecords(context,
-                       &figures.collectives);  // always: the job view is the default past 8 ranks
-  if (wants(View::kOverview)) AddOverviewHostFigures(context, &figures.carry, &figures.overview);
   if (wants(View::kDevice)) AddDeviceFigures(context, *unions, &figures.device);
   if (wants(View::kOverview)) AddOverviewDeviceFigures(*unions, &figures.overview);
   device_unions.reset();  // its lists are as long as the window's kernels
