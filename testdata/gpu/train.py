@@ -136,12 +136,14 @@ def main():
         if profiled and index == profiled[0] - (1 if warmup else 0):
             # A schedule that always records (after its warm-up step), numbered from this
             # iteration: torch then writes ProfilerStep#N ranges named as the agent's steps
-            # (compare.py kineto's step check).
-            first = profiled[0]
+            # (compare.py kineto's step check). torch asks the schedule for step 0 when the
+            # profiler is made, before step_num is set: without a warm-up step that answer
+            # must be RECORD too.
             action = torch.profiler.ProfilerAction
+            warm_up = lambda step: warmup and step < profiled[0]
             profiler = torch.profiler.profile(
                 activities=activities,
-                schedule=lambda step: action.WARMUP if step < first else action.RECORD,
+                schedule=lambda step: action.WARMUP if warm_up(step) else action.RECORD,
                 **sync_events(torch, device))
             profiler.step_num = index
             profiler.__enter__()
