@@ -17,9 +17,9 @@
 
 #include "agent/control/log.h"
 #include "agent/cupti/activity_buffers.h"
-#include "agent/cupti/buffer_routing.h"
 #include "agent/cupti/activity_converter.h"
 #include "agent/cupti/api_callbacks.h"
+#include "agent/cupti/buffer_routing.h"
 #include "agent/cupti/callback_ids.h"
 #include "agent/cupti/clock_anchor.h"
 #include "agent/cupti/cupti_library.h"
@@ -317,7 +317,9 @@ void CuptiSource::Release(WindowRouter& router) {
 }
 
 // Rule 3: the program's trace ended. Its buffers still in CUPTI go to it (a forced flush
-// while its callbacks are registered), then libprof's are. The open window gets a clock
+// while it still holds the activity API: TakeCupti's own flush comes after libprof holds
+// it, and would hand the program's last records to libprof, buffer_routing.h), then
+// libprof's are. The open window gets a clock
 // anchor from now, as a window that opened before the subscription does
 // (device_commands.cc).
 void CuptiSource::Resume(WindowRouter& router) {

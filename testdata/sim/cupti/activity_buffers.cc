@@ -161,13 +161,9 @@ void AddRecordLocked(Buffers& buffers, const void* record, size_t size,
   queued.times = times != nullptr ? *times : RecordTimes{0, 0};
 }
 
-// The real CUPTI asks for a buffer when it has a record to store, not when it delivers: a
-// client (Kineto) that flushes only while CUPTI holds one of its buffers relies on that.
-// Called without queue_mutex: the client's callback runs here.
-void HoldClientBuffer(Buffers& buffers) {
-  if (buffers.holds_current.load(std::memory_order_acquire)) return;
-  std::lock_guard<std::mutex> delivery(buffers.delivery_mutex);
-  if (buffers.current.data != nullptr) return;
+// With delivery_mutex held and no buffer current: asks the registered client for one
+// (without queue_mutex: the client's callback runs here).
+void RequestCurrentLocked(Buffers& buffers) {
   CUpti_BuffersCallbackRequestFunc requested;
   {
     std::lock_guard<std::mutex> lock(buffers.queue_mutex);
@@ -178,6 +174,14 @@ void HoldClientBuffer(Buffers& buffers) {
   requested(&buffers.current.data, &buffers.current.size, &max_records);
   if (buffers.current.data == nullptr) buffers.current = ClientBuffer();
   buffers.holds_current.store(buffers.current.data != nullptr, std::memory_order_release);
+}
+
+// The real CUPTI asks for a buffer when it has a record to store, not when it delivers: a
+// client (Kineto) that flushes only while CUPTI holds one of its buffers relies on that.
+void HoldClientBuffer(Buffers& buffers) {
+  if (buffers.holds_current.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> delivery(buffers.delivery_mutex);
+  if (buffers.current.data == nullptr) RequestCurrentLocked(buffers);
 }
 
 }  // namespace
@@ -231,15 +235,7 @@ void FlushRecords(bool forced) {
   // between. A client that registers later gets its records in that buffer, completed
   // through its own callback (Kineto: "bufferCompleted called with unknown buffer").
   if (forced && Config().hold_after_flush && buffers.current.data == nullptr) {
-    CUpti_BuffersCallbackRequestFunc requested;
-    {
-      std::lock_guard<std::mutex> lock(buffers.queue_mutex);
-      requested = buffers.requested;
-    }
-    size_t max_records = 0;
-    if (requested != nullptr) requested(&buffers.current.data, &buffers.current.size, &max_records);
-    if (buffers.current.data == nullptr) buffers.current = ClientBuffer();
-    buffers.holds_current.store(buffers.current.data != nullptr, std::memory_order_release);
+    RequestCurrentLocked(buffers);
   }
 }
 
