@@ -116,14 +116,19 @@ bool ReadPacked(const uint8_t* p, const uint8_t* end, const FieldPlan& read, Mes
     case Take::kInt64:
       return AppendPacked<int64_t>(p, count, field, message,
                                    [](uint64_t v) { return static_cast<int64_t>(v); });
-    case Take::kSint64: return AppendPacked<int64_t>(p, count, field, message, wire::UnZigZag);
+    // Lambdas, not the functions' addresses: a pointer is called per value, not inlined.
+    case Take::kSint64:
+      return AppendPacked<int64_t>(p, count, field, message,
+                                   [](uint64_t v) { return wire::UnZigZag(v); });
     case Take::kUint32:
       return AppendPacked<uint32_t>(p, count, field, message,
                                     [](uint64_t v) { return static_cast<uint32_t>(v); });
     case Take::kInt32:
       return AppendPacked<int32_t>(p, count, field, message,
                                    [](uint64_t v) { return static_cast<int32_t>(v); });
-    case Take::kSint32: return AppendPacked<int32_t>(p, count, field, message, wire::UnZigZag32);
+    case Take::kSint32:
+      return AppendPacked<int32_t>(p, count, field, message,
+                                   [](uint64_t v) { return wire::UnZigZag32(v); });
     default: return false;
   }
 }
