@@ -232,6 +232,35 @@ TEST_CASE("strings that share their length and both ends are interned apart") {
   CHECK(chunk.strings(3).empty());
 }
 
+TEST_CASE("strings of every length up to 24 bytes that differ in one byte keep their ids") {
+  // The memo compares a string of up to 16 bytes by its length and first and last eight
+  // bytes only, and a longer one by its middle too: each byte of each length is changed.
+  ChunkEncoder encoder;
+  std::vector<std::string> strings;
+  for (size_t length = 0; length <= 24; ++length) {
+    const std::string base(length, 'a');
+    strings.push_back(base);
+    for (size_t at = 0; at < length; ++at) {
+      std::string changed = base;
+      changed[at] = 'b';
+      strings.push_back(changed);
+    }
+  }
+  std::vector<StringId> ids;
+  for (const std::string& value : strings) ids.push_back(encoder.InternString(value));
+  std::set<StringId> distinct(ids.begin(), ids.end());
+  CHECK(distinct.size() == strings.size());
+  for (int round = 0; round < 2; ++round) {
+    for (size_t i = 0; i < strings.size(); ++i) {
+      CHECK(encoder.InternString(strings[i]) == ids[i]);
+    }
+  }
+  // 1 + 2 + ... + 25 = 325 strings, each defined once, in order.
+  const trace::Chunk chunk = Parse(encoder.Finish(true));
+  REQUIRE(chunk.strings_size() == 325);
+  for (size_t i = 0; i < strings.size(); ++i) CHECK(chunk.strings(static_cast<int>(i)) == strings[i]);
+}
+
 TEST_CASE("two strings of one memo slot that alternate are each looked up once") {
   // Two names that share a slot of the recent-string memo (found by search: the hash is
   // fixed); with one way each evicted the other and every call went to the map.

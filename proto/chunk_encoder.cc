@@ -40,22 +40,30 @@ StringId ChunkEncoder::InternString(std::string_view value) {
   return InternStringInline(value);
 }
 
-StringId ChunkEncoder::InternStringMiss(std::string_view value, size_t slot) {
+StringId ChunkEncoder::InternStringMiss(std::string_view value,
+                                        const chunk_encoder_internal::RecentKey& key,
+                                        size_t slot) {
   // The partner is left where it is on a hit: two names that alternate in one slot then
   // both hit, one in each way, with no stores.
   const RecentString& partner = recent_strings_[slot ^ 1];
-  if (partner.text != nullptr && *partner.text == value) return partner.id;
+  if (partner.Holds(key, value)) return partner.id;
   ++recent_string_misses_;
   RecentString& recent = recent_strings_[slot];
   if (recent.text != nullptr) recent_strings_[slot ^ 1] = recent;
   lookup_key_.assign(value.data(), value.size());
   auto it = string_ids_.find(lookup_key_);
-  if (it != string_ids_.end()) {
-    recent = RecentString{&it->first, it->second};
-    return it->second;
+  const bool is_new = it == string_ids_.end();
+  if (is_new) {
+    it = string_ids_.emplace(lookup_key_, static_cast<StringId>(string_ids_.size() + 1)).first;
   }
-  const StringId id = static_cast<StringId>(string_ids_.size() + 1);
-  recent = RecentString{&string_ids_.emplace(lookup_key_, id).first->first, id};
+  const StringId id = it->second;
+  recent.head = key.head;
+  recent.tail = key.tail;
+  recent.text = &it->first;
+  // 0 for a string too long for the slot's length (see RecentString): never a hit.
+  recent.length_plus_one = key.length < UINT32_MAX ? static_cast<uint32_t>(key.length + 1) : 0;
+  recent.id = id;
+  if (!is_new) return id;
   if (first_string_id_ == 0) first_string_id_ = id;
   // Repeated strings are written even when empty (only singular scalars are omitted).
   wire::PutBytesField(&strings_, field::Chunk::kStrings, value);

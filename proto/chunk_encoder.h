@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -38,6 +39,19 @@ namespace chunk_blocks {
 struct ThreadBlocks;
 struct StreamBlocks;
 }  // namespace chunk_blocks
+namespace chunk_encoder_internal {
+
+// What recent_strings_ keeps of a string besides its id: its length and its first and last
+// eight bytes (fewer: zero-padded). They find its slot (RecentSlot) and are most of the
+// compare: for up to 16 bytes they are all of its bytes, so a hit compares three words and
+// calls nothing; a longer string compares only its middle by bytes. Comparing through the
+// map's key (the string's size, then memcmp of it all) was ~37 instructions an operator.
+struct RecentKey {
+  uint64_t head = 0, tail = 0;
+  size_t length = 0;
+};
+
+}  // namespace chunk_encoder_internal
 
 class ChunkEncoder {
  public:
@@ -152,18 +166,34 @@ class ChunkEncoder {
   // missed every time: aten_cost's 60 names held four such pairs ("aten::zeros" and
   // "aten::zero_", "aten::to" and "aten::mm", ...), ~2,250 misses of ~265 instructions over
   // 29,040 operators (callgrind, issue 26). The hit in the slot itself stays inline as before.
+  //
+  // A slot keeps the string's key (RecentKey) beside its id: 32 bytes, so a slot and its
+  // partner share one 64-byte line (the array is aligned to it).
   struct RecentString {
+    uint64_t head = 0, tail = 0;
     const std::string* text = nullptr;
+    // The string's length plus one (0: an empty slot): no string matches an empty slot, and
+    // one of 2^32 - 1 bytes or more, never kept whole here, matches none.
+    uint32_t length_plus_one = 0;
     StringId id = 0;
+
+    bool Holds(const chunk_encoder_internal::RecentKey& key, std::string_view value) const {
+      return length_plus_one == key.length + 1 && head == key.head && tail == key.tail &&
+             (key.length <= 16 ||
+              std::memcmp(text->data() + 8, value.data() + 8, key.length - 16) == 0);
+    }
   };
-  // A power of two. 64 KiB: 60 names (aten_cost's loop) in 1024 slots left three pairs
+  static_assert(sizeof(RecentString) == 32);
+  // A power of two. 128 KiB: 60 names (aten_cost's loop) in 1024 slots left three pairs
   // sharing a slot, in 4096 one (each pair's second way costs a call to InternStringMiss).
   static constexpr size_t kRecentStrings = 4096;
-  std::array<RecentString, kRecentStrings> recent_strings_{};
+  alignas(64) std::array<RecentString, kRecentStrings> recent_strings_{};
   uint64_t recent_string_misses_ = 0;  // memo misses in both ways (string_memo_misses)
-  // InternString past a miss in `slot`: its partner, else the map, else a new definition;
-  // the string then takes `slot` and the slot's former string its partner.
-  StringId InternStringMiss(std::string_view value, size_t slot);
+  // InternString past a miss in `slot` (`key`: the string's RecentKey): its partner, else
+  // the map, else a new definition; the string then takes `slot` and the slot's former
+  // string its partner.
+  StringId InternStringMiss(std::string_view value, const chunk_encoder_internal::RecentKey& key,
+                            size_t slot);
   std::unordered_map<KernelConfigValue, KernelConfigId, ConfigHash> kernel_config_ids_;
   std::unordered_map<std::vector<uint64_t>, CallStackId, StackHash> call_stack_ids_;
   CommunicatorId next_communicator_id_ = 1;

@@ -17,31 +17,40 @@
 namespace prof {
 namespace chunk_encoder_internal {
 
-// recent_strings_' slot for `value` (`slots` a power of two, at least 2): its length and its
-// first and last eight bytes, mixed (a few instructions for any length; names differ mostly
-// at their ends: "aten::..."). The slot is the product's top bits: a multiplication carries a
-// difference only upwards, and with bits 32 and up "aten::zeros" and "aten::zero_" (whose
-// last bytes, the tail's top byte, differ) always shared a slot.
-inline size_t RecentSlot(std::string_view value, size_t slots) {
-  const size_t length = value.size();
-  uint64_t head = 0, tail = 0;
-  if (length >= 8) {
-    std::memcpy(&head, value.data(), 8);
-    std::memcpy(&tail, value.data() + length - 8, 8);
-  } else if (length > 0) {
-    std::memcpy(&head, value.data(), length);
+inline RecentKey RecentKeyOf(std::string_view value) {
+  RecentKey key;
+  key.length = value.size();
+  if (key.length >= 8) {
+    std::memcpy(&key.head, value.data(), 8);
+    std::memcpy(&key.tail, value.data() + key.length - 8, 8);
+  } else if (key.length > 0) {
+    std::memcpy(&key.head, value.data(), key.length);
   }
-  const uint64_t mixed = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ length) * 0xFF51AFD7ED558CCDull;
+  return key;
+}
+
+// recent_strings_' slot for a string (`slots` a power of two, at least 2): its key, mixed
+// (a few instructions for any length; names differ mostly at their ends: "aten::..."). The
+// slot is the product's top bits: a multiplication carries a difference only upwards, and
+// with bits 32 and up "aten::zeros" and "aten::zero_" (whose last bytes, the tail's top
+// byte, differ) always shared a slot.
+inline size_t RecentSlot(const RecentKey& key, size_t slots) {
+  const uint64_t mixed = (key.head ^ (key.tail * 0x9E3779B97F4A7C15ull) ^ key.length) *
+                         0xFF51AFD7ED558CCDull;
   return static_cast<size_t>(mixed >> (64 - __builtin_ctzll(slots)));
+}
+inline size_t RecentSlot(std::string_view value, size_t slots) {
+  return RecentSlot(RecentKeyOf(value), slots);
 }
 
 }  // namespace chunk_encoder_internal
 
 inline StringId ChunkEncoder::InternStringInline(std::string_view value) {
-  const size_t slot = chunk_encoder_internal::RecentSlot(value, kRecentStrings);
+  const chunk_encoder_internal::RecentKey key = chunk_encoder_internal::RecentKeyOf(value);
+  const size_t slot = chunk_encoder_internal::RecentSlot(key, kRecentStrings);
   const RecentString& recent = recent_strings_[slot];
-  if (recent.text != nullptr && *recent.text == value) return recent.id;
-  return InternStringMiss(value, slot);
+  if (recent.Holds(key, value)) return recent.id;
+  return InternStringMiss(value, key, slot);
 }
 
 inline void ChunkEncoder::AddApiCallInline(const ApiCallEvent& event) {
