@@ -76,21 +76,6 @@ RecordConverter::OpenRange RecordConverter::DetailedRange(uint64_t thread_id, co
   return range;
 }
 
-// A whole operator range without details: straight into the window being drained (it has
-// ended, so it belongs to no other), its name interned from the record's bytes (no
-// OpenRange, no string copies).
-void RecordConverter::AddOperatorRange(uint64_t thread_id, const Record& record,
-                                       WindowFile& window) {
-  HostRangeEvent event;
-  event.thread_id = thread_id;
-  event.start_ns = record.start_ns;
-  event.duration_ns = record.end_ns > record.start_ns ? record.end_ns - record.start_ns : 0;
-  event.name =
-      window.encoder().InternStringInline(std::string_view(record.name(), record.name_length));
-  event.kind = schema::RANGE_KIND_OPERATOR;
-  window.encoder().AddHostRangeInline(event);  // its unset fields fold away there
-}
-
 void RecordConverter::AddLaunch(uint64_t thread_id, const Record& record, WindowFile& window) {
   window.NoteCudaActivity();
   const PackedLaunch& launch = RecordAs<LaunchRecord>(record).launch;
