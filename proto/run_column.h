@@ -56,6 +56,14 @@ class RunColumn {
                   wire::PackedColumn* scratch);
 
  private:
+  // SettleRuns of a column whose values all take one byte: its runs are runs of bytes,
+  // found eight bytes at a time, appended to `values` and `lengths`.
+  void AddByteRuns(RunColumn* lengths, wire::PackedColumn* values) const;
+  // SettleRuns' end: with the runs built (`values` and `lengths`), keeps whichever of them
+  // and the plain column is smaller.
+  void KeepSmaller(uint32_t number, uint32_t lengths_number, RunColumn* lengths,
+                   wire::PackedColumn* values);
+
   wire::PackedColumn plain_;
   // The changes among the values added through AddRepeating* (a chunk's column holds far
   // fewer than 2^32 values), and the last of them (0 before the first).

@@ -4,6 +4,7 @@
 #include "proto/run_column.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -87,6 +88,32 @@ TEST_CASE("columns of one run and of two runs settle to their runs") {
     column.SettleRuns(3, 19, &lengths, &scratch);
     CHECK(Bytes(column) == each.runs);
     CHECK(Bytes(lengths) == each.lengths);
+  }
+}
+
+// A column whose values all take one byte is settled from its bytes, eight at a time:
+// runs that end inside a word, at its end and across words, and a last one that ends short
+// of a word; the same runs with one value of two bytes (300) take the general path.
+TEST_CASE("columns of one-byte values settle to the runs found by hand") {
+  const std::vector<std::pair<uint64_t, size_t>> runs = {
+      {1, 1}, {2, 7}, {1, 8}, {5, 9}, {127, 17}, {0, 3}};
+  std::vector<uint64_t> values;
+  for (const auto& [value, length] : runs) values.insert(values.end(), length, value);
+  std::vector<uint64_t> with_wide = values;
+  for (size_t i = 16; i < 25; ++i) with_wide[i] = 300;  // the run of 5s: 9 values of 300
+  const struct {
+    const std::vector<uint64_t>& values;
+    std::string runs;
+  } cases[] = {{values, std::string("\x01\x02\x01\x05\x7f\x00", 6)},
+               {with_wide, std::string("\x01\x02\x01\xac\x02\x7f\x00", 7)}};
+  wire::PackedColumn scratch;
+  for (const auto& each : cases) {
+    RunColumn column, lengths;
+    column.Reserve(each.values.size());
+    for (uint64_t value : each.values) column.AddRepeating(value);
+    column.SettleRuns(3, 19, &lengths, &scratch);
+    CHECK(Bytes(column) == each.runs);
+    CHECK(Bytes(lengths) == std::string("\x01\x07\x08\x09\x11\x03", 6));
   }
 }
 
