@@ -40,9 +40,8 @@ StringId ChunkEncoder::InternString(std::string_view value) {
   return InternStringInline(value);
 }
 
-StringId ChunkEncoder::InternStringMiss(std::string_view value,
-                                        const chunk_encoder_internal::RecentKey& key,
-                                        size_t slot) {
+StringId ChunkEncoder::InternStringMiss(std::string_view value, size_t slot) {
+  const chunk_encoder_internal::RecentKey key = chunk_encoder_internal::RecentKeyOf(value);
   // The partner is left where it is on a hit: two names that alternate in one slot then
   // both hit, one in each way, with no stores.
   const RecentString& partner = recent_strings_[slot ^ 1];

@@ -50,7 +50,7 @@ inline StringId ChunkEncoder::InternStringInline(std::string_view value) {
   const size_t slot = chunk_encoder_internal::RecentSlot(key, kRecentStrings);
   const RecentString& recent = recent_strings_[slot];
   if (recent.Holds(key, value)) return recent.id;
-  return InternStringMiss(value, key, slot);
+  return InternStringMiss(value, slot);
 }
 
 inline void ChunkEncoder::AddApiCallInline(const ApiCallEvent& event) {
