@@ -27,7 +27,7 @@ void TraceWriter::DrainHostRecords(uint64_t before_ns) {
     if (!buffer.empty()) NameThread(thread_id, newest);
     // The visitor is inlined into DrainBefore's loop by force: with the operator's whole
     // conversion inside it (RecordConverter::Add), the compiler made it a function of its
-    // own, a call and a frame for every record (~25 instructions an operator; callgrind,
+    // own, a call and a frame for every record (~23 instructions an operator; callgrind,
     // issue 26).
     records_drained_ += buffer.DrainBefore(before_ns, [&](const Record& record)
                                                           __attribute__((always_inline)) {
