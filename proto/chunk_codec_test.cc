@@ -258,7 +258,8 @@ TEST_CASE("strings of every length up to 24 bytes that differ in one byte keep t
   // 1 + 2 + ... + 25 = 325 strings, each defined once, in order.
   const trace::Chunk chunk = Parse(encoder.Finish(true));
   REQUIRE(chunk.strings_size() == 325);
-  for (size_t i = 0; i < strings.size(); ++i) CHECK(chunk.strings(static_cast<int>(i)) == strings[i]);
+  for (size_t i = 0; i < strings.size(); ++i)
+    CHECK(chunk.strings(static_cast<int>(i)) == strings[i]);
 }
 
 TEST_CASE("two strings of one memo slot that alternate are each looked up once") {

@@ -35,8 +35,8 @@ inline RecentKey RecentKeyOf(std::string_view value) {
 // with bits 32 and up "aten::zeros" and "aten::zero_" (whose last bytes, the tail's top
 // byte, differ) always shared a slot.
 inline size_t RecentSlot(const RecentKey& key, size_t slots) {
-  const uint64_t mixed = (key.head ^ (key.tail * 0x9E3779B97F4A7C15ull) ^ key.length) *
-                         0xFF51AFD7ED558CCDull;
+  const uint64_t mixed =
+      (key.head ^ (key.tail * 0x9E3779B97F4A7C15ull) ^ key.length) * 0xFF51AFD7ED558CCDull;
   return static_cast<size_t>(mixed >> (64 - __builtin_ctzll(slots)));
 }
 inline size_t RecentSlot(std::string_view value, size_t slots) {

@@ -95,8 +95,8 @@ TEST_CASE("columns of one run and of two runs settle to their runs") {
 // runs that end inside a word, at its end and across words, and a last one that ends short
 // of a word; the same runs with one value of two bytes (300) take the general path.
 TEST_CASE("columns of one-byte values settle to the runs found by hand") {
-  const std::vector<std::pair<uint64_t, size_t>> runs = {
-      {1, 1}, {2, 7}, {1, 8}, {5, 9}, {127, 17}, {0, 3}};
+  const std::vector<std::pair<uint64_t, size_t>> runs = {{1, 1}, {2, 7},    {1, 8},
+                                                         {5, 9}, {127, 17}, {0, 3}};
   std::vector<uint64_t> values;
   for (const auto& [value, length] : runs) values.insert(values.end(), length, value);
   std::vector<uint64_t> with_wide = values;

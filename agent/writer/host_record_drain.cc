@@ -29,13 +29,13 @@ void TraceWriter::DrainHostRecords(uint64_t before_ns) {
     // conversion inside it (RecordConverter::Add), the compiler made it a function of its
     // own, a call and a frame for every record (~23 instructions an operator; callgrind,
     // issue 26).
-    records_drained_ += buffer.DrainBefore(before_ns, [&](const Record& record)
-                                                          __attribute__((always_inline)) {
-      WindowFile& window =
-          record.start_ns >= newest_open_ns ? newest : *WindowAt(record.start_ns);
-      converter_.Add(thread_id, record, window);
-      window.FlushIfFull();  // within the pass, so a chunk stays small (window_file.h)
-    });
+    records_drained_ += buffer.DrainBefore(
+        before_ns, [&](const Record& record) __attribute__((always_inline)) {
+          WindowFile& window =
+              record.start_ns >= newest_open_ns ? newest : *WindowAt(record.start_ns);
+          converter_.Add(thread_id, record, window);
+          window.FlushIfFull();  // within the pass, so a chunk stays small (window_file.h)
+        });
     ReportHostLosses(&buffer, *windows_.back());
     buffer.ReleaseIfExited();  // its chunk back to the pool, the buffer to a new thread
   });
