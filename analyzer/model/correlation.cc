@@ -95,8 +95,10 @@ class CorrelationIndex {
   uint64_t duplicates_ = 0;
 };
 
+}  // namespace
+
 // The map is keyed by kind name; kinds without unmatched records get no entry.
-void SetUnmatched(const uint64_t unmatched[4], DataQuality* quality) {
+void SetUnmatchedDeviceRecords(const uint64_t unmatched[4], DataQuality* quality) {
   quality->unmatched_device_records.clear();
   for (int kind = 0; kind < 4; ++kind) {
     if (unmatched[kind])
@@ -105,21 +107,19 @@ void SetUnmatched(const uint64_t unmatched[4], DataQuality* quality) {
   }
 }
 
-}  // namespace
-
 void LinkDeviceActivitiesToApiCalls(TraceModel* model) {
   const CorrelationIndex index(model->api_calls);
   model->quality.duplicate_correlation_ids = index.duplicates();
   uint64_t unmatched[4] = {0, 0, 0, 0};  // by DeviceKind
   index.Link(&model->device_activities, unmatched);
-  SetUnmatched(unmatched, &model->quality);
+  SetUnmatchedDeviceRecords(unmatched, &model->quality);
 }
 
 void CountUnmatchedDeviceRecords(TraceModel* model) {
   uint64_t unmatched[4] = {0, 0, 0, 0};  // by DeviceKind
   for (const DeviceActivity& activity : model->device_activities)
     unmatched[static_cast<int>(activity.kind)] += activity.api_call == kNoIndex;
-  SetUnmatched(unmatched, &model->quality);
+  SetUnmatchedDeviceRecords(unmatched, &model->quality);
 }
 
 }  // namespace prof::analyzer

@@ -17,6 +17,10 @@ void LinkDeviceActivitiesToApiCalls(TraceModel* model);
 // call with it, which a second link would leave as it is.
 void CountUnmatchedDeviceRecords(TraceModel* model);
 
+// Sets quality.unmatched_device_records from counts by DeviceKind, for a caller that
+// counted the records without a call (api_call == kNoIndex) in a walk of its own.
+void SetUnmatchedDeviceRecords(const uint64_t unmatched[4], DataQuality* quality);
+
 }  // namespace prof::analyzer
 
 #endif  // PROF_ANALYZER_MODEL_CORRELATION_H_

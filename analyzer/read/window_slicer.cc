@@ -194,6 +194,9 @@ TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns,
         const int32_t at = static_cast<int32_t>(index);
         call_index[call++] = goes ? at : ~at;
       });
+  // The slice's records without a call, by DeviceKind: counted here, its quality's count
+  // needs no walk of its own.
+  uint64_t unmatched[4] = {0, 0, 0, 0};
   // A device record goes to its launching call's side (DeviceTime), else by its own time.
   auto goes_before = [&](const DeviceActivity& activity) {
     return activity.api_call != kNoIndex ? call_index[activity.api_call] >= 0
@@ -209,8 +212,11 @@ TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns,
                  if (activity.api_call != kNoIndex) {
                    const int32_t at = call_index[activity.api_call];
                    activity.api_call = at >= 0 ? at : ~at;
+                 } else if (goes) {
+                   ++unmatched[static_cast<int>(activity.kind)];
                  }
                });
+  SetUnmatchedDeviceRecords(unmatched, &slice.quality);
   model->names = std::move(rest.names);
   model->kernel_launches = std::move(rest.kernel_launches);
   model->thread_names = std::move(rest.thread_names);
@@ -303,10 +309,18 @@ void WindowSlicer::AddSegment(TraceModel segment) {
   uint64_t late = 0;  // records before the cut already handed on (none before the first)
   const RecordSizes held = SizesOf(&held_);
   TraceModel slice = TakeSliceBefore(*cut, &held_, slices_ > 0 ? cut_ns_ : 0, &late);
-  slice.quality = std::move(held_.quality);  // counts of the records read so far
+  // The counts of the records read so far, but for the unmatched device records: the
+  // held ones' count includes those after the cut, the slice's is its own.
+  auto unmatched = std::move(slice.quality.unmatched_device_records);
+  slice.quality = std::move(held_.quality);
+  slice.quality.unmatched_device_records = std::move(unmatched);
   held_.quality = DataQuality();
   slice.quality.late_slice_records += late;
   cut_ns_ = *cut;
+  // Its device records went with their calls, so linking it again changes nothing unless
+  // two held calls shared a correlation id (the later won; the slice may hold only the
+  // earlier): then it is linked again, and its duplicates counted anew.
+  if (slice.quality.duplicate_correlation_ids > 0) LinkDeviceActivitiesToApiCalls(&slice);
   Emit(std::move(slice));
   MakeRoomToContinue(held, &held_);
 }
@@ -318,7 +332,7 @@ void WindowSlicer::Finish(TraceModel last_segment) {
   holding_ = false;
   if (slices_ > 0) slice.quality.late_slice_records += CountBefore(slice, cut_ns_);
   slice.event_count = RecordCount(slice);
-  Emit(std::move(slice));
+  Emit(std::move(slice));  // all that was held, just linked: its counts are its own
 }
 
 TraceModel WindowSlicer::TakeHeld() {
@@ -330,14 +344,6 @@ TraceModel WindowSlicer::TakeHeld() {
 
 void WindowSlicer::Emit(TraceModel slice) {
   if (slices_++ == 0) slice.files = {path_};  // the file is named once, as a whole read does
-  // Recounts the slice's unmatched records. Its device records went with their calls, so
-  // linking it again changes nothing unless two held calls shared a correlation id (the
-  // later won; the slice may hold only the earlier).
-  if (slice.quality.duplicate_correlation_ids > 0) {
-    LinkDeviceActivitiesToApiCalls(&slice);
-  } else {
-    CountUnmatchedDeviceRecords(&slice);
-  }
   sink_(std::move(slice));
 }
 

@@ -39,7 +39,8 @@ namespace prof::analyzer {
 // Moves the records whose time is before `cut_ns` (device records: their call's time when
 // linked) out of `model` into the returned model; each side keeps only the names and
 // kernel launches its records use. Identity, thread names and headers go to both; files,
-// CPU windows and data quality stay in `model`. `late_records`, when given: set to the
+// CPU windows and data quality stay in `model`, but for the slice's own count of device
+// records without a call (quality.unmatched_device_records). `late_records`, when given: set to the
 // number of records before `late_ns` by the same rule (the records late for an earlier
 // cut), counted in the same pass.
 TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns = 0,

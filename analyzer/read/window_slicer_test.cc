@@ -4,6 +4,7 @@
 // counted, never dropped.
 #include "analyzer/read/window_slicer.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -238,6 +239,34 @@ TEST_CASE("a slice keeps the order of its records whichever side is larger") {
       }
     }
   }
+}
+
+// The slice's count of device records without a call is its own, counted in the split: a
+// record after the cut or one with its call is not counted, and the model's quality (here
+// a count of 9) stays with the model.
+TEST_CASE("a slice counts its own device records without a call, by kind") {
+  TraceModel model;
+  ApiCall call;
+  call.start_ns = 10;
+  model.api_calls = {call};
+  DeviceActivity linked;
+  linked.start_ns = 50;  // after the cut, with its call before it
+  linked.api_call = 0;
+  DeviceActivity kernel;  // no call: 20 and 60 by their own times
+  kernel.start_ns = 20;
+  DeviceActivity copy = kernel;
+  copy.kind = DeviceKind::kMemcpy;
+  DeviceActivity late_copy = copy;
+  late_copy.start_ns = 60;
+  model.device_activities = {linked, kernel, copy, copy, late_copy};
+  model.quality.unmatched_device_records = {{"Kernel", 9}};
+
+  const TraceModel slice = TakeSliceBefore(40, &model);
+  REQUIRE(slice.device_activities.size() == 4);
+  CHECK(slice.quality.unmatched_device_records ==
+        std::map<std::string, uint64_t>{{"Kernel", 1}, {"Memcpy", 2}});
+  CHECK(model.device_activities.size() == 1);
+  CHECK(model.quality.unmatched_device_records.at("Kernel") == 9);
 }
 
 }  // namespace
