@@ -58,12 +58,20 @@ class CorrelationIndex {
   bool IndexDense(const std::vector<ApiCall>& calls) {
     const uint64_t most_slots = 4 * uint64_t{calls.size()} + 1024;
     uint64_t duplicates = 0;
+    // The array in locals, read again only after a widening: kept in the members, they
+    // were loaded again for every call.
+    uint64_t first = first_, size = 0;
+    int32_t* call_of_offset = nullptr;
     for (size_t i = 0; i < calls.size(); ++i) {
       const uint64_t id = calls[i].correlation_id;
       if (id == 0) continue;  // calls that launch nothing carry no id
-      if (id - first_ >= call_of_id_.size() && !Cover(id, most_slots, calls.size()))
-        return false;
-      int32_t& slot = call_of_id_[id - first_];
+      if (id - first >= size) {
+        if (!Cover(id, most_slots, calls.size())) return false;
+        first = first_;
+        size = call_of_id_.size();
+        call_of_offset = call_of_id_.data();
+      }
+      int32_t& slot = call_of_offset[id - first];
       duplicates += slot != kNoIndex;
       slot = static_cast<int32_t>(i);
     }
