@@ -122,6 +122,31 @@ TEST_CASE("calls in order, then one out of order, are each attributed once") {
   CHECK(model.quality.straddling_api_calls == 1);
 }
 
+DeviceActivity RecordOf(DeviceKind kind, int32_t call, uint64_t start, uint64_t end) {
+  DeviceActivity activity;
+  activity.kind = kind;
+  activity.api_call = call;
+  activity.start_ns = start;
+  activity.end_ns = end;
+  return activity;
+}
+
+// The third call starts before the second: the sweep in place stops there and the sorted
+// sweep attributes all three again. Each record's time must reach its call's range as the
+// sorted sweep found it (by hand: call 0 in range 0, call 1 in range 2, call 2 in range 1).
+TEST_CASE("device time goes to each call's range when the calls are out of order") {
+  TraceModel model;
+  model.ranges = {RangeOn(1, 0, 18), RangeOn(1, 20, 30), RangeOn(1, 40, 50)};
+  model.api_calls = {CallOn(1, 5, 6), CallOn(1, 42, 43), CallOn(1, 25, 26)};
+  model.device_activities = {RecordOf(DeviceKind::kKernel, 1, 100, 107),
+                             RecordOf(DeviceKind::kMemcpy, 2, 110, 113),
+                             RecordOf(DeviceKind::kKernel, 0, 120, 131),
+                             RecordOf(DeviceKind::kSynchronization, 2, 140, 190)};
+  const RangeTree tree = BuildRangeTree(&model);
+  CHECK(tree.device_ns == std::vector<uint64_t>{11, 3, 7});
+  CHECK(tree.kernel_ns == std::vector<uint64_t>{11, 0, 7});
+}
+
 // The parents of calls on `thread`, with another thread's range (on thread 0) sorted
 // before `thread`'s ranges.
 std::vector<int32_t> CallParentsOnThread(uint64_t thread) {
