@@ -20,65 +20,51 @@ struct DeviceWork {
   uint64_t ns = 0;
   uint64_t bytes = 0;
   NameId direction = 0;  // the last copy record's name (MEMCPY_HtoD); 0 for memsets
-  bool found = false;    // the call has a copy or memset record
 };
 
 // "MEMCPY_HtoD" names the direction the device saw, also for cudaMemcpyDefault.
 bool IsCopyRecordName(absl::string_view name) { return absl::StartsWith(name, "MEMCPY_"); }
 
-// The window's copy and set calls, in call order, each with what its device records add
-// up to. The records are summed in record order into their call's entry, found through an
-// array indexed by call: no hash map (a million copies made its random probes a fifth of
-// the analysis) and no sort of the records by call (which was most of this table's cost).
-struct CopyCalls {
-  std::vector<int32_t> calls;    // indices in model.api_calls
-  std::vector<DeviceWork> work;  // parallel to calls
-};
-
-// The indices of the copy and set calls, in call order. Its own function, so the walk over
-// every call (most not copies) keeps its few values in registers. The answer for the
-// previous call's name is kept: calls come in runs of one function (launch after launch),
-// and a run's calls then skip the name test's table.
-ABSL_ATTRIBUTE_NOINLINE std::vector<int32_t> CopyCallIndices(const TraceModel& model) {
-  NameTest<IsCopyOrSetCall> is_copy_call(model.names);
-  std::vector<int32_t> indices;
-  const int32_t call_count = static_cast<int32_t>(model.api_calls.size());
-  const ApiCall* calls = model.api_calls.data();
-  NameId run_name = 0;  // the empty name: no copy
-  bool run_is_copy = false;
-  for (int32_t index = 0; index < call_count; ++index) {
-    if (calls[index].name != run_name) {
-      run_name = calls[index].name;
-      run_is_copy = is_copy_call(run_name);
+// The window's copy and set records summed by call, in record order, into an entry per
+// call found through an array indexed by call: no hash map (a million copies made its
+// random probes a fifth of the analysis) and no sort of the records by call (which was
+// most of this table's cost). The calls are then read in one walk in call order, which
+// needs no list of the copy calls and no second, scattered pass over them.
+class RecordWork {
+ public:
+  explicit RecordWork(const AnalysisContext& window) {
+    const TraceModel& model = *window.model;
+    const int32_t call_count = static_cast<int32_t>(model.api_calls.size());
+    entry_of_call_.assign(call_count, kNoIndex);
+    work_.reserve(window.counts.Device(DeviceKind::kMemcpy) +
+                  window.counts.Device(DeviceKind::kMemset));
+    NameTest<IsCopyRecordName> is_copy_record(model.names);
+    for (const DeviceActivity& activity : model.device_activities) {
+      if (activity.kind != DeviceKind::kMemcpy && activity.kind != DeviceKind::kMemset) continue;
+      // api_call is kNoIndex or a call of the model (the correlation stage sets it).
+      if (activity.api_call < 0 || activity.api_call >= call_count) continue;
+      int32_t& entry = entry_of_call_[activity.api_call];
+      if (entry == kNoIndex) {
+        entry = static_cast<int32_t>(work_.size());
+        work_.emplace_back();
+      }
+      DeviceWork& work = work_[entry];
+      work.ns += activity.end_ns - activity.start_ns;
+      work.bytes += activity.bytes;
+      if (is_copy_record(activity.name)) work.direction = activity.name;
     }
-    if (run_is_copy) indices.push_back(index);
   }
-  return indices;
-}
 
-CopyCalls CopyCallsOf(const TraceModel& model) {
-  CopyCalls copies;
-  copies.calls = CopyCallIndices(model);
-  copies.work.resize(copies.calls.size());
-  const int32_t call_count = static_cast<int32_t>(model.api_calls.size());
-  std::vector<int32_t> entry_of_call(call_count, kNoIndex);
-  for (size_t entry = 0; entry < copies.calls.size(); ++entry)
-    entry_of_call[copies.calls[entry]] = static_cast<int32_t>(entry);
-  NameTest<IsCopyRecordName> is_copy_record(model.names);
-  for (const DeviceActivity& activity : model.device_activities) {
-    if (activity.kind != DeviceKind::kMemcpy && activity.kind != DeviceKind::kMemset) continue;
-    // api_call is kNoIndex or a call of the model (the correlation stage sets it).
-    if (activity.api_call < 0 || activity.api_call >= call_count) continue;
-    const int32_t entry = entry_of_call[activity.api_call];
-    if (entry == kNoIndex) continue;
-    DeviceWork& work = copies.work[entry];
-    work.found = true;
-    work.ns += activity.end_ns - activity.start_ns;
-    work.bytes += activity.bytes;
-    if (is_copy_record(activity.name)) work.direction = activity.name;
+  // The records' work of call `index`; nullptr when it has none.
+  const DeviceWork* Of(int32_t index) const {
+    const int32_t entry = entry_of_call_[index];
+    return entry == kNoIndex ? nullptr : &work_[entry];
   }
-  return copies;
-}
+
+ private:
+  std::vector<int32_t> entry_of_call_;  // by call index: the index in work_, or kNoIndex
+  std::vector<DeviceWork> work_;        // in the order of each call's first record
+};
 
 std::string RowName(absl::string_view call, absl::string_view direction) {
   return direction.empty() ? std::string(call) : absl::StrCat(call, " ", direction);
@@ -178,6 +164,33 @@ class CopyRows {
   absl::flat_hash_map<uint64_t, CopyCallFigures*> row_of_;
 };
 
+// Adds one copy or set call to its row. Out of line: the walk over every call (most not
+// copies) then keeps its few values in registers.
+class CopyCallAdder {
+ public:
+  CopyCallAdder(const TraceModel& model, CopyFigures* figures)
+      : model_(model), figures_(figures) {}
+
+  ABSL_ATTRIBUTE_NOINLINE void Add(const ApiCall& call, const DeviceWork* work) {
+    if (call.name >= slot_of_name_.size()) slot_of_name_.resize(call.name + 1);
+    const NameId direction = work != nullptr ? work->direction : 0;
+    CopyCallFigures& row = rows_.Of(model_, call, direction, &slot_of_name_[call.name], figures_);
+    row.host.Add(static_cast<double>(call.end_ns - call.start_ns));
+    const uint64_t bytes = work != nullptr && work->bytes > 0 ? work->bytes : call.bytes;
+    row.bytes += bytes;
+    if (work != nullptr) {
+      row.device.Add(static_cast<double>(work->ns));
+      row.bytes_with_device_time += bytes;
+    }
+  }
+
+ private:
+  const TraceModel& model_;
+  CopyFigures* figures_;
+  std::vector<CallNameSlot> slot_of_name_;  // by the call's NameId
+  CopyRows rows_;
+};
+
 }  // namespace
 
 bool IsCopyOrSetCall(absl::string_view name) {
@@ -185,23 +198,24 @@ bool IsCopyOrSetCall(absl::string_view name) {
          absl::StartsWith(name, "cuMemcpy") || absl::StartsWith(name, "cuMemset");
 }
 
+// The copy and set calls in call order. The answer for the previous call's name is kept:
+// calls come in runs of one function (launch after launch), and a run's calls then skip
+// the name test's table.
 void AddCopyFigures(const AnalysisContext& window, CopyFigures* figures) {
   const TraceModel& model = *window.model;
-  const CopyCalls copies = CopyCallsOf(model);
-  std::vector<CallNameSlot> slot_of_name;  // by the call's NameId
-  CopyRows rows;
-  for (size_t i = 0; i < copies.calls.size(); ++i) {
-    const ApiCall& call = model.api_calls[copies.calls[i]];
-    const DeviceWork& work = copies.work[i];
-    if (call.name >= slot_of_name.size()) slot_of_name.resize(call.name + 1);
-    CopyCallFigures& row = rows.Of(model, call, work.direction, &slot_of_name[call.name], figures);
-    row.host.Add(static_cast<double>(call.end_ns - call.start_ns));
-    const uint64_t bytes = work.found && work.bytes > 0 ? work.bytes : call.bytes;
-    row.bytes += bytes;
-    if (work.found) {
-      row.device.Add(static_cast<double>(work.ns));
-      row.bytes_with_device_time += bytes;
+  const RecordWork records(window);
+  NameTest<IsCopyOrSetCall> is_copy_call(model.names);
+  CopyCallAdder adder(model, figures);
+  const int32_t call_count = static_cast<int32_t>(model.api_calls.size());
+  const ApiCall* calls = model.api_calls.data();
+  NameId run_name = 0;  // the empty name: no copy
+  bool run_is_copy = false;
+  for (int32_t index = 0; index < call_count; ++index) {
+    if (calls[index].name != run_name) {
+      run_name = calls[index].name;
+      run_is_copy = is_copy_call(run_name);
     }
+    if (run_is_copy) adder.Add(calls[index], records.Of(index));
   }
 }
 

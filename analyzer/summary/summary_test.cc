@@ -343,6 +343,35 @@ TEST_CASE("Memory Manipulation: device records out of call order, past 2048 call
   CHECK(to_host.cells[4].value == 150000 + 200);
 }
 
+TEST_CASE("Memory Manipulation: records of calls that do not copy are not counted") {
+  // A copy record answering a cudaLaunchKernel (a correlation the table does not join) sits
+  // between the two records of cudaMemcpyAsync, whose call comes after the launch; a
+  // cudaMemcpy without a record follows. Only the copy calls make rows: the async one
+  // with both its records (10 + 20 ns, 100 + 300 B), the plain one with its own bytes.
+  testing::TestTrace trace;
+  trace.Step(1, 0, 10000, 1);
+  const uint64_t launch = trace.ApiCall(1, "cudaLaunchKernel", 100, 110);
+  const uint64_t async = trace.ApiCall(1, "cudaMemcpyAsync", 120, 130);
+  trace.ApiCall(1, "cudaMemcpy", 140, 190);
+  trace.Memcpy(0, 7, 200, 210, 100, schema::COPY_KIND_HOST_TO_DEVICE, async);
+  trace.Memcpy(0, 7, 220, 225, 5000, schema::COPY_KIND_DEVICE_TO_HOST, launch);
+  trace.Memcpy(0, 7, 230, 250, 300, schema::COPY_KIND_HOST_TO_DEVICE, async);
+  const ProcessReport report = testing::Analyze(trace.Write("copies_of_other_calls.pb"));
+  const SummaryTable& table = *FindTable(report, "memory_manipulation");
+  CHECK(FirstColumn(table) ==
+        std::vector<std::string>{"cudaMemcpy", "cudaMemcpyAsync HtoD"});
+  const Row& copied = RowOf(report, "memory_manipulation", "cudaMemcpyAsync HtoD");
+  CHECK(copied.cells[1].value == 1);
+  CHECK(copied.cells[2].stats.total_ns == 10);
+  CHECK(copied.cells[3].stats.total_ns == 30);
+  CHECK(copied.cells[4].value == 400);
+  const Row& plain = RowOf(report, "memory_manipulation", "cudaMemcpy");
+  CHECK(plain.cells[2].stats.total_ns == 50);
+  CHECK(plain.cells[3].stats.total_ns == 0);
+  CHECK(plain.cells[5].kind == Cell::Kind::kDash);
+  CHECK(plain.cells[4].value == 0);
+}
+
 // Steps 0 (from the program's start: 5000 ns, a phase and a kernel), 1 and 2 of 1000 ns.
 std::string WriteSetupTrace(const std::string& name, const char* schedule) {
   testing::TestTrace trace;
