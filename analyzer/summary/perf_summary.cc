@@ -9,22 +9,28 @@
 namespace prof::analyzer {
 namespace {
 
-// Dataloader time inside each step, clipped to the step.
-std::vector<double> ReaderCostPerStep(const AnalysisContext& context) {
+// Adds a Dataloader range's time inside each step, clipped to the step, to `reader`.
+void AddReaderCost(const AnalysisContext& context, const HostRange& range,
+                   std::vector<double>* reader) {
   const std::vector<HostRange>& ranges = context.model->ranges;
-  std::vector<double> reader(context.steps.size(), 0);
-  for (const HostRange& range : ranges) {
-    if (range.type != RangeType::kDataloader) continue;
-    int step = FindStep(context, range.start_ns);
-    for (; step >= 0 && step < static_cast<int>(context.steps.size()); ++step) {
-      const HostRange& window = ranges[context.steps[step]];
-      if (window.start_ns >= range.end_ns) break;
-      const uint64_t start = std::max(window.start_ns, range.start_ns);
-      const uint64_t end = std::min(window.end_ns, range.end_ns);
-      if (end > start) reader[step] += (end - start) * 1e-9;
-    }
+  int step = FindStep(context, range.start_ns);
+  for (; step >= 0 && step < static_cast<int>(context.steps.size()); ++step) {
+    const HostRange& window = ranges[context.steps[step]];
+    if (window.start_ns >= range.end_ns) break;
+    const uint64_t start = std::max(window.start_ns, range.start_ns);
+    const uint64_t end = std::min(window.end_ns, range.end_ns);
+    if (end > start) (*reader)[step] += (end - start) * 1e-9;
   }
-  return reader;
+}
+
+// Takes the IPS unit a mark names, if it is the unit's mark and the latest so far.
+void NoteIpsUnit(const TraceModel& model, const HostRange& mark, PerfFigures* figures) {
+  const size_t prefix = sizeof(kIpsUnitMark) - 1;
+  if (mark.start_ns < figures->ips_unit_ns) return;
+  const absl::string_view name = model.names.Get(mark.name);
+  if (name.size() <= prefix || name.substr(0, prefix) != kIpsUnitMark) return;
+  figures->ips_unit = std::string(name.substr(prefix));
+  figures->ips_unit_ns = mark.start_ns;
 }
 
 void AddRow(const char* name, double avg, const DurationStats& stats, SummaryTable* table) {
@@ -39,16 +45,17 @@ int PerfSkippedSteps(int step_count, int perf_skip) {
   return step_count > 10 ? 10 : 0;
 }
 
+// One walk over the ranges for both the marks and the Dataloader ranges: a window has
+// millions of ranges, and each walk over them is memory traffic, not work.
 void AddPerfFigures(const AnalysisContext& window, PerfFigures* figures) {
-  const size_t prefix = sizeof(kIpsUnitMark) - 1;
+  std::vector<double> reader_per_step(window.steps.size(), 0);
   for (const HostRange& range : window.model->ranges) {
-    if (range.type != RangeType::kMark || range.start_ns < figures->ips_unit_ns) continue;
-    const absl::string_view name = window.model->names.Get(range.name);
-    if (name.size() <= prefix || name.substr(0, prefix) != kIpsUnitMark) continue;
-    figures->ips_unit = std::string(name.substr(prefix));
-    figures->ips_unit_ns = range.start_ns;
+    if (range.type == RangeType::kDataloader) {
+      AddReaderCost(window, range, &reader_per_step);
+    } else if (range.type == RangeType::kMark) {
+      NoteIpsUnit(*window.model, range, figures);
+    }
   }
-  const std::vector<double> reader_per_step = ReaderCostPerStep(window);
   for (size_t i = 0; i < window.steps.size(); ++i) {
     const HostRange& step = window.model->ranges[window.steps[i]];
     figures->steps.push_back({step.end_ns - step.start_ns, reader_per_step[i], step.sample_count});
