@@ -68,7 +68,7 @@ void AddKernelRun(uint32_t device, size_t length, RecordCounts* counts) {
 }
 
 // The one walk over the window's device records: each step's device and kernel time,
-// and the records counted by kind and device (RecordCounts). The sums are kept in locals
+// the records counted by kind and device (RecordCounts), and the copy records' indices. The sums are kept in locals
 // and stored once: stores through `context` may alias the records read, so the compiler
 // would otherwise write them back on every record.
 void WalkDeviceRecords(AnalysisContext* context) {
@@ -86,8 +86,15 @@ void WalkDeviceRecords(AnalysisContext* context) {
   StepCursor cursor(*context);
   uint32_t run_device = 0;
   size_t run_length = 0;
-  for (const DeviceActivity& activity : model.device_activities) {
+  std::vector<uint32_t> copy_records;
+  // The records through locals too: the list's growth may write anywhere.
+  const DeviceActivity* activities = model.device_activities.data();
+  const uint32_t activity_count = static_cast<uint32_t>(model.device_activities.size());
+  for (uint32_t index = 0; index < activity_count; ++index) {
+    const DeviceActivity& activity = activities[index];
     ++device_by_kind[static_cast<size_t>(activity.kind)];
+    if (activity.kind == DeviceKind::kMemcpy || activity.kind == DeviceKind::kMemset)
+      copy_records.push_back(index);
     if (activity.kind == DeviceKind::kKernel) {
       if (activity.device != run_device) {
         AddKernelRun(run_device, run_length, &counts);
@@ -115,6 +122,7 @@ void WalkDeviceRecords(AnalysisContext* context) {
   context->step_kernel_ns += step_kernel_ns;
   context->kernel_ns_per_step = std::move(kernel_ns_per_step);
   context->device_ns_per_step = std::move(device_ns_per_step);
+  context->copy_records = std::move(copy_records);
 }
 
 // True when one of the window's files was recorded with no schedule (every step): its

@@ -73,6 +73,10 @@ struct AnalysisContext {
   std::vector<uint64_t> kernel_ns_per_step;  // parallel to `steps`
   std::vector<uint64_t> device_ns_per_step;
   RecordCounts counts;
+  // Indices in model.device_activities of the copy and memset records, in record order,
+  // taken in the context's walk: the copy table reads them without a walk of its own over
+  // every record (most are kernels).
+  std::vector<uint32_t> copy_records;
   // Every range's self times, computed by the first summary that asks (SelfTimesOf) and
   // shared by the others: a context belongs to one window and one thread.
   mutable std::shared_ptr<const SelfTimes> self_times;

@@ -1,6 +1,7 @@
 // MakeAnalysisContext's record counts: kernel records per device, sorted by device, in
-// whatever order the records come (runs on one device, returns to an earlier one). The
-// expected counts are the hand-made records', counted by hand.
+// whatever order the records come (runs on one device, returns to an earlier one); and its
+// list of the copy records. The expected counts and indices are the hand-made records',
+// counted by hand.
 #include <utility>
 #include <vector>
 
@@ -48,6 +49,18 @@ TEST_CASE("analysis context: device 0 gets an entry only when it has kernels") {
   CHECK(CountsOf({Record(DeviceKind::kKernel, 0), Record(DeviceKind::kKernel, 0)})
             .kernels_by_device == std::vector<DeviceCount>{{0, 2}});
   CHECK(CountsOf({}).kernels_by_device.empty());
+}
+
+TEST_CASE("analysis context: the copy and memset records' indices, in record order") {
+  std::vector<DeviceActivity> records;
+  for (DeviceKind kind : {DeviceKind::kKernel, DeviceKind::kMemset, DeviceKind::kKernel,
+                          DeviceKind::kMemcpy, DeviceKind::kSynchronization, DeviceKind::kMemcpy})
+    records.push_back(Record(kind, 0));
+  TraceModel model;
+  model.device_activities = records;
+  const RangeTree tree;
+  CHECK(MakeAnalysisContext(model, tree, SummaryOptions{}).copy_records ==
+        std::vector<uint32_t>{1, 3, 5});
 }
 
 TEST_CASE("duration stats: no calls read as 0; min and max of the calls otherwise") {

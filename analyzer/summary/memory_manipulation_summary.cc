@@ -25,22 +25,23 @@ struct DeviceWork {
 // "MEMCPY_HtoD" names the direction the device saw, also for cudaMemcpyDefault.
 bool IsCopyRecordName(absl::string_view name) { return absl::StartsWith(name, "MEMCPY_"); }
 
-// The window's copy and set records summed by call, in record order, into an entry per
-// call found through an array indexed by call: no hash map (a million copies made its
-// random probes a fifth of the analysis) and no sort of the records by call (which was
-// most of this table's cost). The calls are then read in one walk in call order, which
-// needs no list of the copy calls and no second, scattered pass over them.
+// The window's copy and set records (the context's list of them) summed by call, in
+// record order, into an entry per call found through an array indexed by call: no hash map
+// (a million copies made its random probes a fifth of the analysis) and no sort of the
+// records by call (which was most of this table's cost). The calls are then read in one
+// walk in call order, which needs no list of the copy calls and no second, scattered pass
+// over them.
 class RecordWork {
  public:
   explicit RecordWork(const AnalysisContext& window) {
     const TraceModel& model = *window.model;
     const int32_t call_count = static_cast<int32_t>(model.api_calls.size());
     entry_of_call_.assign(call_count, kNoIndex);
-    work_.reserve(window.counts.Device(DeviceKind::kMemcpy) +
-                  window.counts.Device(DeviceKind::kMemset));
+    work_.reserve(window.copy_records.size());
     NameTest<IsCopyRecordName> is_copy_record(model.names);
-    for (const DeviceActivity& activity : model.device_activities) {
-      if (activity.kind != DeviceKind::kMemcpy && activity.kind != DeviceKind::kMemset) continue;
+    const DeviceActivity* activities = model.device_activities.data();
+    for (const uint32_t record : window.copy_records) {
+      const DeviceActivity& activity = activities[record];
       // api_call is kNoIndex or a call of the model (the correlation stage sets it).
       if (activity.api_call < 0 || activity.api_call >= call_count) continue;
       int32_t& entry = entry_of_call_[activity.api_call];
