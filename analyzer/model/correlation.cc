@@ -139,11 +139,4 @@ void LinkDeviceActivitiesToApiCalls(TraceModel* model) {
   SetUnmatchedDeviceRecords(unmatched, &model->quality);
 }
 
-void CountUnmatchedDeviceRecords(TraceModel* model) {
-  uint64_t unmatched[4] = {0, 0, 0, 0};  // by DeviceKind
-  for (const DeviceActivity& activity : model->device_activities)
-    unmatched[static_cast<int>(activity.kind)] += activity.api_call == kNoIndex;
-  SetUnmatchedDeviceRecords(unmatched, &model->quality);
-}
-
 }  // namespace prof::analyzer

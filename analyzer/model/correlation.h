@@ -12,11 +12,6 @@ namespace prof::analyzer {
 // quality.duplicate_correlation_ids. When two calls share an id the later one wins.
 void LinkDeviceActivitiesToApiCalls(TraceModel* model);
 
-// Recounts quality.unmatched_device_records from the links as they stand (api_call ==
-// kNoIndex), without linking again: for a part of a linked model that holds every record's
-// call with it, which a second link would leave as it is.
-void CountUnmatchedDeviceRecords(TraceModel* model);
-
 // Sets quality.unmatched_device_records from counts by DeviceKind, for a caller that
 // counted the records without a call (api_call == kNoIndex) in a walk of its own.
 void SetUnmatchedDeviceRecords(const uint64_t unmatched[4], DataQuality* quality);

@@ -58,15 +58,6 @@ TEST_CASE("sparse correlation ids: the same links and counts through the hash ma
   CheckLinks(model);
 }
 
-TEST_CASE("recounting unmatched records reads the links as they stand") {
-  TraceModel model = ModelWithCallIds(5);
-  LinkDeviceActivitiesToApiCalls(&model);
-  model.device_activities[0].api_call = kNoIndex;
-  CountUnmatchedDeviceRecords(&model);
-  const std::map<std::string, uint64_t> unmatched{{"Kernel", 2}, {"Memcpy", 1}, {"Memset", 1}};
-  CHECK(model.quality.unmatched_device_records == unmatched);
-}
-
 // The call each id links to, found the plain way: the last call with it.
 int32_t LastCallWithId(const TraceModel& model, uint64_t id) {
   int32_t found = kNoIndex;
