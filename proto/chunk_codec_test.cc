@@ -265,13 +265,14 @@ TEST_CASE("strings of every length up to 24 bytes that differ in one byte keep t
 TEST_CASE("two strings of one memo slot that alternate are each looked up once") {
   // Two names that share a slot of the recent-string memo (found by search: the hash is
   // fixed); with one way each evicted the other and every call went to the map.
+  using chunk_encoder_internal::RecentKeyOf;
   using chunk_encoder_internal::RecentSlot;
   constexpr size_t kSlots = 4096;  // ChunkEncoder::kRecentStrings
   std::vector<std::string> by_slot(kSlots);
   std::string first, second;
   for (int n = 0; second.empty(); ++n) {
     const std::string name = "aten::op_" + std::to_string(n);
-    std::string& holder = by_slot[RecentSlot(name, kSlots)];
+    std::string& holder = by_slot[RecentSlot(RecentKeyOf(name), kSlots)];
     if (holder.empty()) {
       holder = name;
     } else {
@@ -290,11 +291,11 @@ TEST_CASE("two strings of one memo slot that alternate are each looked up once")
   CHECK(encoder.string_memo_misses() == 2);  // their first calls only
 
   // A third string of the same pair of slots evicts one of them, and every id stays right.
-  const size_t pair = RecentSlot(first, kSlots) & ~size_t{1};
+  const size_t pair = RecentSlot(RecentKeyOf(first), kSlots) & ~size_t{1};
   std::string third;
   for (int n = 0; third.empty(); ++n) {
     const std::string candidate = "aten::other_" + std::to_string(n);
-    if ((RecentSlot(candidate, kSlots) & ~size_t{1}) == pair) third = candidate;
+    if ((RecentSlot(RecentKeyOf(candidate), kSlots) & ~size_t{1}) == pair) third = candidate;
   }
   const StringId third_id = encoder.InternString(third);
   for (int round = 0; round < 3; ++round) {
@@ -312,10 +313,11 @@ TEST_CASE("two strings of one memo slot that alternate are each looked up once")
 TEST_CASE("strings that differ only in their last byte spread over the memo's slots") {
   // "aten::zeros" and "aten::zero_": with the slot taken below the product's top bits, a
   // difference in the last byte never reached it and all 26 of these shared one slot.
+  using chunk_encoder_internal::RecentKeyOf;
   using chunk_encoder_internal::RecentSlot;
   std::set<size_t> slots;
   for (char last = 'a'; last <= 'z'; ++last) {
-    slots.insert(RecentSlot(std::string("aten::zero") + last, 4096));
+    slots.insert(RecentSlot(RecentKeyOf(std::string("aten::zero") + last), 4096));
   }
   CHECK(slots.size() >= 20);  // 26 at random into 4096 slots: ~25.9 distinct expected
 }

@@ -39,9 +39,6 @@ inline size_t RecentSlot(const RecentKey& key, size_t slots) {
       (key.head ^ (key.tail * 0x9E3779B97F4A7C15ull) ^ key.length) * 0xFF51AFD7ED558CCDull;
   return static_cast<size_t>(mixed >> (64 - __builtin_ctzll(slots)));
 }
-inline size_t RecentSlot(std::string_view value, size_t slots) {
-  return RecentSlot(RecentKeyOf(value), slots);
-}
 
 }  // namespace chunk_encoder_internal
 

@@ -21,6 +21,17 @@ using chunk_blocks::RunColumn;
 
 std::string Bytes(const RunColumn& column) { return std::string(column.packed().bytes().view()); }
 
+// `values` added to a column and settled as field 3 with its lengths as field 19: the
+// column's bytes and the lengths' bytes.
+std::pair<std::string, std::string> Settled(const std::vector<uint64_t>& values) {
+  wire::PackedColumn scratch;
+  RunColumn column, lengths;
+  column.Reserve(values.size());
+  for (uint64_t value : values) column.AddRepeating(value);
+  column.SettleRuns(3, 19, &lengths, &scratch);
+  return {Bytes(column), Bytes(lengths)};
+}
+
 TEST_CASE("a column that repeats is rewritten as runs only when that is smaller") {
   wire::PackedColumn scratch;
   RunColumn column, lengths;
@@ -80,14 +91,10 @@ TEST_CASE("columns of one run and of two runs settle to their runs") {
       {nines_then_one, "\x09\x01", "\x14\x01"},
       {row_deltas, std::string("\x00\x01", 2), std::string("\x01\x1d", 2)},
   };
-  wire::PackedColumn scratch;
   for (const Case& each : cases) {
-    RunColumn column, lengths;
-    column.Reserve(each.values.size());
-    for (uint64_t value : each.values) column.AddRepeating(value);
-    column.SettleRuns(3, 19, &lengths, &scratch);
-    CHECK(Bytes(column) == each.runs);
-    CHECK(Bytes(lengths) == each.lengths);
+    const auto [runs, lengths] = Settled(each.values);
+    CHECK(runs == each.runs);
+    CHECK(lengths == each.lengths);
   }
 }
 
@@ -106,14 +113,10 @@ TEST_CASE("columns of one-byte values settle to the runs found by hand") {
     std::string runs;
   } cases[] = {{values, std::string("\x01\x02\x01\x05\x7f\x00", 6)},
                {with_wide, std::string("\x01\x02\x01\xac\x02\x7f\x00", 7)}};
-  wire::PackedColumn scratch;
   for (const auto& each : cases) {
-    RunColumn column, lengths;
-    column.Reserve(each.values.size());
-    for (uint64_t value : each.values) column.AddRepeating(value);
-    column.SettleRuns(3, 19, &lengths, &scratch);
-    CHECK(Bytes(column) == each.runs);
-    CHECK(Bytes(lengths) == std::string("\x01\x07\x08\x09\x11\x03", 6));
+    const auto [runs, lengths] = Settled(each.values);
+    CHECK(runs == each.runs);
+    CHECK(lengths == std::string("\x01\x07\x08\x09\x11\x03", 6));
   }
 }
 

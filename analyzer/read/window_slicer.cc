@@ -51,11 +51,6 @@ uint64_t DeviceTime(const TraceModel& model, const DeviceActivity& activity) {
                                        : activity.start_ns;
 }
 
-uint64_t RecordCount(const TraceModel& model) {
-  return model.ranges.size() + model.api_calls.size() + model.device_activities.size() +
-         model.nccl_calls.size() + model.memory.size() + model.memory_samples.size();
-}
-
 // Records of `model` whose time is before `cut_ns`.
 uint64_t CountBefore(const TraceModel& model, uint64_t cut_ns) {
   uint64_t count = 0;
@@ -69,9 +64,10 @@ uint64_t CountBefore(const TraceModel& model, uint64_t cut_ns) {
   return count;
 }
 
-// Calls `visit` with each record vector of `model` a builder continuing it appends to.
-template <typename Visit>
-void ForEachRecordVector(TraceModel* model, Visit visit) {
+// Calls `visit` with each record vector of `model` (a TraceModel, const or not): the
+// records counted in event_count, which a builder continuing the model appends to.
+template <typename Model, typename Visit>
+void ForEachRecordVector(Model* model, Visit visit) {
   visit(&model->ranges);
   visit(&model->api_calls);
   visit(&model->device_activities);
@@ -80,12 +76,18 @@ void ForEachRecordVector(TraceModel* model, Visit visit) {
   visit(&model->memory_samples);
 }
 
+uint64_t RecordCount(const TraceModel& model) {
+  uint64_t count = 0;
+  ForEachRecordVector(&model, [&](const auto* records) { count += records->size(); });
+  return count;
+}
+
 using RecordSizes = std::array<size_t, 6>;  // in ForEachRecordVector's order
 
-RecordSizes SizesOf(TraceModel* model) {
+RecordSizes SizesOf(const TraceModel& model) {
   RecordSizes sizes;
   size_t i = 0;
-  ForEachRecordVector(model, [&](auto* records) { sizes[i++] = records->size(); });
+  ForEachRecordVector(&model, [&](const auto* records) { sizes[i++] = records->size(); });
   return sizes;
 }
 
@@ -307,7 +309,7 @@ void WindowSlicer::AddSegment(TraceModel segment) {
   if (!cut && held_.event_count > force_events_) cut = ChooseCut(held_, true);
   if (!cut || *cut <= cut_ns_) return;
   uint64_t late = 0;  // records before the cut already handed on (none before the first)
-  const RecordSizes held = SizesOf(&held_);
+  const RecordSizes held = SizesOf(held_);
   TraceModel slice = TakeSliceBefore(*cut, &held_, slices_ > 0 ? cut_ns_ : 0, &late);
   // The counts of the records read so far, but for the unmatched device records: the
   // held ones' count includes those after the cut, the slice's is its own.

@@ -67,10 +67,10 @@ void AddKernelRun(uint32_t device, size_t length, RecordCounts* counts) {
   at->second += length;
 }
 
-// The one walk over the window's device records: each step's device and kernel time,
-// the records counted by kind and device (RecordCounts), and the copy records' indices. The sums are kept in locals
-// and stored once: stores through `context` may alias the records read, so the compiler
-// would otherwise write them back on every record.
+// The one walk over the window's device records: each step's device and kernel time, the
+// records counted by kind and device (RecordCounts), and the copy records' indices. The
+// sums are kept in locals and stored once: stores through `context` may alias the records
+// read, so the compiler would otherwise write them back on every record.
 void WalkDeviceRecords(AnalysisContext* context) {
   const TraceModel& model = *context->model;
   // Read through a local pointer: the counts' stores may alias the model's call vector,
