@@ -241,9 +241,9 @@ std::vector<int32_t> AttributeCalls(TraceModel* model, const RangeTree& tree) {
   return call_range;
 }
 
-// `call_range`: AttributeCalls's packed parents. Read through the 80-byte calls, a record's
-// parent was a cache miss each, half of the tree's time on a large window; sixteen of these
-// share a cache line.
+// `call_range`: AttributeCalls's packed parents (RangeTree::call_range). Read through the
+// 80-byte calls, a record's parent was a cache miss each, half of the tree's time on a large
+// window.
 void SumDeviceTime(const TraceModel& model, const std::vector<int32_t>& call_range_list,
                    RangeTree* tree) {
   // The lists' storage in locals: the sums written through them would otherwise make the
@@ -280,8 +280,8 @@ RangeTree BuildRangeTree(TraceModel* model) {
   model->quality.reparented_ranges = 0;
   model->quality.straddling_api_calls = 0;
   NestRanges(model->ranges, &tree, &model->quality);
-  const std::vector<int32_t> call_range = AttributeCalls(model, tree);
-  SumDeviceTime(*model, call_range, &tree);
+  tree.call_range = AttributeCalls(model, tree);
+  SumDeviceTime(*model, tree.call_range, &tree);
   return tree;
 }
 
