@@ -185,10 +185,10 @@ class OpenRanges {
 
 // `CallAt(i)` is the index of the i-th call of the sweep: a template, so the sweep in place
 // tests no order list for each of millions of calls. Each parent also goes to
-// `call_range[call]` (sized like the calls).
+// `call_range[call]`, and each start to `call_start[call]` (both sized like the calls).
 template <typename CallAt>
 bool SweepCallsIn(TraceModel* model, const RangeTree& tree, int32_t* call_range,
-                  CallAt call_at) {
+                  uint64_t* call_start, CallAt call_at) {
   // The calls' storage in a local: the parents written through `calls` would otherwise
   // make the compiler reload the list's address for each of millions of calls.
   ApiCall* const calls = model->api_calls.data();
@@ -213,6 +213,7 @@ bool SweepCallsIn(TraceModel* model, const RangeTree& tree, int32_t* call_range,
     const int32_t range = open.Holding(call.start_ns);
     call.parent_range = range;
     call_range[index] = range;
+    call_start[index] = call.start_ns;
     straddling += call.end_ns > open.HoldingEnd();
   }
   model->quality.straddling_api_calls += straddling;
@@ -224,21 +225,23 @@ bool SweepCallsIn(TraceModel* model, const RangeTree& tree, int32_t* call_range,
 // (thread, start) order, the model left for a sweep in order to redo; the agent writes
 // each thread's calls in time order, so the check rides in the sweep instead of being a
 // pass over millions of calls of its own.
-bool SweepCalls(TraceModel* model, const RangeTree& tree, int32_t* call_range,
-                const std::vector<uint32_t>* order) {
-  if (order == nullptr) return SweepCallsIn(model, tree, call_range, [](size_t i) { return i; });
+bool SweepCalls(TraceModel* model, RangeTree* tree, const std::vector<uint32_t>* order) {
+  int32_t* const call_range = tree->call_range.data();
+  uint64_t* const call_start = tree->call_start.data();
+  if (order == nullptr)
+    return SweepCallsIn(model, *tree, call_range, call_start, [](size_t i) { return i; });
   const uint32_t* const call_order = order->data();
-  return SweepCallsIn(model, tree, call_range,
+  return SweepCallsIn(model, *tree, call_range, call_start,
                       [call_order](size_t i) { return call_order[i]; });
 }
 
-// Sets each call's parent_range, and returns the parents packed, indexed like the calls.
-std::vector<int32_t> AttributeCalls(TraceModel* model, const RangeTree& tree) {
-  std::vector<int32_t> call_range(model->api_calls.size(), kNoIndex);
-  if (SweepCalls(model, tree, call_range.data(), nullptr)) return call_range;
+// Sets each call's parent_range, and fills tree->call_range and tree->call_start.
+void AttributeCalls(TraceModel* model, RangeTree* tree) {
+  tree->call_range.assign(model->api_calls.size(), kNoIndex);
+  tree->call_start.resize(model->api_calls.size());
+  if (SweepCalls(model, tree, nullptr)) return;
   const std::vector<uint32_t> order = SortedCalls(model->api_calls);
-  SweepCalls(model, tree, call_range.data(), &order);
-  return call_range;
+  SweepCalls(model, tree, &order);
 }
 
 // `call_range`: AttributeCalls's packed parents (RangeTree::call_range). Read through the
@@ -280,7 +283,7 @@ RangeTree BuildRangeTree(TraceModel* model) {
   model->quality.reparented_ranges = 0;
   model->quality.straddling_api_calls = 0;
   NestRanges(model->ranges, &tree, &model->quality);
-  tree.call_range = AttributeCalls(model, tree);
+  AttributeCalls(model, &tree);
   SumDeviceTime(*model, tree.call_range, &tree);
   return tree;
 }

@@ -29,6 +29,9 @@ struct RangeTree {
   // over the device records find their call's range here, sixteen calls a cache line,
   // not in the 80-byte calls (a cache miss a record).
   std::vector<int32_t> call_range;
+  // Indexed like model.api_calls: each call's start_ns, packed for the same reason: the
+  // analysis context finds each device record's step by its call's start.
+  std::vector<uint64_t> call_start;
 };
 
 // Also sets ApiCall::parent_range and the tree counters of model->quality.

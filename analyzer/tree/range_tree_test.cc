@@ -115,11 +115,14 @@ TEST_CASE("calls in order, then one out of order, are each attributed once") {
   model.ranges = {RangeOn(1, 0, 18), RangeOn(1, 20, 30), RangeOn(1, 40, 50)};
   model.api_calls = {CallOn(1, 5, 6), CallOn(1, 15, 19), CallOn(1, 42, 43), CallOn(1, 25, 26),
                      CallOn(1, 35, 36)};
-  BuildRangeTree(&model);
+  const RangeTree tree = BuildRangeTree(&model);
   std::vector<int32_t> parents;
   for (const ApiCall& call : model.api_calls) parents.push_back(call.parent_range);
   CHECK(parents == std::vector<int32_t>{0, 0, 2, 1, kNoIndex});
   CHECK(model.quality.straddling_api_calls == 1);
+  // The packed copies, indexed like the calls, as the sorted sweep left them.
+  CHECK(tree.call_range == parents);
+  CHECK(tree.call_start == std::vector<uint64_t>{5, 15, 42, 25, 35});
 }
 
 DeviceActivity RecordOf(DeviceKind kind, int32_t call, uint64_t start, uint64_t end) {
