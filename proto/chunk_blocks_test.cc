@@ -96,5 +96,39 @@ TEST_CASE("rows past the columns' room, at the widest values, give libprotobuf's
   }
 }
 
+// Operators' kinds are written late (chunk_blocks::WriteOperatorKinds): runs of operators
+// longer than the columns' room, other kinds between them, and a chunk that ends in either.
+TEST_CASE("operator ranges among other kinds give libprotobuf's bytes") {
+  ChunkEncoder ours;
+  testing::ReferenceChunkEncoder reference;
+  const schema::RangeKind others[] = {schema::RANGE_KIND_NVTX_PUSH_POP,
+                                      schema::RANGE_KIND_OPERATOR, schema::RANGE_KIND_MODEL_PHASE};
+  uint64_t start = 100;
+  for (int chunk = 0; chunk < 4; ++chunk) {
+    INFO("chunk " << chunk);
+    // A run of operators, then a few of each other kind, twice; the last chunk ends in
+    // operators, the others in another kind.
+    const int operators = 2 * static_cast<int>(chunk_blocks::kRoomRows) + 5 + 31 * chunk;
+    for (int part = 0; part < 2; ++part) {
+      for (int row = 0; row < operators + (chunk == 3 && part == 1 ? 0 : 3); ++row) {
+        HostRangeEvent range;
+        range.thread_id = 7;
+        range.start_ns = start += 10;
+        range.duration_ns = 5;
+        range.name = 1 + row % 3;
+        range.kind = row < operators ? schema::RANGE_KIND_OPERATOR : others[(row + chunk) % 3];
+        ours.AddHostRange(range);
+        reference.AddHostRange(range);
+      }
+    }
+    const std::string_view bytes = ours.Finish(chunk == 3);
+    const trace::Chunk& expected = reference.Finish(chunk == 3);
+    trace::Chunk parsed;
+    REQUIRE(parsed.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())));
+    CHECK(google::protobuf::util::MessageDifferencer::Equals(parsed, expected));
+    CHECK(expected.SerializeAsString() == bytes);
+  }
+}
+
 }  // namespace
 }  // namespace prof

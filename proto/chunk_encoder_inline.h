@@ -78,7 +78,10 @@ inline void ChunkEncoder::AddHostRangeInline(const HostRangeEvent& event) {
   ranges.start_delta_ns.AddSigned(chunk_blocks::TakeDelta(event.start_ns, &ranges.deltas.start));
   ranges.duration_ns.AddUnsigned(event.duration_ns);
   ranges.name_id.AddRepeating(event.name);
-  ranges.kind.AddRepeatingInt32(event.kind);
+  if (event.kind != schema::RANGE_KIND_OPERATOR) {  // an operator's kind: written later
+    chunk_blocks::WriteOperatorKinds(&ranges, row);
+    ranges.kind.AddRepeatingInt32(event.kind);
+  }
   if (event.domain != 0) ranges.domain_name_id.Append(row, event.domain);
   if (event.shapes != 0) ranges.shapes_id.Append(row, event.shapes);
   if (event.dtypes != 0) ranges.dtypes_id.Append(row, event.dtypes);

@@ -44,6 +44,14 @@ void RunColumn::clear() {
   settled_ = false;
 }
 
+void RunColumn::AddRepeatingTimes(uint64_t value, size_t times, size_t room_values) {
+  if (times == 0) return;
+  changes_ += value != last_;
+  last_ = value;
+  plain_.AddUnsignedRepeated(value, times);
+  plain_.Reserve(room_values);
+}
+
 void RunColumn::SettleRuns(uint32_t number, uint32_t lengths_number, RunColumn* lengths,
                            wire::PackedColumn* scratch) {
   // trace.proto's rule: runs only where at most half the values are changes.

@@ -42,6 +42,9 @@ class RunColumn {
   }
   void AddRepeatingSigned(int64_t value) { AddRepeating(wire::ZigZag(value)); }
   void AddRepeatingInt32(int32_t value) { AddRepeating(wire::Int32Bits(value)); }
+  // `times` values equal to `value` at once, with their own capacity check; the room made
+  // for the block's next rows (Reserve's) stays made.
+  void AddRepeatingTimes(uint64_t value, size_t times, size_t room_values);
 
   const wire::PackedColumn& packed() const { return plain_; }
   size_t count() const { return plain_.count(); }

@@ -99,6 +99,19 @@ class Buffer {
     uint8_t* start = reinterpret_cast<uint8_t*>(bytes_.data()) + size_;
     size_ += static_cast<size_t>(WriteVarint(value, start) - start);
   }
+  // `times` copies of the varint of `value` (a run of one value written at once).
+  void AppendVarintRepeated(uint64_t value, size_t times) {
+    uint8_t one[kMaxVarintSize];
+    const size_t size = static_cast<size_t>(WriteVarint(value, one) - one);
+    Reserve(size * times);
+    uint8_t* out = reinterpret_cast<uint8_t*>(bytes_.data()) + size_;
+    if (size == 1) {
+      std::memset(out, one[0], times);
+    } else {
+      for (size_t i = 0; i < times; ++i) std::memcpy(out + i * size, one, size);
+    }
+    size_ += size * times;
+  }
   void AppendFixed32(uint32_t value) { AppendLittleEndian(value, 4); }
   void AppendFixed64(uint64_t value) { AppendLittleEndian(value, 8); }
   void AppendBytes(const void* data, size_t size) {
@@ -134,6 +147,11 @@ class PackedColumn {
   void AddUnsignedInRoom(uint64_t value) {
     bytes_.AppendVarintInRoom(value);
     ++count_;
+  }
+  // `times` copies of `value`, with their own capacity check.
+  void AddUnsignedRepeated(uint64_t value, size_t times) {
+    bytes_.AppendVarintRepeated(value, times);
+    count_ += times;
   }
   size_t count() const { return count_; }
   const Buffer& bytes() const { return bytes_; }
