@@ -119,13 +119,14 @@ class ChunkEncoder {
   using GroupIndex = std::unordered_map<std::pair<uint64_t, uint64_t>, size_t, PairHash>;
 
   // The group of a thread's events: the previous event's, checked inline (an out-of-line
-  // call here was ~20 instructions per event; callgrind, issue 26), else FindThread.
+  // call here was ~20 instructions per event; callgrind, issue 26), else FindThread. With
+  // no previous group, last_thread_clock_ is kNoClock, which no event has: no test of
+  // last_thread_ itself (~3 instructions an event).
   ThreadGroup& Thread(uint64_t thread_id, schema::ClockDomain clock) {
-    if (last_thread_ != nullptr && last_thread_id_ == thread_id && last_thread_clock_ == clock) {
-      return *last_thread_;
-    }
+    if (last_thread_id_ == thread_id && last_thread_clock_ == clock) return *last_thread_;
     return FindThread(thread_id, clock);
   }
+  static constexpr schema::ClockDomain kNoClock = static_cast<schema::ClockDomain>(-1);
   ThreadGroup& FindThread(uint64_t thread_id, schema::ClockDomain clock);
   StreamGroup& Stream(const StreamKey& key);
   void WriteThreads();
@@ -209,7 +210,7 @@ class ChunkEncoder {
   // The group of the previous event: consecutive events mostly share one.
   ThreadGroup* last_thread_ = nullptr;
   uint64_t last_thread_id_ = 0;  // last_thread_'s key, beside it for the inline check
-  schema::ClockDomain last_thread_clock_ = schema::CLOCK_DOMAIN_HOST_MONOTONIC;
+  schema::ClockDomain last_thread_clock_ = kNoClock;  // kNoClock: no last_thread_
   StreamGroup* last_stream_ = nullptr;
 };
 

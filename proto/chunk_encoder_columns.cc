@@ -203,6 +203,7 @@ std::string_view ChunkEncoder::Finish(bool last_chunk) {
   thread_group_index_.clear();
   stream_group_index_.clear();
   last_thread_ = nullptr;
+  last_thread_clock_ = kNoClock;
   last_stream_ = nullptr;
   pending_events_ = 0;
   return chunk_.view();
