@@ -180,8 +180,17 @@ class ChunkEncoder {
 
     bool Holds(const chunk_encoder_internal::RecentKey& key, std::string_view value) const {
       return length_plus_one == key.length + 1 && head == key.head && tail == key.tail &&
-             (key.length <= 16 ||
-              std::memcmp(text->data() + 8, value.data() + 8, key.length - 16) == 0);
+             (key.length <= 16 || MiddleEquals(text->data(), value.data(), key.length));
+    }
+    // The bytes between the first and last eight of two strings of `length` (over 16)
+    // bytes. Up to 24 bytes they lie within the eight from length - 16, compared as one
+    // word (memcmp's call was ~17 instructions, for a fifth of the operators' names).
+    static bool MiddleEquals(const char* a, const char* b, size_t length) {
+      if (length > 24) return std::memcmp(a + 8, b + 8, length - 16) == 0;
+      uint64_t a_word, b_word;
+      std::memcpy(&a_word, a + length - 16, 8);
+      std::memcpy(&b_word, b + length - 16, 8);
+      return a_word == b_word;
     }
   };
   static_assert(sizeof(RecentString) == 32);
