@@ -62,6 +62,8 @@ ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& 
   earlier.identity = std::move(model_.identity);  // the same file's
   if (earlier.headers.empty()) earlier.headers = std::move(model_.headers);
   model_ = std::move(earlier);
+  converted_ = {model_.ranges.size(), model_.api_calls.size(), model_.nccl_calls.size(),
+                model_.memory.size(), model_.device_activities.size()};
 }
 
 // Name, StackName and KernelNameOf run per event and almost always find their id cached:
@@ -297,8 +299,9 @@ void ModelBuilder::OnMemorySample(const MemorySampleEvent& event) {
 void ModelBuilder::ConvertClocks() {
   const CuptiToHostClock clock(anchors_);
   uint64_t converted = 0;
-  auto convert = [&](auto& records, auto start, auto end) {
-    for (auto& record : records) {
+  auto convert = [&](auto& records, size_t first, auto start, auto end) {
+    for (size_t i = first; i < records.size(); ++i) {
+      auto& record = records[i];
       if (!record.cupti_clock) continue;
       // Only the start moves to the host clock; the duration is kept exactly as measured
       // (converting both ends through the interpolated anchors could change it by 1 ns).
@@ -314,12 +317,13 @@ void ModelBuilder::ConvertClocks() {
     }
   };
   if (host_records_on_cupti_clock_ > 0) {
-    convert(model_.ranges, &HostRange::start_ns, &HostRange::end_ns);
-    convert(model_.api_calls, &ApiCall::start_ns, &ApiCall::end_ns);
-    convert(model_.nccl_calls, &NcclCall::start_ns, &NcclCall::end_ns);
-    convert(model_.memory, &MemoryRecord::time_ns, nullptr);
+    convert(model_.ranges, converted_.ranges, &HostRange::start_ns, &HostRange::end_ns);
+    convert(model_.api_calls, converted_.api_calls, &ApiCall::start_ns, &ApiCall::end_ns);
+    convert(model_.nccl_calls, converted_.nccl_calls, &NcclCall::start_ns, &NcclCall::end_ns);
+    convert(model_.memory, converted_.memory, &MemoryRecord::time_ns, nullptr);
   }
-  convert(model_.device_activities, &DeviceActivity::start_ns, &DeviceActivity::end_ns);
+  convert(model_.device_activities, converted_.device_activities, &DeviceActivity::start_ns,
+          &DeviceActivity::end_ns);
   if (!clock.aligned() && converted > 0) model_.quality.cupti_clock_assumed_equal = true;
   model_.quality.clock_lines.push_back(clock.Describe());
 }

@@ -148,6 +148,12 @@ class ModelBuilder : public EventSink {
   NameId memcpy_names_[8 * 8 * 8] = {};
   NameId memset_name_ = 0;
   uint64_t host_records_on_cupti_clock_ = 0;  // by this builder (earlier ones are converted)
+  // The records of `earlier` (continuing constructor), converted already: ConvertClocks
+  // starts after them instead of walking every held record again each segment.
+  struct RecordCounts {
+    size_t ranges = 0, api_calls = 0, nccl_calls = 0, memory = 0, device_activities = 0;
+  };
+  RecordCounts converted_;
 };
 
 // Inline: it runs per kernel and per launching call (model_builder.cc and
