@@ -322,8 +322,11 @@ void ModelBuilder::ConvertClocks() {
     convert(model_.nccl_calls, converted_.nccl_calls, &NcclCall::start_ns, &NcclCall::end_ns);
     convert(model_.memory, converted_.memory, &MemoryRecord::time_ns, nullptr);
   }
-  convert(model_.device_activities, converted_.device_activities, &DeviceActivity::start_ns,
-          &DeviceActivity::end_ns);
+  if (!fixed_clock_) {
+    convert(model_.device_activities, converted_.device_activities, &DeviceActivity::start_ns,
+            &DeviceActivity::end_ns);
+  }
+  converted += device_records_converted_;
   if (!clock.aligned() && converted > 0) model_.quality.cupti_clock_assumed_equal = true;
   model_.quality.clock_lines.push_back(clock.Describe());
 }

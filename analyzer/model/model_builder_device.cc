@@ -20,8 +20,14 @@ template <typename Event>
 inline void ModelBuilder::WriteDevice(DeviceKind kind, const Event& event, bool cupti,
                                       DeviceActivity* activity) {
   activity->kind = kind;
-  activity->start_ns = event.start_ns;
-  activity->end_ns = event.start_ns + event.duration_ns;
+  uint64_t start_ns = event.start_ns;
+  if (cupti && fixed_clock_) {  // as ConvertClocks would: the duration kept as measured
+    start_ns = fixed_clock_->ToHost(start_ns);
+    cupti = false;
+    ++device_records_converted_;
+  }
+  activity->start_ns = start_ns;
+  activity->end_ns = start_ns + event.duration_ns;
   activity->correlation_id = event.correlation_id;
   activity->device = event.where.device;
   activity->stream = event.where.stream;

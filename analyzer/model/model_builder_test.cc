@@ -113,5 +113,43 @@ TEST_CASE("a kernel is recorded alike on the first and on a repeated configurati
   }
 }
 
+// A segment's builder knows the file's anchors before its events (FixClock) and converts
+// device records as they come: the same times, flags and clock figures as Finish's walk,
+// with anchors and without (clocks assumed equal).
+TEST_CASE("device records converted as added match those converted in Finish") {
+  for (const bool anchored : {true, false}) {
+    std::vector<TraceModel> models;
+    for (const bool fixed : {false, true}) {
+      FileDictionary dictionary;
+      ModelBuilder builder(&dictionary,
+                           anchored ? HeaderWithAnchor(1000, 5000) : trace::FileHeader());
+      if (fixed) builder.FixClock();
+      KernelEvent event;
+      event.config = 4;
+      event.duration_ns = 50;
+      for (uint64_t start : {6000, 7000, 8000}) {
+        event.start_ns = start;
+        event.where.clock =
+            start == 7000 ? schema::CLOCK_DOMAIN_HOST_MONOTONIC : schema::CLOCK_DOMAIN_CUPTI;
+        builder.OnKernel(event);
+      }
+      models.push_back(std::move(builder).Finish("f"));
+    }
+    const TraceModel& walked = models[0];
+    const TraceModel& added = models[1];
+    REQUIRE(added.device_activities.size() == 3);
+    CHECK(added.device_activities[0].start_ns == (anchored ? 2000 : 6000));
+    CHECK(added.device_activities[1].start_ns == 7000);  // host clock: as recorded
+    for (size_t i = 0; i < 3; ++i) {
+      CHECK(added.device_activities[i].start_ns == walked.device_activities[i].start_ns);
+      CHECK(added.device_activities[i].end_ns == walked.device_activities[i].end_ns);
+      CHECK_FALSE(added.device_activities[i].cupti_clock);
+    }
+    CHECK(added.quality.cupti_clock_assumed_equal == !anchored);
+    CHECK(added.quality.cupti_clock_assumed_equal == walked.quality.cupti_clock_assumed_equal);
+    CHECK(added.quality.clock_lines == walked.quality.clock_lines);
+  }
+}
+
 }  // namespace
 }  // namespace prof::analyzer

@@ -78,6 +78,7 @@ std::unique_ptr<ModelBuilder> SegmentBuilder(FileDictionary* dictionary,
   auto builder = std::make_unique<ModelBuilder>(dictionary, header, std::move(earlier));
   for (const trace::ClockAnchor& anchor : clock.anchors) builder->OnClockAnchor(anchor);
   for (const trace::CpuUsage& usage : clock.cpu_usage) builder->OnCpuUsage(usage);
+  builder->FixClock();  // the chunks' anchors, decoded with their events, repeat these
   return builder;
 }
 
