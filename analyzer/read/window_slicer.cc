@@ -19,7 +19,10 @@ constexpr uint32_t kUnmapped = ~uint32_t{0};
 // `pool`: where its names are interned (`to`'s own, or a numbering kept across slices).
 struct Side {
   Side(const TraceModel& from, TraceModel* to, StringPool* pool)
-      : from(from), to(to), pool(pool), names(from.names.size(), kUnmapped),
+      : from(from),
+        to(to),
+        pool(pool),
+        names(from.names.size(), kUnmapped),
         launches(from.kernel_launches.size(), kUnmapped) {
     if (!names.empty()) names[0] = 0;
   }
@@ -314,8 +317,7 @@ void WindowSlicer::AddSegment(TraceModel segment) {
   if (!cut || *cut <= cut_ns_) return;
   uint64_t late = 0;  // records before the cut already handed on (none before the first)
   const RecordSizes held = SizesOf(held_);
-  TraceModel slice =
-      TakeSliceBefore(*cut, &held_, slices_ > 0 ? cut_ns_ : 0, &late, &slice_names_);
+  TraceModel slice = TakeSliceBefore(*cut, &held_, slices_ > 0 ? cut_ns_ : 0, &late, &slice_names_);
   // The counts of the records read so far, but for the unmatched device records: the
   // held ones' count includes those after the cut, the slice's is its own.
   auto unmatched = std::move(slice.quality.unmatched_device_records);

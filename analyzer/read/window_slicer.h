@@ -81,7 +81,7 @@ class WindowSlicer {
   SliceSink sink_;
   TraceModel held_;
   bool holding_ = false;
-  uint64_t cut_ns_ = 0;  // the latest cut handed on
+  uint64_t cut_ns_ = 0;     // the latest cut handed on
   StringPool slice_names_;  // the names of the slices cut so far, numbered as first used
   uint64_t slices_ = 0;
 };
