@@ -174,7 +174,7 @@ uint32_t NewRow(Block* block) {
 
 // A host-range block's kind column trails its rows where they are operators': the encoder
 // writes no kind for an operator (every operator's is the same; appending it was ~14
-// instructions an operator, callgrind, issue 26), and these writes the kinds of the operator
+// instructions an operator, callgrind, issue 26), and this writes the kinds of the operator
 // rows before `row` when another kind comes, and before the block settles.
 template <typename Block>
 void WriteOperatorKinds(Block* ranges, uint32_t row) {
