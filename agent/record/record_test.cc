@@ -337,6 +337,7 @@ TEST_CASE("a whole operator range is the header and its name only") {
   CHECK(range.size == 56);  // 40 + "aten::addmm\0" (12), to 8
   CHECK(range.name_length == 11);
   CHECK(std::string(RecordAs<OperatorRangeRecord>(range).name()) == "aten::addmm");
+  CHECK(NameOf(RecordAs<OperatorRangeRecord>(range)) == "aten::addmm");  // the typed read
   CHECK(range.start_ns == 500);
   CHECK(range.end_ns == 900);
   const Record& clamped = HeaderOf(records[1]);
@@ -346,6 +347,7 @@ TEST_CASE("a whole operator range is the header and its name only") {
   const Record& unnamed = HeaderOf(records[2]);
   CHECK(unnamed.size == 40);
   CHECK(std::string(unnamed.name()).empty());
+  CHECK(NameOf(RecordAs<OperatorRangeRecord>(unnamed)).empty());
 
   const std::string long_name(5000, 'x');  // past kMaxNameLength (4096): cut
   RecordOperatorRange(long_name.c_str(), 1, 2);
@@ -354,6 +356,7 @@ TEST_CASE("a whole operator range is the header and its name only") {
   CHECK(HeaderOf(cut[0]).name_length == 4096);
   CHECK(HeaderOf(cut[0]).size == 40 + 4104);  // 4096 + NUL, to 8
   CHECK(std::string(HeaderOf(cut[0]).name()) == std::string(4096, 'x'));
+  CHECK(NameOf(RecordAs<OperatorRangeRecord>(HeaderOf(cut[0]))) == std::string(4096, 'x'));
 }
 
 TEST_CASE("every kind's records start their name after the kind's own struct") {

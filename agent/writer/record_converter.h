@@ -95,17 +95,15 @@ class RecordConverter {
   // OpenRange, no string copies). Inline, so that it is compiled into the drain's loop
   // (through Add): out of line its frame (six registers saved and restored, the call) was
   // ~20 of its ~210 instructions an operator (callgrind, issue 26).
-  // The record's end is never before its start (RecordOperatorRange makes it so), and its
-  // name follows its struct: no clamp and no look-up of the kind's size (~5 instructions an
-  // operator; callgrind, issue 26).
+  // The record's end is never before its start (RecordOperatorRange makes it so): no clamp.
   [[gnu::always_inline]] void AddOperatorRange(uint64_t thread_id, const Record& record,
                                                WindowFile& window) {
     HostRangeEvent event;
     event.thread_id = thread_id;
     event.start_ns = record.start_ns;
     event.duration_ns = record.end_ns - record.start_ns;
-    const char* name = reinterpret_cast<const char*>(&record) + sizeof(OperatorRangeRecord);
-    event.name = window.encoder().InternStringInline(std::string_view(name, record.name_length));
+    const std::string_view name = NameOf(RecordAs<OperatorRangeRecord>(record));
+    event.name = window.encoder().InternStringInline(name);
     event.kind = schema::RANGE_KIND_OPERATOR;
     window.encoder().AddHostRangeInline(event);  // its unset fields fold away there
   }
