@@ -28,11 +28,14 @@ class CorrelationIndex {
 
   // Sets each record's call (kNoIndex when none) and counts, by DeviceKind, the records
   // left without one: one walk over the records, the dense case's test hoisted out of it.
-  void Link(std::vector<DeviceActivity>* activities, uint64_t unmatched[4]) const {
+  // `visit(record)` is called with each record in the same walk.
+  template <typename Visit>
+  void Link(std::vector<DeviceActivity>* activities, uint64_t unmatched[4], Visit visit) const {
     if (!dense_) {
       for (DeviceActivity& activity : *activities) {
         activity.api_call = FindSparse(activity.correlation_id);
         unmatched[static_cast<int>(activity.kind)] += activity.api_call == kNoIndex;
+        visit(activity);
       }
       return;
     }
@@ -46,6 +49,7 @@ class CorrelationIndex {
       const int32_t call = offset < size ? call_of_offset[offset] : kNoIndex;
       activity.api_call = call;
       counts[static_cast<int>(activity.kind)] += call == kNoIndex;
+      visit(activity);
     }
     for (int kind = 0; kind < 4; ++kind) unmatched[kind] += counts[kind];
   }
@@ -119,6 +123,16 @@ class CorrelationIndex {
   uint64_t duplicates_ = 0;
 };
 
+// Links the records, calling `visit(record)` with each in the same walk.
+template <typename Visit>
+void LinkAndVisit(TraceModel* model, Visit visit) {
+  const CorrelationIndex index(model->api_calls);
+  model->quality.duplicate_correlation_ids = index.duplicates();
+  uint64_t unmatched[4] = {0, 0, 0, 0};  // by DeviceKind
+  index.Link(&model->device_activities, unmatched, visit);
+  SetUnmatchedDeviceRecords(unmatched, &model->quality);
+}
+
 }  // namespace
 
 // The map is keyed by kind name; kinds without unmatched records get no entry.
@@ -132,11 +146,24 @@ void SetUnmatchedDeviceRecords(const uint64_t unmatched[4], DataQuality* quality
 }
 
 void LinkDeviceActivitiesToApiCalls(TraceModel* model) {
-  const CorrelationIndex index(model->api_calls);
-  model->quality.duplicate_correlation_ids = index.duplicates();
-  uint64_t unmatched[4] = {0, 0, 0, 0};  // by DeviceKind
-  index.Link(&model->device_activities, unmatched);
-  SetUnmatchedDeviceRecords(unmatched, &model->quality);
+  LinkAndVisit(model, [](const DeviceActivity&) {});
+}
+
+void LinkDeviceActivitiesToApiCalls(TraceModel* model, StreamLatestStarts* latest) {
+  latest->clear();
+  // A record's stream is usually the previous record's: the map is probed only when it
+  // changes (a probe per record was 1 % of the summary). `slot` is fetched again after
+  // any insertion, which only a change of stream makes.
+  uint64_t* slot = nullptr;
+  uint64_t key = 0;
+  LinkAndVisit(model, [&](const DeviceActivity& activity) {
+    const uint64_t stream = (uint64_t{activity.device} << 32) | activity.stream;
+    if (slot == nullptr || stream != key) {
+      key = stream;
+      slot = &(*latest)[key];
+    }
+    *slot = std::max(*slot, activity.start_ns);
+  });
 }
 
 }  // namespace prof::analyzer

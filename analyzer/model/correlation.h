@@ -4,6 +4,9 @@
 #ifndef PROF_ANALYZER_MODEL_CORRELATION_H_
 #define PROF_ANALYZER_MODEL_CORRELATION_H_
 
+#include <cstdint>
+
+#include "absl/container/flat_hash_map.h"
 #include "analyzer/model/trace_model.h"
 
 namespace prof::analyzer {
@@ -11,6 +14,13 @@ namespace prof::analyzer {
 // Sets DeviceActivity::api_call and recounts quality.unmatched_device_records and
 // quality.duplicate_correlation_ids. When two calls share an id the later one wins.
 void LinkDeviceActivitiesToApiCalls(TraceModel* model);
+
+// (device << 32 | stream) -> the latest start of the stream's device records.
+using StreamLatestStarts = absl::flat_hash_map<uint64_t, uint64_t>;
+
+// As above, and sets `latest` to each stream's latest start in the same walk over the
+// records (the window slicer's cut rule reads it; a walk of its own cost half its choice).
+void LinkDeviceActivitiesToApiCalls(TraceModel* model, StreamLatestStarts* latest);
 
 // Sets quality.unmatched_device_records from counts by DeviceKind, for a caller that
 // counted the records without a call (api_call == kNoIndex) in a walk of its own.

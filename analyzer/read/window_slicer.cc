@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "analyzer/model/correlation.h"
 #include "analyzer/model/model_merge.h"
 
@@ -235,7 +234,8 @@ TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns,
   return slice;
 }
 
-std::optional<uint64_t> ChooseCut(const TraceModel& model, bool force) {
+std::optional<uint64_t> ChooseCut(const TraceModel& model, bool force,
+                                  const StreamLatestStarts& stream_latest) {
   std::vector<const HostRange*> steps;
   for (const HostRange& range : model.ranges)
     if (range.type == RangeType::kProfileStep) steps.push_back(&range);
@@ -255,19 +255,6 @@ std::optional<uint64_t> ChooseCut(const TraceModel& model, bool force) {
     const size_t first = std::upper_bound(ends.begin(), ends.end(), range.start_ns) - ends.begin();
     const size_t last = std::lower_bound(ends.begin(), ends.end(), range.end_ns) - ends.begin();
     if (first < last) ++spanned[first], --spanned[last];
-  }
-  // (device, stream) -> latest start. A record's stream is usually the previous record's:
-  // the map is probed only when it changes (a probe per record was 1 % of the summary).
-  absl::flat_hash_map<uint64_t, uint64_t> stream_latest;
-  uint64_t* latest = nullptr;  // the entry of `key`; fetched again after any insertion
-  uint64_t key = 0;
-  for (const DeviceActivity& activity : model.device_activities) {
-    const uint64_t stream = (uint64_t{activity.device} << 32) | activity.stream;
-    if (latest == nullptr || stream != key) {
-      key = stream;
-      latest = &stream_latest[key];
-    }
-    *latest = std::max(*latest, activity.start_ns);
   }
   std::vector<bool> clear(candidates);
   for (size_t j = 0, open = 0; j < candidates; ++j) {
@@ -303,7 +290,7 @@ void WindowSlicer::Join(TraceModel segment) {
     AppendModel(std::move(segment), &held_);
   }
   // Device records whose call came in an earlier segment find it now.
-  LinkDeviceActivitiesToApiCalls(&held_);
+  LinkDeviceActivitiesToApiCalls(&held_, &stream_latest_);
 }
 
 void WindowSlicer::AddSegment(TraceModel segment) {
@@ -312,8 +299,8 @@ void WindowSlicer::AddSegment(TraceModel segment) {
   segment.quality.unknown_dictionary_references = 0;  // the dictionary's counts so far
   segment.quality.dropped_definitions = 0;
   Join(std::move(segment));
-  std::optional<uint64_t> cut = ChooseCut(held_, false);
-  if (!cut && held_.event_count > force_events_) cut = ChooseCut(held_, true);
+  std::optional<uint64_t> cut = ChooseCut(held_, false, stream_latest_);
+  if (!cut && held_.event_count > force_events_) cut = ChooseCut(held_, true, stream_latest_);
   if (!cut || *cut <= cut_ns_) return;
   uint64_t late = 0;  // records before the cut already handed on (none before the first)
   const RecordSizes held = SizesOf(held_);

@@ -31,6 +31,7 @@
 #include <optional>
 #include <string>
 
+#include "analyzer/model/correlation.h"
 #include "analyzer/model/trace_model.h"
 #include "proto/trace.pb.h"
 
@@ -50,8 +51,10 @@ TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns 
                            uint64_t* late_records = nullptr, StringPool* slice_names = nullptr);
 
 // The step end to cut `model` at under the rule above, if any; `force`: ignore device
-// streams and spanning ranges.
-std::optional<uint64_t> ChooseCut(const TraceModel& model, bool force);
+// streams and spanning ranges. `stream_latest`: the latest start on each of the model's
+// device streams, as linking it found them (LinkDeviceActivitiesToApiCalls).
+std::optional<uint64_t> ChooseCut(const TraceModel& model, bool force,
+                                  const StreamLatestStarts& stream_latest);
 
 class WindowSlicer {
  public:
@@ -80,6 +83,7 @@ class WindowSlicer {
   uint64_t force_events_;
   SliceSink sink_;
   TraceModel held_;
+  StreamLatestStarts stream_latest_;  // held_'s, found as Join links it
   bool holding_ = false;
   uint64_t cut_ns_ = 0;     // the latest cut handed on
   StringPool slice_names_;  // the names of the slices cut so far, numbered as first used

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "analyzer/model/correlation.h"
 #include "analyzer/read/trace_file_loader.h"
 #include "analyzer/render/json_renderer.h"
 #include "analyzer/render/report_text.h"
@@ -133,25 +134,32 @@ TraceModel FourSteps() {
   return model;
 }
 
+// ChooseCut after linking `model`, which finds each stream's latest start.
+std::optional<uint64_t> LinkedCut(TraceModel* model, bool force) {
+  StreamLatestStarts stream_latest;
+  LinkDeviceActivitiesToApiCalls(model, &stream_latest);
+  return ChooseCut(*model, force, stream_latest);
+}
+
 TEST_CASE("a cut needs two more steps, no spanning range, and streams read past it") {
   TraceModel model = FourSteps();
-  CHECK(ChooseCut(model, false) == uint64_t{200});  // steps 2 and 3 read after it
+  CHECK(LinkedCut(&model, false) == uint64_t{200});  // steps 2 and 3 read after it
   HostRange user;
   user.start_ns = 150;
   user.end_ns = 250;
   user.type = RangeType::kUserDefined;
   model.ranges.push_back(user);
-  CHECK(ChooseCut(model, false) == uint64_t{100});  // 200 is spanned
-  CHECK(ChooseCut(model, true) == uint64_t{200});   // forced: spanned or not
+  CHECK(LinkedCut(&model, false) == uint64_t{100});  // 200 is spanned
+  CHECK(LinkedCut(&model, true) == uint64_t{200});   // forced: spanned or not
   DeviceActivity kernel;
   kernel.stream = 7;
   kernel.start_ns = 50;  // stream 7 active in step 0 and not read past 100
   model.device_activities.push_back(kernel);
-  CHECK_FALSE(ChooseCut(model, false).has_value());
+  CHECK_FALSE(LinkedCut(&model, false).has_value());
   model.device_activities.back().start_ns = 120;  // read past 100 now
-  CHECK(ChooseCut(model, false) == uint64_t{100});
+  CHECK(LinkedCut(&model, false) == uint64_t{100});
   model.ranges.resize(2);
-  CHECK_FALSE(ChooseCut(model, false).has_value());  // two steps: nothing after a cut
+  CHECK_FALSE(LinkedCut(&model, false).has_value());  // two steps: nothing after a cut
 }
 
 TEST_CASE("a slice takes the records before the cut, device records with their call") {
