@@ -1,6 +1,7 @@
 #include "analyzer/summary/cuda_api_summary.h"
 
 #include <cmath>
+#include <optional>
 
 #include "analyzer/summary/named_items.h"
 
@@ -25,26 +26,40 @@ double StandardDeviation(const ApiItem& item) {
 
 }  // namespace
 
-void AddApiFigures(const AnalysisContext& window, ApiFigures* figures) {
-  // The sum runs in a local, in the same order: a store through `figures` each call may
-  // alias the items, which the compiler would then reload.
-  double all_calls_ns = figures->all_calls_ns;
-  // Consecutive calls are mostly of one function (launch after launch): its item is kept
-  // and looked up again when the name changes, the only time items can be added (moved).
+void AddCallFigures(const AnalysisContext& window, ApiFigures* api, CopyFigures* copies,
+                    HostLaunchCounter* launches) {
+  std::optional<CopyCallAdder> copy_adder;
+  if (copies != nullptr) copy_adder.emplace(window, copies);
+  // The sum runs in a local, in the same order: a store through `api` each call may alias
+  // the items, which the compiler would then reload.
+  double all_calls_ns = api != nullptr ? api->all_calls_ns : 0;
+  // Consecutive calls are mostly of one function (launch after launch): its item, and
+  // whether it copies, are kept and found again when the name changes, the only time
+  // items can be added (moved).
   ApiItem* item = nullptr;
+  bool run_is_copy = false;
+  uint64_t launch_count = 0;
   NameId name = 0;
-  for (const ApiCall& call : window.model->api_calls) {
-    if (item == nullptr || call.name != name) {
-      item = &figures->calls.Get(call.name);
+  const int32_t call_count = static_cast<int32_t>(window.model->api_calls.size());
+  const ApiCall* calls = window.model->api_calls.data();
+  for (int32_t index = 0; index < call_count; ++index) {
+    const ApiCall& call = calls[index];
+    if (index == 0 || call.name != name) {
       name = call.name;
+      if (api != nullptr) item = &api->calls.Get(name);
+      run_is_copy = copy_adder && copy_adder->IsCopyCall(name);
     }
+    if (run_is_copy) copy_adder->Add(index, call);
+    if (launches != nullptr) launch_count += launches->Launched(index, call);
+    if (api == nullptr) continue;
     const double duration = static_cast<double>(call.end_ns - call.start_ns);
     item->cpu.Add(duration);
     item->sum_of_squares += duration * duration;
     item->failed += call.failed;
     all_calls_ns += duration;
   }
-  figures->all_calls_ns = all_calls_ns;
+  if (api != nullptr) api->all_calls_ns = all_calls_ns;
+  if (launches != nullptr) launches->AddLaunches(launch_count);
 }
 
 std::optional<SummaryTable> CudaApiSummary(const ApiFigures& figures,

@@ -1,7 +1,9 @@
 #include "analyzer/summary/kernel_summary.h"
 
 #include <algorithm>
+#include <utility>
 
+#include "absl/base/attributes.h"
 #include "absl/strings/str_cat.h"
 #include "analyzer/summary/named_items.h"
 
@@ -27,36 +29,27 @@ std::string Dim3Text(uint32_t x, uint32_t y, uint32_t z) {
   return absl::StrCat("[", x, ", ", y, ", ", z, "]");
 }
 
-// Counts the window's launching calls, and those no device kernel record answered. The
-// calls' bounds and the count are locals: the map insertion on the rare unanswered path
-// may write anywhere, so the walk reloaded the bounds for every call (dividing by the
-// record size to get the count).
-void AddHostLaunches(const TraceModel& model, const std::vector<uint8_t>& answered,
-                     KernelFigures* figures) {
-  const ApiCall* calls = model.api_calls.data();
-  const size_t call_count = model.api_calls.size();
-  const size_t launch_count = model.kernel_launches.size();
-  uint64_t launches = 0;
-  for (size_t i = 0; i < call_count; ++i) {
-    const int32_t launch = calls[i].launch;
-    if (launch == kNoIndex || static_cast<size_t>(launch) >= launch_count) continue;
-    ++launches;
-    if (answered[i]) continue;
-    ++figures->unanswered_launches;
-    const HostLaunchKey key = KeyOf(model.kernel_launches[launch]);
-    auto [it, inserted] = figures->unanswered.try_emplace(key, 0);
-    if (inserted) figures->unanswered_order.push_back(key);
-    ++it->second;
-  }
-  figures->launches += launches;
-}
-
 }  // namespace
 
-void AddKernelFigures(const AnalysisContext& window, KernelFigures* figures) {
+HostLaunchCounter::HostLaunchCounter(const TraceModel& model, std::vector<uint8_t> answered,
+                                     KernelFigures* figures)
+    : model_(model),
+      answered_(std::move(answered)),
+      launch_count_(model.kernel_launches.size()),
+      figures_(figures) {}
+
+ABSL_ATTRIBUTE_NOINLINE void HostLaunchCounter::AddUnanswered(int32_t launch) {
+  ++figures_->unanswered_launches;
+  const HostLaunchKey key = KeyOf(model_.kernel_launches[launch]);
+  auto [it, inserted] = figures_->unanswered.try_emplace(key, 0);
+  if (inserted) figures_->unanswered_order.push_back(key);
+  ++it->second;
+}
+
+std::vector<uint8_t> AddKernelFigures(const AnalysisContext& window, KernelFigures* figures) {
   const TraceModel& model = *window.model;
   // One walk over the device records: each kernel's time by name, and which calls a kernel
-  // record answered (for the host-side launch count after it). A byte per call, not a bit:
+  // record answered (for the launches' count in the walk over the calls). A byte per call, not a bit:
   // a bit costs a shift and mask at each of the millions of marks and tests. The sum runs
   // in a local, in the same order: a store through `figures` each record may alias the
   // items, which the compiler would then reload.
@@ -74,7 +67,7 @@ void AddKernelFigures(const AnalysisContext& window, KernelFigures* figures) {
     all_kernels_ns += duration;
   }
   figures->all_kernels_ns = all_kernels_ns;
-  AddHostLaunches(model, answered, figures);
+  return answered;
 }
 
 std::optional<SummaryTable> KernelSummary(const KernelFigures& figures,

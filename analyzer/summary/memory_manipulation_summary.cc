@@ -167,10 +167,9 @@ class CopyRows {
 
 // Adds one copy or set call to its row. Out of line: the walk over every call (most not
 // copies) then keeps its few values in registers.
-class CopyCallAdder {
+class CopyRowAdder {
  public:
-  CopyCallAdder(const TraceModel& model, CopyFigures* figures)
-      : model_(model), figures_(figures) {}
+  CopyRowAdder(const TraceModel& model, CopyFigures* figures) : model_(model), figures_(figures) {}
 
   ABSL_ATTRIBUTE_NOINLINE void Add(const ApiCall& call, const DeviceWork* work) {
     if (call.name >= slot_of_name_.size()) slot_of_name_.resize(call.name + 1);
@@ -199,26 +198,29 @@ bool IsCopyOrSetCall(absl::string_view name) {
          absl::StartsWith(name, "cuMemcpy") || absl::StartsWith(name, "cuMemset");
 }
 
-// The copy and set calls in call order. The answer for the previous call's name is kept:
-// calls come in runs of one function (launch after launch), and a run's calls then skip
-// the name test's table.
-void AddCopyFigures(const AnalysisContext& window, CopyFigures* figures) {
-  const TraceModel& model = *window.model;
-  const RecordWork records(window);
-  NameTest<IsCopyOrSetCall> is_copy_call(model.names);
-  CopyCallAdder adder(model, figures);
-  const int32_t call_count = static_cast<int32_t>(model.api_calls.size());
-  const ApiCall* calls = model.api_calls.data();
-  NameId run_name = 0;  // the empty name: no copy
-  bool run_is_copy = false;
-  for (int32_t index = 0; index < call_count; ++index) {
-    if (calls[index].name != run_name) {
-      run_name = calls[index].name;
-      run_is_copy = is_copy_call(run_name);
-    }
-    if (run_is_copy) adder.Add(calls[index], records.Of(index));
-  }
-}
+// The copy and set calls' records summed by call, the copy names' test, and the rows.
+class CopyCallAdder::Adder {
+ public:
+  Adder(const AnalysisContext& window, CopyFigures* figures)
+      : records_(window), is_copy_call_(window.model->names), rows_(*window.model, figures) {}
+
+  bool IsCopyCall(NameId name) { return is_copy_call_(name); }
+  void Add(int32_t index, const ApiCall& call) { rows_.Add(call, records_.Of(index)); }
+
+ private:
+  const RecordWork records_;
+  NameTest<IsCopyOrSetCall> is_copy_call_;
+  CopyRowAdder rows_;
+};
+
+CopyCallAdder::CopyCallAdder(const AnalysisContext& window, CopyFigures* figures)
+    : adder_(std::make_unique<Adder>(window, figures)) {}
+
+CopyCallAdder::~CopyCallAdder() = default;
+
+bool CopyCallAdder::IsCopyCall(NameId name) { return adder_->IsCopyCall(name); }
+
+void CopyCallAdder::Add(int32_t index, const ApiCall& call) { adder_->Add(index, call); }
 
 std::optional<SummaryTable> MemoryManipulationSummary(const CopyFigures& copies,
                                                       const UserRangeFigures& ranges,

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -37,8 +38,22 @@ struct CopyFigures {
 // cuMemset*), by name.
 bool IsCopyOrSetCall(absl::string_view name);
 
-// Adds one window's copy and memset calls.
-void AddCopyFigures(const AnalysisContext& window, CopyFigures* figures);
+// Adds one window's copy and memset calls, as the one walk over the window's calls
+// (AddCallFigures, cuda_api_summary.h) meets them: the calls are read once for both the
+// API table and this one.
+class CopyCallAdder {
+ public:
+  CopyCallAdder(const AnalysisContext& window, CopyFigures* figures);
+  ~CopyCallAdder();
+  // Whether the calls named `name` copy or set memory (IsCopyOrSetCall), remembered.
+  bool IsCopyCall(NameId name);
+  // Adds call `index` of the window, a copy or set call.
+  void Add(int32_t index, const ApiCall& call);
+
+ private:
+  class Adder;
+  std::unique_ptr<Adder> adder_;
+};
 
 // The table: copy rows, then the range rows of `ranges`; nullopt when both are empty.
 std::optional<SummaryTable> MemoryManipulationSummary(const CopyFigures& copies,

@@ -187,14 +187,18 @@ void ProcessAnalysis::AddWindow(TraceModel window) {
   device_unions.reset();  // its lists are as long as the window's kernels
   if (wants(View::kModel) || wants(View::kOverview)) AddModelPhaseTotals(context, &figures.phases);
   if (wants(View::kOperator)) AddOperatorFigures(context, &figures.operators);
+  std::optional<HostLaunchCounter> launches;
   if (wants(View::kKernel) || wants(View::kDataQuality))
-    AddKernelFigures(context, &figures.kernels);
+    launches.emplace(*context.model, AddKernelFigures(context, &figures.kernels), &figures.kernels);
   if (wants(View::kMemoryManipulation) || wants(View::kUserDefined)) {
     AddUserRangeFigures(context, &figures.user_ranges);
   }
-  if (wants(View::kMemoryManipulation)) AddCopyFigures(context, &figures.copies);
   if (wants(View::kPerf)) AddPerfFigures(context, &figures.perf);
-  if (wants(View::kCudaApi)) AddApiFigures(context, &figures.api);
+  if (wants(View::kCudaApi) || wants(View::kMemoryManipulation) || launches) {
+    AddCallFigures(context, wants(View::kCudaApi) ? &figures.api : nullptr,
+                   wants(View::kMemoryManipulation) ? &figures.copies : nullptr,
+                   launches ? &*launches : nullptr);
+  }
   if (wants(View::kNccl)) AddNcclFigures(context, &figures.nccl);
   figures.quality.Add(window.quality);
   figures.files.insert(figures.files.end(), window.files.begin(), window.files.end());
