@@ -8,7 +8,7 @@ quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 
 bazel build -c opt --noshow_progress //:libprof.so //release:profanalyze //proto:trace_format_benchmark \
-  //agent/bench:hook_cost_benchmark //agent/bench:nccl_hook_cost_benchmark //agent/bench:step_cost_benchmark //agent/bench:spawn_cost //testdata/sim:libcupti.so.13 \
+  //agent/bench:hook_cost_benchmark //agent/bench:nccl_hook_cost_benchmark //agent/bench:step_cost_benchmark //agent/bench:spawn_cost //agent/bench:clock_cost //testdata/sim:libcupti.so.13 \
   //testdata/workloads:train //testdata/workloads:launch_stress //testdata/workloads:train_ranks 2>&1 | grep -E "^(ERROR|FAILED)" || true
 bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
 agent="$bin/agent/libprof.so"
@@ -96,13 +96,15 @@ scripts/flight_cost.py --agent "$agent" --cupti "$cupti" --program "$bin/testdat
 echo
 echo "== agent: added cost per recorded call at process level (the hook and the writer's share)"
 echo "   goal: <= 40 ns wall per launch (the loop's own rate, net of load and exit), each run"
-echo "   beside a plain one; host clock from the invariant TSC (PROF_CLOCK=tsc), then clock_gettime"
+echo "   beside a plain one; host clock from the invariant TSC (PROF_CLOCK=tsc), then clock_gettime;"
+echo "   and the same less the two clock reads a recorded call needs (agent/bench/clock_cost)"
 call_runs=5
 [ $quick = 1 ] && call_runs=3
 scripts/process_call_cost.py --agent "$agent" --program "$bin/testdata/workloads/launch_stress" \
-  --runs $call_runs --goal-ns 40
+  --runs $call_runs --goal-ns 40 --clock-cost "$bin/agent/bench/clock_cost"
 scripts/process_call_cost.py --agent "$agent" --program "$bin/testdata/workloads/launch_stress" \
-  --runs $call_runs --goal-ns 40 --env PROF_CLOCK=monotonic | tail -2
+  --runs $call_runs --goal-ns 40 --env PROF_CLOCK=monotonic --clock-cost "$bin/agent/bench/clock_cost" \
+  | tail -5
 
 echo
 echo "== agent: prof_step on the calling thread (ns per call; the writer does the rest)"
