@@ -47,20 +47,22 @@ template <typename Call>
 cudaError_t TimedLaunch(uint16_t api, const void* function, dim3 grid, dim3 block,
                         size_t shared_memory, cudaStream_t stream, Call&& call) {
   const LaunchDims dims = DimsOf(grid, block);
-  ApiArguments arguments;
-  arguments.stream_plus_one = StreamArgument(stream);
-  arguments.function = function;
+  const uint64_t stream_plus_one = StreamArgument(stream);
   PackedLaunch packed;
-  LaunchGeometry geometry;
-  if (PackLaunch(function, arguments.stream_plus_one, static_cast<uint32_t>(dims.grid_xy),
+  if (PackLaunch(function, stream_plus_one, static_cast<uint32_t>(dims.grid_xy),
                  static_cast<uint32_t>(dims.grid_xy >> 32), dims.grid_z,
                  static_cast<uint32_t>(dims.block_xy), static_cast<uint32_t>(dims.block_xy >> 32),
                  dims.block_z, shared_memory, &packed)) {
-    arguments.packed_launch = &packed;
-  } else {
-    geometry = Geometry(dims, shared_memory);
-    arguments.launch = &geometry;
+    return TimedCall<cudaError_t>(api, stream_plus_one, function, call,
+                                  [&](uint64_t start, uint64_t end, int32_t status) {
+                                    RecordLaunch(api, start, end, status, function, packed);
+                                  });
   }
+  LaunchGeometry geometry = Geometry(dims, shared_memory);
+  ApiArguments arguments;
+  arguments.stream_plus_one = stream_plus_one;
+  arguments.function = function;
+  arguments.launch = &geometry;
   return TimedApiCall<cudaError_t>(api, arguments, call);
 }
 

@@ -188,6 +188,41 @@ inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int3
   internal::FinishApiCall(record, api, start_ns, end_ns, status, size);
 }
 
+// A launch already packed (record.h PackLaunch): what RecordApiCall does for one, with the
+// work a launch never needs left out of the common case (no ApiArguments to fill and read
+// back, no name, no second look at the thread's buffer). Call stacks (PROF_STACKS=1) and a
+// thread's first record go through RecordApiCall.
+inline void RecordLaunch(uint16_t api, uint64_t start_ns, uint64_t end_ns, int32_t status,
+                         const void* function, const PackedLaunch& launch) {
+  ThreadBuffer* buffer = internal::t_buffer;
+  if (__builtin_expect(!buffer || internal::g_stacks, 0)) {
+    ApiArguments arguments;
+    arguments.function = function;
+    arguments.packed_launch = &launch;
+    return RecordApiCall(api, start_ns, end_ns, status, arguments);
+  }
+  constexpr size_t kSize = sizeof(LaunchRecord);
+  static_assert(kSize == RecordSize(RecordKind::kLaunch, 0), "a launch record has no name");
+  Record* header = buffer->Reserve(kSize);
+  if (__builtin_expect(!header, 0) &&
+      !(header = buffer->ReserveFallback(RecordKind::kLaunch, kSize))) {
+    return;
+  }
+  LaunchRecord* record = static_cast<LaunchRecord*>(header);
+  record->size = static_cast<uint16_t>(kSize);
+  record->kind = RecordKind::kLaunch;
+  record->subkind = 0;
+  record->api = api;
+  record->flags = 0;
+  record->status = status;
+  record->name_length = 0;
+  record->start_ns = start_ns;
+  record->end_ns = end_ns;
+  record->correlation_id = TakeCorrelationId();
+  record->launch = launch;
+  buffer->Commit(kSize);
+}
+
 // A named instant or boundary (range push/pop, marks, thread names) at `time_ns`, of one
 // of NamedRecord's kinds (checked when compiled). `domain` (NVTX domain name, null for the
 // default) must outlive the process: it is kept as a pointer and read by the writer.
