@@ -76,12 +76,11 @@ __attribute__((noinline)) inline bool RecordingGateSlow(uint16_t marker_id, cons
 // call after the first), the answer is the mode's recording bit and the activity's, and
 // nothing here can touch errno.
 // `mode`: g_hook_mode as the caller loaded it.
-inline bool RecordingGate(uint8_t mode, uint16_t marker_id, const void* function,
-                          uint32_t activity, bool keep_session) {
+inline bool RecordingGate(uint8_t mode, uint16_t marker_id, const void* function, uint32_t activity,
+                          bool keep_session) {
   const bool record = (mode & internal::kModeRecording) && ActivityEnabled(activity);
-  if (__builtin_expect(!(mode & internal::kModeMarkers) &&
-                           (!(record || keep_session) || SessionReady()),
-                       1)) {
+  if (__builtin_expect(
+          !(mode & internal::kModeMarkers) && (!(record || keep_session) || SessionReady()), 1)) {
     return record;
   }
   return internal::RecordingGateSlow(marker_id, function, activity, keep_session);
