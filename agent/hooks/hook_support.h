@@ -95,7 +95,8 @@ inline bool RecordingGate(uint16_t marker_id, const void* function, uint32_t act
 // Times `call` and records it with `record_call(start_ns, end_ns, status)` (when recording;
 // with only marker rules active the call is not timed). The program's errno is kept around
 // the agent's work on both sides of the real call (errno_preserved.h): the real function
-// sees the caller's errno and the caller sees the real function's.
+// sees the caller's errno and the caller sees the real function's; `record_call` keeps it
+// itself where it may change it (RecordLaunch's common case cannot).
 // With PROF_FLIGHT=1 the call is also kept in the thread's host ring (flight_host.h),
 // opened before the real call so that one which never returns (a synchronize behind a
 // hang) is seen running; and it keeps the session up, as an NCCL call does, so a program
@@ -113,8 +114,10 @@ Result TimedCall(uint16_t api, uint64_t stream_plus_one, const void* function, C
   const uint64_t kept = flight ? FlightHostCallEnter(api, stream_plus_one, function, start) : 0;
   const Result result = call();
   const uint64_t end = MonotonicNs();
-  ErrnoPreserved keep;
-  if (flight) FlightHostCallEnd(kept, end, static_cast<int32_t>(result));
+  if (flight) {
+    ErrnoPreserved keep;
+    FlightHostCallEnd(kept, end, static_cast<int32_t>(result));
+  }
   if (record) record_call(start, end, static_cast<int32_t>(result));
   return result;
 }
@@ -124,6 +127,7 @@ template <typename Result, typename Call>
 Result TimedApiCall(uint16_t api, const ApiArguments& arguments, Call&& call) {
   return TimedCall<Result>(api, arguments.stream_plus_one, arguments.function, call,
                            [&](uint64_t start, uint64_t end, int32_t status) {
+                             ErrnoPreserved keep;
                              RecordApiCall(api, start, end, status, arguments);
                            });
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "agent/record/errno_preserved.h"
+
 namespace prof {
 namespace internal {
 std::atomic<uint8_t> g_hook_mode{0};
@@ -10,6 +12,15 @@ thread_local uint64_t t_correlation_id __attribute__((tls_model("initial-exec"))
 }  // namespace internal
 
 namespace internal {
+
+void RecordLaunchSlow(uint16_t api, uint64_t start_ns, uint64_t end_ns, int32_t status,
+                      const void* function, const PackedLaunch& launch) {
+  ErrnoPreserved keep;
+  ApiArguments arguments;
+  arguments.function = function;
+  arguments.packed_launch = &launch;
+  RecordApiCall(api, start_ns, end_ns, status, arguments);
+}
 
 void RecordNamedOfKind(RecordKind kind, uint8_t subkind, const char* name, uint64_t time_ns,
                        uint64_t range_id, const char* domain) {

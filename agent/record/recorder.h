@@ -188,27 +188,27 @@ inline void RecordApiCall(uint16_t api, uint64_t start_ns, uint64_t end_ns, int3
   internal::FinishApiCall(record, api, start_ns, end_ns, status, size);
 }
 
+namespace internal {
+// RecordLaunch's rare cases, out of line, through RecordApiCall; the program's errno kept
+// (a chunk taken or a thread's first buffer may make system calls).
+void RecordLaunchSlow(uint16_t api, uint64_t start_ns, uint64_t end_ns, int32_t status,
+                      const void* function, const PackedLaunch& launch);
+}  // namespace internal
+
 // A launch already packed (record.h PackLaunch): what RecordApiCall does for one, with the
 // work a launch never needs left out of the common case (no ApiArguments to fill and read
-// back, no name, no second look at the thread's buffer). Call stacks (PROF_STACKS=1) and a
-// thread's first record go through RecordApiCall.
+// back, no name, no second look at the thread's buffer). Call stacks (PROF_STACKS=1), a
+// thread's first record and a full chunk go through RecordLaunchSlow. The common case
+// only stores to the thread's buffer, so the caller need not keep errno around it.
 inline void RecordLaunch(uint16_t api, uint64_t start_ns, uint64_t end_ns, int32_t status,
                          const void* function, const PackedLaunch& launch) {
-  ThreadBuffer* buffer = internal::t_buffer;
-  if (__builtin_expect(!buffer || internal::g_stacks, 0)) {
-    ApiArguments arguments;
-    arguments.function = function;
-    arguments.packed_launch = &launch;
-    return RecordApiCall(api, start_ns, end_ns, status, arguments);
-  }
   constexpr size_t kSize = sizeof(LaunchRecord);
   static_assert(kSize == RecordSize(RecordKind::kLaunch, 0), "a launch record has no name");
-  Record* header = buffer->Reserve(kSize);
-  if (__builtin_expect(!header, 0) &&
-      !(header = buffer->ReserveFallback(RecordKind::kLaunch, kSize))) {
-    return;
+  ThreadBuffer* buffer = internal::t_buffer;
+  if (__builtin_expect(!buffer || internal::g_stacks || !buffer->Fits(kSize), 0)) {
+    return internal::RecordLaunchSlow(api, start_ns, end_ns, status, function, launch);
   }
-  LaunchRecord* record = static_cast<LaunchRecord*>(header);
+  LaunchRecord* record = static_cast<LaunchRecord*>(buffer->Reserve(kSize));
   record->size = static_cast<uint16_t>(kSize);
   record->kind = RecordKind::kLaunch;
   record->subkind = 0;

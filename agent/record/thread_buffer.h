@@ -61,6 +61,10 @@ class ThreadBuffer {
     return ReserveChunk(size);
   }
 
+  // Whether Reserve(size) finds room in the current chunk: no chunk to take, no system
+  // call, errno untouched.
+  bool Fits(size_t size) const { return offset_ + size <= limit_; }
+
   // After Reserve failed: control kinds get the control ring; any record that finds no
   // room is counted lost, by kind and step. Returns nullptr when lost.
   Record* ReserveFallback(RecordKind kind, size_t size);
