@@ -70,14 +70,14 @@ bool NoText(const char* text) { return text == nullptr || *text == '\0'; }
 
 // The torch observer's operators (torch_observer.h): prof_operator_range_detail's path for
 // a name-only range, entered directly (no exported call, no detail tests).
-void ObservedOperatorRange(const char* name, uint64_t start_ns, uint64_t end_ns) {
+void ObservedOperatorRange(const char* name, size_t length, uint64_t start_ns, uint64_t end_ns) {
   prof::ErrnoPreserved keep;  // inside torch's callback: the program's errno stays
   if (prof::FlightOn()) {
     prof::FlightHostRange(prof::schema::RANGE_KIND_OPERATOR, name, start_ns, end_ns);
   }
   if (!prof::Recording()) return;
   if (prof::ActivityEnabled(prof::kActivityTimerOnly)) return;  // operators: not in timer-only
-  prof::RecordOperatorRange(name, start_ns, end_ns);
+  prof::RecordOperatorRange(name, length, start_ns, end_ns);
 }
 
 // A range that already ended, as a start/end pair (not push/pop): each range has an id of

@@ -4,6 +4,7 @@
 #include "agent/record/record.h"
 
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -357,6 +358,30 @@ TEST_CASE("a whole operator range is the header and its name only") {
   CHECK(HeaderOf(cut[0]).size == 40 + 4104);  // 4096 + NUL, to 8
   CHECK(std::string(HeaderOf(cut[0]).name()) == std::string(4096, 'x'));
   CHECK(NameOf(RecordAs<OperatorRangeRecord>(HeaderOf(cut[0]))) == std::string(4096, 'x'));
+}
+
+TEST_CASE("an operator range's name is copied whole at every length the copy tells apart") {
+  ConfigureBuffers(8u << 20);
+  DrainAll();
+  // The name is copied in words for 8-32 bytes (two words to 16, four to 32), else by
+  // memcpy: each length about those bounds, its bytes all different, through both entries.
+  const std::string alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  const size_t lengths[] = {1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 40};
+  for (size_t length : lengths) {
+    const std::string name = alphabet.substr(0, length);
+    RecordOperatorRange(name.c_str(), 1, 2);
+    RecordOperatorRange(name.c_str(), name.size(), 3, 4);
+  }
+  const auto records = DrainAll();
+  REQUIRE(records.size() == 2 * std::size(lengths));
+  for (size_t i = 0; i < records.size(); ++i) {
+    const std::string expected = alphabet.substr(0, lengths[i / 2]);
+    INFO(expected);
+    const Record& range = HeaderOf(records[i]);
+    CHECK(range.name_length == expected.size());
+    CHECK(range.size == RecordSize(RecordKind::kOperatorRange, expected.size()));
+    CHECK(std::string(range.name()) == expected);  // its NUL in place
+  }
 }
 
 TEST_CASE("every kind's records start their name after the kind's own struct") {

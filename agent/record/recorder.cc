@@ -98,21 +98,7 @@ void RecordOperatorRangeDetail(const char* name, const char* shapes, const char*
 }
 
 void RecordOperatorRange(const char* name, uint64_t start_ns, uint64_t end_ns) {
-  const size_t length = name ? std::min(std::strlen(name), kMaxNameLength) : 0;
-  size_t size;
-  // The name as extra bytes: copied here, cut at kMaxNameLength, with the one strlen above.
-  OperatorRangeRecord* record = BeginRecord<OperatorRangeRecord>(
-      nullptr, &size, RecordSize(RecordKind::kOperatorRange, length) - sizeof(OperatorRangeRecord));
-  if (!record) return;
-  if (length) {
-    char* text = NameArea(record);
-    std::memcpy(text, name, length);
-    text[length] = '\0';
-  }
-  record->name_length = static_cast<uint32_t>(length);
-  record->start_ns = start_ns;
-  record->end_ns = end_ns < start_ns ? start_ns : end_ns;
-  CommitRecord(size);
+  RecordOperatorRange(name, name ? std::strlen(name) : 0, start_ns, end_ns);
 }
 
 }  // namespace prof

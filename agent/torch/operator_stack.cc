@@ -29,14 +29,30 @@ constexpr uint64_t AtenUtilityLeads() {
   return leads;
 }
 
+// The utilities' lengths, or their seventh characters (& 63), as bits (all are 8 to 63
+// characters long).
+constexpr uint64_t UtilityBits(bool lengths) {
+  uint64_t bits = 0;
+  for (const char* utility : kUtilities) {
+    size_t length = 0;
+    while (utility[length] != '\0') ++length;
+    bits |= uint64_t{1} << (lengths ? length : utility[6] & 63);
+  }
+  return bits;
+}
+
 }  // namespace
 
+const uint64_t kUtilityLengthBits = UtilityBits(true);
+const uint64_t kUtilitySeventhBits = UtilityBits(false);
+
 bool IsUtilityOperatorName(const char* name) {
-  // Called at every operator's start, and nearly every name is "aten::<op>": the prefix is
-  // checked a character at a time (a shorter name stops at its NUL), then the character
-  // after it against the utilities' leads; only a name passing both is compared with the
-  // utilities that share its first characters. Where this was strncmp and a walk over the
-  // list, it took ~100 instructions an operator (callgrind, aten_cost.py's loop). The
+  // Called at the start of an operator whose name may be a utility's (MayBeUtility), and
+  // nearly every name is "aten::<op>": the prefix is checked a character at a time (a
+  // shorter name stops at its NUL), then the character after it against the utilities'
+  // leads; only a name passing both is compared with the utilities that share its first
+  // characters. Where this was strncmp and a walk over the list, it took ~100 instructions
+  // an operator (callgrind, aten_cost.py's loop). The
   // utilities starting with 'a' are all aten:: names (operator_stack_test lists them).
   const char first = name[0];
   if (first != '[' && first != 'p' && first != 'a') return false;
@@ -55,22 +71,6 @@ bool IsUtilityOperatorName(const char* name) {
     if (std::strcmp(name, utility) == 0) return true;
   }
   return false;
-}
-
-void OperatorStack::Start(const void* call, const char* name, bool user, uint64_t start_ns) {
-  if (depth_ == kDepth) {
-    ++overflow_;
-    ++overflowed_;
-    return;
-  }
-  Level& level = levels_[depth_++];
-  level.call = call;
-  level.name = name ? name : "";
-  level.start_ns = start_ns;
-  level.children = 0;
-  level.user = user;
-  level.utility = IsUtilityOperatorName(level.name);
-  level.pending = false;
 }
 
 }  // namespace prof

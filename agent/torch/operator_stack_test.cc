@@ -1,5 +1,6 @@
 #include "agent/torch/operator_stack.h"
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@ struct Range {
 
 std::vector<Range>* g_ranges = nullptr;
 
-void Collect(bool user, const char* name, uint64_t start, uint64_t end) {
+void Collect(bool user, const char* name, size_t length, uint64_t start, uint64_t end) {
+  CHECK(length == std::strlen(name));
   g_ranges->push_back({user, name, start, end});
 }
 
@@ -27,7 +29,10 @@ void Collect(bool user, const char* name, uint64_t start, uint64_t end) {
 // the innermost open call at t, "-name@t" the innermost open call of that name; returns
 // the ranges the stack handed on, in order. Each call's identity is the address of its
 // own slot (RecordFunctions are told apart by address).
-std::vector<Range> Run(OperatorStack& stack, const std::vector<std::string>& calls) {
+// Ends go as the observer sends them (EndInnermost for the innermost call, else End), or
+// all through End with `only_end`.
+std::vector<Range> Run(OperatorStack& stack, const std::vector<std::string>& calls,
+                       bool only_end = false) {
   std::vector<Range> ranges;
   g_ranges = &ranges;
   // Names and identities outlive the calls here; the real callers' names live only until
@@ -42,7 +47,12 @@ std::vector<Range> Run(OperatorStack& stack, const std::vector<std::string>& cal
     if (call[0] == '-') {
       size_t index = open.size() - 1;
       while (!name.empty() && index > 0 && (*names)[open[index]] != name) --index;
-      stack.End(&(*names)[open[index]], time, Collect);
+      const void* ended = &(*names)[open[index]];
+      if (!only_end && stack.IsInnermost(ended)) {
+        stack.EndInnermost(time, Collect);
+      } else {
+        stack.End(ended, time, Collect);
+      }
       open.erase(open.begin() + static_cast<std::ptrdiff_t>(index));
       continue;
     }
@@ -76,6 +86,29 @@ TEST_CASE("an only child named as its parent is folded, to a fixed point") {
   CHECK(stack.folded() == 2);
 }
 
+TEST_CASE("an innermost call's end is the same through End and EndInnermost") {
+  const std::vector<std::string> calls = {"+aten::linear@1",
+                                          "+aten::t@2",
+                                          "-@3",
+                                          "+aten::addmm@4",
+                                          "+aten::addmm@5",
+                                          "-@6",
+                                          "-@7",
+                                          "-@8",
+                                          "+aten::add@9",
+                                          "+aten::is_leaf@10",
+                                          "-@11",
+                                          "+u:Optimizer.step@12",
+                                          "-@13",
+                                          "-@14"};
+  OperatorStack observed, ended;
+  const auto expected = Run(ended, calls, /*only_end=*/true);
+  REQUIRE(expected.size() == 5);  // the inner aten::addmm folded, aten::is_leaf no range
+  CHECK(Run(observed, calls) == expected);
+  CHECK(observed.folded() == ended.folded());
+  CHECK(observed.depth() == 0);
+}
+
 TEST_CASE("a same-name child with a sibling is kept, the sibling after it") {
   OperatorStack stack;
   const auto ranges = Run(stack, {"+aten::add@1", "+aten::add@2", "-@3", "+aten::copy_@4", "-@5",
@@ -83,6 +116,13 @@ TEST_CASE("a same-name child with a sibling is kept, the sibling after it") {
   REQUIRE(ranges == std::vector<Range>{{false, "aten::add", 2, 3},
                                        {false, "aten::copy_", 4, 5},
                                        {false, "aten::add", 1, 6}});
+  CHECK(stack.folded() == 0);
+}
+
+TEST_CASE("a first child of its parent's length but another name is no duplicate") {
+  OperatorStack stack;
+  const auto ranges = Run(stack, {"+aten::mm@1", "+aten::mv@2", "-@3", "-@4"});
+  REQUIRE(ranges == std::vector<Range>{{false, "aten::mv", 2, 3}, {false, "aten::mm", 1, 4}});
   CHECK(stack.folded() == 0);
 }
 
@@ -112,7 +152,17 @@ TEST_CASE("utility names are exactly torch.profiler's _filter_name list") {
         "aten::is_leaf", "aten::output_nr", "aten::_version"}) {
     INFO(utility);
     CHECK(IsUtilityOperatorName(utility));
+    CHECK(MayBeUtility(utility, std::strlen(utility)));  // the start's test before the compare
   }
+  // Most operators' names fail it (no utility's length, or no utility's seventh character
+  // at that length): the start calls no compare for them.
+  for (const char* name : {"aten::add", "aten::linear", "aten::reshape", "aten::transpose",
+                           "aten::unsqueeze", "aten::empty_like"}) {
+    INFO(name);
+    CHECK_FALSE(MayBeUtility(name, std::strlen(name)));
+  }
+  const std::string long_name(64, 'o');  // no utility is this long
+  CHECK_FALSE(MayBeUtility(long_name.c_str(), long_name.size()));
   for (const char* other :
        {"", "a", "aten::", "aten::add", "aten::is_nonzero", "aten::is_leaf_", "aten::output",
         "aten::_version2", "aten::_to_copy", "aten::ones", "autograd::engine", "[memory",
@@ -134,7 +184,7 @@ TEST_CASE("only the innermost open call is innermost") {
   stack.Start(&inner, "aten::b", false, 2);
   CHECK(stack.IsInnermost(&inner));
   CHECK_FALSE(stack.IsInnermost(&outer));
-  stack.End(&inner, 3, [](bool, const char*, uint64_t, uint64_t) {});
+  stack.End(&inner, 3, [](bool, const char*, size_t, uint64_t, uint64_t) {});
   CHECK(stack.IsInnermost(&outer));
 }
 

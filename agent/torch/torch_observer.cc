@@ -92,11 +92,11 @@ std::atomic<OperatorRangeSink> g_operator_sink{nullptr};
 // checks and detail tests cost ~50 instructions an operator more, callgrind), where
 // prof_operator_range writes a start and an end record: half the records to write and
 // convert (aten_cost.py measured it).
-void Sink(bool user, const char* name, uint64_t start_ns, uint64_t end_ns) {
+void Sink(bool user, const char* name, size_t length, uint64_t start_ns, uint64_t end_ns) {
   if (user) {
     prof_user_range(name, start_ns, end_ns);
   } else {
-    g_operator_sink.load(std::memory_order_relaxed)(name, start_ns, end_ns);
+    g_operator_sink.load(std::memory_order_relaxed)(name, length, start_ns, end_ns);
   }
 }
 
@@ -122,8 +122,10 @@ NullContext OnStart(const void* record_function) {
 void OnEnd(const void* record_function, void* /*context*/) {
   OperatorStack* stack = t_stack;
   if (stack == nullptr) return;  // never pushed
-  if (!stack->IsInnermost(record_function) && g_torch.is_async(record_function)) return;
-  stack->End(record_function, Recording() ? MonotonicNs() : 1, Sink);
+  const uint64_t end_ns = Recording() ? MonotonicNs() : 1;
+  if (stack->IsInnermost(record_function)) return stack->EndInnermost(end_ns, Sink);
+  if (g_torch.is_async(record_function)) return;
+  stack->End(record_function, end_ns, Sink);
 }
 
 // libtorch_cpu's functions, from the loaded copy (the first object named libtorch_cpu.so*).

@@ -46,6 +46,7 @@
 #ifndef PROF_AGENT_TORCH_TORCH_OBSERVER_H_
 #define PROF_AGENT_TORCH_TORCH_OBSERVER_H_
 
+#include <cstddef>
 #include <cstdint>
 
 namespace prof {
@@ -63,8 +64,10 @@ struct TorchObserverCounts {
 
 // Records one operator that ended (whole range, name only), as prof_operator_range_detail
 // without details but without its entry's work (the API layer's internal entry: errno
-// kept, the flight recorder and the activities honoured, no exported call).
-using OperatorRangeSink = void (*)(const char* name, uint64_t start_ns, uint64_t end_ns);
+// kept, the flight recorder and the activities honoured, no exported call). length:
+// strlen(name), known from the operator's start.
+using OperatorRangeSink = void (*)(const char* name, size_t length, uint64_t start_ns,
+                                   uint64_t end_ns);
 
 // Adds this thread's two callbacks; operators go to `operators` (the same for every
 // thread: the first start's is kept). Returns 1 when they are on (or already were), 0 when
