@@ -69,10 +69,12 @@ void Pop() {
 bool NoText(const char* text) { return text == nullptr || *text == '\0'; }
 
 // The torch observer's operators (torch_observer.h): prof_operator_range_detail's path for
-// a name-only range, entered directly (no exported call, no detail tests).
+// a name-only range, entered directly (no exported call, no detail tests). Inside torch's
+// callback the program's errno stays: kept around the flight recorder's work here, and by
+// RecordOperatorRange itself where it may change it (its common case cannot).
 void ObservedOperatorRange(const char* name, size_t length, uint64_t start_ns, uint64_t end_ns) {
-  prof::ErrnoPreserved keep;  // inside torch's callback: the program's errno stays
   if (prof::FlightOn()) {
+    prof::ErrnoPreserved keep;
     prof::FlightHostRange(prof::schema::RANGE_KIND_OPERATOR, name, start_ns, end_ns);
   }
   if (!prof::Recording()) return;

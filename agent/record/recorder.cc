@@ -22,6 +22,17 @@ void RecordLaunchSlow(uint16_t api, uint64_t start_ns, uint64_t end_ns, int32_t 
   RecordApiCall(api, start_ns, end_ns, status, arguments);
 }
 
+void RecordOperatorRangeSlow(const char* name, size_t length, uint64_t start_ns, uint64_t end_ns) {
+  ErrnoPreserved keep;
+  size_t size;
+  // The name as extra bytes: copied by FillOperatorRange.
+  OperatorRangeRecord* record = BeginRecord<OperatorRangeRecord>(
+      nullptr, &size, RecordSize(RecordKind::kOperatorRange, length) - sizeof(OperatorRangeRecord));
+  if (!record) return;
+  FillOperatorRange(record, name, length, start_ns, end_ns);
+  CommitRecord(size);
+}
+
 void RecordNamedOfKind(RecordKind kind, uint8_t subkind, const char* name, uint64_t time_ns,
                        uint64_t range_id, const char* domain) {
   char shortened[kMaxNameLength + 1];

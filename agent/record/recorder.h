@@ -249,17 +249,13 @@ void RecordOperatorRangeDetail(const char* name, const char* shapes, const char*
 // A whole operator range without details (kOperatorRange): the name (null: none, cut at
 // kMaxNameLength) and its times; an end before the start is clamped to it.
 void RecordOperatorRange(const char* name, uint64_t start_ns, uint64_t end_ns);
-// The same with the name's length known (strlen(name); the torch observer measures it at
-// the operator's start): no strlen here. Inline by force, into the observer's sink (left
-// to itself the compiler kept it out of line, a call and a frame an operator).
-[[gnu::always_inline]] inline void RecordOperatorRange(const char* name, size_t full_length,
-                                                       uint64_t start_ns, uint64_t end_ns) {
-  const size_t length = full_length < kMaxNameLength ? full_length : kMaxNameLength;
-  size_t size;
-  // The name as extra bytes: copied here, cut at kMaxNameLength.
-  OperatorRangeRecord* record = BeginRecord<OperatorRangeRecord>(
-      nullptr, &size, RecordSize(RecordKind::kOperatorRange, length) - sizeof(OperatorRangeRecord));
-  if (!record) return;
+
+namespace internal {
+// An operator record's fields after its header: the name (`length`, already cut) and the
+// times. Inline by force into both of RecordOperatorRange's paths.
+[[gnu::always_inline]] inline void FillOperatorRange(OperatorRangeRecord* record, const char* name,
+                                                     size_t length, uint64_t start_ns,
+                                                     uint64_t end_ns) {
   char* text = NameArea(record);
   if (length >= 8 && length <= 32) {
     // An operator's name is mostly 8-32 bytes: copied as two or four overlapping words,
@@ -283,7 +279,38 @@ void RecordOperatorRange(const char* name, uint64_t start_ns, uint64_t end_ns);
   record->name_length = static_cast<uint32_t>(length);
   record->start_ns = start_ns;
   record->end_ns = end_ns < start_ns ? start_ns : end_ns;
-  CommitRecord(size);
+}
+
+// RecordOperatorRange's rare cases, out of line: a thread's first record (its buffer made)
+// and a full chunk (a chunk taken, the doorbell, the fallback), which may make system
+// calls, so the program's errno is kept here (and only here). `length` is already cut.
+void RecordOperatorRangeSlow(const char* name, size_t length, uint64_t start_ns, uint64_t end_ns);
+}  // namespace internal
+
+// The same with the name's length known (strlen(name); the torch observer measures it at
+// the operator's start): no strlen here. Inline by force, into the observer's sink (left
+// to itself the compiler kept it out of line, a call and a frame an operator). The common
+// case (the thread's buffer has room in its chunk) only stores to the buffer, so the
+// caller need not keep errno around it: RecordOperatorRangeSlow keeps it for the rest.
+[[gnu::always_inline]] inline void RecordOperatorRange(const char* name, size_t full_length,
+                                                       uint64_t start_ns, uint64_t end_ns) {
+  const size_t length = full_length < kMaxNameLength ? full_length : kMaxNameLength;
+  const size_t size = RecordSize(RecordKind::kOperatorRange, length);
+  ThreadBuffer* buffer = internal::t_buffer;
+  if (__builtin_expect(!buffer || !buffer->Fits(size), 0)) {
+    return internal::RecordOperatorRangeSlow(name, length, start_ns, end_ns);
+  }
+  // BeginRecordOfKind's header, with the kind's size known and the name filled below.
+  OperatorRangeRecord* record = static_cast<OperatorRangeRecord*>(buffer->Reserve(size));
+  record->size = static_cast<uint16_t>(size);
+  record->kind = RecordKind::kOperatorRange;
+  record->subkind = 0;
+  record->api = 0;
+  record->flags = 0;
+  record->status = 0;
+  record->correlation_id = 0;
+  internal::FillOperatorRange(record, name, length, start_ns, end_ns);
+  buffer->Commit(size);
 }
 
 }  // namespace prof
