@@ -29,6 +29,7 @@ void RecordOperatorRangeSlow(const char* name, size_t length, uint64_t start_ns,
   OperatorRangeRecord* record = BeginRecord<OperatorRangeRecord>(
       nullptr, &size, RecordSize(RecordKind::kOperatorRange, length) - sizeof(OperatorRangeRecord));
   if (!record) return;
+  record->name_length = static_cast<uint32_t>(length);
   FillOperatorRange(record, name, length, start_ns, end_ns);
   CommitRecord(size);
 }

@@ -74,6 +74,19 @@ inline char* NameArea(T* record) {
 }
 
 namespace internal {
+// The header every recorder writes, in one place: the size and the kind, the other
+// fields zero (a caller that sets one stores it after: the compiler drops the zero).
+inline void WriteHeader(Record* record, RecordKind kind, size_t size, uint32_t name_length) {
+  record->size = static_cast<uint16_t>(size);
+  record->kind = kind;
+  record->subkind = 0;
+  record->api = 0;
+  record->flags = 0;
+  record->status = 0;
+  record->name_length = name_length;
+  record->correlation_id = 0;
+}
+
 // BeginRecord's work, with the kind checked by its callers (BeginRecord, RecordNamed).
 template <typename T>
 inline T* BeginRecordOfKind(RecordKind kind, const char* name, size_t* size, size_t extra_bytes) {
@@ -88,14 +101,7 @@ inline T* BeginRecordOfKind(RecordKind kind, const char* name, size_t* size, siz
     return nullptr;
   }
   T* record = static_cast<T*>(header);
-  record->size = static_cast<uint16_t>(*size);
-  record->kind = kind;
-  record->subkind = 0;
-  record->api = 0;
-  record->flags = 0;
-  record->status = 0;
-  record->name_length = static_cast<uint32_t>(name_length);
-  record->correlation_id = 0;
+  WriteHeader(record, kind, *size, static_cast<uint32_t>(name_length));
   if (name_length) {
     std::memcpy(NameArea(record), name, name_length);
     NameArea(record)[name_length] = '\0';
@@ -209,13 +215,9 @@ inline void RecordLaunch(uint16_t api, uint64_t start_ns, uint64_t end_ns, int32
     return internal::RecordLaunchSlow(api, start_ns, end_ns, status, function, launch);
   }
   LaunchRecord* record = static_cast<LaunchRecord*>(buffer->Reserve(kSize));
-  record->size = static_cast<uint16_t>(kSize);
-  record->kind = RecordKind::kLaunch;
-  record->subkind = 0;
+  internal::WriteHeader(record, RecordKind::kLaunch, kSize, 0);
   record->api = api;
-  record->flags = 0;
   record->status = status;
-  record->name_length = 0;
   record->start_ns = start_ns;
   record->end_ns = end_ns;
   record->correlation_id = TakeCorrelationId();
@@ -251,8 +253,8 @@ void RecordOperatorRangeDetail(const char* name, const char* shapes, const char*
 void RecordOperatorRange(const char* name, uint64_t start_ns, uint64_t end_ns);
 
 namespace internal {
-// An operator record's fields after its header: the name (`length`, already cut) and the
-// times. Inline by force into both of RecordOperatorRange's paths.
+// An operator record's fields after its header: the name (`length`, already cut, in the
+// header's name_length) and the times. Inline by force into both of RecordOperatorRange's paths.
 [[gnu::always_inline]] inline void FillOperatorRange(OperatorRangeRecord* record, const char* name,
                                                      size_t length, uint64_t start_ns,
                                                      uint64_t end_ns) {
@@ -276,7 +278,6 @@ namespace internal {
     std::memcpy(text, name, length);
   }
   if (length) text[length] = '\0';  // RecordSize counts a NUL only after a name
-  record->name_length = static_cast<uint32_t>(length);
   record->start_ns = start_ns;
   record->end_ns = end_ns < start_ns ? start_ns : end_ns;
 }
@@ -302,13 +303,7 @@ void RecordOperatorRangeSlow(const char* name, size_t length, uint64_t start_ns,
   }
   // BeginRecordOfKind's header, with the kind's size known and the name filled below.
   OperatorRangeRecord* record = static_cast<OperatorRangeRecord*>(buffer->Reserve(size));
-  record->size = static_cast<uint16_t>(size);
-  record->kind = RecordKind::kOperatorRange;
-  record->subkind = 0;
-  record->api = 0;
-  record->flags = 0;
-  record->status = 0;
-  record->correlation_id = 0;
+  internal::WriteHeader(record, RecordKind::kOperatorRange, size, static_cast<uint32_t>(length));
   internal::FillOperatorRange(record, name, length, start_ns, end_ns);
   buffer->Commit(size);
 }
