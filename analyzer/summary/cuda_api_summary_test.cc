@@ -102,10 +102,10 @@ std::vector<std::string> TableCells(const std::string& path, const ViewSet& view
 TEST_CASE("cuda api summary: the walk over the calls fills each table alone or with others") {
   const std::string path = WriteCallsOfThreeTables("three_tables.pb");
   const ViewSet all = AllViews();
-  for (const auto& [view, key] : std::vector<std::pair<View, std::string>>{
-           {View::kCudaApi, "cuda_api"},
-           {View::kMemoryManipulation, "memory_manipulation"},
-           {View::kKernel, "kernel_launch"}}) {
+  for (const auto& [view, key] :
+       std::vector<std::pair<View, std::string>>{{View::kCudaApi, "cuda_api"},
+                                                 {View::kMemoryManipulation, "memory_manipulation"},
+                                                 {View::kKernel, "kernel_launch"}}) {
     INFO(key);
     const std::vector<std::string> together = TableCells(path, all, key);
     CHECK_FALSE(together.empty());

@@ -49,10 +49,10 @@ ABSL_ATTRIBUTE_NOINLINE void HostLaunchCounter::AddUnanswered(int32_t launch) {
 std::vector<uint8_t> AddKernelFigures(const AnalysisContext& window, KernelFigures* figures) {
   const TraceModel& model = *window.model;
   // One walk over the device records: each kernel's time by name, and which calls a kernel
-  // record answered (for the launches' count in the walk over the calls). A byte per call, not a bit:
-  // a bit costs a shift and mask at each of the millions of marks and tests. The sum runs
-  // in a local, in the same order: a store through `figures` each record may alias the
-  // items, which the compiler would then reload.
+  // record answered (for the launches' count in the walk over the calls). A byte per call, not a
+  // bit: a bit costs a shift and mask at each of the millions of marks and tests. The sum runs in a
+  // local, in the same order: a store through `figures` each record may alias the items, which the
+  // compiler would then reload.
   std::vector<uint8_t> answered(model.api_calls.size(), 0);
   double all_kernels_ns = figures->all_kernels_ns;
   NamedItemsCursor<NamedItem> kernels(&figures->kernels);
