@@ -57,7 +57,7 @@ class ThreadBuffer {
   // Space for a record of `size` bytes (a multiple of 8, at most kChunkPayload) in the data
   // chunks, or nullptr when the pool has none (then call ReserveFallback).
   Record* Reserve(size_t size) {
-    if (offset_ + size <= limit_) return reinterpret_cast<Record*>(base_ + offset_);
+    if (Fits(size)) return reinterpret_cast<Record*>(base_ + offset_);
     return ReserveChunk(size);
   }
 
