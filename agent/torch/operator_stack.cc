@@ -19,6 +19,13 @@ constexpr const char* kUtilities[] = {
     "aten::_version",
 };
 
+// strlen, when compiled.
+constexpr size_t LengthOf(const char* text) {
+  size_t length = 0;
+  while (text[length] != '\0') ++length;
+  return length;
+}
+
 // The characters after "aten::" that start a utility's name, as bits (character & 63):
 // an aten:: name whose bit is clear is no utility, found without the list.
 constexpr uint64_t AtenUtilityLeads() {
@@ -34,12 +41,20 @@ constexpr uint64_t AtenUtilityLeads() {
 constexpr uint64_t UtilityBits(bool lengths) {
   uint64_t bits = 0;
   for (const char* utility : kUtilities) {
-    size_t length = 0;
-    while (utility[length] != '\0') ++length;
-    bits |= uint64_t{1} << (lengths ? length : utility[6] & 63);
+    bits |= uint64_t{1} << (lengths ? LengthOf(utility) : utility[6] & 63);
   }
   return bits;
 }
+
+// MayBeUtility reads a name's seventh character only at a utility's length, and keeps
+// lengths as bits of one word: both hold while every utility is 8 to 63 characters long.
+constexpr bool UtilityLengthsFit() {
+  for (const char* utility : kUtilities) {
+    if (LengthOf(utility) < 8 || LengthOf(utility) > 63) return false;
+  }
+  return true;
+}
+static_assert(UtilityLengthsFit(), "a utility's name must be 8 to 63 characters long");
 
 }  // namespace
 
