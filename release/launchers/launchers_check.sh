@@ -26,7 +26,7 @@ cd "$here" || exit 1
 # A rank of Debian's torch (CPython 3.13) can abort as it exits, after the program ended:
 # "terminate called without an active exception", then SIGABRT. Seen once in CI
 # (2026-11-28, srun, rank 0, after both ranks printed their last line); not seen again in
-# 225 srun runs with the agent, so whether the agent makes it likelier is not known. The
+# 230 srun runs with the agent, so whether the agent makes it likelier is not known. The
 # likeliest cause is torch's (pytorch/pytorch#38228): a C++ thread that takes the GIL while
 # the interpreter finalizes is ended by pthread_exit, whose unwinding through a noexcept
 # frame calls std::terminate (CPython 3.14 parks such a thread: python/cpython#105805). The
