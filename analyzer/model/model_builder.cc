@@ -164,7 +164,6 @@ inline ApiCall ModelBuilder::MakeApiCall(const ApiCallEvent& event, const ApiCal
   call.correlation_id = event.correlation_id;
   call.name = ids.name;
   call.driver = event.domain == schema::API_DOMAIN_DRIVER;
-  call.failed = event.status != 0;
   call.cupti_clock = cupti;
   call.has_stream = event.stream.has_value();
   call.copy_kind = copy_kind;

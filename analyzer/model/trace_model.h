@@ -52,32 +52,36 @@ struct HostRange {
   NameId source = 0;
 };
 
-// Fields ordered so the record packs into 80 bytes (it was 88): a 10M-event trace holds
-// millions, and writing their pages is much of reading one.
+// Fields ordered so the record packs into 72 bytes (it was 88, then 80): a 10M-event trace
+// holds millions, and every walk over them (building, slicing, the tree, the call tables)
+// reads their pages. Hence no field for what the tree finds (the innermost range holding
+// the call: RangeTree::call_range) or what the status says (failed()), and copy_kind in a
+// byte.
 struct ApiCall {
   uint64_t thread_id = 0;
   uint64_t start_ns = 0;
   uint64_t end_ns = 0;
   uint64_t correlation_id = 0;
   NameId name = 0;
-  int32_t parent_range = kNoIndex;  // innermost host range holding its start (tree stage)
   bool driver = false;
-  bool failed = false;  // status != success
   bool cupti_clock = false;
   // Arguments as recorded (timeline exports; the Memory Manipulation Summary uses bytes and
   // copy_kind for calls whose device record is missing); 0 / unknown where not recorded.
   bool has_stream = false;
-  schema::CopyKind copy_kind = schema::COPY_KIND_UNKNOWN;
+  // A schema::CopyKind, in a byte.
+  uint8_t copy_kind = schema::COPY_KIND_UNKNOWN;
   NameId call_stack = 0;  // symbolized launch stack ("f < g < h"), 0: none
   // Kernel launches: the configuration the program passed (index in
   // TraceModel::kernel_launches, which names the kernel), read where no device record came.
   int32_t launch = kNoIndex;
-  int64_t status = 0;     // the call's return code
-  uint64_t stream = 0;    // the stream argument (a handle), when has_stream
-  uint64_t bytes = 0;     // copy / set / allocation size
+  int64_t status = 0;   // the call's return code
+  uint64_t stream = 0;  // the stream argument (a handle), when has_stream
+  uint64_t bytes = 0;   // copy / set / allocation size
+
+  bool failed() const { return status != 0; }  // status != success
 };
 
-static_assert(sizeof(ApiCall) <= 80, "ApiCall grew: keep the fields packed (see above)");
+static_assert(sizeof(ApiCall) <= 72, "ApiCall grew: keep the fields packed (see above)");
 
 enum class DeviceKind : uint8_t { kKernel, kMemcpy, kMemset, kSynchronization };
 

@@ -77,7 +77,7 @@ py::dict ApiCallEvent(const TraceModel& model, const ApiCall& call) {
   event["end_ns"] = call.end_ns;
   event["correlation_id"] = call.correlation_id;
   event["driver"] = call.driver;
-  event["failed"] = call.failed;
+  event["failed"] = call.failed();
   return event;
 }
 

@@ -99,7 +99,8 @@ TimelineArgs ApiCallArgs(const TraceModel& model, const ApiCall& call) {
   if (call.has_stream) args.push_back({"stream", Hex(call.stream)});
   if (call.bytes) args.push_back({"bytes", call.bytes});
   if (call.copy_kind != schema::COPY_KIND_UNKNOWN) {
-    args.push_back({"kind", std::string(CopyKindShortName(call.copy_kind))});
+    args.push_back(
+        {"kind", std::string(CopyKindShortName(static_cast<schema::CopyKind>(call.copy_kind)))});
   }
   if (call.call_stack)
     args.push_back({"call stack", std::string(model.names.Get(call.call_stack))});

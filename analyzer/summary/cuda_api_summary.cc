@@ -55,7 +55,7 @@ void AddCallFigures(const AnalysisContext& window, ApiFigures* api, CopyFigures*
     const double duration = static_cast<double>(call.end_ns - call.start_ns);
     item->cpu.Add(duration);
     item->sum_of_squares += duration * duration;
-    item->failed += call.failed;
+    item->failed += call.failed();
     all_calls_ns += duration;
   }
   if (api != nullptr) api->all_calls_ns = all_calls_ns;

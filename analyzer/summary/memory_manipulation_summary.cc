@@ -155,8 +155,9 @@ class CopyRows {
                                                 CopyFigures* figures) {
     CopyCallFigures*& row = row_of_[(static_cast<uint64_t>(call.name) << 32) | key];
     if (row == nullptr) {
-      const absl::string_view text = direction != 0 ? model.names.Get(direction).substr(7)
-                                                    : CopyDirectionName(call.copy_kind);
+      const absl::string_view text =
+          direction != 0 ? model.names.Get(direction).substr(7)
+                         : CopyDirectionName(static_cast<schema::CopyKind>(call.copy_kind));
       row = &figures->rows[RowName(model.names.Get(call.name), text)];
     }
     return row;

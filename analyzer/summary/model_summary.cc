@@ -50,13 +50,15 @@ std::vector<uint64_t> KernelTimeFromOtherThreads(const AnalysisContext& context,
                                                  const std::vector<bool>& inside_phase,
                                                  const std::vector<uint32_t>& phases) {
   const TraceModel& model = *context.model;
+  const std::vector<int32_t>& call_range = context.tree->call_range;
   std::vector<uint64_t> extra(phases.size(), 0);
   if (phases.empty()) return extra;  // no phase to give kernel time to
   for (const DeviceActivity& activity : model.device_activities) {
     if (activity.kind != DeviceKind::kKernel || activity.api_call == kNoIndex) continue;
     const ApiCall& call = model.api_calls[activity.api_call];
     // Counted on its own thread.
-    if (call.parent_range != kNoIndex && inside_phase[call.parent_range]) continue;
+    const int32_t range = call_range[activity.api_call];
+    if (range != kNoIndex && inside_phase[range]) continue;
     auto after = std::upper_bound(
         phases.begin(), phases.end(), call.start_ns,
         [&](uint64_t time, uint32_t index) { return time < model.ranges[index].start_ns; });

@@ -189,9 +189,9 @@ class OpenRanges {
 template <typename CallAt>
 bool SweepCallsIn(TraceModel* model, const RangeTree& tree, int32_t* call_range,
                   uint64_t* call_start, CallAt call_at) {
-  // The calls' storage in a local: the parents written through `calls` would otherwise
-  // make the compiler reload the list's address for each of millions of calls.
-  ApiCall* const calls = model->api_calls.data();
+  // The calls' storage in a local: the parents written through `call_range` would
+  // otherwise make the compiler reload the list's address for each of millions of calls.
+  const ApiCall* const calls = model->api_calls.data();
   const size_t call_count = model->api_calls.size();
   if (call_count == 0) return true;
   OpenRanges open(*model, tree);
@@ -201,7 +201,7 @@ bool SweepCallsIn(TraceModel* model, const RangeTree& tree, int32_t* call_range,
   uint64_t straddling = 0;
   for (size_t i = 0; i < call_count; ++i) {
     const size_t index = call_at(i);
-    ApiCall& call = calls[index];
+    const ApiCall& call = calls[index];
     if (call.thread_id != thread) {
       if (call.thread_id < thread) return false;
       thread = call.thread_id;
@@ -211,7 +211,6 @@ bool SweepCallsIn(TraceModel* model, const RangeTree& tree, int32_t* call_range,
     }
     last_start = call.start_ns;
     const int32_t range = open.Holding(call.start_ns);
-    call.parent_range = range;
     call_range[index] = range;
     call_start[index] = call.start_ns;
     straddling += call.end_ns > open.HoldingEnd();
@@ -235,7 +234,7 @@ bool SweepCalls(TraceModel* model, RangeTree* tree, const std::vector<uint32_t>*
                       [call_order](size_t i) { return call_order[i]; });
 }
 
-// Sets each call's parent_range, and fills tree->call_range and tree->call_start.
+// Fills tree->call_range (each call's range) and tree->call_start.
 void AttributeCalls(TraceModel* model, RangeTree* tree) {
   tree->call_range.assign(model->api_calls.size(), kNoIndex);
   tree->call_start.resize(model->api_calls.size());

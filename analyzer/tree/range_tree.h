@@ -25,16 +25,17 @@ struct RangeTree {
   std::vector<uint64_t> kernel_ns;  // kernels launched inside the subtree
   std::vector<uint64_t> device_ns;  // kernels + copies + memsets launched inside
   std::vector<uint32_t> preorder;   // ranges in the tree, thread by thread, pre-order
-  // Indexed like model.api_calls: each call's ApiCall::parent_range, packed. The walks
-  // over the device records find their call's range here, sixteen calls a cache line,
-  // not in the 80-byte calls (a cache miss a record).
+  // Indexed like model.api_calls: the innermost range on the call's thread holding its
+  // start (kNoIndex: none), packed. Kept only here: the walks over the device records find
+  // their call's range sixteen calls a cache line, not in the 72-byte calls (a cache miss a
+  // record), and the sweep over the calls only reads them.
   std::vector<int32_t> call_range;
   // Indexed like model.api_calls: each call's start_ns, packed for the same reason: the
   // analysis context finds each device record's step by its call's start.
   std::vector<uint64_t> call_start;
 };
 
-// Also sets ApiCall::parent_range and the tree counters of model->quality.
+// Also sets the tree counters of model->quality.
 RangeTree BuildRangeTree(TraceModel* model);
 
 }  // namespace prof::analyzer

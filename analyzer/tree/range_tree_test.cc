@@ -49,11 +49,11 @@ TEST_CASE("ranges nest per thread; overlaps are re-parented; calls go to the inn
   CHECK(tree.parent[RangeNamed(model, "G")] == kNoIndex);
   CHECK(model.quality.reparented_ranges == 1);
   CHECK(model.quality.straddling_api_calls == 1);
-  CHECK(model.api_calls[CallStartingAt(model, 20)].parent_range == RangeNamed(model, "A"));
-  CHECK(model.api_calls[CallStartingAt(model, 90)].parent_range == RangeNamed(model, "B"));
-  CHECK(model.api_calls[CallStartingAt(model, 290)].parent_range == RangeNamed(model, "C"));
-  CHECK(model.api_calls[CallStartingAt(model, 400)].parent_range == kNoIndex);
-  CHECK(model.api_calls[CallStartingAt(model, 515)].parent_range == RangeNamed(model, "F"));
+  CHECK(tree.call_range[CallStartingAt(model, 20)] == RangeNamed(model, "A"));
+  CHECK(tree.call_range[CallStartingAt(model, 90)] == RangeNamed(model, "B"));
+  CHECK(tree.call_range[CallStartingAt(model, 290)] == RangeNamed(model, "C"));
+  CHECK(tree.call_range[CallStartingAt(model, 400)] == kNoIndex);
+  CHECK(tree.call_range[CallStartingAt(model, 515)] == RangeNamed(model, "F"));
   CHECK(tree.kernel_ns[RangeNamed(model, "F")] == 100);
   CHECK(tree.kernel_ns[RangeNamed(model, "E")] == 100);
   CHECK(tree.device_ns[RangeNamed(model, "G")] == 0);
@@ -85,10 +85,10 @@ TEST_CASE("interleaved threads' calls go to their own thread's ranges") {
   trace.ApiCall(1, "cudaGetDevice", 30, 40);
   trace.ApiCall(2, "cudaGetDevice", 50, 60);
   TraceModel model = testing::LoadOrDie(trace.Write("interleaved.pb"));
-  BuildRangeTree(&model);
-  CHECK(model.api_calls[CallStartingAt(model, 10)].parent_range == RangeNamed(model, "T2"));
-  CHECK(model.api_calls[CallStartingAt(model, 30)].parent_range == RangeNamed(model, "T1"));
-  CHECK(model.api_calls[CallStartingAt(model, 50)].parent_range == RangeNamed(model, "T2"));
+  const RangeTree tree = BuildRangeTree(&model);
+  CHECK(tree.call_range[CallStartingAt(model, 10)] == RangeNamed(model, "T2"));
+  CHECK(tree.call_range[CallStartingAt(model, 30)] == RangeNamed(model, "T1"));
+  CHECK(tree.call_range[CallStartingAt(model, 50)] == RangeNamed(model, "T2"));
 }
 
 HostRange RangeOn(uint64_t thread, uint64_t start, uint64_t end) {
@@ -116,12 +116,9 @@ TEST_CASE("calls in order, then one out of order, are each attributed once") {
   model.api_calls = {CallOn(1, 5, 6), CallOn(1, 15, 19), CallOn(1, 42, 43), CallOn(1, 25, 26),
                      CallOn(1, 35, 36)};
   const RangeTree tree = BuildRangeTree(&model);
-  std::vector<int32_t> parents;
-  for (const ApiCall& call : model.api_calls) parents.push_back(call.parent_range);
-  CHECK(parents == std::vector<int32_t>{0, 0, 2, 1, kNoIndex});
-  CHECK(model.quality.straddling_api_calls == 1);
   // The packed copies, indexed like the calls, as the sorted sweep left them.
-  CHECK(tree.call_range == parents);
+  CHECK(tree.call_range == std::vector<int32_t>{0, 0, 2, 1, kNoIndex});
+  CHECK(model.quality.straddling_api_calls == 1);
   CHECK(tree.call_start == std::vector<uint64_t>{5, 15, 42, 25, 35});
 }
 
@@ -157,9 +154,7 @@ std::vector<int32_t> CallParentsOnThread(uint64_t thread) {
   model.ranges = {RangeOn(0, 0, 100), RangeOn(thread, 0, 50), RangeOn(thread, 10, 20)};
   model.api_calls = {CallOn(thread, 5, 6), CallOn(thread, 12, 13), CallOn(thread, 30, 60),
                      CallOn(thread, 70, 71)};
-  BuildRangeTree(&model);
-  std::vector<int32_t> parents;
-  for (const ApiCall& call : model.api_calls) parents.push_back(call.parent_range);
+  std::vector<int32_t> parents = BuildRangeTree(&model).call_range;
   parents.push_back(static_cast<int32_t>(model.quality.straddling_api_calls));
   return parents;
 }
