@@ -90,8 +90,8 @@ class ModelBuilder : public EventSink {
   };
   // OnApiCall's general path: fills the caches, checks and counts unusual values.
   ABSL_ATTRIBUTE_NOINLINE void AddApiCall(const ApiCallEvent& event);
-  ApiCall MakeApiCall(const ApiCallEvent& event, const ApiCallIds& ids, schema::CopyKind copy_kind,
-                      bool cupti);
+  void FillApiCall(const ApiCallEvent& event, const ApiCallIds& ids, schema::CopyKind copy_kind,
+                   bool cupti, ApiCall* call);
   // The cached entry of `id` without filling it (0 is "none"); false when not cached.
   bool CachedName(IdCache<NameId>* cache, uint32_t id, NameId* name);
   bool CachedLaunch(KernelConfigId config, int32_t* launch);
