@@ -12,6 +12,7 @@
 #include "agent/tests/sanitizer_preload.h"
 #include "agent/tests/trace_summary.h"
 #include "agent/tests/under_agent.h"
+#include "proto/events.h"
 
 namespace prof::testing {
 namespace {
@@ -58,6 +59,19 @@ TEST_CASE("exit paths keep the program's own outcome and a readable trace") {
     }
     CHECK(trace.files[0].chunks >= 1);
     CHECK(trace.launches["lifecycle_kernel"] > 0);
+    // The step in progress when the program ended is in the file, marked as open at the
+    // end (the Perf Summary's teardown), after the whole steps: a normal exit closes it on
+    // the way out, a terminating signal's flush too (the step a crash interrupted is the
+    // one its user looks for). Where the file has no final chunk nothing closed it.
+    if (c.complete && !(kSanitizerBuild && c.signal_after_ready != 0)) {
+      REQUIRE(trace.step_samples.size() >= 2);
+      CHECK(trace.step_samples.back() == kStepOpenAtExit);
+      const auto& spans = trace.step_spans;
+      CHECK(spans.back().first == spans[spans.size() - 2].second);
+      CHECK(spans.back().second >= spans.back().first);
+      CHECK(trace.step_numbers.back() == trace.step_numbers[trace.step_numbers.size() - 2] + 1);
+      CHECK(std::count(trace.step_samples.begin(), trace.step_samples.end(), kStepOpenAtExit) == 1);
+    }
   }
 }
 

@@ -171,6 +171,7 @@ void RecordConverter::AddRecord(uint64_t thread_id, const Record& record, Window
       step.step_number = ended.step;
       step.sample_count = ended.samples;
       encoder.AddStep(step);
+      window.NoteStepEnded(thread_id, ended.end_ns, ended.step);
       // Host memory beside the device's: the RSS at the step's end, read here on the writer
       // thread (never on the step boundary's path), so up to one drain period later than
       // the boundary it is stamped with.

@@ -1,6 +1,7 @@
 #include "agent/writer/window_file.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 
@@ -77,6 +78,20 @@ void WindowFile::Flush(bool force) {
     encoder_.AddLoss(schema::LOSS_KIND_WRITE_FAILED, events);
     WarnWriteFailure(status);
   }
+}
+
+void WindowFile::AddStepOpenAtSignal(uint64_t now_ns) {
+  if (closing_) return;
+  StepEvent open;
+  // No whole step yet: the main thread stands for whichever thread marks steps (as in a
+  // flight dump).
+  open.thread_id = last_step_.seen ? last_step_.thread_id : static_cast<uint64_t>(getpid());
+  open.start_ns = last_step_.seen ? last_step_.end_ns : spec_.open_ns;
+  if (now_ns < open.start_ns) return;
+  open.duration_ns = now_ns - open.start_ns;
+  open.step_number = last_step_.seen ? last_step_.number + 1 : spec_.first_step;
+  open.sample_count = kStepOpenAtExit;
+  encoder_.AddStep(open);
 }
 
 void WindowFile::Finish() {

@@ -185,6 +185,19 @@ class WindowFile final : public DeviceWindow {
   // The converter saw a CUDA or NCCL record here: a withheld file may be written.
   void NoteCudaActivity() { cuda_activity_seen_ = true; }
 
+  // The last whole step written here (the converter notes each), from which a terminating
+  // signal's flush closes the step then in progress (AddStepOpenAtSignal).
+  void NoteStepEnded(uint64_t thread_id, uint64_t end_ns, int64_t number) {
+    last_step_ = {thread_id, end_ns, number, true};
+  }
+  // A terminating signal (writer_thread.cc, before the windows are finished): the step in
+  // progress in a window still open is written ending at `now_ns` and marked as a normal
+  // exit's last step is (kStepOpenAtExit: the Perf Summary's teardown), so the step the
+  // program died in is in the file with what it recorded. It starts where the last whole
+  // step ended, or at the window's opening, as its first step, when none ended yet. A
+  // window already closing ended at a boundary: nothing is open in it.
+  void AddStepOpenAtSignal(uint64_t now_ns);
+
   // The converter's per-file interning shortcuts (and the writer's named threads).
   FileInterning& interning() { return interning_; }
 
@@ -212,6 +225,12 @@ class WindowFile final : public DeviceWindow {
   uint64_t min_correlation_id_ = 0;
   uint64_t max_correlation_id_ = 0;
   bool cuda_activity_seen_ = false;
+  struct LastStep {
+    uint64_t thread_id = 0;
+    uint64_t end_ns = 0;
+    int64_t number = 0;
+    bool seen = false;
+  } last_step_;
   FileInterning interning_;
 };
 

@@ -152,6 +152,8 @@ void TraceWriter::Run() {
       // first: it is small, and the one file a hung rank's post-mortem needs.
       if (flight_) flight_->Dump(SignalReason(EmergencyFlushSignal()), "", MonotonicNs());
       DrainHostRecords(kDrainEverything);
+      const uint64_t signalled_ns = MonotonicNs();
+      for (auto& window : windows_) window->AddStepOpenAtSignal(signalled_ns);
       FinishWindows(true);
       AcknowledgeEmergencyFlush();
       break;
