@@ -30,9 +30,9 @@ cd "$here" || exit 1
 # likeliest cause is torch's (pytorch/pytorch#38228): a C++ thread that takes the GIL while
 # the interpreter finalizes is ended by pthread_exit, whose unwinding through a noexcept
 # frame calls std::terminate (CPython 3.14 parks such a thread: python/cpython#105805). The
-# agent's SIGABRT flush still wrote that rank's trace, less the step still open. Such a run
-# is printed as FLAKY, with its log kept, and run once more; any other failure, or the same
-# abort twice, fails.
+# agent's SIGABRT flush still wrote that rank's trace (and now the step open at the abort,
+# which it then left out). Such a run is printed as FLAKY, with its log kept, and run once
+# more; any other failure, or the same abort twice, fails.
 exit_abort="terminate called without an active exception"
 
 # run NAME COMMAND...: COMMAND (the launcher) with its output in $out/NAME.log, then the
