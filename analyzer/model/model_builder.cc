@@ -63,7 +63,7 @@ ModelBuilder::ModelBuilder(FileDictionary* dictionary, const trace::FileHeader& 
   if (earlier.headers.empty()) earlier.headers = std::move(model_.headers);
   model_ = std::move(earlier);
   converted_ = {model_.ranges.size(), model_.api_calls.size(), model_.nccl_calls.size(),
-                model_.memory.size(), model_.device_activities.size()};
+                model_.memory.size()};
 }
 
 // Name, StackName and KernelNameOf run per event and almost always find their id cached:
@@ -322,10 +322,16 @@ void ModelBuilder::ConvertClocks() {
     convert(model_.nccl_calls, converted_.nccl_calls, &NcclCall::start_ns, &NcclCall::end_ns);
     convert(model_.memory, converted_.memory, &MemoryRecord::time_ns, nullptr);
   }
-  if (!fixed_clock_) {
-    convert(model_.device_activities, converted_.device_activities, &DeviceActivity::start_ns,
-            &DeviceActivity::end_ns);
+  for (const IndexRun& run : device_on_cupti_clock_) {  // none with a fixed clock
+    for (size_t i = run.begin; i < run.end; ++i) {
+      DeviceActivity& activity = model_.device_activities[i];
+      const uint64_t duration = activity.end_ns - activity.start_ns;  // kept, as above
+      activity.start_ns = clock.ToHost(activity.start_ns);
+      activity.end_ns = activity.start_ns + duration;
+      ++converted;
+    }
   }
+  device_on_cupti_clock_.clear();
   converted += device_records_converted_;
   if (!clock.aligned() && converted > 0) model_.quality.cupti_clock_assumed_equal = true;
   model_.quality.clock_lines.push_back(clock.Describe());

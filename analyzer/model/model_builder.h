@@ -103,6 +103,16 @@ class ModelBuilder : public EventSink {
   // OnKernel's general path, as AddApiCall.
   ABSL_ATTRIBUTE_NOINLINE void AddKernel(const KernelEvent& event);
   void ConvertClocks();
+  // Records `index`, a device record of this builder on the CUPTI clock, for ConvertClocks:
+  // extends the last run when it follows it (almost always: a file's device records share
+  // one clock), so the runs take a few bytes, not a flag in every record.
+  void NoteDeviceOnCuptiClock(size_t index) {
+    if (!device_on_cupti_clock_.empty() && device_on_cupti_clock_.back().end == index) {
+      ++device_on_cupti_clock_.back().end;
+    } else {
+      device_on_cupti_clock_.push_back({index, index + 1});
+    }
+  }
   // Counts `value` in Data Quality when the schema does not define it; returns `valid`.
   // Inline: it runs a few times per event, and the count almost never.
   bool Known(bool valid, const char* field) {
@@ -159,9 +169,15 @@ class ModelBuilder : public EventSink {
   // The records of `earlier` (continuing constructor), converted already: ConvertClocks
   // starts after them instead of walking every held record again each segment.
   struct RecordCounts {
-    size_t ranges = 0, api_calls = 0, nccl_calls = 0, memory = 0, device_activities = 0;
+    size_t ranges = 0, api_calls = 0, nccl_calls = 0, memory = 0;
   };
   RecordCounts converted_;
+  // The device records still on the CUPTI clock (NoteDeviceOnCuptiClock): runs of indices
+  // in model_.device_activities, [begin, end), ascending.
+  struct IndexRun {
+    size_t begin, end;
+  };
+  std::vector<IndexRun> device_on_cupti_clock_;
   std::optional<CuptiToHostClock> fixed_clock_;  // FixClock's
   uint64_t device_records_converted_ = 0;        // as added, on the fixed clock
 };

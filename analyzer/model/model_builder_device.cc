@@ -31,7 +31,7 @@ inline void ModelBuilder::WriteDevice(DeviceKind kind, const Event& event, bool 
   activity->correlation_id = event.correlation_id;
   activity->device = event.where.device;
   activity->stream = event.where.stream;
-  activity->cupti_clock = cupti;
+  if (cupti) NoteDeviceOnCuptiClock(activity - model_.device_activities.data());
 }
 
 template <typename Event>
@@ -68,15 +68,16 @@ void ModelBuilder::AddKernel(const KernelEvent& event) {
 void ModelBuilder::OnMemcpy(const MemcpyEvent& event) {
   DeviceActivity& activity = AddDevice(DeviceKind::kMemcpy, event);
   activity.bytes = event.bytes;
-  activity.copy_kind = event.copy_kind;
-  Known(trace::CopyKind_IsValid(event.copy_kind), "copy kind");
-  Known(trace::MemoryKind_IsValid(event.source_kind), "memory kind");
-  Known(trace::MemoryKind_IsValid(event.destination_kind), "memory kind");
-  // An undefined kind (a newer agent, a damaged file) is kept as unknown.
-  if (trace::MemoryKind_IsValid(event.source_kind))
-    activity.source_kind = static_cast<uint8_t>(event.source_kind);
-  if (trace::MemoryKind_IsValid(event.destination_kind))
-    activity.destination_kind = static_cast<uint8_t>(event.destination_kind);
+  // An undefined kind (a newer agent, a damaged file) is kept as unknown (the readers name
+  // an undefined copy kind as they name an unknown one).
+  if (Known(trace::CopyKind_IsValid(event.copy_kind), "copy kind"))
+    activity.copy_kind = static_cast<uint8_t>(event.copy_kind);
+  const bool source_known = Known(trace::MemoryKind_IsValid(event.source_kind), "memory kind");
+  const bool destination_known =
+      Known(trace::MemoryKind_IsValid(event.destination_kind), "memory kind");
+  activity.set_memory_kinds(
+      source_known ? event.source_kind : schema::MEMORY_KIND_UNKNOWN,
+      destination_known ? event.destination_kind : schema::MEMORY_KIND_UNKNOWN);
   activity.name = MemcpyNameId(event.copy_kind, event.source_kind, event.destination_kind);
 }
 

@@ -98,6 +98,11 @@ struct KernelLaunch {
 };
 const char* DeviceKindName(DeviceKind kind);
 
+// Fields ordered so the record packs into 56 bytes (it was 64): a 10M-event trace holds
+// millions, and every walk over them (building, correlating, the tree, the tables) reads
+// their pages. Hence no clock flag (the builder keeps which of its records are still on
+// the CUPTI clock: ModelBuilder::ConvertClocks), copy_kind in a byte and both memory kinds
+// in one.
 struct DeviceActivity {
   uint64_t start_ns = 0;
   uint64_t end_ns = 0;
@@ -106,20 +111,31 @@ struct DeviceActivity {
   NameId name = 0;  // display name: demangled kernel, MEMCPY_HtoD, MEMSET, ...
   uint32_t device = 0;
   uint32_t stream = 0;
-  DeviceKind kind = DeviceKind::kKernel;
-  bool nccl = false;  // an NCCL kernel (either name generation)
-  bool cupti_clock = true;
-  // Copies: the memory kinds copied from and to (schema::MemoryKind, in a byte each so the
-  // record stays 64 bytes), for names that say them (Kineto's "Memcpy HtoD (Pageable ->
-  // Device)").
-  uint8_t source_kind = schema::MEMORY_KIND_UNKNOWN;
   int32_t api_call = kNoIndex;  // launching call (correlation stage)
   int32_t launch = kNoIndex;    // kernels: index in TraceModel::kernel_launches
-  schema::CopyKind copy_kind = schema::COPY_KIND_UNKNOWN;  // copies only
-  uint8_t destination_kind = schema::MEMORY_KIND_UNKNOWN;
+  DeviceKind kind = DeviceKind::kKernel;
+  bool nccl = false;  // an NCCL kernel (either name generation)
+  // Copies only: a schema::CopyKind (undefined values kept as unknown), in a byte.
+  uint8_t copy_kind = schema::COPY_KIND_UNKNOWN;
+  // Copies: the memory kinds copied from and to (schema::MemoryKind, 0-6: the source in the
+  // low nibble, the destination in the high), for names that say them (Kineto's "Memcpy
+  // HtoD (Pageable -> Device)").
+  uint8_t memory_kinds = 0;
+
+  schema::MemoryKind source_kind() const {
+    return static_cast<schema::MemoryKind>(memory_kinds & 0xf);
+  }
+  schema::MemoryKind destination_kind() const {
+    return static_cast<schema::MemoryKind>(memory_kinds >> 4);
+  }
+  // Both kinds, each a defined schema::MemoryKind (below 16).
+  void set_memory_kinds(schema::MemoryKind source, schema::MemoryKind destination) {
+    memory_kinds = static_cast<uint8_t>(source | destination << 4);
+  }
 };
 
-static_assert(sizeof(DeviceActivity) <= 64, "DeviceActivity grew: keep the fields packed");
+static_assert(sizeof(DeviceActivity) <= 56,
+              "DeviceActivity grew: keep the fields packed (see above)");
 
 struct NcclCall {
   uint64_t thread_id = 0;

@@ -51,12 +51,13 @@ std::string KinetoDeviceName(const TraceModel& model, const DeviceActivity& acti
   }
   // The direction as the model names it ("MEMCPY_HtoD", inferred from the memory kinds
   // for cudaMemcpyDefault); libkineto's word where there is none.
-  const auto source = static_cast<schema::MemoryKind>(activity.source_kind);
-  const auto destination = static_cast<schema::MemoryKind>(activity.destination_kind);
-  absl::string_view direction = MemcpyName(activity.copy_kind, source, destination);
+  const schema::MemoryKind source = activity.source_kind();
+  const schema::MemoryKind destination = activity.destination_kind();
+  absl::string_view direction =
+      MemcpyName(static_cast<schema::CopyKind>(activity.copy_kind), source, destination);
   if (!absl::ConsumePrefix(&direction, "MEMCPY_")) direction = "<unknown>";
-  return absl::StrCat("Memcpy ", direction, " (", KinetoMemoryKindName(activity.source_kind),
-                      " -> ", KinetoMemoryKindName(activity.destination_kind), ")");
+  return absl::StrCat("Memcpy ", direction, " (", KinetoMemoryKindName(source), " -> ",
+                      KinetoMemoryKindName(destination), ")");
 }
 
 }  // namespace prof::analyzer

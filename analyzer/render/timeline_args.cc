@@ -81,7 +81,8 @@ TimelineArgs DeviceActivityArgs(const TraceModel& model, const DeviceActivity& a
     AddKernelArgs(model.kernel_launches[activity.launch], &args);
   }
   if (activity.kind == DeviceKind::kMemcpy) {
-    args.push_back({"kind", std::string(CopyKindShortName(activity.copy_kind))});
+    args.push_back({"kind", std::string(CopyKindShortName(
+                                static_cast<schema::CopyKind>(activity.copy_kind)))});
   }
   if (activity.bytes) args.push_back({"bytes", activity.bytes});
   const uint64_t duration = activity.end_ns - activity.start_ns;
