@@ -299,21 +299,24 @@ void ModelBuilder::OnMemorySample(const MemorySampleEvent& event) {
 void ModelBuilder::ConvertClocks() {
   const CuptiToHostClock clock(anchors_);
   uint64_t converted = 0;
+  // Only the start moves to the host clock; the duration is kept exactly as measured
+  // (converting both ends through the interpolated anchors could change it by 1 ns).
+  auto to_host = [&](auto& record, auto start, auto end) {
+    if constexpr (!std::is_same_v<decltype(end), std::nullptr_t>) {
+      const uint64_t duration = record.*end - record.*start;
+      record.*start = clock.ToHost(record.*start);
+      record.*end = record.*start + duration;
+    } else {
+      record.*start = clock.ToHost(record.*start);
+    }
+    ++converted;
+  };
   auto convert = [&](auto& records, size_t first, auto start, auto end) {
     for (size_t i = first; i < records.size(); ++i) {
       auto& record = records[i];
       if (!record.cupti_clock) continue;
-      // Only the start moves to the host clock; the duration is kept exactly as measured
-      // (converting both ends through the interpolated anchors could change it by 1 ns).
-      if constexpr (!std::is_same_v<decltype(end), std::nullptr_t>) {
-        const uint64_t duration = record.*end - record.*start;
-        record.*start = clock.ToHost(record.*start);
-        record.*end = record.*start + duration;
-      } else {
-        record.*start = clock.ToHost(record.*start);
-      }
+      to_host(record, start, end);
       record.cupti_clock = false;
-      ++converted;
     }
   };
   if (host_records_on_cupti_clock_ > 0) {
@@ -324,11 +327,7 @@ void ModelBuilder::ConvertClocks() {
   }
   for (const IndexRun& run : device_on_cupti_clock_) {  // none with a fixed clock
     for (size_t i = run.begin; i < run.end; ++i) {
-      DeviceActivity& activity = model_.device_activities[i];
-      const uint64_t duration = activity.end_ns - activity.start_ns;  // kept, as above
-      activity.start_ns = clock.ToHost(activity.start_ns);
-      activity.end_ns = activity.start_ns + duration;
-      ++converted;
+      to_host(model_.device_activities[i], &DeviceActivity::start_ns, &DeviceActivity::end_ns);
     }
   }
   device_on_cupti_clock_.clear();
