@@ -64,6 +64,19 @@ struct StepEvent {
   int64_t sample_count = 0;  // > 0: samples; 0: unknown; kStepOpenAtExit: closed at exit
 };
 
+// The step still open when a file ended (the program's exit, a terminating signal, a
+// flight dump): from `start_ns` to `end_ns`, marked kStepOpenAtExit.
+inline StepEvent StepOpenAtEnd(uint64_t thread_id, uint64_t start_ns, uint64_t end_ns,
+                               int64_t step_number) {
+  StepEvent step;
+  step.thread_id = thread_id;
+  step.start_ns = start_ns;
+  step.duration_ns = end_ns - start_ns;
+  step.step_number = step_number;
+  step.sample_count = kStepOpenAtExit;
+  return step;
+}
+
 struct NcclCallEvent {
   uint64_t thread_id = 0;
   schema::ClockDomain clock = schema::CLOCK_DOMAIN_HOST_MONOTONIC;

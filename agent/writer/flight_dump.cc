@@ -99,13 +99,8 @@ void EncodeSnapshot(const FlightSnapshot& snapshot, uint64_t dump_ns, ChunkEncod
   // ended) then lie inside a step, so the Overview's ratios stay within the steps, and the
   // Perf Summary does not count it as an iteration.
   if (!snapshot.steps.empty() && dump_ns > snapshot.steps.back().end_ns) {
-    StepEvent open;
-    open.thread_id = step_thread;
-    open.start_ns = snapshot.steps.back().end_ns;
-    open.duration_ns = dump_ns - open.start_ns;
-    open.step_number = snapshot.steps.back().number + 1;
-    open.sample_count = kStepOpenAtExit;
-    encoder->AddStep(open);
+    const FlightStepBoundary& last = snapshot.steps.back();
+    encoder->AddStep(StepOpenAtEnd(step_thread, last.end_ns, dump_ns, last.number + 1));
   }
 }
 

@@ -82,16 +82,14 @@ void WindowFile::Flush(bool force) {
 
 void WindowFile::AddStepOpenAtSignal(uint64_t now_ns) {
   if (closing_) return;
-  StepEvent open;
   // No whole step yet: the main thread stands for whichever thread marks steps (as in a
   // flight dump).
-  open.thread_id = last_step_.seen ? last_step_.thread_id : static_cast<uint64_t>(getpid());
-  open.start_ns = last_step_.seen ? last_step_.end_ns : spec_.open_ns;
-  if (now_ns < open.start_ns) return;
-  open.duration_ns = now_ns - open.start_ns;
-  open.step_number = last_step_.seen ? last_step_.number + 1 : spec_.first_step;
-  open.sample_count = kStepOpenAtExit;
-  encoder_.AddStep(open);
+  const uint64_t thread_id =
+      last_step_.seen ? last_step_.thread_id : static_cast<uint64_t>(getpid());
+  const uint64_t start_ns = last_step_.seen ? last_step_.end_ns : spec_.open_ns;
+  if (now_ns < start_ns) return;
+  const int64_t number = last_step_.seen ? last_step_.number + 1 : spec_.first_step;
+  encoder_.AddStep(StepOpenAtEnd(thread_id, start_ns, now_ns, number));
 }
 
 void WindowFile::Finish() {
