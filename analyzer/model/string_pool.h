@@ -42,13 +42,6 @@ class StringPool {
 
   size_t size() const { return strings_.size(); }
 
-  // A pool with the same strings under the same ids (copying is explicit: pools move).
-  StringPool Copy() const {
-    StringPool copy;
-    for (size_t id = 1; id < strings_.size(); ++id) copy.Intern(strings_[id]);
-    return copy;
-  }
-
  private:
   std::deque<std::string> strings_;
   absl::flat_hash_map<absl::string_view, NameId> ids_;

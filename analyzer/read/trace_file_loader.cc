@@ -118,8 +118,8 @@ absl::Status ReadTraceFileInSlices(const std::string& path, const SliceOptions& 
   const FileClock clock = ScanClock(path);
   FileDictionary dictionary;  // definitions accumulate over the whole file
   std::unique_ptr<ModelBuilder> builder = SegmentBuilder(&dictionary, header, clock);
-  // Past four segments held, a cut is forced (window_slicer.h).
-  WindowSlicer slicer(path, header, 4 * options.segment_events, on_slice);
+  // Past options.force_events held, a cut is forced (window_slicer.h).
+  WindowSlicer slicer(path, header, options.force_events, on_slice);
   uint64_t segment_events = 0;
   trace::Chunk chunk;
   while ((*reader)->Next(&chunk)) {

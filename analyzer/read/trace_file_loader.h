@@ -31,9 +31,17 @@ struct SliceOptions {
   // trace takes about 6 bytes per event on disk and a whole read about 110 in memory, so
   // 32 MiB (about 6M events) is read whole in about 600 MiB.
   uint64_t whole_file_bytes = uint64_t{32} << 20;
-  // The file is decoded in segments of about this many events; a slice holds about as
-  // many (more when no step boundary can be cut yet).
-  uint64_t segment_events = 2000000;
+  // The file is decoded in segments of about this many events, and a cut is tried after
+  // each: a slice holds about as many, or the three steps a cut needs when those are more.
+  // Small on purpose: a slice's records are walked a dozen times (linking, the split, the
+  // range tree, each table), and a slice of 64K events (about 4 MiB of records) is still in
+  // the cache for all of them; slices of 2M events took half again as much CPU on the
+  // benchmark's 10M-event file, at ten times the peak memory (docs/benchmarks.md).
+  uint64_t segment_events = uint64_t{1} << 16;
+  // Past this many events held (no step end could be cut by the rule: a device stream not
+  // yet read past it, a range spanning it), the latest step end is cut anyway; records
+  // arriving after it are counted late (window_slicer.h). A memory bound, not a speed knob.
+  uint64_t force_events = 8000000;
 };
 
 // Hands the file's window to `on_slice`: whole (one call, the model LoadTraceFile returns)

@@ -14,13 +14,11 @@ namespace {
 constexpr uint32_t kUnmapped = ~uint32_t{0};
 
 // One side of a split: its model, and the names and kernel launches its records use,
-// re-interned / re-numbered on first use so each slice holds only its own.
-// `pool`: where its names are interned (`to`'s own, or a numbering kept across slices).
+// re-interned / re-numbered on first use so each side holds only its own.
 struct Side {
-  Side(const TraceModel& from, TraceModel* to, StringPool* pool)
+  Side(const TraceModel& from, TraceModel* to)
       : from(from),
         to(to),
-        pool(pool),
         names(from.names.size(), kUnmapped),
         launches(from.kernel_launches.size(), kUnmapped) {
     if (!names.empty()) names[0] = 0;
@@ -28,7 +26,7 @@ struct Side {
   NameId Name(NameId id) {
     if (id >= names.size()) return 0;
     uint32_t& slot = names[id];
-    if (slot == kUnmapped) slot = pool->Intern(from.names.Get(id));
+    if (slot == kUnmapped) slot = to->names.Intern(from.names.Get(id));
     return slot;
   }
   int32_t Launch(int32_t index) {
@@ -44,7 +42,6 @@ struct Side {
 
   const TraceModel& from;
   TraceModel* to;
-  StringPool* pool;
   std::vector<uint32_t> names;
   std::vector<uint32_t> launches;
 };
@@ -174,14 +171,14 @@ void SplitHostRecords(uint64_t cut_ns, uint64_t late_ns, uint64_t* late, TraceMo
 }  // namespace
 
 TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns,
-                           uint64_t* late_records, StringPool* slice_names) {
+                           uint64_t* late_records) {
   // The records kept stay in `model`'s vectors; `rest` collects the names, kernel
   // launches and thread names they use, renumbered, and replaces the model's at the end.
   TraceModel slice, rest;
   slice.identity = model->identity;
   slice.headers = model->headers;
-  Side before(*model, &slice, slice_names ? slice_names : &slice.names);
-  Side after(*model, &rest, &rest.names);
+  Side before(*model, &slice);
+  Side after(*model, &rest);
   uint64_t late = 0;
   SplitHostRecords(cut_ns, late_ns, &late, model, &before, &after);
   // Per call: its index on its side, as i (before the cut) or ~i (after), and whether it
@@ -224,7 +221,6 @@ TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns,
                  }
                });
   SetUnmatchedDeviceRecords(unmatched, &slice.quality);
-  if (slice_names) slice.names = slice_names->Copy();
   model->names = std::move(rest.names);
   model->kernel_launches = std::move(rest.kernel_launches);
   model->thread_names = std::move(rest.thread_names);
@@ -304,7 +300,7 @@ void WindowSlicer::AddSegment(TraceModel segment) {
   if (!cut || *cut <= cut_ns_) return;
   uint64_t late = 0;  // records before the cut already handed on (none before the first)
   const RecordSizes held = SizesOf(held_);
-  TraceModel slice = TakeSliceBefore(*cut, &held_, slices_ > 0 ? cut_ns_ : 0, &late, &slice_names_);
+  TraceModel slice = TakeSliceBefore(*cut, &held_, slices_ > 0 ? cut_ns_ : 0, &late);
   // The counts of the records read so far, but for the unmatched device records: the
   // held ones' count includes those after the cut, the slice's is its own.
   auto unmatched = std::move(slice.quality.unmatched_device_records);

@@ -19,7 +19,7 @@
 //
 // Not thread-safe; one per file.
 //
-//   WindowSlicer slicer(path, header, 4 * slice_events, on_slice);
+//   WindowSlicer slicer(path, header, force_events, on_slice);
 //   slicer.AddSegment(builder.Finish(path));   // any number of times, in file order
 //   builder = ModelBuilder(&dictionary, header, slicer.TakeHeld());  // optional
 //   slicer.Finish();                            // hands on the rest, per-file figures last
@@ -39,16 +39,15 @@ namespace prof::analyzer {
 
 // Moves the records whose time is before `cut_ns` (device records: their call's time when
 // linked) out of `model` into the returned model; each side keeps only the names and
-// kernel launches its records use. Identity, thread names and headers go to both; files,
-// CPU windows and data quality stay in `model`, but for the slice's own count of device
-// records without a call (quality.unmatched_device_records). `late_records`, when given: set to the
-// number of records before `late_ns` by the same rule (the records late for an earlier
-// cut), counted in the same pass. `slice_names`, when given: the slice's names are numbered
-// in it, kept from one cut to the next, and the slice holds a copy of it (its own names and
-// earlier slices'): a consumer that numbers the names of consecutive slices as it meets
-// them (ProcessAnalysis) then finds them numbered its way, and renames nothing.
+// kernel launches its records use (so a slice's names are its own, however many slices
+// came before: a numbering carried across cuts grew with the file's steps, each named
+// apart). Identity, thread names and headers go to both; files, CPU windows and data
+// quality stay in `model`, but for the slice's own count of device records without a call
+// (quality.unmatched_device_records). `late_records`, when given: set to the number of
+// records before `late_ns` by the same rule (the records late for an earlier cut), counted
+// in the same pass.
 TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns = 0,
-                           uint64_t* late_records = nullptr, StringPool* slice_names = nullptr);
+                           uint64_t* late_records = nullptr);
 
 // The step end to cut `model` at under the rule above, if any; `force`: ignore device
 // streams and spanning ranges. `stream_latest`: the latest start on each of the model's
@@ -85,8 +84,7 @@ class WindowSlicer {
   TraceModel held_;
   StreamLatestStarts stream_latest_;  // held_'s, found as Join links it
   bool holding_ = false;
-  uint64_t cut_ns_ = 0;     // the latest cut handed on
-  StringPool slice_names_;  // the names of the slices cut so far, numbered as first used
+  uint64_t cut_ns_ = 0;  // the latest cut handed on
   uint64_t slices_ = 0;
 };
 

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "absl/strings/match.h"
 #include "analyzer/model/correlation.h"
 #include "analyzer/read/trace_file_loader.h"
 #include "analyzer/render/json_renderer.h"
@@ -249,33 +250,24 @@ TEST_CASE("a slice keeps the order of its records whichever side is larger") {
   }
 }
 
-// With a numbering kept across cuts, each slice's names are numbered as first used over
-// all the slices so far (the ids a consumer interning them in order gives them), and a
-// slice holds the earlier slices' names too; what stays keeps its own numbering.
-TEST_CASE("slices cut with one numbering number their names across the cuts") {
-  TraceModel model;
-  model.names.Intern("c");  // the model's ids are not the slices'
-  for (const auto& [start, name] : {std::pair{10, "b"}, {20, "a"}, {30, "a"}, {40, "c"}}) {
-    ApiCall call;
-    call.start_ns = start;
-    call.name = model.names.Intern(name);
-    model.api_calls.push_back(call);
-  }
-  StringPool numbering;
-  const TraceModel first = TakeSliceBefore(15, &model, 0, nullptr, &numbering);
-  const TraceModel second = TakeSliceBefore(35, &model, 0, nullptr, &numbering);
-  REQUIRE(first.api_calls.size() == 1);
-  CHECK(first.api_calls[0].name == 1);
-  CHECK(first.names.size() == 2);
-  REQUIRE(second.api_calls.size() == 2);
-  CHECK(second.api_calls[0].name == 2);
-  CHECK(second.api_calls[1].name == 2);
-  REQUIRE(second.names.size() == 3);
-  CHECK(second.names.Get(1) == "b");
-  CHECK(second.names.Get(2) == "a");
-  REQUIRE(model.api_calls.size() == 1);
-  CHECK(model.names.Get(model.api_calls[0].name) == "c");
-  CHECK(model.names.size() == 2);
+// A slice holds only the names its own records use, however many slices came before it:
+// every step is named apart ("ProfileStep#N"), so a pool carried from cut to cut grew
+// with the steps read so far, and copying it into each small slice (and interning it
+// again in the consumer) cost time quadratic in the file's steps.
+TEST_CASE("a slice holds only its own names, whatever came before it") {
+  const std::string path = TempPath("sliced_names.pb");
+  REQUIRE(WriteSyntheticTrace(path, 300000) > 0);  // 60 steps; chunks of 65536 events
+  size_t slices = 0;
+  const absl::Status status = ReadTraceFileInSlices(path, {0, 1}, nullptr, [&](TraceModel slice) {
+    ++slices;
+    size_t steps = 0, step_names = 0;
+    for (const HostRange& range : slice.ranges) steps += range.type == RangeType::kProfileStep;
+    for (NameId id = 0; id < slice.names.size(); ++id)
+      step_names += absl::StartsWith(slice.names.Get(id), "ProfileStep#");
+    CHECK(step_names == steps);
+  });
+  REQUIRE(status.ok());
+  CHECK(slices >= 3);
 }
 
 // The slice's count of device records without a call is its own, counted in the split: a

@@ -122,9 +122,10 @@ struct ProcessAnalysis::Figures {
 
 namespace {
 
-// Rewrites the window's name ids into the process's pool. A file's slices are numbered
-// as this pool numbers them (window_slicer.h): then every id is its own, and the walk over
-// the window's records (memory bound, 3% of a 10M-event file) is skipped.
+// Rewrites the window's name ids into the process's pool; when every id is already its
+// own (a first window's, or windows named alike) the walk over the records is skipped. A
+// file's slices each hold their own names (window_slicer.h), so theirs are walked: a
+// slice is small and was just written, its records still in the cache.
 void RemapNames(StringPool* process_names, TraceModel* window) {
   std::vector<NameId> remap(window->names.size());
   bool same = true;
