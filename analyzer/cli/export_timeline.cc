@@ -185,11 +185,11 @@ absl::Status ExportPerfetto(const Inputs& inputs, const std::string& output,
                             const SliceOptions& slices, TimelineExport* result) {
   PerfettoConsumer::Output out;
   out.path = &output;
-  // The exporter holds a slice's rows (40 bytes each, plus the sort's buffer) before nesting
-  // them: at half the others' slices it peaks below Chrome's export (docs/benchmarks.md).
+  // The exporter holds a window's rows (40 bytes each, plus the sort's buffer) before
+  // nesting them: a file read whole at half the others' limit peaks below Chrome's export
+  // (docs/benchmarks.md). A slice's rows (64K events) are few either way.
   RunOptions options;
   options.slices = slices;
-  options.slices->segment_events = std::max<uint64_t>(1, slices.segment_events / 2);
   options.slices->whole_file_bytes = slices.whole_file_bytes / 2;
   const RunSummary run = RunProcesses(inputs, options, [&out](size_t i) {
     return std::make_unique<PerfettoConsumer>(&out, i);
