@@ -13,10 +13,10 @@ namespace {
 
 constexpr uint32_t kUnmapped = ~uint32_t{0};
 
-// One side of a split: its model, and the names and kernel launches its records use,
-// re-interned / re-numbered on first use so each side holds only its own.
-struct Side {
-  Side(const TraceModel& from, TraceModel* to)
+// The records that stay after a split: the names and kernel launches they use,
+// re-interned / re-numbered on first use into `to`, so what stays holds only its own.
+struct Rest {
+  Rest(const TraceModel& from, TraceModel* to)
       : from(from),
         to(to),
         names(from.names.size(), kUnmapped),
@@ -138,49 +138,46 @@ void SplitRecords(std::vector<T>* records, std::vector<T>* slice, Before before,
 
 // `late`: counts the records before `late_ns` (CountBefore's rule) in the same pass.
 void SplitHostRecords(uint64_t cut_ns, uint64_t late_ns, uint64_t* late, TraceModel* model,
-                      Side* before, Side* after) {
-  TraceModel& slice = *before->to;
+                      TraceModel* slice, Rest* rest) {
   SplitRecords(
-      &model->ranges, &slice.ranges, [&](const HostRange& range) { return range.start_ns < cut_ns; },
+      &model->ranges, &slice->ranges, [&](const HostRange& range) { return range.start_ns < cut_ns; },
       [&](HostRange& range, bool goes, size_t) {
         *late += range.start_ns < late_ns;
-        Side& side = goes ? *before : *after;
-        range.name = side.Name(range.name);
-        range.shapes = side.Name(range.shapes);
-        range.dtypes = side.Name(range.dtypes);
-        range.source = side.Name(range.source);
+        if (goes) return;
+        range.name = rest->Name(range.name);
+        range.shapes = rest->Name(range.shapes);
+        range.dtypes = rest->Name(range.dtypes);
+        range.source = rest->Name(range.source);
       });
   SplitRecords(
-      &model->nccl_calls, &slice.nccl_calls,
+      &model->nccl_calls, &slice->nccl_calls,
       [&](const NcclCall& call) { return call.start_ns < cut_ns; },
       [&](const NcclCall& call, bool, size_t) { *late += call.start_ns < late_ns; });
   SplitRecords(
-      &model->memory, &slice.memory,
+      &model->memory, &slice->memory,
       [&](const MemoryRecord& record) { return record.time_ns < cut_ns; },
       [&](const MemoryRecord& record, bool, size_t) { *late += record.time_ns < late_ns; });
   SplitRecords(
-      &model->memory_samples, &slice.memory_samples,
+      &model->memory_samples, &slice->memory_samples,
       [&](const MemorySample& sample) { return sample.time_ns < cut_ns; },
       [&](const MemorySample& sample, bool, size_t) { *late += sample.time_ns < late_ns; });
-  for (const auto& [thread, name] : model->thread_names) {
-    before->to->thread_names[thread] = before->Name(name);
-    after->to->thread_names[thread] = after->Name(name);
-  }
+  for (const auto& [thread, name] : model->thread_names) rest->to->thread_names[thread] = rest->Name(name);
 }
 
 }  // namespace
 
 TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns,
                            uint64_t* late_records) {
-  // The records kept stay in `model`'s vectors; `rest` collects the names, kernel
-  // launches and thread names they use, renumbered, and replaces the model's at the end.
-  TraceModel slice, rest;
+  // The slice takes the model's names, kernel launches and thread names whole, so its
+  // records keep their ids and only the records that stay are renamed (a cut is chosen
+  // late in what is held: they are few); `kept` collects what those use, renumbered, and
+  // replaces the model's at the end.
+  TraceModel slice, kept;
   slice.identity = model->identity;
   slice.headers = model->headers;
-  Side before(*model, &slice);
-  Side after(*model, &rest);
+  Rest rest(*model, &kept);
   uint64_t late = 0;
-  SplitHostRecords(cut_ns, late_ns, &late, model, &before, &after);
+  SplitHostRecords(cut_ns, late_ns, &late, model, &slice, &rest);
   // Per call: its index on its side, as i (before the cut) or ~i (after), and whether it
   // is before `late_ns`, read by the device records once the calls have moved.
   std::vector<int32_t> call_index(model->api_calls.size());
@@ -191,12 +188,12 @@ TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns,
       [&](ApiCall& c, bool goes, size_t index) {
         call_late[call] = c.start_ns < late_ns;
         late += call_late[call];
-        Side& side = goes ? before : after;
-        c.name = side.Name(c.name);
-        c.call_stack = side.Name(c.call_stack);
-        c.launch = side.Launch(c.launch);
         const int32_t at = static_cast<int32_t>(index);
         call_index[call++] = goes ? at : ~at;
+        if (goes) return;
+        c.name = rest.Name(c.name);
+        c.call_stack = rest.Name(c.call_stack);
+        c.launch = rest.Launch(c.launch);
       });
   // The slice's records without a call, by DeviceKind: counted here, its quality's count
   // needs no walk of its own.
@@ -210,20 +207,23 @@ TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns,
                [&](DeviceActivity& activity, bool goes, size_t) {
                  late += activity.api_call != kNoIndex ? call_late[activity.api_call]
                                                        : activity.start_ns < late_ns;
-                 Side& side = goes ? before : after;
-                 activity.name = side.Name(activity.name);
-                 activity.launch = side.Launch(activity.launch);
                  if (activity.api_call != kNoIndex) {
                    const int32_t at = call_index[activity.api_call];
                    activity.api_call = at >= 0 ? at : ~at;
                  } else if (goes) {
                    ++unmatched[static_cast<int>(activity.kind)];
                  }
+                 if (goes) return;
+                 activity.name = rest.Name(activity.name);
+                 activity.launch = rest.Launch(activity.launch);
                });
   SetUnmatchedDeviceRecords(unmatched, &slice.quality);
-  model->names = std::move(rest.names);
-  model->kernel_launches = std::move(rest.kernel_launches);
-  model->thread_names = std::move(rest.thread_names);
+  slice.names = std::move(model->names);
+  slice.kernel_launches = std::move(model->kernel_launches);
+  slice.thread_names = std::move(model->thread_names);
+  model->names = std::move(kept.names);
+  model->kernel_launches = std::move(kept.kernel_launches);
+  model->thread_names = std::move(kept.thread_names);
   slice.event_count = RecordCount(slice);
   model->event_count = RecordCount(*model);
   if (late_records) *late_records = late;

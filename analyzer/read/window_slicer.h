@@ -38,14 +38,15 @@
 namespace prof::analyzer {
 
 // Moves the records whose time is before `cut_ns` (device records: their call's time when
-// linked) out of `model` into the returned model; each side keeps only the names and
-// kernel launches its records use (so a slice's names are its own, however many slices
-// came before: a numbering carried across cuts grew with the file's steps, each named
-// apart). Identity, thread names and headers go to both; files, CPU windows and data
-// quality stay in `model`, but for the slice's own count of device records without a call
-// (quality.unmatched_device_records). `late_records`, when given: set to the number of
-// records before `late_ns` by the same rule (the records late for an earlier cut), counted
-// in the same pass.
+// linked) out of `model` into the returned model. The slice takes the model's names,
+// kernel launches and thread names as they are (its records keep their ids); what stays
+// keeps only the names and launches its records use, renumbered. So a slice's names are
+// its own and those of the few records held after it, however many slices came before: a
+// numbering carried across cuts grew with the file's steps, each named apart. Identity and
+// headers go to both; files, CPU windows and data quality stay in `model`, but for the
+// slice's own count of device records without a call (quality.unmatched_device_records).
+// `late_records`, when given: set to the number of records before `late_ns` by the same
+// rule (the records late for an earlier cut), counted in the same pass.
 TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns = 0,
                            uint64_t* late_records = nullptr);
 

@@ -140,6 +140,7 @@ class AtenOperatorsTest(unittest.TestCase):
                 shapes = recorded.setdefault(event["name"], {})
                 dims = event.get("args", {}).get("Input Dims", "[]")
                 shapes[dims] = shapes.get(dims, 0) + 1
+        self.maxDiff = None  # a difference is printed whole (once in CI: the first operator differed)
         self.assertEqual(recorded, expected)
         rows = {row["name"]: row for row in agent_runner.analyzer_tables(run.output_dir)["operator"]["rows"]}
         # 2 * M * K * N per call (one multiply-add is 2 FLOPs), 3 calls.
