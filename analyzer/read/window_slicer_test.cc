@@ -119,6 +119,21 @@ TEST_CASE("an enclosing range arriving after its slice closed is counted") {
   CHECK(sliced.text.find("epoch") != std::string::npos);
 }
 
+// Past SliceOptions::force_events held, the latest step end with two more steps is cut
+// although the rule forbids it (here a range read first spans every step), so the memory
+// held stays bounded; below it the window is held whole.
+TEST_CASE("past force_events held, a cut is forced") {
+  TestTrace trace(0);
+  trace.Range(1, schema::RANGE_KIND_USER, "epoch", 10000, 22000);  // read first
+  AddTwelveSteps(false, &trace);
+  const std::string path = trace.Write("sliced_forced.pb");
+  size_t unforced = 0, forced = 0;
+  REQUIRE(ReadTraceFileInSlices(path, {0, 1}, nullptr, [&](TraceModel) { ++unforced; }).ok());
+  REQUIRE(ReadTraceFileInSlices(path, {0, 1, 40}, nullptr, [&](TraceModel) { ++forced; }).ok());
+  CHECK(unforced == 1);
+  CHECK(forced >= 2);
+}
+
 // A model by hand: steps [0,100) [100,200) [200,300) [300,400) on thread 1.
 TraceModel FourSteps() {
   TraceModel model;
