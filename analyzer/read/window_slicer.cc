@@ -140,7 +140,8 @@ void SplitRecords(std::vector<T>* records, std::vector<T>* slice, Before before,
 void SplitHostRecords(uint64_t cut_ns, uint64_t late_ns, uint64_t* late, TraceModel* model,
                       TraceModel* slice, Rest* rest) {
   SplitRecords(
-      &model->ranges, &slice->ranges, [&](const HostRange& range) { return range.start_ns < cut_ns; },
+      &model->ranges, &slice->ranges,
+      [&](const HostRange& range) { return range.start_ns < cut_ns; },
       [&](HostRange& range, bool goes, size_t) {
         *late += range.start_ns < late_ns;
         if (goes) return;
@@ -161,7 +162,8 @@ void SplitHostRecords(uint64_t cut_ns, uint64_t late_ns, uint64_t* late, TraceMo
       &model->memory_samples, &slice->memory_samples,
       [&](const MemorySample& sample) { return sample.time_ns < cut_ns; },
       [&](const MemorySample& sample, bool, size_t) { *late += sample.time_ns < late_ns; });
-  for (const auto& [thread, name] : model->thread_names) rest->to->thread_names[thread] = rest->Name(name);
+  for (const auto& [thread, name] : model->thread_names)
+    rest->to->thread_names[thread] = rest->Name(name);
 }
 
 }  // namespace
