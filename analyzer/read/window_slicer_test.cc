@@ -1,6 +1,6 @@
 // A window read in step-aligned slices gives the summary a whole read gives: the same
 // text and JSON, byte for byte, with device records arriving chunks after their calls,
-// memory alive across slices and names interned per slice; what cannot be placed is
+// memory alive across slices and names renumbered at each cut; what cannot be placed is
 // counted, never dropped.
 #include "analyzer/read/window_slicer.h"
 
