@@ -168,7 +168,7 @@ inline void ModelBuilder::FillApiCall(const ApiCallEvent& event, const ApiCallId
   call.driver = event.domain == schema::API_DOMAIN_DRIVER;
   call.cupti_clock = cupti;
   call.has_stream = event.stream.has_value();
-  call.copy_kind = copy_kind;
+  call.set_copy_kind(copy_kind);
   call.call_stack = ids.call_stack;
   call.launch = ids.launch;
   call.status = event.status;

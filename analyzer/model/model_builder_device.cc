@@ -71,7 +71,7 @@ void ModelBuilder::OnMemcpy(const MemcpyEvent& event) {
   // An undefined kind (a newer agent, a damaged file) is kept as unknown (the readers name
   // an undefined copy kind as they name an unknown one).
   if (Known(trace::CopyKind_IsValid(event.copy_kind), "copy kind"))
-    activity.copy_kind = static_cast<uint8_t>(event.copy_kind);
+    activity.set_copy_kind(event.copy_kind);
   const bool source_known = Known(trace::MemoryKind_IsValid(event.source_kind), "memory kind");
   const bool destination_known =
       Known(trace::MemoryKind_IsValid(event.destination_kind), "memory kind");

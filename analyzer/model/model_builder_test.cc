@@ -54,7 +54,7 @@ TEST_CASE("an API call is recorded alike on the first and on a repeated name") {
     CHECK(call.stream == 9);
     CHECK(call.status == 3);
     CHECK(call.bytes == 64);
-    CHECK(call.copy_kind == schema::COPY_KIND_UNKNOWN);
+    CHECK(call.copy_kind() == schema::COPY_KIND_UNKNOWN);
     CHECK(call.call_stack == 0);
     CHECK(call.launch == kNoIndex);
   }
@@ -75,9 +75,9 @@ TEST_CASE("an API call's unusual values are checked and counted on every call") 
   const TraceModel model = std::move(builder).Finish("f");
   REQUIRE(model.api_calls.size() == 3);
   CHECK(model.quality.unknown_enum_values.at("API domain") == 1);
-  CHECK(model.api_calls[1].copy_kind == schema::COPY_KIND_UNKNOWN);  // undefined: unknown
+  CHECK(model.api_calls[1].copy_kind() == schema::COPY_KIND_UNKNOWN);  // undefined: unknown
   CHECK_FALSE(model.api_calls[2].driver);
-  CHECK(model.api_calls[2].copy_kind == schema::COPY_KIND_DEVICE_TO_HOST);
+  CHECK(model.api_calls[2].copy_kind() == schema::COPY_KIND_DEVICE_TO_HOST);
 }
 
 // A copy's kinds, each packed in a byte's worth of DeviceActivity: defined ones kept,
@@ -97,11 +97,11 @@ TEST_CASE("a copy keeps its defined kinds and reads undefined ones as unknown") 
   const TraceModel model = std::move(builder).Finish("f");
   REQUIRE(model.device_activities.size() == 2);
   const DeviceActivity& defined = model.device_activities[0];
-  CHECK(defined.copy_kind == schema::COPY_KIND_DEFAULT);
+  CHECK(defined.copy_kind() == schema::COPY_KIND_DEFAULT);
   CHECK(defined.source_kind() == schema::MEMORY_KIND_ARRAY);
   CHECK(defined.destination_kind() == schema::MEMORY_KIND_PINNED);
   const DeviceActivity& undefined = model.device_activities[1];
-  CHECK(undefined.copy_kind == schema::COPY_KIND_UNKNOWN);
+  CHECK(undefined.copy_kind() == schema::COPY_KIND_UNKNOWN);
   CHECK(undefined.source_kind() == schema::MEMORY_KIND_DEVICE_POOL);
   CHECK(undefined.destination_kind() == schema::MEMORY_KIND_UNKNOWN);
   CHECK(model.quality.unknown_enum_values.at("copy kind") == 1);

@@ -68,8 +68,7 @@ struct ApiCall {
   // Arguments as recorded (timeline exports; the Memory Manipulation Summary uses bytes and
   // copy_kind for calls whose device record is missing); 0 / unknown where not recorded.
   bool has_stream = false;
-  // A schema::CopyKind, in a byte.
-  uint8_t copy_kind = schema::COPY_KIND_UNKNOWN;
+  uint8_t copy_kind_byte = schema::COPY_KIND_UNKNOWN;  // copy_kind(), in a byte
   NameId call_stack = 0;  // symbolized launch stack ("f < g < h"), 0: none
   // Kernel launches: the configuration the program passed (index in
   // TraceModel::kernel_launches, which names the kernel), read where no device record came.
@@ -79,6 +78,9 @@ struct ApiCall {
   uint64_t bytes = 0;   // copy / set / allocation size
 
   bool failed() const { return status != 0; }  // status != success
+  schema::CopyKind copy_kind() const { return static_cast<schema::CopyKind>(copy_kind_byte); }
+  // A defined schema::CopyKind (below 256).
+  void set_copy_kind(schema::CopyKind kind) { copy_kind_byte = static_cast<uint8_t>(kind); }
 };
 
 static_assert(sizeof(ApiCall) <= 72, "ApiCall grew: keep the fields packed (see above)");
@@ -115,13 +117,16 @@ struct DeviceActivity {
   int32_t launch = kNoIndex;    // kernels: index in TraceModel::kernel_launches
   DeviceKind kind = DeviceKind::kKernel;
   bool nccl = false;  // an NCCL kernel (either name generation)
-  // Copies only: a schema::CopyKind (undefined values kept as unknown), in a byte.
-  uint8_t copy_kind = schema::COPY_KIND_UNKNOWN;
+  // Copies only: copy_kind() (undefined values kept as unknown), in a byte.
+  uint8_t copy_kind_byte = schema::COPY_KIND_UNKNOWN;
   // Copies: the memory kinds copied from and to (schema::MemoryKind, 0-6: the source in the
   // low nibble, the destination in the high), for names that say them (Kineto's "Memcpy
   // HtoD (Pageable -> Device)").
   uint8_t memory_kinds = 0;
 
+  schema::CopyKind copy_kind() const { return static_cast<schema::CopyKind>(copy_kind_byte); }
+  // A defined schema::CopyKind (below 256).
+  void set_copy_kind(schema::CopyKind kind) { copy_kind_byte = static_cast<uint8_t>(kind); }
   schema::MemoryKind source_kind() const {
     return static_cast<schema::MemoryKind>(memory_kinds & 0xf);
   }

@@ -54,7 +54,7 @@ std::string KinetoDeviceName(const TraceModel& model, const DeviceActivity& acti
   const schema::MemoryKind source = activity.source_kind();
   const schema::MemoryKind destination = activity.destination_kind();
   absl::string_view direction =
-      MemcpyName(static_cast<schema::CopyKind>(activity.copy_kind), source, destination);
+      MemcpyName(activity.copy_kind(), source, destination);
   if (!absl::ConsumePrefix(&direction, "MEMCPY_")) direction = "<unknown>";
   return absl::StrCat("Memcpy ", direction, " (", KinetoMemoryKindName(source), " -> ",
                       KinetoMemoryKindName(destination), ")");

@@ -82,7 +82,7 @@ TimelineArgs DeviceActivityArgs(const TraceModel& model, const DeviceActivity& a
   }
   if (activity.kind == DeviceKind::kMemcpy) {
     args.push_back({"kind", std::string(CopyKindShortName(
-                                static_cast<schema::CopyKind>(activity.copy_kind)))});
+                                activity.copy_kind()))});
   }
   if (activity.bytes) args.push_back({"bytes", activity.bytes});
   const uint64_t duration = activity.end_ns - activity.start_ns;
@@ -99,9 +99,9 @@ TimelineArgs ApiCallArgs(const TraceModel& model, const ApiCall& call) {
   args.push_back({"status", call.status});
   if (call.has_stream) args.push_back({"stream", Hex(call.stream)});
   if (call.bytes) args.push_back({"bytes", call.bytes});
-  if (call.copy_kind != schema::COPY_KIND_UNKNOWN) {
+  if (call.copy_kind() != schema::COPY_KIND_UNKNOWN) {
     args.push_back(
-        {"kind", std::string(CopyKindShortName(static_cast<schema::CopyKind>(call.copy_kind)))});
+        {"kind", std::string(CopyKindShortName(call.copy_kind()))});
   }
   if (call.call_stack)
     args.push_back({"call stack", std::string(model.names.Get(call.call_stack))});

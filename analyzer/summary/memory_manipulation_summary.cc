@@ -140,7 +140,7 @@ class CopyRows {
     // Directions from a record's name are NameIds; those from the call's copy kind are
     // kept apart by the top bit (so a key is never 0).
     const uint32_t key =
-        direction != 0 ? direction : (0x80000000u | static_cast<uint32_t>(call.copy_kind));
+        direction != 0 ? direction : (0x80000000u | static_cast<uint32_t>(call.copy_kind()));
     if (slot->row != nullptr && slot->direction_key == key) return *slot->row;
     slot->direction_key = key;
     slot->row = Find(model, call, direction, key, figures);
@@ -157,7 +157,7 @@ class CopyRows {
     if (row == nullptr) {
       const absl::string_view text =
           direction != 0 ? model.names.Get(direction).substr(7)
-                         : CopyDirectionName(static_cast<schema::CopyKind>(call.copy_kind));
+                         : CopyDirectionName(call.copy_kind());
       row = &figures->rows[RowName(model.names.Get(call.name), text)];
     }
     return row;
