@@ -22,7 +22,8 @@ class CorrelationIndex {
     call_of_id_ = {};
     duplicates_ = 0;
     for (size_t i = 0; i < calls.size(); ++i) {
-      if (calls[i].correlation_id != 0) InsertSparse(calls[i].correlation_id, static_cast<int32_t>(i));
+      if (calls[i].correlation_id != 0)
+        InsertSparse(calls[i].correlation_id, static_cast<int32_t>(i));
     }
   }
 
@@ -149,8 +150,13 @@ void LinkDeviceActivitiesToApiCalls(TraceModel* model) {
   LinkAndVisit(model, [](const DeviceActivity&) {});
 }
 
-void LinkDeviceActivitiesToApiCalls(TraceModel* model, StreamLatestStarts* latest) {
+void LinkDeviceActivitiesToApiCalls(TraceModel* model, StreamLatestStarts* latest,
+                                    uint64_t* latest_answered) {
   latest->clear();
+  // The answered call with the largest correlation id (CUPTI numbers calls as they start):
+  // the walk compares ids it holds, and reads one call at the end.
+  uint64_t answered_id = 0;
+  int32_t answered = kNoIndex;
   // A record's stream is usually the previous record's: the map is probed only when it
   // changes (a probe per record was 1 % of the summary). `slot` is fetched again after
   // any insertion, which only a change of stream makes.
@@ -163,7 +169,12 @@ void LinkDeviceActivitiesToApiCalls(TraceModel* model, StreamLatestStarts* lates
       slot = &(*latest)[key];
     }
     *slot = std::max(*slot, activity.start_ns);
+    if (activity.api_call != kNoIndex && activity.correlation_id > answered_id) {
+      answered_id = activity.correlation_id;
+      answered = activity.api_call;
+    }
   });
+  *latest_answered = answered != kNoIndex ? model->api_calls[answered].start_ns : 0;
 }
 
 }  // namespace prof::analyzer

@@ -19,8 +19,12 @@ void LinkDeviceActivitiesToApiCalls(TraceModel* model);
 using StreamLatestStarts = absl::flat_hash_map<uint64_t, uint64_t>;
 
 // As above, and sets `latest` to each stream's latest start in the same walk over the
-// records (the window slicer's cut rule reads it; a walk of its own cost half its choice).
-void LinkDeviceActivitiesToApiCalls(TraceModel* model, StreamLatestStarts* latest);
+// records (the window slicer's cut rule reads it; a walk of its own cost half its choice),
+// and `latest_answered` to the start of the call with the largest correlation id that a
+// device record answered (CUPTI numbers calls as they start: the latest answered; 0 when
+// none was).
+void LinkDeviceActivitiesToApiCalls(TraceModel* model, StreamLatestStarts* latest,
+                                    uint64_t* latest_answered);
 
 // Sets quality.unmatched_device_records from counts by DeviceKind, for a caller that
 // counted the records without a call (api_call == kNoIndex) in a walk of its own.

@@ -54,6 +54,7 @@ absl::Status NothingReadable(const std::string& path, const ReadReport& report) 
 struct FileClock {
   std::vector<trace::ClockAnchor> anchors;
   std::vector<trace::CpuUsage> cpu_usage;
+  bool device_records = false;  // a chunk holds a stream block (window_slicer.h's cut rule)
 };
 FileClock ScanClock(const std::string& path) {
   FileClock clock;
@@ -65,6 +66,7 @@ FileClock ScanClock(const std::string& path) {
                          chunk.clock_anchors().end());
     clock.cpu_usage.insert(clock.cpu_usage.end(), chunk.cpu_usage().begin(),
                            chunk.cpu_usage().end());
+    clock.device_records |= chunk.streams_size() > 0;
   }
   return clock;
 }
@@ -119,7 +121,7 @@ absl::Status ReadTraceFileInSlices(const std::string& path, const SliceOptions& 
   FileDictionary dictionary;  // definitions accumulate over the whole file
   std::unique_ptr<ModelBuilder> builder = SegmentBuilder(&dictionary, header, clock);
   // Past options.force_events held, a cut is forced (window_slicer.h).
-  WindowSlicer slicer(path, header, options.force_events, on_slice);
+  WindowSlicer slicer(path, header, options.force_events, clock.device_records, on_slice);
   uint64_t segment_events = 0;
   trace::Chunk chunk;
   while ((*reader)->Next(&chunk)) {

@@ -233,7 +233,7 @@ TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns,
 }
 
 std::optional<uint64_t> ChooseCut(const TraceModel& model, bool force,
-                                  const StreamLatestStarts& stream_latest) {
+                                  const StreamLatestStarts& stream_latest, uint64_t answered_to) {
   std::vector<const HostRange*> steps;
   for (const HostRange& range : model.ranges)
     if (range.type == RangeType::kProfileStep) steps.push_back(&range);
@@ -260,7 +260,7 @@ std::optional<uint64_t> ChooseCut(const TraceModel& model, bool force,
     clear[j] = open == 0;
   }
   for (size_t j = candidates; j-- > 0;) {
-    if (!clear[j]) continue;
+    if (!clear[j] || steps[j]->end_ns > answered_to) continue;
     bool streams_past = true;
     for (const auto& [stream, latest] : stream_latest) {
       if (latest >= steps[j]->start_ns && latest < steps[j]->end_ns) streams_past = false;
@@ -271,11 +271,12 @@ std::optional<uint64_t> ChooseCut(const TraceModel& model, bool force,
 }
 
 WindowSlicer::WindowSlicer(std::string path, trace::FileHeader header, uint64_t force_events,
-                           SliceSink sink)
+                           bool device_records, SliceSink sink)
     : path_(std::move(path)),
       header_(std::move(header)),
       force_events_(force_events),
-      sink_(std::move(sink)) {}
+      sink_(std::move(sink)),
+      answered_to_(device_records ? 0 : ~uint64_t{0}) {}
 
 void WindowSlicer::Join(TraceModel segment) {
   segment.headers.clear();
@@ -288,7 +289,9 @@ void WindowSlicer::Join(TraceModel segment) {
     AppendModel(std::move(segment), &held_);
   }
   // Device records whose call came in an earlier segment find it now.
-  LinkDeviceActivitiesToApiCalls(&held_, &stream_latest_);
+  uint64_t answered = 0;
+  LinkDeviceActivitiesToApiCalls(&held_, &stream_latest_, &answered);
+  if (answered_to_ != ~uint64_t{0}) answered_to_ = std::max(answered_to_, answered);
 }
 
 void WindowSlicer::AddSegment(TraceModel segment) {
@@ -297,7 +300,7 @@ void WindowSlicer::AddSegment(TraceModel segment) {
   segment.quality.unknown_dictionary_references = 0;  // the dictionary's counts so far
   segment.quality.dropped_definitions = 0;
   Join(std::move(segment));
-  std::optional<uint64_t> cut = ChooseCut(held_, false, stream_latest_);
+  std::optional<uint64_t> cut = ChooseCut(held_, false, stream_latest_, answered_to_);
   if (!cut && held_.event_count > force_events_) cut = ChooseCut(held_, true, stream_latest_);
   if (!cut || *cut <= cut_ns_) return;
   uint64_t late = 0;  // records before the cut already handed on (none before the first)

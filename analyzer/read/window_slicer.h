@@ -12,6 +12,11 @@
 //  - every device stream active in the step before T must have been read past T (CUPTI
 //    delivers device records later than their calls; a stream idle since before that step
 //    does not hold the cut back);
+//  - in a file with device records, the device record of some call starting at or after
+//    T must have been read: CUPTI hands its records on a buffer at a time (about 19K
+//    kernels), in about the order of their launches, so a stream whose latest record is
+//    steps old may be lagging, not idle (a window whose GPU rests for long is then cut
+//    only past force_events);
 //  - no host range but steps and marks may span T, when a boundary without one exists.
 // When more than `force_events` are held, the latest cut with two more steps is taken
 // anyway. A record read after its slice was handed on goes with the next slice and is
@@ -19,7 +24,7 @@
 //
 // Not thread-safe; one per file.
 //
-//   WindowSlicer slicer(path, header, force_events, on_slice);
+//   WindowSlicer slicer(path, header, force_events, device_records, on_slice);
 //   slicer.AddSegment(builder.Finish(path));   // any number of times, in file order
 //   builder = ModelBuilder(&dictionary, header, slicer.TakeHeld());  // optional
 //   slicer.Finish();                            // hands on the rest, per-file figures last
@@ -53,13 +58,19 @@ TraceModel TakeSliceBefore(uint64_t cut_ns, TraceModel* model, uint64_t late_ns 
 // The step end to cut `model` at under the rule above, if any; `force`: ignore device
 // streams and spanning ranges. `stream_latest`: the latest start on each of the model's
 // device streams, as linking it found them (LinkDeviceActivitiesToApiCalls).
+// `answered_to`: the latest start of a call whose device record was read so far (no cut
+// after it), the largest uint64_t where no device record is to come.
 std::optional<uint64_t> ChooseCut(const TraceModel& model, bool force,
-                                  const StreamLatestStarts& stream_latest);
+                                  const StreamLatestStarts& stream_latest,
+                                  uint64_t answered_to = ~uint64_t{0});
 
 class WindowSlicer {
  public:
   using SliceSink = std::function<void(TraceModel slice)>;
-  WindowSlicer(std::string path, trace::FileHeader header, uint64_t force_events, SliceSink sink);
+  // `device_records`: whether the file holds any device record (then a cut waits for one
+  // read past it, above).
+  WindowSlicer(std::string path, trace::FileHeader header, uint64_t force_events,
+               bool device_records, SliceSink sink);
 
   // A segment's model (clocks converted with all the file's anchors). Its per-file figures
   // (files, CPU windows, clock line, dictionary counts) are dropped: the last segment's,
@@ -84,6 +95,9 @@ class WindowSlicer {
   SliceSink sink_;
   TraceModel held_;
   StreamLatestStarts stream_latest_;  // held_'s, found as Join links it
+  // The latest start of a call whose device record was read (the largest uint64_t in a
+  // file without device records).
+  uint64_t answered_to_;
   bool holding_ = false;
   uint64_t cut_ns_ = 0;  // the latest cut handed on
   uint64_t slices_ = 0;

@@ -93,6 +93,21 @@ TEST_CASE("device records a chunk after their calls, memory across slices: the s
   CHECK(whole.text.find("aten::mm") != std::string::npos);
 }
 
+// CUPTI hands its records on a full buffer at a time, so device records can arrive steps
+// after their launches: a stream whose latest record read is steps old is lagging, not
+// idle, and no cut may pass the latest device record read.
+TEST_CASE("device records arriving four steps after their launches hold the cut back") {
+  TestTrace trace(0);
+  AddTwelveSteps(false, &trace, 4);
+  const std::string path = trace.Write("sliced_kernels_lagging.pb");
+  const Output whole = Whole(path);
+  const Output sliced = Sliced(path, 1);
+  CHECK(sliced.windows >= 2);
+  CHECK(sliced.late == 0);
+  CHECK(sliced.text == whole.text);
+  CHECK(sliced.json == whole.json);
+}
+
 TEST_CASE("device records read after their slice closed are counted, not dropped") {
   TestTrace trace(0);
   AddTwelveSteps(true, &trace);
@@ -150,11 +165,13 @@ TraceModel FourSteps() {
   return model;
 }
 
-// ChooseCut after linking `model`, which finds each stream's latest start.
-std::optional<uint64_t> LinkedCut(TraceModel* model, bool force) {
+// ChooseCut after linking `model`, which finds each stream's latest start; `answering`:
+// as in a file with device records, no cut after the latest call a device record answered.
+std::optional<uint64_t> LinkedCut(TraceModel* model, bool force, bool answering = false) {
   StreamLatestStarts stream_latest;
-  LinkDeviceActivitiesToApiCalls(model, &stream_latest);
-  return ChooseCut(*model, force, stream_latest);
+  uint64_t answered = 0;
+  LinkDeviceActivitiesToApiCalls(model, &stream_latest, &answered);
+  return ChooseCut(*model, force, stream_latest, answering ? answered : ~uint64_t{0});
 }
 
 TEST_CASE("a cut needs two more steps, no spanning range, and streams read past it") {
@@ -176,6 +193,25 @@ TEST_CASE("a cut needs two more steps, no spanning range, and streams read past 
   CHECK(LinkedCut(&model, false) == uint64_t{100});
   model.ranges.resize(2);
   CHECK_FALSE(LinkedCut(&model, false).has_value());  // two steps: nothing after a cut
+}
+
+TEST_CASE("in a file with device records, a cut waits for a call answered past it") {
+  TraceModel model = FourSteps();
+  CHECK_FALSE(LinkedCut(&model, false, true).has_value());  // no device record read yet
+  CHECK(LinkedCut(&model, true, true) == uint64_t{200});    // forced: read or not
+  for (const uint64_t start : {90, 150}) {
+    ApiCall call;
+    call.start_ns = start;
+    call.correlation_id = start;
+    model.api_calls.push_back(call);
+    DeviceActivity kernel;
+    kernel.start_ns = start + 500;  // runs long after: its call's time decides
+    kernel.correlation_id = start;
+    model.device_activities.push_back(kernel);
+  }
+  CHECK(LinkedCut(&model, false, true) == uint64_t{100});  // answered to 150, not past 200
+  model.api_calls[1].start_ns = 210;
+  CHECK(LinkedCut(&model, false, true) == uint64_t{200});
 }
 
 TEST_CASE("a slice takes the records before the cut, device records with their call") {

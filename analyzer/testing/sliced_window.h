@@ -10,7 +10,9 @@ namespace prof::analyzer::testing {
 
 // Twelve 1000 ns steps on thread 1 from 10000 ns, a chunk each (see sliced_window.cc).
 // `kernels_at_end`: every kernel is written in the last chunk instead of the next step's.
-void AddTwelveSteps(bool kernels_at_end, TestTrace* trace);
+// `device_lag` > 0: every device record (kernels and copies) is written that many steps'
+// chunks after its launch instead, as CUPTI hands its records on a full buffer at a time.
+void AddTwelveSteps(bool kernels_at_end, TestTrace* trace, uint64_t device_lag = 0);
 
 }  // namespace prof::analyzer::testing
 
