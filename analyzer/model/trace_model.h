@@ -185,6 +185,11 @@ struct MemorySample {
   uint64_t reserved = 0;
   uint64_t peak = 0;
   uint64_t rss = 0;
+
+  // The time that places the sample in a step: the host's RSS is read at a step boundary,
+  // for the step that ends there, so one nanosecond earlier (the Memory per Step table and
+  // the window slicer's cut both place it so).
+  uint64_t step_time_ns() const { return device >= 0 || time_ns == 0 ? time_ns : time_ns - 1; }
 };
 
 // Who recorded the model: the identity shared by its files.

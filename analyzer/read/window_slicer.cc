@@ -61,7 +61,7 @@ uint64_t CountBefore(const TraceModel& model, uint64_t cut_ns) {
     count += DeviceTime(model, activity) < cut_ns;
   for (const NcclCall& call : model.nccl_calls) count += call.start_ns < cut_ns;
   for (const MemoryRecord& record : model.memory) count += record.time_ns < cut_ns;
-  for (const MemorySample& sample : model.memory_samples) count += sample.time_ns < cut_ns;
+  for (const MemorySample& sample : model.memory_samples) count += sample.step_time_ns() < cut_ns;
   return count;
 }
 
@@ -160,8 +160,8 @@ void SplitHostRecords(uint64_t cut_ns, uint64_t late_ns, uint64_t* late, TraceMo
       [&](const MemoryRecord& record, bool, size_t) { *late += record.time_ns < late_ns; });
   SplitRecords(
       &model->memory_samples, &slice->memory_samples,
-      [&](const MemorySample& sample) { return sample.time_ns < cut_ns; },
-      [&](const MemorySample& sample, bool, size_t) { *late += sample.time_ns < late_ns; });
+      [&](const MemorySample& sample) { return sample.step_time_ns() < cut_ns; },
+      [&](const MemorySample& sample, bool, size_t) { *late += sample.step_time_ns() < late_ns; });
   for (const auto& [thread, name] : model->thread_names)
     rest->to->thread_names[thread] = rest->Name(name);
 }

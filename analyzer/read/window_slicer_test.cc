@@ -264,6 +264,28 @@ TEST_CASE("a slice takes the records before the cut, device records with their c
   CHECK(model.quality.malformed_blocks == 3);
 }
 
+// The agent reads the host's RSS at a step boundary, for the step that ends there (the
+// Memory per Step table places it one nanosecond earlier): cut at that boundary, the
+// reading goes with that step. It went after the cut, where no step of the next slice
+// holds it, and its row was lost at every cut. A device sample at the boundary is the
+// next step's.
+TEST_CASE("a host RSS reading taken at a step's end goes with that step") {
+  TraceModel model = FourSteps();
+  MemorySample rss;
+  rss.time_ns = 200;
+  rss.rss = 4096;
+  MemorySample device = rss;
+  device.device = 0;
+  model.memory_samples = {rss, device};
+  uint64_t late = 0;
+  const TraceModel slice = TakeSliceBefore(200, &model, 200, &late);
+  REQUIRE(slice.memory_samples.size() == 1);
+  CHECK(slice.memory_samples[0].device == -1);
+  REQUIRE(model.memory_samples.size() == 1);
+  CHECK(model.memory_samples[0].device == 0);
+  CHECK(late == 3);  // steps 0 and 1 and the reading, by the same rule
+}
+
 // The records before the cut keep their vectors and those after are written out, however
 // many: both keep their order, with their names and call indices renumbered. Records late
 // for an earlier cut are counted in the same pass, a device record by its call's time.

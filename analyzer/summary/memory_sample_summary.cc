@@ -93,8 +93,7 @@ void AddMemorySampleFigures(const AnalysisContext& window, MemorySampleFigures* 
     const MemorySample& sample = model.memory_samples[index];
     int* slot = &stepless_slot;
     std::string name = "(no steps)";
-    const uint64_t time =
-        sample.device >= 0 || sample.time_ns == 0 ? sample.time_ns : sample.time_ns - 1;
+    const uint64_t time = sample.step_time_ns();
     if (InSetup(window, time)) {
       slot = &setup_slot;
       name = std::string(model.names.Get(model.ranges[window.setup_step].name)) + " (set-up)";
