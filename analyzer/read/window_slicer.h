@@ -67,8 +67,8 @@ std::optional<uint64_t> ChooseCut(const TraceModel& model, bool force,
 class WindowSlicer {
  public:
   using SliceSink = std::function<void(TraceModel slice)>;
-  // `device_records`: whether the file holds any device record (then a cut waits for one
-  // read past it, above).
+  // `device_records`: whether the file holds any device record (then no cut passes the
+  // latest call a device record answered, above).
   WindowSlicer(std::string path, trace::FileHeader header, uint64_t force_events,
                bool device_records, SliceSink sink);
 

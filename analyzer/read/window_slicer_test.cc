@@ -95,7 +95,7 @@ TEST_CASE("device records a chunk after their calls, memory across slices: the s
 
 // CUPTI hands its records on a full buffer at a time, so device records can arrive steps
 // after their launches: a stream whose latest record read is steps old is lagging, not
-// idle, and no cut may pass the latest device record read.
+// idle, and no cut may pass the latest call a device record answered.
 TEST_CASE("device records arriving four steps after their launches hold the cut back") {
   TestTrace trace(0);
   AddTwelveSteps(false, &trace, 4);
